@@ -1,0 +1,180 @@
+/*
+ * ref/engine.c: StartClip (0x509440), Battle_ReadAnimation (0x508F90) and
+ * the body + weapon lockstep (0x509520, 0x5094F0), exactly as ENGINE.md
+ * sections 4 and 5 describe them, on the game's own skeleton bytes and
+ * 8-byte AnimCmd.
+ *
+ * The clip's stream is read out of the whole file (SLOW+FAST reads on into
+ * the bytes after a clip). Nothing here allocates, prints or exits, and no
+ * read leaves the file's bytes or the caller's skeleton buffer.
+ */
+#include "ref/engine.h"
+
+#include <string.h>
+
+size_t ref_skel_size(const dat_file *dat)
+{
+    if (!dat || !dat_kind_has_model(dat->kind)) return 0;
+    return DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * dat->bones;
+}
+
+int ref_anim_init(ref_anim *a, const dat_file *dat, uint8_t *skel, size_t skel_size, ff_error *err)
+{
+    if (!a || !dat || !skel)
+        return ff_error_set(err, FF_E_USAGE, dat ? dat->name : NULL, -1,
+                            "ref_anim_init needs an anim, a file and a skeleton buffer");
+    size_t need = ref_skel_size(dat);
+    if (need == 0)
+        return ff_error_set(err, FF_E_UNSUPPORTED, dat->name, -1,
+                            "a %s file has no skeleton to animate", dat_kind_name(dat->kind));
+    if (skel_size < need)
+        return ff_error_set(err, FF_E_USAGE, dat->name, -1,
+                            "skeleton buffer of %zu bytes, %zu needed for %u bones", skel_size,
+                            need, dat->bones);
+    memset(a, 0, sizeof *a);
+    a->dat = dat;
+    a->stream.data = dat->data;
+    a->stream.size = dat->size;
+    a->stream.name = dat->name;
+    a->skel = skel;
+    a->bones = dat->bones;
+    ref_anim_reset_skeleton(a);
+    return 0;
+}
+
+void ref_anim_reset_skeleton(ref_anim *a)
+{
+    memcpy(a->skel, a->dat->data + a->dat->skel_off, ref_skel_size(a->dat));
+}
+
+/* Adds v (halved toward zero when half) to the s16 at p, wrapping. */
+static void accumulate(uint8_t *p, int16_t v, int half)
+{
+    int32_t d = half ? v / 2 : v;
+    ref_put16(p, (int16_t)(uint16_t)((uint16_t)ref_get16(p) + (uint16_t)d));
+}
+
+/* Names the clip, tick and cursor in front of a reader error. */
+static int decode_failed(const ref_anim *a, uint32_t start, const ref_cursor *c, ff_error *err)
+{
+    ff_error_prefix(err,
+                    "clip %u, tick %u, value at clip byte %lld bit %d (stream bit offset %lld)",
+                    a->cmd.clip, a->tick, (long long)(c->pos - start), (int)c->bit,
+                    (long long)((c->pos - start - 1) * 8 + c->bit));
+    return -1;
+}
+
+/* One frame: root deltas, the mode bit, per bone rotations (and scales). */
+static int decode_frame(ref_anim *a, ref_cursor *c, int half, uint32_t start, ff_error *err)
+{
+    ref_stream *s = &a->stream;
+    uint8_t *skel = a->skel;
+    int16_t v;
+    for (int k = 0; k < 3; k++) {
+        if (ref_read_position(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+        accumulate(skel + DAT_SKEL_ROOT + 2 * k, v, half);
+    }
+    if (ref_bits_read(s, c, 1, &v, err) < 0) return decode_failed(a, start, c, err);
+    skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | ((unsigned)v & 1u));
+    for (unsigned b = 0; b < a->bones; b++) {
+        uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
+        for (int k = 0; k < 3; k++) {
+            if (ref_read_rotation(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+            accumulate(bone + DAT_BONE_ROT + 2 * k, v, half);
+        }
+        if (!(skel[DAT_SKEL_FLAGS] & 1u)) continue;
+        for (int k = 0; k < 3; k++) {
+            if (ref_read_scale(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+            ref_put16(bone + DAT_BONE_SCALE + 2 * k, v);
+        }
+    }
+    return 0;
+}
+
+/* Battle_ReadAnimation at the current tick (ENGINE.md section 4). */
+static int read_tick(ref_anim *a, int *ret, ff_error *err)
+{
+    ref_animcmd *cmd = &a->cmd;
+    if (cmd->frame >= cmd->total) {
+        *ret = 1;
+        return 0;
+    }
+    uint32_t start;
+    if (dat_clip_offset(a->dat, cmd->clip, &start, err) < 0) return -1;
+    ref_cursor c = {(int64_t)start + cmd->off, cmd->bit};
+    int slow = (cmd->flags & REF_CMD_SLOW) != 0;
+    int passes = (cmd->flags & REF_CMD_FAST) ? 2 : 1;
+    for (int p = 0; p < passes; p++) {
+        int half = slow && cmd->frame != 0;
+        if (decode_frame(a, &c, half, start, err) < 0) return -1;
+        cmd->frame = (uint8_t)(cmd->frame + 1);
+        if (cmd->frame >= cmd->total) break;
+    }
+    unsigned step = (cmd->flags & REF_CMD_HALF) >> 2;
+    if (!(slow && step != 0)) {
+        cmd->off = (int16_t)(uint16_t)(uint64_t)(c.pos - (int64_t)start);
+        cmd->bit = (int16_t)c.bit;
+    }
+    cmd->flags = (uint8_t)((cmd->flags & ~REF_CMD_HALF) | ((step + 1) % 2) << 2);
+    *ret = 0;
+    return 0;
+}
+
+int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err)
+{
+    if (clip < 0 || clip > 255 || (uint32_t)clip >= a->dat->clips)
+        return ff_error_set(
+            err, FF_E_RANGE, a->dat->name, -1,
+            "clip %d out of range (the file has %u clips, the AnimCmd holds 0..255)", clip,
+            a->dat->clips);
+    ref_animcmd *cmd = &a->cmd;
+    unsigned n = dat_clip_frames(a->dat, (uint32_t)clip);
+    cmd->clip = (uint8_t)clip;
+    cmd->frame = 0;
+    cmd->off = 1;
+    cmd->bit = 0;
+    cmd->flags &= 0xF3;
+    cmd->total = (uint8_t)((cmd->flags & REF_CMD_SLOW) ? (2 * n - 1) & 0xFF : n);
+    memset(a->skel + DAT_SKEL_ROOT, 0, 6);
+    for (unsigned b = 0; b < a->bones; b++)
+        memset(a->skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b + DAT_BONE_ROT, 0, 6);
+    a->tick = 0;
+    int rc = read_tick(a, ret, err);
+    a->tick = 1;
+    return rc;
+}
+
+int ref_read_animation(ref_anim *a, int *ret, ff_error *err)
+{
+    int rc = read_tick(a, ret, err);
+    a->tick++;
+    return rc;
+}
+
+int ref_queue_animation(ref_entity *e, int16_t clip, int *ret, ff_error *err)
+{
+    int wret;
+    if (e->weapon && ref_start_clip(e->weapon, clip, &wret, err) < 0) {
+        ff_error_prefix(err, "weapon");
+        return -1;
+    }
+    if (ref_start_clip(e->body, clip, ret, err) < 0) {
+        ff_error_prefix(err, "body");
+        return -1;
+    }
+    return 0;
+}
+
+int ref_advance_by1(ref_entity *e, int *ret, ff_error *err)
+{
+    int wret;
+    if (e->weapon && ref_read_animation(e->weapon, &wret, err) < 0) {
+        ff_error_prefix(err, "weapon");
+        return -1;
+    }
+    if (ref_read_animation(e->body, ret, err) < 0) {
+        ff_error_prefix(err, "body");
+        return -1;
+    }
+    return 0;
+}

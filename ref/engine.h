@@ -1,0 +1,126 @@
+/*
+ * ref/engine.h: the reference re-implementation of FF8's battle-model
+ * animation decoder (ENGINE.md sections 2-5), on the game's own byte
+ * layout: the skeleton is the file's bytes (header + 48-byte bones) and the
+ * AnimCmd is the game's 8-byte record, so that a state can be compared byte
+ * for byte with the original's guest memory.
+ *
+ * The reader reads the stream out of the whole file, as the engine does
+ * (including the bytes after a clip's stream that SLOW+FAST reaches). Only
+ * a read past the end of the file is an error. Nothing here allocates,
+ * prints or exits; the caller owns every buffer.
+ */
+#ifndef FF8_REF_ENGINE_H
+#define FF8_REF_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ref/dat.h"
+#include "ref/error.h"
+
+/* AnimCmd flag bits (byte +1). */
+#define REF_CMD_SLOW 0x01
+#define REF_CMD_FAST 0x02
+#define REF_CMD_HALF 0x0C /* half-step toggle, bits 2-3 */
+
+/* The game's AnimCmd, 8 bytes, same layout (little-endian host). */
+typedef struct ref_animcmd {
+    uint8_t clip;  /* +0 */
+    uint8_t flags; /* +1 */
+    int16_t off;   /* +2 cursor byte offset from the clip start */
+    int16_t bit;   /* +4 cursor bit offset */
+    uint8_t frame; /* +6 */
+    uint8_t total; /* +7 */
+} ref_animcmd;
+_Static_assert(sizeof(ref_animcmd) == 8, "AnimCmd is 8 bytes");
+
+/* The width tables at 0xB8B9F0 (position) and 0xB8B9F4 (rotation). */
+extern const uint8_t ref_position_widths[4];
+extern const uint8_t ref_rotation_widths[4];
+
+/* A read-only view of the whole file the stream is read from. */
+typedef struct ref_stream {
+    const uint8_t *data;
+    size_t size;
+    const char *name; /* for errors */
+    size_t high;      /* one past the furthest byte a 3-byte load touched */
+} ref_stream;
+
+/* The engine's Cursor: byte position (here an offset into the file) + bit. */
+typedef struct ref_cursor {
+    int64_t pos;
+    int32_t bit;
+} ref_cursor;
+
+/*
+ * bitReader (0x5092A0): reads n (1..16) bits LSB-first at c, sign-extends
+ * from n bits into *out and advances c (bit back to 0..7, pos by whole
+ * bytes). A read whose bits lie past the end of s, n outside 1..16 or a bit
+ * offset outside 0..7 is an error; c is then unchanged.
+ */
+int ref_bits_read(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *err);
+/* ReadPositionType (0x509320), ReadRotationType (0x509370), ReadBoneScale (0x5093F0). */
+int ref_read_position(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
+int ref_read_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
+int ref_read_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
+
+/* One model being animated: the engine's Model + Files + skeleton + AnimCmd. */
+typedef struct ref_anim {
+    const dat_file *dat; /* borrowed; must outlive the ref_anim */
+    ref_stream stream;   /* the whole file */
+    uint8_t *skel;       /* caller-owned: DAT_SKEL_HEADER + 48 * bones bytes */
+    unsigned bones;
+    ref_animcmd cmd;
+    unsigned tick; /* calls since the last StartClip, for errors */
+} ref_anim;
+
+/* Bytes a skeleton buffer needs for this file (0 when it has no model). */
+size_t ref_skel_size(const dat_file *dat);
+
+/*
+ * Binds a to dat and copies the file's skeleton bytes into skel (size at
+ * least ref_skel_size(dat)). cmd starts zeroed. Fails when the file has no
+ * model or skel_size is too small.
+ */
+int ref_anim_init(ref_anim *a, const dat_file *dat, uint8_t *skel, size_t skel_size,
+                  ff_error *err);
+/* Copies the file's skeleton bytes into a->skel again (as loaded). */
+void ref_anim_reset_skeleton(ref_anim *a);
+
+/*
+ * StartClip (0x509440) then its first Battle_ReadAnimation, exactly as
+ * ENGINE.md section 5; the mode bits are whatever a->cmd.flags holds.
+ * *ret receives the engine's return value. On error (clip out of range, read
+ * past the end of the file) returns -1 with file, clip, tick and bit offset
+ * in err; a's state is then unspecified until the next StartClip.
+ */
+int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err);
+/* Battle_ReadAnimation (0x508F90), one tick, ENGINE.md section 4. */
+int ref_read_animation(ref_anim *a, int *ret, ff_error *err);
+
+/*
+ * Body + weapon lockstep on the battle Entity (ENGINE.md section 3):
+ * QueueAnimation (0x509520) starts the clip on the weapon (when present)
+ * then the body; AdvanceBy1 (0x5094F0) advances the weapon then the body.
+ * *ret is the body's result.
+ */
+typedef struct ref_entity {
+    ref_anim *body;
+    ref_anim *weapon; /* NULL: no weapon model */
+} ref_entity;
+int ref_queue_animation(ref_entity *e, int16_t clip, int *ret, ff_error *err);
+int ref_advance_by1(ref_entity *e, int *ret, ff_error *err);
+
+/* Little-endian s16 access into skeleton bytes. */
+static inline int16_t ref_get16(const uint8_t *p)
+{
+    return (int16_t)(uint16_t)(p[0] | (p[1] << 8));
+}
+static inline void ref_put16(uint8_t *p, int16_t v)
+{
+    p[0] = (uint8_t)((uint16_t)v & 0xFF);
+    p[1] = (uint8_t)((uint16_t)v >> 8);
+}
+
+#endif

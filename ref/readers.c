@@ -1,0 +1,101 @@
+/*
+ * ref/readers.c: the engine's bit reader (0x5092A0) and the three value
+ * readers built on it (0x509320 position, 0x509370 rotation, 0x5093F0
+ * scale), ENGINE.md sections 2 and 3.
+ *
+ * The reader loads 3 bytes at the cursor like the original; bytes of that
+ * load past the end of the file count as 0 (the emulated side sees a zeroed
+ * guard page there), but a read whose value bits lie past the end of the
+ * file is an error. Never reads host memory outside the stream, never
+ * allocates, prints or exits.
+ */
+#include "ref/engine.h"
+
+const uint8_t ref_position_widths[4] = {3, 6, 9, 16};
+const uint8_t ref_rotation_widths[4] = {3, 6, 8, 12};
+
+#define SCALE_ONE 0x400
+
+int ref_bits_read(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *err)
+{
+    if (n < 1 || n > 16)
+        return ff_error_set(err, FF_E_USAGE, s->name, c->pos, "bit count %d outside 1..16", n);
+    if (c->bit < 0 || c->bit > 7)
+        return ff_error_set(err, FF_E_RANGE, s->name, c->pos, "cursor bit offset %d outside 0..7",
+                            (int)c->bit);
+    if (c->pos < 0)
+        return ff_error_set(err, FF_E_RANGE, s->name, -1,
+                            "cursor byte %lld is before the start of the file", (long long)c->pos);
+    uint64_t pos = (uint64_t)c->pos;
+    /* Byte holding the last bit used; pos first so nothing overflows. */
+    if (pos >= s->size || pos + (uint64_t)(c->bit + n - 1) / 8 >= s->size)
+        return ff_error_set(err, FF_E_TRUNCATED, s->name, c->pos,
+                            "reading %d bit%s at byte 0x%llx bit %d passes the end of the file "
+                            "(0x%zx bytes)",
+                            n, n == 1 ? "" : "s", (unsigned long long)pos, (int)c->bit, s->size);
+    uint32_t load = 0;
+    for (unsigned k = 0; k < 3; k++)
+        if (pos + k < s->size) load |= (uint32_t)s->data[pos + k] << (8 * k);
+    uint32_t raw = (load >> c->bit) & ((1u << n) - 1u);
+    int32_t value = (int32_t)raw;
+    if (raw & (1u << (n - 1))) value -= (int32_t)(1u << n);
+    *out = (int16_t)value; /* n <= 16: always in range */
+    if (pos + 3 > s->high) s->high = (size_t)(pos + 3);
+    int32_t bit = c->bit + n;
+    c->pos += bit >> 3;
+    c->bit = bit & 7;
+    return 0;
+}
+
+/* A 2-bit type (sign-extended by the reader, hence & 3), then the value. */
+static int read_typed(ref_stream *s, ref_cursor *c, const uint8_t widths[4], int16_t *out,
+                      ff_error *err)
+{
+    ref_cursor start = *c;
+    int16_t type;
+    if (ref_bits_read(s, c, 2, &type, err) < 0) return -1;
+    if (ref_bits_read(s, c, widths[type & 3], out, err) < 0) {
+        *c = start;
+        return -1;
+    }
+    return 0;
+}
+
+int ref_read_position(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
+{
+    return read_typed(s, c, ref_position_widths, out, err);
+}
+
+int ref_read_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
+{
+    ref_cursor start = *c;
+    int16_t present;
+    if (ref_bits_read(s, c, 1, &present, err) < 0) return -1;
+    if (present == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (read_typed(s, c, ref_rotation_widths, out, err) < 0) {
+        *c = start;
+        return -1;
+    }
+    return 0;
+}
+
+int ref_read_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
+{
+    ref_cursor start = *c;
+    int16_t present, delta;
+    if (ref_bits_read(s, c, 1, &present, err) < 0) return -1;
+    if (present == 0) {
+        *out = SCALE_ONE;
+        return 0;
+    }
+    if (ref_bits_read(s, c, 16, &delta, err) < 0) {
+        *c = start;
+        return -1;
+    }
+    /* 16-bit wrap: 0x7C00 + 0x400 is stored as -32768. */
+    *out = (int16_t)(uint16_t)((uint16_t)delta + SCALE_ONE);
+    return 0;
+}
