@@ -1,0 +1,86 @@
+/*
+ * corpus/source.h: what a --corpus PATH names, as a list of named files:
+ *   - a folder of .dat files (listed by name, ignoring case; ".dat" in any
+ *     case);
+ *   - an archive: a battle.fs path (its .fi and .fl beside it, names matched
+ *     ignoring case), or a folder holding battle.fs;
+ *   - an install root: Data/lang-XX/battle.fs (path components matched
+ *     ignoring case; lang-en preferred among several languages, otherwise
+ *     the first by name), or Data/battle.fs; or that Data folder itself;
+ *   - a single .dat file.
+ * Listing is separate from loading: corpus_open checks the listing only,
+ * corpus_load reads one entry, so a bad entry is that entry's error.
+ *
+ * Nothing here prints or exits. An open corpus is read-only: corpus_load
+ * may run on several threads at once.
+ */
+#ifndef FF8_CORPUS_SOURCE_H
+#define FF8_CORPUS_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ref/error.h"
+
+/* kind, name: a folder of .dat files, a battle.fs/fi/fl archive, an
+ * install root (through its archive), one .dat file. */
+#define CORPUS_KIND_MAP(XX)                                                                        \
+    XX(FOLDER, "folder")                                                                           \
+    XX(ARCHIVE, "archive")                                                                         \
+    XX(INSTALL, "install")                                                                         \
+    XX(FILE, "file")
+
+typedef enum corpus_kind {
+#define CORPUS_KIND_ENUM(name, text) CORPUS_##name,
+    CORPUS_KIND_MAP(CORPUS_KIND_ENUM)
+#undef CORPUS_KIND_ENUM
+        CORPUS__KIND_COUNT
+} corpus_kind;
+
+typedef struct corpus corpus;
+
+/*
+ * Resolves path and lists its entries, trying in this order for a folder:
+ * install root, Data folder, folder holding battle.fs, folder of .dat files.
+ * Fails with FF_E_IO when path does not exist or a needed file (.fi, .fl)
+ * is missing, FF_E_USAGE when a folder holds neither .dat files nor an
+ * archive, or with the archive's index errors. On failure *out is untouched.
+ */
+int corpus_open(const char *path, corpus **out, ff_error *err);
+/* Closes c (NULL is fine); names and descriptions are invalid afterwards. */
+void corpus_close(corpus *c);
+
+/* What path turned out to be. */
+corpus_kind corpus_get_kind(const corpus *c);
+/* "folder", "archive", "install", "file"; "?" when out of range. */
+const char *corpus_kind_name(corpus_kind kind);
+/*
+ * One sentence saying what was found, e.g. "install root /g: archive
+ * Data/lang-en/battle.fs (languages: lang-en, lang-fr; using lang-en)".
+ */
+const char *corpus_describe(const corpus *c);
+
+/* Number of entries: every .dat of a folder, every record of an archive. */
+size_t corpus_count(const corpus *c);
+/*
+ * Entry i's name: the file name for a folder, the base name of the FL path
+ * for an archive. NULL when i is out of range. Valid until corpus_close.
+ */
+const char *corpus_name(const corpus *c, size_t i);
+/* Entry i's full path (folder: the file's path; archive: the FL line). */
+const char *corpus_path(const corpus *c, size_t i);
+/* 1 when entry i is a model file candidate (name ends in .dat, any case). */
+int corpus_is_dat(const corpus *c, size_t i);
+/* Finds an entry by name or full path, ignoring case; -1 when absent. */
+int corpus_find(const corpus *c, const char *name, size_t *index);
+
+/*
+ * Loads entry i's bytes (decompressed) into a new buffer (*data, caller
+ * frees). Errors name the file and offset (see arc_read for archives).
+ */
+int corpus_load(const corpus *c, size_t i, uint8_t **data, size_t *size, ff_error *err);
+
+/* 1 when name ends in ".dat", ignoring case. */
+int corpus_name_is_dat(const char *name);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * corpus/synth_plan.c: the presets. A plan is a list of named recipes;
+ * `small` is hand-written to cover every decoding corner in a few files,
+ * `vanilla` is drawn from quantile tables fitted to the measured figures
+ * of the game's monster corpus (ENGINE.md section 7), then shuffled by the
+ * seed, so its totals barely move from seed to seed.
+ *
+ * Must not print or exit. Building entries is done one at a time, on
+ * demand (synth_plan_build).
+ */
+#include "corpus/synth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus/fileio.h"
+#include "corpus/synth_plan.h"
+#include "corpus/synth_rng.h"
+
+const char *synth_preset_name(synth_preset p)
+{
+    switch (p) {
+    case SYNTH_SMALL:
+        return "small";
+    case SYNTH_VANILLA:
+        return "vanilla";
+    default:
+        return "?";
+    }
+}
+
+int synth_preset_from_name(const char *name)
+{
+    for (int p = 0; p < SYNTH__PRESET_COUNT; p++)
+        if (name && !strcmp(name, synth_preset_name((synth_preset)p))) return p;
+    return -1;
+}
+
+void synth_plan_free(synth_plan *p)
+{
+    if (!p) return;
+    for (size_t i = 0; i < p->n; i++)
+        free(p->e[i].clips);
+    free(p->e);
+    free(p);
+}
+
+size_t synth_plan_count(const synth_plan *p)
+{
+    return p->n;
+}
+
+const char *synth_plan_name(const synth_plan *p, size_t i)
+{
+    return i < p->n ? p->e[i].name : NULL;
+}
+
+const synth_file_spec *synth_plan_spec(const synth_plan *p, size_t i)
+{
+    return i < p->n ? &p->e[i].spec : NULL;
+}
+
+long synth_plan_dup_of(const synth_plan *p, size_t i)
+{
+    return i < p->n ? p->e[i].dup_of : -1;
+}
+
+long synth_plan_add(synth_plan *p, const char *name, dat_kind kind, unsigned bones, unsigned nclips,
+                    const synth_clip_spec *clips, ff_error *err)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 32;
+        plan_entry *e = realloc(p->e, cap * sizeof *e);
+        if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
+        p->e = e;
+        p->cap = cap;
+    }
+    plan_entry *e = &p->e[p->n];
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    e->dup_of = -1;
+    if (nclips) {
+        e->clips = calloc(nclips, sizeof *e->clips);
+        if (!e->clips) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
+        for (unsigned c = 0; c < nclips; c++)
+            e->clips[c] = clips ? clips[c] : (synth_clip_spec){1, 0, SYNTH_CLIP_RANDOM};
+    }
+    synth_rng r = synth_rng_make(p->seed, synth_rng_label(name));
+    e->spec.kind = kind;
+    e->spec.seed = synth_rng_next(&r);
+    e->spec.geometry_seed = synth_rng_next(&r);
+    e->spec.bones = bones;
+    e->spec.nclips = nclips;
+    e->spec.clip = e->clips;
+    return (long)p->n++;
+}
+
+int synth_plan_copy_model(synth_plan *p, size_t dst, size_t src, ff_error *err)
+{
+    plan_entry *d = &p->e[dst];
+    const plan_entry *s = &p->e[src];
+    synth_clip_spec *clips = NULL;
+    if (s->spec.nclips) {
+        clips = malloc(s->spec.nclips * sizeof *clips);
+        if (!clips) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
+        memcpy(clips, s->clips, s->spec.nclips * sizeof *clips);
+    }
+    free(d->clips);
+    d->clips = clips;
+    uint64_t geometry = d->spec.geometry_seed;
+    d->spec = s->spec;
+    d->spec.geometry_seed = geometry;
+    d->spec.clip = clips;
+    d->dup_of = (long)src;
+    return 0;
+}
+
+#define R SYNTH_CLIP_RANDOM
+#define X SYNTH_CLIP_EXTREMES
+#define W SYNTH_CLIP_WRAP
+#define CLIPS(a) (unsigned)(sizeof a / sizeof a[0]), a
+
+/* small: 7 files; every coverage corner at least once, cheap to emulate. */
+static int plan_small(synth_plan *p, ff_error *err)
+{
+    static const synth_clip_spec one_bone[] = {{1, 0, R}, {129, 0, R}, {140, 0, R}, {0, 0, X},
+                                               {0, 0, W}, {12, 1, R},  {7, 0, R}};
+    static const synth_clip_spec many_bones[] = {{3, 0, R}, {5, 1, R}, {0, 0, X}, {1, 0, R}};
+    static const synth_clip_spec mid[] = {{9, 0, R}, {14, 1, R}, {4, 0, R}, {20, 0, R},
+                                          {0, 0, W}, {11, 1, R}, {6, 0, R}};
+    static const synth_clip_spec pair[] = {{6, 0, R}, {9, 0, R},  {12, 0, R},
+                                           {4, 0, R}, {15, 0, R}, {8, 0, R}};
+    long dup, weapon;
+    if (synth_plan_add(p, "c0m000.dat", DAT_MONSTER, 1, CLIPS(one_bone), err) < 0 ||
+        synth_plan_add(p, "c0m001.dat", DAT_MONSTER, 71, CLIPS(many_bones), err) < 0 ||
+        synth_plan_add(p, "c0m002.dat", DAT_MONSTER, 24, CLIPS(mid), err) < 0 ||
+        (dup = synth_plan_add(p, "c0m003.dat", DAT_MONSTER, 0, 0, NULL, err)) < 0 ||
+        synth_plan_copy_model(p, (size_t)dup, 2, err) < 0 ||
+        synth_plan_add(p, "c0m127.dat", DAT_NO_MODEL, 0, 0, NULL, err) < 0 ||
+        synth_plan_add(p, "d4c000.dat", DAT_BODY, 18, CLIPS(pair), err) < 0 ||
+        (weapon = synth_plan_add(p, "d4w000.dat", DAT_WEAPON, 3, CLIPS(pair), err)) < 0)
+        return -1;
+    p->e[weapon].clips[5].frames++; /* one clip a frame longer on the weapon */
+    return 0;
+}
+
+int synth_plan_make(synth_preset preset, uint64_t seed, synth_plan **out, ff_error *err)
+{
+    if ((unsigned)preset >= SYNTH__PRESET_COUNT)
+        return ff_error_set(err, FF_E_USAGE, NULL, -1, "unknown preset %d", (int)preset);
+    synth_plan *p = calloc(1, sizeof *p);
+    if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
+    p->preset = preset;
+    p->seed = seed;
+    int rc = preset == SYNTH_SMALL ? plan_small(p, err) : synth_plan_vanilla(p, err);
+    if (rc < 0) {
+        synth_plan_free(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+static void add_summary(const synth_plan *p, size_t i, const synth_model *m, synth_summary *s)
+{
+    s->files++;
+    s->by_kind[m->kind]++;
+    if (!dat_kind_has_model(m->kind)) return;
+    if (m->bones > s->max_bones) s->max_bones = m->bones;
+    if (!s->min_bones || m->bones < s->min_bones) s->min_bones = m->bones;
+    unsigned scale = 0;
+    for (unsigned c = 0; c < m->nclips; c++) {
+        const synth_clip *k = &m->clip[c];
+        int any = 0;
+        for (unsigned f = 0; f < k->frames; f++)
+            any |= k->mode[f];
+        scale += (unsigned)any;
+        s->frames += k->frames;
+        s->long_clips += k->frames > 128;
+    }
+    s->clips += m->nclips;
+    s->scale_clips += scale;
+    s->scale_files += scale > 0;
+    if (p->e[i].dup_of >= 0) {
+        s->dup_files++;
+        s->dup_clips += m->nclips;
+    }
+}
+
+int synth_plan_build(const synth_plan *p, size_t i, uint8_t **data, size_t *size,
+                     synth_summary *sum, ff_error *err)
+{
+    if (i >= p->n) return ff_error_set(err, FF_E_RANGE, NULL, -1, "plan entry %zu of %zu", i, p->n);
+    synth_model m;
+    if (synth_spec_model(&p->e[i].spec, &m, err) < 0) {
+        if (err) snprintf(err->file, sizeof err->file, "%s", p->e[i].name);
+        return -1;
+    }
+    int rc = synth_model_encode(&m, data, size, err);
+    if (rc < 0 && err)
+        snprintf(err->file, sizeof err->file, "%s", p->e[i].name);
+    else if (sum)
+        add_summary(p, i, &m, sum);
+    synth_model_free(&m);
+    return rc;
+}
+
+int synth_write(const char *outdir, synth_preset preset, uint64_t seed, synth_summary *sum,
+                ff_error *err)
+{
+    synth_plan *p = NULL;
+    if (sum) memset(sum, 0, sizeof *sum);
+    if (fio_mkdirs(outdir, err) < 0) return -1;
+    if (synth_plan_make(preset, seed, &p, err) < 0) return -1;
+    int rc = 0;
+    for (size_t i = 0; i < p->n && rc == 0; i++) {
+        uint8_t *data = NULL;
+        size_t size = 0;
+        char *path = fio_join(outdir, p->e[i].name);
+        if (!path)
+            rc = ff_error_set(err, FF_E_NOMEM, outdir, -1, "no memory for a path");
+        else if (synth_plan_build(p, i, &data, &size, sum, err) < 0)
+            rc = -1;
+        else
+            rc = fio_write_atomic(path, data, size, err);
+        free(data);
+        free(path);
+    }
+    synth_plan_free(p);
+    return rc;
+}
