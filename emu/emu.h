@@ -1,0 +1,117 @@
+/*
+ * emu/emu.h: one Unicorn x86-32 engine running routines of a PE32 image
+ * with the cdecl ABI. The image is mapped at its base from a private copy
+ * (sections with their protections), the profile's globals that lie outside
+ * every section are mapped and zeroed, every import slot points at a trap,
+ * FS points at a zeroed TEB through a GDT, and each call runs on a zeroed
+ * stack with a zeroed Field_Alloc scratch, returning on a HLT sentinel.
+ *
+ * Guest memory layout (fixed; the image and globals must stay clear of it):
+ *   0x7D000000  Field_Alloc scratch, profile scratch_size (at most 16 MiB)
+ *   0x7F000000  stack reserve, 1 MiB; ESP starts just below 0x7F100000
+ *   0x7FF00000  return sentinel page, filled with HLT (0xF4)
+ *   0x7FF10000  GDT page;  0x7FF20000 TEB page (FS base)
+ *   0xF0000000  import traps, 16 bytes apart, never mapped
+ *   0x60000000..0x7CFFFFFF  free for the caller's areas (emu_map_area)
+ *
+ * An engine is not thread-safe: one per thread. Nothing here prints or
+ * exits; a guest fault is an emu_fault value and the engine stays usable.
+ */
+#ifndef FF8_EMU_EMU_H
+#define FF8_EMU_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/fault.h"
+#include "emu/pe.h"
+#include "emu/profile.h"
+#include "ref/error.h"
+
+#define EMU_SCRATCH_BASE 0x7D000000u
+#define EMU_SCRATCH_MAX 0x01000000u
+#define EMU_STACK_LO 0x7F000000u
+#define EMU_STACK_SIZE 0x00100000u
+#define EMU_STACK_TOP (EMU_STACK_LO + EMU_STACK_SIZE)
+#define EMU_SENTINEL 0x7FF00000u
+#define EMU_GDT 0x7FF10000u
+#define EMU_TEB 0x7FF20000u
+#define EMU_TRAP_BASE 0xF0000000u
+#define EMU_TRAP_STRIDE 16u
+#define EMU_AREA_LO 0x60000000u
+#define EMU_AREA_HI 0x7D000000u
+#define EMU_MAX_ARGS 16
+#define EMU_DEFAULT_BUDGET 20000000ull
+
+/* Protections for emu_map_area (same values as Unicorn's UC_PROT_*). */
+#define EMU_PROT_READ 1
+#define EMU_PROT_WRITE 2
+#define EMU_PROT_EXEC 4
+
+typedef struct emu emu;
+
+typedef struct emu_config {
+    const pe_image *pe;         /* parsed image; must outlive the engine */
+    const uint8_t *image;       /* pe_build_image output, size_of_image bytes; must outlive */
+    const emu_profile *profile; /* globals, scratch size, routine names; copied */
+    uint64_t budget;            /* instructions per call; 0: EMU_DEFAULT_BUDGET */
+} emu_config;
+
+/*
+ * Creates an engine. Fails (FF_E_EMU) when Unicorn or Capstone refuse, or
+ * (FF_E_EXE) when the image or a global overlaps the fixed layout above.
+ */
+int emu_open(const emu_config *cfg, emu **out, ff_error *err);
+/* Releases everything; e may be NULL. Host pointers into it die with it. */
+void emu_close(emu *e);
+
+/*
+ * Calls the cdecl routine at addr with nargs 32-bit arguments (pushed
+ * right to left, written straight into guest memory). Returns 0 with *eax
+ * set, or -1 with *fault filled (kind, EIP, address, registers, import,
+ * disassembly); *eax then holds EAX as it was. fault may not be NULL.
+ * After a fault the engine restores its CPU state and the image's writable
+ * data, so the next call starts clean.
+ */
+int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
+             emu_fault *fault);
+
+/* Instructions the last call executed (from the block hook; HLT excluded). */
+uint64_t emu_last_insns(const emu *e);
+/* Changes the per-call budget (0: default). */
+void emu_set_budget(emu *e, uint64_t budget);
+
+/*
+ * Maps size bytes (page multiple) of caller-owned host memory at addr
+ * (page-aligned, inside [EMU_AREA_LO, EMU_AREA_HI)) with prot. The host
+ * buffer must stay valid and page-aligned until emu_unmap_area or close.
+ */
+int emu_map_area(emu *e, uint32_t addr, uint8_t *host, uint32_t size, int prot, ff_error *err);
+/* Unmaps an area mapped by emu_map_area at exactly addr. */
+int emu_unmap_area(emu *e, uint32_t addr, ff_error *err);
+
+/*
+ * Host pointer to guest [addr, addr + len) when the range lies inside one
+ * host-backed region the engine knows (image, globals, scratch, stack,
+ * caller areas), else NULL. Valid until close (or the area's unmapping).
+ */
+uint8_t *emu_host(emu *e, uint32_t addr, uint32_t len);
+
+/*
+ * Overwrites len bytes of the engine's private image copy at addr (e.g. a
+ * routine's first byte with 0xC3) and drops translated code there. The
+ * patch survives the post-fault restore. At most 8 patches of 32 bytes.
+ */
+int emu_patch(emu *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err);
+
+/* Guest address of the Field_Alloc scratch base (EMU_SCRATCH_BASE). */
+uint32_t emu_scratch_base(const emu *e);
+
+/*
+ * Stack and scratch bytes currently zeroed before every call (they grow
+ * when a call reaches deeper; see emu/call.c). For benchmarks and tests.
+ */
+uint32_t emu_stack_hot(const emu *e);
+uint32_t emu_scratch_hot(const emu *e);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * emu/emu_internal.h: the engine's private state, shared by emu/emu.c
+ * (set-up, memory) and emu/call.c (calls, hooks, faults). Not a public
+ * header: nothing outside emu/ includes it.
+ */
+#ifndef FF8_EMU_EMU_INTERNAL_H
+#define FF8_EMU_EMU_INTERNAL_H
+
+#include <capstone/capstone.h>
+#include <unicorn/unicorn.h>
+
+#include "emu/emu.h"
+
+#define EMU_PAGE 0x1000u
+#define EMU_MAX_AREAS 8
+#define EMU_MAX_PATCHES 8
+#define EMU_MAX_RUNS 64
+
+/* A run of image pages whose data is writable (restored after a fault). */
+typedef struct emu_run {
+    uint32_t off, len; /* offset from the image base, bytes */
+} emu_run;
+
+/* A page holding profile globals outside every section. */
+typedef struct emu_gpage {
+    uint32_t addr;
+    uint8_t *host;
+} emu_gpage;
+
+typedef struct emu_area {
+    uint32_t addr, size;
+    uint8_t *host;
+} emu_area;
+
+typedef struct emu_patch_rec {
+    uint32_t addr, len;
+    uint8_t bytes[32];
+} emu_patch_rec;
+
+/* Instruction count of one translated block, cached by address. */
+typedef struct emu_block {
+    uint32_t addr; /* 0: empty slot */
+    uint32_t size;
+    uint32_t insns;
+} emu_block;
+
+struct emu {
+    uc_engine *uc;
+    csh cs;
+    const pe_image *pe;
+    const uint8_t *pristine; /* the image as built from the file, borrowed */
+    emu_profile profile;
+
+    uint8_t *image; /* private copy, image_size bytes */
+    uint32_t image_base, image_size;
+    emu_run wruns[EMU_MAX_RUNS];
+    unsigned nwruns;
+    emu_gpage gpages[PROFILE_MAX_GLOBALS];
+    unsigned ngpages;
+    emu_area areas[EMU_MAX_AREAS];
+    unsigned nareas;
+    emu_patch_rec patches[EMU_MAX_PATCHES];
+    unsigned npatches;
+
+    uint8_t *stack;     /* EMU_STACK_SIZE bytes backing [EMU_STACK_LO, EMU_STACK_TOP) */
+    uint32_t stack_hot; /* bytes mapped below the top, zeroed before each call */
+    uint8_t *scratch;   /* scratch_map bytes backing [EMU_SCRATCH_BASE, ...) */
+    uint32_t scratch_map, scratch_hot;
+    uint8_t *sys;    /* 3 pages: sentinel, GDT, TEB */
+    uint8_t *cursor; /* host address of field_alloc_cursor, or NULL */
+
+    uc_context *ctx0; /* CPU state after set-up, restored after a fault */
+    uc_hook hooks[4];
+
+    /* Per-call state, written by the hooks. */
+    uint64_t budget, insns;
+    uint32_t block_addr, block_size;
+    emu_fault_kind stop_kind; /* BUDGET, DIVIDE, INTERRUPT, INVALID_INSN from hooks */
+    uint32_t stop_eip, intno;
+    int mem_seen;
+    uc_mem_type mem_type;
+    uint32_t mem_addr;
+    int mem_size;
+
+    emu_block *blocks;
+    uint32_t nblocks_cap, nblocks_used; /* cap is a power of two */
+    cs_insn *insn;                      /* Capstone scratch instruction for counting */
+};
+
+/* Installs the hooks and flushes translated code (emu/call.c). */
+int emu_install_hooks(emu *e, ff_error *err);
+/* After a fault: CPU context, image data, globals, TEB back to pristine (emu/emu.c). */
+void emu_restore(emu *e);
+/* Fills f->disasm from the last block through a few instructions past EIP (emu/fault.c). */
+void emu_fault_disasm(emu *e, emu_fault *f);
+
+#endif

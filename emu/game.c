@@ -1,0 +1,339 @@
+/*
+ * emu/game.c: the original engine's animation routines on guest memory laid
+ * out as the game lays it out (see emu/game.h). One emu engine per game.
+ *
+ * Guest areas (inside emu.h's caller window):
+ *   0x60000000  data page: Model (12 bytes) at +0x00, Files at +0x10,
+ *               AnimCmd at +0x20, the leaf Cursor at +0x40
+ *   0x61000000  leaf buffer: the bytes end at 0x61100000, where a zeroed
+ *               guard page starts; read-only for the guest
+ *   0x62000000  the .dat file, whole and contiguous, the rest of its last
+ *               page zero, then one zeroed read-only guard page
+ *
+ * BuildBoneMatrices: when keep_matrices is 0, the first byte of the routine
+ * in this engine's private copy of the image is patched to 0xC3 (ret), so
+ * every call of it returns at once and the bone matrices are never
+ * rebuilt. The file on disk and the shared image are never changed.
+ *
+ * Nothing here prints or exits; a fault is returned and the engine, the
+ * file and the skeleton are restored for the next call.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "emu/game.h"
+#include "emu/image.h"
+#include "ref/dat.h"
+
+#define GAME_PAGE 0x1000u
+#define GAME_DATA 0x60000000u
+#define GAME_MODEL (GAME_DATA + 0x00u)
+#define GAME_FILES (GAME_DATA + 0x10u)
+#define GAME_CMD (GAME_DATA + 0x20u)
+#define GAME_CURSOR (GAME_DATA + 0x40u)
+#define GAME_LEAF 0x61000000u
+#define GAME_LEAF_MAX 0x00100000u
+#define GAME_LEAF_END (GAME_LEAF + GAME_LEAF_MAX)
+#define GAME_FILE 0x62000000u
+#define GAME_FILE_MAX 0x04000000u /* 64 MiB */
+
+struct emu_game {
+    const emu_image *img;
+    emu *e;
+    uint8_t *data;     /* the data page */
+    uint8_t *leaf;     /* GAME_LEAF_MAX + guard page */
+    uint32_t leaf_lo;  /* lowest leaf byte a previous call placed */
+    uint8_t *file;     /* file pages + guard page, NULL when no file */
+    uint8_t *pristine; /* the file as loaded */
+    size_t size;
+    uint32_t file_map; /* bytes of file pages (page multiple) */
+    uint32_t skel_off, skel_len;
+    uint64_t extent;
+};
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint32_t page_ceil64(uint64_t v)
+{
+    return (uint32_t)((v + GAME_PAGE - 1) & ~(uint64_t)(GAME_PAGE - 1));
+}
+
+/* Address of an engine routine, or 0 with *fault explaining its absence. */
+static uint32_t routine(const emu_game *g, profile_routine_id id, emu_fault *fault)
+{
+    const emu_profile *p = emu_image_profile(g->img);
+    if (p->engine[id] >= 0) return p->routines[p->engine[id]].address;
+    memset(fault, 0, sizeof *fault);
+    fault->kind = EMU_FAULT_EMU;
+    snprintf(fault->detail, sizeof fault->detail, "profile %s has no routine %s", p->name,
+             profile_routine_name(id));
+    return 0;
+}
+
+static int map_fixed(emu_game *g, ff_error *err)
+{
+    g->data = aligned_alloc(GAME_PAGE, GAME_PAGE);
+    g->leaf = aligned_alloc(GAME_PAGE, GAME_LEAF_MAX + GAME_PAGE);
+    if (!g->data || !g->leaf) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    memset(g->data, 0, GAME_PAGE);
+    memset(g->leaf, 0, GAME_LEAF_MAX + GAME_PAGE);
+    g->leaf_lo = GAME_LEAF_END;
+    if (emu_map_area(g->e, GAME_DATA, g->data, GAME_PAGE, EMU_PROT_READ | EMU_PROT_WRITE, err) ||
+        emu_map_area(g->e, GAME_LEAF, g->leaf, GAME_LEAF_MAX + GAME_PAGE, EMU_PROT_READ, err))
+        return -1;
+    return 0;
+}
+
+int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **out, ff_error *err)
+{
+    *out = NULL;
+    const emu_profile *p = emu_image_profile(img);
+    if (p->field_alloc_cursor < 0)
+        return ff_error_set(err, FF_E_EXE, p->source, -1,
+                            "profile %s has no field_alloc_cursor global", p->name);
+    emu_game *g = calloc(1, sizeof *g);
+    if (!g) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    g->img = img;
+    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), p, opts ? opts->budget : 0};
+    if (emu_open(&cfg, &g->e, err) != 0 || map_fixed(g, err) != 0) goto fail;
+    if (!opts || !opts->keep_matrices) {
+        int bm = p->engine[PROFILE_R_BUILD_MATRICES];
+        if (bm < 0) {
+            ff_error_set(err, FF_E_EXE, p->source, -1,
+                         "profile %s has no BuildBoneMatrices to replace by a return", p->name);
+            goto fail;
+        }
+        /* BuildBoneMatrices becomes a plain `ret` in this engine's image copy. */
+        static const uint8_t ret = 0xC3;
+        if (emu_patch(g->e, p->routines[bm].address, &ret, 1, err) != 0) goto fail;
+    }
+    *out = g;
+    return 0;
+fail:
+    emu_game_close(g);
+    return -1;
+}
+
+static void drop_file(emu_game *g)
+{
+    if (!g->file) return;
+    emu_unmap_area(g->e, GAME_FILE, NULL);
+    emu_unmap_area(g->e, GAME_FILE + g->file_map, NULL);
+    free(g->file);
+    free(g->pristine);
+    g->file = g->pristine = NULL;
+    g->size = 0;
+}
+
+void emu_game_close(emu_game *g)
+{
+    if (!g) return;
+    if (g->e) drop_file(g);
+    emu_close(g->e);
+    free(g->data);
+    free(g->leaf);
+    free(g);
+}
+
+static int check_offsets(size_t size, uint32_t skel, uint32_t geom, uint32_t anim,
+                         uint32_t *skel_len, const uint8_t *data, ff_error *err)
+{
+    if (skel >= size || geom > size || anim >= size)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1,
+                            "section offsets 0x%x/0x%x/0x%x lie past the end of the file (%zu)",
+                            skel, geom, anim, size);
+    uint64_t len = DAT_SKEL_HEADER + (uint64_t)DAT_BONE_SIZE * data[skel + DAT_SKEL_BONE_COUNT];
+    if (len > size - skel)
+        return ff_error_set(err, FF_E_RANGE, NULL, skel,
+                            "skeleton of %u bones runs past the end of the file",
+                            data[skel + DAT_SKEL_BONE_COUNT]);
+    *skel_len = (uint32_t)len;
+    return 0;
+}
+
+int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t skel_off,
+                       uint32_t geom_off, uint32_t anim_off, ff_error *err)
+{
+    drop_file(g);
+    if (size == 0 || size > GAME_FILE_MAX)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1,
+                            "file of %zu bytes does not fit the guest area (1..%u bytes)", size,
+                            GAME_FILE_MAX);
+    uint32_t skel_len = 0;
+    if (check_offsets(size, skel_off, geom_off, anim_off, &skel_len, data, err) != 0) return -1;
+    g->file_map = page_ceil64(size);
+    g->file = aligned_alloc(GAME_PAGE, (size_t)g->file_map + GAME_PAGE);
+    g->pristine = malloc(size);
+    if (!g->file || !g->pristine) {
+        free(g->file);
+        free(g->pristine);
+        g->file = g->pristine = NULL;
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the file");
+    }
+    memcpy(g->file, data, size);
+    memset(g->file + size, 0, g->file_map + GAME_PAGE - size);
+    memcpy(g->pristine, data, size);
+    g->size = size;
+    if (emu_map_area(g->e, GAME_FILE, g->file, g->file_map, EMU_PROT_READ | EMU_PROT_WRITE, err) ||
+        emu_map_area(g->e, GAME_FILE + g->file_map, g->file + g->file_map, GAME_PAGE, EMU_PROT_READ,
+                     err)) {
+        emu_unmap_area(g->e, GAME_FILE, NULL);
+        free(g->file);
+        free(g->pristine);
+        g->file = g->pristine = NULL;
+        return -1;
+    }
+    g->skel_off = skel_off;
+    g->skel_len = skel_len;
+    /* Model {?, &files, &files}; Files {skeleton, geometry, animation}. */
+    memset(g->data, 0, 0x40);
+    put32(g->data + (GAME_MODEL - GAME_DATA) + 4, GAME_FILES);
+    put32(g->data + (GAME_MODEL - GAME_DATA) + 8, GAME_FILES);
+    put32(g->data + (GAME_FILES - GAME_DATA) + 0, GAME_FILE + skel_off);
+    put32(g->data + (GAME_FILES - GAME_DATA) + 4, GAME_FILE + geom_off);
+    put32(g->data + (GAME_FILES - GAME_DATA) + 8, GAME_FILE + anim_off);
+    g->extent = 0;
+    return 0;
+}
+
+void emu_game_reset_skeleton(emu_game *g)
+{
+    if (g->file) memcpy(g->file + g->skel_off, g->pristine + g->skel_off, g->skel_len);
+}
+
+/*
+ * The Cursor Battle_ReadAnimation took with Field_Alloc(8) is the first
+ * allocation of the call, so it sits in the first 8 bytes of the scratch
+ * ({u32 ptr, s32 bit}) and is still there after the call (Field_Free only
+ * moves the cursor global). The scratch is zeroed before the next call,
+ * hence this read after every call. A zero pointer means no Cursor was
+ * taken (the call returned 1 at once).
+ */
+static void note_extent(emu_game *g)
+{
+    const uint8_t *c = emu_host(g->e, emu_scratch_base(g->e), 8);
+    uint32_t ptr = get32(c);
+    int32_t bit = (int32_t)get32(c + 4);
+    if (!ptr) return;
+    int64_t bits = ((int64_t)ptr - GAME_FILE) * 8 + bit;
+    int64_t end = bits <= 0 ? 0 : (bits + 7) / 8;
+    uint64_t ext = (uint64_t)end + 2;
+    if (ext > g->extent) g->extent = ext;
+}
+
+/* After a fault: the file (skeleton included) back as loaded. */
+static void restore_file(emu_game *g)
+{
+    if (!g->file) return;
+    memcpy(g->file, g->pristine, g->size);
+    memset(g->file + g->size, 0, g->file_map + GAME_PAGE - g->size);
+}
+
+static int no_file(const emu_game *g, emu_fault *fault)
+{
+    if (g->file) return 0;
+    memset(fault, 0, sizeof *fault);
+    fault->kind = EMU_FAULT_EMU;
+    snprintf(fault->detail, sizeof fault->detail, "no file loaded");
+    return 1;
+}
+
+static int game_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
+                     emu_fault *fault)
+{
+    uint32_t eax;
+    int rc = emu_call(g->e, addr, args, n, &eax, fault);
+    if (ret) *ret = eax;
+    if (rc != 0) {
+        restore_file(g);
+        return -1;
+    }
+    note_extent(g);
+    return 0;
+}
+
+int emu_game_start_clip(emu_game *g, uint8_t flags, int16_t clip, uint32_t *ret, emu_fault *fault)
+{
+    uint32_t addr = routine(g, PROFILE_R_START_CLIP, fault);
+    if (!addr || no_file(g, fault)) return -1;
+    uint8_t *cmd = g->data + (GAME_CMD - GAME_DATA);
+    memset(cmd, 0, 8);
+    cmd[1] = flags;
+    g->extent = 0;
+    uint32_t args[3] = {GAME_MODEL, GAME_CMD, (uint32_t)(int32_t)clip};
+    return game_call(g, addr, args, 3, ret, fault);
+}
+
+int emu_game_read_animation(emu_game *g, uint32_t *ret, emu_fault *fault)
+{
+    uint32_t addr = routine(g, PROFILE_R_READ_ANIMATION, fault);
+    if (!addr || no_file(g, fault)) return -1;
+    uint32_t args[2] = {GAME_MODEL, GAME_CMD};
+    return game_call(g, addr, args, 2, ret, fault);
+}
+
+const uint8_t *emu_game_cmd(const emu_game *g)
+{
+    return g->data + (GAME_CMD - GAME_DATA);
+}
+
+const uint8_t *emu_game_skeleton(const emu_game *g)
+{
+    return g->file ? g->file + g->skel_off : NULL;
+}
+
+uint64_t emu_game_last_insns(const emu_game *g)
+{
+    return emu_last_insns(g->e);
+}
+
+uint64_t emu_game_cursor_extent(const emu_game *g)
+{
+    return g->extent;
+}
+
+int emu_game_leaf(emu_game *g, emu_leaf leaf, const uint8_t *buf, size_t len, int64_t pos,
+                  int32_t bit, int16_t n, int16_t *ax, int64_t *pos_after, int32_t *bit_after,
+                  emu_fault *fault)
+{
+    static const profile_routine_id ids[] = {PROFILE_R_BITREADER, PROFILE_R_READ_POSITION,
+                                             PROFILE_R_READ_ROTATION, PROFILE_R_READ_SCALE};
+    if ((unsigned)leaf > EMU_LEAF_SCALE || len > GAME_LEAF_MAX || pos < 0 || (uint64_t)pos > len) {
+        memset(fault, 0, sizeof *fault);
+        fault->kind = EMU_FAULT_EMU;
+        snprintf(fault->detail, sizeof fault->detail,
+                 "bad leaf call: leaf %d, %zu bytes (at most %u), position %lld", (int)leaf, len,
+                 GAME_LEAF_MAX, (long long)pos);
+        return -1;
+    }
+    uint32_t addr = routine(g, ids[leaf], fault);
+    if (!addr) return -1;
+    /* The buffer ends where the guard page starts; bytes below it that an
+     * earlier, longer buffer left are zeroed. */
+    uint32_t start = GAME_LEAF_END - (uint32_t)len;
+    if (g->leaf_lo < start) memset(g->leaf + (g->leaf_lo - GAME_LEAF), 0, start - g->leaf_lo);
+    if (len) memcpy(g->leaf + (start - GAME_LEAF), buf, len);
+    g->leaf_lo = start;
+    uint8_t *cur = g->data + (GAME_CURSOR - GAME_DATA);
+    put32(cur, start + (uint32_t)pos);
+    put32(cur + 4, (uint32_t)bit);
+    uint32_t args[2] = {GAME_CURSOR, (uint32_t)(int32_t)n};
+    uint32_t eax;
+    if (emu_call(g->e, addr, args, leaf == EMU_LEAF_BITREADER ? 2 : 1, &eax, fault) != 0) return -1;
+    *ax = (int16_t)(uint16_t)(eax & 0xFFFF);
+    *pos_after = (int64_t)get32(cur) - start;
+    *bit_after = (int32_t)get32(cur + 4);
+    return 0;
+}

@@ -1,0 +1,30 @@
+# emu/standin/mksym.cmake: writes standin.sym, one "name 0xADDRESS" line per
+# symbol of the stand-in's own code and data (and the absolute addresses
+# the linker script defines), in address order, from nm's output.
+#   cmake -DNM=<nm> -DEXE=<standin.exe> -DOUT=<standin.sym> -P mksym.cmake
+foreach(var NM EXE OUT)
+  if(NOT ${var})
+    message(FATAL_ERROR "mksym.cmake needs ${var}")
+  endif()
+endforeach()
+execute_process(COMMAND "${NM}" -n "${EXE}" OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mksym.cmake: ${NM} failed on ${EXE}")
+endif()
+string(REPLACE "\n" ";" lines "${text}")
+set(body "")
+foreach(line IN LISTS lines)
+  # C symbols carry one leading underscore on i686; linker-made ones two.
+  if(line MATCHES "^([0-9a-f]+) [TRDA] _([A-Za-z][A-Za-z0-9_]*)$")
+    set(name "${CMAKE_MATCH_2}")
+    math(EXPR addr "0x${CMAKE_MATCH_1}" OUTPUT_FORMAT HEXADECIMAL)
+    string(TOUPPER "${addr}" addr)
+    string(REPLACE "0X" "0x" addr "${addr}")
+    string(APPEND body "${name} ${addr}\n")
+  endif()
+endforeach()
+if(body STREQUAL "")
+  message(FATAL_ERROR "mksym.cmake: no symbols in ${EXE}")
+endif()
+file(WRITE "${OUT}.tmp" "${body}")
+file(RENAME "${OUT}.tmp" "${OUT}")

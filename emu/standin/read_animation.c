@@ -1,0 +1,114 @@
+/*
+ * emu/standin/read_animation.c: Battle_ReadAnimation (0x508F90), one tick
+ * of animation decoding (ENGINE.md section 4): one frame, two under FAST,
+ * each frame halved under SLOW after frame 0, the cursor saved back into
+ * the AnimCmd except on a SLOW half-step, then the bone matrices rebuilt.
+ *
+ * Reads the stream only through the leaf routines, so every read is a real
+ * call the emulator can see. Checks nothing the engine does not check.
+ *
+ * Mutants: B halves with an arithmetic shift, D accumulates scales,
+ * F saves the cursor on the SLOW half-step too, G decodes one frame per
+ * call under FAST, H ORs the mode bit into the skeleton flags.
+ * Faulty variant: loops forever on clip 1, reads unmapped memory on clip 2.
+ */
+#include "emu/standin/standin.h"
+
+/* A delta as applied on a SLOW half-step (C division: toward zero). */
+SA_INLINE int sa_halved(int delta, int half)
+{
+#ifdef FF_MUTANT_B
+    return half ? delta >> 1 : delta;
+#else
+    return half ? delta / 2 : delta;
+#endif
+}
+
+/* First byte (the frame count) of clip number `clip` of a section. */
+SA_INLINE const u8 *sa_clip_start(const u8 *section, unsigned clip)
+{
+    const u32 *offsets = (const u32 *)section + 1;
+
+    return section + offsets[clip];
+}
+
+/* Decodes one frame's deltas and scales into the skeleton. */
+SA_INLINE void sa_decode_frame(sa_cursor *rd, sa_skeleton *sk, int half)
+{
+    sa_bone *bone = sk->bones;
+    sa_bone *end = bone + sk->count;
+    int axis;
+
+    for (axis = 0; axis < 3; axis++)
+        sk->root[axis] = (s16)(sk->root[axis] + sa_halved(ReadPositionType(rd), half));
+#ifdef FF_MUTANT_H
+    sk->flags |= (u8)(bitReader(rd, 1) & 1);
+#else
+    sk->flags = (u8)((sk->flags & ~SA_SKEL_SCALED) | (bitReader(rd, 1) & 1));
+#endif
+    for (; bone != end; bone++) {
+        for (axis = 0; axis < 3; axis++)
+            bone->rot[axis] = (s16)(bone->rot[axis] + sa_halved(ReadRotationType(rd), half));
+        if (sk->flags & SA_SKEL_SCALED) {
+            for (axis = 0; axis < 3; axis++) {
+#ifdef FF_MUTANT_D
+                bone->scale[axis] = (s16)(bone->scale[axis] + ReadBoneScale(rd));
+#else
+                bone->scale[axis] = ReadBoneScale(rd);
+#endif
+            }
+        }
+    }
+}
+
+/*
+ * Returns 1 without touching anything once the clip is over, else decodes
+ * this tick into the skeleton, updates the AnimCmd, rebuilds the bone
+ * matrices and returns 0. Takes and releases 8 bytes of scratch.
+ */
+int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd)
+{
+    sa_skeleton *sk;
+    const u8 *clip;
+    sa_cursor *rd;
+    int slow, frames, half_step;
+
+#ifdef FF_FAULTY
+    if (cmd->clip == 1)
+        for (;;) {
+        }
+    if (cmd->clip == 2) return (int)standin_unmapped;
+#endif
+    if (cmd->frame >= cmd->total) return 1;
+    sk = m->files->skeleton;
+    clip = sa_clip_start(m->files->animation, cmd->clip);
+    rd = (sa_cursor *)Field_Alloc(sizeof *rd);
+    rd->ptr = clip + cmd->off;
+    rd->bit = cmd->bit;
+
+    slow = cmd->flags & SA_FLAG_SLOW;
+#ifdef FF_MUTANT_G
+    frames = 1;
+#else
+    frames = (cmd->flags & SA_FLAG_FAST) ? 2 : 1;
+#endif
+    do {
+        sa_decode_frame(rd, sk, slow && cmd->frame != 0);
+        cmd->frame++;
+    } while (--frames > 0 && cmd->frame < cmd->total);
+
+    half_step = (cmd->flags & SA_FLAG_HALF_MASK) >> SA_FLAG_HALF_SHIFT;
+#ifndef FF_MUTANT_F
+    if (!slow || half_step == 0)
+#endif
+    {
+        cmd->off = (s16)(rd->ptr - clip);
+        cmd->bit = (s16)rd->bit;
+    }
+    cmd->flags =
+        (u8)((cmd->flags & ~SA_FLAG_HALF_MASK) | ((half_step + 1) % 2) << SA_FLAG_HALF_SHIFT);
+
+    BuildBoneMatrices(m);
+    Field_Free(sizeof *rd);
+    return 0;
+}

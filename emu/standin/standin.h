@@ -1,0 +1,173 @@
+/*
+ * emu/standin/standin.h: the game's structures as the stand-in engine sees
+ * them (ENGINE.md section 3), the stand-in's fixed symbols and the
+ * prototypes of its routines.
+ *
+ * Guest code only: every file of emu/standin/ is cross-built for i686
+ * Windows into standin.exe, whose routines standin.ld links at the game's
+ * addresses. Nothing here is part of the host build, nothing here may
+ * include a host header other than <stdint.h>, and nothing here is derived
+ * from the game's code: it is written from the contract in ENGINE.md.
+ *
+ * The routines carry the engine's names (the names the profiles use), not
+ * a module prefix: in standin.exe they are the engine.
+ */
+#ifndef FF8_EMU_STANDIN_STANDIN_H
+#define FF8_EMU_STANDIN_STANDIN_H
+
+#include <stdint.h>
+
+typedef int16_t s16;
+typedef int32_t s32;
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+
+/* A static helper that must stay inside the routine that uses it. */
+#define SA_INLINE static inline __attribute__((always_inline))
+
+/* Fixed point: 4096 = one turn for angles, 4096 = 1.0 in matrices. */
+#define SA_TURN 4096
+#define SA_ONE 4096
+/* Bone scales: 1024 = 1.0. */
+#define SA_SCALE_ONE 0x400
+
+/* AnimCmd flag bits. */
+#define SA_FLAG_SLOW 0x01
+#define SA_FLAG_FAST 0x02
+#define SA_FLAG_HALF_SHIFT 2
+#define SA_FLAG_HALF_MASK 0x0C
+
+/* Skeleton flag bit 0: the frames carry per-bone scales. */
+#define SA_SKEL_SCALED 0x01
+
+/* PSX-style matrix: 3x3 rotation in 4.12, then a translation. 32 bytes. */
+typedef struct sa_matrix {
+    s16 m[3][3];
+    s16 pad;
+    s32 t[3];
+} sa_matrix;
+
+/* One bone of a skeleton section. 48 bytes. */
+typedef struct sa_bone {
+    s16 parent; /* -1: attached to the root */
+    s16 size;
+    s16 rot[3];      /* accumulated, 4096 = 360 degrees */
+    s16 scale[3];    /* 1024 = 1.0 */
+    sa_matrix world; /* runtime, written by BuildBoneMatrices */
+} sa_bone;
+
+/* Skeleton section (H1): 16-byte header, then the bones. */
+typedef struct sa_skeleton {
+    u8 count;
+    u8 flags;
+    s16 model_scale;
+    u8 unread4[4];
+    s16 root[3]; /* accumulated root translation */
+    s16 unread_e;
+    sa_bone bones[];
+} sa_skeleton;
+
+/* ComFileData: the sections of one loaded model file. */
+typedef struct sa_files {
+    sa_skeleton *skeleton;
+    void *geometry;
+    u8 *animation; /* u32 count, count u32 offsets, then the clips */
+} sa_files;
+
+/* BattleAnimHeader. 12 bytes. */
+typedef struct sa_model {
+    u32 unknown0;
+    sa_files *files;
+    sa_files *files_copy;
+} sa_model;
+
+/* AnimCmd. 8 bytes. */
+typedef struct sa_cmd {
+    u8 clip;
+    u8 flags;
+    s16 off; /* cursor byte offset from the clip start */
+    s16 bit; /* cursor bit offset */
+    u8 frame;
+    u8 total;
+} sa_cmd;
+
+/* Bit cursor, taken from the Field_Alloc scratch. 8 bytes. */
+typedef struct sa_cursor {
+    const u8 *ptr;
+    s32 bit;
+} sa_cursor;
+
+/* Weapon block of a battle slot: a model header and its AnimCmd. */
+typedef struct sa_weapon {
+    sa_model model;
+    sa_cmd cmd;
+} sa_weapon;
+
+/* Battle slot, only the fields the lockstep routines use. */
+typedef struct sa_entity {
+    u8 unread0[0x60];
+    sa_model model; /* +0x60 */
+    sa_cmd cmd;     /* +0x6C */
+    u8 unread74[4];
+    sa_weapon *weapon; /* +0x78, NULL: no weapon model */
+} sa_entity;
+
+_Static_assert(sizeof(sa_matrix) == 32, "MATRIX is 32 bytes");
+_Static_assert(sizeof(sa_bone) == 48, "a bone is 48 bytes");
+_Static_assert(__builtin_offsetof(sa_bone, world) == 0x10, "bone matrix at +0x10");
+_Static_assert(__builtin_offsetof(sa_bone, world.t) == 0x24, "bone translation at +0x24");
+_Static_assert(__builtin_offsetof(sa_skeleton, root) == 8, "root translation at +8");
+_Static_assert(__builtin_offsetof(sa_skeleton, bones) == 16, "bones after 16 bytes");
+_Static_assert(sizeof(sa_model) == 12, "model header is 12 bytes");
+_Static_assert(sizeof(sa_cmd) == 8, "AnimCmd is 8 bytes");
+_Static_assert(sizeof(sa_cursor) == 8, "Cursor is 8 bytes");
+_Static_assert(__builtin_offsetof(sa_weapon, cmd) == 0x0C, "weapon AnimCmd at +0x0C");
+_Static_assert(__builtin_offsetof(sa_entity, model) == 0x60, "entity model at +0x60");
+_Static_assert(__builtin_offsetof(sa_entity, cmd) == 0x6C, "entity AnimCmd at +0x6C");
+_Static_assert(__builtin_offsetof(sa_entity, weapon) == 0x78, "weapon pointer at +0x78");
+
+/*
+ * Absolute symbols defined by standin.ld (outside every section, no
+ * relocation): the Field_Alloc cursor the emulator maps as a profile
+ * global, and the addresses the test routines aim at.
+ */
+extern u32 field_alloc_cursor;              /* 0x1D999C4 */
+extern const volatile u32 standin_unmapped; /* 0xDEAD0000 */
+
+/* Width tables at 0xB8B9F0 and 0xB8B9F4 (tables.c). */
+extern const u8 standin_position_widths[4];
+extern const u8 standin_rotation_widths[4];
+
+/* Engine routines (ENGINE.md section 2), all cdecl. */
+u32 Field_Alloc(int n);
+u32 Field_Free(int n);
+s16 bitReader(sa_cursor *rd, s16 n);
+s16 ReadPositionType(sa_cursor *rd);
+s16 ReadRotationType(sa_cursor *rd);
+s16 ReadBoneScale(sa_cursor *rd);
+int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd);
+int StartClip(sa_model *m, sa_cmd *cmd, s16 clip);
+int BuildBoneMatrices(sa_model *m);
+int QueueAnimation(sa_entity *e, s16 clip);
+int AdvanceBy1(sa_entity *e);
+int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base);
+
+/* Fixed-point helpers of BuildBoneMatrices, at the addresses the game's
+ * own helpers occupy (the stand-in's helpers are its own design). */
+void Fx_TrigOfRotation(const s16 rot[3], s16 trig[6]);
+void Fx_RotationFromTrig(const s16 trig[6], sa_matrix *out);
+void Fx_ScaleMatrix(sa_matrix *m, const s16 scale[3]);
+void Fx_MulMatrix(const sa_matrix *a, const sa_matrix *b, sa_matrix *out);
+void Fx_ApplyMatrix(const sa_matrix *m, const s32 v[3], s32 out[3]);
+void Bone_Place(const sa_matrix *parent, const s32 delta[3], sa_matrix *out);
+
+/* Test routines: each misbehaves in one way the emulator must report. */
+u32 Test_WildJump(void);
+u32 Test_ReadUnmapped(void);
+u32 Test_LoopForever(void);
+u32 Test_CallImport(void);
+u32 Test_DivideByZero(void);
+u32 Test_LeakScratch(void);
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * tests/emu/te.c: helpers shared by the emu suites (see te.h).
+ */
+#include "tests/emu/te.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *te_standin_path(const char *name)
+{
+    static char path[4][1024];
+    static unsigned next;
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof path[0], "%s/emu/standin/%s", bin, name);
+    return p;
+}
+
+uint8_t *te_read(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc((size_t)n + 1);
+    cr_assert(buf);
+    cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n, "short read of %s", path);
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+void te_write(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f, "cannot create %s", path);
+    cr_assert(fwrite(data, 1, size, f) == size);
+    fclose(f);
+}
+
+void te_standin_profile(emu_profile *p)
+{
+    ff_error err;
+    TE_OK(profile_builtin_by_name("standin", p, &err), &err);
+}
+
+emu_image *te_standin_image(const char *name)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    emu_image *img;
+    ff_error err;
+    char warn[512];
+    TE_OK(emu_image_load(te_standin_path(name), &p, &img, warn, sizeof warn, &err), &err);
+    return img;
+}
+
+emu *te_engine(const emu_image *img, uint64_t budget)
+{
+    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), budget};
+    emu *e;
+    ff_error err;
+    TE_OK(emu_open(&cfg, &e, &err), &err);
+    return e;
+}
+
+uint32_t te_routine(const emu_profile *p, const char *name)
+{
+    const profile_routine *r = profile_find_routine(p, name);
+    cr_assert(r, "profile %s has no routine %s", p->name, name);
+    return r->address;
+}
+
+void te_put(te_bits *b, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++, b->bits++) {
+        cr_assert(b->bits < sizeof b->buf * 8);
+        if (v >> i & 1) b->buf[b->bits / 8] |= (uint8_t)(1u << (b->bits % 8));
+    }
+}
+
+size_t te_bytes(const te_bits *b)
+{
+    return (b->bits + 7) / 8;
+}
+
+static int fits(int v, int w)
+{
+    return v >= -(1 << (w - 1)) && v < (1 << (w - 1));
+}
+
+void te_pos(te_bits *b, int v)
+{
+    static const int widths[4] = {3, 6, 9, 16};
+    for (int t = 0; t < 4; t++)
+        if (fits(v, widths[t])) {
+            te_put(b, (uint32_t)t, 2);
+            te_put(b, (uint32_t)v, widths[t]);
+            return;
+        }
+    cr_assert_fail("position %d does not fit", v);
+}
+
+void te_rot(te_bits *b, int v)
+{
+    static const int widths[4] = {3, 6, 8, 12};
+    if (v == 0) {
+        te_put(b, 0, 1);
+        return;
+    }
+    for (int t = 0; t < 4; t++)
+        if (fits(v, widths[t])) {
+            te_put(b, 1, 1);
+            te_put(b, (uint32_t)t, 2);
+            te_put(b, (uint32_t)v, widths[t]);
+            return;
+        }
+    cr_assert_fail("rotation %d does not fit", v);
+}
+
+void te_scale(te_bits *b, int v)
+{
+    if (v == 1024) {
+        te_put(b, 0, 1);
+        return;
+    }
+    te_put(b, 1, 1);
+    te_put(b, (uint32_t)(v - 1024), 16);
+}
+
+const int te_clip0_frames[2][9] = {
+    {4, -3, 0, 10, 0, -7, 0, 100, 2},
+    {5, -3, 2, -6, 3, 0, 7, 0, -1},
+};
+const unsigned te_clip0_bits[2] = {56, 51};
+
+static void put16(uint8_t *p, int v)
+{
+    p[0] = (uint8_t)(v & 0xFF);
+    p[1] = (uint8_t)((v >> 8) & 0xFF);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+int16_t te_s16(const uint8_t *p)
+{
+    return (int16_t)(uint16_t)(p[0] | (p[1] << 8));
+}
+
+void te_make_file(te_file *f, unsigned nclips, const uint8_t *frames)
+{
+    memset(f, 0, sizeof *f);
+    uint8_t *sk = f->data + TE_SKEL_OFF;
+    static const int rot[2][3] = {{100, 200, 300}, {-5, 6, -7}};
+    sk[0] = 2;
+    for (int b = 0; b < 2; b++) {
+        uint8_t *bone = sk + 16 + 48 * b;
+        put16(bone, b == 0 ? -1 : 0);
+        put16(bone + 2, 50);
+        for (int k = 0; k < 3; k++) {
+            put16(bone + 4 + 2 * k, rot[b][k]);
+            put16(bone + 10 + 2 * k, 1024);
+        }
+    }
+    te_bits bits;
+    memset(&bits, 0, sizeof bits);
+    for (int fr = 0; fr < 2; fr++) {
+        const int *d = te_clip0_frames[fr];
+        size_t before = bits.bits;
+        te_pos(&bits, d[0]);
+        te_pos(&bits, d[1]);
+        te_pos(&bits, d[2]);
+        te_put(&bits, 0, 1); /* mode bit: no scales */
+        for (int k = 3; k < 9; k++)
+            te_rot(&bits, d[k]);
+        cr_assert_eq(bits.bits - before, te_clip0_bits[fr], "frame %d takes %zu bits", fr,
+                     bits.bits - before);
+    }
+    size_t stream = te_bytes(&bits);
+    uint8_t *anim = f->data + TE_ANIM_OFF;
+    put32(anim, nclips);
+    uint32_t off = 4 + 4 * nclips;
+    for (unsigned c = 0; c < nclips; c++) {
+        put32(anim + 4 + 4 * c, off);
+        f->clip_off[c] = TE_ANIM_OFF + off;
+        anim[off] = c == 0 ? 2 : frames[c];
+        memcpy(anim + off + 1, bits.buf, stream);
+        off += 1 + (uint32_t)stream;
+    }
+    f->size = TE_ANIM_OFF + off + 3; /* three trailing zero bytes */
+}

@@ -1,0 +1,88 @@
+/*
+ * tests/emu/te.h: helpers shared by the emu suites: paths of the build's
+ * stand-in outputs, file reading, loud must-succeed wrappers, a bit packer
+ * written here from ENGINE.md (independent of ref/encode.c) and a tiny
+ * hand-made model file with one or more clips.
+ *
+ * Test code only.
+ */
+#ifndef FF8_TESTS_EMU_TE_H
+#define FF8_TESTS_EMU_TE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/emu.h"
+#include "emu/game.h"
+#include "emu/image.h"
+#include "emu/profile.h"
+#include "ref/error.h"
+
+/* Fails the running test with the error text when call != 0. */
+#define TE_OK(call, err)                                                                           \
+    do {                                                                                           \
+        char te_msg_[1024];                                                                        \
+        int te_rc_ = (call);                                                                       \
+        cr_assert(te_rc_ == 0, "%s failed: %s", #call,                                             \
+                  ff_error_format((err), te_msg_, sizeof te_msg_));                                \
+    } while (0)
+
+/* Fails the running test with the fault when call != 0. */
+#define TE_CALL(call, f)                                                                           \
+    do {                                                                                           \
+        int te_rc_ = (call);                                                                       \
+        cr_assert(te_rc_ == 0, "%s faulted: %s: %s\n%s", #call, emu_fault_name((f)->kind),         \
+                  (f)->detail, (f)->disasm);                                                       \
+    } while (0)
+
+/* "<build>/emu/standin/<name>" (static buffer per call site is fine in tests). */
+const char *te_standin_path(const char *name);
+/* Reads a whole file (test fails when it cannot). */
+uint8_t *te_read(const char *path, size_t *size);
+/* Writes a file (test fails when it cannot). */
+void te_write(const char *path, const uint8_t *data, size_t size);
+/* The built-in stand-in profile. */
+void te_standin_profile(emu_profile *p);
+/* standin.exe (or a variant by file name) loaded with the stand-in profile. */
+emu_image *te_standin_image(const char *name);
+/* An engine on img with the image's profile. */
+emu *te_engine(const emu_image *img, uint64_t budget);
+/* Address of a routine of the profile by name (test fails when absent). */
+uint32_t te_routine(const emu_profile *p, const char *name);
+
+/* ---- bit packer, LSB-first ---- */
+typedef struct te_bits {
+    uint8_t buf[1024];
+    size_t bits;
+} te_bits;
+void te_put(te_bits *b, uint32_t v, int n);
+size_t te_bytes(const te_bits *b);
+/* Narrowest encodings (widths 3/6/9/16 and 3/6/8/12, ENGINE.md section 2). */
+void te_pos(te_bits *b, int v);
+void te_rot(te_bits *b, int v);   /* 0 is written as the absent bit */
+void te_scale(te_bits *b, int v); /* 1024 is the absent bit */
+
+/* ---- tiny model file ---- */
+#define TE_SKEL_OFF 0u
+#define TE_GEOM_OFF 112u
+#define TE_ANIM_OFF 128u
+typedef struct te_file {
+    uint8_t data[1024];
+    size_t size;
+    uint32_t clip_off[4]; /* absolute offsets of the clips' frame-count bytes */
+} te_file;
+/*
+ * Two bones, initial rotations (100, 200, 300) and (-5, 6, -7), scales
+ * 1024, root 0; geometry 16 zero bytes; animation section with nclips
+ * clips: clip 0 is the two-frame clip of te_clip0_* below, clip k > 0 a
+ * copy of clip 0 with frame count byte frames[k].
+ */
+void te_make_file(te_file *f, unsigned nclips, const uint8_t *frames);
+/* Frame deltas of clip 0 (root x y z, then bone 0 x y z, bone 1 x y z). */
+extern const int te_clip0_frames[2][9];
+/* Bits each frame of clip 0 takes: 56 and 51. */
+extern const unsigned te_clip0_bits[2];
+
+int16_t te_s16(const uint8_t *p);
+
+#endif

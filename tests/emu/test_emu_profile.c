@@ -1,0 +1,160 @@
+/*
+ * tests/emu/test_emu_profile.c: profile parsing: the built-in profiles hold
+ * the values of ENGINE.md, and every kind of bad field is refused with an
+ * error naming the source and the key.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emu/profile.h"
+#include "tests/emu/te.h"
+
+Test(profile, steam_profile_holds_the_engine_facts)
+{
+    emu_profile p;
+    ff_error err;
+    TE_OK(profile_builtin_by_name("ff8_en_steam2013", &p, &err), &err);
+    cr_assert_str_eq(p.source, "(built-in)");
+    cr_assert_eq(p.image_base, 0x400000u);
+    cr_assert_eq(p.nhashes, 1u);
+    cr_assert_str_eq(p.sha256[0],
+                     "064d466b5fe2ba901fd44abf19f37c0fd6a2db40aabd95c9e5959195b6589570");
+    cr_assert_eq(p.nfingerprints, 3u);
+    const uint8_t fp0[8] = {0x83, 0xEC, 0x08, 0x53, 0x8B, 0x5C, 0x24, 0x14};
+    cr_assert_eq(p.fingerprints[0].address, 0x508F90u);
+    cr_assert_eq(p.fingerprints[0].len, 8u);
+    cr_assert_arr_eq(p.fingerprints[0].bytes, fp0, 8);
+    const uint8_t fp1[4] = {3, 6, 9, 0x10}, fp2[4] = {3, 6, 8, 0x0C};
+    cr_assert_eq(p.fingerprints[1].address, 0xB8B9F0u);
+    cr_assert_arr_eq(p.fingerprints[1].bytes, fp1, 4);
+    cr_assert_eq(p.fingerprints[2].address, 0xB8B9F4u);
+    cr_assert_arr_eq(p.fingerprints[2].bytes, fp2, 4);
+    static const struct {
+        profile_routine_id id;
+        uint32_t addr;
+        unsigned args;
+    } want[] = {{PROFILE_R_FIELD_ALLOC, 0x5082B0, 1},    {PROFILE_R_FIELD_FREE, 0x5082D0, 1},
+                {PROFILE_R_BITREADER, 0x5092A0, 2},      {PROFILE_R_READ_POSITION, 0x509320, 1},
+                {PROFILE_R_READ_ROTATION, 0x509370, 1},  {PROFILE_R_READ_SCALE, 0x5093F0, 1},
+                {PROFILE_R_READ_ANIMATION, 0x508F90, 2}, {PROFILE_R_START_CLIP, 0x509440, 3},
+                {PROFILE_R_BUILD_MATRICES, 0x508C90, 1}, {PROFILE_R_QUEUE_ANIMATION, 0x509520, 2},
+                {PROFILE_R_ADVANCE_BY1, 0x5094F0, 1},    {PROFILE_R_WORLD_MATRICES, 0x5095B0, 2}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int k = p.engine[want[i].id];
+        cr_assert(k >= 0, "%s missing", profile_routine_name(want[i].id));
+        cr_assert_eq(p.routines[k].address, want[i].addr, "%s", p.routines[k].name);
+        cr_assert_eq(p.routines[k].args, want[i].args, "%s", p.routines[k].name);
+    }
+    const profile_routine *ra = profile_find_routine(&p, "Battle_ReadAnimation");
+    static const char *const callees[] = {
+        "Field_Alloc",   "ReadPositionType",  "bitReader", "ReadRotationType",
+        "ReadBoneScale", "BuildBoneMatrices", "Field_Free"};
+    cr_assert_eq(ra->ncallees, 7u);
+    for (unsigned i = 0; i < 7; i++)
+        cr_assert_str_eq(ra->callees[i], callees[i]);
+    const profile_routine *bm = profile_find_routine(&p, "BuildBoneMatrices");
+    cr_assert_eq(bm->ncallees, 8u);
+    cr_assert_str_eq(bm->callees[1], "0x56CE30");
+    cr_assert_eq(p.field_alloc_cursor, 0);
+    cr_assert_eq(p.globals[0].address, 0x1D999C4u);
+    cr_assert_eq(p.globals[0].size, 4u);
+    cr_assert_eq(p.scratch_size, 0x10000u);
+}
+
+Test(profile, standin_profile_is_built_in)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    cr_assert_eq(p.nhashes, 1u);
+    cr_assert_eq(strlen(p.sha256[0]), 64u);
+    cr_assert(p.engine[PROFILE_R_READ_ANIMATION] >= 0);
+    unsigned tests = 0;
+    for (unsigned i = 0; i < p.nroutines; i++)
+        tests += p.routines[i].test;
+    cr_assert_eq(tests, 6u);
+    cr_assert_eq(profile_builtin_count(), 2u);
+    ff_error err;
+    cr_assert_neq(profile_builtin_by_name("no_such_build", &p, &err), 0);
+}
+
+/* A valid profile with one edit applied: replace `from` by `to`. */
+static int parse_edit(const char *from, const char *to, ff_error *err)
+{
+    static const char base[] =
+        "{\"format\": \"ff8diff-profile/1\", \"name\": \"t\", \"description\": \"d\","
+        " \"image_base\": \"0x400000\", \"sha256\": [],"
+        " \"fingerprints\": [{\"address\": \"0x401001\", \"bytes\": \"C3\"}],"
+        " \"routines\": [{\"name\": \"Field_Alloc\", \"address\": \"0x401000\","
+        " \"signature\": \"u32 Field_Alloc(int n)\", \"args\": 1, \"callees\": []},"
+        " {\"name\": \"X\", \"address\": 4198416, \"signature\": \"void X(void)\", \"args\": 0,"
+        " \"callees\": [\"Field_Alloc\", \"0x401234\"]}],"
+        " \"globals\": [{\"name\": \"field_alloc_cursor\", \"address\": \"0x500000\", \"size\": "
+        "4}],"
+        " \"scratch_size\": 4096}";
+    char text[4096];
+    const char *at = strstr(base, from);
+    cr_assert(at, "edit \"%s\" does not apply", from);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
+    emu_profile p;
+    return profile_parse(text, strlen(text), "test.json", &p, err);
+}
+
+Test(profile, bad_fields_name_source_and_key)
+{
+    static const struct {
+        const char *from, *to, *key;
+    } cases[] = {
+        {"\"name\": \"t\"", "\"name\": \"t\", \"extra\": 1", "(top).extra"},
+        {"\"format\": \"ff8diff-profile/1\"", "\"format\": \"v2\"", "format"},
+        {"\"image_base\": \"0x400000\"", "\"image_base\": \"0x400001\"", "image_base"},
+        {"\"image_base\": \"0x400000\"", "\"image_base\": \"0xZZ\"", "image_base"},
+        {"\"sha256\": []", "\"sha256\": [\"abc\"]", "sha256[0]"},
+        {"\"bytes\": \"C3\"", "\"bytes\": \"C\"", "fingerprints[0].bytes"},
+        {"\"address\": \"0x401000\",", "\"address\": -1,", "routines[0].address"},
+        {"\"args\": 0", "\"args\": 99", "routines[1].args"},
+        {"\"0x401234\"", "\"NoSuchRoutine\"", "routines[1].callees[1]"},
+        {"\"name\": \"X\"", "\"name\": \"Field_Alloc\"", "routines[1].name"},
+        {"\"size\": 4", "\"size\": 2", "globals[0].size"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 3", "scratch_size"},
+        {"\"scratch_size\": 4096", "\"scratch\": 4096", "(top).scratch"},
+        {"\"description\": \"d\",", "", "description"},
+        {"\"signature\": \"void X(void)\", ", "", "routines[1].signature"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ff_error err;
+        ff_error_clear(&err);
+        cr_expect_eq(parse_edit(cases[i].from, cases[i].to, &err), -1, "case %zu accepted", i);
+        cr_expect_eq(err.kind, FF_E_FORMAT, "case %zu: kind %s", i, ff_errkind_name(err.kind));
+        cr_expect_str_eq(err.file, "test.json", "case %zu", i);
+        char key[128];
+        snprintf(key, sizeof key, "key %s:", cases[i].key);
+        cr_expect(strstr(err.reason, key) != NULL, "case %zu: \"%s\" lacks \"%s\"", i, err.reason,
+                  key);
+    }
+}
+
+Test(profile, valid_edit_parses_and_invalid_json_is_refused)
+{
+    ff_error err;
+    TE_OK(parse_edit("\"name\": \"t\"", "\"name\": \"t\"", &err), &err);
+    emu_profile p;
+    cr_assert_eq(profile_parse("{\"format\": ", 11, "broken.json", &p, &err), -1);
+    cr_assert_str_eq(err.file, "broken.json");
+    cr_assert(strstr(err.reason, "JSON") != NULL);
+    cr_assert_eq(profile_load_file("/nonexistent/profile.json", &p, &err), -1);
+    cr_assert_eq(err.kind, FF_E_IO);
+}
+
+Test(profile, load_file_reads_the_source_profile)
+{
+    const char *src = getenv("FF8DIFF_SOURCE_DIR");
+    cr_assert(src);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/emu/profiles/ff8_en_steam2013.json", src);
+    emu_profile p;
+    ff_error err;
+    TE_OK(profile_load_file(path, &p, &err), &err);
+    cr_assert_str_eq(p.source, path);
+    cr_assert_str_eq(p.name, "ff8_en_steam2013");
+}
