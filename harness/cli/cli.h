@@ -1,0 +1,49 @@
+/*
+ * harness/cli/cli.h: the ff8diff command line. Each subcommand is a row
+ * of CLI_COMMAND_MAP with its own file cmd_<name>.c; only this layer prints
+ * to the user or decides exit codes:
+ *   0 success / everything matches, 1 mismatches or faults, 2 usage, input or
+ *   executable errors, 130 interrupted by SIGINT (a partial report is written).
+ */
+#ifndef FF8_HARNESS_CLI_H
+#define FF8_HARNESS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ref/error.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_DIFF 1
+#define CLI_EXIT_ERROR 2
+#define CLI_EXIT_INTERRUPTED 130 /* 128 + SIGINT, as shells report it */
+
+/* name, function, one-line summary */
+#define CLI_COMMAND_MAP(XX)                                                    \
+    XX("run", cmd_run, "compare the reference with the original over a corpus")   \
+    XX("decode", cmd_decode, "decode .dat files with the reference engine (trace JSON Lines)") \
+    XX("identify", cmd_identify, "say which profile an executable matches, and why") \
+    XX("corpus", cmd_corpus, "synth | list | extract | stats: work with corpora")
+
+#define CLI_DECLARE(name, fn, summary) int fn(int argc, char **argv);
+CLI_COMMAND_MAP(CLI_DECLARE)
+#undef CLI_DECLARE
+
+/* Prints "ff8diff: <formatted error>" on stderr. */
+void cli_print_error(const ff_error *err);
+/* Prints "ff8diff: <message>" on stderr. */
+void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "ff8diff: warning: <message>" on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Reads a whole file into a new buffer (caller frees). Returns -1 with err
+ * when it cannot be read.
+ */
+int cli_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err);
+/* Writes text to path through path.tmp + rename. */
+int cli_write_file(const char *path, const void *data, size_t size, ff_error *err);
+/* Parses an unsigned decimal integer in [lo, hi]; -1 when it is not one. */
+int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out);
+
+#endif

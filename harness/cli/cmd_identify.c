@@ -1,0 +1,173 @@
+/*
+ * harness/cli/cmd_identify.c: `ff8diff identify EXE [--routines]`: which
+ * profile an executable matches and why; with --routines, each profile
+ * routine's direct calls and absolute references against the profile.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/identify.h"
+#include "harness/cli/cli.h"
+
+static void help(FILE *out)
+{
+    fputs("usage: ff8diff identify EXE [--profile NAME|PATH] [--routines]\n\n"
+          "Says which profile EXE matches: a known SHA-256, or an unknown build whose\n"
+          "fingerprints all hold (it runs, with a warning), or refused with the reason.\n\n"
+          "  --profile P   check against this profile only (built-in name or file)\n"
+          "  --routines    disassemble each profile routine from its entry and compare its\n"
+          "                direct calls with the profile's expected callees\n"
+          "  -h, --help    this text\n\n"
+          "Exit: 0 accepted (known or unknown build), 1 structural problems with\n"
+          "--routines, 2 refused or unreadable.\n",
+          out);
+}
+
+static void print_bytes(const uint8_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) printf("%s%02X", i ? " " : "", b[i]);
+}
+
+static void print_match(const identify_match *m, int chosen)
+{
+    printf("profile %s%s: %s\n", m->profile, chosen ? " (selected)" : "",
+           identify_verdict_message(m->verdict));
+    if (m->reason[0]) printf("  %s\n", m->reason);
+    printf("  sha256 %s\n", m->hash_match ? "matches a known build" : "is not a known build");
+    for (unsigned i = 0; i < m->nfp; i++) {
+        const identify_fp *f = &m->fp[i];
+        printf("  fingerprint 0x%08X %s: expected ", f->address, f->held ? "holds " : "FAILS ");
+        print_bytes(f->expected, f->len);
+        if (!f->held) {
+            printf(", found ");
+            if (f->found_len) print_bytes(f->found, f->found_len);
+            else printf("(outside the image)");
+        }
+        printf("\n");
+    }
+}
+
+static void print_targets(const char *what, const identify_target *t, unsigned n)
+{
+    printf("    %s:", what);
+    if (!n) printf(" none");
+    for (unsigned i = 0; i < n; i++)
+        printf(" %s0x%X%s%s%s", i ? ", " : "", t[i].address, t[i].name[0] ? " " : "", t[i].name,
+               t[i].tail ? " (tail call)" : "");
+    printf("\n");
+}
+
+static int print_routines(const char *path, const emu_profile *p)
+{
+    uint8_t *data;
+    size_t size;
+    ff_error err;
+    if (identify_read_file(path, &data, &size, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    identify_structure *s = malloc(sizeof *s);
+    int rc = s ? identify_routines(data, size, p, s, &err) : -1;
+    free(data);
+    if (rc < 0) {
+        if (s) cli_print_error(&err);
+        else cli_fail("out of memory");
+        free(s);
+        return CLI_EXIT_ERROR;
+    }
+    printf("\nroutines of profile %s:\n", s->profile);
+    for (unsigned i = 0; i < s->nroutines; i++) {
+        const identify_routine *r = &s->routines[i];
+        printf("  0x%08X %s", r->address, r->name);
+        if (!r->decoded) {
+            printf(": NOT DECODED: %s\n", r->error);
+            continue;
+        }
+        printf(" (%u instructions%s%s)\n", r->insns, r->truncated ? ", truncated" : "",
+               r->nindirect ? ", indirect calls/jumps present" : "");
+        print_targets("calls", r->calls, r->ncalls);
+        print_targets("absolute refs", r->refs, r->nrefs);
+        if (!r->callees_checked) continue;
+        if (!r->nmissing && !r->nunexpected) printf("    callees: as the profile expects\n");
+        for (unsigned k = 0; k < r->nmissing; k++) printf("    MISSING call to %s\n", r->missing[k]);
+        for (unsigned k = 0; k < r->nunexpected; k++)
+            printf("    UNEXPECTED call to 0x%X %s\n", r->unexpected[k].address,
+                   r->unexpected[k].name);
+    }
+    printf("%u routine%s with problems\n", s->nproblems, s->nproblems == 1 ? "" : "s");
+    rc = s->nproblems ? CLI_EXIT_DIFF : CLI_EXIT_OK;
+    free(s);
+    return rc;
+}
+
+int cmd_identify(int argc, char **argv)
+{
+    static const struct option opts[] = {{"profile", required_argument, 0, 'p'},
+                                         {"routines", no_argument, 0, 'r'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *profile_arg = NULL;
+    int routines = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': profile_arg = optarg; break;
+        case 'r': routines = 1; break;
+        case 'h': help(stdout); return CLI_EXIT_OK;
+        default: help(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind != argc - 1) {
+        cli_fail("identify: give exactly one executable");
+        help(stderr);
+        return CLI_EXIT_ERROR;
+    }
+    const char *path = argv[optind];
+    ff_error err;
+    emu_profile *one = NULL;
+    identify_result *res = malloc(sizeof *res);
+    emu_profile *chosen = malloc(sizeof *chosen);
+    int status = CLI_EXIT_ERROR;
+    if (!res || !chosen) {
+        cli_fail("out of memory");
+        goto done;
+    }
+    if (profile_arg) {
+        if (identify_profile_arg(profile_arg, chosen, &err) < 0) {
+            cli_print_error(&err);
+            goto done;
+        }
+        one = chosen;
+    }
+    if (identify_file(path, one, res, &err) < 0) {
+        cli_print_error(&err);
+        goto done;
+    }
+    printf("%s\n  size %zu bytes, sha256 %s\n", path, res->size, res->sha256);
+    if (!res->is_pe) printf("  not a usable PE32 (i386) executable: %s\n", res->pe_reason);
+    for (unsigned i = 0; i < res->nmatches; i++)
+        print_match(&res->matches[i], (int)i == res->accepted);
+    if (res->accepted < 0) {
+        printf("verdict: refused: no profile accepts this executable\n");
+        goto done;
+    }
+    const identify_match *m = &res->matches[res->accepted];
+    printf("verdict: %s (profile %s)\n", identify_verdict_name(m->verdict), m->profile);
+    if (m->verdict == IDENTIFY_UNKNOWN)
+        cli_warn("unknown build: ff8diff runs it because every fingerprint holds");
+    status = CLI_EXIT_OK;
+    if (routines) {
+        if (!one && profile_builtin_by_name(m->profile, chosen, &err) < 0) {
+            cli_print_error(&err);
+            status = CLI_EXIT_ERROR;
+            goto done;
+        }
+        status = print_routines(path, chosen);
+    }
+done:
+    free(res);
+    free(chosen);
+    return status;
+}

@@ -1,0 +1,53 @@
+/*
+ * harness/cli/main.c: ff8diff's entry point: dispatch to a subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cli/cli.h"
+#include "harness/version.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+#define CLI_ROW(name, fn, summary) {name, fn, summary},
+    CLI_COMMAND_MAP(CLI_ROW)
+#undef CLI_ROW
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "ff8diff %s: proves a re-implementation of FF8's battle-animation decoder\n"
+            "matches the game's own routines, frame by frame.\n\n"
+            "usage: ff8diff <command> [options]   (ff8diff <command> --help for details)\n\n",
+            FF8DIFF_VERSION);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-16s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nexit codes: 0 success, 1 mismatches or faults, 2 usage, input or "
+                 "executable errors\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_ERROR;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("ff8diff %s\n", FF8DIFF_VERSION);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "ff8diff: unknown command '%s'\n\n", name);
+    usage(stderr);
+    return CLI_EXIT_ERROR;
+}

@@ -1,0 +1,88 @@
+/*
+ * harness/cli/session.h: what `run`, `record` and `check` share on the
+ * command line: choosing and loading the executable (or the stand-in),
+ * finding or generating the synthetic corpus, the cache folder, the
+ * progress line on a terminal, SIGINT, and writing the report.
+ */
+#ifndef FF8_HARNESS_CLI_SESSION_H
+#define FF8_HARNESS_CLI_SESSION_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/game.h"
+#include "emu/profile.h"
+#include "harness/report.h"
+#include "harness/run.h"
+#include "harness/cache.h"
+
+typedef struct cli_exe {
+    emu_profile profile;
+    emu_image *image;
+    char path[4096];
+    char verdict[32]; /* "known", "unknown_build" */
+    char warning[512];
+    char id[160];     /* "<sha256>/<profile>": the cache's executable identity */
+} cli_exe;
+
+/*
+ * Loads exe_path (NULL: the stand-in engine) with the profile named or
+ * given by profile_arg (NULL: found by identify). Prints what goes wrong and
+ * returns CLI_EXIT_ERROR; 0 on success (a warning for an unknown build is
+ * printed here, loudly).
+ */
+int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out);
+void cli_exe_close(cli_exe *x);
+
+/* The stand-in engine's path: $FF8DIFF_STANDIN, else the one built with ff8diff. */
+const char *cli_standin_path(void);
+
+/* The cache root: $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff or ~/.cache/ff8diff. */
+void cli_cache_root(char *buf, size_t n);
+
+/*
+ * The folder of the synthetic corpus for (preset, seed), generated into the
+ * cache root the first time. Prints errors; returns 0 or CLI_EXIT_ERROR.
+ */
+int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n);
+
+/* A progress line on stderr while a run goes on, when stderr is a terminal. */
+typedef struct cli_progress cli_progress;
+cli_progress *cli_progress_start(run_progress *p, int enabled);
+void cli_progress_stop(cli_progress *cp);
+
+/* SIGINT sets *flag (a second one kills); restored by cli_sigint_restore. */
+void cli_sigint_install(volatile sig_atomic_t *flag);
+void cli_sigint_restore(void);
+
+/* Fills the parts of meta that come from the executable. */
+void cli_meta_exe(report_meta *m, const cli_exe *x);
+
+/*
+ * Builds and writes the report of a run into reports_dir, prints where it
+ * is and a one-line summary. Returns 0 or CLI_EXIT_ERROR.
+ */
+int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir);
+
+/*
+ * Exit code of a finished run: 1 mismatches or faults, else 2 bad input,
+ * else 130 interrupted, else 0.
+ */
+int cli_run_exit_code(const run_results *r);
+
+/*
+ * A whole run-like command: loads the executable (unless cfg->traces_dir
+ * is the authority), resolves the corpus (synthetic when corpus_path is
+ * NULL), opens the results cache, runs with a progress line and SIGINT
+ * handling, writes the report into out_dir. Returns the exit code.
+ */
+int cli_run_session(const char *command, const char *exe, const char *profile,
+                    const char *corpus_path, const char *preset, uint64_t seed, int use_cache,
+                    const char *cache_dir, unsigned long cache_limit_mb, const char *out_dir,
+                    int quiet, run_config *cfg);
+
+/* Parses "frame", "leaf" or "frame,leaf"; -1 when it is neither. */
+int cli_parse_levels(const char *text, int *frame, int *leaf);
+
+#endif

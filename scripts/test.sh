@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds ff8diff and passes the test suite (Criterion suites through CTest).
+# With FF_SANITIZE=1 in the environment, builds into build-asan with
+# -fsanitize=address,undefined; leaks fail the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+dir=build
+opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if [ "${FF_SANITIZE:-0}" = 1 ]; then
+  dir=build-asan
+  opts=(-DCMAKE_BUILD_TYPE=Debug -DFF_SANITIZE=ON)
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+  export LSAN_OPTIONS="exitcode=23:${LSAN_OPTIONS:-}"
+fi
+cmake -S . -B "$dir" "${opts[@]}" >/dev/null
+cmake --build "$dir" -j"$(nproc)"
+ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
