@@ -104,6 +104,30 @@ uint8_t *emu_host(emu *e, uint32_t addr, uint32_t len);
  */
 int emu_patch(emu *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err);
 
+/* The last write seen by a watch (emu_watch_writes). */
+typedef struct emu_writer {
+    uint32_t writes;    /* writes to the range since armed or reset; 0: none */
+    uint32_t eip;       /* the instruction of the last one */
+    int size;           /* its width in bytes */
+    uint64_t value;     /* the value it wrote */
+    char routine[64];   /* profile routine holding eip ("" when none) */
+    uint32_t routine_offset;
+    char insn[96];      /* its disassembly, "mov word ptr [ecx + 4], ax" */
+} emu_writer;
+
+/*
+ * Watches guest [addr, addr + len) for writes during the following calls
+ * (one watch at a time; arming replaces the previous one). Costs a
+ * retranslation of the image's code when armed and when cleared: meant for
+ * a few diagnostic calls, not for runs.
+ */
+int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err);
+/* Forgets the writes seen so far (the watch stays armed). */
+void emu_watch_reset(emu *e);
+/* The last write seen since armed or reset. */
+void emu_watch_result(emu *e, emu_writer *w);
+void emu_unwatch(emu *e);
+
 /* Guest address of the Field_Alloc scratch base (EMU_SCRATCH_BASE). */
 uint32_t emu_scratch_base(const emu *e);
 

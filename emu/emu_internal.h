@@ -82,6 +82,15 @@ struct emu {
     uint32_t mem_addr;
     int mem_size;
 
+    /* Write watch (emu/watch.c). */
+    uc_hook watch_hook;
+    int watching;
+    struct {
+        uint32_t eip, writes;
+        int size;
+        uint64_t value;
+    } watch;
+
     emu_block *blocks;
     uint32_t nblocks_cap, nblocks_used; /* cap is a power of two */
     cs_insn *insn;                      /* Capstone scratch instruction for counting */

@@ -284,6 +284,36 @@ int emu_game_read_animation(emu_game *g, uint32_t *ret, emu_fault *fault)
     return game_call(g, addr, args, 2, ret, fault);
 }
 
+int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
+                         emu_game_area area, uint32_t offset, uint32_t size, emu_writer *w,
+                         emu_fault *fault, ff_error *err)
+{
+    memset(w, 0, sizeof *w);
+    if (!g->file) return ff_error_set(err, FF_E_USAGE, NULL, -1, "no file loaded");
+    uint32_t limit = area == EMU_GAME_CMD ? 8 : g->skel_len;
+    if (size == 0 || offset > limit || size > limit - offset)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "watch range %u+%u outside its area (%u)",
+                            offset, size, limit);
+    uint32_t addr = area == EMU_GAME_CMD ? GAME_CMD + offset : GAME_FILE + g->skel_off + offset;
+    emu_game_reset_skeleton(g);
+    uint32_t ret = 0;
+    int rc = 0;
+    for (size_t t = 0; t <= tick && rc == 0; t++) {
+        if (t == tick && emu_watch_writes(g->e, addr, size, err) < 0) return -1;
+        rc = t == 0 ? emu_game_start_clip(g, flags, clip, &ret, fault)
+                    : emu_game_read_animation(g, &ret, fault);
+        if (rc == 0 && t < tick && ret == 1) {
+            emu_unwatch(g->e);
+            return ff_error_set(err, FF_E_RANGE, NULL, -1,
+                                "clip %d returned 1 at call %zu, before call %zu", clip, t, tick);
+        }
+    }
+    emu_watch_result(g->e, w);
+    emu_unwatch(g->e);
+    if (rc < 0) ff_error_set(err, FF_E_FAULT, NULL, -1, "the original faulted while replaying");
+    return rc;
+}
+
 const uint8_t *emu_game_cmd(const emu_game *g)
 {
     return g->data + (GAME_CMD - GAME_DATA);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu/emu.h"
 #include "emu/fault.h"
 #include "emu/profile.h"
 #include "ref/error.h"
@@ -80,6 +81,22 @@ uint64_t emu_game_cursor_extent(const emu_game *g);
 
 /* Instructions the last call executed (counted by the engine's block hook). */
 uint64_t emu_game_last_insns(const emu_game *g);
+
+/* Where a field lives in guest memory, for emu_game_find_writer. */
+typedef enum emu_game_area { EMU_GAME_CMD, EMU_GAME_SKELETON } emu_game_area;
+
+/*
+ * Replays clip (StartClip with flags, then Battle_ReadAnimation) on the
+ * loaded file from its skeleton as loaded, up to call number tick (0 is
+ * StartClip), with a write watch on size bytes at offset of the AnimCmd or
+ * of the skeleton section armed for that call only, and fills *w with the
+ * last instruction that wrote there (w->writes == 0: that call did not
+ * write there). Returns 0; -1 with *fault when a call faults, or with err
+ * when the range is outside its area or the clip ends before tick.
+ */
+int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
+                         emu_game_area area, uint32_t offset, uint32_t size, emu_writer *w,
+                         emu_fault *fault, ff_error *err);
 
 /* Leaf routines, on a buffer of len bytes placed in guest memory. */
 typedef enum emu_leaf {

@@ -41,10 +41,11 @@ void group_shape(field_id f, int32_t ref, int32_t orig, char *out, size_t n)
         snprintf(out, n, "ref_zero");
     } else if (d == 1 || d == -1) {
         snprintf(out, n, "off_by_one");
+    } else if ((k = pow2_exponent(d)) > 0) {
+        /* first: a missing sign extension of a w-bit value differs by 2^w */
+        snprintf(out, n, "differs_by_2^%d", k);
     } else if ((int64_t)orig == -(int64_t)ref) {
         snprintf(out, n, "negated");
-    } else if ((k = pow2_exponent(d)) > 0) {
-        snprintf(out, n, "differs_by_2^%d", k);
     } else if ((int64_t)orig == 2 * (int64_t)ref) {
         snprintf(out, n, "doubled");
     } else if (2 * (int64_t)orig == ref) {

@@ -17,8 +17,8 @@
  *   ret:        "ends_early" (original returned 1 first), "ends_late",
  *               "no_call" (one side made fewer calls)
  *   flag bytes: "xor_0xNN"
- *   values:     "orig_zero", "ref_zero", "off_by_one", "negated",
- *               "differs_by_2^k", "doubled", "halved", "other"
+ *   values:     "orig_zero", "ref_zero", "off_by_one", "differs_by_2^k"
+ *               (k >= 3), "negated", "doubled", "halved", "other"
  */
 void group_shape(field_id f, int32_t ref, int32_t orig, char *out, size_t n);
 

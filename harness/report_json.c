@@ -9,16 +9,42 @@
 #include "harness/report.h"
 #include "harness/version.h"
 
+/*
+ * Every string of the report goes through here: names and messages come
+ * from files, and report.json must stay valid UTF-8 whatever they hold.
+ */
+static cJSON *jstr(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = utf8_seq_len(p);
+        if (!n) break;
+        p += n;
+    }
+    if (!*p) return cJSON_CreateString(s);
+    strbuf b;
+    sb_init(&b);
+    sb_utf8(&b, s);
+    cJSON *item = cJSON_CreateString(strbuf_failed(&b) ? "?" : b.s);
+    sb_free(&b);
+    return item;
+}
+
+static void add_str(cJSON *o, const char *key, const char *s)
+{
+    cJSON_AddItemToObject(o, key, jstr(s));
+}
+
 static cJSON *str_or_null(const char *s)
 {
-    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+    return s ? jstr(s) : cJSON_CreateNull();
 }
 
 static void add_hex(cJSON *o, const char *key, uint32_t v)
 {
     char buf[16];
     snprintf(buf, sizeof buf, "0x%x", v);
-    cJSON_AddStringToObject(o, key, buf);
+    add_str(o, key, buf);
 }
 
 static cJSON *error_json(const ff_error *e)
@@ -26,12 +52,12 @@ static cJSON *error_json(const ff_error *e)
     if (!e) return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-    cJSON_AddStringToObject(o, "kind", ff_errkind_name(e->kind));
-    cJSON_AddStringToObject(o, "file", e->file);
+    add_str(o, "kind", ff_errkind_name(e->kind));
+    add_str(o, "file", e->file);
     if (e->offset >= 0) cJSON_AddNumberToObject(o, "offset", (double)e->offset);
     else cJSON_AddNullToObject(o, "offset");
-    cJSON_AddStringToObject(o, "reason", e->reason);
-    cJSON_AddStringToObject(o, "message", ff_error_format(e, msg, sizeof msg));
+    add_str(o, "reason", e->reason);
+    add_str(o, "message", ff_error_format(e, msg, sizeof msg));
     return o;
 }
 
@@ -41,8 +67,8 @@ static cJSON *fault_json(const emu_fault *f)
     static const char *const regs[EMU__NREGS] = {"eax", "ecx", "edx", "ebx", "esp",
                                                  "ebp", "esi", "edi", "eip", "eflags"};
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", emu_fault_name(f->kind));
-    cJSON_AddStringToObject(o, "message", emu_fault_message(f->kind));
+    add_str(o, "kind", emu_fault_name(f->kind));
+    add_str(o, "message", emu_fault_message(f->kind));
     add_hex(o, "routine", f->routine);
     add_hex(o, "eip", f->eip);
     add_hex(o, "address", f->addr);
@@ -50,13 +76,13 @@ static cJSON *fault_json(const emu_fault *f)
     for (int i = 0; i < EMU__NREGS; i++) add_hex(r, regs[i], f->regs[i]);
     if (f->kind == EMU_FAULT_IMPORT) {
         cJSON *imp = cJSON_AddObjectToObject(o, "import");
-        cJSON_AddStringToObject(imp, "dll", f->import_dll);
-        cJSON_AddStringToObject(imp, "name", f->import_name);
+        add_str(imp, "dll", f->import_dll);
+        add_str(imp, "name", f->import_name);
         add_hex(imp, "caller", f->caller);
     } else {
         cJSON_AddNullToObject(o, "import");
     }
-    cJSON_AddStringToObject(o, "detail", f->detail);
+    add_str(o, "detail", f->detail);
     cJSON *dis = cJSON_AddArrayToObject(o, "disassembly");
     const char *p = f->disasm;
     while (*p) {
@@ -64,7 +90,7 @@ static cJSON *fault_json(const emu_fault *f)
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char line[256];
         snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);
-        cJSON_AddItemToArray(dis, cJSON_CreateString(line));
+        cJSON_AddItemToArray(dis, jstr(line));
         p += len + (nl ? 1 : 0);
     }
     return o;
@@ -82,8 +108,8 @@ static cJSON *stream_json(const clip_result *r)
     }
     bits[b] = '\0';
     cJSON_AddNumberToObject(o, "offset", (double)r->stream_off);
-    cJSON_AddStringToObject(o, "hex", hex);
-    cJSON_AddStringToObject(o, "bits_lsb_first", bits);
+    add_str(o, "hex", hex);
+    add_str(o, "bits_lsb_first", bits);
     cJSON_AddNumberToObject(o, "cursor_index", (double)(r->cursor_file_off - r->stream_off));
     return o;
 }
@@ -95,8 +121,8 @@ static cJSON *divergence_json(const clip_result *r)
     char name[48];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "tick", (double)d->tick);
-    cJSON_AddStringToObject(o, "field", field_name(d->field, d->bone, name, sizeof name));
-    cJSON_AddStringToObject(o, "field_kind", field_kind_name(d->field));
+    add_str(o, "field", field_name(d->field, d->bone, name, sizeof name));
+    add_str(o, "field_kind", field_kind_name(d->field));
     if (field_is_per_bone(d->field)) cJSON_AddNumberToObject(o, "bone", d->bone);
     else cJSON_AddNullToObject(o, "bone");
     cJSON_AddNumberToObject(o, "ref", d->ref);
@@ -114,12 +140,12 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
 {
     const run_file *f = &res->files[r->file];
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "file", f->name);
+    add_str(o, "file", f->name);
     cJSON_AddItemToObject(o, "model", str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "clip", r->clip);
-    cJSON_AddStringToObject(o, "mode", mode_name(r->mode));
-    cJSON_AddStringToObject(o, "status", res_status_name(r->status));
-    cJSON_AddStringToObject(o, "source", res_source_name(r->source));
+    add_str(o, "mode", mode_name(r->mode));
+    add_str(o, "status", res_status_name(r->status));
+    add_str(o, "source", res_source_name(r->source));
     cJSON_AddNumberToObject(o, "frames", r->frames);
     cJSON_AddNumberToObject(o, "ticks_ref", r->ref_ticks);
     cJSON_AddNumberToObject(o, "ticks_orig", r->orig_ticks);
@@ -134,16 +160,16 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
 static cJSON *manifest_json(const run_file *f)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", f->name);
+    add_str(o, "name", f->name);
     cJSON_AddItemToObject(o, "kind", str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "size", (double)f->size);
-    cJSON_AddStringToObject(o, "sha256", f->sha256);
+    add_str(o, "sha256", f->sha256);
     cJSON_AddNumberToObject(o, "bones", f->bones);
     cJSON_AddNumberToObject(o, "clips", f->clips);
     cJSON_AddNumberToObject(o, "frames", (double)f->frames);
     cJSON_AddNumberToObject(o, "scale_clips", f->scale_clips);
     cJSON_AddNumberToObject(o, "long_clips", f->long_clips);
-    cJSON_AddStringToObject(o, "status", f->parsed ? "ok" : "bad_input");
+    add_str(o, "status", f->parsed ? "ok" : "bad_input");
     cJSON_AddItemToObject(o, "error", error_json(f->error.kind != FF_E_OK ? &f->error : NULL));
     return o;
 }
@@ -151,7 +177,7 @@ static cJSON *manifest_json(const run_file *f)
 static cJSON *leaf_json(const leaf_result *l)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "routine", l->routine);
+    add_str(o, "routine", l->routine);
     cJSON_AddNumberToObject(o, "calls", (double)l->calls);
     cJSON_AddNumberToObject(o, "mismatches", (double)l->mismatches);
     cJSON_AddNumberToObject(o, "faults", (double)l->faults);
@@ -165,7 +191,7 @@ static cJSON *leaf_json(const leaf_result *l)
         for (int i = 0; i < 8; i++)
             h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", c->buf[i]);
         cJSON_AddNumberToObject(m, "case", (double)c->index);
-        cJSON_AddStringToObject(m, "bytes", hex);
+        add_str(m, "bytes", hex);
         cJSON_AddNumberToObject(m, "bit", c->bit);
         cJSON_AddNumberToObject(m, "n", c->n);
         cJSON *ref = cJSON_AddObjectToObject(m, "ref"), *orig = cJSON_AddObjectToObject(m, "orig");
@@ -189,37 +215,58 @@ static cJSON *ints(const int32_t *v, size_t n)
     return a;
 }
 
+/* The original instruction behind a group's first divergence (harness/writers.c). */
+static cJSON *writer_json(const res_group *g)
+{
+    cJSON *o = cJSON_CreateObject();
+    const emu_writer *w = &g->writer;
+    if (g->have_writer && w->writes) {
+        add_hex(o, "eip", w->eip);
+        add_str(o, "routine", w->routine);
+        cJSON_AddNumberToObject(o, "routine_offset", w->routine_offset);
+        add_str(o, "instruction", w->insn);
+        cJSON_AddNumberToObject(o, "writes", w->writes);
+        cJSON_AddNumberToObject(o, "size", w->size);
+        cJSON_AddNumberToObject(o, "value", (double)(w->value & 0xFFFFFFFFu));
+    } else {
+        cJSON_AddNullToObject(o, "eip");
+    }
+    add_str(o, "note", g->writer_note);
+    return o;
+}
+
 static cJSON *group_json(const run_results *res, size_t i)
 {
     const res_group *g = &res->groups[i];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "id", (double)i);
-    cJSON_AddStringToObject(o, "level", g->level);
-    cJSON_AddStringToObject(o, "field", g->field);
-    cJSON_AddStringToObject(o, "mode", g->mode);
-    cJSON_AddStringToObject(o, "shape", g->shape);
+    add_str(o, "level", g->level);
+    add_str(o, "field", g->field);
+    add_str(o, "mode", g->mode);
+    add_str(o, "shape", g->shape);
     cJSON_AddNumberToObject(o, "count", (double)g->count);
     cJSON *ex = cJSON_AddObjectToObject(o, "example");
     if (strcmp(g->level, "frame") == 0 && g->example >= 0) {
         const clip_result *r = &res->results[g->example];
         char name[48];
         cJSON_AddNumberToObject(ex, "result", (double)g->example);
-        cJSON_AddStringToObject(ex, "file", res->files[r->file].name);
+        add_str(ex, "file", res->files[r->file].name);
         cJSON_AddNumberToObject(ex, "clip", r->clip);
-        cJSON_AddStringToObject(ex, "mode", mode_name(r->mode));
+        add_str(ex, "mode", mode_name(r->mode));
         cJSON_AddNumberToObject(ex, "tick", (double)r->div.tick);
-        cJSON_AddStringToObject(ex, "field", field_name(r->div.field, r->div.bone, name, sizeof name));
+        add_str(ex, "field", field_name(r->div.field, r->div.bone, name, sizeof name));
         cJSON_AddNumberToObject(ex, "ref", r->div.ref);
         cJSON_AddNumberToObject(ex, "orig", r->div.orig);
         cJSON *s = cJSON_AddObjectToObject(o, "series");
-        cJSON_AddStringToObject(s, "field", name);
+        add_str(s, "field", name);
         cJSON_AddNumberToObject(s, "ref_ticks", (double)g->series.ref_n);
         cJSON_AddNumberToObject(s, "orig_ticks", (double)g->series.orig_n);
         cJSON_AddItemToObject(s, "ref", ints(g->series.ref, g->series.ref_n));
         cJSON_AddItemToObject(s, "orig", ints(g->series.orig, g->series.orig_n));
+        if (g->have_writer || g->writer_note[0]) cJSON_AddItemToObject(o, "writer", writer_json(g));
     } else {
         const leaf_result *l = &res->leaf[g->example >= 0 ? g->example : 0];
-        cJSON_AddStringToObject(ex, "routine", l->routine);
+        add_str(ex, "routine", l->routine);
         cJSON_AddNumberToObject(ex, "case", (double)l->first.index);
         cJSON_AddNullToObject(o, "series");
     }
@@ -229,42 +276,42 @@ static cJSON *group_json(const run_results *res, size_t i)
 static cJSON *run_json(const report_meta *m, const run_results *r)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "command", m->command);
-    cJSON_AddStringToObject(o, "id", m->run_id);
-    cJSON_AddStringToObject(o, "started", m->started);
-    cJSON_AddStringToObject(o, "finished", m->finished);
+    add_str(o, "command", m->command);
+    add_str(o, "id", m->run_id);
+    add_str(o, "started", m->started);
+    add_str(o, "finished", m->finished);
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
     cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
     cJSON *tool = cJSON_AddObjectToObject(o, "tool");
-    cJSON_AddStringToObject(tool, "name", "ff8diff");
-    cJSON_AddStringToObject(tool, "version", FF8DIFF_VERSION);
+    add_str(tool, "name", "ff8diff");
+    add_str(tool, "version", FF8DIFF_VERSION);
     cJSON *exe = cJSON_AddObjectToObject(o, "executable");
     cJSON_AddItemToObject(exe, "path", str_or_null(m->exe_path));
     cJSON_AddItemToObject(exe, "sha256", str_or_null(m->exe_sha256));
     cJSON_AddItemToObject(exe, "profile", str_or_null(m->profile));
     cJSON_AddItemToObject(exe, "profile_source", str_or_null(m->profile_source));
-    cJSON_AddStringToObject(exe, "verdict", m->exe_verdict ? m->exe_verdict : "none");
-    cJSON_AddStringToObject(exe, "warning", m->exe_warning ? m->exe_warning : "");
+    add_str(exe, "verdict", m->exe_verdict ? m->exe_verdict : "none");
+    add_str(exe, "warning", m->exe_warning ? m->exe_warning : "");
     cJSON *c = cJSON_AddObjectToObject(o, "corpus");
     cJSON_AddItemToObject(c, "path", str_or_null(m->corpus_path));
     cJSON_AddItemToObject(c, "kind", str_or_null(m->corpus_kind));
     cJSON_AddItemToObject(c, "description", str_or_null(m->corpus_description));
     if (m->synthetic_preset) {
         cJSON *s = cJSON_AddObjectToObject(c, "synthetic");
-        cJSON_AddStringToObject(s, "preset", m->synthetic_preset);
+        add_str(s, "preset", m->synthetic_preset);
         cJSON_AddNumberToObject(s, "seed", (double)m->synthetic_seed);
     } else {
         cJSON_AddNullToObject(c, "synthetic");
     }
     cJSON *modes = cJSON_AddArrayToObject(o, "modes");
     for (int i = 0; i < MODE__COUNT; i++)
-        if (m->modes & (1u << i)) cJSON_AddItemToArray(modes, cJSON_CreateString(mode_name(i)));
+        if (m->modes & (1u << i)) cJSON_AddItemToArray(modes, jstr(mode_name(i)));
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
-    if (m->frame_level) cJSON_AddItemToArray(levels, cJSON_CreateString("frame"));
-    if (m->leaf_level) cJSON_AddItemToArray(levels, cJSON_CreateString("leaf"));
+    if (m->frame_level) cJSON_AddItemToArray(levels, jstr("frame"));
+    if (m->leaf_level) cJSON_AddItemToArray(levels, jstr("leaf"));
     cJSON_AddNumberToObject(o, "jobs", m->jobs);
     cJSON *opt = cJSON_AddObjectToObject(o, "options");
-    cJSON_AddStringToObject(opt, "bone_matrices",
+    add_str(opt, "bone_matrices",
                             m->keep_matrices ? "original" : "replaced_by_return");
     cJSON_AddBoolToObject(opt, "dedup", m->dedup);
     cJSON_AddNumberToObject(opt, "leaf_calls", (double)m->leaf_calls);
@@ -302,7 +349,7 @@ cJSON *report_build(const report_meta *m, const run_results *r)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root) return NULL;
-    cJSON_AddStringToObject(root, "schema", REPORT_SCHEMA);
+    add_str(root, "schema", REPORT_SCHEMA);
     cJSON_AddItemToObject(root, "run", run_json(m, r));
     cJSON_AddItemToObject(root, "totals", totals_json(r));
     cJSON *man = cJSON_AddArrayToObject(root, "manifest");

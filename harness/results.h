@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "corpus/manifest.h"
+#include "emu/emu.h"
 #include "emu/fault.h"
 #include "harness/compare.h"
 #include "harness/modes.h"
@@ -110,6 +111,10 @@ typedef struct res_group {
     uint64_t count;
     int64_t example;    /* index into results (frame) or leaf (leaf) */
     res_series series;  /* frame level: the example's diverging channel */
+    /* frame level, with an executable: the original instruction behind it */
+    int have_writer;    /* writer holds a replay's answer */
+    emu_writer writer;  /* writer.writes == 0: that call did not write the field */
+    char writer_note[160]; /* why there is no writer ("" when there is one) */
 } res_group;
 
 /* A file of the run: its manifest entry (name, kind, size, SHA-256, ...). */

@@ -197,6 +197,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (ctx.res->leaf)
         for (size_t i = 0; i < out->nleaf; i++) group_add_leaf(&ctx, (unsigned)i);
     group_sort(out);
+    if (rc == 0) run_find_writers(&ctx);
     total_up(&ctx);
     out->interrupted = cfg->cancel && *cfg->cancel;
     clock_gettime(CLOCK_MONOTONIC, &t1);

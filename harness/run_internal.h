@@ -75,6 +75,9 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);
 struct emu_game *worker_game(worker *w);
 
+/* writers.c: the original instruction behind each frame group's example. */
+void run_find_writers(run_ctx *ctx);
+
 /* group.c: signatures; called with ctx->lock held. */
 int group_add_frame(run_ctx *ctx, size_t result, const trace *ref, const trace *orig);
 int group_add_leaf(run_ctx *ctx, unsigned leaf);

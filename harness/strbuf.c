@@ -94,10 +94,53 @@ void sb_printf(strbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+int utf8_seq_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    if (c < 0x80) return 1;
+    int n;
+    unsigned min, cp;
+    if ((c & 0xE0) == 0xC0) n = 2, min = 0x80, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0) n = 3, min = 0x800, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = c & 0x07;
+    else return 0;
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0; /* also stops at the NUL */
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return n;
+}
+
+void sb_utf8(strbuf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = utf8_seq_len(p);
+        if (n == 0) {
+            sb_puts(b, "\xEF\xBF\xBD");
+            p++;
+        } else {
+            sb_add(b, (const char *)p, (size_t)n);
+            p += n;
+        }
+    }
+}
+
 void sb_json_str(strbuf *b, const char *s)
 {
     sb_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) {
+            int n = utf8_seq_len(p);
+            if (n == 0) {
+                sb_puts(b, "\\ufffd");
+            } else {
+                sb_add(b, (const char *)p, (size_t)n);
+                p += n - 1;
+            }
+            continue;
+        }
         switch (*p) {
         case '"': sb_add(b, "\\\"", 2); break;
         case '\\': sb_add(b, "\\\\", 2); break;

@@ -25,7 +25,18 @@ void sb_puts(strbuf *b, const char *s);
 void sb_putc(strbuf *b, char c);
 void sb_int(strbuf *b, int64_t v);
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends s as a JSON string literal (quotes, escapes, \u00XX for controls). */
+/*
+ * Length of the valid UTF-8 sequence starting at p (1..4), or 0 when the
+ * bytes there are not valid UTF-8 (overlong forms and surrogates included).
+ */
+int utf8_seq_len(const unsigned char *p);
+/* Appends s with every byte that is not valid UTF-8 replaced by U+FFFD. */
+void sb_utf8(strbuf *b, const char *s);
+
+/*
+ * Appends s as a JSON string literal (quotes, escapes, \u00XX for controls,
+ * U+FFFD for bytes that are not valid UTF-8: names come from files).
+ */
 void sb_json_str(strbuf *b, const char *s);
 /* Appends s escaped for HTML text and attribute values. */
 void sb_html(strbuf *b, const char *s);

@@ -9,6 +9,7 @@
  * read leaves the file's bytes or the caller's skeleton buffer.
  */
 #include "ref/engine.h"
+#include "ref/readers_inline.h"
 
 #include <string.h>
 
@@ -71,20 +72,20 @@ static int decode_frame(ref_anim *a, ref_cursor *c, int half, uint32_t start, ff
     uint8_t *skel = a->skel;
     int16_t v;
     for (int k = 0; k < 3; k++) {
-        if (ref_read_position(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+        if (refi_position(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
         accumulate(skel + DAT_SKEL_ROOT + 2 * k, v, half);
     }
-    if (ref_bits_read(s, c, 1, &v, err) < 0) return decode_failed(a, start, c, err);
+    if (refi_bits(s, c, 1, &v, err) < 0) return decode_failed(a, start, c, err);
     skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | ((unsigned)v & 1u));
     for (unsigned b = 0; b < a->bones; b++) {
         uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
         for (int k = 0; k < 3; k++) {
-            if (ref_read_rotation(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+            if (refi_rotation(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
             accumulate(bone + DAT_BONE_ROT + 2 * k, v, half);
         }
         if (!(skel[DAT_SKEL_FLAGS] & 1u)) continue;
         for (int k = 0; k < 3; k++) {
-            if (ref_read_scale(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+            if (refi_scale(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
             ref_put16(bone + DAT_BONE_SCALE + 2 * k, v);
         }
     }

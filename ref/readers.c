@@ -9,14 +9,12 @@
  * file is an error. Never reads host memory outside the stream, never
  * allocates, prints or exits.
  */
-#include "ref/engine.h"
+#include "ref/readers_inline.h"
 
 const uint8_t ref_position_widths[4] = {3, 6, 9, 16};
 const uint8_t ref_rotation_widths[4] = {3, 6, 8, 12};
 
-#define SCALE_ONE 0x400
-
-int ref_bits_read(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *err)
+int refi_bits_checked(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *err)
 {
     if (n < 1 || n > 16)
         return ff_error_set(err, FF_E_USAGE, s->name, c->pos, "bit count %d outside 1..16", n);
@@ -47,55 +45,23 @@ int ref_bits_read(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *e
     return 0;
 }
 
-/* A 2-bit type (sign-extended by the reader, hence & 3), then the value. */
-static int read_typed(ref_stream *s, ref_cursor *c, const uint8_t widths[4], int16_t *out,
-                      ff_error *err)
+int ref_bits_read(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *err)
 {
-    ref_cursor start = *c;
-    int16_t type;
-    if (ref_bits_read(s, c, 2, &type, err) < 0) return -1;
-    if (ref_bits_read(s, c, widths[type & 3], out, err) < 0) {
-        *c = start;
-        return -1;
-    }
-    return 0;
+    if (n < 1 || n > 16) return refi_bits_checked(s, c, n, out, err);
+    return refi_bits(s, c, n, out, err);
 }
 
 int ref_read_position(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
-    return read_typed(s, c, ref_position_widths, out, err);
+    return refi_position(s, c, out, err);
 }
 
 int ref_read_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
-    ref_cursor start = *c;
-    int16_t present;
-    if (ref_bits_read(s, c, 1, &present, err) < 0) return -1;
-    if (present == 0) {
-        *out = 0;
-        return 0;
-    }
-    if (read_typed(s, c, ref_rotation_widths, out, err) < 0) {
-        *c = start;
-        return -1;
-    }
-    return 0;
+    return refi_rotation(s, c, out, err);
 }
 
 int ref_read_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
-    ref_cursor start = *c;
-    int16_t present, delta;
-    if (ref_bits_read(s, c, 1, &present, err) < 0) return -1;
-    if (present == 0) {
-        *out = SCALE_ONE;
-        return 0;
-    }
-    if (ref_bits_read(s, c, 16, &delta, err) < 0) {
-        *c = start;
-        return -1;
-    }
-    /* 16-bit wrap: 0x7C00 + 0x400 is stored as -32768. */
-    *out = (int16_t)(uint16_t)((uint16_t)delta + SCALE_ONE);
-    return 0;
+    return refi_scale(s, c, out, err);
 }

@@ -1,0 +1,245 @@
+/*
+ * bench/harness/bench_harness.c: what a run costs and where the time goes.
+ *
+ * Phases, each in a child process so its peak RSS is its own:
+ *   run-1    run_execute, --jobs 1, every mode, frame + leaf levels, no cache
+ *   run-2    the same with --jobs 2
+ *   alone    the emulated calls of run-1 alone, on one engine: the same
+ *            clips in the same modes (those run-1 emulated, dedup included),
+ *            StartClip then Battle_ReadAnimation until 1, and the same leaf
+ *            calls; no reference, no traces, no comparison
+ * overhead = run-1 wall / alone wall; speed-up = run-1 wall / run-2 wall.
+ *
+ * usage: bench_harness [--corpus DIR] [--preset vanilla] [--standin EXE]
+ *                      [--no-dedup] [--keep-matrices]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "corpus/fileio.h"
+#include "corpus/source.h"
+#include "corpus/synth.h"
+#include "emu/game.h"
+#include "emu/profile.h"
+#include "harness/leaf.h"
+#include "harness/run.h"
+
+typedef struct phase_out {
+    double seconds;
+    uint64_t frames, ticks, emulated, shared, calls, leaf_calls, mismatches;
+} phase_out;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static const char *corpus_dir, *standin = FF_BENCH_STANDIN;
+static int dedup = 1, keep_matrices = 0;
+
+static int open_image(emu_image **img)
+{
+    emu_profile p;
+    ff_error err;
+    char warn[512];
+    if (profile_builtin_by_name("standin", &p, &err) < 0 ||
+        emu_image_load(standin, &p, img, warn, sizeof warn, &err) < 0) {
+        fprintf(stderr, "bench_harness: %s\n", err.reason);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
+{
+    emu_image *img;
+    if (open_image(&img) < 0) return -1;
+    run_config cfg;
+    run_config_init(&cfg);
+    cfg.corpus_path = corpus_dir;
+    cfg.image = img;
+    cfg.jobs = jobs;
+    cfg.leaf_level = 1;
+    cfg.dedup = dedup;
+    cfg.game.keep_matrices = keep_matrices;
+    run_progress prog;
+    memset(&prog, 0, sizeof prog);
+    cfg.progress = &prog;
+    run_results res;
+    ff_error err;
+    double t0 = now();
+    int rc = run_execute(&cfg, &res, &err);
+    o->seconds = now() - t0;
+    if (rc < 0) {
+        fprintf(stderr, "bench_harness: %s\n", err.reason);
+        return -1;
+    }
+    for (size_t i = 0; i < res.nresults; i++) {
+        o->frames += res.results[i].frames;
+        o->ticks += res.results[i].ref_ticks;
+        o->emulated += res.results[i].source == RES_SRC_EMULATED;
+        o->shared += res.results[i].source == RES_SRC_SHARED;
+    }
+    o->calls = atomic_load(&prog.emulated_calls);
+    o->leaf_calls = res.totals.leaf_calls;
+    o->mismatches = res.totals.by_status[RES_MISMATCH] + res.totals.leaf_mismatches;
+    if (keep) *keep = res;
+    else run_results_free(&res);
+    emu_image_free(img);
+    return 0;
+}
+
+/* The emulated calls of a jobs-1 run, alone, on one engine. */
+static int alone_phase(phase_out *o)
+{
+    phase_out plan = {0};
+    run_results res;
+    if (run_phase(1, &plan, &res) < 0) return -1;
+    emu_image *img;
+    if (open_image(&img) < 0) return -1;
+    emu_game_opts opts = {keep_matrices, 0};
+    emu_game *g;
+    ff_error err;
+    if (emu_game_open(img, &opts, &g, &err) < 0) return -1;
+    corpus *c;
+    if (corpus_open(corpus_dir, &c, &err) < 0) return -1;
+    /* Load every file first: loading is not an emulated call. */
+    size_t n = corpus_count(c);
+    uint8_t **data = calloc(n, sizeof *data);
+    size_t *size = calloc(n, sizeof *size);
+    dat_file *dat = calloc(n, sizeof *dat);
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!corpus_is_dat(c, i)) continue;
+        if (corpus_load(c, i, &data[nd], &size[nd], &err) < 0 ||
+            dat_parse(data[nd], size[nd], corpus_name(c, i), &dat[nd], &err) < 0)
+            return -1;
+        nd++;
+    }
+    double t0 = now();
+    int64_t loaded = -1;
+    for (size_t i = 0; i < res.nresults; i++) {
+        const clip_result *r = &res.results[i];
+        if (r->source != RES_SRC_EMULATED) continue;
+        const dat_file *d = &dat[r->file];
+        if (loaded != (int64_t)r->file) {
+            if (emu_game_load_file(g, d->data, d->size, d->skel_off,
+                                   d->section[DAT_SECTION_GEOMETRY], d->anim_off, &err) < 0)
+                return -1;
+            loaded = r->file;
+        } else {
+            emu_game_reset_skeleton(g);
+        }
+        uint32_t ret = 0;
+        emu_fault f;
+        if (emu_game_start_clip(g, mode_flags(r->mode), (int16_t)r->clip, &ret, &f) < 0) continue;
+        o->calls++;
+        while (ret != 1 && emu_game_read_animation(g, &ret, &f) == 0) o->calls++;
+    }
+    for (int rt = 0; rt < LEAF_ROUTINES; rt++) {
+        uint64_t cases = leaf_case_count((emu_leaf)rt, 100000);
+        for (uint64_t k = 0; k < cases; k++) {
+            leaf_case lc;
+            leaf_case_make((emu_leaf)rt, 1, k, &lc);
+            emu_fault f;
+            int16_t ax;
+            int64_t pos;
+            int32_t bit;
+            emu_game_leaf(g, (emu_leaf)rt, lc.buf, sizeof lc.buf, 0, lc.bit, lc.n, &ax, &pos,
+                          &bit, &f);
+            o->leaf_calls++;
+        }
+    }
+    o->seconds = now() - t0;
+    o->frames = plan.frames;
+    o->ticks = plan.ticks;
+    o->emulated = plan.emulated;
+    for (size_t i = 0; i < nd; i++) free(data[i]);
+    free(data);
+    free(size);
+    free(dat);
+    corpus_close(c);
+    emu_game_close(g);
+    emu_image_free(img);
+    run_results_free(&res);
+    return 0;
+}
+
+/* Runs one phase in a child; returns its figures and peak RSS (KiB). */
+static int in_child(int which, phase_out *o, long *rss_kib)
+{
+    int fd[2];
+    if (pipe(fd) < 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        phase_out r = {0};
+        int rc = which == 0 ? run_phase(1, &r, NULL) : which == 1 ? run_phase(2, &r, NULL)
+                                                                  : alone_phase(&r);
+        if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) rc = -1;
+        _exit(rc < 0 ? 1 : 0);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], o, sizeof *o);
+    close(fd[0]);
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0 || got != (ssize_t)sizeof *o || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return -1;
+    *rss_kib = ru.ru_maxrss;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *preset = "vanilla";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--corpus") && i + 1 < argc) corpus_dir = argv[++i];
+        else if (!strcmp(argv[i], "--preset") && i + 1 < argc) preset = argv[++i];
+        else if (!strcmp(argv[i], "--standin") && i + 1 < argc) standin = argv[++i];
+        else if (!strcmp(argv[i], "--no-dedup")) dedup = 0;
+        else if (!strcmp(argv[i], "--keep-matrices")) keep_matrices = 1;
+    }
+    char tmp[] = "/tmp/ff8diff-bench-XXXXXX";
+    if (!corpus_dir) {
+        ff_error err;
+        int p = synth_preset_from_name(preset);
+        if (p < 0 || !mkdtemp(tmp) || synth_write(tmp, (synth_preset)p, 1, NULL, &err) < 0) {
+            fprintf(stderr, "bench_harness: cannot write the %s corpus\n", preset);
+            return 2;
+        }
+        corpus_dir = tmp;
+    }
+    static const char *const names[] = {"run --jobs 1", "run --jobs 2", "emulated calls alone"};
+    phase_out o[3];
+    long rss[3];
+    printf("corpus %s, 4 modes, frame + leaf levels, dedup %s, bone matrices %s\n", corpus_dir,
+           dedup ? "on" : "off", keep_matrices ? "kept" : "replaced by ret");
+    printf("%-22s %9s %10s %12s %12s %10s %9s\n", "phase", "wall s", "frames/s", "emu calls",
+           "leaf calls", "emulated", "RSS MiB");
+    for (int k = 0; k < 3; k++) {
+        memset(&o[k], 0, sizeof o[k]);
+        if (in_child(k, &o[k], &rss[k]) < 0) {
+            fprintf(stderr, "bench_harness: phase '%s' failed\n", names[k]);
+            return 2;
+        }
+        printf("%-22s %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], o[k].seconds,
+               (double)o[k].frames / o[k].seconds, (unsigned long long)o[k].calls,
+               (unsigned long long)o[k].leaf_calls, (unsigned long long)o[k].emulated,
+               rss[k] / 1024.0);
+    }
+    printf("frames compared per run: %llu (ticks %llu); mismatches %llu\n",
+           (unsigned long long)o[0].frames, (unsigned long long)o[0].ticks,
+           (unsigned long long)o[0].mismatches);
+    printf("overhead (run --jobs 1 / emulated calls alone): %.3fx\n", o[0].seconds / o[2].seconds);
+    printf("speed-up with 2 jobs: %.2fx\n", o[0].seconds / o[1].seconds);
+    return 0;
+}
