@@ -15,6 +15,7 @@
  */
 static cJSON *jstr(const char *s)
 {
+    if (!s) s = "";
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         int n = utf8_seq_len(p);
@@ -205,6 +206,8 @@ static cJSON *leaf_json(const leaf_result *l)
         cJSON_AddNullToObject(o, "first_mismatch");
     }
     cJSON_AddItemToObject(o, "fault", fault_json(l->fault));
+    if (l->fault) cJSON_AddNumberToObject(o, "fault_case", (double)l->fault_index);
+    else cJSON_AddNullToObject(o, "fault_case");
     return o;
 }
 
@@ -360,6 +363,9 @@ cJSON *report_build(const report_meta *m, const run_results *r)
     cJSON *leaf = cJSON_AddArrayToObject(root, "leaf");
     for (size_t i = 0; i < r->nleaf; i++) cJSON_AddItemToArray(leaf, leaf_json(&r->leaf[i]));
     cJSON *groups = cJSON_AddArrayToObject(root, "groups");
-    for (size_t i = 0; i < r->ngroups; i++) cJSON_AddItemToArray(groups, group_json(r, i));
+    for (size_t i = 0; i < r->ngroups; i++) {
+        cJSON *g = group_json(r, i);
+        if (g) cJSON_AddItemToArray(groups, g);
+    }
     return root;
 }

@@ -138,6 +138,8 @@ typedef struct run_results {
     size_t ngroups;
     res_group *groups;    /* ordered by count, then signature */
     run_totals totals;
+    char corpus_kind[16];          /* "folder", "archive", "install", "file" */
+    char corpus_description[512];  /* what the corpus path turned out to be */
     int interrupted;
     double seconds;
 } run_results;

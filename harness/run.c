@@ -180,6 +180,12 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0 && cfg->frame_level && cfg->corpus_path == NULL)
         rc = ff_error_set(err, FF_E_USAGE, NULL, -1, "no corpus given");
     if (rc == 0 && cfg->corpus_path) rc = corpus_open(cfg->corpus_path, &ctx.corpus, err);
+    if (rc == 0 && ctx.corpus) {
+        snprintf(out->corpus_kind, sizeof out->corpus_kind, "%s",
+                 corpus_kind_name(corpus_get_kind(ctx.corpus)));
+        snprintf(out->corpus_description, sizeof out->corpus_description, "%s",
+                 corpus_describe(ctx.corpus));
+    }
     if (rc == 0 && ctx.corpus) rc = plan_load_files(&ctx, err);
     if (rc == 0) rc = plan_units(&ctx, err);
     if (rc == 0) mark_cached(&ctx);

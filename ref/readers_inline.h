@@ -48,13 +48,67 @@ static inline int refi_typed(ref_stream *s, ref_cursor *c, const uint8_t widths[
     return 0;
 }
 
+/*
+ * The value readers below first try a fused path: one 4-byte load covers
+ * every bit a value can use (at most 1 + 2 + 16 bits after a 7-bit offset),
+ * and the fields are cut from it exactly as the successive 3-byte loads of
+ * the reader would cut them. It applies when 4 bytes lie inside the file;
+ * otherwise the reads go one by one through refi_bits. stream->high is kept
+ * as the one-by-one reads would leave it: 3 past the last read's byte.
+ */
+static inline int refi_fused_ok(const ref_stream *s, const ref_cursor *c, uint32_t *window)
+{
+    uint64_t pos = (uint64_t)c->pos;
+    if (pos >= s->size || s->size - pos < 4 || (uint32_t)c->bit > 7) return 0;
+    const uint8_t *p = s->data + pos;
+    uint32_t load = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                    (uint32_t)p[3] << 24;
+    *window = load >> c->bit;
+    return 1;
+}
+
+/* Sign-extends the low n bits of raw. */
+static inline int16_t refi_sext(uint32_t raw, int n)
+{
+    uint32_t sign = 1u << (n - 1);
+    raw &= (1u << n) - 1u;
+    return (int16_t)(int32_t)((raw ^ sign) - sign);
+}
+
+/* Advances c by n bits; notes the last read, which began `last` bits in. */
+static inline void refi_advance(ref_stream *s, ref_cursor *c, int last, int n)
+{
+    uint64_t read_at = (uint64_t)c->pos + (uint64_t)((c->bit + last) >> 3);
+    if (read_at + 3 > s->high) s->high = (size_t)(read_at + 3);
+    int32_t bit = c->bit + n;
+    c->pos += bit >> 3;
+    c->bit = bit & 7;
+}
+
 static inline int refi_position(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
-    return refi_typed(s, c, ref_position_widths, out, err);
+    uint32_t v;
+    if (!refi_fused_ok(s, c, &v)) return refi_typed(s, c, ref_position_widths, out, err);
+    int w = ref_position_widths[v & 3];
+    *out = refi_sext(v >> 2, w);
+    refi_advance(s, c, 2, 2 + w);
+    return 0;
 }
 
 static inline int refi_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
+    uint32_t v;
+    if (refi_fused_ok(s, c, &v)) {
+        if (!(v & 1)) {
+            *out = 0;
+            refi_advance(s, c, 0, 1);
+            return 0;
+        }
+        int w = ref_rotation_widths[(v >> 1) & 3];
+        *out = refi_sext(v >> 3, w);
+        refi_advance(s, c, 3, 3 + w);
+        return 0;
+    }
     ref_cursor start = *c;
     int16_t present;
     if (refi_bits(s, c, 1, &present, err) < 0) return -1;
@@ -71,19 +125,22 @@ static inline int refi_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_e
 
 static inline int refi_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
-    ref_cursor start = *c;
+    uint32_t v;
     int16_t present, delta;
-    if (refi_bits(s, c, 1, &present, err) < 0) return -1;
-    if (present == 0) {
-        *out = REFI_SCALE_ONE;
-        return 0;
+    ref_cursor start = *c;
+    if (refi_fused_ok(s, c, &v)) {
+        present = (int16_t)(v & 1);
+        delta = refi_sext(v >> 1, 16);
+        refi_advance(s, c, present ? 1 : 0, present ? 17 : 1);
+    } else {
+        if (refi_bits(s, c, 1, &present, err) < 0) return -1;
+        if (present && refi_bits(s, c, 16, &delta, err) < 0) {
+            *c = start;
+            return -1;
+        }
     }
-    if (refi_bits(s, c, 16, &delta, err) < 0) {
-        *c = start;
-        return -1;
-    }
-    /* 16-bit wrap: 0x7C00 + 0x400 is stored as -32768. */
-    *out = (int16_t)(uint16_t)((uint16_t)delta + REFI_SCALE_ONE);
+    /* Absent: 1.0; present: 16-bit wrap, so 0x7C00 + 0x400 is stored as -32768. */
+    *out = present ? (int16_t)(uint16_t)((uint16_t)delta + REFI_SCALE_ONE) : REFI_SCALE_ONE;
     return 0;
 }
 

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""tests/harness/report_check.py: independent checks of a report folder's
+files for the Criterion suites (test code only). Prints one JSON object on
+stdout; exit status 0 = checked, 3 = the document is invalid, 2 = the
+checker itself could not run (missing module, unreadable file, bad schema;
+an unexpected exception gives Python's own 1).
+
+  validate SCHEMA JSON   JSON Schema (draft 2020-12) validation of report.json
+  junit XML              well-formedness and counts of junit.xml
+  html FILE              XML well-formedness and element counts of index.html
+  dom FILE               element counts of a DOM dumped by a browser (HTML parser)
+"""
+import json
+import sys
+
+
+def out(obj, status=0):
+    print(json.dumps(obj))
+    sys.exit(status)
+
+
+def validate(schema_path, doc_path):
+    try:
+        import jsonschema
+    except ImportError as e:
+        out({"error": "python3-jsonschema is not installed: %s" % e}, 2)
+    with open(schema_path, encoding="utf-8") as f:
+        schema = json.load(f)
+    with open(doc_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    cls = jsonschema.Draft202012Validator
+    try:
+        cls.check_schema(schema)
+    except jsonschema.SchemaError as e:
+        out({"error": "the schema itself is invalid: %s" % e.message}, 2)
+    try:
+        errors = sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    except Exception as e:  # a $ref that does not resolve, ...
+        out({"error": "the schema cannot be applied: %s: %s" % (type(e).__name__, e)}, 2)
+    msgs = ["%s: %s" % ("/".join(str(p) for p in e.absolute_path), e.message[:300])
+            for e in errors]
+    out({"valid": not errors, "errors": msgs[:20]}, 3 if errors else 0)
+
+
+def junit(path):
+    import xml.dom.minidom
+    try:
+        dom = xml.dom.minidom.parse(path)
+    except Exception as e:  # not well-formed
+        out({"error": "not well-formed: %s" % e}, 3)
+    root = dom.documentElement
+    suites = []
+    for s in root.getElementsByTagName("testsuite"):
+        cases = s.getElementsByTagName("testcase")
+        suites.append({
+            "name": s.getAttribute("name"),
+            "tests": int(s.getAttribute("tests")),
+            "failures": int(s.getAttribute("failures")),
+            "errors": int(s.getAttribute("errors")),
+            "skipped": int(s.getAttribute("skipped")),
+            "cases": len(cases),
+            "case_failures": sum(1 for c in cases if c.getElementsByTagName("failure")),
+            "case_errors": sum(1 for c in cases if c.getElementsByTagName("error")),
+            "case_skipped": sum(1 for c in cases if c.getElementsByTagName("skipped")),
+            "names": [c.getAttribute("name") for c in cases],
+            "classnames": [c.getAttribute("classname") for c in cases],
+            "messages": [f.getAttribute("message") for c in cases
+                         for f in c.getElementsByTagName("failure") + c.getElementsByTagName("error")],
+        })
+    out({"root": root.tagName,
+         "tests": int(root.getAttribute("tests")),
+         "failures": int(root.getAttribute("failures")),
+         "errors": int(root.getAttribute("errors")),
+         "skipped": int(root.getAttribute("skipped")),
+         "suites": suites})
+
+
+def html_xml(path):
+    """index.html is written as well-formed markup: parse it as XML."""
+    import xml.dom.minidom
+    try:
+        dom = xml.dom.minidom.parse(path)
+    except Exception as e:
+        out({"error": "not well-formed: %s" % e}, 3)
+    els = dom.getElementsByTagName("*")
+
+    def cls(e):
+        return e.getAttribute("class").split()
+
+    plots = [e for e in els if e.tagName == "svg" and "plot" in cls(e)]
+    names = []
+    for e in els:
+        if e.tagName == "td" and "name" in cls(e):
+            names.append("".join(n.data for n in e.childNodes if n.nodeType == n.TEXT_NODE))
+    out({"root": dom.documentElement.tagName,
+         "ids": sorted(e.getAttribute("id") for e in els if e.getAttribute("id")),
+         "groups": sum(1 for e in els if "group" in cls(e)),
+         "plots": [len(p.getElementsByTagName("polyline")) for p in plots],
+         "scripts": len(dom.getElementsByTagName("script")),
+         "links": len(dom.getElementsByTagName("link")) + len(dom.getElementsByTagName("img")),
+         "names": names})
+
+
+def dom(path):
+    from html.parser import HTMLParser
+
+    class P(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.ids, self.groups, self.plots, self.scripts = [], 0, [], 0
+            self.in_plot, self.in_name, self.names, self.stack = False, False, [], []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            c = (a.get("class") or "").split()
+            if a.get("id"):
+                self.ids.append(a["id"])
+            if "group" in c:
+                self.groups += 1
+            if tag == "script":
+                self.scripts += 1
+            if tag == "svg" and "plot" in c:
+                self.plots.append(0)
+                self.in_plot = True
+            if tag == "polyline" and self.in_plot:
+                self.plots[-1] += 1
+            if tag == "td" and "name" in c:
+                self.in_name = True
+                self.names.append("")
+
+        def handle_endtag(self, tag):
+            if tag == "svg":
+                self.in_plot = False
+            if tag == "td":
+                self.in_name = False
+
+        def handle_data(self, data):
+            if self.in_name:
+                self.names[-1] += data
+
+    p = P()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    out({"ids": sorted(p.ids), "groups": p.groups, "plots": p.plots, "scripts": p.scripts,
+         "names": p.names})
+
+
+def main():
+    try:
+        cmd = sys.argv[1]
+        if cmd == "validate":
+            validate(sys.argv[2], sys.argv[3])
+        elif cmd == "junit":
+            junit(sys.argv[2])
+        elif cmd == "html":
+            html_xml(sys.argv[2])
+        elif cmd == "dom":
+            dom(sys.argv[2])
+        else:
+            out({"error": "unknown command %s" % cmd}, 2)
+    except (IndexError, OSError, ValueError) as e:
+        out({"error": "%s: %s" % (type(e).__name__, e)}, 2)
+
+
+if __name__ == "__main__":
+    main()

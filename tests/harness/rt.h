@@ -1,0 +1,59 @@
+/*
+ * tests/harness/rt.h: helpers shared by the report suites: a run's results
+ * built by hand (every status, a fault with disassembly, bad input, frame
+ * and leaf groups, a file with a hostile name), scratch folders, whole-file
+ * writes and reads, and external checkers run through the shell
+ * (tests/harness/report_check.py, Chromium).
+ *
+ * Test code only.
+ */
+#ifndef FF8_TESTS_HARNESS_RT_H
+#define FF8_TESTS_HARNESS_RT_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "harness/report.h"
+#include "harness/results.h"
+
+/* The file name every renderer must escape. */
+#define RT_HOSTILE "<script>alert(1)</script>&\"'.dat"
+/* The name with a table separator, for Markdown. */
+#define RT_PIPE "broken|name.dat"
+
+/*
+ * The hand-built run (see rt.c for the table of what it holds):
+ * 4 files (c0m001.dat, RT_HOSTILE, RT_PIPE bad, c0m099.dat without clips),
+ * modes normal and slow, 12 results: 5 match, 2 mismatch, 1 fault,
+ * 3 bad_input, 1 not_run; groups: 2 frame, 1 leaf; 4 leaf routines.
+ */
+void rt_results(run_results *r);
+void rt_meta(report_meta *m);
+/* report_build of the two above, asserting success (cJSON_Delete it). */
+cJSON *rt_report(void);
+
+/* A new empty folder under $TMPDIR or /tmp (malloc'd). */
+char *rt_tempdir(void);
+/* Removes a folder and its files (one level), then frees path. */
+void rt_rmtree(char *path);
+/* dir/name, malloc'd. */
+char *rt_path(const char *dir, const char *name);
+void rt_write(const char *path, const char *text);
+/* Whole file, NUL-terminated, malloc'd; NULL when unreadable. */
+char *rt_read(const char *path, size_t *size);
+
+/* Path of the python interpreter and of report_check.py. */
+const char *rt_python(void);
+char *rt_checker(void);
+/*
+ * Runs a shell command, returns its exit status and (when out is not NULL)
+ * its stdout, malloc'd.
+ */
+int rt_run(const char *cmd, char **out);
+/* Runs report_check.py with args; parses its JSON output (NULL if none). */
+cJSON *rt_check(const char *args, int *status);
+
+/* Occurrences of needle in hay. */
+size_t rt_count(const char *hay, const char *needle);
+
+#endif

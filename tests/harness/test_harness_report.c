@@ -1,0 +1,596 @@
+/*
+ * tests/harness/test_harness_report.c: report.json against its schema
+ * (valid as built, broken copies rejected, enums equal to the C tables),
+ * and the three renderers: index.html (well-formed, escaped, sections,
+ * plots, stream bits), junit.xml (counts), summary.md (totals, escaping),
+ * robustness on ill-typed trees, report_write's folder.
+ *
+ * Expected values come from the hand-built run in rt.c, worked out by hand.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/fault.h"
+#include "harness/fields.h"
+#include "harness/leaf.h"
+#include "harness/report.h"
+#include "ref/dat.h"
+#include "ref/error.h"
+#include "tests/harness/rt.h"
+
+static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what)
+{
+    strbuf b;
+    sb_init(&b);
+    cr_assert(fn(j, &b) == 0, "%s: renderer failed", what);
+    char *s = strdup(b.s ? b.s : "");
+    sb_free(&b);
+    return s;
+}
+
+/* Writes j as report.json into dir and validates it; returns the exit status. */
+static int validate(const char *dir, const cJSON *j, cJSON **verdict)
+{
+    char *json = cJSON_Print(j), *path = rt_path(dir, "report.json"), args[4200];
+    const char *src = getenv("FF8DIFF_SOURCE_DIR");
+    cr_assert(src != NULL, "FF8DIFF_SOURCE_DIR is not set");
+    rt_write(path, json);
+    snprintf(args, sizeof args, "validate %s/reports/schema/report.schema.json %s", src, path);
+    int st;
+    *verdict = rt_check(args, &st);
+    free(json);
+    free(path);
+    return st;
+}
+
+Test(schema, built_report_validates)
+{
+    char *dir = rt_tempdir();
+    cJSON *j = rt_report(), *v;
+    int st = validate(dir, j, &v);
+    char *txt = cJSON_PrintUnformatted(v);
+    cr_assert_eq(st, 0, "report.json does not validate (exit %d): %s", st, txt);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(v, "valid")), "%s", txt);
+    free(txt);
+    cJSON_Delete(v);
+    cJSON_Delete(j);
+    rt_rmtree(dir);
+}
+
+static cJSON *at(cJSON *o, const char *key)
+{
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(o, key);
+    cr_assert(c != NULL, "no key %s", key);
+    return c;
+}
+
+static void break_status(cJSON *j)
+{
+    cJSON *r = cJSON_GetArrayItem(at(j, "results"), 0);
+    cJSON_ReplaceItemInObject(r, "status", cJSON_CreateString("maybe"));
+}
+static void drop_total(cJSON *j)
+{
+    cJSON_DeleteItemFromObject(at(j, "totals"), "match");
+}
+static void extra_key(cJSON *j)
+{
+    cJSON_AddNumberToObject(j, "extra", 1);
+}
+static void mismatch_without_divergence(cJSON *j)
+{
+    cJSON *r = cJSON_GetArrayItem(at(j, "results"), 1);
+    cJSON_ReplaceItemInObject(r, "divergence", cJSON_CreateNull());
+}
+static void bad_fault_kind(cJSON *j)
+{
+    cJSON *r = cJSON_GetArrayItem(at(j, "results"), 2);
+    cJSON_ReplaceItemInObject(at(r, "fault"), "kind", cJSON_CreateString("segv"));
+}
+static void bad_dat_kind(cJSON *j)
+{
+    cJSON *m = cJSON_GetArrayItem(at(j, "manifest"), 0);
+    cJSON_ReplaceItemInObject(m, "kind", cJSON_CreateString("dragon"));
+}
+static void frame_group_leaf_example(cJSON *j)
+{
+    cJSON *g = cJSON_GetArrayItem(at(j, "groups"), 0), *ex = cJSON_CreateObject();
+    cJSON_AddStringToObject(ex, "routine", "bitReader");
+    cJSON_AddNumberToObject(ex, "case", 1);
+    cJSON_ReplaceItemInObject(g, "example", ex);
+}
+static void wrong_schema_name(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(j, "schema", cJSON_CreateString("ff8diff-report/2"));
+}
+static void field_name_typo(cJSON *j)
+{
+    cJSON *d = at(cJSON_GetArrayItem(at(j, "results"), 1), "divergence");
+    cJSON_ReplaceItemInObject(d, "field", cJSON_CreateString("bone[3].rotx"));
+}
+
+Test(schema, broken_reports_fail)
+{
+    static const struct {
+        const char *name;
+        void (*mutate)(cJSON *);
+    } cases[] = {
+        {"status maybe", break_status},
+        {"totals.match missing", drop_total},
+        {"unknown top-level key", extra_key},
+        {"mismatch with null divergence", mismatch_without_divergence},
+        {"fault kind segv", bad_fault_kind},
+        {"manifest kind dragon", bad_dat_kind},
+        {"frame group with a leaf example", frame_group_leaf_example},
+        {"schema ff8diff-report/2", wrong_schema_name},
+        {"field bone[3].rotx", field_name_typo},
+    };
+    char *dir = rt_tempdir();
+    cJSON *good = rt_report();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *j = cJSON_Duplicate(good, 1), *v;
+        cases[i].mutate(j);
+        int st = validate(dir, j, &v);
+        char *txt = cJSON_PrintUnformatted(v);
+        /* 3 = invalid document; anything else means the checker did not judge it */
+        cr_assert_eq(st, 3, "case %zu (%s): expected a validation failure, exit %d: %s", i,
+                     cases[i].name, st, txt);
+        free(txt);
+        cJSON_Delete(v);
+        cJSON_Delete(j);
+    }
+    cJSON_Delete(good);
+    rt_rmtree(dir);
+}
+
+static cJSON *schema_enum(cJSON *schema, const char *def)
+{
+    cJSON *e =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(schema, "$defs"), def), "enum");
+    cr_assert(cJSON_IsArray(e), "schema has no $defs.%s.enum", def);
+    return e;
+}
+
+static void same_enum(cJSON *schema, const char *def, int n, const char *(*name)(int))
+{
+    cJSON *e = schema_enum(schema, def);
+    cr_assert_eq(cJSON_GetArraySize(e), n, "%s: %d names in the schema, %d in the C table", def,
+                 cJSON_GetArraySize(e), n);
+    /* same size and every (distinct) C name present: the same set, in any order */
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < i; k++)
+            cr_assert(strcmp(name(k), name(i)) != 0, "%s: C table repeats %s", def, name(i));
+        int found = 0;
+        const cJSON *s;
+        cJSON_ArrayForEach(s, e)
+        {
+            found |= cJSON_IsString(s) && strcmp(s->valuestring, name(i)) == 0;
+        }
+        cr_assert(found, "%s: the C table's %s is not in the schema", def, name(i));
+    }
+}
+
+static const char *fault_n(int i)
+{
+    return emu_fault_name((emu_fault_kind)i);
+}
+static const char *err_n(int i)
+{
+    return ff_errkind_name((ff_errkind)i);
+}
+static const char *field_n(int i)
+{
+    return field_kind_name((field_id)i);
+}
+static const char *dat_n(int i)
+{
+    return dat_kind_name((dat_kind)i);
+}
+static const char *mode_n(int i)
+{
+    return mode_name((mode_id)i);
+}
+static const char *status_n(int i)
+{
+    return res_status_name((res_status)i);
+}
+static const char *source_n(int i)
+{
+    return res_source_name((res_source)i);
+}
+static const char *routine_n(int i)
+{
+    return leaf_routine_name((emu_leaf)i);
+}
+
+Test(schema, enums_equal_the_c_tables)
+{
+    char *path = rt_path(getenv("FF8DIFF_SOURCE_DIR"), "reports/schema/report.schema.json");
+    char *text = rt_read(path, NULL);
+    cr_assert(text != NULL, "cannot read %s", path);
+    cJSON *s = cJSON_Parse(text);
+    cr_assert(s != NULL, "%s is not JSON", path);
+    same_enum(s, "fault_kind", EMU_FAULT__COUNT, fault_n);
+    same_enum(s, "error_kind", FF_E__COUNT, err_n);
+    same_enum(s, "field_kind", FIELD__COUNT, field_n);
+    same_enum(s, "dat_kind", DAT__KIND_COUNT, dat_n);
+    same_enum(s, "mode", MODE__COUNT, mode_n);
+    same_enum(s, "status", RES__COUNT, status_n);
+    same_enum(s, "source", RES_SRC__COUNT, source_n);
+    same_enum(s, "routine", LEAF_ROUTINES, routine_n);
+    cJSON *c = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(s, "properties"), "schema"), "const");
+    cr_assert(cJSON_IsString(c) && strcmp(c->valuestring, REPORT_SCHEMA) == 0,
+              "schema const is not " REPORT_SCHEMA);
+    cJSON_Delete(s);
+    free(text);
+    free(path);
+}
+
+/* Runs report_check.py on text written as dir/name; returns its verdict. */
+static cJSON *check_file(const char *dir, const char *name, const char *text, const char *cmd)
+{
+    char *path = rt_path(dir, name), args[4200];
+    rt_write(path, text);
+    snprintf(args, sizeof args, "%s %s", cmd, path);
+    int st;
+    cJSON *v = rt_check(args, &st);
+    char *txt = cJSON_PrintUnformatted(v);
+    cr_assert_eq(st, 0, "%s %s: exit %d: %s", cmd, name, st, txt);
+    free(txt);
+    free(path);
+    return v;
+}
+
+static int has_string(const cJSON *arr, const char *s)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0) return 1;
+    }
+    return 0;
+}
+
+static int num(const cJSON *o, const char *key)
+{
+    const cJSON *n = cJSON_GetObjectItem(o, key);
+    cr_assert(cJSON_IsNumber(n), "no number %s", key);
+    return n->valueint;
+}
+
+Test(html, well_formed_escaped_with_sections_and_plots)
+{
+    char *dir = rt_tempdir();
+    cJSON *j = rt_report();
+    char *html = render(report_render_html, j, "html");
+    cr_assert(strstr(html, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
+    cr_assert(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;.dat") != NULL,
+              "the hostile name does not appear escaped");
+    cr_assert_eq(rt_count(html, "<script"), 0, "a <script> element");
+    cr_assert(!strstr(html, "http://") && !strstr(html, "https://"), "an external URL");
+    cr_assert(strstr(html, "BuildBoneMatrices replaced by a plain return"), "matrices note");
+    cr_assert(strstr(html, "unknown build &lt;v1.2&gt;: fingerprints hold"), "warning");
+    cr_assert(strstr(html, "read at &lt;0xdeadbeef&gt; &amp; beyond"), "fault detail");
+    cr_assert(strstr(html, "stream ends &lt;early&gt; &amp; short"), "bad input message");
+    cr_assert(strstr(html, "<span class=\"eip\">&gt; 0x5092a5: mov eax, dword ptr [ecx]</span>"),
+              "EIP line of the disassembly");
+    /* 0x9a at stream index 4 is the cursor byte; LSB first 0x9a is 01011001, bit 3 marked */
+    cr_assert(strstr(html, "<td class=\"cur\">9a</td>"), "cursor byte not highlighted");
+    cr_assert(strstr(html, "<td class=\"bits cur\">010<span class=\"curbit\">1</span>1001</td>"),
+              "cursor bit not highlighted");
+    cr_assert(strstr(html, "<td class=\"cur\">0x68</td>"), "cursor byte offset 104");
+    cr_assert(!strstr(html, "id=\"interrupted\""), "interrupted banner on a complete run");
+
+    cJSON *v = check_file(dir, "index.html", html, "html");
+    cJSON *ids = cJSON_GetObjectItem(v, "ids");
+    static const char *const want[] = {
+        "summary", "groups",      "files",         "nonmatching", "faults",  "bad-input", "leaf",
+        "run",     "exe-warning", "bone-matrices", "group-0",     "group-1", "group-2"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_assert(has_string(ids, want[i]), "no element id=\"%s\"", want[i]);
+    cr_assert_eq(num(v, "groups"), 3, "groups: %d", num(v, "groups"));
+    cr_assert_eq(num(v, "scripts"), 0);
+    cr_assert_eq(num(v, "links"), 0);
+    cJSON *plots = cJSON_GetObjectItem(v, "plots");
+    cr_assert_eq(cJSON_GetArraySize(plots), 2, "two frame groups, two plots");
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(cJSON_GetArrayItem(plots, i)->valueint, 2, "plot %d: polylines", i);
+    cr_assert(has_string(cJSON_GetObjectItem(v, "names"), RT_HOSTILE),
+              "the hostile name is not shown as text");
+    cr_assert(has_string(cJSON_GetObjectItem(v, "names"), RT_PIPE), "the bad file");
+    cJSON_Delete(v);
+    free(html);
+    cJSON_Delete(j);
+    rt_rmtree(dir);
+}
+
+Test(html, interrupted_banner)
+{
+    run_results r;
+    report_meta m;
+    rt_results(&r);
+    rt_meta(&m);
+    r.interrupted = 1;
+    cJSON *j = report_build(&m, &r);
+    run_results_free(&r);
+    cr_assert(j != NULL);
+    char *html = render(report_render_html, j, "html");
+    cr_assert(strstr(html, "id=\"interrupted\""), "no interrupted banner");
+    char *md = render(report_render_markdown, j, "markdown");
+    cr_assert(strstr(md, "**Interrupted**"), "markdown: no interrupted line");
+    free(md);
+    free(html);
+    cJSON_Delete(j);
+}
+
+Test(render, same_output_from_the_tree_and_from_report_json)
+{
+    cJSON *j = rt_report();
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON *back = cJSON_Parse(text);
+    cr_assert(back != NULL);
+    int (*fns[3])(const cJSON *, strbuf *) = {report_render_html, report_render_markdown,
+                                              report_render_junit};
+    for (int i = 0; i < 3; i++) {
+        char *a = render(fns[i], j, "tree"), *b = render(fns[i], back, "parsed");
+        cr_assert_str_eq(a, b, "renderer %d differs after a JSON round trip", i);
+        free(a);
+        free(b);
+    }
+    cJSON_Delete(back);
+    free(text);
+    cJSON_Delete(j);
+}
+
+Test(render, ill_typed_trees_do_not_crash)
+{
+    static const char *const docs[] = {
+        "{}",
+        "[]",
+        "{\"run\":5,\"totals\":\"x\",\"manifest\":{},\"results\":7,\"leaf\":null,\"groups\":true}",
+        "{\"results\":[1,null,{\"file\":3},{\"file\":\"a\",\"mode\":\"warp\",\"status\":\"match\"},"
+        "{\"file\":\"a\",\"mode\":\"normal\",\"status\":\"mismatch\",\"divergence\":[]}],"
+        "\"groups\":[{},{\"level\":\"frame\",\"example\":{\"result\":1e300},"
+        "\"series\":{\"ref\":\"x\",\"orig\":[1,\"y\",3]}},{\"level\":\"leaf\",\"example\":5},"
+        "{\"series\":{\"ref\":[],\"orig\":[]},\"example\":{\"tick\":-5}},"
+        "{\"series\":{\"ref\":[4,4,4],\"orig\":[4]},\"example\":{\"tick\":99}}],"
+        "\"leaf\":[{\"routine\":7,\"first_mismatch\":[],\"fault\":{\"disassembly\":[1,\"x\"]}}],"
+        "\"manifest\":[{\"name\":\"a\",\"error\":{}},{\"name\":null}]}",
+        "{\"results\":[{\"file\":\"a\",\"mode\":\"normal\",\"status\":\"mismatch\","
+        "\"divergence\":{\"stream\":{\"hex\":\"zz <b> 01 02\",\"bits_lsb_first\":\"1 & 2\","
+        "\"cursor_index\":-3}}}],\"groups\":[{\"example\":{\"result\":0}}]}",
+    };
+    int (*fns[3])(const cJSON *, strbuf *) = {report_render_html, report_render_markdown,
+                                              report_render_junit};
+    for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++) {
+        cJSON *j = cJSON_Parse(docs[d]);
+        cr_assert(j != NULL, "doc %zu is not JSON", d);
+        for (int i = 0; i < 3; i++) {
+            strbuf b;
+            sb_init(&b);
+            cr_assert_eq(fns[i](j, &b), 0, "doc %zu, renderer %d failed", d, i);
+            cr_assert(b.len > 0, "doc %zu, renderer %d: empty output", d, i);
+            if (i == 0) {
+                cr_assert(strstr(b.s, "id=\"summary\""), "doc %zu: no summary", d);
+                cr_assert(!strstr(b.s, "<b>"), "doc %zu: unescaped markup", d);
+            }
+            sb_free(&b);
+        }
+        cJSON_Delete(j);
+    }
+    strbuf b;
+    sb_init(&b);
+    cr_assert_eq(report_render_html(NULL, &b), 0, "NULL tree");
+    sb_free(&b);
+}
+
+static const cJSON *suite(const cJSON *v, const char *name)
+{
+    const cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItem(v, "suites"))
+    {
+        if (strcmp(cJSON_GetObjectItem(s, "name")->valuestring, name) == 0) return s;
+    }
+    cr_assert_fail("no testsuite %s", name);
+    return NULL;
+}
+
+static void suite_counts(const cJSON *v, const char *name, int tests, int failures, int errors,
+                         int skipped)
+{
+    const cJSON *s = suite(v, name);
+    cr_assert_eq(num(s, "tests"), tests, "%s: tests attribute", name);
+    cr_assert_eq(num(s, "cases"), tests, "%s: testcase elements", name);
+    cr_assert_eq(num(s, "failures"), failures, "%s: failures attribute", name);
+    cr_assert_eq(num(s, "case_failures"), failures, "%s: failure elements", name);
+    cr_assert_eq(num(s, "errors"), errors, "%s: errors attribute", name);
+    cr_assert_eq(num(s, "case_errors"), errors, "%s: error elements", name);
+    cr_assert_eq(num(s, "skipped"), skipped, "%s: skipped attribute", name);
+    cr_assert_eq(num(s, "case_skipped"), skipped, "%s: skipped elements", name);
+}
+
+Test(junit, suites_cases_and_counts)
+{
+    char *dir = rt_tempdir();
+    cJSON *j = rt_report();
+    char *xml = render(report_render_junit, j, "junit");
+    cr_assert(strstr(xml, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
+    cJSON *v = check_file(dir, "junit.xml", xml, "junit");
+    cr_assert_str_eq(cJSON_GetObjectItem(v, "root")->valuestring, "testsuites");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(v, "suites")), 3, "normal, slow, leaf");
+    /* normal: c0m001 fails (mismatch + fault), hostile fails, broken errors, c0m099 skipped */
+    suite_counts(v, "normal", 4, 2, 1, 1);
+    /* slow: c0m001 passes (2 match, 1 not run), hostile and broken error, c0m099 skipped */
+    suite_counts(v, "slow", 4, 0, 2, 1);
+    /* leaf: bitReader mismatches, ReadPositionType faults, ReadBoneScale made no call */
+    suite_counts(v, "leaf", 4, 2, 0, 1);
+    cr_assert_eq(num(v, "tests"), 12);
+    cr_assert_eq(num(v, "failures"), 4);
+    cr_assert_eq(num(v, "errors"), 3);
+    cr_assert_eq(num(v, "skipped"), 3);
+    const cJSON *n = suite(v, "normal");
+    cr_assert(has_string(cJSON_GetObjectItem(n, "names"), "c0m001.dat normal"));
+    cr_assert(has_string(cJSON_GetObjectItem(n, "names"), RT_HOSTILE " normal"));
+    cr_assert(has_string(cJSON_GetObjectItem(n, "classnames"), RT_HOSTILE));
+    cr_assert(has_string(cJSON_GetObjectItem(n, "messages"),
+                         "2 of 3 clips differ (1 mismatched, 1 faulted); first: clip 1, tick 2, "
+                         "bone[3].rot.x: reference 20, original 36"),
+              "failure message of c0m001.dat normal");
+    cr_assert(has_string(cJSON_GetObjectItem(n, "messages"),
+                         RT_PIPE ": offset 0x4 (4): section count 99 > 16"),
+              "error message of the bad file");
+    cJSON_Delete(v);
+    free(xml);
+    cJSON_Delete(j);
+    rt_rmtree(dir);
+}
+
+Test(markdown, totals_groups_and_escaping)
+{
+    cJSON *j = rt_report();
+    char *md = render(report_render_markdown, j, "markdown");
+    cr_assert(strstr(md, "| 5 | 2 | 1 | 3 | 1 |"), "totals row (match .. not run)");
+    cr_assert(strstr(md, "| 4 | 1 | 5 | 12 | 3 | 200 | 3 | 1 |"), "second totals row");
+    cr_assert(strstr(md, "**Result: FAIL**"));
+    cr_assert(!strstr(md, "<script"), "unescaped markup");
+    cr_assert(strstr(md, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;\"'.dat"), "hostile name");
+    cr_assert(strstr(md, "broken\\|name.dat"), "pipe in a file name not escaped");
+    cr_assert(!strstr(md, "broken|name"), "raw pipe in a file name");
+    cr_assert(strstr(md, "tick 2, field `bone[3].rot.x`: reference 20, original 36"),
+              "first divergence of group 0");
+    cr_assert(strstr(md, "`12 34 56 78 9a bc de f0`"), "stream hex");
+    cr_assert(strstr(md, "BuildBoneMatrices replaced by a plain return"));
+    cr_assert(strstr(md, "> 0x5092a5: mov eax, dword ptr [ecx]\n"), "disassembly block");
+    cr_assert_eq(rt_count(md, "### Group "), 3, "three groups");
+    free(md);
+    cJSON_Delete(j);
+}
+
+Test(report, write_folder_holds_four_files)
+{
+    char *dir = rt_tempdir(), *out = NULL;
+    cJSON *j = rt_report();
+    ff_error err;
+    ff_error_clear(&err);
+    char msg[1024];
+    cr_assert_eq(report_write(j, dir, "run-1", &out, &err), 0, "report_write: %s",
+                 ff_error_format(&err, msg, sizeof msg));
+    static const char *const parts[] = {"report.json", "index.html", "summary.md", "junit.xml"};
+    for (size_t i = 0; i < 4; i++) {
+        char *p = rt_path(out, parts[i]);
+        size_t n = 0;
+        char *s = rt_read(p, &n);
+        cr_assert(s != NULL && n > 100, "%s missing or empty", parts[i]);
+        free(s);
+        free(p);
+    }
+    char *p = rt_path(out, "report.json"), *text = rt_read(p, NULL);
+    cJSON *back = cJSON_Parse(text);
+    cr_assert(back != NULL, "report.json does not parse back");
+    cr_assert(cJSON_Compare(back, j, 1), "report.json differs from the tree");
+    cJSON_Delete(back);
+    free(text);
+    free(p);
+    free(out);
+    cJSON_Delete(j);
+    rt_rmtree(dir);
+}
+
+/*
+ * A corpus-sized run: 1000 files x 4 modes x 3 clips = 12000 results;
+ * clip 1 mismatches in normal, slow and fast (3000 mismatches), spread
+ * over 150 groups of 200-tick series.
+ */
+static void large_run(run_results *r)
+{
+    enum { FILES = 1000, GROUPS = 150, TICKS = 200 };
+    memset(r, 0, sizeof *r);
+    r->nfiles = FILES;
+    r->files = calloc(FILES, sizeof *r->files);
+    r->nresults = (size_t)FILES * MODE__COUNT * 3;
+    r->results = calloc(r->nresults, sizeof *r->results);
+    r->ngroups = GROUPS;
+    r->groups = calloc(GROUPS, sizeof *r->groups);
+    cr_assert(r->files && r->results && r->groups, "out of memory");
+    for (size_t f = 0; f < FILES; f++) {
+        char name[32];
+        snprintf(name, sizeof name, "c0m%04zu.dat", f);
+        r->files[f].name = strdup(name);
+        r->files[f].parsed = 1;
+        r->files[f].kind = DAT_MONSTER;
+        r->files[f].clips = 3;
+        for (int m = 0; m < MODE__COUNT; m++)
+            for (int c = 0; c < 3; c++) {
+                size_t k = (f * MODE__COUNT + (size_t)m) * 3 + (size_t)c;
+                clip_result *x = &r->results[k];
+                x->file = (uint32_t)f;
+                x->clip = c;
+                x->mode = (mode_id)m;
+                x->source = RES_SRC_EMULATED;
+                x->group = -1;
+                x->status = RES_MATCH;
+                if (c == 1 && m != MODE_SLOW_FAST) {
+                    x->status = RES_MISMATCH;
+                    x->group = (int)(f % GROUPS);
+                    x->div.field = FIELD_ROT_Y;
+                    x->div.tick = 7;
+                }
+            }
+    }
+    for (size_t g = 0; g < GROUPS; g++) {
+        res_group *gr = &r->groups[g];
+        snprintf(gr->level, sizeof gr->level, "frame");
+        snprintf(gr->field, sizeof gr->field, "rot.y");
+        snprintf(gr->mode, sizeof gr->mode, "normal");
+        snprintf(gr->shape, sizeof gr->shape, "other");
+        gr->count = 20;
+        gr->example = (int64_t)(g * MODE__COUNT * 3 + 1);
+        gr->series.n = gr->series.ref_n = gr->series.orig_n = TICKS;
+        gr->series.ref = malloc(TICKS * sizeof(int32_t));
+        gr->series.orig = malloc(TICKS * sizeof(int32_t));
+        cr_assert(gr->series.ref && gr->series.orig);
+        for (int t = 0; t < TICKS; t++) {
+            gr->series.ref[t] = t * 3;
+            gr->series.orig[t] = t < 7 ? t * 3 : t * 3 + 64;
+        }
+    }
+    r->totals.files = FILES;
+    r->totals.by_status[RES_MATCH] = r->nresults - 3000;
+    r->totals.by_status[RES_MISMATCH] = 3000;
+}
+
+Test(html, large_run_is_capped)
+{
+    run_results r;
+    report_meta m;
+    large_run(&r);
+    rt_meta(&m);
+    m.modes = MODE_ALL;
+    m.leaf_level = 0;
+    cJSON *j = report_build(&m, &r);
+    run_results_free(&r);
+    cr_assert(j != NULL);
+    char *html = render(report_render_html, j, "html");
+    cr_assert(strstr(html, "2800 more non-matching results are in report.json."),
+              "3000 mismatches, 200 listed");
+    cr_assert(strstr(html, "50 more groups are in report.json."), "150 groups, 100 drawn");
+    cr_assert_eq(rt_count(html, "<div class=\"group\""), 100);
+    cr_assert_eq(rt_count(html, "<svg class=\"plot\""), 100);
+    cr_assert_eq(rt_count(html, "<tr class=\"file"), 1000, "one row per file");
+    cr_assert(strlen(html) < 4u << 20, "index.html is %zu bytes", strlen(html));
+    char *md = render(report_render_markdown, j, "markdown");
+    cr_assert(strstr(md, "100 more groups are in report.json."), "150 groups, 50 in Markdown");
+    char *xml = render(report_render_junit, j, "junit");
+    cr_assert_eq(rt_count(xml, "<testcase "), 4000, "1000 files x 4 modes");
+    cr_assert(strstr(xml, "tests=\"4000\" failures=\"3000\" errors=\"0\" skipped=\"0\""),
+              "testsuites counts");
+    cr_assert_eq(rt_count(xml, "<testsuite "), 4, "four modes, no leaf level");
+    free(xml);
+    free(md);
+    free(html);
+    cJSON_Delete(j);
+}

@@ -1,0 +1,321 @@
+/*
+ * tests/mutants/mt.c: helpers shared by the mutant and run-level suites
+ * (see mt.h). Test code only.
+ */
+#include "tests/mutants/mt.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "corpus/synth.h"
+#include "emu/profile.h"
+#include "harness/fields.h"
+#include "harness/modes.h"
+
+static void *must(void *p)
+{
+    cr_assert(p != NULL, "out of memory");
+    return p;
+}
+
+char *mt_tempdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s/ff8diff-mut-XXXXXX", base && *base ? base : "/tmp");
+    cr_assert(mkdtemp(buf) != NULL, "cannot create a folder under %s", buf);
+    return must(strdup(buf));
+}
+
+void mt_rmtree(char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            char *p = mt_path(path, e->d_name);
+            unlink(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+    free(path);
+}
+
+char *mt_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = must(malloc(n));
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+void mt_write(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f, "cannot create %s", path);
+    cr_assert(fwrite(data, 1, size, f) == size, "short write of %s", path);
+    cr_assert(fclose(f) == 0, "cannot close %s", path);
+}
+
+uint8_t *mt_read(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = must(malloc((size_t)n + 1));
+    cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n, "short read of %s", path);
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+uint32_t mt_section_offset(const uint8_t *data, uint32_t k)
+{
+    return get32(data + 4 + 4 * k);
+}
+
+uint32_t mt_clip_offset(const uint8_t *data, uint32_t c)
+{
+    uint32_t anim = mt_section_offset(data, DAT_SECTION_ANIMATION);
+    return anim + get32(data + anim + 4 + 4 * c);
+}
+
+/* The clip as synth_model arrays (every array malloc'd, freed by synth_model_free). */
+static void fill_clip(synth_clip *k, const mt_clip *c, unsigned bones)
+{
+    size_t per = (size_t)bones * 3;
+    k->frames = c->n;
+    k->root = must(calloc(3 * c->n, sizeof *k->root));
+    k->mode = must(calloc(c->n, sizeof *k->mode));
+    k->rot = must(calloc(per * c->n, sizeof *k->rot));
+    k->scale = must(calloc(per * c->n, sizeof *k->scale));
+    for (unsigned f = 0; f < c->n; f++) {
+        const mt_frame *fr = &c->f[f];
+        memcpy(k->root + 3 * f, fr->root, sizeof fr->root);
+        k->mode[f] = fr->mode;
+        for (unsigned b = 0; b < bones; b++)
+            for (int x = 0; x < 3; x++) {
+                k->rot[per * f + 3 * b + (unsigned)x] = fr->rot[b][x];
+                k->scale[per * f + 3 * b + (unsigned)x] = fr->scale[b][x];
+            }
+    }
+}
+
+uint8_t *mt_encode(const mt_model *m, size_t *size)
+{
+    cr_assert(m->bones >= 1 && m->bones <= MT_MAX_BONES, "%s: %u bones", m->name, m->bones);
+    synth_model s;
+    memset(&s, 0, sizeof s);
+    s.kind = DAT_MONSTER;
+    s.bones = m->bones;
+    s.bone = must(calloc(m->bones, sizeof *s.bone));
+    for (unsigned b = 0; b < m->bones; b++) {
+        s.bone[b].parent = (int16_t)((int)b - 1);
+        s.bone[b].length = 100;
+        memcpy(s.bone[b].scale, m->rest_scale, sizeof m->rest_scale);
+    }
+    s.flags = m->flags;
+    s.model_scale = 1024;
+    memcpy(s.root, m->root, sizeof m->root);
+    s.nclips = m->nclips;
+    s.clip = must(calloc(m->nclips, sizeof *s.clip));
+    for (unsigned c = 0; c < m->nclips; c++)
+        fill_clip(&s.clip[c], &m->clip[c], m->bones);
+    s.filler_seed = 7;
+    s.geometry_seed = 8;
+    s.geometry_size = 64;
+    uint8_t *data = NULL;
+    ff_error err;
+    MT_OK(synth_model_encode(&s, &data, size, &err), &err);
+    synth_model_free(&s);
+    /* Section 3: what a SLOW+FAST run reads past the last clip. */
+    uint32_t from = mt_section_offset(data, 3), to = mt_section_offset(data, 4);
+    cr_assert(from <= to && to <= *size, "%s: section 3 at 0x%x..0x%x", m->name, from, to);
+    memset(data + from, 0, to - from);
+    return data;
+}
+
+void mt_write_model(const char *dir, const mt_model *m)
+{
+    size_t size;
+    uint8_t *data = mt_encode(m, &size);
+    char *p = mt_path(dir, m->name);
+    mt_write(p, data, size);
+    free(p);
+    free(data);
+}
+
+char *mt_standin_path(const char *name)
+{
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/emu/standin", bin);
+    return mt_path(dir, name);
+}
+
+emu_image *mt_image(const char *exe)
+{
+    emu_profile p;
+    ff_error err;
+    MT_OK(profile_builtin_by_name("standin", &p, &err), &err);
+    char *path = mt_standin_path(exe);
+    emu_image *img = NULL;
+    char warn[512];
+    MT_OK(emu_image_load(path, &p, &img, warn, sizeof warn, &err), &err);
+    free(path);
+    return img;
+}
+
+void mt_config(run_config *cfg, const char *corpus, const emu_image *img, unsigned jobs)
+{
+    run_config_init(cfg);
+    cfg->corpus_path = corpus;
+    cfg->image = img;
+    cfg->modes = MODE_ALL;
+    cfg->frame_level = 1;
+    cfg->leaf_level = 0;
+    cfg->jobs = jobs;
+}
+
+void mt_execute(const run_config *cfg, run_results *out)
+{
+    ff_error err;
+    ff_error_clear(&err);
+    MT_OK(run_execute(cfg, out, &err), &err);
+}
+
+void mt_run(const char *corpus, const char *exe, unsigned jobs, run_results *out)
+{
+    emu_image *img = mt_image(exe);
+    run_config cfg;
+    mt_config(&cfg, corpus, img, jobs);
+    mt_execute(&cfg, out);
+    emu_image_free(img);
+}
+
+const char *mt_file(const run_results *r, const clip_result *c)
+{
+    return c->file < r->nfiles ? r->files[c->file].name : "?";
+}
+
+const clip_result *mt_find(const run_results *r, const char *file, int32_t clip, mode_id mode)
+{
+    for (size_t i = 0; i < r->nresults; i++) {
+        const clip_result *c = &r->results[i];
+        if (c->clip == clip && c->mode == mode && !strcmp(mt_file(r, c), file)) return c;
+    }
+    return NULL;
+}
+
+const char *mt_mode(mode_id m)
+{
+    return mode_name(m);
+}
+
+static const mt_expect *expected(const run_results *r, const clip_result *c, const mt_expect *e,
+                                 size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (e[i].clip == c->clip && e[i].mode == c->mode && !strcmp(e[i].file, mt_file(r, c)))
+            return &e[i];
+    return NULL;
+}
+
+void mt_check(const run_results *r, const mt_expect *e, size_t n)
+{
+    cr_assert(!r->interrupted, "run interrupted");
+    cr_assert(r->nresults > 0, "no results");
+    for (size_t i = 0; i < n; i++)
+        cr_assert(mt_find(r, e[i].file, e[i].clip, e[i].mode) != NULL,
+                  "expectation %zu: no result for %s clip %d %s", i, e[i].file, e[i].clip,
+                  mt_mode(e[i].mode));
+    for (size_t i = 0; i < r->nresults; i++) {
+        const clip_result *c = &r->results[i];
+        const char *file = mt_file(r, c);
+        const mt_expect *x = expected(r, c, e, n);
+        cr_assert(c->source == RES_SRC_EMULATED || c->source == RES_SRC_SHARED,
+                  "%s clip %d %s: source %s", file, c->clip, mt_mode(c->mode),
+                  res_source_name(c->source));
+        if (!x) {
+            char name[64] = "";
+            if (c->status == RES_MISMATCH) field_name(c->div.field, c->div.bone, name, sizeof name);
+            cr_assert(c->status == RES_MATCH,
+                      "%s clip %d %s: expected a match, got %s (tick %zu %s ref %d orig %d)", file,
+                      c->clip, mt_mode(c->mode), res_status_name(c->status), c->div.tick, name,
+                      c->div.ref, c->div.orig);
+            continue;
+        }
+        cr_assert(c->status == RES_MISMATCH, "%s clip %d %s: expected a mismatch, got %s", file,
+                  c->clip, mt_mode(c->mode), res_status_name(c->status));
+        char name[64];
+        field_name(c->div.field, c->div.bone, name, sizeof name);
+        cr_assert(c->div.tick == x->tick && !strcmp(name, x->field),
+                  "%s clip %d %s: first divergence tick %zu %s (ref %d orig %d), expected tick "
+                  "%zu %s",
+                  file, c->clip, mt_mode(c->mode), c->div.tick, name, c->div.ref, c->div.orig,
+                  x->tick, x->field);
+        cr_assert(!field_is_per_bone(c->div.field) || c->div.bone == x->bone,
+                  "%s clip %d %s: bone %u, expected %u", file, c->clip, mt_mode(c->mode),
+                  c->div.bone, x->bone);
+        cr_assert(c->div.ref == x->ref && c->div.orig == x->orig,
+                  "%s clip %d %s tick %zu %s: ref %d orig %d, expected ref %d orig %d", file,
+                  c->clip, mt_mode(c->mode), c->div.tick, name, c->div.ref, c->div.orig, x->ref,
+                  x->orig);
+        cr_assert(c->div.cursor_off == x->cur_off && c->div.cursor_bit == x->cur_bit,
+                  "%s clip %d %s tick %zu: cursor (%d, %d), expected (%d, %d)", file, c->clip,
+                  mt_mode(c->mode), c->div.tick, c->div.cursor_off, c->div.cursor_bit, x->cur_off,
+                  x->cur_bit);
+        cr_assert(c->group >= 0 && (size_t)c->group < r->ngroups, "%s clip %d %s: group %d", file,
+                  c->clip, mt_mode(c->mode), c->group);
+    }
+    cr_assert_eq(r->totals.by_status[RES_MISMATCH], n, "mismatches: %llu, expected %zu",
+                 (unsigned long long)r->totals.by_status[RES_MISMATCH], n);
+    cr_assert_eq(r->totals.by_status[RES_FAULT], 0);
+    cr_assert_eq(r->totals.by_status[RES_BAD_INPUT], 0);
+    cr_assert_eq(r->totals.by_status[RES_NOT_RUN], 0);
+    uint64_t grouped = 0;
+    for (size_t g = 0; g < r->ngroups; g++)
+        grouped += r->groups[g].count;
+    cr_assert_eq(grouped, n, "groups hold %llu mismatches, expected %zu",
+                 (unsigned long long)grouped, n);
+}
+
+uint32_t mt_ticks(unsigned n, mode_id m)
+{
+    uint8_t flags = mode_flags(m);
+    /* StartClip: total = n, or (2n - 1) mod 256 under SLOW. */
+    unsigned total = (flags & 1) ? ((2 * n - 1) & 0xFF) : n;
+    /* One call per frame (two under FAST) until frame >= total, then the call returning 1. */
+    unsigned calls = (flags & 2) ? (total + 1) / 2 : total;
+    return calls + 1;
+}
+
+void mt_check_ticks(const run_results *r)
+{
+    for (size_t i = 0; i < r->nresults; i++) {
+        const clip_result *c = &r->results[i];
+        if (c->clip < 0 || c->status == RES_NOT_RUN || c->status == RES_BAD_INPUT) continue;
+        uint32_t want = mt_ticks(c->frames, c->mode);
+        cr_assert_eq(c->ref_ticks, want,
+                     "%s clip %d (%u frames) %s: %u reference ticks, expected %u", mt_file(r, c),
+                     c->clip, c->frames, mt_mode(c->mode), c->ref_ticks, want);
+        if (c->status == RES_MATCH)
+            cr_assert_eq(c->orig_ticks, want, "%s clip %d %s: %u original ticks, expected %u",
+                         mt_file(r, c), c->clip, mt_mode(c->mode), c->orig_ticks, want);
+    }
+}

@@ -1,0 +1,129 @@
+/*
+ * tests/mutants/mt.h: helpers shared by the mutant and run-level suites:
+ * hand-described models (explicit per-frame deltas) written as .dat files
+ * through synth_model_encode, scratch folders, the stand-in variants loaded
+ * under the built-in "standin" profile, a run over a folder, and checks of
+ * a run's results against a table of expected first divergences.
+ *
+ * Files written here have section 3 (the bytes after the animation section)
+ * zeroed, so the frame a SLOW+FAST run reads past the last clip decodes as
+ * an all-zero frame with mode bit 0 (every root and rotation delta 0, no
+ * scale read): its effect can be worked out by hand.
+ *
+ * Test code only.
+ */
+#ifndef FF8_TESTS_MUTANTS_MT_H
+#define FF8_TESTS_MUTANTS_MT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/game.h"
+#include "harness/results.h"
+#include "harness/run.h"
+#include "ref/error.h"
+
+/* Fails the running test with the error text when call != 0. */
+#define MT_OK(call, err)                                                                           \
+    do {                                                                                           \
+        char mt_msg_[1024];                                                                        \
+        int mt_rc_ = (call);                                                                       \
+        cr_assert(mt_rc_ == 0, "%s failed: %s", #call,                                             \
+                  ff_error_format((err), mt_msg_, sizeof mt_msg_));                                \
+    } while (0)
+
+#define MT_MAX_BONES 2
+#define MT_MAX_FRAMES 8
+
+/* One frame: root deltas, mode bit, per bone rotation deltas and (mode 1) scales. */
+typedef struct mt_frame {
+    int16_t root[3];
+    uint8_t mode;
+    int16_t rot[MT_MAX_BONES][3];
+    int16_t scale[MT_MAX_BONES][3]; /* read only when mode is 1 */
+} mt_frame;
+
+typedef struct mt_clip {
+    unsigned n; /* frames */
+    mt_frame f[MT_MAX_FRAMES];
+} mt_clip;
+
+/*
+ * A monster file (11 sections): bones (bone 0 a root, bone 1 its child),
+ * every bone with rest rotation 0 and rest scale rest_scale, the skeleton
+ * flag byte and rest root translation as given.
+ */
+typedef struct mt_model {
+    const char *name;
+    unsigned bones;
+    uint8_t flags;
+    int16_t root[3];
+    int16_t rest_scale[3];
+    unsigned nclips;
+    const mt_clip *clip;
+} mt_model;
+
+/* A new empty folder (malloc'd path). */
+char *mt_tempdir(void);
+/* Removes a folder and the files in it, then frees path. */
+void mt_rmtree(char *path);
+/* dir/name (malloc'd). */
+char *mt_path(const char *dir, const char *name);
+void mt_write(const char *path, const uint8_t *data, size_t size);
+/* Whole file (malloc'd). */
+uint8_t *mt_read(const char *path, size_t *size);
+
+/* The model's file bytes (malloc'd), section 3 zeroed. */
+uint8_t *mt_encode(const mt_model *m, size_t *size);
+/* mt_encode written to dir/m->name. */
+void mt_write_model(const char *dir, const mt_model *m);
+/* Offset of section k from a file's section table. */
+uint32_t mt_section_offset(const uint8_t *data, uint32_t k);
+/* Absolute offset of clip c's frame-count byte in a file's bytes. */
+uint32_t mt_clip_offset(const uint8_t *data, uint32_t c);
+
+/* "<build>/emu/standin/<name>" (malloc'd). */
+char *mt_standin_path(const char *name);
+/* A stand-in variant loaded under the built-in "standin" profile. */
+emu_image *mt_image(const char *exe);
+
+/* run_config with every mode, frame level only, the given jobs. */
+void mt_config(run_config *cfg, const char *corpus, const emu_image *img, unsigned jobs);
+/* run_execute, asserting it went through. */
+void mt_execute(const run_config *cfg, run_results *out);
+/* Loads exe, runs every mode over corpus with jobs workers. */
+void mt_run(const char *corpus, const char *exe, unsigned jobs, run_results *out);
+
+/* The result of (file, clip, mode), or NULL. */
+const clip_result *mt_find(const run_results *r, const char *file, int32_t clip, mode_id mode);
+/* Name of a result's file. */
+const char *mt_file(const run_results *r, const clip_result *c);
+
+/* An expected first divergence. */
+typedef struct mt_expect {
+    const char *file;
+    int32_t clip;
+    mode_id mode;
+    size_t tick;
+    const char *field; /* full name, as field_name writes it */
+    unsigned bone;
+    int32_t ref, orig;
+    int32_t cur_off, cur_bit; /* cursor where that tick began */
+} mt_expect;
+
+/*
+ * Asserts that r holds exactly the mismatches of the table (each with its
+ * tick, field, bone, values and cursor) and that every other result is a
+ * match; no fault, no bad input, not interrupted.
+ */
+void mt_check(const run_results *r, const mt_expect *e, size_t n);
+
+/* Ticks the reference makes on an n-frame clip in mode m (worked out from ENGINE.md). */
+uint32_t mt_ticks(unsigned n, mode_id m);
+/* Asserts ref_ticks of every result against mt_ticks. */
+void mt_check_ticks(const run_results *r);
+
+/* Name of a mode for messages. */
+const char *mt_mode(mode_id m);
+
+#endif

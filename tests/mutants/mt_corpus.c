@@ -1,0 +1,327 @@
+/*
+ * tests/mutants/mt_corpus.c: the mutants' corpora, described frame by
+ * frame, and the first divergence each mutant must show on them, worked
+ * out by hand (every (clip, mode) not listed must match).
+ *
+ * Conventions of the derivations (ENGINE.md sections 4 and 5):
+ *  - tick 0 is StartClip's call, which decodes frame 0; every later tick
+ *    is one Battle_ReadAnimation call. An n-frame clip has total = n, or
+ *    2n-1 under SLOW; FAST decodes two frames per call.
+ *  - Under SLOW every frame but frame 0 is decoded twice, halved (C
+ *    division); the cursor is saved at the end of a call unless SLOW and the
+ *    half-step bits are set (they are 0 at tick 0, 1 at tick 1, 0 at tick
+ *    2, ...). So SLOW decodes f0 | f1/2 | f1/2 | f2/2 | ..., FAST f0+f1 |
+ *    f2+f3 | ..., SLOW+FAST f0+f1/2 | f2/2+f3/2 | f2/2+f3/2 | ..., which
+ *    reads one frame past the clip (tick n-2 for odd n, n-1 for even n).
+ *  - Fields are compared in FIELD_MAP order: root.x y z, skel.flag, bone 0
+ *    rot x y z scale x y z, bone 1 ..., cmd.frame, cmd.off, cmd.bit,
+ *    cmd.flags, cmd.total, cmd.clip, ret.
+ *  - Cursor = (byte from the clip start, bit); a clip starts at (1, 0),
+ *    i.e. stream bit 8. Bits per value (narrowest width): root 5 (-4..3),
+ *    8 (-32..31), 11 (-256..255), 18; mode bit 1; rotation 1 when 0, else
+ *    6 (-4..3), 9 (-32..31), 11 (-128..127), 15 (12-bit); scale 1 when
+ *    1024, else 17. An all-zero frame is 15 + 1 + 3 = 19 bits with one
+ *    bone, 22 with two.
+ *  - Section 3 of every file is zeroed (mt.c), so the frame SLOW+FAST reads
+ *    past the last clip of a file is all zero deltas with mode bit 0.
+ *    Earlier clips are one frame long (nothing read past them), diverge
+ *    before the tick that reads past them, or belong to a mutant whose bug
+ *    does not depend on the bytes read there (e: StartClip only).
+ */
+#include "tests/mutants/mt_corpus.h"
+
+#define N MODE_NORMAL
+#define S MODE_SLOW
+#define F MODE_FAST
+#define SF MODE_SLOW_FAST
+/* clang-format off */
+#define ONE {1024, 1024, 1024}
+/* clang-format on */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- mutant a: a 12-bit rotation is not sign-extended (& 0xFFF) ---- */
+
+static const mt_clip clips_a[] = {
+    /* clip 0: a positive 12-bit delta on bone 0 (unchanged by the bug),
+     * a negative one on bone 1: -300 & 0xFFF = 3796. */
+    {3, {{.rot = {{0}}}, {.rot = {{0, 500, 0}, {0, 0, -300}}}, {.rot = {{0}}}}},
+    /* clip 1: the most negative 12-bit value: -2048 & 0xFFF = 2048. */
+    {1, {{.rot = {{-2048, 0, 0}}}}},
+    /* clip 2: 12-bit positives, negatives of 3, 6 and 8 bits, a 16-bit
+     * root: the bug does not show. */
+    {3,
+     {{.rot = {{2047, -128, 3}, {-100, 0, 127}}},
+      {.root = {-300, 5, 0}, .rot = {{-4, 1000, 0}, {64, -32, 2000}}},
+      {.rot = {{0, 0, -1}, {128, 0, 0}}}}},
+};
+const mt_model mt_model_a = {"mut_a.dat", 2, 0, {0}, ONE, COUNT(clips_a), clips_a};
+
+/*
+ * clip 0 (f0 zero: 22 bits, tick 1 starts at bit 30 = (3, 6)):
+ *   normal: tick 1 decodes f1: bone[1].rot.z -300 vs 3796 (bone 0's 500 equal).
+ *   slow: tick 1 decodes f1 halved: -300/2 = -150 vs 3796/2 = 1898.
+ *   fast: tick 0 decodes f0 + f1: -300 vs 3796 at (1, 0).
+ *   slow+fast: tick 0 decodes f0 + f1/2: -150 vs 1898.
+ * clip 1: one frame, every mode decodes f0 in full at tick 0:
+ *   bone[0].rot.x -2048 vs 2048.
+ * clip 2: matches in every mode.
+ */
+const mt_expect mt_expect_a[MT_EXPECT_A] = {
+    {"mut_a.dat", 0, N, 1, "bone[1].rot.z", 1, -300, 3796, 3, 6},
+    {"mut_a.dat", 0, S, 1, "bone[1].rot.z", 1, -150, 1898, 3, 6},
+    {"mut_a.dat", 0, F, 0, "bone[1].rot.z", 1, -300, 3796, 1, 0},
+    {"mut_a.dat", 0, SF, 0, "bone[1].rot.z", 1, -150, 1898, 1, 0},
+    {"mut_a.dat", 1, N, 0, "bone[0].rot.x", 0, -2048, 2048, 1, 0},
+    {"mut_a.dat", 1, S, 0, "bone[0].rot.x", 0, -2048, 2048, 1, 0},
+    {"mut_a.dat", 1, F, 0, "bone[0].rot.x", 0, -2048, 2048, 1, 0},
+    {"mut_a.dat", 1, SF, 0, "bone[0].rot.x", 0, -2048, 2048, 1, 0},
+};
+
+/* ---- mutant b: SLOW halves with >> 1 instead of / 2 ---- */
+
+static const mt_clip clips_b[] = {
+    /* clip 0: -5 in frame 0 (never halved), -3 on a half-step. */
+    {2, {{.root = {-5, 0, 0}}, {.root = {0, -3, 0}}}},
+    /* clip 1: even roots (halve alike), rotation -1 on a half-step. */
+    {2, {{.root = {0}}, {.root = {2, -4, 6}, .rot = {{0, 0, -1}}}}},
+    /* clip 2: odd negatives only in frame 0; even negatives and odd
+     * positives later: / 2 and >> 1 agree. */
+    {3,
+     {{.root = {-7, 0, 0}, .rot = {{-9, 0, 0}}},
+      {.root = {4, -6, 7}, .rot = {{-8, 9, 0}}},
+      {.root = {-2, 0, 1}, .rot = {{0, -100, 5}}}}},
+};
+const mt_model mt_model_b = {"mut_b.dat", 1, 0, {0}, ONE, COUNT(clips_b), clips_b};
+
+/*
+ * Normal and fast never halve: every clip matches there.
+ * clip 0 (f0 = 8 + 5 + 5 + 1 + 3 = 22 bits, tick 1 at bit 30 = (3, 6)):
+ *   slow: tick 1, f1 halved: root.y -3/2 = -1 vs -3>>1 = -2.
+ *   slow+fast: tick 0 (f0 + f1/2): root.y -1 vs -2 at (1, 0).
+ * clip 1 (f0 zero, 19 bits: (3, 3)): roots 2, -4, 6 halve alike;
+ *   slow: tick 1 bone[0].rot.z -1/2 = 0 vs -1>>1 = -1; slow+fast: tick 0.
+ * clip 2: matches (7>>1 = 3 = 7/2, -6>>1 = -3, 9>>1 = 4, -100>>1 = -50, ...).
+ */
+static const mt_expect expect_b[] = {
+    {"mut_b.dat", 0, S, 1, "root.y", 0, -1, -2, 3, 6},
+    {"mut_b.dat", 0, SF, 0, "root.y", 0, -1, -2, 1, 0},
+    {"mut_b.dat", 1, S, 1, "bone[0].rot.z", 0, 0, -1, 3, 3},
+    {"mut_b.dat", 1, SF, 0, "bone[0].rot.z", 0, 0, -1, 1, 0},
+};
+
+/* ---- mutant c: an absent scale reads 0 instead of 1024 ---- */
+
+static const mt_clip clips_c[] = {
+    /* clip 0: f1 on the scale path, bone 1's scale.y absent (1024). */
+    {2,
+     {{.root = {0}},
+      {.mode = 1, .rot = {{10, 0, 0}}, .scale = {{2048, 512, 700}, {1500, 1024, 800}}}}},
+    /* clip 1: bone 0's scale.x absent in frame 0. */
+    {1, {{.mode = 1, .scale = {{1024, 1100, 1200}, {900, 900, 900}}}}},
+    /* clip 2: scale path with every scale present (0, -1 and 4096 too),
+     * and a frame without it. */
+    {3,
+     {{.mode = 1, .rot = {{5, 0, 0}}, .scale = {{1025, 1023, 0}, {-1, 4096, 2000}}},
+      {.rot = {{0}, {0, -50, 0}}},
+      {.mode = 1, .scale = {{300, 400, 500}, {600, 700, 800}}}}},
+};
+static const mt_model model_c = {"mut_c.dat", 2, 0, {0}, ONE, COUNT(clips_c), clips_c};
+
+/*
+ * clip 0 (f0 zero, 2 bones: 22 bits, (3, 6)): every bone-0 field and bone 1's
+ *   rotation and scale.x agree; bone[1].scale.y 1024 vs 0. Scales are never
+ *   halved: normal and slow at tick 1, fast and slow+fast at tick 0.
+ * clip 1: bone[0].scale.x 1024 vs 0 at tick 0 in every mode.
+ * clip 2: matches (the frame read past it under SLOW+FAST has mode 0).
+ */
+static const mt_expect expect_c[] = {
+    {"mut_c.dat", 0, N, 1, "bone[1].scale.y", 1, 1024, 0, 3, 6},
+    {"mut_c.dat", 0, S, 1, "bone[1].scale.y", 1, 1024, 0, 3, 6},
+    {"mut_c.dat", 0, F, 0, "bone[1].scale.y", 1, 1024, 0, 1, 0},
+    {"mut_c.dat", 0, SF, 0, "bone[1].scale.y", 1, 1024, 0, 1, 0},
+    {"mut_c.dat", 1, N, 0, "bone[0].scale.x", 0, 1024, 0, 1, 0},
+    {"mut_c.dat", 1, S, 0, "bone[0].scale.x", 0, 1024, 0, 1, 0},
+    {"mut_c.dat", 1, F, 0, "bone[0].scale.x", 0, 1024, 0, 1, 0},
+    {"mut_c.dat", 1, SF, 0, "bone[0].scale.x", 0, 1024, 0, 1, 0},
+};
+
+/* ---- mutant d: scales accumulate instead of being assigned ---- */
+
+static const mt_clip clips_d[] = {
+    /* clip 0: f1 on the scale path with every scale absent (1024). */
+    {2, {{.root = {0}}, {.mode = 1, .scale = {ONE}}}},
+    /* clip 1: scale 0 (payload -1024) in frame 0. */
+    {1, {{.mode = 1, .scale = {{0, 2048, 5}}}}},
+    /* clip 2: never on the scale path. */
+    {3,
+     {{.root = {1, 2, 3}, .rot = {{10, 20, 30}}},
+      {.root = {0, -100, 0}, .rot = {{-5, 0, 1000}}},
+      {.root = {0, 0, -1}}}},
+};
+/* Rest scales 100, 200, 300: what the mutant adds to. */
+static const mt_model model_d = {"mut_d.dat", 1, 0, {0}, {100, 200, 300}, COUNT(clips_d), clips_d};
+
+/*
+ * clip 0 (f0 zero: 19 bits, (3, 3)): bone[0].scale.x 1024 vs 100 + 1024 =
+ *   1124: normal and slow at tick 1, fast and slow+fast at tick 0.
+ * clip 1: bone[0].scale.x 0 vs 100 + 0 = 100 at tick 0 in every mode.
+ * clip 2: matches (mode 0 throughout, also in the frame read past it).
+ */
+static const mt_expect expect_d[] = {
+    {"mut_d.dat", 0, N, 1, "bone[0].scale.x", 0, 1024, 1124, 3, 3},
+    {"mut_d.dat", 0, S, 1, "bone[0].scale.x", 0, 1024, 1124, 3, 3},
+    {"mut_d.dat", 0, F, 0, "bone[0].scale.x", 0, 1024, 1124, 1, 0},
+    {"mut_d.dat", 0, SF, 0, "bone[0].scale.x", 0, 1024, 1124, 1, 0},
+    {"mut_d.dat", 1, N, 0, "bone[0].scale.x", 0, 0, 100, 1, 0},
+    {"mut_d.dat", 1, S, 0, "bone[0].scale.x", 0, 0, 100, 1, 0},
+    {"mut_d.dat", 1, F, 0, "bone[0].scale.x", 0, 0, 100, 1, 0},
+    {"mut_d.dat", 1, SF, 0, "bone[0].scale.x", 0, 0, 100, 1, 0},
+};
+
+/* ---- mutant e: StartClip keeps the root translation ---- */
+
+static const mt_clip clips_e[] = {
+    {2, {{.root = {1, 2, 3}}, {.root = {4, 6, 0}}}},
+    {1, {{.root = {0, 20, -30}}}},
+};
+/* Same clips; rest root (0, -20, 30) in e0, (0, 0, 0) in e1. */
+static const mt_model model_e0 = {"mut_e0.dat", 1, 0, {0, -20, 30}, ONE, COUNT(clips_e), clips_e};
+static const mt_model model_e1 = {"mut_e1.dat", 1, 0, {0, 0, 0}, ONE, COUNT(clips_e), clips_e};
+
+/*
+ * mut_e0, tick 0 (root.x: rest 0, so equal; root.y comes next):
+ * clip 0: normal, slow (f0): root.y 2 vs -20 + 2 = -18; fast (f0 + f1):
+ *   8 vs -12; slow+fast (f0 + f1/2): 2 + 3 = 5 vs -15.
+ * clip 1: root.y 20 vs 0 in every mode.
+ * mut_e1 (rest root 0): matches everywhere.
+ */
+static const mt_expect expect_e[] = {
+    {"mut_e0.dat", 0, N, 0, "root.y", 0, 2, -18, 1, 0},
+    {"mut_e0.dat", 0, S, 0, "root.y", 0, 2, -18, 1, 0},
+    {"mut_e0.dat", 0, F, 0, "root.y", 0, 8, -12, 1, 0},
+    {"mut_e0.dat", 0, SF, 0, "root.y", 0, 5, -15, 1, 0},
+    {"mut_e0.dat", 1, N, 0, "root.y", 0, 20, 0, 1, 0},
+    {"mut_e0.dat", 1, S, 0, "root.y", 0, 20, 0, 1, 0},
+    {"mut_e0.dat", 1, F, 0, "root.y", 0, 20, 0, 1, 0},
+    {"mut_e0.dat", 1, SF, 0, "root.y", 0, 20, 0, 1, 0},
+};
+
+/* ---- mutant f: the cursor is saved on the SLOW half-step too ---- */
+
+static const mt_clip clips_f[] = {
+    /* clip 0: f1 has a 9-bit root (25 bits), the others are zero (19). */
+    {4, {{.root = {0}}, {.root = {100, 0, 0}}, {.root = {0}}, {.root = {0}}}},
+    /* clip 1: one frame, no half-step ever. */
+    {1, {{.root = {3, -3, 0}, .rot = {{7, 0, -7}}}}},
+    /* clip 2: two zero frames, the last clip of the file. */
+    {2, {{.root = {0}}, {.root = {0}}}},
+};
+static const mt_model model_f = {"mut_f.dat", 1, 0, {0}, ONE, COUNT(clips_f), clips_f};
+
+/*
+ * Normal and fast never skip a save: every clip matches there. Values of a
+ * tick agree (both sides read from the same cursor); the cursor it leaves
+ * does not, so the first field is cmd.off (cmd.frame agrees).
+ * clip 0: cursor after f0 27 = (3, 3), f1 52 = (6, 4), f2 71, f3 90 = (11, 2).
+ *   slow: tick 1 (f1/2, half-step): cmd.off 3 (tick 0's) vs 6.
+ *   slow+fast: tick 0 saves after f0 + f1 (6, 4); tick 1 (f2 + f3, half-
+ *   step): cmd.off 6 vs 11.
+ * clip 1: matches (one frame).
+ * clip 2: after f0 (3, 3), f1 46 = (5, 6), the zero frame read past the
+ *   clip 65 = (8, 1). slow: tick 1 cmd.off 3 vs 5; slow+fast: tick 1 reads
+ *   past the clip: 5 vs 8.
+ */
+static const mt_expect expect_f[] = {
+    {"mut_f.dat", 0, S, 1, "cmd.off", 0, 3, 6, 3, 3},
+    {"mut_f.dat", 0, SF, 1, "cmd.off", 0, 6, 11, 6, 4},
+    {"mut_f.dat", 2, S, 1, "cmd.off", 0, 3, 5, 3, 3},
+    {"mut_f.dat", 2, SF, 1, "cmd.off", 0, 5, 8, 5, 6},
+};
+
+/* ---- mutant g: FAST decodes one frame per call ---- */
+
+static const mt_clip clips_g[] = {
+    {3, {{.root = {1, 0, 0}}, {.root = {6, 0, 0}}, {.root = {-2, 0, 0}}}},
+    /* clip 1: f1 changes nothing but the frame counter. */
+    {2, {{.root = {2, 0, 0}}, {.root = {0}}}},
+    /* clip 2: one frame: FAST stops after it anyway. */
+    {1, {{.root = {5, 5, 5}, .rot = {{1, 2, 3}}}}},
+};
+const mt_model mt_model_g = {"mut_g.dat", 1, 0, {0}, ONE, COUNT(clips_g), clips_g};
+
+/*
+ * Normal and slow do not use FAST: every clip matches there.
+ * clip 0: fast tick 0: f0 + f1 root.x 7 vs f0 only 1; slow+fast: 1 + 6/2 = 4 vs 1.
+ * clip 1: values agree (f1 is zero), cmd.frame 2 vs 1 at tick 0 in fast
+ *   and slow+fast.
+ * clip 2: matches.
+ */
+static const mt_expect expect_g[] = {
+    {"mut_g.dat", 0, F, 0, "root.x", 0, 7, 1, 1, 0},
+    {"mut_g.dat", 0, SF, 0, "root.x", 0, 4, 1, 1, 0},
+    {"mut_g.dat", 1, F, 0, "cmd.frame", 0, 2, 1, 1, 0},
+    {"mut_g.dat", 1, SF, 0, "cmd.frame", 0, 2, 1, 1, 0},
+};
+
+/* ---- mutant h: the mode bit is ORed into the skeleton flags ---- */
+
+static const mt_clip clips_h0[] = {
+    /* clip 0: scale path, then not. */
+    {2, {{.mode = 1, .scale = {ONE}}, {.root = {3, 0, 0}}}},
+    /* clip 1: never on the scale path. */
+    {1, {{.root = {1, 1, 1}}}},
+    /* clip 2: scale path in both frames; the last clip of the file. */
+    {2,
+     {{.mode = 1, .scale = {{2000, 1024, 1024}}},
+      {.mode = 1, .rot = {{1, 0, 0}}, .scale = {{1024, 3000, 1024}}}}},
+};
+static const mt_clip clips_h1[] = {
+    {1, {{.root = {0}}}},
+    {1, {{.mode = 1, .scale = {ONE}}}},
+};
+static const mt_model model_h0 = {"mut_h0.dat", 1, 0x00, {0}, ONE, COUNT(clips_h0), clips_h0};
+/* Flag byte 0x81: bit 0 set at rest, bit 7 kept by every frame. */
+static const mt_model model_h1 = {"mut_h1.dat", 1, 0x81, {0}, ONE, COUNT(clips_h1), clips_h1};
+
+/*
+ * mut_h0 clip 0 (f0 = 15 + 1 + 3 + 3 = 22 bits: (3, 6)): the roots come
+ *   before the mode bit and agree; skel.flag 0 vs 1 where f1 is decoded:
+ *   tick 1 in normal and slow, tick 0 in fast and slow+fast.
+ * mut_h0 clip 1: matches (flag 0, mode 0).
+ * mut_h0 clip 2 (f0 = 15 + 1 + 3 + 19 = 38 bits, f1 = 15 + 1 + 8 + 19 = 43:
+ *   f1 ends at bit 89 = (11, 1)): matches in normal, slow and fast; under
+ *   slow+fast tick 1 reads the zero frame past the clip: mode 0 gives flag
+ *   0 vs 1.
+ * mut_h1 clip 0: (0x81 & ~1) | 0 = 0x80 vs 0x81 | 0 = 0x81 at tick 0 in
+ *   every mode. clip 1: mode 1 gives 0x81 on both sides.
+ */
+static const mt_expect expect_h[] = {
+    {"mut_h0.dat", 0, N, 1, "skel.flag", 0, 0, 1, 3, 6},
+    {"mut_h0.dat", 0, S, 1, "skel.flag", 0, 0, 1, 3, 6},
+    {"mut_h0.dat", 0, F, 0, "skel.flag", 0, 0, 1, 1, 0},
+    {"mut_h0.dat", 0, SF, 0, "skel.flag", 0, 0, 1, 1, 0},
+    {"mut_h0.dat", 2, SF, 1, "skel.flag", 0, 0, 1, 11, 1},
+    {"mut_h1.dat", 0, N, 0, "skel.flag", 0, 0x80, 0x81, 1, 0},
+    {"mut_h1.dat", 0, S, 0, "skel.flag", 0, 0x80, 0x81, 1, 0},
+    {"mut_h1.dat", 0, F, 0, "skel.flag", 0, 0x80, 0x81, 1, 0},
+    {"mut_h1.dat", 0, SF, 0, "skel.flag", 0, 0x80, 0x81, 1, 0},
+};
+
+/* ---- the table of mutants ---- */
+
+const mt_mutant mt_mutants[MT_MUTANTS] = {
+    {"standin_mut_a.exe", {&mt_model_a}, mt_expect_a, MT_EXPECT_A},
+    {"standin_mut_b.exe", {&mt_model_b}, expect_b, COUNT(expect_b)},
+    {"standin_mut_c.exe", {&model_c}, expect_c, COUNT(expect_c)},
+    {"standin_mut_d.exe", {&model_d}, expect_d, COUNT(expect_d)},
+    {"standin_mut_e.exe", {&model_e0, &model_e1}, expect_e, COUNT(expect_e)},
+    {"standin_mut_f.exe", {&model_f}, expect_f, COUNT(expect_f)},
+    {"standin_mut_g.exe", {&mt_model_g}, expect_g, COUNT(expect_g)},
+    {"standin_mut_h.exe", {&model_h0, &model_h1}, expect_h, COUNT(expect_h)},
+};
+
+void mt_write_mutant(const char *dir, const mt_mutant *m)
+{
+    for (int i = 0; i < 2; i++)
+        if (m->models[i]) mt_write_model(dir, m->models[i]);
+}

@@ -1,0 +1,35 @@
+/*
+ * tests/mutants/mt_corpus.h: the corpora built for the stand-in's mutants
+ * (one or two small monster files each, described frame by frame) and the
+ * first divergences each mutant must show on them, worked out by hand in
+ * mt_corpus.c. Every (file, clip, mode) not in a table must match.
+ *
+ * Test code only.
+ */
+#ifndef FF8_TESTS_MUTANTS_MT_CORPUS_H
+#define FF8_TESTS_MUTANTS_MT_CORPUS_H
+
+#include <stddef.h>
+
+#include "tests/mutants/mt.h"
+
+typedef struct mt_mutant {
+    const char *exe;           /* file name in <build>/emu/standin/ */
+    const mt_model *models[2]; /* the second may be NULL */
+    const mt_expect *expect;   /* every mismatch it must show */
+    size_t nexpect;
+} mt_mutant;
+
+/* Mutants a..h in order. */
+#define MT_MUTANTS 8
+extern const mt_mutant mt_mutants[MT_MUTANTS];
+
+/* Models reused by the run-level suite, and mutant a's table. */
+extern const mt_model mt_model_a, mt_model_b, mt_model_g;
+#define MT_EXPECT_A 8
+extern const mt_expect mt_expect_a[MT_EXPECT_A];
+
+/* Writes the mutant's files into dir. */
+void mt_write_mutant(const char *dir, const mt_mutant *m);
+
+#endif
