@@ -333,6 +333,32 @@ void rh_value(strbuf *b, const cJSON *o, const char *key, const char *field_kind
     sb_puts(b, "</span>");
 }
 
+/* The original instruction that wrote the diverging field (harness/writers.c). */
+static void writer_row(strbuf *b, const cJSON *w)
+{
+    if (!w) return;
+    sb_puts(b, "<tr><th>Original writer</th><td class=\"writer\">");
+    const char *eip = rv_str(w, "eip", NULL);
+    if (eip) {
+        sb_puts(b, "<code>");
+        rh_text(b, eip);
+        sb_puts(b, ": ");
+        rh_text(b, rv_str(w, "instruction", "?"));
+        sb_puts(b, "</code> in ");
+        rh_text(b, rv_str(w, "routine", "?"));
+        sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(w, "routine_offset", 0));
+        sb_printf(b, " (last of %llu writes in that call, value 0x%llx)",
+                  (unsigned long long)rv_u64(w, "writes", 0),
+                  (unsigned long long)rv_u64(w, "value", 0));
+    }
+    const char *note = rv_str(w, "note", "");
+    if (note[0]) {
+        if (eip) sb_puts(b, "; ");
+        rh_text(b, note);
+    }
+    sb_puts(b, "</td></tr>\n");
+}
+
 static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix)
 {
     const cJSON *ex = rv_obj(g, "example");
@@ -363,6 +389,7 @@ static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix)
         sb_printf(b, "<tr><th>Ticks</th><td>%llu reference, %llu original</td></tr>\n",
                   (unsigned long long)rv_u64(r, "ticks_ref", 0),
                   (unsigned long long)rv_u64(r, "ticks_orig", 0));
+    writer_row(b, rv_obj(g, "writer"));
     sb_puts(b, "</table>\n</div><div class=\"gplot\">\n");
     report_plot_svg(b, rv_obj(g, "series"), rv_int(ex, "tick", -1));
     sb_puts(b, "</div></div>\n");

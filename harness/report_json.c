@@ -266,12 +266,20 @@ static cJSON *group_json(const run_results *res, size_t i)
         cJSON_AddNumberToObject(s, "orig_ticks", (double)g->series.orig_n);
         cJSON_AddItemToObject(s, "ref", ints(g->series.ref, g->series.ref_n));
         cJSON_AddItemToObject(s, "orig", ints(g->series.orig, g->series.orig_n));
-        if (g->have_writer || g->writer_note[0]) cJSON_AddItemToObject(o, "writer", writer_json(g));
-    } else {
-        const leaf_result *l = &res->leaf[g->example >= 0 ? g->example : 0];
+        cJSON_AddItemToObject(o, "writer", g->have_writer || g->writer_note[0]
+                                               ? writer_json(g)
+                                               : cJSON_CreateNull());
+    } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
+               (size_t)g->example < res->nleaf) {
+        const leaf_result *l = &res->leaf[g->example];
         add_str(ex, "routine", l->routine);
         cJSON_AddNumberToObject(ex, "case", (double)l->first.index);
         cJSON_AddNullToObject(o, "series");
+        cJSON_AddNullToObject(o, "writer");
+    } else {
+        /* A group always has an example; a tree without one is not emitted half-made. */
+        cJSON_Delete(o);
+        return NULL;
     }
     return o;
 }

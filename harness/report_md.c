@@ -181,6 +181,20 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix)
     sb_printf(b, ": reference %lld, original %lld\n", (long long)rv_int(ex, "ref", 0),
               (long long)rv_int(ex, "orig", 0));
     stream_lines(b, rv_obj(rv_result(ix, rv_int(ex, "result", -1)), "divergence"));
+    const cJSON *w = rv_obj(g, "writer");
+    if (w && rv_str(w, "eip", NULL)) {
+        sb_puts(b, "- Original writer: ");
+        md_code(b, rv_str(w, "eip", "?"));
+        sb_puts(b, " ");
+        md_code(b, rv_str(w, "instruction", "?"));
+        sb_puts(b, " in ");
+        md(b, rv_str(w, "routine", "?"));
+        sb_printf(b, "+0x%llx\n", (unsigned long long)rv_u64(w, "routine_offset", 0));
+    } else if (w && rv_str(w, "note", "")[0]) {
+        sb_puts(b, "- Original writer: ");
+        md(b, rv_str(w, "note", ""));
+        sb_putc(b, '\n');
+    }
     sb_putc(b, '\n');
 }
 
