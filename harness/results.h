@@ -140,6 +140,7 @@ typedef struct run_results {
     run_totals totals;
     char corpus_kind[16];          /* "folder", "archive", "install", "file" */
     char corpus_description[512];  /* what the corpus path turned out to be */
+    unsigned jobs;                 /* worker threads the run used */
     int interrupted;
     double seconds;
 } run_results;

@@ -76,6 +76,7 @@ static int run_workers(run_ctx *ctx, ff_error *err)
 {
     unsigned jobs = job_count(ctx->cfg);
     if (jobs > ctx->nunits) jobs = ctx->nunits ? (unsigned)ctx->nunits : 1;
+    ctx->res->jobs = jobs;
     thread_arg *args = calloc(jobs, sizeof *args);
     pthread_t *th = calloc(jobs, sizeof *th);
     int *running = calloc(jobs, sizeof *running);

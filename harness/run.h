@@ -27,6 +27,7 @@
 #include "ref/error.h"
 
 struct cache;
+struct tset;
 
 typedef struct run_progress {
     atomic_uint_fast64_t clips_total, clips_done;
@@ -49,6 +50,8 @@ typedef struct run_config {
     const char *cache_id;     /* executable SHA-256 + profile, part of cache keys */
     const char *traces_dir;   /* authority = recorded traces in this folder */
     const char *against_dir;  /* candidate = traces in this folder, not the reference */
+    const struct tset *traces_set;  /* manifest of traces_dir (file hashes, faults); may be NULL */
+    const struct tset *against_set; /* manifest of against_dir; may be NULL */
     const char *record_dir;   /* also write the authority's traces here */
     int record_lz4;           /* ... as .jsonl.lz4 */
     volatile sig_atomic_t *cancel; /* set by the caller to stop early */

@@ -217,7 +217,8 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
     trace_init(&t);
     for (size_t u = 0; u < ctx->nunits; u++) {
         run_unit *un = &ctx->units[u];
-        if (un->kind != UNIT_FRAME) continue;
+        /* A cached unit is not emulated: no key, and its estimate will do. */
+        if (un->kind != UNIT_FRAME || un->cached) continue;
         const dat_file *d = &ctx->dat[un->file];
         size_t skel_size = ref_skel_size(d);
         uint8_t *skel = malloc(skel_size);
@@ -234,7 +235,7 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
             ff_error e;
             int rc = refside_clip(&a, mode_flags(un->mode), c, &t, &e);
             cost += (uint64_t)t.n * (d->bones + 4);
-            if (rc < 0 || un->cached) continue; /* no key: emulated on its own */
+            if (rc < 0) continue; /* no key: emulated on its own */
             keyed *k = &keys[nkeys++];
             k->result = un->first + c;
             clip_key(ctx, un->file, un->mode, c, a.stream.high, k->key);

@@ -17,6 +17,7 @@
 #include "harness/refside.h"
 #include "harness/run_internal.h"
 #include "harness/trace_json.h"
+#include "harness/traceset.h"
 
 struct worker {
     run_ctx *ctx;
@@ -168,6 +169,9 @@ static int shared(worker *w, int32_t si, uint32_t f, mode_id m, uint32_t clip,
 
 typedef struct trace_file {
     tj_reader *r;
+    char path[4700];
+    const char *name; /* the corpus file's name */
+    mode_id mode;
     int have;      /* a clip read ahead */
     int failed;    /* the file is broken from here on */
     ff_error err;
@@ -175,23 +179,62 @@ typedef struct trace_file {
     trace t;
 } trace_file;
 
-static void tf_open(trace_file *tf, const char *dir, const char *name, mode_id m)
+/*
+ * Opens the traces of (f, m) in dir: the file the manifest names when there
+ * is one (after checking it was recorded from these very bytes), else
+ * <name>.<mode>.jsonl or .jsonl.lz4. A failure is kept and given as every
+ * clip's error.
+ */
+static void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f,
+                    mode_id m)
 {
     memset(tf, 0, sizeof *tf);
     trace_init(&tf->t);
-    char path[4096], file[512];
-    for (int lz4 = 0; lz4 < 2 && !tf->r; lz4++) {
-        run_trace_name(file, sizeof file, name, m, lz4);
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        ff_error e;
-        tf->r = tj_open(path, &e);
-        if (!tf->r && lz4) tf->err = e;
+    tf->name = f->name;
+    tf->mode = m;
+    char file[512];
+    const tset_file *sf = set ? tset_find(set, f->name) : NULL;
+    if (set && !sf) {
+        ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1,
+                     "no traces recorded for this file (not in %s/%s)", dir, TSET_MANIFEST);
+    } else if (sf && strcmp(sf->sha256, f->sha256) != 0) {
+        ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1,
+                     "traces recorded from a different file (SHA-256 %.16s..., this file "
+                     "%.16s...)", sf->sha256, f->sha256);
+    } else if (sf && !sf->trace[m]) {
+        ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1, "no %s-mode traces recorded in %s",
+                     mode_name(m), dir);
+    } else {
+        for (int lz4 = 0; lz4 < 2 && !tf->r; lz4++) {
+            if (sf) snprintf(file, sizeof file, "%s", sf->trace[m]);
+            else run_trace_name(file, sizeof file, f->name, m, lz4);
+            snprintf(tf->path, sizeof tf->path, "%s/%s", dir, file);
+            ff_error e;
+            tf->r = tj_open(tf->path, &e);
+            if (sf && !tf->r) tf->err = e;
+            if (sf) break;
+        }
+        if (!tf->r && !sf)
+            ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode", f->name,
+                         mode_name(m));
     }
-    if (!tf->r) {
-        tf->failed = 1;
-        snprintf(tf->err.reason, sizeof tf->err.reason, "no trace file for %s in %s mode in %s",
-                 name, mode_name(m), dir);
-    }
+    tf->failed = tf->r == NULL;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Marks the rest of the file broken: "line N: why". */
+static int tf_break(trace_file *tf, ff_error *err, const char *why)
+{
+    tf->failed = 1;
+    ff_error_set(&tf->err, FF_E_FORMAT, tf->path, -1, "line %lu: %s",
+                 tf->clip.line, why);
+    *err = tf->err;
+    return -1;
 }
 
 /* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
@@ -210,13 +253,34 @@ static int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff
         }
         tf->have = rc;
     }
-    if (!tf->have || tf->clip.anim != clip)
-        return ff_error_set(err, FF_E_FORMAT, tf->err.file, -1, "no trace for anim %u", clip);
+    if (!tf->have)
+        return ff_error_set(err, FF_E_FORMAT, tf->path, -1, "no trace for anim %u: the file "
+                            "ends before it", clip);
+    char why[TJ_NAME_MAX + 200];
+    if (tf->clip.mode != tf->mode) {
+        snprintf(why, sizeof why, "mode \"%s\" in the %s-mode trace file",
+                 mode_name(tf->clip.mode), mode_name(tf->mode));
+        return tf_break(tf, err, why);
+    }
+    if (strcmp(base_name(tf->clip.file), tf->name) != 0) {
+        snprintf(why, sizeof why, "file \"%s\" in a trace file of %s", tf->clip.file,
+                 tf->name);
+        return tf_break(tf, err, why);
+    }
+    if (tf->clip.anim < clip) {
+        snprintf(why, sizeof why, "anim %u out of order (each anim comes once, in increasing "
+                 "order)", tf->clip.anim);
+        return tf_break(tf, err, why);
+    }
+    if (tf->clip.anim != clip)
+        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
+                            "line %lu: no trace for anim %u (anim %u comes next)", tf->clip.line,
+                            clip, tf->clip.anim);
     tf->have = 0;
     if (tf->t.bones != bones)
-        return ff_error_set(err, FF_E_FORMAT, tf->clip.file, -1,
-                            "trace of anim %u has %u bones, the model has %u", clip, tf->t.bones,
-                            bones);
+        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
+                            "line %lu: anim %u has %u bones, the model has %u", tf->clip.line,
+                            clip, tf->t.bones, bones);
     return trace_copy(out, &tf->t, err);
 }
 
@@ -291,6 +355,7 @@ static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err
 typedef struct unit_io {
     trace_file cand, auth;
     int use_cand, use_auth;
+    const tset_file *cand_set, *auth_set; /* manifest entries, NULL: none */
     uint8_t *raw;         /* cached outcomes */
     size_t raw_len, raw_pos;
     int cache_ok;
@@ -311,14 +376,16 @@ static int setup_ref(worker *w, const dat_file *d, ref_anim *a, ff_error *err)
 static void open_io(worker *w, const run_unit *u, unit_io *io)
 {
     const run_config *cfg = w->ctx->cfg;
-    const char *name = w->ctx->res->files[u->file].name;
+    const run_file *f = &w->ctx->res->files[u->file];
     memset(io, 0, sizeof *io);
     if (cfg->against_dir) {
-        tf_open(&io->cand, cfg->against_dir, name, u->mode);
+        tf_open(&io->cand, cfg->against_dir, cfg->against_set, f, u->mode);
+        io->cand_set = cfg->against_set ? tset_find(cfg->against_set, f->name) : NULL;
         io->use_cand = 1;
     }
     if (cfg->traces_dir) {
-        tf_open(&io->auth, cfg->traces_dir, name, u->mode);
+        tf_open(&io->auth, cfg->traces_dir, cfg->traces_set, f, u->mode);
+        io->auth_set = cfg->traces_set ? tset_find(cfg->traces_set, f->name) : NULL;
         io->use_auth = 1;
     } else if (u->cached && cfg->cache) {
         uint8_t *packed = NULL;
@@ -338,6 +405,42 @@ static void close_io(unit_io *io)
     free(io->raw);
 }
 
+/*
+ * A clip from recorded traces, with the fault the manifest records for it
+ * (the trace file then holds the calls made before the fault, maybe none).
+ * Returns 0, or -1 with err.
+ */
+static int recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones,
+                    orig_outcome *o, ff_error *err)
+{
+    const tset_fault *ft = sf ? tset_fault_of(sf, tf->mode, clip) : NULL;
+    o->faulted = 0;
+    o->extent = 0;
+    if (ft && ft->ticks == 0 && !tf->failed) trace_clear(&o->t, bones);
+    else if (tf_take(tf, clip, bones, &o->t, err) < 0) return -1;
+    if (!ft) return 0;
+    if (o->t.n != ft->ticks)
+        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
+                            "line %lu: anim %u has %zu calls, the manifest records %u before "
+                            "its fault", tf->clip.line, clip, o->t.n, ft->ticks);
+    o->faulted = 1;
+    o->fault = ft->fault;
+    return 0;
+}
+
+/* The candidate's side of one clip: the reference, or traces. 1 ok, 0 error (cerr). */
+static int candidate(worker *w, const run_unit *u, unit_io *io, ref_anim *a, uint32_t clip,
+                     ff_error *cerr)
+{
+    const dat_file *d = &w->ctx->dat[u->file];
+    if (!io->use_cand) return refside_clip(a, mode_flags(u->mode), clip, &w->rt, cerr) == 0;
+    if (io->cand_set && tset_fault_of(io->cand_set, u->mode, clip))
+        return ff_error_set(cerr, FF_E_FAULT, w->ctx->cfg->against_dir, -1,
+                            "the traces compared record a fault of their engine on anim %u",
+                            clip) == 0;
+    return tf_take(&io->cand, clip, d->bones, &w->rt, cerr) == 0;
+}
+
 /* The authority's side of one clip. Returns 1 ok, 0 input error (aerr), -1 run error. */
 static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, res_source *src,
                      ff_error *aerr, ff_error *err)
@@ -346,9 +449,7 @@ static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, r
     const dat_file *d = &ctx->dat[u->file];
     if (io->use_auth) {
         *src = RES_SRC_TRACES;
-        w->oo.faulted = 0;
-        w->oo.extent = 0;
-        return tf_take(&io->auth, clip, d->bones, &w->oo.t, aerr) == 0;
+        return recorded(&io->auth, io->auth_set, clip, d->bones, &w->oo, aerr) == 0;
     }
     if (io->cache_ok) {
         uint32_t got;
@@ -416,8 +517,7 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
         ff_error cerr, aerr;
         ff_error_clear(&cerr);
         ff_error_clear(&aerr);
-        int cand_ok = io.use_cand ? tf_take(&io.cand, c, d->bones, &w->rt, &cerr) == 0
-                                  : refside_clip(&a, mode_flags(u->mode), c, &w->rt, &cerr) == 0;
+        int cand_ok = candidate(w, u, &io, &a, c, &cerr);
         res_source src = RES_SRC_NONE;
         int auth = authority(w, u, &io, c, &src, &aerr, err);
         if (auth < 0) {

@@ -258,7 +258,8 @@ static int next_line(tj_reader *r, ff_error *err)
 
 static int line_err(tj_reader *r, unsigned long line, ff_error *err, const char *what)
 {
-    return ff_error_set(err, FF_E_FORMAT, r->name, (int64_t)line, "line %lu: %s", line, what);
+    /* A line number is not a byte offset: it goes in the reason only. */
+    return ff_error_set(err, FF_E_FORMAT, r->name, -1, "line %lu: %s", line, what);
 }
 
 static int get_int(const cJSON *o, const char *key, long lo, long hi, long *out)
@@ -266,9 +267,17 @@ static int get_int(const cJSON *o, const char *key, long lo, long hi, long *out)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!cJSON_IsNumber(v)) return -1;
     double d = v->valuedouble;
-    if (d != (double)(long)d || d < (double)lo || d > (double)hi) return -2;
+    /* Range first: converting an out-of-range double is undefined. */
+    if (!(d >= (double)lo && d <= (double)hi) || d != (double)(long)d) return -2;
     *out = (long)d;
     return 0;
+}
+
+/* A number that is a 16-bit integer (range checked before the cast). */
+static int is_s16(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= INT16_MIN && v->valuedouble <= INT16_MAX &&
+           v->valuedouble == (double)(int16_t)v->valuedouble;
 }
 
 static int need_int(tj_reader *r, unsigned long line, const cJSON *o, const char *key, long lo,
@@ -307,7 +316,7 @@ static int read_triples(tj_reader *r, unsigned long line, const cJSON *o, const 
         }
         for (int c = 0; c < 3; c++) {
             const cJSON *v = cJSON_GetArrayItem(t, c);
-            if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int16_t)v->valuedouble) {
+            if (!is_s16(v)) {
                 snprintf(msg, sizeof msg, "\"%s\"[%u][%d] is not a 16-bit integer", key, i, c);
                 return line_err(r, line, err, msg);
             }
@@ -363,7 +372,7 @@ static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, unsigne
     trace_tick k = {0};
     for (int c = 0; c < 3; c++) {
         const cJSON *v = cJSON_GetArrayItem(root, c);
-        if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int16_t)v->valuedouble)
+        if (!is_s16(v))
             return line_err(r, line, err, "\"root\" holds a value that is not a 16-bit integer");
         k.root[c] = (int16_t)v->valuedouble;
     }
@@ -427,6 +436,7 @@ int tj_next_clip(tj_reader *r, tj_clip *c, trace *t, ff_error *err)
     long tick;
     trace_clear(t, 0);
     if (parse_head(r, line, o, c, &tick, err) < 0) goto fail;
+    c->line = line;
     if (tick != 0) {
         line_err(r, line, err, "a clip's first tick must be 0");
         goto fail;

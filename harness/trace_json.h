@@ -32,6 +32,7 @@ typedef struct tj_clip {
     char model[32];
     unsigned anim;
     mode_id mode;
+    unsigned long line; /* reader: line of the clip's first tick */
 } tj_clip;
 
 /* Appends tick i of t as one line (with '\n'). */
@@ -59,8 +60,8 @@ void tj_close(tj_reader *r);
 /*
  * Reads the next clip: consecutive lines with the same file, model, anim
  * and mode, ticks 0, 1, 2, ... Returns 1 with *c and *t filled, 0 at the
- * end of the input, -1 on error (err names the file and line, offset = line
- * number). A clip whose ticks do not start at 0 or skip is an error.
+ * end of the input, -1 on error (err names the file; its reason starts with
+ * "line N:"). A clip whose ticks do not start at 0 or skip is an error.
  */
 int tj_next_clip(tj_reader *r, tj_clip *c, trace *t, ff_error *err);
 

@@ -23,7 +23,11 @@
     XX("run", cmd_run, "compare the reference with the original over a corpus")   \
     XX("decode", cmd_decode, "decode .dat files with the reference engine (trace JSON Lines)") \
     XX("identify", cmd_identify, "say which profile an executable matches, and why") \
-    XX("corpus", cmd_corpus, "synth | list | extract | stats: work with corpora")
+    XX("corpus", cmd_corpus, "synth | list | extract | stats: work with corpora") \
+    XX("record", cmd_record, "write the original's golden traces (Trace JSON Lines) + manifest") \
+    XX("check", cmd_check, "compare the reference or other traces with golden traces, no executable") \
+    XX("compare-reports", cmd_compare_reports, "what changed between two runs' reports") \
+    XX("cache", cmd_cache, "stats | clear: the cache of the original's results")
 
 #define CLI_DECLARE(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_MAP(CLI_DECLARE)

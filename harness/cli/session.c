@@ -322,14 +322,43 @@ int cli_run_exit_code(const run_results *r)
 
 /* ---- a whole run ---- */
 
-int cli_run_session(const char *command, const char *exe, const char *profile,
-                    const char *corpus_path, const char *preset, uint64_t seed, int use_cache,
-                    const char *cache_dir, unsigned long cache_limit_mb, const char *out_dir,
-                    int quiet, run_config *cfg)
+/* The results cache under the root, or NULL (a warning) when it cannot be opened. */
+static cache *open_cache(const cli_session *s, char *dir, size_t n)
+{
+    char root[4096];
+    if (s->cache_dir) snprintf(root, sizeof root, "%s", s->cache_dir);
+    else cli_cache_root(root, sizeof root);
+    snprintf(dir, n, "%s/results", root);
+    cache *c = NULL;
+    ff_error err;
+    if (cache_open(dir, (uint64_t)s->cache_limit_mb << 20, &c, &err) < 0) {
+        cli_print_error(&err);
+        cli_warn("running without the results cache");
+        return NULL;
+    }
+    return c;
+}
+
+static void meta_options(report_meta *meta, const run_config *cfg, const run_progress *p)
+{
+    meta->modes = cfg->modes;
+    meta->frame_level = cfg->frame_level;
+    meta->leaf_level = cfg->leaf_level;
+    meta->jobs = cfg->jobs;
+    meta->leaf_calls = cfg->leaf_calls;
+    meta->seed = cfg->seed;
+    meta->keep_matrices = cfg->game.keep_matrices;
+    meta->dedup = cfg->dedup;
+    meta->traces_dir = cfg->traces_dir;
+    meta->against_dir = cfg->against_dir;
+    meta->emulated_calls = atomic_load(&p->emulated_calls);
+}
+
+int cli_session_run(const cli_session *s, run_config *cfg)
 {
     report_meta meta;
     memset(&meta, 0, sizeof meta);
-    meta.command = command;
+    meta.command = s->command;
     char run_id[64], started[32], finished[32];
     report_make_run_id(run_id, sizeof run_id);
     report_now_iso(started, sizeof started);
@@ -340,38 +369,30 @@ int cli_run_session(const char *command, const char *exe, const char *profile,
     memset(&x, 0, sizeof x);
     int need_exe = !cfg->traces_dir;
     if (need_exe) {
-        int rc = cli_exe_open(exe, profile, &x);
+        int rc = cli_exe_open(s->exe, s->profile, &x);
         if (rc) return rc;
         cfg->image = x.image;
         cfg->cache_id = x.id;
         cli_meta_exe(&meta, &x);
     }
+    if (s->before) s->before(s->arg, &meta);
+    const char *corpus_path = s->corpus_path;
     char corpus_buf[4096];
     if (!corpus_path && cfg->frame_level) {
-        if (cli_synthetic_corpus(preset, seed, corpus_buf, sizeof corpus_buf)) {
+        if (cli_synthetic_corpus(s->preset, s->seed, corpus_buf, sizeof corpus_buf)) {
             cli_exe_close(&x);
             return CLI_EXIT_ERROR;
         }
         corpus_path = corpus_buf;
-        meta.synthetic_preset = preset;
-        meta.synthetic_seed = seed;
+        meta.synthetic_preset = s->preset;
+        meta.synthetic_seed = s->seed;
     }
     cfg->corpus_path = corpus_path;
     meta.corpus_path = corpus_path;
-    char cache_root[4096], results_dir[4200];
-    cache *cache = NULL;
-    if (use_cache && need_exe) {
-        if (cache_dir) snprintf(cache_root, sizeof cache_root, "%s", cache_dir);
-        else cli_cache_root(cache_root, sizeof cache_root);
-        snprintf(results_dir, sizeof results_dir, "%s/results", cache_root);
-        ff_error err;
-        if (cache_open(results_dir, (uint64_t)cache_limit_mb << 20, &cache, &err) < 0) {
-            cli_print_error(&err);
-            cli_warn("running without the results cache");
-        } else {
-            meta.cache_dir = results_dir;
-        }
-    }
+    char results_dir[4200];
+    cache *cache = s->use_cache && need_exe ? open_cache(s, results_dir, sizeof results_dir)
+                                            : NULL;
+    if (cache) meta.cache_dir = results_dir;
     cfg->cache = cache;
 
     volatile sig_atomic_t cancel = 0;
@@ -380,7 +401,7 @@ int cli_run_session(const char *command, const char *exe, const char *profile,
     cfg->cancel = &cancel;
     cfg->progress = &progress;
     cli_sigint_install(&cancel);
-    cli_progress *cp = cli_progress_start(&progress, !quiet);
+    cli_progress *cp = cli_progress_start(&progress, !s->quiet);
     run_results res;
     ff_error err;
     ff_error_clear(&err);
@@ -395,22 +416,39 @@ int cli_run_session(const char *command, const char *exe, const char *profile,
     } else {
         report_now_iso(finished, sizeof finished);
         meta.finished = finished;
-        meta.modes = cfg->modes;
-        meta.frame_level = cfg->frame_level;
-        meta.leaf_level = cfg->leaf_level;
-        meta.jobs = cfg->jobs;
-        meta.leaf_calls = cfg->leaf_calls;
-        meta.seed = cfg->seed;
-        meta.keep_matrices = cfg->game.keep_matrices;
-        meta.dedup = cfg->dedup;
-        meta.traces_dir = cfg->traces_dir;
-        meta.against_dir = cfg->against_dir;
-        meta.emulated_calls = atomic_load(&progress.emulated_calls);
-        status = cli_write_report(&meta, &res, out_dir);
-        if (status == 0) status = cli_run_exit_code(&res);
+        meta_options(&meta, cfg, &progress);
+        meta.jobs = res.jobs;
+        meta.corpus_kind = res.corpus_kind[0] ? res.corpus_kind : NULL;
+        meta.corpus_description = res.corpus_description[0] ? res.corpus_description : NULL;
+        status = s->after ? s->after(s->arg, &meta, &res) : -1;
+        if (status < 0) {
+            status = s->out_dir ? cli_write_report(&meta, &res, s->out_dir) : 0;
+            if (status == 0) status = cli_run_exit_code(&res);
+        }
     }
     run_results_free(&res);
     cache_close(cache);
     cli_exe_close(&x);
     return status;
+}
+
+int cli_run_session(const char *command, const char *exe, const char *profile,
+                    const char *corpus_path, const char *preset, uint64_t seed, int use_cache,
+                    const char *cache_dir, unsigned long cache_limit_mb, const char *out_dir,
+                    int quiet, run_config *cfg)
+{
+    cli_session s;
+    memset(&s, 0, sizeof s);
+    s.command = command;
+    s.exe = exe;
+    s.profile = profile;
+    s.corpus_path = corpus_path;
+    s.preset = preset;
+    s.seed = seed;
+    s.use_cache = use_cache;
+    s.cache_dir = cache_dir;
+    s.cache_limit_mb = cache_limit_mb;
+    s.out_dir = out_dir;
+    s.quiet = quiet;
+    return cli_session_run(&s, cfg);
 }

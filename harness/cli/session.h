@@ -71,6 +71,37 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
  */
 int cli_run_exit_code(const run_results *r);
 
+/* What a run-like command asks of cli_session_run. */
+typedef struct cli_session {
+    const char *command;       /* "run", "check", "record" */
+    const char *exe, *profile; /* NULL: the stand-in, found by identify */
+    const char *corpus_path;   /* NULL: the synthetic corpus (preset, seed) */
+    const char *preset;
+    uint64_t seed;
+    int use_cache;
+    const char *cache_dir;     /* NULL: cli_cache_root() */
+    unsigned long cache_limit_mb;
+    const char *out_dir;       /* reports folder; NULL: no report, no summary */
+    int quiet;
+    /* Optional: fills meta before the run (identity of recorded traces). */
+    void (*before)(void *arg, report_meta *m);
+    /*
+     * Optional: called after a run that went through, meta complete, before
+     * the report. Returns -1 to go on (report, then the run's exit code), or
+     * the command's exit code (no report).
+     */
+    int (*after)(void *arg, const report_meta *m, const run_results *r);
+    void *arg;
+} cli_session;
+
+/*
+ * A whole run-like command: loads the executable (unless cfg->traces_dir
+ * is the authority), resolves the corpus, opens the results cache, runs
+ * with a progress line and SIGINT handling, calls s->after, writes the
+ * report into s->out_dir. Returns the exit code.
+ */
+int cli_session_run(const cli_session *s, run_config *cfg);
+
 /*
  * A whole run-like command: loads the executable (unless cfg->traces_dir
  * is the authority), resolves the corpus (synthetic when corpus_path is

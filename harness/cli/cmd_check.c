@@ -1,0 +1,263 @@
+/*
+ * harness/cli/cmd_check.c: `ff8diff check --traces DIR`: the same
+ * comparison and reports as `run`, with no executable: the authority is a
+ * folder of recorded traces (`ff8diff record`), the candidate the
+ * reference engine or, with --against, another trace folder (an outside
+ * decoder's output). DIR's manifest, when present, names the corpus and
+ * modes, and lets the run refuse traces of a different file and count the
+ * original's recorded faults.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus/fileio.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/session.h"
+#include "harness/run.h"
+#include "harness/traceset.h"
+
+static void help(FILE *out)
+{
+    fputs("usage: ff8diff check --traces DIR [--against DIR2] [--corpus PATH] [--modes LIST]\n"
+          "                     [--out DIR] [--jobs N]\n\n"
+          "Compares, without any executable, the reference engine (or with --against, a\n"
+          "folder of Trace JSON Lines v1 written by another decoder) with the golden traces\n"
+          "in DIR (`ff8diff record`), clip by clip, tick by tick, field by field, and\n"
+          "writes the same reports as `ff8diff run` into OUT/<run-id>/.\n\n"
+          "  --traces DIR      the recorded (golden) traces: the authority (required)\n"
+          "  --against DIR2    traces to check instead of the reference engine: one file per\n"
+          "                    model file and mode, <file>.<mode>.jsonl or .jsonl.lz4\n"
+          "  --corpus PATH     the .dat files the traces were recorded from (default: the\n"
+          "                    corpus DIR/manifest.json names, synthetic presets regenerated)\n"
+          "  --preset NAME     synthetic corpus preset when DIR has no manifest (small)\n"
+          "  --seed N          synthetic corpus seed when DIR has no manifest (1)\n"
+          "  --modes LIST      modes to compare (default: the recorded ones, else all)\n"
+          "  --jobs N          worker threads (default: all cores)\n"
+          "  --out DIR         reports folder (default: reports)\n"
+          "  -q, --quiet       no progress line\n"
+          "  -h, --help        this text\n\n"
+          "A clip whose trace is missing or malformed (the error names the line), or whose\n"
+          "corpus file differs from the one recorded (SHA-256), is bad input; a clip the\n"
+          "original faulted on when recorded counts as a fault.\n"
+          "Exit: 0 everything matches, 1 mismatches or faults, 2 usage or input errors\n"
+          "(bad input included), 130 interrupted.\n",
+          out);
+}
+
+enum {
+    OPT_TRACES = 256,
+    OPT_AGAINST,
+    OPT_CORPUS,
+    OPT_PRESET,
+    OPT_SEED,
+    OPT_MODES,
+    OPT_JOBS,
+    OPT_OUT
+};
+
+static const struct option opts[] = {{"traces", required_argument, 0, OPT_TRACES},
+                                     {"against", required_argument, 0, OPT_AGAINST},
+                                     {"corpus", required_argument, 0, OPT_CORPUS},
+                                     {"preset", required_argument, 0, OPT_PRESET},
+                                     {"seed", required_argument, 0, OPT_SEED},
+                                     {"modes", required_argument, 0, OPT_MODES},
+                                     {"jobs", required_argument, 0, OPT_JOBS},
+                                     {"out", required_argument, 0, OPT_OUT},
+                                     {"quiet", no_argument, 0, 'q'},
+                                     {"help", no_argument, 0, 'h'},
+                                     {0, 0, 0, 0}};
+
+#define SHOWN_ERRORS 5
+
+typedef struct check_job {
+    const tset *golden;
+    char source[4200]; /* "recorded traces (DIR/manifest.json)" */
+} check_job;
+
+/* The report names the executable the golden traces came from. */
+static void before_run(void *arg, report_meta *m)
+{
+    check_job *job = arg;
+    const tset *g = job->golden;
+    if (!g) return;
+    m->exe_path = g->exe_path[0] ? g->exe_path : NULL;
+    m->exe_sha256 = strlen(g->exe_sha256) == 64 ? g->exe_sha256 : NULL;
+    m->profile = g->profile[0] ? g->profile : NULL;
+    m->profile_source = job->source;
+    m->exe_verdict = g->verdict;
+    m->exe_warning = "";
+}
+
+/* Files recorded in the golden folder that the corpus no longer has. */
+static void missing_files(const tset *g, const run_results *r)
+{
+    size_t missing = 0;
+    const char *first = NULL;
+    for (size_t i = 0; g && i < g->nfiles; i++) {
+        int found = 0;
+        for (size_t k = 0; k < r->nfiles && !found; k++)
+            found = strcmp(r->files[k].name, g->files[i].name) == 0;
+        if (!found && g->files[i].ok && !missing++) first = g->files[i].name;
+    }
+    if (missing)
+        cli_warn("%zu recorded file%s not in the corpus (%s%s): not compared", missing,
+                 missing == 1 ? " is" : "s are", first, missing > 1 ? ", ..." : "");
+}
+
+/* The first few bad inputs go to stderr too: they are about the traces. */
+static int after_run(void *arg, const report_meta *m, const run_results *r)
+{
+    const check_job *job = arg;
+    (void)m;
+    missing_files(job->golden, r);
+    size_t shown = 0, total = 0;
+    for (size_t i = 0; i < r->nresults; i++) {
+        const clip_result *c = &r->results[i];
+        if (c->status != RES_BAD_INPUT || !c->error) continue;
+        if (shown++ < SHOWN_ERRORS) {
+            char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
+            cli_fail("check: %s anim %d %s: %s", r->files[c->file].name, (int)c->clip,
+                     mode_name(c->mode), ff_error_format(c->error, msg, sizeof msg));
+        }
+        total++;
+    }
+    if (total > SHOWN_ERRORS)
+        cli_fail("check: ... %zu more bad inputs in the report", total - SHOWN_ERRORS);
+    return -1;
+}
+
+static int load_set(const char *dir, const char *opt, tset **out)
+{
+    if (!fio_is_dir(dir)) {
+        cli_fail("check: %s %s: not a folder", opt, dir);
+        return CLI_EXIT_ERROR;
+    }
+    ff_error err;
+    if (tset_load(dir, out, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    return 0;
+}
+
+static int bad_number(const char *opt, const char *arg)
+{
+    cli_fail("check: %s takes a number, not '%s'", opt, arg);
+    return CLI_EXIT_ERROR;
+}
+
+/* Corpus and modes from the manifest when not given. */
+static int defaults_from(const tset *g, cli_session *s, run_config *cfg, int modes_given)
+{
+    if (!modes_given && g->modes) cfg->modes = g->modes;
+    if (s->corpus_path) return 0;
+    if (g->synthetic) {
+        s->preset = g->preset;
+        s->seed = g->seed;
+        return 0;
+    }
+    if (g->corpus_path[0]) {
+        s->corpus_path = g->corpus_path;
+        return 0;
+    }
+    cli_fail("check: the manifest names no corpus: give --corpus PATH");
+    return CLI_EXIT_ERROR;
+}
+
+static int check(cli_session *s, run_config *cfg, int modes_given)
+{
+    check_job job;
+    memset(&job, 0, sizeof job);
+    tset *golden = NULL, *other = NULL;
+    int rc = load_set(cfg->traces_dir, "--traces", &golden);
+    if (rc == 0 && cfg->against_dir) rc = load_set(cfg->against_dir, "--against", &other);
+    if (rc == 0 && !golden)
+        cli_warn("%s has no %s: corpus file hashes and the original's faults are not "
+                 "checked",
+                 cfg->traces_dir, TSET_MANIFEST);
+    if (rc == 0 && golden) rc = defaults_from(golden, s, cfg, modes_given);
+    if (rc == 0) {
+        job.golden = golden;
+        snprintf(job.source, sizeof job.source, "recorded traces (%s/%s)", cfg->traces_dir,
+                 TSET_MANIFEST);
+        cfg->traces_set = golden;
+        cfg->against_set = other;
+        s->before = before_run;
+        s->after = after_run;
+        s->arg = &job;
+        rc = cli_session_run(s, cfg);
+    }
+    tset_free(golden);
+    tset_free(other);
+    return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    cli_session s;
+    memset(&s, 0, sizeof s);
+    s.command = "check";
+    s.preset = "small";
+    s.seed = 1;
+    s.out_dir = "reports";
+    unsigned long v;
+    int c, modes_given = 0;
+    run_config cfg;
+    run_config_init(&cfg);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        char bad[32];
+        switch (c) {
+        case OPT_TRACES:
+            cfg.traces_dir = optarg;
+            break;
+        case OPT_AGAINST:
+            cfg.against_dir = optarg;
+            break;
+        case OPT_CORPUS:
+            s.corpus_path = optarg;
+            break;
+        case OPT_PRESET:
+            s.preset = optarg;
+            break;
+        case OPT_SEED:
+            if (cli_parse_uint(optarg, 0, ~0ul, &v) < 0) return bad_number("--seed", optarg);
+            s.seed = v;
+            break;
+        case OPT_MODES:
+            if (mode_parse_list(optarg, &cfg.modes, bad, sizeof bad) < 0) {
+                cli_fail("check: unknown mode '%s' (normal, slow, fast, slow+fast, all)", bad);
+                return CLI_EXIT_ERROR;
+            }
+            modes_given = 1;
+            break;
+        case OPT_JOBS:
+            if (cli_parse_uint(optarg, 1, 256, &v) < 0) return bad_number("--jobs", optarg);
+            cfg.jobs = (unsigned)v;
+            break;
+        case OPT_OUT:
+            s.out_dir = optarg;
+            break;
+        case 'q':
+            s.quiet = 1;
+            break;
+        case 'h':
+            help(stdout);
+            return CLI_EXIT_OK;
+        default:
+            help(stderr);
+            return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind < argc) {
+        cli_fail("check: unexpected argument '%s'", argv[optind]);
+        return CLI_EXIT_ERROR;
+    }
+    if (!cfg.traces_dir) {
+        cli_fail("check: --traces DIR is required (the recorded traces: ff8diff record)");
+        return CLI_EXIT_ERROR;
+    }
+    return check(&s, &cfg, modes_given);
+}

@@ -1,0 +1,243 @@
+/*
+ * harness/cli/cmd_record.c: `ff8diff record --out DIR`: the original's
+ * side of every clip of a corpus in every mode asked for (emulated, or from
+ * the results cache), written as Trace JSON Lines v1, one file per model
+ * file and mode, plus DIR/manifest.json (harness/traceset.h). `check`
+ * compares against such a folder later, without the executable.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus/fileio.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/session.h"
+#include "harness/run.h"
+#include "harness/traceset.h"
+
+static void help(FILE *out)
+{
+    fputs("usage: ff8diff record --out DIR [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
+          "                      [--modes LIST] [--compress] [--jobs N]\n\n"
+          "Runs the original routines on every clip of every model file in every mode and\n"
+          "writes what they did as Trace JSON Lines v1 (golden traces): DIR/<file>.<mode>.jsonl\n"
+          "(.jsonl.lz4 with --compress), and DIR/manifest.json: the executable's identity,\n"
+          "the tool version, the corpus, the modes, every file's SHA-256 and trace files, and\n"
+          "the clips the original faulted on with their fault record. `ff8diff check` then\n"
+          "compares a decoder against DIR without the executable. The traces derive from\n"
+          "the game's files: keep them private.\n\n"
+          "  --out DIR         the traces folder (created; required)\n"
+          "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
+          "  --profile P       a built-in profile name or a profile file\n"
+          "  --corpus PATH     a folder of .dat files, a battle.fs or an install root\n"
+          "                    (default: the synthetic corpus)\n"
+          "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
+          "  --seed N          synthetic corpus seed (default 1)\n"
+          "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
+          "  --compress        write LZ4 frames (.jsonl.lz4, liblz4): about 10x smaller\n"
+          "  --jobs N          worker threads, one engine each (default: all cores)\n"
+          "  --keep-matrices   run the original BuildBoneMatrices (default: a plain return)\n"
+          "  --no-cache        neither read nor write the cache of the original's results\n"
+          "  --cache-dir DIR   cache root (default $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff\n"
+          "                    or ~/.cache/ff8diff)\n"
+          "  --cache-limit MB  size limit of the results cache (default 2048)\n"
+          "  --budget N        instructions per emulated call before a fault (default 20M)\n"
+          "  -q, --quiet       no progress line\n"
+          "  -h, --help        this text\n\n"
+          "Exit: 0 recorded (faults of the original are recorded too), 2 usage, input or\n"
+          "executable errors (files that cannot be read are listed in the manifest),\n"
+          "130 interrupted (no manifest is written).\n",
+          out);
+}
+
+enum {
+    OPT_EXE = 256,
+    OPT_PROFILE,
+    OPT_CORPUS,
+    OPT_PRESET,
+    OPT_SEED,
+    OPT_MODES,
+    OPT_JOBS,
+    OPT_OUT,
+    OPT_COMPRESS,
+    OPT_KEEP,
+    OPT_NO_CACHE,
+    OPT_CACHE_DIR,
+    OPT_CACHE_LIMIT,
+    OPT_BUDGET
+};
+
+static const struct option opts[] = {{"exe", required_argument, 0, OPT_EXE},
+                                     {"profile", required_argument, 0, OPT_PROFILE},
+                                     {"corpus", required_argument, 0, OPT_CORPUS},
+                                     {"preset", required_argument, 0, OPT_PRESET},
+                                     {"seed", required_argument, 0, OPT_SEED},
+                                     {"modes", required_argument, 0, OPT_MODES},
+                                     {"jobs", required_argument, 0, OPT_JOBS},
+                                     {"out", required_argument, 0, OPT_OUT},
+                                     {"compress", no_argument, 0, OPT_COMPRESS},
+                                     {"keep-matrices", no_argument, 0, OPT_KEEP},
+                                     {"no-cache", no_argument, 0, OPT_NO_CACHE},
+                                     {"cache-dir", required_argument, 0, OPT_CACHE_DIR},
+                                     {"cache-limit", required_argument, 0, OPT_CACHE_LIMIT},
+                                     {"budget", required_argument, 0, OPT_BUDGET},
+                                     {"quiet", no_argument, 0, 'q'},
+                                     {"help", no_argument, 0, 'h'},
+                                     {0, 0, 0, 0}};
+
+typedef struct record_job {
+    const char *dir;
+    int compress;
+} record_job;
+
+/* Writes the manifest once the traces are in place; says what was recorded. */
+static int after_run(void *arg, const report_meta *m, const run_results *r)
+{
+    const record_job *job = arg;
+    if (r->interrupted) {
+        cli_fail("record: interrupted: no manifest written, the traces in %s are incomplete",
+                 job->dir);
+        return CLI_EXIT_INTERRUPTED;
+    }
+    ff_error err;
+    if (tset_write(job->dir, m, r, job->compress, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    uint64_t faults = 0, models = 0;
+    for (size_t i = 0; i < r->nresults; i++)
+        faults += r->results[i].fault != NULL;
+    for (size_t i = 0; i < r->nfiles; i++)
+        models += r->files[i].parsed && dat_kind_has_model(r->files[i].kind);
+    const run_totals *t = &r->totals;
+    printf("recorded %llu clips of %llu model files (%llu comparisons, %llu faulted) into "
+           "%s (%.1f s, %llu emulated calls)\n",
+           (unsigned long long)t->clips, (unsigned long long)models,
+           (unsigned long long)t->comparisons, (unsigned long long)faults, job->dir, r->seconds,
+           (unsigned long long)m->emulated_calls);
+    printf("reference engine on the way: %llu match, %llu mismatch, %llu bad input\n",
+           (unsigned long long)t->by_status[RES_MATCH],
+           (unsigned long long)t->by_status[RES_MISMATCH],
+           (unsigned long long)t->by_status[RES_BAD_INPUT]);
+    printf("manifest: %s/%s\n", job->dir, TSET_MANIFEST);
+    if (t->bad_files) {
+        cli_warn("%llu file%s could not be read and %s no traces (see the manifest)",
+                 (unsigned long long)t->bad_files, t->bad_files == 1 ? "" : "s",
+                 t->bad_files == 1 ? "has" : "have");
+        return CLI_EXIT_ERROR;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int bad_number(const char *opt, const char *arg)
+{
+    cli_fail("record: %s takes a number, not '%s'", opt, arg);
+    return CLI_EXIT_ERROR;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    cli_session s;
+    memset(&s, 0, sizeof s);
+    s.command = "record";
+    s.preset = "small";
+    s.seed = 1;
+    s.use_cache = 1;
+    s.cache_limit_mb = 2048;
+    record_job job = {NULL, 0};
+    unsigned long v;
+    int c;
+    run_config cfg;
+    run_config_init(&cfg);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        char bad[32];
+        switch (c) {
+        case OPT_EXE:
+            s.exe = optarg;
+            break;
+        case OPT_PROFILE:
+            s.profile = optarg;
+            break;
+        case OPT_CORPUS:
+            s.corpus_path = optarg;
+            break;
+        case OPT_PRESET:
+            s.preset = optarg;
+            break;
+        case OPT_SEED:
+            if (cli_parse_uint(optarg, 0, ~0ul, &v) < 0) return bad_number("--seed", optarg);
+            s.seed = v;
+            break;
+        case OPT_MODES:
+            if (mode_parse_list(optarg, &cfg.modes, bad, sizeof bad) < 0) {
+                cli_fail("record: unknown mode '%s' (normal, slow, fast, slow+fast, all)", bad);
+                return CLI_EXIT_ERROR;
+            }
+            break;
+        case OPT_JOBS:
+            if (cli_parse_uint(optarg, 1, 256, &v) < 0) return bad_number("--jobs", optarg);
+            cfg.jobs = (unsigned)v;
+            break;
+        case OPT_OUT:
+            job.dir = optarg;
+            break;
+        case OPT_COMPRESS:
+            job.compress = 1;
+            break;
+        case OPT_KEEP:
+            cfg.game.keep_matrices = 1;
+            break;
+        case OPT_NO_CACHE:
+            s.use_cache = 0;
+            break;
+        case OPT_CACHE_DIR:
+            s.cache_dir = optarg;
+            break;
+        case OPT_CACHE_LIMIT:
+            if (cli_parse_uint(optarg, 1, 1ul << 30, &s.cache_limit_mb) < 0)
+                return bad_number("--cache-limit", optarg);
+            break;
+        case OPT_BUDGET:
+            if (cli_parse_uint(optarg, 1000, ~0ul, &v) < 0) return bad_number("--budget", optarg);
+            cfg.game.budget = v;
+            break;
+        case 'q':
+            s.quiet = 1;
+            break;
+        case 'h':
+            help(stdout);
+            return CLI_EXIT_OK;
+        default:
+            help(stderr);
+            return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind < argc) {
+        cli_fail("record: unexpected argument '%s'", argv[optind]);
+        return CLI_EXIT_ERROR;
+    }
+    if (!job.dir) {
+        cli_fail("record: --out DIR is required (the folder the traces go to)");
+        return CLI_EXIT_ERROR;
+    }
+    ff_error err;
+    if (fio_mkdirs(job.dir, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    /* A manifest left by an earlier recording must not describe these traces. */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", job.dir, TSET_MANIFEST);
+    if (remove(path) != 0 && errno != ENOENT) {
+        cli_fail("record: cannot replace %s: %s", path, strerror(errno));
+        return CLI_EXIT_ERROR;
+    }
+    cfg.record_dir = job.dir;
+    cfg.record_lz4 = job.compress;
+    s.after = after_run;
+    s.arg = &job;
+    return cli_session_run(&s, &cfg);
+}

@@ -1,0 +1,343 @@
+/*
+ * tests/regress/rg.c: helpers of the regression-workflow suites. Test
+ * code only.
+ */
+#include "tests/regress/rg.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void *must(void *p)
+{
+    cr_assert(p != NULL, "out of memory");
+    return p;
+}
+
+char *rg_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = must(malloc(n));
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+char *rg_tempdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char *t = rg_path(base && base[0] ? base : "/tmp", "ff8regress-XXXXXX");
+    cr_assert(mkdtemp(t) != NULL, "mkdtemp %s failed", t);
+    return t;
+}
+
+static void rm_below(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char *p = rg_path(dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            rm_below(p);
+            rmdir(p);
+        } else {
+            remove(p);
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+void rg_rmtree(char *path)
+{
+    rm_below(path);
+    rmdir(path);
+    free(path);
+}
+
+char *rg_read(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *s = must(malloc(cap));
+    while ((got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) s = must(realloc(s, cap *= 2));
+    }
+    fclose(f);
+    s[n] = '\0';
+    if (size) *size = n;
+    return s;
+}
+
+void rg_write(const char *path, const char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f != NULL, "cannot write %s", path);
+    cr_assert(fwrite(data, 1, n, f) == n, "short write to %s", path);
+    cr_assert(fclose(f) == 0, "cannot close %s", path);
+}
+
+void rg_copy_dir(const char *from, const char *to)
+{
+    cr_assert(mkdir(to, 0777) == 0, "cannot create %s", to);
+    DIR *d = opendir(from);
+    cr_assert(d != NULL, "cannot read %s", from);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *src = rg_path(from, e->d_name);
+        struct stat st;
+        if (stat(src, &st) == 0 && S_ISREG(st.st_mode)) {
+            size_t n;
+            char *data = rg_read(src, &n);
+            cr_assert(data != NULL, "cannot read %s", src);
+            char *dst = rg_path(to, e->d_name);
+            rg_write(dst, data, n);
+            free(dst);
+            free(data);
+        }
+        free(src);
+    }
+    closedir(d);
+}
+
+char **rg_lines(const char *path, size_t *n)
+{
+    char *text = rg_read(path, NULL);
+    cr_assert(text != NULL, "cannot read %s", path);
+    size_t cap = 64;
+    char **v = must(malloc(cap * sizeof *v));
+    *n = 0;
+    for (char *p = text; *p;) {
+        char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (*n == cap) v = must(realloc(v, (cap *= 2) * sizeof *v));
+        v[*n] = must(strndup(p, len));
+        (*n)++;
+        p += len + (nl ? 1 : 0);
+    }
+    free(text);
+    return v;
+}
+
+void rg_put_lines(const char *path, char **lines, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f != NULL, "cannot write %s", path);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s\n", lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    cr_assert(fclose(f) == 0, "cannot close %s", path);
+}
+
+const char *rg_ff8diff(void)
+{
+    static char path[4096];
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin != NULL, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
+    snprintf(path, sizeof path, "%s/harness/ff8diff", bin);
+    return path;
+}
+
+const char *rg_python(void)
+{
+    const char *p = getenv("FF8DIFF_PYTHON");
+    if (p && *p) return p;
+    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+char *rg_source(const char *rel)
+{
+    const char *src = getenv("FF8DIFF_SOURCE_DIR");
+    cr_assert(src != NULL, "FF8DIFF_SOURCE_DIR is not set (run through ctest)");
+    return rg_path(src, rel);
+}
+
+static void run(const char *scratch, rg_out *o, const char *prefix, const char *fmt, va_list ap)
+{
+    char args[8192], cmd[12288];
+    vsnprintf(args, sizeof args, fmt, ap);
+    char *out = rg_path(scratch, "cmd.out"), *err = rg_path(scratch, "cmd.err");
+    snprintf(cmd, sizeof cmd, "FF8DIFF_CACHE_DIR='%s/cache' %s%s >'%s' 2>'%s'", scratch, prefix,
+             args, out, err);
+    int st = system(cmd);
+    o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    o->out = rg_read(out, NULL);
+    o->err = rg_read(err, NULL);
+    cr_assert(o->out && o->err, "no output of: %s", cmd);
+    remove(out);
+    remove(err);
+    free(out);
+    free(err);
+}
+
+void rg_cli(const char *scratch, rg_out *o, const char *fmt, ...)
+{
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "'%s' ", rg_ff8diff());
+    va_list ap;
+    va_start(ap, fmt);
+    run(scratch, o, prefix, fmt, ap);
+    va_end(ap);
+}
+
+void rg_sh(const char *scratch, rg_out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    run(scratch, o, "", fmt, ap);
+    va_end(ap);
+}
+
+void rg_out_free(rg_out *o)
+{
+    free(o->out);
+    free(o->err);
+    o->out = o->err = NULL;
+}
+
+char *rg_corpus(const char *scratch)
+{
+    char *dir = rg_path(scratch, "corpus");
+    rg_out o;
+    rg_cli(scratch, &o, "corpus synth --out '%s' --preset small --seed 1", dir);
+    cr_assert_eq(o.status, 0, "corpus synth failed: %s", o.err);
+    rg_out_free(&o);
+    return dir;
+}
+
+cJSON *rg_json(const char *path)
+{
+    char *text = rg_read(path, NULL);
+    cr_assert(text != NULL, "cannot read %s", path);
+    cJSON *j = cJSON_Parse(text);
+    cr_assert(j != NULL, "%s is not JSON", path);
+    free(text);
+    return j;
+}
+
+cJSON *rg_report(const char *reports_dir)
+{
+    DIR *d = opendir(reports_dir);
+    cr_assert(d != NULL, "no reports folder %s", reports_dir);
+    char best[256] = "";
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.' && strcmp(e->d_name, best) > 0)
+            snprintf(best, sizeof best, "%s", e->d_name);
+    closedir(d);
+    cr_assert(best[0], "no report in %s", reports_dir);
+    char *dir = rg_path(reports_dir, best), *file = rg_path(dir, "report.json");
+    cJSON *j = rg_json(file);
+    free(dir);
+    free(file);
+    return j;
+}
+
+double rg_num(const cJSON *root, const char *dotted)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", dotted);
+    const cJSON *o = root;
+    for (char *save, *w = strtok_r(buf, ".", &save); w; w = strtok_r(NULL, ".", &save))
+        o = cJSON_GetObjectItemCaseSensitive(o, w);
+    cr_assert(cJSON_IsNumber(o), "%s is not a number in the report", dotted);
+    return o->valuedouble;
+}
+
+const cJSON *rg_result(const cJSON *report, const char *file, int clip, const char *mode)
+{
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "results"))
+    {
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(r, "file");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "clip");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "mode");
+        if (!strcmp(f->valuestring, file) && (int)c->valuedouble == clip &&
+            !strcmp(m->valuestring, mode))
+            return r;
+    }
+    return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **rg_dat_names(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d != NULL, "cannot read %s", dir);
+    char **v = must(malloc(256 * sizeof *v));
+    *n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".dat")) {
+            cr_assert(*n < 256, "too many files in %s", dir);
+            v[(*n)++] = must(strdup(e->d_name));
+        }
+    }
+    closedir(d);
+    qsort(v, *n, sizeof *v, cmp_str);
+    return v;
+}
+
+static uint32_t u32_at(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+unsigned rg_dat_clips(const char *path, unsigned *bones)
+{
+    size_t size;
+    unsigned char *d = (unsigned char *)rg_read(path, &size);
+    cr_assert(d != NULL && size >= 16, "cannot read %s", path);
+    uint32_t n = u32_at(d);
+    unsigned clips = 0;
+    *bones = 0;
+    /* Section counts of the kinds that hold a skeleton and animations. */
+    if (n == 11 || n == 7 || n == 10 || n == 8) {
+        uint32_t skel = u32_at(d + 4), anim = u32_at(d + 4 + 4 * 2);
+        cr_assert(skel < size && anim + 4 <= size, "%s: sections past the end", path);
+        *bones = d[skel];
+        clips = u32_at(d + anim);
+    }
+    free(d);
+    return clips;
+}
+
+void rg_sha256(const char *path, char out[65])
+{
+    size_t size;
+    char *d = rg_read(path, &size);
+    cr_assert(d != NULL, "cannot read %s", path);
+    unsigned char md[32];
+    unsigned len = 0;
+    cr_assert(EVP_Digest(d, size, md, &len, EVP_sha256(), NULL) == 1 && len == 32);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+    free(d);
+}
+
+size_t rg_count(const char *hay, const char *needle)
+{
+    size_t n = 0, len = strlen(needle);
+    for (const char *p = hay; (p = strstr(p, needle)); p += len)
+        n++;
+    return n;
+}
