@@ -46,28 +46,20 @@ static void help(FILE *out)
           out);
 }
 
-enum {
-    OPT_TRACES = 256,
-    OPT_AGAINST,
-    OPT_CORPUS,
-    OPT_PRESET,
-    OPT_SEED,
-    OPT_MODES,
-    OPT_JOBS,
-    OPT_OUT
-};
+enum { OPT_TRACES = CLI_OPT_OWN, OPT_AGAINST, OPT_OUT };
 
-static const struct option opts[] = {{"traces", required_argument, 0, OPT_TRACES},
-                                     {"against", required_argument, 0, OPT_AGAINST},
-                                     {"corpus", required_argument, 0, OPT_CORPUS},
-                                     {"preset", required_argument, 0, OPT_PRESET},
-                                     {"seed", required_argument, 0, OPT_SEED},
-                                     {"modes", required_argument, 0, OPT_MODES},
-                                     {"jobs", required_argument, 0, OPT_JOBS},
-                                     {"out", required_argument, 0, OPT_OUT},
-                                     {"quiet", no_argument, 0, 'q'},
-                                     {"help", no_argument, 0, 'h'},
-                                     {0, 0, 0, 0}};
+static const struct option opts[] = {
+    CLI_OPT_ROW("traces", required_argument, OPT_TRACES),
+    CLI_OPT_ROW("against", required_argument, OPT_AGAINST),
+    CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
+    CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
+    CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
+    CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
+    CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
+    CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
+    CLI_OPT_ROW("out", required_argument, OPT_OUT),
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
 
 #define SHOWN_ERRORS 5
 
@@ -142,12 +134,6 @@ static int load_set(const char *dir, const char *opt, tset **out)
     return 0;
 }
 
-static int bad_number(const char *opt, const char *arg)
-{
-    cli_fail("check: %s takes a number, not '%s'", opt, arg);
-    return CLI_EXIT_ERROR;
-}
-
 /* Corpus and modes from the manifest when not given. */
 static int defaults_from(const tset *g, cli_session *s, run_config *cfg, int modes_given)
 {
@@ -197,58 +183,23 @@ static int check(cli_session *s, run_config *cfg, int modes_given)
 int cmd_check(int argc, char **argv)
 {
     cli_session s;
-    memset(&s, 0, sizeof s);
-    s.command = "check";
-    s.preset = "small";
-    s.seed = 1;
+    cli_session_init(&s, "check");
     s.out_dir = "reports";
-    unsigned long v;
-    int c, modes_given = 0;
     run_config cfg;
     run_config_init(&cfg);
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        char bad[32];
+        if (c == 'q') c = CLI_OPT_QUIET;
+        int rc = cli_session_option(&s, &cfg, c, optarg);
+        if (rc == 0) continue;
+        if (rc != 1) return rc;
         switch (c) {
-        case OPT_TRACES:
-            cfg.traces_dir = optarg;
-            break;
-        case OPT_AGAINST:
-            cfg.against_dir = optarg;
-            break;
-        case OPT_CORPUS:
-            s.corpus_path = optarg;
-            break;
-        case OPT_PRESET:
-            s.preset = optarg;
-            break;
-        case OPT_SEED:
-            if (cli_parse_uint(optarg, 0, ~0ul, &v) < 0) return bad_number("--seed", optarg);
-            s.seed = v;
-            break;
-        case OPT_MODES:
-            if (mode_parse_list(optarg, &cfg.modes, bad, sizeof bad) < 0) {
-                cli_fail("check: unknown mode '%s' (normal, slow, fast, slow+fast, all)", bad);
-                return CLI_EXIT_ERROR;
-            }
-            modes_given = 1;
-            break;
-        case OPT_JOBS:
-            if (cli_parse_uint(optarg, 1, 256, &v) < 0) return bad_number("--jobs", optarg);
-            cfg.jobs = (unsigned)v;
-            break;
-        case OPT_OUT:
-            s.out_dir = optarg;
-            break;
-        case 'q':
-            s.quiet = 1;
-            break;
-        case 'h':
-            help(stdout);
-            return CLI_EXIT_OK;
-        default:
-            help(stderr);
-            return CLI_EXIT_ERROR;
+        case OPT_TRACES: cfg.traces_dir = optarg; break;
+        case OPT_AGAINST: cfg.against_dir = optarg; break;
+        case OPT_OUT: s.out_dir = optarg; break;
+        case 'h': help(stdout); return CLI_EXIT_OK;
+        default: help(stderr); return CLI_EXIT_ERROR;
         }
     }
     if (optind < argc) {
@@ -259,5 +210,5 @@ int cmd_check(int argc, char **argv)
         cli_fail("check: --traces DIR is required (the recorded traces: ff8diff record)");
         return CLI_EXIT_ERROR;
     }
-    return check(&s, &cfg, modes_given);
+    return check(&s, &cfg, s.modes_given);
 }

@@ -52,40 +52,26 @@ static void help(FILE *out)
           out);
 }
 
-enum {
-    OPT_EXE = 256,
-    OPT_PROFILE,
-    OPT_CORPUS,
-    OPT_PRESET,
-    OPT_SEED,
-    OPT_MODES,
-    OPT_JOBS,
-    OPT_OUT,
-    OPT_COMPRESS,
-    OPT_KEEP,
-    OPT_NO_CACHE,
-    OPT_CACHE_DIR,
-    OPT_CACHE_LIMIT,
-    OPT_BUDGET
-};
+enum { OPT_OUT = CLI_OPT_OWN, OPT_COMPRESS };
 
-static const struct option opts[] = {{"exe", required_argument, 0, OPT_EXE},
-                                     {"profile", required_argument, 0, OPT_PROFILE},
-                                     {"corpus", required_argument, 0, OPT_CORPUS},
-                                     {"preset", required_argument, 0, OPT_PRESET},
-                                     {"seed", required_argument, 0, OPT_SEED},
-                                     {"modes", required_argument, 0, OPT_MODES},
-                                     {"jobs", required_argument, 0, OPT_JOBS},
-                                     {"out", required_argument, 0, OPT_OUT},
-                                     {"compress", no_argument, 0, OPT_COMPRESS},
-                                     {"keep-matrices", no_argument, 0, OPT_KEEP},
-                                     {"no-cache", no_argument, 0, OPT_NO_CACHE},
-                                     {"cache-dir", required_argument, 0, OPT_CACHE_DIR},
-                                     {"cache-limit", required_argument, 0, OPT_CACHE_LIMIT},
-                                     {"budget", required_argument, 0, OPT_BUDGET},
-                                     {"quiet", no_argument, 0, 'q'},
-                                     {"help", no_argument, 0, 'h'},
-                                     {0, 0, 0, 0}};
+static const struct option opts[] = {
+    CLI_OPT_ROW("exe", required_argument, CLI_OPT_EXE),
+    CLI_OPT_ROW("profile", required_argument, CLI_OPT_PROFILE),
+    CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
+    CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
+    CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
+    CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
+    CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
+    CLI_OPT_ROW("keep-matrices", no_argument, CLI_OPT_KEEP),
+    CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),
+    CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),
+    CLI_OPT_ROW("cache-limit", required_argument, CLI_OPT_CACHE_LIMIT),
+    CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
+    CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
+    CLI_OPT_ROW("out", required_argument, OPT_OUT),
+    CLI_OPT_ROW("compress", no_argument, OPT_COMPRESS),
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
 
 typedef struct record_job {
     const char *dir;
@@ -131,88 +117,25 @@ static int after_run(void *arg, const report_meta *m, const run_results *r)
     return CLI_EXIT_OK;
 }
 
-static int bad_number(const char *opt, const char *arg)
-{
-    cli_fail("record: %s takes a number, not '%s'", opt, arg);
-    return CLI_EXIT_ERROR;
-}
-
 int cmd_record(int argc, char **argv)
 {
     cli_session s;
-    memset(&s, 0, sizeof s);
-    s.command = "record";
-    s.preset = "small";
-    s.seed = 1;
-    s.use_cache = 1;
-    s.cache_limit_mb = 2048;
+    cli_session_init(&s, "record");
     record_job job = {NULL, 0};
-    unsigned long v;
-    int c;
     run_config cfg;
     run_config_init(&cfg);
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        char bad[32];
+        if (c == 'q') c = CLI_OPT_QUIET;
+        int rc = cli_session_option(&s, &cfg, c, optarg);
+        if (rc == 0) continue;
+        if (rc != 1) return rc;
         switch (c) {
-        case OPT_EXE:
-            s.exe = optarg;
-            break;
-        case OPT_PROFILE:
-            s.profile = optarg;
-            break;
-        case OPT_CORPUS:
-            s.corpus_path = optarg;
-            break;
-        case OPT_PRESET:
-            s.preset = optarg;
-            break;
-        case OPT_SEED:
-            if (cli_parse_uint(optarg, 0, ~0ul, &v) < 0) return bad_number("--seed", optarg);
-            s.seed = v;
-            break;
-        case OPT_MODES:
-            if (mode_parse_list(optarg, &cfg.modes, bad, sizeof bad) < 0) {
-                cli_fail("record: unknown mode '%s' (normal, slow, fast, slow+fast, all)", bad);
-                return CLI_EXIT_ERROR;
-            }
-            break;
-        case OPT_JOBS:
-            if (cli_parse_uint(optarg, 1, 256, &v) < 0) return bad_number("--jobs", optarg);
-            cfg.jobs = (unsigned)v;
-            break;
-        case OPT_OUT:
-            job.dir = optarg;
-            break;
-        case OPT_COMPRESS:
-            job.compress = 1;
-            break;
-        case OPT_KEEP:
-            cfg.game.keep_matrices = 1;
-            break;
-        case OPT_NO_CACHE:
-            s.use_cache = 0;
-            break;
-        case OPT_CACHE_DIR:
-            s.cache_dir = optarg;
-            break;
-        case OPT_CACHE_LIMIT:
-            if (cli_parse_uint(optarg, 1, 1ul << 30, &s.cache_limit_mb) < 0)
-                return bad_number("--cache-limit", optarg);
-            break;
-        case OPT_BUDGET:
-            if (cli_parse_uint(optarg, 1000, ~0ul, &v) < 0) return bad_number("--budget", optarg);
-            cfg.game.budget = v;
-            break;
-        case 'q':
-            s.quiet = 1;
-            break;
-        case 'h':
-            help(stdout);
-            return CLI_EXIT_OK;
-        default:
-            help(stderr);
-            return CLI_EXIT_ERROR;
+        case OPT_OUT: job.dir = optarg; break;
+        case OPT_COMPRESS: job.compress = 1; break;
+        case 'h': help(stdout); return CLI_EXIT_OK;
+        default: help(stderr); return CLI_EXIT_ERROR;
         }
     }
     if (optind < argc) {

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cache.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
 #include "harness/run.h"
@@ -51,111 +50,44 @@ static void help(FILE *out)
         out);
 }
 
-enum {
-    OPT_EXE = 256, OPT_PROFILE, OPT_CORPUS, OPT_PRESET, OPT_SEED, OPT_MODES, OPT_LEVELS,
-    OPT_JOBS, OPT_OUT, OPT_KEEP, OPT_NO_CACHE, OPT_CACHE_DIR, OPT_CACHE_LIMIT, OPT_NO_DEDUP,
-    OPT_LEAF_CALLS, OPT_LEAF_SEED, OPT_BUDGET
-};
-
 static const struct option opts[] = {
-    {"exe", required_argument, 0, OPT_EXE},
-    {"profile", required_argument, 0, OPT_PROFILE},
-    {"corpus", required_argument, 0, OPT_CORPUS},
-    {"preset", required_argument, 0, OPT_PRESET},
-    {"seed", required_argument, 0, OPT_SEED},
-    {"modes", required_argument, 0, OPT_MODES},
-    {"levels", required_argument, 0, OPT_LEVELS},
-    {"jobs", required_argument, 0, OPT_JOBS},
-    {"out", required_argument, 0, OPT_OUT},
-    {"keep-matrices", no_argument, 0, OPT_KEEP},
-    {"no-cache", no_argument, 0, OPT_NO_CACHE},
-    {"cache-dir", required_argument, 0, OPT_CACHE_DIR},
-    {"cache-limit", required_argument, 0, OPT_CACHE_LIMIT},
-    {"no-dedup", no_argument, 0, OPT_NO_DEDUP},
-    {"leaf-calls", required_argument, 0, OPT_LEAF_CALLS},
-    {"leaf-seed", required_argument, 0, OPT_LEAF_SEED},
-    {"budget", required_argument, 0, OPT_BUDGET},
-    {"quiet", no_argument, 0, 'q'},
+    CLI_OPT_ROW("exe", required_argument, CLI_OPT_EXE),
+    CLI_OPT_ROW("profile", required_argument, CLI_OPT_PROFILE),
+    CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
+    CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
+    CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
+    CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
+    CLI_OPT_ROW("levels", required_argument, CLI_OPT_LEVELS),
+    CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
+    CLI_OPT_ROW("keep-matrices", no_argument, CLI_OPT_KEEP),
+    CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),
+    CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),
+    CLI_OPT_ROW("cache-limit", required_argument, CLI_OPT_CACHE_LIMIT),
+    CLI_OPT_ROW("no-dedup", no_argument, CLI_OPT_NO_DEDUP),
+    CLI_OPT_ROW("leaf-calls", required_argument, CLI_OPT_LEAF_CALLS),
+    CLI_OPT_ROW("leaf-seed", required_argument, CLI_OPT_LEAF_SEED),
+    CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
+    CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
+    CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
-int cli_parse_levels(const char *text, int *frame, int *leaf)
-{
-    *frame = *leaf = 0;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (strcmp(w, "frame") == 0) *frame = 1;
-        else if (strcmp(w, "leaf") == 0) *leaf = 1;
-        else return -1;
-    }
-    return *frame || *leaf ? 0 : -1;
-}
-
-static int bad_number(const char *opt, const char *arg)
-{
-    cli_fail("run: %s takes a number, not '%s'", opt, arg);
-    return CLI_EXIT_ERROR;
-}
-
 int cmd_run(int argc, char **argv)
 {
-    const char *exe = NULL, *profile = NULL, *corpus_path = NULL, *preset = "small";
-    const char *out_dir = "reports", *cache_dir = NULL;
-    unsigned long seed = 1, cache_limit_mb = 2048, v;
-    int use_cache = 1, quiet = 0, c;
+    cli_session s;
+    cli_session_init(&s, "run");
+    s.out_dir = "reports";
     run_config cfg;
     run_config_init(&cfg);
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        char bad[32];
+        if (c == 'q') c = CLI_OPT_QUIET;
+        int rc = cli_session_option(&s, &cfg, c, optarg);
+        if (rc == 0) continue;
+        if (rc != 1) return rc;
         switch (c) {
-        case OPT_EXE: exe = optarg; break;
-        case OPT_PROFILE: profile = optarg; break;
-        case OPT_CORPUS: corpus_path = optarg; break;
-        case OPT_PRESET: preset = optarg; break;
-        case OPT_SEED:
-            if (cli_parse_uint(optarg, 0, ~0ul, &seed) < 0) return bad_number("--seed", optarg);
-            break;
-        case OPT_MODES:
-            if (mode_parse_list(optarg, &cfg.modes, bad, sizeof bad) < 0) {
-                cli_fail("run: unknown mode '%s' (normal, slow, fast, slow+fast, all)", bad);
-                return CLI_EXIT_ERROR;
-            }
-            break;
-        case OPT_LEVELS:
-            if (cli_parse_levels(optarg, &cfg.frame_level, &cfg.leaf_level) < 0) {
-                cli_fail("run: --levels takes frame, leaf or frame,leaf, not '%s'", optarg);
-                return CLI_EXIT_ERROR;
-            }
-            break;
-        case OPT_JOBS:
-            if (cli_parse_uint(optarg, 1, 256, &v) < 0) return bad_number("--jobs", optarg);
-            cfg.jobs = (unsigned)v;
-            break;
-        case OPT_OUT: out_dir = optarg; break;
-        case OPT_KEEP: cfg.game.keep_matrices = 1; break;
-        case OPT_NO_CACHE: use_cache = 0; break;
-        case OPT_CACHE_DIR: cache_dir = optarg; break;
-        case OPT_CACHE_LIMIT:
-            if (cli_parse_uint(optarg, 1, 1ul << 30, &cache_limit_mb) < 0)
-                return bad_number("--cache-limit", optarg);
-            break;
-        case OPT_NO_DEDUP: cfg.dedup = 0; break;
-        case OPT_LEAF_CALLS:
-            if (cli_parse_uint(optarg, 1, 1ul << 32, &v) < 0)
-                return bad_number("--leaf-calls", optarg);
-            cfg.leaf_calls = v;
-            break;
-        case OPT_LEAF_SEED:
-            if (cli_parse_uint(optarg, 0, ~0ul, &v) < 0) return bad_number("--leaf-seed", optarg);
-            cfg.seed = v;
-            break;
-        case OPT_BUDGET:
-            if (cli_parse_uint(optarg, 1000, ~0ul, &v) < 0) return bad_number("--budget", optarg);
-            cfg.game.budget = v;
-            break;
-        case 'q': quiet = 1; break;
+        case CLI_OPT_OWN: s.out_dir = optarg; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -164,6 +96,5 @@ int cmd_run(int argc, char **argv)
         cli_fail("run: unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_ERROR;
     }
-    return cli_run_session("run", exe, profile, corpus_path, preset, seed, use_cache, cache_dir,
-                           cache_limit_mb, out_dir, quiet, &cfg);
+    return cli_session_run(&s, &cfg);
 }

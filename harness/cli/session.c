@@ -432,23 +432,87 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     return status;
 }
 
-int cli_run_session(const char *command, const char *exe, const char *profile,
-                    const char *corpus_path, const char *preset, uint64_t seed, int use_cache,
-                    const char *cache_dir, unsigned long cache_limit_mb, const char *out_dir,
-                    int quiet, run_config *cfg)
+int cli_parse_levels(const char *text, int *frame, int *leaf)
 {
-    cli_session s;
-    memset(&s, 0, sizeof s);
-    s.command = command;
-    s.exe = exe;
-    s.profile = profile;
-    s.corpus_path = corpus_path;
-    s.preset = preset;
-    s.seed = seed;
-    s.use_cache = use_cache;
-    s.cache_dir = cache_dir;
-    s.cache_limit_mb = cache_limit_mb;
-    s.out_dir = out_dir;
-    s.quiet = quiet;
-    return cli_session_run(&s, cfg);
+    *frame = *leaf = 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (strcmp(w, "frame") == 0) *frame = 1;
+        else if (strcmp(w, "leaf") == 0) *leaf = 1;
+        else return -1;
+    }
+    return *frame || *leaf ? 0 : -1;
+}
+
+void cli_session_init(cli_session *s, const char *command)
+{
+    memset(s, 0, sizeof *s);
+    s->command = command;
+    s->preset = "small";
+    s->seed = 1;
+    s->use_cache = 1;
+    s->cache_limit_mb = 2048;
+}
+
+static int bad_value(const cli_session *s, const char *opt, const char *arg, const char *what)
+{
+    cli_fail("%s: %s takes %s, not '%s'", s->command, opt, what, arg);
+    return CLI_EXIT_ERROR;
+}
+
+int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg)
+{
+    unsigned long v;
+    char bad[32];
+    switch (opt) {
+    case CLI_OPT_EXE: s->exe = arg; return 0;
+    case CLI_OPT_PROFILE: s->profile = arg; return 0;
+    case CLI_OPT_CORPUS: s->corpus_path = arg; return 0;
+    case CLI_OPT_PRESET: s->preset = arg; return 0;
+    case CLI_OPT_SEED:
+        if (cli_parse_uint(arg, 0, ~0ul, &v) < 0) return bad_value(s, "--seed", arg, "a number");
+        s->seed = v;
+        return 0;
+    case CLI_OPT_MODES:
+        if (mode_parse_list(arg, &cfg->modes, bad, sizeof bad) < 0) {
+            cli_fail("%s: unknown mode '%s' (normal, slow, fast, slow+fast, all)", s->command,
+                     bad);
+            return CLI_EXIT_ERROR;
+        }
+        s->modes_given = 1;
+        return 0;
+    case CLI_OPT_LEVELS:
+        if (cli_parse_levels(arg, &cfg->frame_level, &cfg->leaf_level) < 0)
+            return bad_value(s, "--levels", arg, "frame, leaf or frame,leaf");
+        return 0;
+    case CLI_OPT_JOBS:
+        if (cli_parse_uint(arg, 1, 256, &v) < 0) return bad_value(s, "--jobs", arg, "1..256");
+        cfg->jobs = (unsigned)v;
+        return 0;
+    case CLI_OPT_KEEP: cfg->game.keep_matrices = 1; return 0;
+    case CLI_OPT_NO_CACHE: s->use_cache = 0; return 0;
+    case CLI_OPT_CACHE_DIR: s->cache_dir = arg; return 0;
+    case CLI_OPT_CACHE_LIMIT:
+        if (cli_parse_uint(arg, 1, 1ul << 30, &s->cache_limit_mb) < 0)
+            return bad_value(s, "--cache-limit", arg, "a size in MiB");
+        return 0;
+    case CLI_OPT_NO_DEDUP: cfg->dedup = 0; return 0;
+    case CLI_OPT_LEAF_CALLS:
+        if (cli_parse_uint(arg, 1, 1ul << 32, &v) < 0)
+            return bad_value(s, "--leaf-calls", arg, "a number");
+        cfg->leaf_calls = v;
+        return 0;
+    case CLI_OPT_LEAF_SEED:
+        if (cli_parse_uint(arg, 0, ~0ul, &v) < 0) return bad_value(s, "--leaf-seed", arg, "a number");
+        cfg->seed = v;
+        return 0;
+    case CLI_OPT_BUDGET:
+        if (cli_parse_uint(arg, 1000, ~0ul, &v) < 0)
+            return bad_value(s, "--budget", arg, "a number of instructions (>= 1000)");
+        cfg->game.budget = v;
+        return 0;
+    case CLI_OPT_QUIET: s->quiet = 1; return 0;
+    default: return 1;
+    }
 }

@@ -83,6 +83,7 @@ typedef struct cli_session {
     unsigned long cache_limit_mb;
     const char *out_dir;       /* reports folder; NULL: no report, no summary */
     int quiet;
+    int modes_given;           /* --modes was on the command line */
     /* Optional: fills meta before the run (identity of recorded traces). */
     void (*before)(void *arg, report_meta *m);
     /*
@@ -103,15 +104,27 @@ typedef struct cli_session {
 int cli_session_run(const cli_session *s, run_config *cfg);
 
 /*
- * A whole run-like command: loads the executable (unless cfg->traces_dir
- * is the authority), resolves the corpus (synthetic when corpus_path is
- * NULL), opens the results cache, runs with a progress line and SIGINT
- * handling, writes the report into out_dir. Returns the exit code.
+ * Options shared by run, record and check. Each command lists in its own
+ * option table the rows it accepts (CLI_OPT_ROW) and numbers its own
+ * options from CLI_OPT_OWN.
  */
-int cli_run_session(const char *command, const char *exe, const char *profile,
-                    const char *corpus_path, const char *preset, uint64_t seed, int use_cache,
-                    const char *cache_dir, unsigned long cache_limit_mb, const char *out_dir,
-                    int quiet, run_config *cfg);
+enum {
+    CLI_OPT_EXE = 256, CLI_OPT_PROFILE, CLI_OPT_CORPUS, CLI_OPT_PRESET, CLI_OPT_SEED,
+    CLI_OPT_MODES, CLI_OPT_LEVELS, CLI_OPT_JOBS, CLI_OPT_KEEP, CLI_OPT_NO_CACHE,
+    CLI_OPT_CACHE_DIR, CLI_OPT_CACHE_LIMIT, CLI_OPT_NO_DEDUP, CLI_OPT_LEAF_CALLS,
+    CLI_OPT_LEAF_SEED, CLI_OPT_BUDGET, CLI_OPT_QUIET, CLI_OPT_OWN
+};
+#define CLI_OPT_ROW(name, has_arg, id) {name, has_arg, 0, id}
+
+/* A session with the defaults of every command: small preset, seed 1, cache on. */
+void cli_session_init(cli_session *s, const char *command);
+
+/*
+ * Applies one shared option (getopt's answer opt, its argument arg) to s
+ * and cfg. Returns 0 when applied, 1 when opt is not a shared option, or
+ * CLI_EXIT_ERROR after saying what is wrong with the value.
+ */
+int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg);
 
 /* Parses "frame", "leaf" or "frame,leaf"; -1 when it is neither. */
 int cli_parse_levels(const char *text, int *frame, int *leaf);
