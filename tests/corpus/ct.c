@@ -31,25 +31,6 @@ void ct_assert_error(const ff_error *err, ff_errkind kind, const char *file_suff
     cr_assert(err->reason[0], "%s: error without a reason", what);
 }
 
-void ct_assert_mem(const void *actual, const void *expected, size_t n, const char *what)
-{
-    const uint8_t *a = actual, *e = expected;
-    size_t i = 0;
-    while (i < n && a[i] == e[i])
-        i++;
-    if (i == n) return;
-    char dump[2][200];
-    size_t lo = i >= 8 ? i - 8 : 0, hi = i + 8 < n ? i + 8 : n;
-    for (int side = 0; side < 2; side++) {
-        const uint8_t *p = side ? e : a;
-        size_t used = 0;
-        for (size_t k = lo; k < hi && used + 6 < sizeof dump[side]; k++)
-            used += (size_t)snprintf(dump[side] + used, sizeof dump[side] - used,
-                                     k == i ? "[%02x]" : " %02x ", p[k]);
-    }
-    cr_assert_fail("%s: first difference at byte %zu (0x%zx)\n  actual:   %s\n  expected: %s", what,
-                   i, i, dump[0], dump[1]);
-}
 
 /* Folders made by this test process (each test runs in its own process). */
 #define CT_DIRS 8

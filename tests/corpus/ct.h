@@ -14,6 +14,7 @@
 #include "ref/dat.h"
 #include "ref/engine.h"
 #include "ref/error.h"
+#include "tests/support/ts.h"
 
 /* Fails the running test with the error text when call != 0. */
 #define CT_OK(call, err)                                                                           \
@@ -28,8 +29,6 @@
 void ct_assert_error(const ff_error *err, ff_errkind kind, const char *file_suffix, int64_t offset,
                      const char *what);
 
-/* Asserts n bytes equal; on failure names the case and dumps both sides. */
-void ct_assert_mem(const void *actual, const void *expected, size_t n, const char *what);
 
 /* A new empty folder under $TMPDIR or /tmp (malloc'd path). */
 char *ct_tempdir(void);

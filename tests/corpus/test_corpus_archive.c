@@ -56,17 +56,17 @@ Test(archive, writer_layout_by_hand)
     cr_assert_eq(ct_get32(img.fi + 32), 2);
     uint32_t c2 = ct_get32(img.fs + 1004 + c1);
     cr_assert_eq(img.fs_size, 1000 + 4 + c1 + 4 + c2);
-    ct_assert_mem(img.fs, content[0], 1000, "stored bytes sit verbatim in FS");
+    ts_assert_mem(img.fs, content[0], 1000, "stored bytes sit verbatim in FS");
     const char *fl = "c:\\ff8\\data\\eng\\battle\\c0m000.dat\r\n"
                      "c:\\ff8\\data\\eng\\battle\\C0M001.DAT\r\n"
                      "c:\\ff8\\data\\eng\\battle\\a0stg000.x\r\n";
     cr_assert_eq(img.fl_size, strlen(fl));
-    ct_assert_mem(img.fl, fl, img.fl_size, "FL text");
+    ts_assert_mem(img.fl, fl, img.fl_size, "FL text");
     /* The LZ4 entry is a plain LZ4 block: liblz4 itself decodes it. */
     uint8_t out[3000];
     cr_assert_eq(LZ4_decompress_safe((const char *)img.fs + 1008 + c1, (char *)out, (int)c2, 3000),
                  3000);
-    ct_assert_mem(out, content[2], 3000, "LZ4 block");
+    ts_assert_mem(out, content[2], 3000, "LZ4 block");
     arc_image_free(&img);
 }
 
@@ -88,7 +88,7 @@ Test(archive, written_files_read_back)
         size_t size;
         CT_OK(arc_read(a, e, &data, &size, &err), &err);
         cr_assert_eq(size, content_size[e], "entry %zu size", e);
-        ct_assert_mem(data, content[e], size, paths[e]);
+        ts_assert_mem(data, content[e], size, paths[e]);
         free(data);
         cr_assert_str_eq(arc_get(a, e)->path, paths[e]);
     }
@@ -171,7 +171,7 @@ Test(archive, hand_made_archive_reads)
         ff_error err;
         CT_OK(hand_read(&h, i, &data, &size, &err), &err);
         cr_assert_eq(size, strlen(want[i]));
-        ct_assert_mem(data, want[i], size, want[i]);
+        ts_assert_mem(data, want[i], size, want[i]);
         free(data);
     }
 }
@@ -327,7 +327,7 @@ Test(archive, lz4_defects_through_files)
         int rc = arc_read(a, 0, &data, &size, &err);
         if (k == 0) {
             cr_assert_eq(rc, 0, "%s", cases[k].name);
-            ct_assert_mem(data, plain, sizeof plain, cases[k].name);
+            ts_assert_mem(data, plain, sizeof plain, cases[k].name);
             free(data);
         } else {
             cr_assert_eq(rc, -1, "%s: accepted", cases[k].name);

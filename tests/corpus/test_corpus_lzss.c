@@ -52,7 +52,7 @@ Test(lzss, hand_assembled_streams)
         memset(out, 0xCC, sizeof out);
         ff_error err;
         CT_OK(lzss_decode(v->src, v->src_len, out, v->want_len, "t", 0, &err), &err);
-        ct_assert_mem(out, v->want, v->want_len, v->name);
+        ts_assert_mem(out, v->want, v->want_len, v->name);
         cr_assert_eq(out[v->want_len], 0xCC, "%s: wrote past the announced size", v->name);
     }
 }
@@ -114,7 +114,7 @@ static void round_trip(const uint8_t *src, size_t n, const char *what, size_t *e
     cr_assert(size <= cap, "%s: %zu bytes over the bound %zu", what, size, cap);
     if (n) cr_assert(enc[0] & 1, "%s: the first token is not a literal", what);
     CT_OK(lzss_decode(enc, size, dec, n, "rt", 0, &err), &err);
-    ct_assert_mem(dec, src, n, what);
+    ts_assert_mem(dec, src, n, what);
     *encoded = size;
     free(enc);
     free(dec);

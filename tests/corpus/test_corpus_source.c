@@ -91,7 +91,7 @@ static void assert_archive_entries(const corpus *c)
         ff_error err;
         CT_OK(corpus_load(c, i, &data, &size, &err), &err);
         cr_assert_eq(size, strlen(want[i]));
-        ct_assert_mem(data, want[i], size, want[i]);
+        ts_assert_mem(data, want[i], size, want[i]);
         free(data);
     }
 }

@@ -198,7 +198,7 @@ Test(synth, same_seed_same_bytes)
     for (size_t i = 0; i < a->n; i++) {
         cr_assert_str_eq(a->name[i], b->name[i]);
         cr_assert_eq(a->size[i], b->size[i], "%s size", a->name[i]);
-        ct_assert_mem(a->data[i], b->data[i], a->size[i], a->name[i]);
+        ts_assert_mem(a->data[i], b->data[i], a->size[i], a->name[i]);
         cr_assert(a->size[i] != c->size[i] || memcmp(a->data[i], c->data[i], a->size[i]),
                   "%s: seeds 7 and 8 give the same bytes", a->name[i]);
     }
@@ -207,7 +207,7 @@ Test(synth, same_seed_same_bytes)
     cr_assert_eq(v1->n, v2->n);
     for (size_t i = 0; i < v1->n; i++) {
         cr_assert_eq(v1->size[i], v2->size[i], "%s size", v1->name[i]);
-        ct_assert_mem(v1->data[i], v2->data[i], v1->size[i], v1->name[i]);
+        ts_assert_mem(v1->data[i], v2->data[i], v1->size[i], v1->name[i]);
     }
     free_built(v1), free_built(v2);
 }
@@ -247,15 +247,15 @@ Test(synth, explicit_model_layout)
     static const uint8_t skel[32] = {1, 0,           0x00, 0x02, [8] = 7, 0,    8,    0,   9,
                                      0, [16] = 0xFF, 0xFF, 100,  0,       1,    0,    2,   0,
                                      3, 0,           0x00, 0x04, 0x00,    0x04, 0x00, 0x04};
-    ct_assert_mem(p + 52, skel, 4, "skeleton count, flags, model scale");
-    ct_assert_mem(p + 52 + 8, skel + 8, 6, "skeleton root");
-    ct_assert_mem(p + 52 + 16, skel + 16, 16, "bone 0");
+    ts_assert_mem(p + 52, skel, 4, "skeleton count, flags, model scale");
+    ts_assert_mem(p + 52 + 8, skel + 8, 6, "skeleton root");
+    ts_assert_mem(p + 52 + 16, skel + 16, 16, "bone 0");
     static const uint8_t zeros[32] = {0};
-    ct_assert_mem(p + 52 + 32, zeros, 32, "bone 0 runtime fields");
+    ts_assert_mem(p + 52 + 32, zeros, 32, "bone 0 runtime fields");
     /* count 1, offset 8; clip: 1 frame; root x = 3 as type 00 + 011, then
      * 5 + 5 zero bits, mode 0, three absent rotations: 0C 00 00. */
     static const uint8_t anim[12] = {1, 0, 0, 0, 8, 0, 0, 0, 0x01, 0x0C, 0x00, 0x00};
-    ct_assert_mem(p + 128, anim, 12, "animation section");
+    ts_assert_mem(p + 128, anim, 12, "animation section");
     free(p);
 }
 
@@ -536,7 +536,7 @@ Test(synth, write_creates_the_folder_and_matches_memory)
         size_t got = fread(buf, 1, b->size[i] + 1, f);
         fclose(f);
         cr_assert_eq(got, b->size[i], "%s size", b->name[i]);
-        ct_assert_mem(buf, b->data[i], got, b->name[i]);
+        ts_assert_mem(buf, b->data[i], got, b->name[i]);
         free(buf);
         free(p);
     }

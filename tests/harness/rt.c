@@ -292,75 +292,6 @@ cJSON *rt_report(void)
     return j;
 }
 
-char *rt_path(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = must(malloc(n));
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-char *rt_tempdir(void)
-{
-    const char *base = getenv("TMPDIR");
-    char *t = rt_path(base && base[0] ? base : "/tmp", "ff8report-test-XXXXXX");
-    cr_assert(mkdtemp(t) != NULL, "mkdtemp %s failed", t);
-    return t;
-}
-
-static void rm_below(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        char *p = rt_path(dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            rm_below(p);
-            rmdir(p);
-        } else {
-            remove(p);
-        }
-        free(p);
-    }
-    closedir(d);
-}
-
-void rt_rmtree(char *path)
-{
-    rm_below(path);
-    rmdir(path);
-    free(path);
-}
-
-void rt_write(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert(f != NULL, "cannot write %s", path);
-    size_t n = strlen(text);
-    cr_assert(fwrite(text, 1, n, f) == n, "short write to %s", path);
-    cr_assert(fclose(f) == 0, "cannot close %s", path);
-}
-
-char *rt_read(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0;
-    char *s = must(malloc(cap));
-    size_t got;
-    while ((got = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) s = must(realloc(s, cap *= 2));
-    }
-    fclose(f);
-    s[n] = '\0';
-    if (size) *size = n;
-    return s;
-}
-
 const char *rt_python(void)
 {
     const char *p = getenv("FF8DIFF_PYTHON");
@@ -373,7 +304,7 @@ char *rt_checker(void)
 {
     const char *src = getenv("FF8DIFF_SOURCE_DIR");
     cr_assert(src != NULL, "FF8DIFF_SOURCE_DIR is not set (run through ctest)");
-    return rt_path(src, "tests/harness/report_check.py");
+    return ts_path(src, "tests/harness/report_check.py");
 }
 
 int rt_run(const char *cmd, char **out)
@@ -410,10 +341,3 @@ cJSON *rt_check(const char *args, int *status)
     return j;
 }
 
-size_t rt_count(const char *hay, const char *needle)
-{
-    size_t n = 0, len = strlen(needle);
-    for (const char *p = hay; (p = strstr(p, needle)); p += len)
-        n++;
-    return n;
-}

@@ -15,6 +15,7 @@
 
 #include "harness/report.h"
 #include "harness/results.h"
+#include "tests/support/ts.h"
 
 /* The file name every renderer must escape. */
 #define RT_HOSTILE "<script>alert(1)</script>&\"'.dat"
@@ -32,15 +33,6 @@ void rt_meta(report_meta *m);
 /* report_build of the two above, asserting success (cJSON_Delete it). */
 cJSON *rt_report(void);
 
-/* A new empty folder under $TMPDIR or /tmp (malloc'd). */
-char *rt_tempdir(void);
-/* Removes a folder and its files (one level), then frees path. */
-void rt_rmtree(char *path);
-/* dir/name, malloc'd. */
-char *rt_path(const char *dir, const char *name);
-void rt_write(const char *path, const char *text);
-/* Whole file, NUL-terminated, malloc'd; NULL when unreadable. */
-char *rt_read(const char *path, size_t *size);
 
 /* Path of the python interpreter and of report_check.py. */
 const char *rt_python(void);
@@ -53,7 +45,5 @@ int rt_run(const char *cmd, char **out);
 /* Runs report_check.py with args; parses its JSON output (NULL if none). */
 cJSON *rt_check(const char *args, int *status);
 
-/* Occurrences of needle in hay. */
-size_t rt_count(const char *hay, const char *needle);
 
 #endif

@@ -34,10 +34,10 @@ static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const ch
 /* Writes j as report.json into dir and validates it; returns the exit status. */
 static int validate(const char *dir, const cJSON *j, cJSON **verdict)
 {
-    char *json = cJSON_Print(j), *path = rt_path(dir, "report.json"), args[4200];
+    char *json = cJSON_Print(j), *path = ts_path(dir, "report.json"), args[4200];
     const char *src = getenv("FF8DIFF_SOURCE_DIR");
     cr_assert(src != NULL, "FF8DIFF_SOURCE_DIR is not set");
-    rt_write(path, json);
+    ts_write(path, json, strlen(json));
     snprintf(args, sizeof args, "validate %s/reports/schema/report.schema.json %s", src, path);
     int st;
     *verdict = rt_check(args, &st);
@@ -48,7 +48,7 @@ static int validate(const char *dir, const cJSON *j, cJSON **verdict)
 
 Test(schema, built_report_validates)
 {
-    char *dir = rt_tempdir();
+    char *dir = ts_tempdir();
     cJSON *j = rt_report(), *v;
     int st = validate(dir, j, &v);
     char *txt = cJSON_PrintUnformatted(v);
@@ -57,7 +57,7 @@ Test(schema, built_report_validates)
     free(txt);
     cJSON_Delete(v);
     cJSON_Delete(j);
-    rt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 static cJSON *at(cJSON *o, const char *key)
@@ -128,7 +128,7 @@ Test(schema, broken_reports_fail)
         {"schema ff8diff-report/2", wrong_schema_name},
         {"field bone[3].rotx", field_name_typo},
     };
-    char *dir = rt_tempdir();
+    char *dir = ts_tempdir();
     cJSON *good = rt_report();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cJSON *j = cJSON_Duplicate(good, 1), *v;
@@ -143,7 +143,7 @@ Test(schema, broken_reports_fail)
         cJSON_Delete(j);
     }
     cJSON_Delete(good);
-    rt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 static cJSON *schema_enum(cJSON *schema, const char *def)
@@ -208,8 +208,8 @@ static const char *routine_n(int i)
 
 Test(schema, enums_equal_the_c_tables)
 {
-    char *path = rt_path(getenv("FF8DIFF_SOURCE_DIR"), "reports/schema/report.schema.json");
-    char *text = rt_read(path, NULL);
+    char *path = ts_path(getenv("FF8DIFF_SOURCE_DIR"), "reports/schema/report.schema.json");
+    char *text = ts_read(path, NULL);
     cr_assert(text != NULL, "cannot read %s", path);
     cJSON *s = cJSON_Parse(text);
     cr_assert(s != NULL, "%s is not JSON", path);
@@ -233,8 +233,8 @@ Test(schema, enums_equal_the_c_tables)
 /* Runs report_check.py on text written as dir/name; returns its verdict. */
 static cJSON *check_file(const char *dir, const char *name, const char *text, const char *cmd)
 {
-    char *path = rt_path(dir, name), args[4200];
-    rt_write(path, text);
+    char *path = ts_path(dir, name), args[4200];
+    ts_write(path, text, strlen(text));
     snprintf(args, sizeof args, "%s %s", cmd, path);
     int st;
     cJSON *v = rt_check(args, &st);
@@ -264,13 +264,13 @@ static int num(const cJSON *o, const char *key)
 
 Test(html, well_formed_escaped_with_sections_and_plots)
 {
-    char *dir = rt_tempdir();
+    char *dir = ts_tempdir();
     cJSON *j = rt_report();
     char *html = render(report_render_html, j, "html");
     cr_assert(strstr(html, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
     cr_assert(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;.dat") != NULL,
               "the hostile name does not appear escaped");
-    cr_assert_eq(rt_count(html, "<script"), 0, "a <script> element");
+    cr_assert_eq(ts_count(html, "<script"), 0, "a <script> element");
     cr_assert(!strstr(html, "http://") && !strstr(html, "https://"), "an external URL");
     cr_assert(strstr(html, "BuildBoneMatrices replaced by a plain return"), "matrices note");
     cr_assert(strstr(html, "unknown build &lt;v1.2&gt;: fingerprints hold"), "warning");
@@ -305,7 +305,7 @@ Test(html, well_formed_escaped_with_sections_and_plots)
     cJSON_Delete(v);
     free(html);
     cJSON_Delete(j);
-    rt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(html, interrupted_banner)
@@ -415,7 +415,7 @@ static void suite_counts(const cJSON *v, const char *name, int tests, int failur
 
 Test(junit, suites_cases_and_counts)
 {
-    char *dir = rt_tempdir();
+    char *dir = ts_tempdir();
     cJSON *j = rt_report();
     char *xml = render(report_render_junit, j, "junit");
     cr_assert(strstr(xml, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
@@ -446,7 +446,7 @@ Test(junit, suites_cases_and_counts)
     cJSON_Delete(v);
     free(xml);
     cJSON_Delete(j);
-    rt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(markdown, totals_groups_and_escaping)
@@ -465,14 +465,14 @@ Test(markdown, totals_groups_and_escaping)
     cr_assert(strstr(md, "`12 34 56 78 9a bc de f0`"), "stream hex");
     cr_assert(strstr(md, "BuildBoneMatrices replaced by a plain return"));
     cr_assert(strstr(md, "> 0x5092a5: mov eax, dword ptr [ecx]\n"), "disassembly block");
-    cr_assert_eq(rt_count(md, "### Group "), 3, "three groups");
+    cr_assert_eq(ts_count(md, "### Group "), 3, "three groups");
     free(md);
     cJSON_Delete(j);
 }
 
 Test(report, write_folder_holds_four_files)
 {
-    char *dir = rt_tempdir(), *out = NULL;
+    char *dir = ts_tempdir(), *out = NULL;
     cJSON *j = rt_report();
     ff_error err;
     ff_error_clear(&err);
@@ -481,14 +481,14 @@ Test(report, write_folder_holds_four_files)
                  ff_error_format(&err, msg, sizeof msg));
     static const char *const parts[] = {"report.json", "index.html", "summary.md", "junit.xml"};
     for (size_t i = 0; i < 4; i++) {
-        char *p = rt_path(out, parts[i]);
+        char *p = ts_path(out, parts[i]);
         size_t n = 0;
-        char *s = rt_read(p, &n);
+        char *s = ts_read(p, &n);
         cr_assert(s != NULL && n > 100, "%s missing or empty", parts[i]);
         free(s);
         free(p);
     }
-    char *p = rt_path(out, "report.json"), *text = rt_read(p, NULL);
+    char *p = ts_path(out, "report.json"), *text = ts_read(p, NULL);
     cJSON *back = cJSON_Parse(text);
     cr_assert(back != NULL, "report.json does not parse back");
     cr_assert(cJSON_Compare(back, j, 1), "report.json differs from the tree");
@@ -497,7 +497,7 @@ Test(report, write_folder_holds_four_files)
     free(p);
     free(out);
     cJSON_Delete(j);
-    rt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /*
@@ -578,17 +578,17 @@ Test(html, large_run_is_capped)
     cr_assert(strstr(html, "2800 more non-matching results are in report.json."),
               "3000 mismatches, 200 listed");
     cr_assert(strstr(html, "50 more groups are in report.json."), "150 groups, 100 drawn");
-    cr_assert_eq(rt_count(html, "<div class=\"group\""), 100);
-    cr_assert_eq(rt_count(html, "<svg class=\"plot\""), 100);
-    cr_assert_eq(rt_count(html, "<tr class=\"file"), 1000, "one row per file");
+    cr_assert_eq(ts_count(html, "<div class=\"group\""), 100);
+    cr_assert_eq(ts_count(html, "<svg class=\"plot\""), 100);
+    cr_assert_eq(ts_count(html, "<tr class=\"file"), 1000, "one row per file");
     cr_assert(strlen(html) < 4u << 20, "index.html is %zu bytes", strlen(html));
     char *md = render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "100 more groups are in report.json."), "150 groups, 50 in Markdown");
     char *xml = render(report_render_junit, j, "junit");
-    cr_assert_eq(rt_count(xml, "<testcase "), 4000, "1000 files x 4 modes");
+    cr_assert_eq(ts_count(xml, "<testcase "), 4000, "1000 files x 4 modes");
     cr_assert(strstr(xml, "tests=\"4000\" failures=\"3000\" errors=\"0\" skipped=\"0\""),
               "testsuites counts");
-    cr_assert_eq(rt_count(xml, "<testsuite "), 4, "four modes, no leaf level");
+    cr_assert_eq(ts_count(xml, "<testsuite "), 4, "four modes, no leaf level");
     free(xml);
     free(md);
     free(html);

@@ -54,7 +54,7 @@ static char *write_report(const char *dir)
     cr_assert_eq(report_write(j, dir, "run", &out, &err), 0, "report_write: %s",
                  ff_error_format(&err, msg, sizeof msg));
     cJSON_Delete(j);
-    char *html = rt_path(out, "index.html");
+    char *html = ts_path(out, "index.html");
     free(out);
     return html;
 }
@@ -72,11 +72,11 @@ static int has_string(const cJSON *arr, const char *s)
 Test(browser, chromium_builds_the_expected_dom, .timeout = 300)
 {
     need_chromium();
-    char *dir = rt_tempdir(), *html = write_report(dir);
+    char *dir = ts_tempdir(), *html = write_report(dir);
     int st = run_chromium(dir, html, "--dump-dom", "dom.html", "chromium-dom.log");
-    char *logp = rt_path(dir, "chromium-dom.log"), *log = rt_read(logp, NULL);
+    char *logp = ts_path(dir, "chromium-dom.log"), *log = ts_read(logp, NULL);
     cr_assert_eq(st, 0, "chromium --dump-dom exited %d: %.2000s", st, log ? log : "");
-    char *domp = rt_path(dir, "dom.html"), *dom = rt_read(domp, NULL), args[4200];
+    char *domp = ts_path(dir, "dom.html"), *dom = ts_read(domp, NULL), args[4200];
     cr_assert(dom && strstr(dom, "<html"), "no DOM dumped; log: %.2000s", log ? log : "");
     snprintf(args, sizeof args, "dom %s", domp);
     int cst;
@@ -101,7 +101,7 @@ Test(browser, chromium_builds_the_expected_dom, .timeout = 300)
     free(log);
     free(logp);
     free(html);
-    rt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 static uint32_t be32(const unsigned char *p)
@@ -112,15 +112,15 @@ static uint32_t be32(const unsigned char *p)
 Test(browser, chromium_takes_a_screenshot, .timeout = 300)
 {
     need_chromium();
-    char *dir = rt_tempdir(), *html = write_report(dir), flags[4300];
-    char *shot = rt_path(dir, "shot.png");
+    char *dir = ts_tempdir(), *html = write_report(dir), flags[4300];
+    char *shot = ts_path(dir, "shot.png");
     snprintf(flags, sizeof flags, "--hide-scrollbars --window-size=1280,2000 --screenshot=%s",
              shot);
     int st = run_chromium(dir, html, flags, "shot.out", "chromium-shot.log");
-    char *logp = rt_path(dir, "chromium-shot.log"), *log = rt_read(logp, NULL);
+    char *logp = ts_path(dir, "chromium-shot.log"), *log = ts_read(logp, NULL);
     cr_assert_eq(st, 0, "chromium --screenshot exited %d: %.2000s", st, log ? log : "");
     size_t n = 0;
-    unsigned char *png = (unsigned char *)rt_read(shot, &n);
+    unsigned char *png = (unsigned char *)ts_read(shot, &n);
     cr_assert(png != NULL, "no screenshot written; log: %.2000s", log ? log : "");
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     cr_assert(n > 24 && memcmp(png, sig, 8) == 0 && memcmp(png + 12, "IHDR", 4) == 0,
@@ -140,5 +140,5 @@ Test(browser, chromium_takes_a_screenshot, .timeout = 300)
     free(logp);
     free(shot);
     free(html);
-    rt_rmtree(dir);
+    ts_rmtree(dir);
 }

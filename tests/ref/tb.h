@@ -16,6 +16,7 @@
 #include "ref/dat.h"
 #include "ref/engine.h"
 #include "ref/error.h"
+#include "tests/support/ts.h"
 
 /* Fails the running test with the error text when call != 0. */
 #define TB_OK(call, err)                                                                           \
@@ -26,8 +27,6 @@
                   ff_error_format((err), tb_msg_, sizeof tb_msg_));                                \
     } while (0)
 
-/* Asserts n bytes equal; on failure names the case and dumps both sides. */
-void tb_assert_mem(const void *actual, const void *expected, size_t n, const char *what);
 
 /* ---- bit packer, LSB-first ---- */
 #define TB_BITS_MAX 8192

@@ -28,7 +28,7 @@ Test(encode, put_is_lsb_first)
     cr_assert_eq(w.bits, 12);
     cr_assert_eq(enc_bytes(&w), 2);
     static const uint8_t want[4] = {0xBD, 0x0A, 0, 0};
-    tb_assert_mem(buf, want, 4, "enc_put bytes");
+    ts_assert_mem(buf, want, 4, "enc_put bytes");
     /* only the low n bits are written: -1 in 4 bits is 1111 at bits 12..15 */
     TB_OK(enc_put(&w, -1, 4, NULL), NULL);
     cr_assert_eq(buf[1], 0xFA);
@@ -127,7 +127,7 @@ Test(encode, value_writers_by_hand)
         cr_assert_eq(w.bits, vec[i].bits, "vector %zu: %zu bits", i, w.bits);
         char what[32];
         snprintf(what, sizeof what, "vector %zu", i);
-        tb_assert_mem(buf, vec[i].bytes, 3, what);
+        ts_assert_mem(buf, vec[i].bytes, 3, what);
     }
 }
 
@@ -171,7 +171,7 @@ Test(encode, clip_pads_then_writes_frame_byte_and_rolls_back)
     cr_assert_eq(err.kind, FF_E_RANGE);
     cr_assert(strstr(err.reason, "frame 1 bone 0 axis 1"), "reason: %s", err.reason);
     cr_assert_eq(w.bits, before);
-    tb_assert_mem(buf, snap, sizeof buf, "buffer after a refused clip");
+    ts_assert_mem(buf, snap, sizeof buf, "buffer after a refused clip");
     /* frame counts outside 1..255, missing arrays */
     cr_assert_eq(enc_clip(&w, 1, 0, f, &err), -1);
     cr_assert_eq(enc_clip(&w, 1, 256, f, &err), -1);

@@ -44,7 +44,7 @@ Test(engine, start_clip_zeroes_root_and_rotations_keeps_scales_and_flag)
         for (unsigned b = 0; b < 2; b++)
             ref_put16(tb_rotp(want, b, k), 0);
     }
-    tb_assert_mem(fx.skel, want, len, "skeleton after StartClip");
+    ts_assert_mem(fx.skel, want, len, "skeleton after StartClip");
     /* flags 0xFC & 0xF3 = 0xF0, then half-step 0 -> 1: 0xF4.
      * cursor: byte 1 + 22 / 8 = 3, bit 22 % 8 = 6. */
     tb_check_cmd(&fx.a.cmd, 1, 0xF4, 3, 6, 1, 4, "StartClip");
@@ -222,8 +222,8 @@ Test(engine, slow_halves_delta_frames_toward_zero)
     memcpy(before, fx.skel, len);
     ref_animcmd cmd = fx.a.cmd;
     cr_assert_eq(tb_tick(&fx), 1);
-    tb_assert_mem(fx.skel, before, len, "skeleton after the end (slow)");
-    tb_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd after the end (slow)");
+    ts_assert_mem(fx.skel, before, len, "skeleton after the end (slow)");
+    ts_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd after the end (slow)");
     tb_fix_free(&fx);
 }
 
@@ -296,8 +296,8 @@ Test(engine, fast_two_frames_per_call_stops_at_odd_end)
     memcpy(before, fx.skel, len);
     ref_animcmd cmd = fx.a.cmd;
     cr_assert_eq(tb_tick(&fx), 1);
-    tb_assert_mem(fx.skel, before, len, "skeleton after the end (fast)");
-    tb_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd after the end (fast)");
+    ts_assert_mem(fx.skel, before, len, "skeleton after the end (fast)");
+    ts_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd after the end (fast)");
     tb_fix_free(&fx);
 }
 
@@ -333,15 +333,15 @@ Test(engine, call_at_end_returns_1_and_changes_nothing)
     ref_animcmd cmd = fx.a.cmd;
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(tb_tick(&fx), 1, "call %d", i);
-        tb_assert_mem(fx.skel, before, len, "skeleton at the end");
-        tb_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd at the end");
+        ts_assert_mem(fx.skel, before, len, "skeleton at the end");
+        ts_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd at the end");
     }
     /* frame past total (unsigned compare): 200 >= 5 */
     fx.a.cmd.frame = 200;
     fx.a.cmd.total = 5;
     cmd = fx.a.cmd;
     cr_assert_eq(tb_tick(&fx), 1);
-    tb_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd with frame > total");
+    ts_assert_mem(&fx.a.cmd, &cmd, sizeof cmd, "cmd with frame > total");
     tb_fix_free(&fx);
 }
 
@@ -363,7 +363,7 @@ Test(engine, start_clip_refuses_missing_clips)
         ff_error err;
         cr_assert_eq(ref_start_clip(&fx.a, bad[i], &ret, &err), -1, "clip %d", bad[i]);
         cr_assert_eq(err.kind, FF_E_RANGE, "clip %d", bad[i]);
-        tb_assert_mem(&fx.a.cmd, &before, sizeof before, "cmd after a refused clip");
+        ts_assert_mem(&fx.a.cmd, &before, sizeof before, "cmd after a refused clip");
     }
     cr_assert_eq(tb_start(&fx, 1), 0);
     tb_fix_free(&fx);
@@ -381,7 +381,7 @@ Test(engine, anim_init_checks)
     tb_fix fx;
     tb_load(&fx, skel, len, clips, 1, NULL, 0);
     cr_assert_eq(ref_skel_size(&fx.dat), 16 + 3 * 48);
-    tb_assert_mem(fx.skel, skel, len, "skeleton as loaded");
+    ts_assert_mem(fx.skel, skel, len, "skeleton as loaded");
     cr_assert_eq(fx.a.bones, 3);
     ref_anim a2;
     uint8_t small[16 + 3 * 48 - 1];
@@ -392,7 +392,7 @@ Test(engine, anim_init_checks)
     cr_assert_eq(tb_start(&fx, 0), 0);
     fx.skel[20] ^= 0xFF;
     ref_anim_reset_skeleton(&fx.a);
-    tb_assert_mem(fx.skel, skel, len, "skeleton after reset");
+    ts_assert_mem(fx.skel, skel, len, "skeleton after reset");
     /* a fresh cmd (total 0) ends at once */
     ref_anim a3;
     uint8_t buf[TB_SKEL_MAX];

@@ -122,7 +122,7 @@ Test(lockstep, weapon_goes_first)
     cr_assert_eq(err.kind, FF_E_RANGE);
     cr_assert_str_eq(err.file, "d0w000.dat");
     cr_assert(strncmp(err.reason, "weapon: ", 8) == 0, "reason: %s", err.reason);
-    tb_assert_mem(&body.a.cmd, &before, sizeof before, "body cmd after the weapon failed");
+    ts_assert_mem(&body.a.cmd, &before, sizeof before, "body cmd after the weapon failed");
     /* Modes are per model: a SLOW weapon runs 2 * 4 - 1 = 7 frames. */
     weapon.a.cmd.flags = REF_CMD_SLOW;
     TB_OK(ref_queue_animation(&e, 0, &ret, &err), &err);

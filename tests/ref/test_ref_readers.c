@@ -21,8 +21,8 @@ Test(readers, width_tables_match_the_executable)
 {
     /* Fingerprint bytes at 0xB8B9F0: 03 06 09 10 and 0xB8B9F4: 03 06 08 0C. */
     static const uint8_t pos[4] = {0x03, 0x06, 0x09, 0x10}, rot[4] = {0x03, 0x06, 0x08, 0x0C};
-    tb_assert_mem(ref_position_widths, pos, 4, "position widths");
-    tb_assert_mem(ref_rotation_widths, rot, 4, "rotation widths");
+    ts_assert_mem(ref_position_widths, pos, 4, "position widths");
+    ts_assert_mem(ref_rotation_widths, rot, 4, "rotation widths");
 }
 
 /* The field raw (n bits) placed at bit b of byte 1, every other bit of the

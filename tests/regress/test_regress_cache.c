@@ -9,18 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/regress/rg.h"
+#include "tests/support/ts.h"
 
 /* Model files of the corpus, from their headers. */
 static unsigned model_files(const char *corpus)
 {
     size_t n;
-    char **names = rg_dat_names(corpus, &n);
+    char **names = ts_dat_names(corpus, &n);
     unsigned models = 0;
     for (size_t i = 0; i < n; i++) {
-        char *p = rg_path(corpus, names[i]);
+        char *p = ts_path(corpus, names[i]);
         unsigned bones;
-        models += rg_dat_clips(p, &bones) > 0;
+        models += ts_dat_clips(p, &bones) > 0;
         free(p);
         free(names[i]);
     }
@@ -30,26 +30,26 @@ static unsigned model_files(const char *corpus)
 
 static cJSON *run(const char *tmp, const char *corpus, const char *extra)
 {
-    char *rep = rg_path(tmp, "rep");
-    rg_out o;
-    rg_cli(tmp, &o, "run -q --jobs 2 --corpus '%s' --out '%s' %s", corpus, rep, extra);
+    char *rep = ts_path(tmp, "rep");
+    ts_out o;
+    ts_cli(tmp, &o, "run -q --jobs 2 --corpus '%s' --out '%s' %s", corpus, rep, extra);
     cr_assert_eq(o.status, 0, "run %s: exit %d: %s", extra, o.status, o.err);
-    rg_out_free(&o);
-    cJSON *r = rg_report(rep);
-    rg_sh(tmp, &o, "rm -rf '%s'", rep);
-    rg_out_free(&o);
+    ts_out_free(&o);
+    cJSON *r = ts_report(rep);
+    ts_sh(tmp, &o, "rm -rf '%s'", rep);
+    ts_out_free(&o);
     free(rep);
     return r;
 }
 
 static cJSON *stats(const char *tmp)
 {
-    rg_out o;
-    rg_cli(tmp, &o, "cache stats --json");
+    ts_out o;
+    ts_cli(tmp, &o, "cache stats --json");
     cr_assert_eq(o.status, 0, "cache stats: %s", o.err);
     cJSON *j = cJSON_Parse(o.out);
     cr_assert(j != NULL, "not JSON: %s", o.out);
-    rg_out_free(&o);
+    ts_out_free(&o);
     return j;
 }
 
@@ -74,88 +74,88 @@ static void same_results(const cJSON *a, const cJSON *b)
 
 Test(cache, second_run_emulates_nothing_and_reports_the_same)
 {
-    char *tmp = rg_tempdir(), *corpus = rg_corpus(tmp);
+    char *tmp = ts_tempdir(), *corpus = ts_corpus(tmp);
     cJSON *first = run(tmp, corpus, "");
-    cr_assert(rg_num(first, "run.emulated_calls") > 0);
-    cr_assert_eq(rg_num(first, "totals.sources.cache"), 0);
+    cr_assert(ts_num(first, "run.emulated_calls") > 0);
+    cr_assert_eq(ts_num(first, "totals.sources.cache"), 0);
     cJSON *second = run(tmp, corpus, "");
-    double comparisons = rg_num(second, "totals.comparisons");
+    double comparisons = ts_num(second, "totals.comparisons");
     cr_assert(comparisons > 0);
-    cr_assert_eq(rg_num(second, "run.emulated_calls"), 0, "the cached run emulated");
-    cr_assert_eq(rg_num(second, "totals.sources.cache"), comparisons);
-    cr_assert_eq(rg_num(second, "totals.sources.emulated"), 0);
-    cr_assert_eq(rg_num(second, "totals.sources.deduplicated"), 0);
-    cr_assert_eq(rg_num(second, "totals.match"), rg_num(first, "totals.match"));
+    cr_assert_eq(ts_num(second, "run.emulated_calls"), 0, "the cached run emulated");
+    cr_assert_eq(ts_num(second, "totals.sources.cache"), comparisons);
+    cr_assert_eq(ts_num(second, "totals.sources.emulated"), 0);
+    cr_assert_eq(ts_num(second, "totals.sources.deduplicated"), 0);
+    cr_assert_eq(ts_num(second, "totals.match"), ts_num(first, "totals.match"));
     same_results(first, second);
     cJSON_Delete(first);
     cJSON_Delete(second);
     free(corpus);
-    rg_rmtree(tmp);
+    ts_rmtree(tmp);
 }
 
 Test(cache, no_cache_stats_and_clear)
 {
-    char *tmp = rg_tempdir(), *corpus = rg_corpus(tmp);
+    char *tmp = ts_tempdir(), *corpus = ts_corpus(tmp);
     cJSON *r = run(tmp, corpus, "--modes normal,fast");
     cJSON_Delete(r);
     cJSON *st = stats(tmp);
-    cr_assert_eq(rg_num(st, "results.entries"), model_files(corpus) * 2,
+    cr_assert_eq(ts_num(st, "results.entries"), model_files(corpus) * 2,
                  "one entry per model file and mode");
-    cr_assert(rg_num(st, "results.bytes") > 0);
+    cr_assert(ts_num(st, "results.bytes") > 0);
     cJSON_Delete(st);
     r = run(tmp, corpus, "--modes normal,fast --no-cache");
-    cr_assert(rg_num(r, "run.emulated_calls") > 0, "--no-cache read the cache");
+    cr_assert(ts_num(r, "run.emulated_calls") > 0, "--no-cache read the cache");
     cJSON_Delete(r);
     /* Another mode is another key. */
     r = run(tmp, corpus, "--modes slow");
-    cr_assert(rg_num(r, "run.emulated_calls") > 0);
+    cr_assert(ts_num(r, "run.emulated_calls") > 0);
     cJSON_Delete(r);
-    rg_out o;
-    rg_cli(tmp, &o, "cache clear");
+    ts_out o;
+    ts_cli(tmp, &o, "cache clear");
     cr_assert_eq(o.status, 0, "%s", o.err);
     cr_assert(strstr(o.out, "removed ") != NULL, "%s", o.out);
-    rg_out_free(&o);
+    ts_out_free(&o);
     st = stats(tmp);
-    cr_assert_eq(rg_num(st, "results.entries"), 0);
+    cr_assert_eq(ts_num(st, "results.entries"), 0);
     cJSON_Delete(st);
     r = run(tmp, corpus, "--modes normal");
-    cr_assert(rg_num(r, "run.emulated_calls") > 0, "a cleared cache still answered");
+    cr_assert(ts_num(r, "run.emulated_calls") > 0, "a cleared cache still answered");
     cJSON_Delete(r);
     free(corpus);
-    rg_rmtree(tmp);
+    ts_rmtree(tmp);
 }
 
 Test(cache, stats_count_the_synthetic_corpus)
 {
-    char *tmp = rg_tempdir();
-    rg_out o;
-    rg_cli(tmp, &o, "run -q --modes normal --out '%s/rep'", tmp);
+    char *tmp = ts_tempdir();
+    ts_out o;
+    ts_cli(tmp, &o, "run -q --modes normal --out '%s/rep'", tmp);
     cr_assert_eq(o.status, 0, "%s", o.err);
-    rg_out_free(&o);
+    ts_out_free(&o);
     cJSON *st = stats(tmp);
-    cr_assert(rg_num(st, "corpus.files") >= 1);
-    cr_assert(rg_num(st, "corpus.bytes") > 0);
+    cr_assert(ts_num(st, "corpus.files") >= 1);
+    cr_assert(ts_num(st, "corpus.bytes") > 0);
     cJSON_Delete(st);
-    rg_cli(tmp, &o, "cache stats");
+    ts_cli(tmp, &o, "cache stats");
     cr_assert_eq(o.status, 0);
     cr_assert(strstr(o.out, "synthetic corpora:") != NULL, "%s", o.out);
-    rg_out_free(&o);
-    rg_rmtree(tmp);
+    ts_out_free(&o);
+    ts_rmtree(tmp);
 }
 
 Test(cache, record_reads_the_cache)
 {
-    char *tmp = rg_tempdir(), *corpus = rg_corpus(tmp);
+    char *tmp = ts_tempdir(), *corpus = ts_corpus(tmp);
     cJSON *r = run(tmp, corpus, "");
     cJSON_Delete(r);
-    rg_out o;
-    rg_cli(tmp, &o, "record -q --corpus '%s' --out '%s/golden'", corpus, tmp);
+    ts_out o;
+    ts_cli(tmp, &o, "record -q --corpus '%s' --out '%s/golden'", corpus, tmp);
     cr_assert_eq(o.status, 0, "%s", o.err);
     cr_assert(strstr(o.out, ", 0 emulated calls)") != NULL, "%s", o.out);
-    rg_out_free(&o);
-    rg_cli(tmp, &o, "check -q --traces '%s/golden' --out '%s/rep'", tmp, tmp);
+    ts_out_free(&o);
+    ts_cli(tmp, &o, "check -q --traces '%s/golden' --out '%s/rep'", tmp, tmp);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
-    rg_out_free(&o);
+    ts_out_free(&o);
     free(corpus);
-    rg_rmtree(tmp);
+    ts_rmtree(tmp);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "harness/report_diff.h"
-#include "tests/regress/rg.h"
+#include "tests/support/ts.h"
 
 /* ---- building reports ---- */
 
@@ -195,8 +195,8 @@ Test(compare, leaf_routines_by_name)
 
 static char *save(const char *dir, const char *name, const cJSON *r)
 {
-    char *p = rg_path(dir, name), *text = cJSON_PrintUnformatted(r);
-    rg_write(p, text, strlen(text));
+    char *p = ts_path(dir, name), *text = cJSON_PrintUnformatted(r);
+    ts_write(p, text, strlen(text));
     cJSON_free(text);
     return p;
 }
@@ -235,33 +235,33 @@ static const cli_vector cli_vectors[] = {
 
 Test(compare, exit_codes_json_and_text)
 {
-    char *tmp = rg_tempdir();
+    char *tmp = ts_tempdir();
     for (size_t i = 0; i < sizeof cli_vectors / sizeof cli_vectors[0]; i++) {
         const cli_vector *v = &cli_vectors[i];
         char *a, *b;
         pair(tmp, &v->old, &v->new, &a, &b);
-        rg_out o;
-        rg_cli(tmp, &o, "compare-reports '%s' '%s'", a, b);
+        ts_out o;
+        ts_cli(tmp, &o, "compare-reports '%s' '%s'", a, b);
         cr_assert_eq(o.status, v->status, "vector %zu: exit %d: %s%s", i, o.status, o.out, o.err);
         cr_assert(strstr(o.out, v->text) != NULL, "vector %zu: text lacks '%s':\n%s", i, v->text,
                   o.out);
-        rg_out_free(&o);
-        rg_cli(tmp, &o, "compare-reports --json '%s' '%s'", a, b);
+        ts_out_free(&o);
+        ts_cli(tmp, &o, "compare-reports --json '%s' '%s'", a, b);
         cr_assert_eq(o.status, v->status, "vector %zu (--json)", i);
         cJSON *j = cJSON_Parse(o.out);
         cr_assert(j != NULL, "vector %zu: not JSON: %s", i, o.out);
         cr_assert_str_eq(cJSON_GetObjectItem(j, "schema")->valuestring, "ff8diff-report-diff/1");
         char key[64];
         snprintf(key, sizeof key, "counts.%s", v->category);
-        cr_assert_eq(rg_num(j, key), 1 + !strcmp(v->category, "unchanged"), "vector %zu", i);
+        cr_assert_eq(ts_num(j, key), 1 + !strcmp(v->category, "unchanged"), "vector %zu", i);
         cr_assert_eq(cJSON_IsTrue(cJSON_GetObjectItem(j, "regressed")), v->status == 1,
                      "vector %zu", i);
         cJSON_Delete(j);
-        rg_out_free(&o);
+        ts_out_free(&o);
         free(a);
         free(b);
     }
-    rg_rmtree(tmp);
+    ts_rmtree(tmp);
 }
 
 /* ---- inputs that are not reports ---- */
@@ -269,16 +269,16 @@ Test(compare, exit_codes_json_and_text)
 static void expect_refused(const char *tmp, const char *old_path, const char *new_path,
                            const char *words, const char *name)
 {
-    rg_out o;
-    rg_cli(tmp, &o, "compare-reports '%s' '%s'", old_path, new_path);
+    ts_out o;
+    ts_cli(tmp, &o, "compare-reports '%s' '%s'", old_path, new_path);
     cr_assert_eq(o.status, 2, "%s: exit %d", name, o.status);
     cr_assert(strstr(o.err, words) != NULL, "%s: stderr '%s' lacks '%s'", name, o.err, words);
-    rg_out_free(&o);
+    ts_out_free(&o);
 }
 
 Test(compare, schema_is_checked_on_both_inputs)
 {
-    char *tmp = rg_tempdir();
+    char *tmp = ts_tempdir();
     static const rec match = MATCH, mis = MIS(1, "root.x", 0, 1);
     cJSON *good = report("a");
     add_result(good, "c0m000.dat", 0, "normal", &match);
@@ -318,15 +318,15 @@ Test(compare, schema_is_checked_on_both_inputs)
     cJSON_Delete(r);
     free(p);
 
-    p = rg_path(tmp, "broken.json");
-    rg_write(p, "{\"schema\":", 10);
+    p = ts_path(tmp, "broken.json");
+    ts_write(p, "{\"schema\":", 10);
     expect_refused(tmp, ok, p, "not valid JSON", "not JSON");
     free(p);
-    p = rg_path(tmp, "absent.json");
+    p = ts_path(tmp, "absent.json");
     expect_refused(tmp, ok, p, "absent.json", "missing file");
     free(p);
 
     cJSON_Delete(good);
     free(ok);
-    rg_rmtree(tmp);
+    ts_rmtree(tmp);
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/regress/rg.h"
+#include "tests/support/ts.h"
 
 #define FILE_ "c0m001.dat"
 #define MODE_ "normal"
@@ -27,17 +27,17 @@ typedef struct scratch {
 
 static void setup(scratch *s, const char *modes)
 {
-    s->tmp = rg_tempdir();
-    s->corpus = rg_corpus(s->tmp);
-    s->golden = rg_path(s->tmp, "golden");
-    s->edited = rg_path(s->tmp, "edited");
-    s->rep = rg_path(s->tmp, "rep");
-    rg_out o;
-    rg_cli(s->tmp, &o, "record -q --jobs 2 --corpus '%s' --out '%s' --modes %s", s->corpus,
+    s->tmp = ts_tempdir();
+    s->corpus = ts_corpus(s->tmp);
+    s->golden = ts_path(s->tmp, "golden");
+    s->edited = ts_path(s->tmp, "edited");
+    s->rep = ts_path(s->tmp, "rep");
+    ts_out o;
+    ts_cli(s->tmp, &o, "record -q --jobs 2 --corpus '%s' --out '%s' --modes %s", s->corpus,
            s->golden, modes);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
-    rg_out_free(&o);
-    rg_copy_dir(s->golden, s->edited);
+    ts_out_free(&o);
+    ts_copy_dir(s->golden, s->edited);
 }
 
 static void teardown_(scratch *s)
@@ -46,7 +46,7 @@ static void teardown_(scratch *s)
     free(s->golden);
     free(s->edited);
     free(s->rep);
-    rg_rmtree(s->tmp);
+    ts_rmtree(s->tmp);
 }
 
 /* Index of the line holding (anim, tick) in a trace file's lines. */
@@ -66,15 +66,15 @@ static size_t find_line(char **lines, size_t n, int anim, int tick)
 
 static cJSON *check(const scratch *s, const char *args, int want_status, char **err)
 {
-    rg_out o;
-    rg_cli(s->tmp, &o, "check -q --corpus '%s' --out '%s' %s", s->corpus, s->rep, args);
+    ts_out o;
+    ts_cli(s->tmp, &o, "check -q --corpus '%s' --out '%s' %s", s->corpus, s->rep, args);
     cr_assert_eq(o.status, want_status, "check %s: exit %d, expected %d: %s%s", args, o.status,
                  want_status, o.out, o.err);
     if (err) *err = strdup(o.err);
-    rg_out_free(&o);
-    cJSON *r = rg_report(s->rep);
-    rg_sh(s->tmp, &o, "rm -rf '%s'", s->rep);
-    rg_out_free(&o);
+    ts_out_free(&o);
+    cJSON *r = ts_report(s->rep);
+    ts_sh(s->tmp, &o, "rm -rf '%s'", s->rep);
+    ts_out_free(&o);
     return r;
 }
 
@@ -88,9 +88,9 @@ static const char *str_of(const cJSON *o, const char *key)
 /* Plants +7 into bone[5].rot.y of anim 1, tick 2; returns (old, new) values. */
 static void plant(const scratch *s, int *was, int *now)
 {
-    char *path = rg_path(s->edited, TRACE_);
+    char *path = ts_path(s->edited, TRACE_);
     size_t n;
-    char **lines = rg_lines(path, &n);
+    char **lines = ts_lines(path, &n);
     size_t i = find_line(lines, n, 1, 2);
     cJSON *o = cJSON_Parse(lines[i]);
     cJSON *v = cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rot"), 5), 1);
@@ -101,23 +101,23 @@ static void plant(const scratch *s, int *was, int *now)
     free(lines[i]);
     lines[i] = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
-    rg_put_lines(path, lines, n);
+    ts_put_lines(path, lines, n);
     free(path);
 }
 
 static void expect_divergence(const cJSON *r, int ref, int orig)
 {
-    cr_assert_eq(rg_num(r, "totals.mismatch"), 1, "exactly one clip differs");
-    cr_assert_eq(rg_num(r, "totals.match") + 1, rg_num(r, "totals.comparisons"));
-    const cJSON *res = rg_result(r, FILE_, 1, MODE_);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 1, "exactly one clip differs");
+    cr_assert_eq(ts_num(r, "totals.match") + 1, ts_num(r, "totals.comparisons"));
+    const cJSON *res = ts_result(r, FILE_, 1, MODE_);
     cr_assert(res != NULL);
     cr_assert_str_eq(str_of(res, "status"), "mismatch");
     const cJSON *d = cJSON_GetObjectItem(res, "divergence");
-    cr_assert_eq(rg_num(d, "tick"), 2);
+    cr_assert_eq(ts_num(d, "tick"), 2);
     cr_assert_str_eq(str_of(d, "field"), "bone[5].rot.y");
-    cr_assert_eq(rg_num(d, "ref"), ref);
-    cr_assert_eq(rg_num(d, "orig"), orig);
-    cr_assert_eq(rg_num(d, "differing_fields"), 1);
+    cr_assert_eq(ts_num(d, "ref"), ref);
+    cr_assert_eq(ts_num(d, "orig"), orig);
+    cr_assert_eq(ts_num(d, "differing_fields"), 1);
 }
 
 Test(traces, planted_difference_found_at_its_clip_tick_and_field)
@@ -144,29 +144,29 @@ Test(traces, planted_difference_is_a_regression_for_compare_reports)
 {
     scratch s;
     setup(&s, "normal");
-    char *before = rg_path(s.tmp, "before"), *after = rg_path(s.tmp, "after");
-    rg_out o;
-    rg_cli(s.tmp, &o, "check -q --traces '%s' --against '%s' --out '%s'", s.golden, s.edited,
+    char *before = ts_path(s.tmp, "before"), *after = ts_path(s.tmp, "after");
+    ts_out o;
+    ts_cli(s.tmp, &o, "check -q --traces '%s' --against '%s' --out '%s'", s.golden, s.edited,
            before);
     cr_assert_eq(o.status, 0, "%s", o.err);
-    rg_out_free(&o);
+    ts_out_free(&o);
     int was, now;
     plant(&s, &was, &now);
-    rg_cli(s.tmp, &o, "check -q --traces '%s' --against '%s' --out '%s'", s.golden, s.edited,
+    ts_cli(s.tmp, &o, "check -q --traces '%s' --against '%s' --out '%s'", s.golden, s.edited,
            after);
     cr_assert_eq(o.status, 1, "%s", o.err);
-    rg_out_free(&o);
-    rg_cli(s.tmp, &o, "compare-reports '%s'/* '%s'/*", before, after);
+    ts_out_free(&o);
+    ts_cli(s.tmp, &o, "compare-reports '%s'/* '%s'/*", before, after);
     cr_assert_eq(o.status, 1, "a newly broken clip is a regression: %s%s", o.out, o.err);
     cr_assert(strstr(o.out, "newly broken (1)") != NULL, "%s", o.out);
     cr_assert(strstr(o.out, FILE_ " anim 1 " MODE_ ": match -> mismatch at tick 2 bone[5].rot.y") !=
                   NULL,
               "%s", o.out);
-    rg_out_free(&o);
-    rg_cli(s.tmp, &o, "compare-reports '%s'/* '%s'/*", after, before);
+    ts_out_free(&o);
+    ts_cli(s.tmp, &o, "compare-reports '%s'/* '%s'/*", after, before);
     cr_assert_eq(o.status, 0, "fixing is no regression: %s", o.out);
     cr_assert(strstr(o.out, "fixed (1)") != NULL, "%s", o.out);
-    rg_out_free(&o);
+    ts_out_free(&o);
     free(before);
     free(after);
     teardown_(&s);
@@ -234,12 +234,12 @@ static void malformed_case(const malformed *c, int authority)
 {
     scratch s;
     setup(&s, "normal");
-    char *path = rg_path(s.edited, TRACE_);
+    char *path = ts_path(s.edited, TRACE_);
     size_t n;
-    char **lines = rg_lines(path, &n);
+    char **lines = ts_lines(path, &n);
     size_t at = find_line(lines, n, 1, c->tick);
     c->edit(lines, at, n);
-    rg_put_lines(path, lines, n);
+    ts_put_lines(path, lines, n);
     free(path);
     char args[4200], want[256], *err;
     if (authority)
@@ -248,14 +248,14 @@ static void malformed_case(const malformed *c, int authority)
         snprintf(args, sizeof args, "--traces '%s' --against '%s'", s.golden, s.edited);
     cJSON *r = check(&s, args, 2, &err);
     snprintf(want, sizeof want, "line %zu: %s", at + 1, c->words);
-    const cJSON *res = rg_result(r, FILE_, 1, MODE_);
+    const cJSON *res = ts_result(r, FILE_, 1, MODE_);
     cr_assert_str_eq(str_of(res, "status"), "bad_input", "%s", c->name);
     const char *msg = str_of(cJSON_GetObjectItem(res, "error"), "message");
     cr_assert(strstr(msg, want) != NULL, "%s: error '%s' lacks '%s'", c->name, msg, want);
     cr_assert(strstr(err, want) != NULL, "%s: stderr '%s' lacks '%s'", c->name, err, want);
-    cr_assert_str_eq(str_of(rg_result(r, FILE_, 0, MODE_), "status"), "match",
+    cr_assert_str_eq(str_of(ts_result(r, FILE_, 0, MODE_), "status"), "match",
                      "%s: the clip before the damage", c->name);
-    cr_assert_eq(rg_num(r, "totals.mismatch"), 0, "%s", c->name);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0, "%s", c->name);
     free(err);
     cJSON_Delete(r);
     teardown_(&s);
@@ -277,24 +277,24 @@ Test(traces, a_whole_clip_with_the_wrong_bone_count)
 {
     scratch s;
     setup(&s, "normal");
-    char *path = rg_path(s.edited, TRACE_);
+    char *path = ts_path(s.edited, TRACE_);
     size_t n;
-    char **lines = rg_lines(path, &n);
+    char **lines = ts_lines(path, &n);
     size_t first = find_line(lines, n, 1, 0), after = find_line(lines, n, 2, 0);
     for (size_t i = first; i < after; i++)
         drop_bone(&lines[i]);
-    rg_put_lines(path, lines, n);
+    ts_put_lines(path, lines, n);
     free(path);
     char args[4200], want[128];
     snprintf(args, sizeof args, "--traces '%s' --against '%s'", s.golden, s.edited);
     cJSON *r = check(&s, args, 2, NULL);
     snprintf(want, sizeof want, "line %zu: anim 1 has 70 bones, the model has 71", first + 1);
-    const cJSON *res = rg_result(r, FILE_, 1, MODE_);
+    const cJSON *res = ts_result(r, FILE_, 1, MODE_);
     const char *msg = str_of(cJSON_GetObjectItem(res, "error"), "message");
     cr_assert(strstr(msg, want) != NULL, "error '%s' lacks '%s'", msg, want);
     /* Only that clip: the next one reads on. */
-    cr_assert_str_eq(str_of(rg_result(r, FILE_, 2, MODE_), "status"), "match");
-    cr_assert_eq(rg_num(r, "totals.bad_input"), 1);
+    cr_assert_str_eq(str_of(ts_result(r, FILE_, 2, MODE_), "status"), "match");
+    cr_assert_eq(ts_num(r, "totals.bad_input"), 1);
     cJSON_Delete(r);
     teardown_(&s);
 }
@@ -306,32 +306,32 @@ Test(traces, a_changed_corpus_file_is_bad_input)
     scratch s;
     setup(&s, "normal");
     /* One byte of the geometry section (section 1) changes: the file still parses. */
-    char *p = rg_path(s.corpus, "c0m002.dat");
+    char *p = ts_path(s.corpus, "c0m002.dat");
     size_t n;
-    char *d = rg_read(p, &n);
+    char *d = ts_read(p, &n);
     uint32_t geo =
         (uint8_t)d[8] | (uint8_t)d[9] << 8 | (uint8_t)d[10] << 16 | (uint32_t)(uint8_t)d[11] << 24;
     cr_assert(geo < n);
     d[geo] ^= 0x55;
-    rg_write(p, d, n);
+    ts_write(p, d, n);
     free(d);
     free(p);
     char args[4200];
     snprintf(args, sizeof args, "--traces '%s'", s.golden);
     cJSON *r = check(&s, args, 2, NULL);
     unsigned bones, clips;
-    p = rg_path(s.corpus, "c0m002.dat");
-    clips = rg_dat_clips(p, &bones);
+    p = ts_path(s.corpus, "c0m002.dat");
+    clips = ts_dat_clips(p, &bones);
     free(p);
-    cr_assert_eq(rg_num(r, "totals.bad_input"), clips);
+    cr_assert_eq(ts_num(r, "totals.bad_input"), clips);
     for (unsigned c = 0; c < clips; c++) {
-        const cJSON *res = rg_result(r, "c0m002.dat", (int)c, MODE_);
+        const cJSON *res = ts_result(r, "c0m002.dat", (int)c, MODE_);
         cr_assert_str_eq(str_of(res, "status"), "bad_input", "anim %u", c);
         cr_assert(strstr(str_of(cJSON_GetObjectItem(res, "error"), "message"),
                          "traces recorded from a different file") != NULL,
                   "anim %u", c);
     }
-    cr_assert_eq(rg_num(r, "totals.match"), rg_num(r, "totals.comparisons") - clips);
+    cr_assert_eq(ts_num(r, "totals.match"), ts_num(r, "totals.comparisons") - clips);
     cJSON_Delete(r);
     teardown_(&s);
 }
@@ -340,18 +340,18 @@ Test(traces, a_missing_trace_file_is_bad_input)
 {
     scratch s;
     setup(&s, "normal,fast");
-    char *p = rg_path(s.golden, "c0m003.dat.fast.jsonl");
+    char *p = ts_path(s.golden, "c0m003.dat.fast.jsonl");
     cr_assert(remove(p) == 0);
     free(p);
-    p = rg_path(s.corpus, "c0m003.dat");
-    unsigned bones, clips = rg_dat_clips(p, &bones);
+    p = ts_path(s.corpus, "c0m003.dat");
+    unsigned bones, clips = ts_dat_clips(p, &bones);
     free(p);
     char args[4200];
     snprintf(args, sizeof args, "--traces '%s'", s.golden);
     cJSON *r = check(&s, args, 2, NULL);
-    cr_assert_eq(rg_num(r, "totals.bad_input"), clips);
-    cr_assert_str_eq(str_of(rg_result(r, "c0m003.dat", 0, "fast"), "status"), "bad_input");
-    cr_assert_str_eq(str_of(rg_result(r, "c0m003.dat", 0, "normal"), "status"), "match");
+    cr_assert_eq(ts_num(r, "totals.bad_input"), clips);
+    cr_assert_str_eq(str_of(ts_result(r, "c0m003.dat", 0, "fast"), "status"), "bad_input");
+    cr_assert_str_eq(str_of(ts_result(r, "c0m003.dat", 0, "normal"), "status"), "match");
     cJSON_Delete(r);
     teardown_(&s);
 }
@@ -359,29 +359,29 @@ Test(traces, a_missing_trace_file_is_bad_input)
 Test(traces, recorded_faults_count_as_faults)
 {
     /* A tiny instruction budget makes the original fault on most clips. */
-    char *tmp = rg_tempdir(), *corpus = rg_corpus(tmp), *golden = rg_path(tmp, "golden");
-    char *rep_run = rg_path(tmp, "rep-run"), *rep_check = rg_path(tmp, "rep-check");
-    rg_out o;
-    rg_cli(tmp, &o, "record -q --no-cache --budget 1000 --corpus '%s' --out '%s'", corpus, golden);
+    char *tmp = ts_tempdir(), *corpus = ts_corpus(tmp), *golden = ts_path(tmp, "golden");
+    char *rep_run = ts_path(tmp, "rep-run"), *rep_check = ts_path(tmp, "rep-check");
+    ts_out o;
+    ts_cli(tmp, &o, "record -q --no-cache --budget 1000 --corpus '%s' --out '%s'", corpus, golden);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
-    rg_out_free(&o);
-    rg_cli(tmp, &o, "run -q --no-cache --budget 1000 --corpus '%s' --out '%s'", corpus, rep_run);
+    ts_out_free(&o);
+    ts_cli(tmp, &o, "run -q --no-cache --budget 1000 --corpus '%s' --out '%s'", corpus, rep_run);
     cr_assert_eq(o.status, 1, "run: %s", o.err);
-    rg_out_free(&o);
-    rg_cli(tmp, &o, "check -q --traces '%s' --out '%s'", golden, rep_check);
+    ts_out_free(&o);
+    ts_cli(tmp, &o, "check -q --traces '%s' --out '%s'", golden, rep_check);
     cr_assert_eq(o.status, 1, "check: %s", o.err);
-    rg_out_free(&o);
-    cJSON *a = rg_report(rep_run), *b = rg_report(rep_check);
-    cr_assert(rg_num(a, "totals.fault") > 0, "the budget made nothing fault");
-    cr_assert_eq(rg_num(b, "totals.fault"), rg_num(a, "totals.fault"));
-    cr_assert_eq(rg_num(b, "totals.match"), rg_num(a, "totals.match"));
+    ts_out_free(&o);
+    cJSON *a = ts_report(rep_run), *b = ts_report(rep_check);
+    cr_assert(ts_num(a, "totals.fault") > 0, "the budget made nothing fault");
+    cr_assert_eq(ts_num(b, "totals.fault"), ts_num(a, "totals.fault"));
+    cr_assert_eq(ts_num(b, "totals.match"), ts_num(a, "totals.match"));
     const cJSON *x;
     size_t i = 0;
     cJSON_ArrayForEach(x, cJSON_GetObjectItem(a, "results"))
     {
         const cJSON *y = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "results"), (int)i++);
         cr_assert_str_eq(str_of(x, "status"), str_of(y, "status"), "result %zu", i - 1);
-        cr_assert_eq(rg_num(x, "ticks_orig"), rg_num(y, "ticks_orig"), "result %zu", i - 1);
+        cr_assert_eq(ts_num(x, "ticks_orig"), ts_num(y, "ticks_orig"), "result %zu", i - 1);
         if (!strcmp(str_of(x, "status"), "fault"))
             cr_assert_str_eq(str_of(cJSON_GetObjectItem(x, "fault"), "kind"),
                              str_of(cJSON_GetObjectItem(y, "fault"), "kind"), "result %zu", i - 1);
@@ -392,5 +392,5 @@ Test(traces, recorded_faults_count_as_faults)
     free(rep_check);
     free(golden);
     free(corpus);
-    rg_rmtree(tmp);
+    ts_rmtree(tmp);
 }

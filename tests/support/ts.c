@@ -1,8 +1,8 @@
 /*
- * tests/regress/rg.c: helpers of the regression-workflow suites. Test
+ * tests/support/ts.c: helpers of the regression-workflow suites. Test
  * code only.
  */
-#include "tests/regress/rg.h"
+#include "tests/support/ts.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -22,7 +22,7 @@ static void *must(void *p)
     return p;
 }
 
-char *rg_path(const char *dir, const char *name)
+char *ts_path(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
     char *p = must(malloc(n));
@@ -30,10 +30,10 @@ char *rg_path(const char *dir, const char *name)
     return p;
 }
 
-char *rg_tempdir(void)
+char *ts_tempdir(void)
 {
     const char *base = getenv("TMPDIR");
-    char *t = rg_path(base && base[0] ? base : "/tmp", "ff8regress-XXXXXX");
+    char *t = ts_path(base && base[0] ? base : "/tmp", "ff8regress-XXXXXX");
     cr_assert(mkdtemp(t) != NULL, "mkdtemp %s failed", t);
     return t;
 }
@@ -45,7 +45,7 @@ static void rm_below(const char *dir)
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        char *p = rg_path(dir, e->d_name);
+        char *p = ts_path(dir, e->d_name);
         struct stat st;
         if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
             rm_below(p);
@@ -58,14 +58,14 @@ static void rm_below(const char *dir)
     closedir(d);
 }
 
-void rg_rmtree(char *path)
+void ts_rmtree(char *path)
 {
     rm_below(path);
     rmdir(path);
     free(path);
 }
 
-char *rg_read(const char *path, size_t *size)
+char *ts_read(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -81,7 +81,7 @@ char *rg_read(const char *path, size_t *size)
     return s;
 }
 
-void rg_write(const char *path, const char *data, size_t n)
+void ts_write(const char *path, const char *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
     cr_assert(f != NULL, "cannot write %s", path);
@@ -89,21 +89,21 @@ void rg_write(const char *path, const char *data, size_t n)
     cr_assert(fclose(f) == 0, "cannot close %s", path);
 }
 
-void rg_copy_dir(const char *from, const char *to)
+void ts_copy_dir(const char *from, const char *to)
 {
     cr_assert(mkdir(to, 0777) == 0, "cannot create %s", to);
     DIR *d = opendir(from);
     cr_assert(d != NULL, "cannot read %s", from);
     struct dirent *e;
     while ((e = readdir(d))) {
-        char *src = rg_path(from, e->d_name);
+        char *src = ts_path(from, e->d_name);
         struct stat st;
         if (stat(src, &st) == 0 && S_ISREG(st.st_mode)) {
             size_t n;
-            char *data = rg_read(src, &n);
+            char *data = ts_read(src, &n);
             cr_assert(data != NULL, "cannot read %s", src);
-            char *dst = rg_path(to, e->d_name);
-            rg_write(dst, data, n);
+            char *dst = ts_path(to, e->d_name);
+            ts_write(dst, data, n);
             free(dst);
             free(data);
         }
@@ -112,9 +112,9 @@ void rg_copy_dir(const char *from, const char *to)
     closedir(d);
 }
 
-char **rg_lines(const char *path, size_t *n)
+char **ts_lines(const char *path, size_t *n)
 {
-    char *text = rg_read(path, NULL);
+    char *text = ts_read(path, NULL);
     cr_assert(text != NULL, "cannot read %s", path);
     size_t cap = 64;
     char **v = must(malloc(cap * sizeof *v));
@@ -131,7 +131,7 @@ char **rg_lines(const char *path, size_t *n)
     return v;
 }
 
-void rg_put_lines(const char *path, char **lines, size_t n)
+void ts_put_lines(const char *path, char **lines, size_t n)
 {
     FILE *f = fopen(path, "wb");
     cr_assert(f != NULL, "cannot write %s", path);
@@ -143,7 +143,7 @@ void rg_put_lines(const char *path, char **lines, size_t n)
     cr_assert(fclose(f) == 0, "cannot close %s", path);
 }
 
-const char *rg_ff8diff(void)
+const char *ts_ff8diff(void)
 {
     static char path[4096];
     const char *bin = getenv("FF8DIFF_BINARY_DIR");
@@ -152,31 +152,31 @@ const char *rg_ff8diff(void)
     return path;
 }
 
-const char *rg_python(void)
+const char *ts_python(void)
 {
     const char *p = getenv("FF8DIFF_PYTHON");
     if (p && *p) return p;
     return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
-char *rg_source(const char *rel)
+char *ts_source(const char *rel)
 {
     const char *src = getenv("FF8DIFF_SOURCE_DIR");
     cr_assert(src != NULL, "FF8DIFF_SOURCE_DIR is not set (run through ctest)");
-    return rg_path(src, rel);
+    return ts_path(src, rel);
 }
 
-static void run(const char *scratch, rg_out *o, const char *prefix, const char *fmt, va_list ap)
+static void run(const char *scratch, ts_out *o, const char *prefix, const char *fmt, va_list ap)
 {
     char args[8192], cmd[12288];
     vsnprintf(args, sizeof args, fmt, ap);
-    char *out = rg_path(scratch, "cmd.out"), *err = rg_path(scratch, "cmd.err");
+    char *out = ts_path(scratch, "cmd.out"), *err = ts_path(scratch, "cmd.err");
     snprintf(cmd, sizeof cmd, "FF8DIFF_CACHE_DIR='%s/cache' %s%s >'%s' 2>'%s'", scratch, prefix,
              args, out, err);
     int st = system(cmd);
     o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-    o->out = rg_read(out, NULL);
-    o->err = rg_read(err, NULL);
+    o->out = ts_read(out, NULL);
+    o->err = ts_read(err, NULL);
     cr_assert(o->out && o->err, "no output of: %s", cmd);
     remove(out);
     remove(err);
@@ -184,17 +184,17 @@ static void run(const char *scratch, rg_out *o, const char *prefix, const char *
     free(err);
 }
 
-void rg_cli(const char *scratch, rg_out *o, const char *fmt, ...)
+void ts_cli(const char *scratch, ts_out *o, const char *fmt, ...)
 {
     char prefix[4200];
-    snprintf(prefix, sizeof prefix, "'%s' ", rg_ff8diff());
+    snprintf(prefix, sizeof prefix, "'%s' ", ts_ff8diff());
     va_list ap;
     va_start(ap, fmt);
     run(scratch, o, prefix, fmt, ap);
     va_end(ap);
 }
 
-void rg_sh(const char *scratch, rg_out *o, const char *fmt, ...)
+void ts_sh(const char *scratch, ts_out *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -202,26 +202,26 @@ void rg_sh(const char *scratch, rg_out *o, const char *fmt, ...)
     va_end(ap);
 }
 
-void rg_out_free(rg_out *o)
+void ts_out_free(ts_out *o)
 {
     free(o->out);
     free(o->err);
     o->out = o->err = NULL;
 }
 
-char *rg_corpus(const char *scratch)
+char *ts_corpus(const char *scratch)
 {
-    char *dir = rg_path(scratch, "corpus");
-    rg_out o;
-    rg_cli(scratch, &o, "corpus synth --out '%s' --preset small --seed 1", dir);
+    char *dir = ts_path(scratch, "corpus");
+    ts_out o;
+    ts_cli(scratch, &o, "corpus synth --out '%s' --preset small --seed 1", dir);
     cr_assert_eq(o.status, 0, "corpus synth failed: %s", o.err);
-    rg_out_free(&o);
+    ts_out_free(&o);
     return dir;
 }
 
-cJSON *rg_json(const char *path)
+cJSON *ts_json(const char *path)
 {
-    char *text = rg_read(path, NULL);
+    char *text = ts_read(path, NULL);
     cr_assert(text != NULL, "cannot read %s", path);
     cJSON *j = cJSON_Parse(text);
     cr_assert(j != NULL, "%s is not JSON", path);
@@ -229,7 +229,7 @@ cJSON *rg_json(const char *path)
     return j;
 }
 
-cJSON *rg_report(const char *reports_dir)
+cJSON *ts_report(const char *reports_dir)
 {
     DIR *d = opendir(reports_dir);
     cr_assert(d != NULL, "no reports folder %s", reports_dir);
@@ -240,14 +240,14 @@ cJSON *rg_report(const char *reports_dir)
             snprintf(best, sizeof best, "%s", e->d_name);
     closedir(d);
     cr_assert(best[0], "no report in %s", reports_dir);
-    char *dir = rg_path(reports_dir, best), *file = rg_path(dir, "report.json");
-    cJSON *j = rg_json(file);
+    char *dir = ts_path(reports_dir, best), *file = ts_path(dir, "report.json");
+    cJSON *j = ts_json(file);
     free(dir);
     free(file);
     return j;
 }
 
-double rg_num(const cJSON *root, const char *dotted)
+double ts_num(const cJSON *root, const char *dotted)
 {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", dotted);
@@ -258,7 +258,7 @@ double rg_num(const cJSON *root, const char *dotted)
     return o->valuedouble;
 }
 
-const cJSON *rg_result(const cJSON *report, const char *file, int clip, const char *mode)
+const cJSON *ts_result(const cJSON *report, const char *file, int clip, const char *mode)
 {
     const cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "results"))
@@ -278,7 +278,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **rg_dat_names(const char *dir, size_t *n)
+char **ts_dat_names(const char *dir, size_t *n)
 {
     DIR *d = opendir(dir);
     cr_assert(d != NULL, "cannot read %s", dir);
@@ -302,10 +302,10 @@ static uint32_t u32_at(const unsigned char *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-unsigned rg_dat_clips(const char *path, unsigned *bones)
+unsigned ts_dat_clips(const char *path, unsigned *bones)
 {
     size_t size;
-    unsigned char *d = (unsigned char *)rg_read(path, &size);
+    unsigned char *d = (unsigned char *)ts_read(path, &size);
     cr_assert(d != NULL && size >= 16, "cannot read %s", path);
     uint32_t n = u32_at(d);
     unsigned clips = 0;
@@ -321,10 +321,10 @@ unsigned rg_dat_clips(const char *path, unsigned *bones)
     return clips;
 }
 
-void rg_sha256(const char *path, char out[65])
+void ts_sha256(const char *path, char out[65])
 {
     size_t size;
-    char *d = rg_read(path, &size);
+    char *d = ts_read(path, &size);
     cr_assert(d != NULL, "cannot read %s", path);
     unsigned char md[32];
     unsigned len = 0;
@@ -334,10 +334,30 @@ void rg_sha256(const char *path, char out[65])
     free(d);
 }
 
-size_t rg_count(const char *hay, const char *needle)
+size_t ts_count(const char *hay, const char *needle)
 {
     size_t n = 0, len = strlen(needle);
     for (const char *p = hay; (p = strstr(p, needle)); p += len)
         n++;
     return n;
+}
+
+void ts_assert_mem(const void *actual, const void *expected, size_t n, const char *what)
+{
+    const uint8_t *a = actual, *e = expected;
+    size_t i = 0;
+    while (i < n && a[i] == e[i])
+        i++;
+    if (i == n) return;
+    char dump[2][200];
+    size_t lo = i >= 8 ? i - 8 : 0, hi = i + 8 < n ? i + 8 : n;
+    for (int side = 0; side < 2; side++) {
+        const uint8_t *p = side ? e : a;
+        size_t used = 0;
+        for (size_t k = lo; k < hi && used + 6 < sizeof dump[side]; k++)
+            used += (size_t)snprintf(dump[side] + used, sizeof dump[side] - used,
+                                     k == i ? "[%02x]" : " %02x ", p[k]);
+    }
+    cr_assert_fail("%s: first difference at byte %zu (0x%zx)\n  actual:   %s\n  expected: %s", what,
+                   i, i, dump[0], dump[1]);
 }
