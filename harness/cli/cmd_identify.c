@@ -38,7 +38,7 @@ static void print_match(const identify_match *m, int chosen)
     printf("  sha256 %s\n", m->hash_match ? "matches a known build" : "is not a known build");
     for (unsigned i = 0; i < m->nfp; i++) {
         const identify_fp *f = &m->fp[i];
-        printf("  fingerprint 0x%08X %s: expected ", f->address, f->held ? "holds " : "FAILS ");
+        printf("  fingerprint 0x%08X %s: expected ", f->address, f->held ? "holds" : "FAILS");
         print_bytes(f->expected, f->len);
         if (!f->held) {
             printf(", found ");

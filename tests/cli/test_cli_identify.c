@@ -1,0 +1,134 @@
+/*
+ * tests/cli/test_cli_identify.c: `ff8diff identify` on the stand-in, on a
+ * copy patched outside its fingerprints (unknown build: accepted with a
+ * warning), on a copy with one fingerprint broken (refused, naming the
+ * bytes), on a file that is not an executable; and --routines.
+ */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support/ts.h"
+
+static char *scratch;
+
+static void setup(void)
+{
+    scratch = ts_tempdir();
+}
+
+static void cleanup(void)
+{
+    ts_rmtree(scratch);
+}
+
+static char *standin(void)
+{
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
+    return ts_path(bin, "emu/standin/standin.exe");
+}
+
+static uint32_t u32(const char *p)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    return u[0] | u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+}
+
+/* File offset of a virtual address, from the section table read here. */
+static size_t file_offset(const char *pe, uint32_t va)
+{
+    uint32_t h = u32(pe + 0x3C);
+    unsigned nsec = (unsigned char)pe[h + 6] | (unsigned char)pe[h + 7] << 8;
+    unsigned opt = (unsigned char)pe[h + 20] | (unsigned char)pe[h + 21] << 8;
+    uint32_t base = u32(pe + h + 24 + 28);
+    const char *sec = pe + h + 24 + opt;
+    for (unsigned i = 0; i < nsec; i++, sec += 40) {
+        uint32_t rva = u32(sec + 12), raw = u32(sec + 16), ptr = u32(sec + 20);
+        if (va - base >= rva && va - base < rva + raw) return ptr + (va - base - rva);
+    }
+    cr_assert_fail("VA 0x%x is in no section", va);
+    return 0;
+}
+
+Test(identify, standin_is_a_known_build, .init = setup, .fini = cleanup)
+{
+    char *exe = standin();
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s'", exe);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "verdict: known (profile standin)"), "%s", o.out);
+    cr_assert(strstr(o.out, "fingerprint 0x00B8B9F0 holds"), "%s", o.out);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "identify '%s' --routines", exe);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "0x00508F90 Battle_ReadAnimation"), "%s", o.out);
+    cr_assert(strstr(o.out, "0 routines with problems"), "%s", o.out);
+    ts_out_free(&o);
+    free(exe);
+}
+
+Test(identify, patched_copy_runs_with_a_warning, .init = setup, .fini = cleanup)
+{
+    char *exe = standin();
+    size_t size;
+    char *pe = ts_read(exe, &size);
+    /* The COFF time stamp: changes the hash, no fingerprint. */
+    pe[u32(pe + 0x3C) + 8] ^= 0x5A;
+    char *copy = ts_path(scratch, "patched.exe");
+    ts_write(copy, pe, size);
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s'", copy);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "verdict: unknown_build (profile standin)"), "%s", o.out);
+    cr_assert(strstr(o.err, "warning"), "%s", o.err);
+    ts_out_free(&o);
+    free(copy);
+    free(pe);
+    free(exe);
+}
+
+Test(identify, broken_fingerprint_is_refused, .init = setup, .fini = cleanup)
+{
+    char *exe = standin();
+    size_t size;
+    char *pe = ts_read(exe, &size);
+    /* The position width table 03 06 09 10 at 0xB8B9F0: 09 becomes 0A. */
+    size_t off = file_offset(pe, 0xB8B9F2);
+    cr_assert_eq((unsigned char)pe[off], 0x09);
+    pe[off] = 0x0A;
+    char *copy = ts_path(scratch, "broken.exe");
+    ts_write(copy, pe, size);
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s'", copy);
+    cr_assert_eq(o.status, 2, "%s", o.out);
+    cr_assert(strstr(o.out, "fingerprint 0x00B8B9F0 FAILS: expected 03 06 09 10, found 03 06 0A 10"),
+              "%s", o.out);
+    cr_assert(strstr(o.out, "verdict: refused"), "%s", o.out);
+    ts_out_free(&o);
+    /* run refuses it too, before doing anything. */
+    ts_cli(scratch, &o, "run --exe '%s' -q --no-cache --out '%s/r'", copy, scratch);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "unsupported build"), "%s", o.err);
+    ts_out_free(&o);
+    free(copy);
+    free(pe);
+    free(exe);
+}
+
+Test(identify, not_an_executable, .init = setup, .fini = cleanup)
+{
+    char *junk = ts_path(scratch, "junk.exe");
+    ts_write(junk, "MZ this is not a PE file at all", 31);
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s'", junk);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.out, "not a usable PE32"), "%s", o.out);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "identify '%s/missing.exe'", scratch);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "missing.exe"), "%s", o.err);
+    ts_out_free(&o);
+    free(junk);
+}

@@ -1,0 +1,148 @@
+/*
+ * tests/cli/test_cli_run.c: `ff8diff run` as a user meets it: exit codes
+ * (0 all match, 1 mismatches, 2 bad input or usage), the report folder and
+ * its files, the progress line staying off when stderr is not a terminal,
+ * and SIGINT: a valid partial report marked interrupted, exit 130.
+ */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/support/ts.h"
+
+static char *scratch;
+
+static void setup(void)
+{
+    scratch = ts_tempdir();
+}
+
+static void cleanup(void)
+{
+    ts_rmtree(scratch);
+}
+
+static char *variant(const char *name)
+{
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
+    char rel[64];
+    snprintf(rel, sizeof rel, "emu/standin/%s", name);
+    return ts_path(bin, rel);
+}
+
+/* report.json validates against reports/schema (python3-jsonschema). */
+static void assert_valid(const char *report_json)
+{
+    char *schema = ts_source("reports/schema/report.schema.json");
+    ts_out o;
+    ts_sh(scratch, &o,
+          "%s -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
+          "json.load(open(sys.argv[2])))' '%s' '%s'",
+          ts_python(), report_json, schema);
+    cr_assert_eq(o.status, 0, "%s does not validate: %s", report_json, o.err);
+    ts_out_free(&o);
+    free(schema);
+}
+
+Test(run_cli, clean_run_exits_0_with_every_report_file, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *out = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run --out '%s' --modes normal,fast", out);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "report: "), "%s", o.out);
+    cr_assert(!strstr(o.err, "\r["), "a progress line without a terminal: %s", o.err);
+    size_t n;
+    char **names = ts_dat_names(out, &n); /* none: report folders hold no .dat */
+    free(names);
+    cJSON *r = ts_report(out);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
+    cr_assert(ts_num(r, "totals.match") > 0);
+    cJSON_Delete(r);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "ls '%s'/*/index.html '%s'/*/summary.md '%s'/*/junit.xml '%s'/*/report.json",
+          out, out, out, out);
+    cr_assert_eq(o.status, 0, "report files missing: %s", o.err);
+    ts_out_free(&o);
+    free(out);
+}
+
+Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *mut = variant("standin_mut_b.exe");
+    ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s/r1'", mut, scratch);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "unknown build"), "the warning is printed: %s", o.err);
+    ts_out_free(&o);
+    /* A corpus with one good file and one cut short. */
+    char *corpus = ts_corpus(scratch), *src = ts_path(corpus, "c0m000.dat");
+    char *dir = ts_path(scratch, "mixed");
+    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s' '%s/' && head -c 100 '%s' > '%s/c0m900.dat'",
+          dir, src, dir, src, dir);
+    cr_assert_eq(o.status, 0);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "run -q --corpus '%s' --out '%s/r2'", dir, scratch);
+    cr_assert_eq(o.status, 2, "bad input and no mismatch: exit 2 (%s)", o.out);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "run --jobs 0");
+    cr_assert_eq(o.status, 2);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "run --levels frames");
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "--levels"), "%s", o.err);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "run --exe '%s/none.exe'", scratch);
+    cr_assert_eq(o.status, 2);
+    ts_out_free(&o);
+    free(dir);
+    free(src);
+    free(corpus);
+    free(mut);
+}
+
+Test(run_cli, sigint_writes_a_valid_partial_report, .init = setup, .fini = cleanup, .timeout = 300)
+{
+    /* A corpus large enough to take a while: the vanilla preset, generated first. */
+    ts_out o;
+    char *corpus = ts_path(scratch, "vanilla"), *out = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "corpus synth --preset vanilla --out '%s'", corpus);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    ts_out_free(&o);
+    char cache[4200];
+    snprintf(cache, sizeof cache, "%s/cache", scratch);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("FF8DIFF_CACHE_DIR", cache, 1);
+        freopen("/dev/null", "w", stdout);
+        execl(ts_ff8diff(), "ff8diff", "run", "-q", "--no-cache", "--jobs", "2", "--corpus",
+              corpus, "--out", out, (char *)NULL);
+        _exit(127);
+    }
+    sleep(3);
+    cr_assert_eq(kill(pid, SIGINT), 0);
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    cr_assert(WIFEXITED(st), "ff8diff died of a signal: the handler did not take SIGINT");
+    cr_assert_eq(WEXITSTATUS(st), 130);
+    cJSON *r = ts_report(out);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "interrupted")));
+    cr_assert(ts_num(r, "totals.not_run") > 0, "stopped early: some clips were not run");
+    cr_assert(ts_num(r, "totals.match") > 0, "some clips were compared before the signal");
+    cJSON_Delete(r);
+    /* The report folder was moved into place whole, and it validates. */
+    ts_sh(scratch, &o, "find '%s' -name '.*.tmp'", out);
+    cr_assert_str_eq(o.out, "", "a temporary report folder is left: %s", o.out);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "ls '%s'/*/report.json", out);
+    o.out[strcspn(o.out, "\n")] = '\0';
+    assert_valid(o.out);
+    ts_out_free(&o);
+    free(out);
+    free(corpus);
+}
