@@ -17,19 +17,20 @@
 #include "harness/refside.h"
 #include "harness/run_internal.h"
 #include "harness/trace_json.h"
+#include "harness/tracefile.h"
 #include "harness/traceset.h"
 
 struct worker {
     run_ctx *ctx;
-    emu_game *game;   /* NULL when no executable */
-    int64_t loaded;   /* file in guest memory, -1: none */
-    int dirty;        /* a fault may have damaged the guest copy */
+    emu_game *game; /* NULL when no executable */
+    int64_t loaded; /* file in guest memory, -1: none */
+    int dirty;      /* a fault may have damaged the guest copy */
     uint8_t *skel;
     size_t skel_cap;
-    trace rt;         /* candidate side */
-    orig_outcome oo;  /* authority side */
-    strbuf blob;      /* cache record under construction */
-    strbuf rec;       /* recorded traces under construction */
+    trace rt;        /* candidate side */
+    orig_outcome oo; /* authority side */
+    strbuf blob;     /* cache record under construction */
+    strbuf rec;      /* recorded traces under construction */
 };
 
 worker *worker_new(run_ctx *ctx, ff_error *err)
@@ -71,13 +72,11 @@ emu_game *worker_game(worker *w)
 
 /* ---- the original's side ---- */
 
-static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome *o,
-                   ff_error *err)
+static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome *o, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     const dat_file *d = &ctx->dat[f];
-    if (!w->game)
-        return ff_error_set(err, FF_E_USAGE, d->name, -1, "no executable to emulate");
+    if (!w->game) return ff_error_set(err, FF_E_USAGE, d->name, -1, "no executable to emulate");
     if (w->loaded != (int64_t)f || w->dirty) {
         w->loaded = -1;
         if (emu_game_load_file(w->game, d->data, d->size, d->skel_off,
@@ -94,8 +93,8 @@ static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome
     int rc = emu_game_start_clip(w->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
-        if (trace_push_state(&o->t, (int32_t)ret, emu_game_cmd(w->game),
-                             emu_game_skeleton(w->game), err) < 0)
+        if (trace_push_state(&o->t, (int32_t)ret, emu_game_cmd(w->game), emu_game_skeleton(w->game),
+                             err) < 0)
             return -1;
         if (ret == 1 || o->t.n >= REFSIDE_MAX_TICKS) break;
         rc = emu_game_read_animation(w->game, &ret, &o->fault);
@@ -129,15 +128,16 @@ static void slot_release(dedup_slot *s)
  * The original's side through a dedup slot: the first to come emulates,
  * the others wait for it and copy. Returns 0, or -1 with err.
  */
-static int shared(worker *w, int32_t si, uint32_t f, mode_id m, uint32_t clip,
-                  res_source *src, ff_error *err)
+static int shared(worker *w, int32_t si, uint32_t f, mode_id m, uint32_t clip, res_source *src,
+                  ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     dedup_slot *s = &ctx->slots[si];
     uint32_t start = 0;
     dat_clip_offset(&ctx->dat[f], clip, &start, NULL);
     pthread_mutex_lock(&ctx->lock);
-    while (s->state == SLOT_RUNNING) pthread_cond_wait(&ctx->slot_done, &ctx->lock);
+    while (s->state == SLOT_RUNNING)
+        pthread_cond_wait(&ctx->slot_done, &ctx->lock);
     if (s->state == SLOT_DONE) {
         int ok = same_reach(ctx, s, f, start);
         int rc = ok ? outcome_copy(&w->oo, &s->out, err) : 0;
@@ -163,131 +163,6 @@ static int shared(worker *w, int32_t si, uint32_t f, mode_id m, uint32_t clip,
     pthread_mutex_unlock(&ctx->lock);
     *src = RES_SRC_EMULATED;
     return rc;
-}
-
-/* ---- trace files (check) ---- */
-
-typedef struct trace_file {
-    tj_reader *r;
-    char path[4700];
-    const char *name; /* the corpus file's name */
-    mode_id mode;
-    int have;      /* a clip read ahead */
-    int failed;    /* the file is broken from here on */
-    ff_error err;
-    tj_clip clip;
-    trace t;
-} trace_file;
-
-/*
- * Opens the traces of (f, m) in dir: the file the manifest names when there
- * is one (after checking it was recorded from these very bytes), else
- * <name>.<mode>.jsonl or .jsonl.lz4. A failure is kept and given as every
- * clip's error.
- */
-static void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f,
-                    mode_id m)
-{
-    memset(tf, 0, sizeof *tf);
-    trace_init(&tf->t);
-    tf->name = f->name;
-    tf->mode = m;
-    char file[512];
-    const tset_file *sf = set ? tset_find(set, f->name) : NULL;
-    if (set && !sf) {
-        ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1,
-                     "no traces recorded for this file (not in %s/%s)", dir, TSET_MANIFEST);
-    } else if (sf && strcmp(sf->sha256, f->sha256) != 0) {
-        ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1,
-                     "traces recorded from a different file (SHA-256 %.16s..., this file "
-                     "%.16s...)", sf->sha256, f->sha256);
-    } else if (sf && !sf->trace[m]) {
-        ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1, "no %s-mode traces recorded in %s",
-                     mode_name(m), dir);
-    } else {
-        for (int lz4 = 0; lz4 < 2 && !tf->r; lz4++) {
-            if (sf) snprintf(file, sizeof file, "%s", sf->trace[m]);
-            else run_trace_name(file, sizeof file, f->name, m, lz4);
-            snprintf(tf->path, sizeof tf->path, "%s/%s", dir, file);
-            ff_error e;
-            tf->r = tj_open(tf->path, &e);
-            if (sf && !tf->r) tf->err = e;
-            if (sf) break;
-        }
-        if (!tf->r && !sf)
-            ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode", f->name,
-                         mode_name(m));
-    }
-    tf->failed = tf->r == NULL;
-}
-
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
-/* Marks the rest of the file broken: "line N: why". */
-static int tf_break(trace_file *tf, ff_error *err, const char *why)
-{
-    tf->failed = 1;
-    ff_error_set(&tf->err, FF_E_FORMAT, tf->path, -1, "line %lu: %s",
-                 tf->clip.line, why);
-    *err = tf->err;
-    return -1;
-}
-
-/* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
-static int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err)
-{
-    if (tf->failed) {
-        *err = tf->err;
-        return -1;
-    }
-    if (!tf->have) {
-        int rc = tj_next_clip(tf->r, &tf->clip, &tf->t, &tf->err);
-        if (rc < 0) {
-            tf->failed = 1;
-            *err = tf->err;
-            return -1;
-        }
-        tf->have = rc;
-    }
-    if (!tf->have)
-        return ff_error_set(err, FF_E_FORMAT, tf->path, -1, "no trace for anim %u: the file "
-                            "ends before it", clip);
-    char why[TJ_NAME_MAX + 200];
-    if (tf->clip.mode != tf->mode) {
-        snprintf(why, sizeof why, "mode \"%s\" in the %s-mode trace file",
-                 mode_name(tf->clip.mode), mode_name(tf->mode));
-        return tf_break(tf, err, why);
-    }
-    if (strcmp(base_name(tf->clip.file), tf->name) != 0) {
-        snprintf(why, sizeof why, "file \"%s\" in a trace file of %s", tf->clip.file,
-                 tf->name);
-        return tf_break(tf, err, why);
-    }
-    if (tf->clip.anim < clip) {
-        snprintf(why, sizeof why, "anim %u out of order (each anim comes once, in increasing "
-                 "order)", tf->clip.anim);
-        return tf_break(tf, err, why);
-    }
-    if (tf->clip.anim != clip)
-        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
-                            "line %lu: no trace for anim %u (anim %u comes next)", tf->clip.line,
-                            clip, tf->clip.anim);
-    tf->have = 0;
-    if (tf->t.bones != bones)
-        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
-                            "line %lu: anim %u has %u bones, the model has %u", tf->clip.line,
-                            clip, tf->t.bones, bones);
-    return trace_copy(out, &tf->t, err);
-}
-
-static void tf_close(trace_file *tf)
-{
-    tj_close(tf->r);
-    trace_free(&tf->t);
 }
 
 /* ---- one clip's record ---- */
@@ -356,7 +231,7 @@ typedef struct unit_io {
     trace_file cand, auth;
     int use_cand, use_auth;
     const tset_file *cand_set, *auth_set; /* manifest entries, NULL: none */
-    uint8_t *raw;         /* cached outcomes */
+    uint8_t *raw;                         /* cached outcomes */
     size_t raw_len, raw_pos;
     int cache_ok;
 } unit_io;
@@ -405,29 +280,6 @@ static void close_io(unit_io *io)
     free(io->raw);
 }
 
-/*
- * A clip from recorded traces, with the fault the manifest records for it
- * (the trace file then holds the calls made before the fault, maybe none).
- * Returns 0, or -1 with err.
- */
-static int recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones,
-                    orig_outcome *o, ff_error *err)
-{
-    const tset_fault *ft = sf ? tset_fault_of(sf, tf->mode, clip) : NULL;
-    o->faulted = 0;
-    o->extent = 0;
-    if (ft && ft->ticks == 0 && !tf->failed) trace_clear(&o->t, bones);
-    else if (tf_take(tf, clip, bones, &o->t, err) < 0) return -1;
-    if (!ft) return 0;
-    if (o->t.n != ft->ticks)
-        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
-                            "line %lu: anim %u has %zu calls, the manifest records %u before "
-                            "its fault", tf->clip.line, clip, o->t.n, ft->ticks);
-    o->faulted = 1;
-    o->fault = ft->fault;
-    return 0;
-}
-
 /* The candidate's side of one clip: the reference, or traces. 1 ok, 0 error (cerr). */
 static int candidate(worker *w, const run_unit *u, unit_io *io, ref_anim *a, uint32_t clip,
                      ff_error *cerr)
@@ -449,12 +301,11 @@ static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, r
     const dat_file *d = &ctx->dat[u->file];
     if (io->use_auth) {
         *src = RES_SRC_TRACES;
-        return recorded(&io->auth, io->auth_set, clip, d->bones, &w->oo, aerr) == 0;
+        return tf_recorded(&io->auth, io->auth_set, clip, d->bones, &w->oo, aerr) == 0;
     }
     if (io->cache_ok) {
         uint32_t got;
-        int rc = outcome_next(io->raw, io->raw_len, &io->raw_pos, &got, &w->oo, u->cache_key,
-                              aerr);
+        int rc = outcome_next(io->raw, io->raw_len, &io->raw_pos, &got, &w->oo, u->cache_key, aerr);
         if (rc == 1 && got == clip) {
             *src = RES_SRC_CACHE;
             return 1;
@@ -464,16 +315,17 @@ static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, r
     int32_t si = ctx->slot_of[u->first + clip];
     int rc;
     *src = RES_SRC_EMULATED;
-    if (si >= 0) rc = shared(w, si, u->file, u->mode, clip, src, aerr);
-    else rc = emulate(w, u->file, u->mode, clip, &w->oo, aerr);
+    if (si >= 0)
+        rc = shared(w, si, u->file, u->mode, clip, src, aerr);
+    else
+        rc = emulate(w, u->file, u->mode, clip, &w->oo, aerr);
     if (rc == 0) return 1;
     if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
     *err = *aerr;
     return -1;
 }
 
-static int finish_unit(worker *w, const run_unit *u, int complete, int from_cache,
-                       ff_error *err)
+static int finish_unit(worker *w, const run_unit *u, int complete, int from_cache, ff_error *err)
 {
     const run_config *cfg = w->ctx->cfg;
     int rc = 0;
