@@ -120,11 +120,25 @@ Test(run_cli, sigint_writes_a_valid_partial_report, .init = setup, .fini = clean
     if (pid == 0) {
         setenv("FF8DIFF_CACHE_DIR", cache, 1);
         freopen("/dev/null", "w", stdout);
-        execl(ts_ff8diff(), "ff8diff", "run", "-q", "--no-cache", "--jobs", "2", "--corpus",
-              corpus, "--out", out, (char *)NULL);
+        execl(ts_ff8diff(), "ff8diff", "run", "-q", "--jobs", "2", "--corpus", corpus, "--out",
+              out, (char *)NULL);
         _exit(127);
     }
-    sleep(3);
+    /*
+     * Interrupt once a unit has finished: each finished (file, mode) unit
+     * leaves an entry in the results cache, whatever the machine's speed.
+     */
+    int waited = 0;
+    for (;;) {
+        ts_out f;
+        ts_sh(scratch, &f, "find '%s/results' -name '*.bin' 2>/dev/null | head -1", cache);
+        int some = f.out[0] != '\0';
+        ts_out_free(&f);
+        if (some) break;
+        cr_assert(waitpid(pid, NULL, WNOHANG) == 0, "the run ended before it was interrupted");
+        cr_assert(waited++ < 2400, "no unit finished in 120 s");
+        usleep(50000);
+    }
     cr_assert_eq(kill(pid, SIGINT), 0);
     int st;
     cr_assert_eq(waitpid(pid, &st, 0), pid);
