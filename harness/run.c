@@ -14,7 +14,6 @@
 #include "harness/leaf.h"
 #include "harness/run_internal.h"
 
-void plan_order(run_ctx *ctx); /* run_plan.c */
 
 void run_config_init(run_config *cfg)
 {
@@ -50,16 +49,18 @@ static void *work(void *p)
     run_ctx *ctx = t->ctx;
     for (;;) {
         if (run_cancelled(ctx)) break;
-        size_t i = atomic_fetch_add(&ctx->next_unit, 1);
-        if (i >= ctx->nunits) break;
-        const run_unit *u = &ctx->units[i];
-        ff_error err;
-        ff_error_clear(&err);
-        int rc = u->kind == UNIT_FRAME ? worker_frame_unit(t->w, u, &err)
-                                       : worker_leaf_unit(t->w, u, &err);
-        if (rc < 0) {
-            fail(ctx, &err);
-            break;
+        size_t c = atomic_fetch_add(&ctx->next_chain, 1);
+        if (c >= ctx->nchains) break;
+        for (size_t i = ctx->chain_start[c]; i < ctx->chain_start[c + 1]; i++) {
+            const run_unit *u = &ctx->units[i];
+            ff_error err;
+            ff_error_clear(&err);
+            int rc = u->kind == UNIT_FRAME ? worker_frame_unit(t->w, u, &err)
+                                           : worker_leaf_unit(t->w, u, &err);
+            if (rc < 0) {
+                fail(ctx, &err);
+                return NULL;
+            }
         }
     }
     return NULL;
@@ -75,7 +76,7 @@ static unsigned job_count(const run_config *cfg)
 static int run_workers(run_ctx *ctx, ff_error *err)
 {
     unsigned jobs = job_count(ctx->cfg);
-    if (jobs > ctx->nunits) jobs = ctx->nunits ? (unsigned)ctx->nunits : 1;
+    if (jobs > ctx->nchains) jobs = ctx->nchains ? (unsigned)ctx->nchains : 1;
     ctx->res->jobs = jobs;
     thread_arg *args = calloc(jobs, sizeof *args);
     pthread_t *th = calloc(jobs, sizeof *th);
@@ -159,6 +160,7 @@ static void ctx_free(run_ctx *ctx)
     for (size_t i = 0; i < ctx->nslots; i++) outcome_free(&ctx->slots[i].out);
     free(ctx->slots);
     free(ctx->units);
+    free(ctx->chain_start);
     corpus_close(ctx->corpus);
     pthread_mutex_destroy(&ctx->lock);
     pthread_cond_destroy(&ctx->slot_done);
@@ -192,8 +194,8 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0) mark_cached(&ctx);
     if (rc == 0 && cfg->frame_level && cfg->image && !cfg->traces_dir)
         rc = cfg->dedup ? plan_dedup(&ctx, err) : 0;
+    if (rc == 0) rc = plan_order(&ctx, err);
     if (rc == 0) {
-        plan_order(&ctx);
         if (cfg->progress)
             for (size_t u = 0; u < ctx.nunits; u++)
                 if (ctx.units[u].kind == UNIT_FRAME)

@@ -28,6 +28,7 @@ typedef struct run_unit {
     uint64_t cost;     /* estimated work, for ordering */
     int cached;        /* UNIT_FRAME: the cache holds the original's side */
     char cache_key[65];
+    size_t chain;      /* units sharing emulations form one chain (plan_order) */
 } run_unit;
 
 /* An emulation shared by identical clips. */
@@ -57,7 +58,14 @@ typedef struct run_ctx {
     pthread_cond_t slot_done;
     size_t nunits;
     run_unit *units;
-    atomic_size_t next_unit;
+    /*
+     * Chains of units, taken whole by one worker: units whose clips share a
+     * dedup slot are one chain, so no worker ever waits for another's
+     * emulation. Chain i is units[chain_start[i] .. chain_start[i + 1]).
+     */
+    size_t nchains;
+    size_t *chain_start;
+    atomic_size_t next_chain;
     atomic_int failed;    /* a worker hit a run-stopping error */
     ff_error fail_err;
 } run_ctx;
@@ -66,6 +74,7 @@ typedef struct run_ctx {
 int plan_load_files(run_ctx *ctx, ff_error *err);
 int plan_units(run_ctx *ctx, ff_error *err);
 int plan_dedup(run_ctx *ctx, ff_error *err);
+int plan_order(run_ctx *ctx, ff_error *err);
 
 /* run_unit.c: a worker's private state. */
 typedef struct worker worker;

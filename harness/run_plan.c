@@ -119,15 +119,6 @@ static int layout_results(run_ctx *ctx, ff_error *err)
     return 0;
 }
 
-static int cmp_cost(const void *a, const void *b)
-{
-    const run_unit *x = a, *y = b;
-    if (x->kind != y->kind) return x->kind == UNIT_LEAF ? -1 : 1;
-    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
-    if (x->file != y->file) return x->file < y->file ? -1 : 1;
-    return (int)x->mode - (int)y->mode;
-}
-
 int plan_units(run_ctx *ctx, ff_error *err)
 {
     const run_config *cfg = ctx->cfg;
@@ -171,10 +162,78 @@ int plan_units(run_ctx *ctx, ff_error *err)
     return 0;
 }
 
-/* Sorts units once the cost estimates are final. */
-void plan_order(run_ctx *ctx)
+/* Union-find over units, for chains. */
+static size_t root_of(size_t *parent, size_t u)
 {
-    qsort(ctx->units, ctx->nunits, sizeof *ctx->units, cmp_cost);
+    while (parent[u] != u) u = parent[u] = parent[parent[u]];
+    return u;
+}
+
+typedef struct order_key {
+    uint64_t chain_cost;
+    size_t chain, unit;
+} order_key;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const order_key *x = a, *y = b;
+    if (x->chain_cost != y->chain_cost) return x->chain_cost > y->chain_cost ? -1 : 1;
+    if (x->chain != y->chain) return x->chain < y->chain ? -1 : 1;
+    return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+int plan_order(run_ctx *ctx, ff_error *err)
+{
+    size_t n = ctx->nunits, nres = ctx->res->nresults;
+    size_t *parent = malloc((n ? n : 1) * sizeof *parent);
+    size_t *unit_of = malloc((nres ? nres : 1) * sizeof *unit_of);
+    size_t *slot_unit = malloc((ctx->nslots ? ctx->nslots : 1) * sizeof *slot_unit);
+    uint64_t *cost = calloc(n ? n : 1, sizeof *cost);
+    order_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    run_unit *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    ctx->chain_start = malloc((n + 1) * sizeof *ctx->chain_start);
+    int rc = 0;
+    if (!parent || !unit_of || !slot_unit || !cost || !keys || !sorted || !ctx->chain_start) {
+        rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory ordering the work");
+        goto done;
+    }
+    for (size_t u = 0; u < n; u++) {
+        parent[u] = u;
+        const run_unit *un = &ctx->units[u];
+        if (un->kind != UNIT_FRAME) continue;
+        for (uint32_t c = 0; c < ctx->dat[un->file].clips; c++) unit_of[un->first + c] = u;
+    }
+    /* Units holding members of one slot become one chain. */
+    for (size_t s = 0; s < ctx->nslots; s++) slot_unit[s] = SIZE_MAX;
+    for (size_t r = 0; r < nres && ctx->nslots; r++) {
+        int32_t s = ctx->slot_of[r];
+        if (s < 0) continue;
+        if (slot_unit[s] == SIZE_MAX) slot_unit[s] = unit_of[r];
+        else parent[root_of(parent, unit_of[r])] = root_of(parent, slot_unit[s]);
+    }
+    for (size_t u = 0; u < n; u++) cost[root_of(parent, u)] += ctx->units[u].cost;
+    for (size_t u = 0; u < n; u++) {
+        size_t root = root_of(parent, u);
+        keys[u] = (order_key){cost[root], root, u};
+    }
+    /* Costliest chains first, for balance at the end; a chain's units together. */
+    qsort(keys, n, sizeof *keys, cmp_order);
+    ctx->nchains = 0;
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = ctx->units[keys[i].unit];
+        sorted[i].chain = keys[i].chain;
+        if (i == 0 || keys[i].chain != keys[i - 1].chain) ctx->chain_start[ctx->nchains++] = i;
+    }
+    ctx->chain_start[ctx->nchains] = n;
+    memcpy(ctx->units, sorted, n * sizeof *sorted);
+done:
+    free(parent);
+    free(unit_of);
+    free(slot_unit);
+    free(cost);
+    free(keys);
+    free(sorted);
+    return rc;
 }
 
 typedef struct keyed {
