@@ -78,6 +78,10 @@ static int fl_count(const uint8_t *fl, size_t size, const char *name, size_t *li
     for (size_t i = 0; i <= size; i++) {
         if (i < size && fl[i] == '\0')
             return ff_error_set(err, FF_E_FORMAT, name, (int64_t)i, "NUL byte in the file list");
+        /* A CR is only ever a line end (before LF or the end of the file). */
+        if (i + 1 < size && fl[i] == '\r' && fl[i + 1] != '\n')
+            return ff_error_set(err, FF_E_FORMAT, name, (int64_t)i,
+                                "CR inside line %zu of the file list", count + 1);
         if (i < size && fl[i] != '\n') continue;
         size_t end = i;
         if (end > start && fl[end - 1] == '\r') end--;

@@ -52,9 +52,9 @@ typedef struct arc_entry {
  * Parses an index held in memory. fi_name / fl_name are used in errors.
  * Fails with FF_E_FORMAT when the FI size is not a multiple of 12 (offset of
  * the partial record), when FI and FL disagree on the record count (offset:
- * the end of the shorter file), or on an empty or NUL-holding FL line (its
- * offset). On success *entries (count *n, possibly 0) is owned by the
- * caller: free it with arc_entries_free.
+ * the end of the shorter file), or on an empty FL line or one holding a NUL
+ * or a CR not followed by LF (its offset). On success *entries (count *n,
+ * possibly 0) is owned by the caller: free it with arc_entries_free.
  */
 int arc_index_parse(const uint8_t *fi, size_t fi_size, const char *fi_name, const uint8_t *fl,
                     size_t fl_size, const char *fl_name, arc_entry **entries, size_t *n,

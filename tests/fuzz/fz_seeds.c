@@ -1,0 +1,320 @@
+/*
+ * tests/fuzz/fz_seeds.c: `fz_seeds OUTDIR STANDIN_EXE` writes the seed
+ * corpora of the fuzz targets, all synthetic:
+ *   OUTDIR/dat/      files of the small synthetic preset, and tiny models of
+ *                    every kind (few bones, short clips, extreme and
+ *                    wrapping values) that keep fuzzing fast;
+ *   OUTDIR/archive/  archives from arc_build (stored, LZSS, LZ4 entries) in
+ *                    the split layout of fz_archive_one, and a bare LZSS
+ *                    stream for the direct decoder;
+ *   OUTDIR/pe/       the built stand-in engine and two small hand-made PE32
+ *                    images (imports by name and by ordinal);
+ *   OUTDIR/trace/    Trace JSON Lines of tiny models decoded by the
+ *                    reference engine.
+ * Seeds named "ok-*" are valid inputs: the replay suite checks that their
+ * target accepts them without any refusal. A test tool: it prints and exits.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus/archive.h"
+#include "corpus/fileio.h"
+#include "corpus/lzss.h"
+#include "corpus/synth.h"
+#include "harness/modes.h"
+#include "harness/refside.h"
+#include "harness/strbuf.h"
+#include "harness/trace_json.h"
+#include "tests/fuzz/fz.h"
+
+/* Process-wide: the folder every seed goes under (argv[1]). */
+static const char *outdir;
+
+static void die(const char *what, const ff_error *e)
+{
+    char buf[1024];
+    fprintf(stderr, "fz_seeds: %s: %s\n", what, e ? ff_error_format(e, buf, sizeof buf) : "");
+    exit(1);
+}
+
+static void put(const char *sub, const char *name, const uint8_t *data, size_t size)
+{
+    char path[4096];
+    ff_error e;
+    snprintf(path, sizeof path, "%s/%s", outdir, sub);
+    if (fio_mkdirs(path, &e) < 0) die(path, &e);
+    snprintf(path, sizeof path, "%s/%s/%s", outdir, sub, name);
+    if (fio_write_atomic(path, data, size, &e) < 0) die(path, &e);
+}
+
+static void put16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    put16(p, v & 0xFFFF);
+    put16(p + 2, v >> 16);
+}
+
+/* ---- .dat ---- */
+
+typedef struct tiny {
+    const char *name;
+    dat_kind kind;
+    unsigned bones;
+    unsigned nclips;
+    synth_clip_spec clip[3];
+} tiny;
+
+static const tiny tinies[] = {
+    {"ok-tiny-monster.dat",
+     DAT_MONSTER,
+     2,
+     3,
+     {{3, 0, SYNTH_CLIP_RANDOM}, {0, 0, SYNTH_CLIP_EXTREMES}, {0, 0, SYNTH_CLIP_WRAP}}},
+    {"ok-tiny-body.dat", DAT_BODY, 1, 2, {{4, 1, SYNTH_CLIP_RANDOM}, {1, 0, SYNTH_CLIP_RANDOM}}},
+    {"ok-tiny-edea.dat", DAT_EDEA, 3, 1, {{2, 1, SYNTH_CLIP_RANDOM}}},
+    {"ok-tiny-weapon.dat",
+     DAT_WEAPON,
+     1,
+     2,
+     {{2, 0, SYNTH_CLIP_RANDOM}, {5, 1, SYNTH_CLIP_RANDOM}}},
+    {"ok-tiny-reduced.dat", DAT_WEAPON_REDUCED, 0, 0, {{0, 0, 0}}},
+    {"ok-tiny-nomodel.dat", DAT_NO_MODEL, 0, 0, {{0, 0, 0}}},
+};
+
+static uint8_t *tiny_file(const tiny *t, uint64_t seed, size_t *size)
+{
+    synth_file_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.kind = t->kind;
+    spec.seed = seed;
+    spec.geometry_seed = seed + 1;
+    spec.bones = t->bones;
+    spec.nclips = t->nclips;
+    spec.clip = t->nclips ? t->clip : NULL;
+    spec.geometry_size = 16;
+    uint8_t *data;
+    ff_error e;
+    if (synth_build_file(&spec, &data, size, &e) < 0) die(t->name, &e);
+    return data;
+}
+
+static void dat_seeds(void)
+{
+    for (size_t i = 0; i < sizeof tinies / sizeof tinies[0]; i++) {
+        size_t size;
+        uint8_t *data = tiny_file(&tinies[i], 100 + i, &size);
+        put("dat", tinies[i].name, data, size);
+        free(data);
+    }
+    synth_plan *plan;
+    ff_error e;
+    if (synth_plan_make(SYNTH_SMALL, 1, &plan, &e) < 0) die("small preset", &e);
+    for (size_t i = 0; i < synth_plan_count(plan); i++) {
+        uint8_t *data;
+        size_t size;
+        char name[64];
+        if (synth_plan_build(plan, i, &data, &size, NULL, &e) < 0) die("small preset", &e);
+        snprintf(name, sizeof name, "ok-small-%s", synth_plan_name(plan, i));
+        put("dat", name, data, size);
+        free(data);
+    }
+    synth_plan_free(plan);
+}
+
+/* ---- archives ---- */
+
+/* An archive in the split layout: header, FI, FL, FS. */
+static void put_archive(const char *name, const arc_input *in, size_t n, uint16_t lzss_out)
+{
+    arc_image img;
+    ff_error e;
+    if (arc_build(in, n, &img, &e) < 0) die(name, &e);
+    if (img.fi_size > 0xFFFF || img.fl_size > 0xFFFF) die("archive index too large", NULL);
+    size_t size = FZ_ARC_HEADER + img.fi_size + img.fl_size + img.fs_size;
+    uint8_t *buf = malloc(size);
+    if (!buf) die("out of memory", NULL);
+    put16(buf, (uint32_t)img.fi_size);
+    put16(buf + 2, (uint32_t)img.fl_size);
+    put16(buf + 4, lzss_out);
+    memcpy(buf + FZ_ARC_HEADER, img.fi, img.fi_size);
+    memcpy(buf + FZ_ARC_HEADER + img.fi_size, img.fl, img.fl_size);
+    memcpy(buf + FZ_ARC_HEADER + img.fi_size + img.fl_size, img.fs, img.fs_size);
+    put("archive", name, buf, size);
+    free(buf);
+    arc_image_free(&img);
+}
+
+static void archive_seeds(void)
+{
+    size_t msize, bsize;
+    uint8_t *monster = tiny_file(&tinies[0], 7, &msize);
+    uint8_t *body = tiny_file(&tinies[1], 8, &bsize);
+    static const char text[] = "battle archive entry: text, text, text, text, text, text.";
+    size_t tsize = sizeof text - 1;
+    const uint8_t *t = (const uint8_t *)text;
+    arc_input one[3][1] = {
+        {{"c:\\ff8\\data\\battle\\c0m000.dat", monster, msize, ARC_STORED}},
+        {{"c:\\ff8\\data\\battle\\c0m001.dat", monster, msize, ARC_LZSS}},
+        {{"c:\\ff8\\data\\battle\\c0m002.dat", monster, msize, ARC_LZ4}},
+    };
+    put_archive("arc-stored", one[0], 1, 0);
+    put_archive("arc-lzss", one[1], 1, 0);
+    put_archive("arc-lz4", one[2], 1, 0);
+    arc_input mixed[4] = {
+        {"c:\\ff8\\data\\battle\\d0c000.dat", body, bsize, ARC_LZSS},
+        {"c:\\ff8\\data\\battle\\readme.txt", t, tsize, ARC_STORED},
+        {"battle/c0m003.dat", monster, msize, ARC_LZ4},
+        {"c0m004.dat", t, tsize, ARC_LZSS},
+    };
+    put_archive("arc-mixed", mixed, 4, 0);
+    put_archive("arc-empty", NULL, 0, 0);
+
+    /* A bare LZSS stream with its exact output size: index empty. */
+    size_t cap = lzss_bound(msize), packed_size;
+    uint8_t *packed = malloc(FZ_ARC_HEADER + cap);
+    ff_error e;
+    if (!packed) die("out of memory", NULL);
+    if (msize > 0xFFFF) die("tiny monster too large", NULL);
+    if (lzss_encode(monster, msize, packed + FZ_ARC_HEADER, cap, &packed_size, &e) < 0)
+        die("lzss_encode", &e);
+    put16(packed, 0);
+    put16(packed + 2, 0);
+    put16(packed + 4, (uint32_t)msize);
+    put("archive", "ok-lzss-bare", packed, FZ_ARC_HEADER + packed_size);
+    free(packed);
+    free(monster);
+    free(body);
+}
+
+/* ---- PE ---- */
+
+/* A 0x600-byte PE32: .text (xor eax,eax; ret) and .idata importing
+ * KERNEL32.dll!GetTickCount by name and ordinal 5 (when imports is set). */
+static void mini_pe(uint8_t pe[0x600], int imports)
+{
+    memset(pe, 0, 0x600);
+    pe[0] = 'M';
+    pe[1] = 'Z';
+    put32(pe + 0x3C, 0x40);
+    memcpy(pe + 0x40, "PE\0\0", 4);
+    uint8_t *coff = pe + 0x44;
+    put16(coff, 0x14C);
+    put16(coff + 2, 2);
+    put16(coff + 16, 0xE0);
+    put16(coff + 18, 0x0102);
+    uint8_t *opt = pe + 0x58;
+    put16(opt, 0x10B);
+    put32(opt + 16, 0x1000);   /* entry */
+    put32(opt + 28, 0x400000); /* image base */
+    put32(opt + 32, 0x1000);   /* section alignment */
+    put32(opt + 36, 0x200);    /* file alignment */
+    put32(opt + 56, 0x3000);   /* SizeOfImage */
+    put32(opt + 60, 0x200);    /* SizeOfHeaders */
+    put16(opt + 68, 3);        /* console */
+    put32(opt + 92, 16);       /* data directories */
+    if (imports) {
+        put32(opt + 96 + 8, 0x2000);
+        put32(opt + 96 + 12, 40);
+    }
+    uint8_t *sec = opt + 0xE0;
+    memcpy(sec, ".text", 5);
+    put32(sec + 8, 0x10);
+    put32(sec + 12, 0x1000);
+    put32(sec + 16, 0x200);
+    put32(sec + 20, 0x200);
+    put32(sec + 36, 0x60000020);
+    memcpy(sec + 40, ".idata", 6);
+    put32(sec + 48, 0x100);
+    put32(sec + 52, 0x2000);
+    put32(sec + 56, 0x200);
+    put32(sec + 60, 0x400);
+    put32(sec + 76, 0xC0000040);
+    static const uint8_t code[] = {0x31, 0xC0, 0xC3};
+    memcpy(pe + 0x200, code, sizeof code);
+    uint8_t *id = pe + 0x400; /* RVA 0x2000 */
+    put32(id, 0x2040);        /* import lookup table */
+    put32(id + 12, 0x2080);   /* DLL name */
+    put32(id + 16, 0x2060);   /* IAT */
+    for (int k = 0; k < 2; k++) {
+        uint8_t *tab = id + (k ? 0x60 : 0x40);
+        put32(tab, 0x2090);
+        put32(tab + 4, 0x80000005u);
+    }
+    memcpy(id + 0x80, "KERNEL32.dll", 12);
+    memcpy(id + 0x92, "GetTickCount", 12);
+}
+
+static void pe_seeds(const char *standin)
+{
+    uint8_t pe[0x600];
+    mini_pe(pe, 1);
+    put("pe", "ok-mini-imports.exe", pe, sizeof pe);
+    mini_pe(pe, 0);
+    put("pe", "ok-mini.exe", pe, sizeof pe);
+    uint8_t *data;
+    size_t size;
+    ff_error e;
+    if (fio_read_all(standin, &data, &size, &e) < 0) die(standin, &e);
+    put("pe", "ok-standin.exe", data, size);
+    free(data);
+}
+
+/* ---- traces ---- */
+
+static void trace_seed(const tiny *t, const char *name, unsigned modes)
+{
+    size_t size;
+    uint8_t *data = tiny_file(t, 21, &size);
+    dat_file d;
+    ff_error e;
+    if (dat_parse(data, size, t->name, &d, &e) < 0) die(t->name, &e);
+    size_t n = ref_skel_size(&d);
+    uint8_t *skel = malloc(n);
+    ref_anim a;
+    if (!skel || ref_anim_init(&a, &d, skel, n, &e) < 0) die("ref_anim_init", &e);
+    strbuf b;
+    sb_init(&b);
+    trace tr;
+    trace_init(&tr);
+    tj_clip id;
+    memset(&id, 0, sizeof id);
+    snprintf(id.file, sizeof id.file, "%s", t->name + 3);
+    snprintf(id.model, sizeof id.model, "%s", dat_kind_name(d.kind));
+    for (int m = 0; m < MODE__COUNT; m++) {
+        if (!(modes & (1u << m))) continue;
+        for (uint32_t c = 0; c < d.clips; c++) {
+            if (refside_clip(&a, mode_flags((mode_id)m), c, &tr, &e) < 0) die("refside", &e);
+            id.anim = c;
+            id.mode = (mode_id)m;
+            tj_write_trace(&b, &id, &tr);
+        }
+    }
+    if (strbuf_failed(&b)) die("out of memory", NULL);
+    put("trace", name, (const uint8_t *)b.s, b.len);
+    sb_free(&b);
+    trace_free(&tr);
+    free(skel);
+    free(data);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: fz_seeds OUTDIR STANDIN_EXE\n");
+        return 2;
+    }
+    outdir = argv[1];
+    dat_seeds();
+    archive_seeds();
+    pe_seeds(argv[2]);
+    trace_seed(&tinies[0], "ok-monster-normal-slow.jsonl", 1u << MODE_NORMAL | 1u << MODE_SLOW);
+    trace_seed(&tinies[1], "ok-body-all.jsonl", MODE_ALL);
+    trace_seed(&tinies[3], "ok-weapon-fast.jsonl", 1u << MODE_FAST);
+    return 0;
+}

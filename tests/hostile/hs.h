@@ -1,0 +1,61 @@
+/*
+ * tests/hostile/hs.h: helpers of the hostile-input suites: temporary
+ * folders, files, little-endian fields of .dat bytes, running the built
+ * ff8diff binary and reading the report.json it writes (cJSON).
+ *
+ * Every helper asserts (Criterion) instead of returning errors: a failing
+ * helper fails the test with what went wrong.
+ */
+#ifndef FF8_TESTS_HOSTILE_HS_H
+#define FF8_TESTS_HOSTILE_HS_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ref/dat.h"
+
+/* A new folder under $TMPDIR (or /tmp); removed by hs_rmtree. */
+char *hs_tempdir(void);
+/* Removes path and everything below it, then frees path. */
+void hs_rmtree(char *path);
+/* dir/name, malloc'd. */
+char *hs_path(const char *dir, const char *name);
+void hs_write(const char *dir, const char *name, const void *data, size_t size);
+
+uint32_t hs_get32(const uint8_t *p);
+void hs_put32(uint8_t *p, uint32_t v);
+
+/* A synthetic monster: bones, nclips clips of frames[i] frames, 64 bytes of geometry. */
+uint8_t *hs_monster(unsigned bones, unsigned nclips, const uint8_t *frames, uint64_t seed,
+                    size_t *size);
+/* Clips of a .dat file read from its bytes (0 for a kind without model). */
+unsigned hs_clips(const uint8_t *data, size_t size);
+
+/* Path of a built program: $FF8DIFF_BINARY_DIR/harness/ff8diff, stand-ins. */
+const char *hs_cli(void);
+char *hs_standin(const char *name);
+
+/*
+ * Runs argv[0] with argv, FF8DIFF_CACHE_DIR=cache_dir, stdout and stderr
+ * into log_dir/stdout and log_dir/stderr. Returns the exit status (128 +
+ * signal when killed).
+ */
+int hs_run(const char *const *argv, const char *cache_dir, const char *log_dir);
+
+/* Parses the report.json of the only run written under out_dir. */
+cJSON *hs_report(const char *out_dir);
+
+/* Reads a number / string member (asserts it exists with that type). */
+double hs_num(const cJSON *o, const char *key);
+const char *hs_str(const cJSON *o, const char *key);
+
+/* The result of (file, clip, mode) in report, or NULL. */
+const cJSON *hs_result(const cJSON *report, const char *file, int clip, const char *mode);
+/* The manifest entry of file in report, or NULL. */
+const cJSON *hs_manifest(const cJSON *report, const char *file);
+
+/* The four modes as report.json names them. */
+extern const char *const hs_modes[4];
+
+#endif
