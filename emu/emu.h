@@ -128,6 +128,15 @@ void emu_watch_reset(emu *e);
 void emu_watch_result(emu *e, emu_writer *w);
 void emu_unwatch(emu *e);
 
+/*
+ * Switches Unicorn's exact-EIP bookkeeping for memory accesses on or off
+ * (emu/watch.c). A memory fault's EIP is otherwise the start of its
+ * translated block: a caller that can restore a call's inputs replays a
+ * faulting call with it on to learn the faulting instruction. Costs a
+ * retranslation each way; never leave it on for runs.
+ */
+int emu_pc_sync(emu *e, int on, ff_error *err);
+
 /* Guest address of the Field_Alloc scratch base (EMU_SCRATCH_BASE). */
 uint32_t emu_scratch_base(const emu *e);
 

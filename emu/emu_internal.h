@@ -82,9 +82,9 @@ struct emu {
     uint32_t mem_addr;
     int mem_size;
 
-    /* Write watch (emu/watch.c). */
-    uc_hook watch_hook;
-    int watching;
+    /* Write watch and exact-EIP replays (emu/watch.c). */
+    uc_hook watch_hook, pc_sync_hook;
+    int watching, pc_sync;
     struct {
         uint32_t eip, writes;
         int size;

@@ -51,6 +51,8 @@ struct emu_game {
     uint32_t file_map; /* bytes of file pages (page multiple) */
     uint32_t skel_off, skel_len;
     uint64_t extent;
+    uint8_t pre_cmd[8]; /* the last call's inputs, for a replay after a fault */
+    uint8_t *pre_skel;  /* skel_len bytes */
 };
 
 static void put32(uint8_t *p, uint32_t v)
@@ -133,7 +135,8 @@ static void drop_file(emu_game *g)
     emu_unmap_area(g->e, GAME_FILE + g->file_map, NULL);
     free(g->file);
     free(g->pristine);
-    g->file = g->pristine = NULL;
+    free(g->pre_skel);
+    g->file = g->pristine = g->pre_skel = NULL;
     g->size = 0;
 }
 
@@ -176,10 +179,12 @@ int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t s
     g->file_map = page_ceil64(size);
     g->file = aligned_alloc(GAME_PAGE, (size_t)g->file_map + GAME_PAGE);
     g->pristine = malloc(size);
-    if (!g->file || !g->pristine) {
+    g->pre_skel = malloc(skel_len ? skel_len : 1);
+    if (!g->file || !g->pristine || !g->pre_skel) {
         free(g->file);
         free(g->pristine);
-        g->file = g->pristine = NULL;
+        free(g->pre_skel);
+        g->file = g->pristine = g->pre_skel = NULL;
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the file");
     }
     memcpy(g->file, data, size);
@@ -192,7 +197,8 @@ int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t s
         emu_unmap_area(g->e, GAME_FILE, NULL);
         free(g->file);
         free(g->pristine);
-        g->file = g->pristine = NULL;
+        free(g->pre_skel);
+        g->file = g->pristine = g->pre_skel = NULL;
         return -1;
     }
     g->skel_off = skel_off;
@@ -250,13 +256,46 @@ static int no_file(const emu_game *g, emu_fault *fault)
     return 1;
 }
 
+static int is_data_fault(emu_fault_kind k)
+{
+    return k == EMU_FAULT_READ_UNMAPPED || k == EMU_FAULT_WRITE_UNMAPPED ||
+           k == EMU_FAULT_READ_PROT || k == EMU_FAULT_WRITE_PROT;
+}
+
+/*
+ * A read or write fault is reported at the start of its translated block:
+ * the call is replayed once from the same inputs (AnimCmd and skeleton as
+ * they were before it, the file as loaded) with exact EIPs switched on, and
+ * its fault replaces the first when it is the same fault (same kind, same
+ * address), now with the faulting instruction.
+ */
+static void refine_fault(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n,
+                         emu_fault *fault)
+{
+    uint8_t *cmd = g->data + (GAME_CMD - GAME_DATA);
+    restore_file(g);
+    memcpy(cmd, g->pre_cmd, 8);
+    memcpy(g->file + g->skel_off, g->pre_skel, g->skel_len);
+    emu_fault again;
+    uint32_t eax;
+    if (emu_pc_sync(g->e, 1, NULL) < 0) return;
+    if (emu_call(g->e, addr, args, n, &eax, &again) != 0 && again.kind == fault->kind &&
+        again.addr == fault->addr)
+        *fault = again;
+    emu_pc_sync(g->e, 0, NULL);
+}
+
 static int game_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
                      emu_fault *fault)
 {
     uint32_t eax;
+    /* The call's inputs, for a replay if it faults (12 KiB at most, per call). */
+    memcpy(g->pre_cmd, g->data + (GAME_CMD - GAME_DATA), 8);
+    memcpy(g->pre_skel, g->file + g->skel_off, g->skel_len);
     int rc = emu_call(g->e, addr, args, n, &eax, fault);
     if (ret) *ret = eax;
     if (rc != 0) {
+        if (is_data_fault(fault->kind)) refine_fault(g, addr, args, n, fault);
         restore_file(g);
         return -1;
     }

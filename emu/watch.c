@@ -27,6 +27,18 @@ static void on_write(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
     e->watch.writes++;
 }
 
+/* Never called: its presence makes Unicorn keep EIP exact at memory accesses. */
+static void on_pc_sync(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+                       void *user)
+{
+    (void)uc;
+    (void)type;
+    (void)addr;
+    (void)size;
+    (void)value;
+    (void)user;
+}
+
 static int drop_code(emu *e, ff_error *err)
 {
     uc_err ue = uc_ctl_remove_cache(e->uc, (uint64_t)e->image_base,
@@ -93,4 +105,29 @@ void emu_watch_result(emu *e, emu_writer *w)
         snprintf(w->insn, sizeof w->insn, "%s%s%s", e->insn->mnemonic,
                  e->insn->op_str[0] ? " " : "", e->insn->op_str) >= (int)sizeof w->insn)
         memcpy(w->insn + sizeof w->insn - 4, "...", 4); /* long operands: cut, marked */
+}
+
+/*
+ * Exact EIP for memory faults. Unicorn 2.0.1 reports a read or write fault
+ * at the start of the translated block unless a read or write hook existed
+ * when the block was translated: then it stores EIP before every access. A
+ * hook always present would cost 70% on a Battle_ReadAnimation tick (loads
+ * leave their fast path, measured with bench/emu), so it is switched on
+ * only to replay a call that faulted: a hook on a page nothing maps, and
+ * the image's code retranslated on the way in and out.
+ */
+int emu_pc_sync(emu *e, int on, ff_error *err)
+{
+    if (on == e->pc_sync) return 0;
+    if (on) {
+        uc_err ue = uc_hook_add(e->uc, &e->pc_sync_hook, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE,
+                                (void *)on_pc_sync, e, 0xFFFFF000u, 0xFFFFFFFFu);
+        if (ue != UC_ERR_OK)
+            return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a hook: %s",
+                                uc_strerror(ue));
+    } else {
+        uc_hook_del(e->uc, e->pc_sync_hook);
+    }
+    e->pc_sync = on;
+    return drop_code(e, err);
 }

@@ -193,10 +193,102 @@ Test(game, faulty_variant_faults_and_the_file_is_restored)
     cr_assert_eq(fault.kind, EMU_FAULT_READ_UNMAPPED, "clip 2: %s", emu_fault_name(fault.kind));
     cr_assert_eq(fault.addr, 0xDEAD0000u);
     cr_assert_eq(fault.routine, 0x509440u, "StartClip was the routine called");
+    /*
+     * EIP is the faulting instruction itself, not the start of its block
+     * (the call is replayed with exact EIPs): the line marked '>' is the read
+     * of 0xDEAD0000, at the address the fault gives.
+     */
+    const char *mark = strchr(fault.disasm, '>');
+    cr_assert(mark, "no marked line:\n%s", fault.disasm);
+    char want[32];
+    snprintf(want, sizeof want, ">0x%x:", fault.eip);
+    cr_assert(strncmp(mark, want, strlen(want)) == 0, "EIP 0x%x is not the marked line:\n%s",
+              fault.eip, fault.disasm);
+    char line[128];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(mark, "\n"), mark);
+    cr_assert(strstr(line, "0xdead0000"), "the marked instruction does not read 0xDEAD0000:\n%s",
+              fault.disasm);
     cr_expect_eq(te_s16(emu_game_skeleton(g) + 20), 100);
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
     expect_cmd(g, 0x04, 8, 0, 1, 2, "clip 0 after the faults");
     expect_pose(g, pose_f0, "clip 0 after the faults");
+    emu_game_close(g);
+    emu_image_free(img);
+}
+
+/* Register value by name ("ecx"), from a fault's registers; -1 when unknown. */
+static int64_t reg_value(const emu_fault *f, const char *name, size_t len)
+{
+    static const char *const names[] = {"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi"};
+    for (int i = 0; i < 8; i++)
+        if (len == 3 && strncmp(name, names[i], 3) == 0) return f->regs[i];
+    return -1;
+}
+
+/*
+ * The effective address of the memory operand of a Capstone line
+ * ("movzx ecx, byte ptr [edi + ecx]"), from the fault's registers: terms
+ * reg, reg*N and 0x... joined by + or -. -1 when the line has no operand.
+ */
+static int64_t operand_address(const emu_fault *f, const char *line)
+{
+    const char *p = strchr(line, '[');
+    if (!p) return -1;
+    int64_t ea = 0;
+    int sign = 1;
+    for (p++; *p && *p != ']';) {
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        if (*p == '+' || *p == '-') {
+            sign = *p++ == '-' ? -1 : 1;
+            continue;
+        }
+        size_t n = strcspn(p, " ]*");
+        int64_t v = p[0] == '0' ? (int64_t)strtoll(p, NULL, 0) : reg_value(f, p, n);
+        if (v < 0) return -1;
+        p += n;
+        if (*p == '*') {
+            p++;
+            v *= strtol(p, NULL, 10);
+            p += strcspn(p, " ]");
+        }
+        ea += sign * v;
+    }
+    return ea & 0xFFFFFFFF;
+}
+
+Test(game, memory_fault_names_the_faulting_instruction)
+{
+    /*
+     * Clip 1's offset points 256 MiB past the animation section: StartClip
+     * reads its frame count there, many instructions into its first block.
+     * Unicorn alone would say EIP = the block's start; the replay with exact
+     * EIPs must name the load itself, whose operand address, computed here
+     * from the fault's registers, is the address that faulted.
+     */
+    emu_image *img = te_standin_image("standin.exe");
+    emu_game *g = open_game(img, 0, 100000);
+    te_file f;
+    static const uint8_t frames[2] = {2, 2};
+    te_make_file(&f, 2, frames);
+    uint8_t *slot = f.data + TE_ANIM_OFF + 4 + 4;
+    slot[0] = 0, slot[1] = 0, slot[2] = 0, slot[3] = 0x10;
+    load(g, &f);
+    uint32_t ret;
+    emu_fault fault;
+    cr_assert_eq(emu_game_start_clip(g, 0, 1, &ret, &fault), -1);
+    cr_assert_eq(fault.kind, EMU_FAULT_READ_UNMAPPED, "%s", emu_fault_name(fault.kind));
+    const char *mark = strchr(fault.disasm, '>');
+    cr_assert(mark, "no marked line:\n%s", fault.disasm);
+    char line[128];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(mark, "\n"), mark);
+    int64_t ea = operand_address(&fault, line);
+    cr_assert_eq(ea, (int64_t)fault.addr, "EIP 0x%x: '%s' does not read 0x%x:\n%s", fault.eip, line,
+                 fault.addr, fault.disasm);
+    /* And the engine goes on: clip 0 plays. */
+    TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
     emu_game_close(g);
     emu_image_free(img);
 }
