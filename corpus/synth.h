@@ -106,7 +106,7 @@ typedef struct synth_file_spec {
     uint64_t geometry_seed;      /* geometry bytes; files that differ only here
                                     share skeleton + animation byte for byte */
     unsigned bones;              /* model kinds: 1..255 */
-    unsigned nclips;             /* model kinds: 1..65535 */
+    unsigned nclips;             /* model kinds: 1..2^20 */
     const synth_clip_spec *clip; /* nclips entries; NULL: random clips of 1..40 frames */
     size_t geometry_size;        /* 0: random 256..4095 bytes */
 } synth_file_spec;

@@ -53,7 +53,7 @@ static int check_model(const synth_model *m, ff_error *err)
                             DAT_MAX_BONES);
     if (m->nclips < 1 || !m->clip)
         return ff_error_set(err, FF_E_USAGE, NULL, -1, "%u clips or no clip array", m->nclips);
-    if (m->nclips > 65535)
+    if (m->nclips > (1u << 20))
         return ff_error_set(err, FF_E_USAGE, NULL, -1, "%u clips is too many", m->nclips);
     for (unsigned c = 0; c < m->nclips; c++) {
         const synth_clip *k = &m->clip[c];

@@ -8,6 +8,10 @@
 int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, trace *out, ff_error *err)
 {
     trace_clear(out, a->bones);
+    if (clip > REFSIDE_MAX_CLIP)
+        return ff_error_set(err, FF_E_RANGE, a->dat->name, -1,
+                            "clip %u: the engine's AnimCmd holds clip indexes 0..%d", clip,
+                            REFSIDE_MAX_CLIP);
     ref_anim_reset_skeleton(a);
     memset(&a->cmd, 0, sizeof a->cmd);
     a->cmd.flags = flags;

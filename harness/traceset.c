@@ -254,8 +254,9 @@ static int read_head(const cJSON *root, tset *s, const char *path, ff_error *err
     const cJSON *syn = cJSON_GetObjectItemCaseSensitive(corp, "synthetic");
     if (cJSON_IsObject(syn)) {
         const cJSON *seed = cJSON_GetObjectItemCaseSensitive(syn, "seed");
+        /* Range before the cast: converting a double past 2^64 is undefined. */
         if (text_of(syn, "preset", s->preset, sizeof s->preset) < 0 || !cJSON_IsNumber(seed) ||
-            seed->valuedouble < 0)
+            !(seed->valuedouble >= 0 && seed->valuedouble < 18446744073709551616.0))
             return bad(err, path, "\"corpus.synthetic\" incomplete");
         s->synthetic = 1;
         s->seed = (uint64_t)seed->valuedouble;

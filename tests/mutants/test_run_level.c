@@ -516,3 +516,57 @@ Test(run_level, bad_files_are_results)
     run_results_free(&r);
     mt_rmtree(dir);
 }
+
+Test(run_level, clip_indexes_past_a_byte_are_bad_input)
+{
+    /*
+     * 65537 one-frame clips: the engine's AnimCmd holds the clip index in a
+     * byte, so only clips 0..255 can be played. Clip 65536 must not pass for
+     * clip 0 (a 16-bit index would wrap to it and match): it is bad input,
+     * like every clip from 256 on; clips 0..255 are compared.
+     */
+    enum { NCLIPS = 65537 };
+    synth_bone bone = {-1, 10, {0, 0, 0}, {1024, 1024, 1024}};
+    static int16_t root[3] = {1, 2, 3}, rot[3] = {4, 5, 6};
+    static uint8_t mode[1] = {0};
+    synth_clip *clips = calloc(NCLIPS, sizeof *clips);
+    cr_assert(clips);
+    for (int c = 0; c < NCLIPS; c++) clips[c] = (synth_clip){1, root, mode, rot, NULL};
+    synth_model m = {0};
+    m.kind = DAT_MONSTER;
+    m.bones = 1;
+    m.bone = &bone;
+    m.nclips = NCLIPS;
+    m.clip = clips;
+    m.geometry_size = 64;
+    uint8_t *data;
+    size_t size;
+    ff_error err;
+    cr_assert_eq(synth_model_encode(&m, &data, &size, &err), 0, "%s", err.reason);
+    free(clips);
+    char *dir = mt_tempdir(), *p = mt_path(dir, "c0m777.dat");
+    mt_write(p, data, size);
+    free(p);
+    free(data);
+    run_results r;
+    emu_image *img = mt_image("standin.exe");
+    run_config cfg;
+    mt_config(&cfg, dir, img, 2);
+    cfg.modes = 1u << MODE_NORMAL;
+    mt_execute(&cfg, &r);
+    const clip_result *x = mt_find(&r, "c0m777.dat", 255, MODE_NORMAL);
+    cr_assert(x && x->status == RES_MATCH, "clip 255: %s", x ? res_status_name(x->status) : "-");
+    static const int32_t beyond[] = {256, 65535, 65536};
+    for (size_t i = 0; i < sizeof beyond / sizeof beyond[0]; i++) {
+        x = mt_find(&r, "c0m777.dat", beyond[i], MODE_NORMAL);
+        cr_assert(x, "clip %d missing", beyond[i]);
+        cr_assert_eq(x->status, RES_BAD_INPUT, "clip %d: %s", beyond[i], res_status_name(x->status));
+        cr_assert(x->error && strstr(x->error->reason, "0..255"), "clip %d: %s", beyond[i],
+                  x->error ? x->error->reason : "no error");
+    }
+    cr_assert_eq(r.totals.by_status[RES_MATCH], 256u);
+    cr_assert_eq(r.totals.by_status[RES_BAD_INPUT], NCLIPS - 256u);
+    run_results_free(&r);
+    emu_image_free(img);
+    mt_rmtree(dir);
+}
