@@ -189,12 +189,9 @@ int cmd_check(int argc, char **argv)
     run_config_init(&cfg);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        if (c == 'q') c = CLI_OPT_QUIET;
-        int rc = cli_session_option(&s, &cfg, c, optarg);
-        if (rc == 0) continue;
-        if (rc != 1) return rc;
+    while ((c = cli_next_option(&s, &cfg, argc, argv, opts)) != -1) {
         switch (c) {
+        case CLI_OPT_FAILED: return CLI_EXIT_ERROR;
         case OPT_TRACES: cfg.traces_dir = optarg; break;
         case OPT_AGAINST: cfg.against_dir = optarg; break;
         case OPT_OUT: s.out_dir = optarg; break;

@@ -126,12 +126,9 @@ int cmd_record(int argc, char **argv)
     run_config_init(&cfg);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        if (c == 'q') c = CLI_OPT_QUIET;
-        int rc = cli_session_option(&s, &cfg, c, optarg);
-        if (rc == 0) continue;
-        if (rc != 1) return rc;
+    while ((c = cli_next_option(&s, &cfg, argc, argv, opts)) != -1) {
         switch (c) {
+        case CLI_OPT_FAILED: return CLI_EXIT_ERROR;
         case OPT_OUT: job.dir = optarg; break;
         case OPT_COMPRESS: job.compress = 1; break;
         case 'h': help(stdout); return CLI_EXIT_OK;

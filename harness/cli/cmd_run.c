@@ -81,12 +81,9 @@ int cmd_run(int argc, char **argv)
     run_config_init(&cfg);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        if (c == 'q') c = CLI_OPT_QUIET;
-        int rc = cli_session_option(&s, &cfg, c, optarg);
-        if (rc == 0) continue;
-        if (rc != 1) return rc;
+    while ((c = cli_next_option(&s, &cfg, argc, argv, opts)) != -1) {
         switch (c) {
+        case CLI_OPT_FAILED: return CLI_EXIT_ERROR;
         case CLI_OPT_OWN: s.out_dir = optarg; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;

@@ -516,3 +516,16 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
     default: return 1;
     }
 }
+
+int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
+                    const struct option *opts)
+{
+    int c;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if (c == 'q') c = CLI_OPT_QUIET;
+        int rc = cli_session_option(s, cfg, c, optarg);
+        if (rc == 0) continue;
+        return rc == 1 ? c : CLI_OPT_FAILED;
+    }
+    return -1;
+}

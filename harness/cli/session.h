@@ -7,6 +7,7 @@
 #ifndef FF8_HARNESS_CLI_SESSION_H
 #define FF8_HARNESS_CLI_SESSION_H
 
+#include <getopt.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,6 +126,17 @@ void cli_session_init(cli_session *s, const char *command);
  * CLI_EXIT_ERROR after saying what is wrong with the value.
  */
 int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg);
+
+/* What cli_next_option returns for a shared option with a bad value. */
+#define CLI_OPT_FAILED (-2)
+/*
+ * getopt_long over argv with opts (short options -q and -h), applying the
+ * shared options; returns the next option that is the command's own ('h',
+ * '?' and its CLI_OPT_OWN ids), CLI_OPT_FAILED after saying what is wrong,
+ * or -1 at the end. Set optind = 1 first.
+ */
+int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
+                    const struct option *opts);
 
 /* Parses "frame", "leaf" or "frame,leaf"; -1 when it is neither. */
 int cli_parse_levels(const char *text, int *frame, int *leaf);
