@@ -22,62 +22,6 @@ static void *must(void *p)
     return p;
 }
 
-char *mt_tempdir(void)
-{
-    const char *base = getenv("TMPDIR");
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s/ff8diff-mut-XXXXXX", base && *base ? base : "/tmp");
-    cr_assert(mkdtemp(buf) != NULL, "cannot create a folder under %s", buf);
-    return must(strdup(buf));
-}
-
-void mt_rmtree(char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char *p = mt_path(path, e->d_name);
-            unlink(p);
-            free(p);
-        }
-        closedir(d);
-    }
-    rmdir(path);
-    free(path);
-}
-
-char *mt_path(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = must(malloc(n));
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-void mt_write(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert(f, "cannot create %s", path);
-    cr_assert(fwrite(data, 1, size, f) == size, "short write of %s", path);
-    cr_assert(fclose(f) == 0, "cannot close %s", path);
-}
-
-uint8_t *mt_read(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = must(malloc((size_t)n + 1));
-    cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n, "short read of %s", path);
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
-
 static uint32_t get32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -153,8 +97,8 @@ void mt_write_model(const char *dir, const mt_model *m)
 {
     size_t size;
     uint8_t *data = mt_encode(m, &size);
-    char *p = mt_path(dir, m->name);
-    mt_write(p, data, size);
+    char *p = ts_path(dir, m->name);
+    ts_write(p, (const char *)data, size);
     free(p);
     free(data);
 }
@@ -165,7 +109,7 @@ char *mt_standin_path(const char *name)
     cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/emu/standin", bin);
-    return mt_path(dir, name);
+    return ts_path(dir, name);
 }
 
 emu_image *mt_image(const char *exe)

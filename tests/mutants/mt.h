@@ -21,6 +21,7 @@
 #include "emu/game.h"
 #include "harness/results.h"
 #include "harness/run.h"
+#include "tests/support/ts.h"
 #include "ref/error.h"
 
 /* Fails the running test with the error text when call != 0. */
@@ -63,15 +64,7 @@ typedef struct mt_model {
     const mt_clip *clip;
 } mt_model;
 
-/* A new empty folder (malloc'd path). */
-char *mt_tempdir(void);
-/* Removes a folder and the files in it, then frees path. */
-void mt_rmtree(char *path);
 /* dir/name (malloc'd). */
-char *mt_path(const char *dir, const char *name);
-void mt_write(const char *path, const uint8_t *data, size_t size);
-/* Whole file (malloc'd). */
-uint8_t *mt_read(const char *path, size_t *size);
 
 /* The model's file bytes (malloc'd), section 3 zeroed. */
 uint8_t *mt_encode(const mt_model *m, size_t *size);

@@ -21,7 +21,7 @@
 
 static void run_mutant(const mt_mutant *m)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     mt_write_mutant(dir, m);
     run_results r;
     mt_run(dir, m->exe, 2, &r);
@@ -29,7 +29,7 @@ static void run_mutant(const mt_mutant *m)
     mt_check(&r, m->expect, m->nexpect);
     mt_check_ticks(&r);
     run_results_free(&r);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(mutants, a_sign_extension)
@@ -68,7 +68,7 @@ Test(mutants, h_mode_bit_ored)
 /* The unmutated stand-in over every mutant's corpus at once: no mismatch. */
 Test(mutants, standin_matches_every_corpus)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     unsigned files = 0;
     for (size_t i = 0; i < MT_MUTANTS; i++) {
         mt_write_mutant(dir, &mt_mutants[i]);
@@ -83,13 +83,13 @@ Test(mutants, standin_matches_every_corpus)
     mt_check_ticks(&r);
     cr_assert_eq(r.ngroups, 0);
     run_results_free(&r);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* The unmutated stand-in over the 'small' synthetic preset: no mismatch. */
 Test(mutants, standin_matches_small_preset)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     synth_summary sum;
     ff_error err;
     memset(&sum, 0, sizeof sum);
@@ -103,7 +103,7 @@ Test(mutants, standin_matches_small_preset)
     mt_check_ticks(&r);
     cr_assert_eq(r.totals.bad_files, 0);
     run_results_free(&r);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* ---- leaf level ---- */

@@ -26,10 +26,10 @@
 /* Writes a byte copy of dir/from as dir/to. */
 static void copy_file(const char *dir, const char *from, const char *to)
 {
-    char *a = mt_path(dir, from), *b = mt_path(dir, to);
+    char *a = ts_path(dir, from), *b = ts_path(dir, to);
     size_t size;
-    uint8_t *data = mt_read(a, &size);
-    mt_write(b, data, size);
+    uint8_t *data = (uint8_t *)ts_read(a, &size);
+    ts_write(b, (const char *)data, size);
     free(data);
     free(a);
     free(b);
@@ -139,7 +139,7 @@ static void same_results(const run_results *a, const run_results *b, const char 
 
 Test(run_level, same_results_for_1_2_and_3_jobs)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     mt_write_model(dir, &mt_model_a);
     mt_write_model(dir, &mt_model_b);
     copy_file(dir, "mut_a.dat", "mut_a_copy.dat");
@@ -163,7 +163,7 @@ Test(run_level, same_results_for_1_2_and_3_jobs)
         run_results_free(&r[j]);
     emu_image_free(img);
     free(exp);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* ---- dedup ---- */
@@ -175,7 +175,7 @@ Test(run_level, same_results_for_1_2_and_3_jobs)
 
 Test(run_level, dedup_emulates_identical_clips_once)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     mt_write_model(dir, &mt_model_a);
     mt_write_model(dir, &mt_model_b);
     static const char *const copies[] = {"mut_a_copy1.dat", "mut_a_copy2.dat"};
@@ -227,7 +227,7 @@ Test(run_level, dedup_emulates_identical_clips_once)
         run_results_free(&r[d]);
     emu_image_free(img);
     free(exp);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /*
@@ -247,20 +247,20 @@ Test(run_level, dedup_emulates_identical_clips_once)
  */
 Test(run_level, dedup_checks_the_originals_reach)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     const mt_model *fm = mt_mutants[5].models[0];
     cr_assert_str_eq(fm->name, "mut_f.dat");
     size_t size;
     uint8_t *data = mt_encode(fm, &size);
-    char *p = mt_path(dir, "mut_f.dat");
-    mt_write(p, data, size);
+    char *p = ts_path(dir, "mut_f.dat");
+    ts_write(p, (const char *)data, size);
     free(p);
     uint32_t clip2 = mt_clip_offset(data, 2);
     uint32_t sec3_end = mt_section_offset(data, 4);
     cr_assert(clip2 + 8 < sec3_end && sec3_end <= size);
     memset(data + clip2 + 8, 0x07, sec3_end - (clip2 + 8));
-    p = mt_path(dir, "mut_f_tail.dat");
-    mt_write(p, data, size);
+    p = ts_path(dir, "mut_f_tail.dat");
+    ts_write(p, (const char *)data, size);
     free(p);
     free(data);
     emu_image *img = mt_image("standin_mut_f.exe");
@@ -292,14 +292,14 @@ Test(run_level, dedup_checks_the_originals_reach)
     for (int d = 0; d < 2; d++)
         run_results_free(&r[d]);
     emu_image_free(img);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* ---- cancel ---- */
 
 Test(run_level, cancel_before_start)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     mt_write_model(dir, &mt_model_a);
     mt_write_model(dir, &mt_model_b);
     emu_image *img = mt_image("standin.exe");
@@ -324,7 +324,7 @@ Test(run_level, cancel_before_start)
     cr_assert_eq(r.ngroups, 0);
     run_results_free(&r);
     emu_image_free(img);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 typedef struct watcher {
@@ -349,7 +349,7 @@ static void *watch(void *p)
 
 Test(run_level, cancel_while_running)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     ff_error err;
     MT_OK(synth_write(dir, SYNTH_SMALL, 1, NULL, &err), &err);
     emu_image *img = mt_image("standin.exe");
@@ -386,7 +386,7 @@ Test(run_level, cancel_while_running)
     cr_assert_eq(r.totals.by_status[RES_NOT_RUN], not_run);
     run_results_free(&r);
     emu_image_free(img);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* ---- the faulty stand-in ---- */
@@ -407,7 +407,7 @@ static const mt_model model_four1 = {"four1.dat",        2, 0,         {5, 6, 7}
 
 Test(run_level, faulty_standin_faults_are_results)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     mt_write_model(dir, &model_four0);
     mt_write_model(dir, &model_four1);
     emu_image *img = mt_image("standin_faulty.exe");
@@ -457,28 +457,28 @@ Test(run_level, faulty_standin_faults_are_results)
     mt_check_ticks(&r);
     run_results_free(&r);
     emu_image_free(img);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* ---- bad files ---- */
 
 Test(run_level, bad_files_are_results)
 {
-    char *dir = mt_tempdir();
+    char *dir = ts_tempdir();
     size_t size;
     uint8_t *good = mt_encode(&mt_model_g, &size);
-    char *p = mt_path(dir, "mut_g.dat");
-    mt_write(p, good, size);
+    char *p = ts_path(dir, "mut_g.dat");
+    ts_write(p, (const char *)good, size);
     free(p);
     /* A truncated copy: the end field (offset 4 + 4 * 11 = 48) still says the full size. */
     cr_assert(size / 2 > 52);
-    p = mt_path(dir, "trunc.dat");
-    mt_write(p, good, size / 2);
+    p = ts_path(dir, "trunc.dat");
+    ts_write(p, (const char *)good, size / 2);
     free(p);
     /* A copy whose section count is 12, which no kind has. */
     good[0] = 12;
-    p = mt_path(dir, "badcount.dat");
-    mt_write(p, good, size);
+    p = ts_path(dir, "badcount.dat");
+    ts_write(p, (const char *)good, size);
     free(p);
     free(good);
     run_results r;
@@ -514,7 +514,7 @@ Test(run_level, bad_files_are_results)
     cr_assert_eq(r.totals.by_status[RES_MATCH], 12u);
     mt_check_ticks(&r);
     run_results_free(&r);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(run_level, clip_indexes_past_a_byte_are_bad_input)
@@ -544,8 +544,8 @@ Test(run_level, clip_indexes_past_a_byte_are_bad_input)
     ff_error err;
     cr_assert_eq(synth_model_encode(&m, &data, &size, &err), 0, "%s", err.reason);
     free(clips);
-    char *dir = mt_tempdir(), *p = mt_path(dir, "c0m777.dat");
-    mt_write(p, data, size);
+    char *dir = ts_tempdir(), *p = ts_path(dir, "c0m777.dat");
+    ts_write(p, (const char *)data, size);
     free(p);
     free(data);
     run_results r;
@@ -568,5 +568,5 @@ Test(run_level, clip_indexes_past_a_byte_are_bad_input)
     cr_assert_eq(r.totals.by_status[RES_BAD_INPUT], NCLIPS - 256u);
     run_results_free(&r);
     emu_image_free(img);
-    mt_rmtree(dir);
+    ts_rmtree(dir);
 }
