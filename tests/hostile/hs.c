@@ -20,45 +20,10 @@
 
 const char *const hs_modes[4] = {"normal", "slow", "fast", "slow+fast"};
 
-char *hs_path(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    cr_assert(p, "out of memory");
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-char *hs_tempdir(void)
-{
-    const char *base = getenv("TMPDIR");
-    char *t = hs_path(base && base[0] ? base : "/tmp", "ff8diff-hostile-XXXXXX");
-    cr_assert(mkdtemp(t), "mkdtemp %s failed", t);
-    return t;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-void hs_rmtree(char *path)
-{
-    if (!path) return;
-    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    free(path);
-}
-
 void hs_write(const char *dir, const char *name, const void *data, size_t size)
 {
-    char *p = hs_path(dir, name);
-    FILE *f = fopen(p, "wb");
-    cr_assert(f, "cannot create %s", p);
-    cr_assert(size == 0 || fwrite(data, 1, size, f) == size, "cannot write %s", p);
-    cr_assert(fclose(f) == 0, "cannot close %s", p);
+    char *p = ts_path(dir, name);
+    ts_write(p, data, size);
     free(p);
 }
 
@@ -102,7 +67,7 @@ static char *bin_path(const char *rel)
 {
     const char *root = getenv("FF8DIFF_BINARY_DIR");
     cr_assert(root && root[0], "FF8DIFF_BINARY_DIR is not set (run through ctest)");
-    return hs_path(root, rel);
+    return ts_path(root, rel);
 }
 
 const char *hs_cli(void)
@@ -116,7 +81,7 @@ const char *hs_cli(void)
 char *hs_standin(const char *name)
 {
     const char *dir = getenv("FF8DIFF_STANDIN_DIR");
-    char *p = dir && dir[0] ? hs_path(dir, name) : NULL;
+    char *p = dir && dir[0] ? ts_path(dir, name) : NULL;
     if (!p) {
         char rel[256];
         snprintf(rel, sizeof rel, "emu/standin/%s", name);
@@ -128,7 +93,7 @@ char *hs_standin(const char *name)
 
 int hs_run(const char *const *argv, const char *cache_dir, const char *log_dir)
 {
-    char *out = hs_path(log_dir, "stdout"), *err = hs_path(log_dir, "stderr");
+    char *out = ts_path(log_dir, "stdout"), *err = ts_path(log_dir, "stderr");
     fflush(NULL);
     pid_t pid = fork();
     cr_assert(pid >= 0, "fork failed");
@@ -158,11 +123,11 @@ cJSON *hs_report(const char *out_dir)
         if (de->d_name[0] == '.') continue;
         runs++;
         free(found);
-        found = hs_path(out_dir, de->d_name);
+        found = ts_path(out_dir, de->d_name);
     }
     closedir(d);
     cr_assert(runs == 1 && found, "%s holds %d runs, expected 1", out_dir, runs);
-    char *path = hs_path(found, "report.json");
+    char *path = ts_path(found, "report.json");
     uint8_t *text;
     size_t size;
     ff_error e;

@@ -14,13 +14,9 @@
 #include <stdint.h>
 
 #include "ref/dat.h"
+#include "tests/support/ts.h"
 
-/* A new folder under $TMPDIR (or /tmp); removed by hs_rmtree. */
-char *hs_tempdir(void);
-/* Removes path and everything below it, then frees path. */
-void hs_rmtree(char *path);
-/* dir/name, malloc'd. */
-char *hs_path(const char *dir, const char *name);
+/* Writes dir/name (scratch folders and paths: tests/support/ts.h). */
 void hs_write(const char *dir, const char *name, const void *data, size_t size);
 
 uint32_t hs_get32(const uint8_t *p);

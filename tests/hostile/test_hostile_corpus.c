@@ -290,7 +290,7 @@ static void check_totals(const cJSON *report, const plan *p)
 /* Runs ff8diff on corpus (stand-in, no cache) and checks everything. */
 static void run_and_check(const char *tmp, const char *corpus, const plan *p)
 {
-    char *out = hs_path(tmp, "reports"), *cache = hs_path(tmp, "cache");
+    char *out = ts_path(tmp, "reports"), *cache = ts_path(tmp, "cache");
     char *exe = hs_standin("standin.exe");
     const char *argv[] = {hs_cli(),     "run",       "--corpus", corpus,  "--exe",
                           exe,          "--profile", "standin",  "--out", out,
@@ -311,14 +311,14 @@ static void run_and_check(const char *tmp, const char *corpus, const plan *p)
 
 Test(hostile, folder)
 {
-    char *tmp = hs_tempdir(), *corpus = hs_path(tmp, "corpus");
+    char *tmp = ts_tempdir(), *corpus = ts_path(tmp, "corpus");
     cr_assert(mkdir(corpus, 0755) == 0);
     static plan p;
     folder_corpus(&p, corpus);
     cr_assert(p.nbad >= 20, "only %zu broken files planned", p.nbad);
     run_and_check(tmp, corpus, &p);
     free(corpus);
-    hs_rmtree(tmp);
+    ts_rmtree(tmp);
 }
 
 /* ---- the archive corpus ---- */
@@ -383,8 +383,8 @@ static void archive_corpus(plan *p, const char *dir)
     add_bad(p, "c0m007.dat", "unsupported", 7 * 12 + 8, "unknown compression 7", NULL)
         ->file_suffix = "battle.fi";
     add_bad(p, "c0m008.dat", "truncated", skel, "255 bones need 0x2fe0 bytes", NULL);
-    char *fip = hs_path(dir, "battle.fi"), *flp = hs_path(dir, "battle.fl"),
-         *fsp = hs_path(dir, "battle.fs");
+    char *fip = ts_path(dir, "battle.fi"), *flp = ts_path(dir, "battle.fl"),
+         *fsp = ts_path(dir, "battle.fs");
     cr_assert(arc_write_image(&img, fip, flp, fsp, &e) == 0, "%s", e.reason);
     arc_image_free(&img);
     for (int i = 0; i < 9; i++)
@@ -396,13 +396,13 @@ static void archive_corpus(plan *p, const char *dir)
 
 Test(hostile, archive)
 {
-    char *tmp = hs_tempdir(), *corpus = hs_path(tmp, "install");
+    char *tmp = ts_tempdir(), *corpus = ts_path(tmp, "install");
     cr_assert(mkdir(corpus, 0755) == 0);
     static plan p;
     archive_corpus(&p, corpus);
-    char *fs = hs_path(corpus, "battle.fs");
+    char *fs = ts_path(corpus, "battle.fs");
     run_and_check(tmp, fs, &p);
     free(fs);
     free(corpus);
-    hs_rmtree(tmp);
+    ts_rmtree(tmp);
 }

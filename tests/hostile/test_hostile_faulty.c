@@ -54,8 +54,8 @@ static void check_fault(const cJSON *r, const char *what, const char *kind)
 
 Test(hostile, faulty_engine)
 {
-    char *tmp = hs_tempdir(), *corpus = hs_path(tmp, "corpus"), *out = hs_path(tmp, "reports"),
-         *cache = hs_path(tmp, "cache"), *exe = hs_standin("standin_faulty.exe");
+    char *tmp = ts_tempdir(), *corpus = ts_path(tmp, "corpus"), *out = ts_path(tmp, "reports"),
+         *cache = ts_path(tmp, "cache"), *exe = hs_standin("standin_faulty.exe");
     ff_error e;
     cr_assert(synth_write(corpus, SYNTH_SMALL, 3, NULL, &e) == 0, "synth_write: %s", e.reason);
     synth_plan *sp;
@@ -108,5 +108,5 @@ Test(hostile, faulty_engine)
     free(cache);
     free(out);
     free(corpus);
-    hs_rmtree(tmp);
+    ts_rmtree(tmp);
 }

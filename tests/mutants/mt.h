@@ -64,8 +64,6 @@ typedef struct mt_model {
     const mt_clip *clip;
 } mt_model;
 
-/* dir/name (malloc'd). */
-
 /* The model's file bytes (malloc'd), section 3 zeroed. */
 uint8_t *mt_encode(const mt_model *m, size_t *size);
 /* mt_encode written to dir/m->name. */
