@@ -95,28 +95,33 @@ static int is_type(const char *path, mode_t type)
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == type;
 }
 
-/*
- * Lists dir's entries whose name matches (ignoring case) want exactly, or
- * starts with want when prefix is set, and whose type is `type`; sorted.
- */
-static int list_ci(const char *dir, const char *want, int prefix, mode_t type, strlist *out,
-                   ff_error *err)
+/* Which names a folder listing keeps: want exactly or as a prefix (any case), or .dat files. */
+typedef struct {
+    const char *want; /* NULL: names ending in .dat */
+    int prefix;
+} name_filter;
+
+static int name_matches(const name_filter *f, const char *nm)
+{
+    if (!strcmp(nm, ".") || !strcmp(nm, "..")) return 0;
+    if (!f->want) return corpus_name_is_dat(nm);
+    size_t wn = strlen(f->want);
+    return f->prefix ? !strncasecmp(nm, f->want, wn) && nm[wn] : !strcasecmp(nm, f->want);
+}
+
+/* Lists dir's entries that pass the filter and whose type is `type`; sorted. */
+static int list_dir(const char *dir, const name_filter *f, mode_t type, strlist *out,
+                    ff_error *err)
 {
     DIR *d = opendir(dir);
     if (!d) return ff_error_set(err, FF_E_IO, dir, -1, "cannot list folder: %s", strerror(errno));
     struct dirent *de;
-    size_t wn = strlen(want);
     int rc = 0;
-    while ((de = readdir(d)) != NULL) {
-        const char *nm = de->d_name;
-        int match = prefix ? !strncasecmp(nm, want, wn) && nm[wn] : !strcasecmp(nm, want);
-        if (!match || !strcmp(nm, ".") || !strcmp(nm, "..")) continue;
-        char *full = fio_join(dir, nm);
-        if (!full || (is_type(full, type) && strlist_add(out, nm) < 0)) {
-            free(full);
+    while (rc == 0 && (de = readdir(d)) != NULL) {
+        if (!name_matches(f, de->d_name)) continue;
+        char *full = fio_join(dir, de->d_name);
+        if (!full || (is_type(full, type) && strlist_add(out, de->d_name) < 0))
             rc = ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory while listing");
-            break;
-        }
         free(full);
     }
     closedir(d);
@@ -126,6 +131,17 @@ static int list_ci(const char *dir, const char *want, int prefix, mode_t type, s
     }
     if (out->n > 1) qsort(out->s, out->n, sizeof *out->s, cmp_names);
     return 0;
+}
+
+/*
+ * Lists dir's entries whose name matches (ignoring case) want exactly, or
+ * starts with want when prefix is set, and whose type is `type`; sorted.
+ */
+static int list_ci(const char *dir, const char *want, int prefix, mode_t type, strlist *out,
+                   ff_error *err)
+{
+    name_filter f = {want, prefix};
+    return list_dir(dir, &f, type, out, err);
 }
 
 /* Path of dir's entry named name in any case (exact case first), or NULL. */
@@ -324,24 +340,8 @@ static int take_list(corpus *c, const char *dir, strlist *l, ff_error *err)
 /* Lists the regular files of dir whose name ends in .dat (any case), sorted. */
 static int list_dats(const char *dir, strlist *out, ff_error *err)
 {
-    DIR *d = opendir(dir);
-    if (!d) return ff_error_set(err, FF_E_IO, dir, -1, "cannot list folder: %s", strerror(errno));
-    struct dirent *de;
-    int rc = 0;
-    while (rc == 0 && (de = readdir(d)) != NULL) {
-        if (!corpus_name_is_dat(de->d_name)) continue;
-        char *full = fio_join(dir, de->d_name);
-        if (!full || (is_type(full, S_IFREG) && strlist_add(out, de->d_name) < 0))
-            rc = ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory while listing");
-        free(full);
-    }
-    closedir(d);
-    if (rc < 0) {
-        strlist_free(out);
-        return -1;
-    }
-    if (out->n > 1) qsort(out->s, out->n, sizeof *out->s, cmp_names);
-    return 0;
+    name_filter f = {NULL, 0};
+    return list_dir(dir, &f, S_IFREG, out, err);
 }
 
 static int open_dir(corpus *c, const char *path, ff_error *err)

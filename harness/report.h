@@ -49,6 +49,16 @@ typedef struct report_meta {
  */
 cJSON *report_build(const report_meta *m, const run_results *r);
 
+/*
+ * Pieces of the report tree that the trace-set manifest shares, so both
+ * files describe a run and a fault in one shape: a string made valid UTF-8
+ * (names come from files), a fault (null when f is NULL), and the run's
+ * identity ("tool", "executable", "corpus", "modes") added to o.
+ */
+cJSON *report_json_string(const char *s);
+cJSON *report_json_fault(const emu_fault *f);
+void report_json_identity(cJSON *o, const report_meta *m);
+
 /* Renderers: from a report tree (as built, or parsed back from report.json). */
 int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);

@@ -13,7 +13,7 @@
  * Every string of the report goes through here: names and messages come
  * from files, and report.json must stay valid UTF-8 whatever they hold.
  */
-static cJSON *jstr(const char *s)
+cJSON *report_json_string(const char *s)
 {
     if (!s) s = "";
     const unsigned char *p = (const unsigned char *)s;
@@ -29,6 +29,11 @@ static cJSON *jstr(const char *s)
     cJSON *item = cJSON_CreateString(strbuf_failed(&b) ? "?" : b.s);
     sb_free(&b);
     return item;
+}
+
+static cJSON *jstr(const char *s)
+{
+    return report_json_string(s);
 }
 
 static void add_str(cJSON *o, const char *key, const char *s)
@@ -62,7 +67,7 @@ static cJSON *error_json(const ff_error *e)
     return o;
 }
 
-static cJSON *fault_json(const emu_fault *f)
+cJSON *report_json_fault(const emu_fault *f)
 {
     if (!f) return cJSON_CreateNull();
     static const char *const regs[EMU__NREGS] = {"eax", "ecx", "edx", "ebx", "esp",
@@ -153,7 +158,7 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     if (r->group >= 0) cJSON_AddNumberToObject(o, "group", r->group);
     else cJSON_AddNullToObject(o, "group");
     cJSON_AddItemToObject(o, "divergence", divergence_json(r));
-    cJSON_AddItemToObject(o, "fault", fault_json(r->fault));
+    cJSON_AddItemToObject(o, "fault", report_json_fault(r->fault));
     cJSON_AddItemToObject(o, "error", error_json(r->error));
     return o;
 }
@@ -205,7 +210,7 @@ static cJSON *leaf_json(const leaf_result *l)
     } else {
         cJSON_AddNullToObject(o, "first_mismatch");
     }
-    cJSON_AddItemToObject(o, "fault", fault_json(l->fault));
+    cJSON_AddItemToObject(o, "fault", report_json_fault(l->fault));
     if (l->fault) cJSON_AddNumberToObject(o, "fault_case", (double)l->fault_index);
     else cJSON_AddNullToObject(o, "fault_case");
     return o;
@@ -284,15 +289,8 @@ static cJSON *group_json(const run_results *res, size_t i)
     return o;
 }
 
-static cJSON *run_json(const report_meta *m, const run_results *r)
+void report_json_identity(cJSON *o, const report_meta *m)
 {
-    cJSON *o = cJSON_CreateObject();
-    add_str(o, "command", m->command);
-    add_str(o, "id", m->run_id);
-    add_str(o, "started", m->started);
-    add_str(o, "finished", m->finished);
-    cJSON_AddNumberToObject(o, "seconds", r->seconds);
-    cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
     cJSON *tool = cJSON_AddObjectToObject(o, "tool");
     add_str(tool, "name", "ff8diff");
     add_str(tool, "version", FF8DIFF_VERSION);
@@ -317,6 +315,18 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     cJSON *modes = cJSON_AddArrayToObject(o, "modes");
     for (int i = 0; i < MODE__COUNT; i++)
         if (m->modes & (1u << i)) cJSON_AddItemToArray(modes, jstr(mode_name(i)));
+}
+
+static cJSON *run_json(const report_meta *m, const run_results *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_str(o, "command", m->command);
+    add_str(o, "id", m->run_id);
+    add_str(o, "started", m->started);
+    add_str(o, "finished", m->finished);
+    cJSON_AddNumberToObject(o, "seconds", r->seconds);
+    cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
+    report_json_identity(o, m);
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     if (m->frame_level) cJSON_AddItemToArray(levels, jstr("frame"));
     if (m->leaf_level) cJSON_AddItemToArray(levels, jstr("leaf"));

@@ -11,40 +11,13 @@
 #include <unistd.h>
 
 #include "corpus/fileio.h"
+#include "harness/report.h"
 #include "harness/run.h"
-#include "harness/version.h"
 
-/* ---- faults as JSON (the same shape as in report.json) ---- */
+/* ---- faults read back (written by report_json_fault, as in report.json) ---- */
 
 static const char *const reg_names[EMU__NREGS] = {"eax", "ecx", "edx", "ebx", "esp",
                                                   "ebp", "esi", "edi", "eip", "eflags"};
-
-static void add_hex(cJSON *o, const char *key, uint32_t v)
-{
-    char buf[16];
-    snprintf(buf, sizeof buf, "0x%x", v);
-    cJSON_AddStringToObject(o, key, buf);
-}
-
-static cJSON *fault_json(const emu_fault *f)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", emu_fault_name(f->kind));
-    cJSON_AddStringToObject(o, "message", emu_fault_message(f->kind));
-    add_hex(o, "routine", f->routine);
-    add_hex(o, "eip", f->eip);
-    add_hex(o, "address", f->addr);
-    cJSON *r = cJSON_AddObjectToObject(o, "registers");
-    for (int i = 0; i < EMU__NREGS; i++)
-        add_hex(r, reg_names[i], f->regs[i]);
-    cJSON *imp = cJSON_AddObjectToObject(o, "import");
-    cJSON_AddStringToObject(imp, "dll", f->import_dll);
-    cJSON_AddStringToObject(imp, "name", f->import_name);
-    add_hex(imp, "caller", f->caller);
-    cJSON_AddStringToObject(o, "detail", f->detail);
-    cJSON_AddStringToObject(o, "disassembly", f->disasm);
-    return o;
-}
 
 static int hex_of(const cJSON *o, const char *key, uint32_t *v)
 {
@@ -65,6 +38,23 @@ static int text_of(const cJSON *o, const char *key, char *dst, size_t n)
     return 0;
 }
 
+/* The disassembly lines joined with '\n', as emu_fault holds them. */
+static int disasm_of(const cJSON *o, char *dst, size_t n)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "disassembly"), *line;
+    if (!cJSON_IsArray(arr)) return -1;
+    size_t used = 0;
+    dst[0] = '\0';
+    cJSON_ArrayForEach(line, arr)
+    {
+        if (!cJSON_IsString(line)) return -1;
+        int k = snprintf(dst + used, n - used, "%s%s", used ? "\n" : "", line->valuestring);
+        if (k < 0 || (size_t)k >= n - used) break; /* as much as fits, like the writer */
+        used += (size_t)k;
+    }
+    return 0;
+}
+
 static int fault_from_json(const cJSON *o, emu_fault *f)
 {
     memset(f, 0, sizeof *f);
@@ -76,12 +66,14 @@ static int fault_from_json(const cJSON *o, emu_fault *f)
     const cJSON *regs = cJSON_GetObjectItemCaseSensitive(o, "registers");
     const cJSON *imp = cJSON_GetObjectItemCaseSensitive(o, "import");
     if (k < 0 || hex_of(o, "routine", &f->routine) < 0 || hex_of(o, "eip", &f->eip) < 0 ||
-        hex_of(o, "address", &f->addr) < 0 || !cJSON_IsObject(regs) || !cJSON_IsObject(imp) ||
-        text_of(imp, "dll", f->import_dll, sizeof f->import_dll) < 0 ||
-        text_of(imp, "name", f->import_name, sizeof f->import_name) < 0 ||
-        hex_of(imp, "caller", &f->caller) < 0 ||
+        hex_of(o, "address", &f->addr) < 0 || !cJSON_IsObject(regs) ||
+        !(cJSON_IsObject(imp) || cJSON_IsNull(imp)) ||
         text_of(o, "detail", f->detail, sizeof f->detail) < 0 ||
-        text_of(o, "disassembly", f->disasm, sizeof f->disasm) < 0)
+        disasm_of(o, f->disasm, sizeof f->disasm) < 0)
+        return -1;
+    if (cJSON_IsObject(imp) && (text_of(imp, "dll", f->import_dll, sizeof f->import_dll) < 0 ||
+                                text_of(imp, "name", f->import_name, sizeof f->import_name) < 0 ||
+                                hex_of(imp, "caller", &f->caller) < 0))
         return -1;
     for (int i = 0; i < EMU__NREGS; i++)
         if (hex_of(regs, reg_names[i], &f->regs[i]) < 0) return -1;
@@ -93,7 +85,7 @@ static int fault_from_json(const cJSON *o, emu_fault *f)
 
 static cJSON *str_or_null(const char *s)
 {
-    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+    return s ? report_json_string(s) : cJSON_CreateNull();
 }
 
 static int trace_present(const char *dir, const char *name, mode_id m, int compressed, char *file,
@@ -110,7 +102,7 @@ static cJSON *file_json(const char *dir, const report_meta *m, const run_results
 {
     const run_file *f = &r->files[fi];
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", f->name);
+    cJSON_AddItemToObject(o, "name", report_json_string(f->name));
     cJSON_AddStringToObject(o, "sha256", f->sha256);
     cJSON_AddNumberToObject(o, "size", (double)f->size);
     cJSON_AddItemToObject(o, "kind", str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
@@ -121,14 +113,14 @@ static cJSON *file_json(const char *dir, const report_meta *m, const run_results
         cJSON_AddNullToObject(o, "error");
     } else {
         char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-        cJSON_AddStringToObject(o, "error", ff_error_format(&f->error, msg, sizeof msg));
+        cJSON_AddItemToObject(o, "error", report_json_string(ff_error_format(&f->error, msg, sizeof msg)));
     }
     cJSON *tr = cJSON_AddObjectToObject(o, "traces");
     for (int k = 0; f->parsed && dat_kind_has_model(f->kind) && k < MODE__COUNT; k++) {
         char file[600];
         if ((m->modes & (1u << k)) &&
             trace_present(dir, f->name, (mode_id)k, compressed, file, sizeof file)) {
-            cJSON_AddStringToObject(tr, mode_name((mode_id)k), file);
+            cJSON_AddItemToObject(tr, mode_name((mode_id)k), report_json_string(file));
             (*ntraces)++;
         }
     }
@@ -140,7 +132,7 @@ static cJSON *file_json(const char *dir, const report_meta *m, const run_results
         cJSON_AddStringToObject(e, "mode", mode_name(c->mode));
         cJSON_AddNumberToObject(e, "anim", c->clip);
         cJSON_AddNumberToObject(e, "ticks", c->orig_ticks);
-        cJSON_AddItemToObject(e, "fault", fault_json(c->fault));
+        cJSON_AddItemToObject(e, "fault", report_json_fault(c->fault));
         cJSON_AddItemToArray(fa, e);
         (*nfaults)++;
     }
@@ -154,30 +146,9 @@ static cJSON *build(const char *dir, const report_meta *m, const run_results *r,
     char now[32];
     report_now_iso(now, sizeof now);
     cJSON_AddStringToObject(root, "format", TSET_FORMAT);
-    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
-    cJSON_AddStringToObject(tool, "name", "ff8diff");
-    cJSON_AddStringToObject(tool, "version", FF8DIFF_VERSION);
     cJSON_AddStringToObject(root, "created", now);
     cJSON_AddNumberToObject(root, "trace_format", 1);
-    cJSON *exe = cJSON_AddObjectToObject(root, "executable");
-    cJSON_AddItemToObject(exe, "path", str_or_null(m->exe_path));
-    cJSON_AddItemToObject(exe, "sha256", str_or_null(m->exe_sha256));
-    cJSON_AddItemToObject(exe, "profile", str_or_null(m->profile));
-    cJSON_AddStringToObject(exe, "verdict", m->exe_verdict ? m->exe_verdict : "none");
-    cJSON_AddStringToObject(exe, "warning", m->exe_warning ? m->exe_warning : "");
-    cJSON *c = cJSON_AddObjectToObject(root, "corpus");
-    cJSON_AddItemToObject(c, "path", str_or_null(m->corpus_path));
-    if (m->synthetic_preset) {
-        cJSON *s = cJSON_AddObjectToObject(c, "synthetic");
-        cJSON_AddStringToObject(s, "preset", m->synthetic_preset);
-        cJSON_AddNumberToObject(s, "seed", (double)m->synthetic_seed);
-    } else {
-        cJSON_AddNullToObject(c, "synthetic");
-    }
-    cJSON *modes = cJSON_AddArrayToObject(root, "modes");
-    for (int i = 0; i < MODE__COUNT; i++)
-        if (m->modes & (1u << i))
-            cJSON_AddItemToArray(modes, cJSON_CreateString(mode_name((mode_id)i)));
+    report_json_identity(root, m);
     cJSON_AddStringToObject(root, "bone_matrices",
                             m->keep_matrices ? "original" : "replaced_by_return");
     cJSON_AddBoolToObject(root, "compressed", compressed);

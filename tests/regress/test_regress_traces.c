@@ -356,6 +356,41 @@ Test(traces, a_missing_trace_file_is_bad_input)
     teardown_(&s);
 }
 
+/*
+ * Every fault the manifest records has the shape report.json gives the same
+ * clip's fault (disassembly as an array of lines, import null unless an
+ * import was called), field for field.
+ */
+static void expect_manifest_faults_as_in(const char *golden, const cJSON *report)
+{
+    char *mpath = ts_path(golden, "manifest.json");
+    cJSON *man = ts_json(mpath);
+    cr_assert(man != NULL, "%s does not parse", mpath);
+    size_t seen = 0;
+    const cJSON *f, *e;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(man, "files"))
+    {
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(f, "faults"))
+        {
+            const cJSON *match = ts_result(report, str_of(f, "name"), (int)ts_num(e, "anim"),
+                                           str_of(e, "mode"));
+            cr_assert(match != NULL, "%s %s anim %g: no such result in the run", str_of(f, "name"),
+                      str_of(e, "mode"), ts_num(e, "anim"));
+            const cJSON *want = cJSON_GetObjectItem(match, "fault");
+            const cJSON *got = cJSON_GetObjectItem(e, "fault");
+            cr_assert(cJSON_IsArray(cJSON_GetObjectItem(got, "disassembly")),
+                      "%s anim %g: the manifest's disassembly is not a list of lines",
+                      str_of(f, "name"), ts_num(e, "anim"));
+            cr_assert(cJSON_Compare(want, got, 1), "%s anim %g: manifest fault differs from report's",
+                      str_of(f, "name"), ts_num(e, "anim"));
+            seen++;
+        }
+    }
+    cr_assert(seen > 0, "the manifest records no fault");
+    cJSON_Delete(man);
+    free(mpath);
+}
+
 Test(traces, recorded_faults_count_as_faults)
 {
     /* A tiny instruction budget makes the original fault on most clips. */
@@ -386,6 +421,7 @@ Test(traces, recorded_faults_count_as_faults)
             cr_assert_str_eq(str_of(cJSON_GetObjectItem(x, "fault"), "kind"),
                              str_of(cJSON_GetObjectItem(y, "fault"), "kind"), "result %zu", i - 1);
     }
+    expect_manifest_faults_as_in(golden, a);
     cJSON_Delete(a);
     cJSON_Delete(b);
     free(rep_run);
