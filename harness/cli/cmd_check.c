@@ -199,10 +199,7 @@ int cmd_check(int argc, char **argv)
         default: help(stderr); return CLI_EXIT_ERROR;
         }
     }
-    if (optind < argc) {
-        cli_fail("check: unexpected argument '%s'", argv[optind]);
-        return CLI_EXIT_ERROR;
-    }
+    if (cli_no_operands(&s, argc, argv) < 0) return CLI_EXIT_ERROR;
     if (!cfg.traces_dir) {
         cli_fail("check: --traces DIR is required (the recorded traces: ff8diff record)");
         return CLI_EXIT_ERROR;

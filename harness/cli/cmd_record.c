@@ -135,10 +135,7 @@ int cmd_record(int argc, char **argv)
         default: help(stderr); return CLI_EXIT_ERROR;
         }
     }
-    if (optind < argc) {
-        cli_fail("record: unexpected argument '%s'", argv[optind]);
-        return CLI_EXIT_ERROR;
-    }
+    if (cli_no_operands(&s, argc, argv) < 0) return CLI_EXIT_ERROR;
     if (!job.dir) {
         cli_fail("record: --out DIR is required (the folder the traces go to)");
         return CLI_EXIT_ERROR;

@@ -89,9 +89,6 @@ int cmd_run(int argc, char **argv)
         default: help(stderr); return CLI_EXIT_ERROR;
         }
     }
-    if (optind < argc) {
-        cli_fail("run: unexpected argument '%s'", argv[optind]);
-        return CLI_EXIT_ERROR;
-    }
+    if (cli_no_operands(&s, argc, argv) < 0) return CLI_EXIT_ERROR;
     return cli_session_run(&s, &cfg);
 }

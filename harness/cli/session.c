@@ -529,3 +529,10 @@ int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
     }
     return -1;
 }
+
+int cli_no_operands(const cli_session *s, int argc, char **argv)
+{
+    if (optind >= argc) return 0;
+    cli_fail("%s: unexpected argument '%s'", s->command, argv[optind]);
+    return -1;
+}

@@ -137,6 +137,8 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
  */
 int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
                     const struct option *opts);
+/* After the options: 0, or -1 after saying so when an operand is left (none are taken). */
+int cli_no_operands(const cli_session *s, int argc, char **argv);
 
 /* Parses "frame", "leaf" or "frame,leaf"; -1 when it is neither. */
 int cli_parse_levels(const char *text, int *frame, int *leaf);
