@@ -100,6 +100,11 @@ Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanu
     ts_cli(scratch, &o, "run --exe '%s/none.exe'", scratch);
     cr_assert_eq(o.status, 2);
     ts_out_free(&o);
+    /* run takes no operands: a corpus given without --corpus is refused, not ignored. */
+    ts_cli(scratch, &o, "run -q '%s'", dir);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "run: unexpected argument"), "%s", o.err);
+    ts_out_free(&o);
     free(dir);
     free(src);
     free(corpus);

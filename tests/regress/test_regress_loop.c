@@ -208,6 +208,10 @@ Test(loop, usage_errors)
     ts_cli(tmp, &o, "check -q");
     cr_assert_eq(o.status, 2, "check without --traces");
     ts_out_free(&o);
+    ts_cli(tmp, &o, "record -q --out '%s/golden' stray", tmp);
+    cr_assert_eq(o.status, 2, "record with an operand");
+    cr_assert(strstr(o.err, "record: unexpected argument 'stray'") != NULL, "%s", o.err);
+    ts_out_free(&o);
     ts_cli(tmp, &o, "check -q --traces '%s/none'", tmp);
     cr_assert_eq(o.status, 2, "check of a missing folder");
     ts_out_free(&o);
