@@ -189,35 +189,28 @@ static void leaf_rows(run_results *r)
     snprintf(l->fault->disasm, sizeof l->fault->disasm, "> 0x509320: call dword ptr [0x400100]");
 }
 
+static void set_group(res_group *g, const char *level, const char *field, const char *mode,
+                      const char *shape, uint64_t count, int64_t example)
+{
+    snprintf(g->level, sizeof g->level, "%s", level);
+    snprintf(g->field, sizeof g->field, "%s", field);
+    snprintf(g->mode, sizeof g->mode, "%s", mode);
+    snprintf(g->shape, sizeof g->shape, "%s", shape);
+    g->count = count;
+    g->example = example;
+}
+
 static void groups(run_results *r)
 {
     static const int32_t ref0[5] = {0, 10, 20, 30, 40}, orig0[4] = {0, 10, 36, 46};
     static const int32_t ref1[1] = {5}, orig1[1] = {6};
     r->ngroups = 3;
     r->groups = must(calloc(3, sizeof *r->groups));
-    res_group *g = &r->groups[0];
-    snprintf(g->level, sizeof g->level, "frame");
-    snprintf(g->field, sizeof g->field, "rot.x");
-    snprintf(g->mode, sizeof g->mode, "normal");
-    snprintf(g->shape, sizeof g->shape, "differs_by_2^4");
-    g->count = 1;
-    g->example = 1;
-    g->series = (res_series){5, 5, 4, ints(ref0, 5), ints(orig0, 4)};
-    g = &r->groups[1];
-    snprintf(g->level, sizeof g->level, "frame");
-    snprintf(g->field, sizeof g->field, "root.y");
-    snprintf(g->mode, sizeof g->mode, "normal");
-    snprintf(g->shape, sizeof g->shape, "off_by_one");
-    g->count = 1;
-    g->example = 6;
-    g->series = (res_series){1, 1, 1, ints(ref1, 1), ints(orig1, 1)};
-    g = &r->groups[2];
-    snprintf(g->level, sizeof g->level, "leaf");
-    snprintf(g->field, sizeof g->field, "bitReader");
-    snprintf(g->mode, sizeof g->mode, "-");
-    snprintf(g->shape, sizeof g->shape, "negated");
-    g->count = 3;
-    g->example = 0;
+    set_group(&r->groups[0], "frame", "rot.x", "normal", "differs_by_2^4", 1, 1);
+    r->groups[0].series = (res_series){5, 5, 4, ints(ref0, 5), ints(orig0, 4)};
+    set_group(&r->groups[1], "frame", "root.y", "normal", "off_by_one", 1, 6);
+    r->groups[1].series = (res_series){1, 1, 1, ints(ref1, 1), ints(orig1, 1)};
+    set_group(&r->groups[2], "leaf", "bitReader", "-", "negated", 3, 0);
 }
 
 void rt_results(run_results *r)
