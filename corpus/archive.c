@@ -6,6 +6,7 @@
  * Must not trust any size or offset from the files before checking it in
  * an order that cannot overflow, print or exit.
  */
+#include "common/le.h"
 #include "corpus/archive.h"
 
 #include <fcntl.h>
@@ -48,11 +49,6 @@ const char *arc_comp_name(uint32_t comp)
     ARC_COMP_MAP(ARC_COMP_CASE)
 #undef ARC_COMP_CASE
     return "?";
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 void arc_entries_free(arc_entry *entries, size_t n)
@@ -143,9 +139,9 @@ int arc_index_parse(const uint8_t *fi, size_t fi_size, const char *fi_name, cons
     }
     for (size_t i = 0; i < records; i++) {
         const uint8_t *r = fi + i * ARC_FI_RECORD;
-        e[i].size = get32(r);
-        e[i].offset = get32(r + 4);
-        e[i].comp = get32(r + 8);
+        e[i].size = le_u32(r);
+        e[i].offset = le_u32(r + 4);
+        e[i].comp = le_u32(r + 8);
     }
     *entries = e;
     *n = records;
@@ -216,7 +212,7 @@ static int read_packed(const arc_entry *e, size_t i, const fs_source *s, uint8_t
                             "entry %zu (%s): no room for the compressed size word", i, e->base);
     uint8_t word[4];
     if (src_read(s, e->offset, word, 4, err) < 0) return -1;
-    uint32_t csize = get32(word);
+    uint32_t csize = le_u32(word);
     if (csize > left - 4)
         return ff_error_set(err, FF_E_RANGE, s->name, (int64_t)e->offset,
                             "entry %zu (%s): compressed size %u runs past the end of %s (%llu "

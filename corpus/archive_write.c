@@ -6,6 +6,7 @@
  * Must not print or exit; on failure nothing is left allocated or written
  * half-way (files go through a temporary name).
  */
+#include "common/le.h"
 #include "corpus/archive.h"
 
 #include <lz4.h>
@@ -14,14 +15,6 @@
 
 #include "corpus/fileio.h"
 #include "corpus/lzss.h"
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
 
 /* A growing byte buffer. */
 typedef struct grow {
@@ -89,7 +82,7 @@ static int put_packed(grow *fs, const arc_input *in, ff_error *err)
             return ff_error_set(err, FF_E_INTERNAL, in->path, -1, "LZ4 compression failed");
         csize = (size_t)(k > 0 ? k : 0);
     }
-    put32(fs->p + fs->n, (uint32_t)csize);
+    le_put32(fs->p + fs->n, (uint32_t)csize);
     fs->n += 4 + csize;
     return 0;
 }
@@ -105,9 +98,9 @@ int arc_build(const arc_input *in, size_t n, arc_image *img, ff_error *err)
             goto fail;
         }
         uint8_t rec[ARC_FI_RECORD];
-        put32(rec, (uint32_t)in[i].size);
-        put32(rec + 4, (uint32_t)fs.n);
-        put32(rec + 8, in[i].comp);
+        le_put32(rec, (uint32_t)in[i].size);
+        le_put32(rec + 4, (uint32_t)fs.n);
+        le_put32(rec + 8, in[i].comp);
         if (grow_put(&fi, rec, sizeof rec, err) < 0) goto fail;
         if (grow_put(&fl, in[i].path, strlen(in[i].path), err) < 0) goto fail;
         if (grow_put(&fl, "\r\n", 2, err) < 0) goto fail;

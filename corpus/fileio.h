@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 /*
  * Reads the whole regular file at path into a new buffer (*data, caller

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 #define LZSS_RING 4096
 #define LZSS_RING_START 0xFEE

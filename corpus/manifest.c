@@ -6,31 +6,14 @@
  */
 #include "corpus/manifest.h"
 
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sha256.h"
 #include "ref/engine.h"
 
 /* More calls than any clip of at most 255 frames needs in normal mode. */
 #define TICK_LIMIT 512
-
-int manifest_sha256_hex(const uint8_t *data, size_t size, char out[MANIFEST_SHA256_HEX],
-                        ff_error *err)
-{
-    static const char hex[] = "0123456789abcdef";
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    static const uint8_t empty[1] = {0};
-    if (!EVP_Digest(data ? data : empty, size, md, &len, EVP_sha256(), NULL) || len != 32)
-        return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "SHA-256 failed");
-    for (unsigned i = 0; i < 32; i++) {
-        out[2 * i] = hex[md[i] >> 4];
-        out[2 * i + 1] = hex[md[i] & 15];
-    }
-    out[64] = '\0';
-    return 0;
-}
 
 /* Decodes clip c in normal mode; *scale = 1 when a frame had mode bit 1. */
 static int decode_clip(ref_anim *a, uint32_t c, int *scale, ff_error *err)
@@ -92,7 +75,7 @@ int manifest_analyze(const char *name, const uint8_t *data, size_t size, manifes
     if (!e->name) return ff_error_set(err, FF_E_NOMEM, name, -1, "no memory for a name");
     memcpy(e->name, name, k);
     e->size = size;
-    if (manifest_sha256_hex(data, size, e->sha256, err) < 0) goto fail;
+    if (sha256_hex(data, size, e->sha256, err) < 0) goto fail;
     dat_file d;
     if (dat_parse(data, size, e->name, &d, &e->error) < 0) {
         e->bad = 1;

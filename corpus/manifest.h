@@ -16,7 +16,7 @@
 
 #include "corpus/source.h"
 #include "ref/dat.h"
-#include "ref/error.h"
+#include "common/error.h"
 
 #define MANIFEST_SHA256_HEX 65 /* 64 hex digits + NUL */
 
@@ -52,10 +52,6 @@ typedef struct manifest {
     manifest_entry *e;
     manifest_totals totals;
 } manifest;
-
-/* SHA-256 of data as 64 lower-case hex digits (OpenSSL EVP). */
-int manifest_sha256_hex(const uint8_t *data, size_t size, char out[MANIFEST_SHA256_HEX],
-                        ff_error *err);
 
 /*
  * Describes one file held in memory into *e (overwritten; free its name

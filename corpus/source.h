@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 /* kind, name: a folder of .dat files, a battle.fs/fi/fl archive, an
  * install root (through its archive), one .dat file. */

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "ref/dat.h"
-#include "ref/error.h"
+#include "common/error.h"
 
 /* Frames of over-read room kept after the last clip of every file. */
 #define SYNTH_TAIL_FRAMES 2

@@ -7,12 +7,13 @@
  * Must not print or exit; it reads the model and writes only the buffer it
  * allocates (freed on failure).
  */
+#include "common/le.h"
 #include "corpus/synth.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/synth_rng.h"
+#include "common/rng.h"
 #include "ref/encode.h"
 #include "ref/engine.h"
 
@@ -29,18 +30,10 @@ static size_t tail_bytes(unsigned bones)
     return SYNTH_TAIL_FRAMES * frame_max_bytes(bones) + 8;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-static void fill_random(uint8_t *p, size_t n, synth_rng *r)
+static void fill_random(uint8_t *p, size_t n, rng *r)
 {
     for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)synth_rng_next(r);
+        p[i] = (uint8_t)rng_next(r);
 }
 
 static int check_model(const synth_model *m, ff_error *err)
@@ -68,23 +61,23 @@ static int check_model(const synth_model *m, ff_error *err)
     return 0;
 }
 
-static void write_skeleton(const synth_model *m, uint8_t *p, synth_rng *r)
+static void write_skeleton(const synth_model *m, uint8_t *p, rng *r)
 {
     p[DAT_SKEL_BONE_COUNT] = (uint8_t)m->bones;
     p[DAT_SKEL_FLAGS] = m->flags;
-    ref_put16(p + DAT_SKEL_MODEL_SCALE, m->model_scale);
+    le_put16(p + DAT_SKEL_MODEL_SCALE, m->model_scale);
     fill_random(p + 4, 4, r); /* unread by the engine */
     for (int k = 0; k < 3; k++)
-        ref_put16(p + DAT_SKEL_ROOT + 2 * k, m->root[k]);
+        le_put16(p + DAT_SKEL_ROOT + 2 * k, m->root[k]);
     fill_random(p + 0x0E, 2, r);
     for (unsigned b = 0; b < m->bones; b++) {
         uint8_t *q = p + DAT_SKEL_HEADER + (size_t)b * DAT_BONE_SIZE;
         const synth_bone *s = &m->bone[b];
-        ref_put16(q + DAT_BONE_PARENT, s->parent);
-        ref_put16(q + DAT_BONE_LENGTH, s->length);
+        le_put16(q + DAT_BONE_PARENT, s->parent);
+        le_put16(q + DAT_BONE_LENGTH, s->length);
         for (int k = 0; k < 3; k++) {
-            ref_put16(q + DAT_BONE_ROT + 2 * k, s->rot[k]);
-            ref_put16(q + DAT_BONE_SCALE + 2 * k, s->scale[k]);
+            le_put16(q + DAT_BONE_ROT + 2 * k, s->rot[k]);
+            le_put16(q + DAT_BONE_SCALE + 2 * k, s->scale[k]);
         }
     }
 }
@@ -107,7 +100,7 @@ static int encode_animation(const synth_model *m, uint8_t **out, size_t *out_siz
     }
     enc_writer w;
     enc_init(&w, sec + head, cap - head);
-    put32(sec, m->nclips);
+    le_put32(sec, m->nclips);
     for (unsigned c = 0; c < m->nclips; c++) {
         const synth_clip *k = &m->clip[c];
         size_t per = (size_t)m->bones * 3;
@@ -117,7 +110,7 @@ static int encode_animation(const synth_model *m, uint8_t **out, size_t *out_siz
             fr[f].rot = k->rot + per * f;
             fr[f].scale = k->scale ? k->scale + per * f : NULL;
         }
-        put32(sec + 4 + 4 * (size_t)c, (uint32_t)(head + enc_bytes(&w)));
+        le_put32(sec + 4 + 4 * (size_t)c, (uint32_t)(head + enc_bytes(&w)));
         if (enc_clip(&w, m->bones, k->frames, fr, err) < 0) {
             ff_error_prefix(err, "clip %u", c);
             free(sec);
@@ -138,14 +131,14 @@ static size_t align4(size_t n)
 
 /* Section sizes of a model file (animation size given). */
 static void model_sizes(const synth_model *m, size_t anim_size, size_t *sz, unsigned n,
-                        synth_rng *r)
+                        rng *r)
 {
     sz[0] = DAT_SKEL_HEADER + (size_t)m->bones * DAT_BONE_SIZE;
     sz[1] = m->geometry_size ? m->geometry_size : 4;
     sz[2] = anim_size;
-    sz[3] = tail_bytes(m->bones) + synth_rng_below(r, 64);
+    sz[3] = tail_bytes(m->bones) + rng_below(r, 64);
     for (unsigned k = 4; k < n; k++)
-        sz[k] = 8 + synth_rng_below(r, 57);
+        sz[k] = 8 + rng_below(r, 57);
 }
 
 int synth_model_encode(const synth_model *m, uint8_t **data, size_t *size, ff_error *err)
@@ -155,8 +148,8 @@ int synth_model_encode(const synth_model *m, uint8_t **data, size_t *size, ff_er
     int model = dat_kind_has_model(m->kind);
     size_t sz[DAT_MAX_SECTIONS] = {0}, anim_size = 0;
     uint8_t *anim = NULL;
-    synth_rng fill = synth_rng_make(m->filler_seed, 0xF111);
-    synth_rng geo = synth_rng_make(m->geometry_seed, 0x6E0);
+    rng fill = rng_make(m->filler_seed, 0xF111);
+    rng geo = rng_make(m->geometry_seed, 0x6E0);
     if (model && encode_animation(m, &anim, &anim_size, err) < 0) return -1;
     if (model)
         model_sizes(m, anim_size, sz, n, &fill);
@@ -174,10 +167,10 @@ int synth_model_encode(const synth_model *m, uint8_t **data, size_t *size, ff_er
         free(anim);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a %zu-byte file", total);
     }
-    put32(p, n);
+    le_put32(p, n);
     for (unsigned k = 0; k < n; k++)
-        put32(p + 4 + 4 * k, (uint32_t)off[k]);
-    put32(p + 4 + 4 * n, (uint32_t)total);
+        le_put32(p + 4 + 4 * k, (uint32_t)off[k]);
+    le_put32(p + 4 + 4 * n, (uint32_t)total);
     for (unsigned k = 0; k < n; k++) {
         if (model && k == DAT_SECTION_SKELETON)
             write_skeleton(m, p + off[k], &fill);

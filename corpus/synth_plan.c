@@ -16,7 +16,7 @@
 
 #include "corpus/fileio.h"
 #include "corpus/synth_plan.h"
-#include "corpus/synth_rng.h"
+#include "common/rng.h"
 
 const char *synth_preset_name(synth_preset p)
 {
@@ -86,10 +86,10 @@ long synth_plan_add(synth_plan *p, const char *name, dat_kind kind, unsigned bon
         for (unsigned c = 0; c < nclips; c++)
             e->clips[c] = clips ? clips[c] : (synth_clip_spec){1, 0, SYNTH_CLIP_RANDOM};
     }
-    synth_rng r = synth_rng_make(p->seed, synth_rng_label(name));
+    rng r = rng_make(p->seed, rng_label(name));
     e->spec.kind = kind;
-    e->spec.seed = synth_rng_next(&r);
-    e->spec.geometry_seed = synth_rng_next(&r);
+    e->spec.seed = rng_next(&r);
+    e->spec.geometry_seed = rng_next(&r);
     e->spec.bones = bones;
     e->spec.nclips = nclips;
     e->spec.clip = e->clips;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/synth_rng.h"
+#include "common/rng.h"
 
 #define SCALE_ONE 1024
 
@@ -23,36 +23,36 @@ static const int16_t rotation_extremes[8] = {-4, 3, -32, 31, -128, 127, -2048, 2
  * -32768), a small present value and the largest one. */
 static const int16_t scale_cycle[4] = {SCALE_ONE, -32768, SCALE_ONE + 1, 32767};
 
-static int16_t random_position(synth_rng *r)
+static int16_t random_position(rng *r)
 {
-    unsigned p = synth_rng_below(r, 100);
-    if (p < 45) return (int16_t)synth_rng_range(r, -4, 3);
-    if (p < 75) return (int16_t)synth_rng_range(r, -32, 31);
-    if (p < 95) return (int16_t)synth_rng_range(r, -256, 255);
-    if (p < 99) return (int16_t)synth_rng_range(r, -2000, 2000);
-    return (int16_t)synth_rng_range(r, -32768, 32767);
+    unsigned p = rng_below(r, 100);
+    if (p < 45) return (int16_t)rng_range(r, -4, 3);
+    if (p < 75) return (int16_t)rng_range(r, -32, 31);
+    if (p < 95) return (int16_t)rng_range(r, -256, 255);
+    if (p < 99) return (int16_t)rng_range(r, -2000, 2000);
+    return (int16_t)rng_range(r, -32768, 32767);
 }
 
-static int16_t random_rotation(synth_rng *r)
+static int16_t random_rotation(rng *r)
 {
-    unsigned p = synth_rng_below(r, 100);
+    unsigned p = rng_below(r, 100);
     if (p < 35) return 0;
-    if (p < 68) return (int16_t)synth_rng_range(r, -4, 3);
-    if (p < 88) return (int16_t)synth_rng_range(r, -32, 31);
-    if (p < 97) return (int16_t)synth_rng_range(r, -128, 127);
-    return (int16_t)synth_rng_range(r, -2048, 2047);
+    if (p < 68) return (int16_t)rng_range(r, -4, 3);
+    if (p < 88) return (int16_t)rng_range(r, -32, 31);
+    if (p < 97) return (int16_t)rng_range(r, -128, 127);
+    return (int16_t)rng_range(r, -2048, 2047);
 }
 
 /* A frame-0 rotation: the whole pose, since StartClip zeroes rotations. */
-static int16_t random_pose(synth_rng *r)
+static int16_t random_pose(rng *r)
 {
-    return synth_rng_chance(r, 15) ? 0 : (int16_t)synth_rng_range(r, -2048, 2047);
+    return rng_chance(r, 15) ? 0 : (int16_t)rng_range(r, -2048, 2047);
 }
 
-static int16_t random_scale(synth_rng *r)
+static int16_t random_scale(rng *r)
 {
-    if (synth_rng_chance(r, 65)) return SCALE_ONE;
-    return (int16_t)(SCALE_ONE + synth_rng_range(r, -300, 300));
+    if (rng_chance(r, 65)) return SCALE_ONE;
+    return (int16_t)(SCALE_ONE + rng_range(r, -300, 300));
 }
 
 /* Allocates a clip's arrays (scales only when with_scale). */
@@ -67,15 +67,15 @@ static int clip_alloc(synth_clip *c, unsigned frames, unsigned bones, int with_s
     return c->root && c->mode && c->rot && (!with_scale || c->scale) ? 0 : -1;
 }
 
-static void random_clip(synth_clip *c, unsigned bones, int with_scale, synth_rng *r)
+static void random_clip(synth_clip *c, unsigned bones, int with_scale, rng *r)
 {
     size_t per = (size_t)bones * 3;
     for (unsigned f = 0; f < c->frames; f++) {
         for (int k = 0; k < 3; k++)
-            c->root[3 * f + k] = f ? random_position(r) : (int16_t)synth_rng_range(r, -256, 255);
+            c->root[3 * f + k] = f ? random_position(r) : (int16_t)rng_range(r, -256, 255);
         for (size_t i = 0; i < per; i++)
             c->rot[per * f + i] = f ? random_rotation(r) : random_pose(r);
-        c->mode[f] = with_scale && (f == 0 || synth_rng_chance(r, 40));
+        c->mode[f] = with_scale && (f == 0 || rng_chance(r, 40));
         for (size_t i = 0; with_scale && i < per; i++)
             c->scale[per * f + i] = c->mode[f] ? random_scale(r) : SCALE_ONE;
     }
@@ -95,7 +95,7 @@ static void extremes_clip(synth_clip *c, unsigned bones)
     }
 }
 
-static void wrap_clip(synth_clip *c, unsigned bones, synth_rng *r)
+static void wrap_clip(synth_clip *c, unsigned bones, rng *r)
 {
     size_t per = (size_t)bones * 3;
     for (unsigned f = 0; f < c->frames; f++) {
@@ -110,7 +110,7 @@ static void wrap_clip(synth_clip *c, unsigned bones, synth_rng *r)
     }
 }
 
-static int make_clip(const synth_clip_spec *cs, unsigned bones, synth_clip *c, synth_rng *r)
+static int make_clip(const synth_clip_spec *cs, unsigned bones, synth_clip *c, rng *r)
 {
     switch (cs->kind) {
     case SYNTH_CLIP_EXTREMES:
@@ -128,19 +128,19 @@ static int make_clip(const synth_clip_spec *cs, unsigned bones, synth_clip *c, s
     }
 }
 
-static void random_skeleton(synth_model *m, synth_rng *r)
+static void random_skeleton(synth_model *m, rng *r)
 {
-    m->model_scale = (int16_t)synth_rng_range(r, 256, 4096);
+    m->model_scale = (int16_t)rng_range(r, 256, 4096);
     for (int k = 0; k < 3; k++)
-        m->root[k] = (int16_t)synth_rng_range(r, -200, 200);
+        m->root[k] = (int16_t)rng_range(r, -200, 200);
     for (unsigned b = 0; b < m->bones; b++) {
         synth_bone *s = &m->bone[b];
-        s->parent = b ? (int16_t)synth_rng_below(r, b) : -1;
-        s->length = (int16_t)synth_rng_range(r, -300, 300);
-        int odd = synth_rng_chance(r, 10);
+        s->parent = b ? (int16_t)rng_below(r, b) : -1;
+        s->length = (int16_t)rng_range(r, -300, 300);
+        int odd = rng_chance(r, 10);
         for (int k = 0; k < 3; k++) {
-            s->rot[k] = (int16_t)synth_rng_range(r, 0, 4095);
-            s->scale[k] = (int16_t)(odd ? SCALE_ONE + synth_rng_range(r, -200, 200) : SCALE_ONE);
+            s->rot[k] = (int16_t)rng_range(r, 0, 4095);
+            s->scale[k] = (int16_t)(odd ? SCALE_ONE + rng_range(r, -200, 200) : SCALE_ONE);
         }
     }
 }
@@ -169,13 +169,13 @@ int synth_spec_model(const synth_file_spec *spec, synth_model *m, ff_error *err)
 {
     memset(m, 0, sizeof *m);
     if (check_spec(spec, err) < 0) return -1;
-    synth_rng r = synth_rng_make(spec->seed, 0x5EED);
-    synth_rng geo = synth_rng_make(spec->geometry_seed, 0x51CE);
+    rng r = rng_make(spec->seed, 0x5EED);
+    rng geo = rng_make(spec->geometry_seed, 0x51CE);
     m->kind = spec->kind;
-    m->filler_seed = synth_rng_next(&r);
+    m->filler_seed = rng_next(&r);
     m->geometry_seed = spec->geometry_seed;
     m->geometry_size =
-        spec->geometry_size ? spec->geometry_size : 256 + synth_rng_below(&geo, 3840);
+        spec->geometry_size ? spec->geometry_size : 256 + rng_below(&geo, 3840);
     if (!dat_kind_has_model(spec->kind)) return 0;
     m->bones = spec->bones;
     m->nclips = spec->nclips;
@@ -184,7 +184,7 @@ int synth_spec_model(const synth_file_spec *spec, synth_model *m, ff_error *err)
     if (!m->bone || !m->clip) goto nomem;
     random_skeleton(m, &r);
     for (unsigned c = 0; c < m->nclips; c++) {
-        synth_clip_spec cs = {(uint8_t)(1 + synth_rng_below(&r, 40)), 0, SYNTH_CLIP_RANDOM};
+        synth_clip_spec cs = {(uint8_t)(1 + rng_below(&r, 40)), 0, SYNTH_CLIP_RANDOM};
         if (spec->clip) cs = spec->clip[c];
         if (make_clip(&cs, m->bones, &m->clip[c], &r) < 0) goto nomem;
     }

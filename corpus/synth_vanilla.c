@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "corpus/synth_plan.h"
-#include "corpus/synth_rng.h"
+#include "common/rng.h"
 
 #define MONSTERS 144      /* c0m000..c0m143 */
 #define NO_MODEL 127      /* c0m127 */
@@ -52,23 +52,23 @@ static double quantile(const knot *k, size_t nk, double u)
 }
 
 /* n quantiles of a table (first and last pinned to its ends), shuffled. */
-static void pool(unsigned *out, size_t n, const knot *k, size_t nk, synth_rng *r)
+static void pool(unsigned *out, size_t n, const knot *k, size_t nk, rng *r)
 {
     for (size_t i = 0; i < n; i++)
         out[i] = (unsigned)(quantile(k, nk, (i + 0.5) / n) + 0.5);
     if (n) out[0] = (unsigned)k[0].v, out[n - 1] = (unsigned)k[nk - 1].v;
     for (size_t i = n; i > 1; i--) {
-        size_t j = synth_rng_below(r, (uint32_t)i);
+        size_t j = rng_below(r, (uint32_t)i);
         unsigned t = out[i - 1];
         out[i - 1] = out[j];
         out[j] = t;
     }
 }
 
-static void shuffle(unsigned *a, size_t n, synth_rng *r)
+static void shuffle(unsigned *a, size_t n, rng *r)
 {
     for (size_t i = n; i > 1; i--) {
-        size_t j = synth_rng_below(r, (uint32_t)i);
+        size_t j = rng_below(r, (uint32_t)i);
         unsigned t = a[i - 1];
         a[i - 1] = a[j];
         a[j] = t;
@@ -89,7 +89,7 @@ static int is_feature(unsigned m)
 }
 
 /* Picks copies: each takes the free file whose clip count is closest. */
-static void pick_dups(vplan *v, synth_rng *r)
+static void pick_dups(vplan *v, rng *r)
 {
     unsigned order[MONSTERS], n = 0, total = 0, dup_clips = 0;
     for (unsigned m = 0; m < MONSTERS; m++) {
@@ -118,7 +118,7 @@ static void pick_dups(vplan *v, synth_rng *r)
 }
 
 /* 22 scale files (the extremes file among them) sharing 259 scale clips. */
-static void pick_scale(vplan *v, synth_rng *r)
+static void pick_scale(vplan *v, rng *r)
 {
     unsigned order[MONSTERS], n = 0, files[SCALE_FILES], nf = 0, cap_sum = 0;
     for (unsigned m = 0; m < MONSTERS; m++)
@@ -149,7 +149,7 @@ static void pick_scale(vplan *v, synth_rng *r)
 
 /* Fills one monster's clip list: frames from the pool, features, scales. */
 static void fill_clips(plan_entry *e, unsigned m, const vplan *v, const unsigned *frames,
-                       size_t *next, synth_rng *r)
+                       size_t *next, rng *r)
 {
     unsigned n = v->nclips[m];
     for (unsigned c = 0; c < n; c++)
@@ -170,7 +170,7 @@ static void fill_clips(plan_entry *e, unsigned m, const vplan *v, const unsigned
     }
 }
 
-static int add_monsters(synth_plan *p, const vplan *v, synth_rng *r, ff_error *err)
+static int add_monsters(synth_plan *p, const vplan *v, rng *r, ff_error *err)
 {
     size_t slots = 0, next = 0;
     for (unsigned m = 0; m < MONSTERS; m++)
@@ -203,11 +203,11 @@ static int add_monsters(synth_plan *p, const vplan *v, synth_rng *r, ff_error *e
 /* A character's clip list: frames 4..40, the same for body and weapon. */
 static int add_character(synth_plan *p, const char *body, dat_kind kind, unsigned bones,
                          const char *weapon, unsigned weapon_bones, unsigned nclips,
-                         int longer_clip, synth_rng *r, ff_error *err)
+                         int longer_clip, rng *r, ff_error *err)
 {
     synth_clip_spec clips[32];
     for (unsigned c = 0; c < nclips; c++)
-        clips[c] = (synth_clip_spec){(uint8_t)synth_rng_range(r, 4, 40), 0, SYNTH_CLIP_RANDOM};
+        clips[c] = (synth_clip_spec){(uint8_t)rng_range(r, 4, 40), 0, SYNTH_CLIP_RANDOM};
     if (synth_plan_add(p, body, kind, bones, nclips, clips, err) < 0) return -1;
     if (!weapon) return 0;
     if (longer_clip >= 0) clips[longer_clip].frames++;
@@ -218,7 +218,7 @@ int synth_plan_vanilla(synth_plan *p, ff_error *err)
 {
     vplan v;
     memset(&v, 0, sizeof v);
-    synth_rng r = synth_rng_make(p->seed, 0xA11A);
+    rng r = rng_make(p->seed, 0xA11A);
     unsigned b[MONSTERS - 1], c[MONSTERS - 1];
     pool(b, MONSTERS - 1, bones_q, sizeof bones_q / sizeof bones_q[0], &r);
     pool(c, MONSTERS - 1, clips_q, sizeof clips_q / sizeof clips_q[0], &r);

@@ -20,6 +20,7 @@
  * The Field_Alloc scratch grows the same way upwards from its base.
  * Nothing here prints or exits.
  */
+#include "common/le.h"
 #include "emu/emu_internal.h"
 
 #include <stdio.h>
@@ -28,18 +29,6 @@
 
 #define EMU_EFLAGS_INIT 0x202u            /* IF and the reserved bit */
 #define EMU_UNTIL (EMU_SENTINEL + 0x800u) /* inside the HLT page, never a return address */
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    memcpy(p, &v, 4);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
 
 /* ---- instruction counting ------------------------------------------------ */
 
@@ -327,9 +316,9 @@ static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routi
     if (e->stop_kind != EMU_FAULT_NONE && e->stop_kind == kind) f->eip = e->stop_eip;
     f->addr = e->mem_seen ? e->mem_addr : 0;
     const uint8_t *sp = emu_host(e, f->regs[EMU_ESP], 4);
-    f->caller = sp ? get32(sp) : 0;
+    f->caller = sp ? le_u32(sp) : 0;
     if (kind == EMU_FAULT_FETCH_UNMAPPED && trap_import(e, f->addr)) f->kind = EMU_FAULT_IMPORT;
-    if (kind == EMU_FAULT_SCRATCH && e->cursor) f->addr = get32(e->cursor);
+    if (kind == EMU_FAULT_SCRATCH && e->cursor) f->addr = le_u32(e->cursor);
     if (kind == EMU_FAULT_EMU)
         snprintf(f->detail, sizeof f->detail, "%s", uc_detail);
     else
@@ -351,12 +340,12 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
     /* A zeroed stack and scratch for every call (see the comment at the top). */
     memset(e->stack + EMU_STACK_SIZE - e->stack_hot, 0, e->stack_hot);
     memset(e->scratch, 0, e->scratch_hot);
-    if (e->cursor) put32(e->cursor, EMU_SCRATCH_BASE);
+    if (e->cursor) le_put32(e->cursor, EMU_SCRATCH_BASE);
     uint32_t esp0 = ((EMU_STACK_TOP - 256 - 4 * nargs) & ~15u) - 4;
     uint8_t *sp = e->stack + (esp0 - EMU_STACK_LO);
-    put32(sp, EMU_SENTINEL);
+    le_put32(sp, EMU_SENTINEL);
     for (unsigned i = 0; i < nargs; i++)
-        put32(sp + 4 + 4 * i, args[i]);
+        le_put32(sp + 4 + 4 * i, args[i]);
 
     static const int set_ids[] = {UC_X86_REG_EAX, UC_X86_REG_ECX, UC_X86_REG_EDX,
                                   UC_X86_REG_EBX, UC_X86_REG_EBP, UC_X86_REG_ESI,
@@ -392,7 +381,7 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
                  r_eip);
     } else if (r_esp != esp0 + 4)
         kind = EMU_FAULT_STACK;
-    else if (e->cursor && get32(e->cursor) != EMU_SCRATCH_BASE)
+    else if (e->cursor && le_u32(e->cursor) != EMU_SCRATCH_BASE)
         kind = EMU_FAULT_SCRATCH;
     if (kind == EMU_FAULT_NONE) {
         fault->kind = EMU_FAULT_NONE;

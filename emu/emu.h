@@ -26,7 +26,7 @@
 #include "emu/fault.h"
 #include "emu/pe.h"
 #include "emu/profile.h"
-#include "ref/error.h"
+#include "common/error.h"
 
 #define EMU_SCRATCH_BASE 0x7D000000u
 #define EMU_SCRATCH_MAX 0x01000000u

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "emu/emu.h"
 #include "emu/game.h"
 #include "emu/image.h"
@@ -54,18 +55,6 @@ struct emu_game {
     uint8_t pre_cmd[8]; /* the last call's inputs, for a replay after a fault */
     uint8_t *pre_skel;  /* skel_len bytes */
 };
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    memcpy(p, &v, 4);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
 
 static uint32_t page_ceil64(uint64_t v)
 {
@@ -205,11 +194,11 @@ int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t s
     g->skel_len = skel_len;
     /* Model {?, &files, &files}; Files {skeleton, geometry, animation}. */
     memset(g->data, 0, 0x40);
-    put32(g->data + (GAME_MODEL - GAME_DATA) + 4, GAME_FILES);
-    put32(g->data + (GAME_MODEL - GAME_DATA) + 8, GAME_FILES);
-    put32(g->data + (GAME_FILES - GAME_DATA) + 0, GAME_FILE + skel_off);
-    put32(g->data + (GAME_FILES - GAME_DATA) + 4, GAME_FILE + geom_off);
-    put32(g->data + (GAME_FILES - GAME_DATA) + 8, GAME_FILE + anim_off);
+    le_put32(g->data + (GAME_MODEL - GAME_DATA) + 4, GAME_FILES);
+    le_put32(g->data + (GAME_MODEL - GAME_DATA) + 8, GAME_FILES);
+    le_put32(g->data + (GAME_FILES - GAME_DATA) + 0, GAME_FILE + skel_off);
+    le_put32(g->data + (GAME_FILES - GAME_DATA) + 4, GAME_FILE + geom_off);
+    le_put32(g->data + (GAME_FILES - GAME_DATA) + 8, GAME_FILE + anim_off);
     g->extent = 0;
     return 0;
 }
@@ -230,8 +219,8 @@ void emu_game_reset_skeleton(emu_game *g)
 static void note_extent(emu_game *g)
 {
     const uint8_t *c = emu_host(g->e, emu_scratch_base(g->e), 8);
-    uint32_t ptr = get32(c);
-    int32_t bit = (int32_t)get32(c + 4);
+    uint32_t ptr = le_u32(c);
+    int32_t bit = (int32_t)le_u32(c + 4);
     if (!ptr) return;
     int64_t bits = ((int64_t)ptr - GAME_FILE) * 8 + bit;
     int64_t end = bits <= 0 ? 0 : (bits + 7) / 8;
@@ -396,13 +385,13 @@ int emu_game_leaf(emu_game *g, emu_leaf leaf, const uint8_t *buf, size_t len, in
     if (len) memcpy(g->leaf + (start - GAME_LEAF), buf, len);
     g->leaf_lo = start;
     uint8_t *cur = g->data + (GAME_CURSOR - GAME_DATA);
-    put32(cur, start + (uint32_t)pos);
-    put32(cur + 4, (uint32_t)bit);
+    le_put32(cur, start + (uint32_t)pos);
+    le_put32(cur + 4, (uint32_t)bit);
     uint32_t args[2] = {GAME_CURSOR, (uint32_t)(int32_t)n};
     uint32_t eax;
     if (emu_call(g->e, addr, args, leaf == EMU_LEAF_BITREADER ? 2 : 1, &eax, fault) != 0) return -1;
     *ax = (int16_t)(uint16_t)(eax & 0xFFFF);
-    *pos_after = (int64_t)get32(cur) - start;
-    *bit_after = (int32_t)get32(cur + 4);
+    *pos_after = (int64_t)le_u32(cur) - start;
+    *bit_after = (int32_t)le_u32(cur + 4);
     return 0;
 }

@@ -19,7 +19,7 @@
 #include "emu/emu.h"
 #include "emu/fault.h"
 #include "emu/profile.h"
-#include "ref/error.h"
+#include "common/error.h"
 
 typedef struct emu_image emu_image;
 typedef struct emu_game emu_game;

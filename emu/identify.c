@@ -5,11 +5,11 @@
  */
 #include "emu/identify.h"
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sha256.h"
 #include "emu/pe.h"
 
 #define IDENTIFY_MAX_FILE PE_MAX_IMAGE_SIZE
@@ -34,18 +34,6 @@ const char *identify_verdict_name(identify_verdict v)
 const char *identify_verdict_message(identify_verdict v)
 {
     return (unsigned)v < IDENTIFY__COUNT ? verdict_messages[v] : "?";
-}
-
-int identify_sha256(const uint8_t *data, size_t size, char out[65], ff_error *err)
-{
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int mdlen = 0;
-    out[0] = '\0';
-    if (!EVP_Digest(data, size, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
-        return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "SHA-256 failed");
-    for (unsigned i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-    return 0;
 }
 
 /* "83 EC 08" into buf. */
@@ -137,7 +125,7 @@ int identify_buffer(const uint8_t *data, size_t size, const emu_profile *profile
     out->size = size;
     if (n > IDENTIFY_MAX_PROFILES)
         return ff_error_set(err, FF_E_USAGE, NULL, -1, "too many profiles (%u)", n);
-    if (identify_sha256(data, size, out->sha256, err) != 0) return -1;
+    if (sha256_hex(data, size, out->sha256, err) != 0) return -1;
     pe_image pe;
     ff_error perr;
     ff_error_clear(&perr);

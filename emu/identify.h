@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "emu/profile.h"
-#include "ref/error.h"
+#include "common/error.h"
 
 /* verdict, JSON name, message */
 #define IDENTIFY_VERDICT_MAP(XX)                                                                   \
@@ -62,9 +62,6 @@ typedef struct identify_result {
     identify_match matches[IDENTIFY_MAX_PROFILES];
     int accepted; /* index into matches of the profile to use (known first), or -1 */
 } identify_result;
-
-/* Lowercase hex SHA-256 of data into out (65 bytes). Returns 0, -1 on failure. */
-int identify_sha256(const uint8_t *data, size_t size, char out[65], ff_error *err);
 
 /*
  * Checks data against profiles[0..n) (n <= IDENTIFY_MAX_PROFILES). A file

@@ -4,6 +4,7 @@
  * overflow (off > size first, then len > size - off), or widened to 64 bits.
  * No Unicorn here, no printing, no exit: this file is fuzzed.
  */
+#include "common/le.h"
 #include "emu/pe.h"
 
 #include <stdio.h>
@@ -16,16 +17,6 @@
 #define PE_SECTION_SIZE 40
 #define PE_IMPORT_DESC_SIZE 20
 #define PE_MAX_IMPORT_DLLS 4096
-
-static uint16_t rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
 
 /* 1 when [off, off + len) lies inside a buffer of size bytes. */
 static int in_file(size_t size, uint64_t off, uint64_t len)
@@ -134,7 +125,7 @@ static int parse_thunks(pe_image *img, const uint8_t *data, const char *dll, uin
             return ff_error_set(err, FF_E_FORMAT, NULL, -1,
                                 "import thunks of %s run outside the file's data (RVA 0x%llx)", dll,
                                 (unsigned long long)trva);
-        uint32_t t = rd32(data + off);
+        uint32_t t = le_u32(data + off);
         if (t == 0) return 0;
         if (srva + 4 > img->size_of_image)
             return ff_error_set(err, FF_E_FORMAT, NULL, off,
@@ -170,7 +161,7 @@ static int parse_imports(pe_image *img, const uint8_t *data, uint32_t dir_rva, f
                                 "file's data",
                                 i, (unsigned long long)drva);
         const uint8_t *d = data + off;
-        uint32_t ilt = rd32(d), name = rd32(d + 12), iat = rd32(d + 16);
+        uint32_t ilt = le_u32(d), name = le_u32(d + 12), iat = le_u32(d + 16);
         if (ilt == 0 && name == 0 && iat == 0) return 0;
         char dll[PE_DLL_NAME_MAX];
         if (read_string(img, data, name, dll, sizeof dll, "import DLL name", err) != 0) return -1;
@@ -193,9 +184,9 @@ static int parse_sections(pe_image *img, const uint8_t *data, size_t size, size_
         s->name[8] = '\0';
         for (int k = 0; k < 8; k++)
             if (s->name[k] && (s->name[k] < 0x20 || s->name[k] > 0x7E)) s->name[k] = '?';
-        uint32_t vsize = rd32(p + 8), rva = rd32(p + 12), rawsz = rd32(p + 16);
-        uint32_t rawoff = rd32(p + 20);
-        s->characteristics = rd32(p + 36);
+        uint32_t vsize = le_u32(p + 8), rva = le_u32(p + 12), rawsz = le_u32(p + 16);
+        uint32_t rawoff = le_u32(p + 20);
+        s->characteristics = le_u32(p + 36);
         s->rva = rva;
         s->vsize = vsize ? vsize : rawsz;
         if (s->vsize > PE_MAX_IMAGE_SIZE || rawsz > PE_MAX_IMAGE_SIZE)
@@ -236,7 +227,7 @@ static int parse_optional(pe_image *img, const uint8_t *data, size_t size, size_
 {
     if (!in_file(size, opt, 2))
         return ff_error_set(err, FF_E_TRUNCATED, NULL, opt, "file ends before the optional header");
-    uint16_t magic = rd16(data + opt);
+    uint16_t magic = le_u16(data + opt);
     if (magic == 0x20B)
         return ff_error_set(err, FF_E_UNSUPPORTED, NULL, opt,
                             "PE32+ (64-bit) image refused: only PE32 (magic 0x10B) is supported");
@@ -249,13 +240,13 @@ static int parse_optional(pe_image *img, const uint8_t *data, size_t size, size_
         return ff_error_set(err, FF_E_TRUNCATED, NULL, opt,
                             "file ends inside the optional header (%u bytes)", optsz);
     const uint8_t *o = data + opt;
-    img->entry_rva = rd32(o + 16);
-    img->image_base = rd32(o + 28);
-    img->section_alignment = rd32(o + 32);
-    img->file_alignment = rd32(o + 36);
-    img->size_of_image = rd32(o + 56);
-    img->size_of_headers = rd32(o + 60);
-    uint32_t nrva = rd32(o + 92);
+    img->entry_rva = le_u32(o + 16);
+    img->image_base = le_u32(o + 28);
+    img->section_alignment = le_u32(o + 32);
+    img->file_alignment = le_u32(o + 36);
+    img->size_of_image = le_u32(o + 56);
+    img->size_of_headers = le_u32(o + 60);
+    uint32_t nrva = le_u32(o + 92);
     if (img->image_base & 0xFFF)
         return ff_error_set(err, FF_E_FORMAT, NULL, opt + 28, "image base 0x%x is not page-aligned",
                             img->image_base);
@@ -277,7 +268,7 @@ static int parse_optional(pe_image *img, const uint8_t *data, size_t size, size_
         return ff_error_set(err, FF_E_FORMAT, NULL, opt + 92,
                             "%u data directories do not fit in a %u-byte optional header", nrva,
                             optsz);
-    *import_rva = nrva >= 2 ? rd32(o + PE_OPT_MIN + 8) : 0;
+    *import_rva = nrva >= 2 ? le_u32(o + PE_OPT_MIN + 8) : 0;
     return 0;
 }
 
@@ -289,7 +280,7 @@ int pe_parse(const uint8_t *data, size_t size, pe_image *out, ff_error *err)
                             "file too short for a DOS header (%zu bytes)", size);
     if (data[0] != 'M' || data[1] != 'Z')
         return ff_error_set(err, FF_E_FORMAT, NULL, 0, "not an executable (no MZ signature)");
-    uint32_t lfanew = rd32(data + 0x3C);
+    uint32_t lfanew = le_u32(data + 0x3C);
     if (lfanew >= size)
         return ff_error_set(err, FF_E_FORMAT, NULL, 0x3C,
                             "e_lfanew 0x%x points past the end of the file (%zu bytes)", lfanew,
@@ -301,7 +292,7 @@ int pe_parse(const uint8_t *data, size_t size, pe_image *out, ff_error *err)
         return ff_error_set(err, FF_E_FORMAT, NULL, lfanew, "no PE signature at e_lfanew 0x%x",
                             lfanew);
     const uint8_t *coff = data + lfanew + 4;
-    uint16_t machine = rd16(coff), nsect = rd16(coff + 2), optsz = rd16(coff + 16);
+    uint16_t machine = le_u16(coff), nsect = le_u16(coff + 2), optsz = le_u16(coff + 16);
     if (machine != 0x14C)
         return ff_error_set(err, FF_E_UNSUPPORTED, NULL, lfanew + 4,
                             "machine 0x%x (%s) is not i386 (0x14c)", machine,

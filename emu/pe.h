@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 #define PE_MAX_SECTIONS 96
 #define PE_MAX_IMPORTS 65536

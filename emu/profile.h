@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 #define PROFILE_MAX_HASHES 8
 #define PROFILE_MAX_FINGERPRINTS 16

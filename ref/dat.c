@@ -7,6 +7,7 @@
  * from the file is checked against the file's size before use, in an order
  * that cannot overflow (64-bit arithmetic on 32-bit fields).
  */
+#include "common/le.h"
 #include "ref/dat.h"
 
 #include <string.h>
@@ -49,11 +50,6 @@ int dat_kind_from_name(const char *name)
     return -1;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The kind whose section count is n, or -1. */
 static int kind_of_count(uint32_t n)
 {
@@ -69,7 +65,7 @@ static int parse_table(const uint8_t *data, size_t size, const char *name, dat_f
     if (size < 4)
         return ff_error_set(err, FF_E_TRUNCATED, name, 0,
                             "file is %zu bytes, shorter than its 4-byte section count", size);
-    uint32_t n = get32(data);
+    uint32_t n = le_u32(data);
     int kind = kind_of_count(n);
     if (kind < 0)
         return ff_error_set(err, FF_E_UNSUPPORTED, name, 0,
@@ -81,14 +77,14 @@ static int parse_table(const uint8_t *data, size_t size, const char *name, dat_f
         return ff_error_set(err, FF_E_TRUNCATED, name, 0,
                             "%u sections need a %llu-byte header but the file is %zu bytes", n,
                             (unsigned long long)header, size);
-    uint32_t end = get32(data + 4 + 4 * (size_t)n);
+    uint32_t end = le_u32(data + 4 + 4 * (size_t)n);
     if ((uint64_t)end != (uint64_t)size)
         return ff_error_set(err, end > size ? FF_E_TRUNCATED : FF_E_FORMAT, name,
                             (int64_t)(4 + 4 * (uint64_t)n),
                             "end field 0x%x differs from the file size 0x%zx", end, size);
     for (uint32_t i = 0; i < n; i++) {
         int64_t at = 4 + 4 * (int64_t)i;
-        uint32_t off = get32(data + at);
+        uint32_t off = le_u32(data + at);
         if ((uint64_t)off > (uint64_t)size)
             return ff_error_set(err, FF_E_RANGE, name, at,
                                 "section %u offset 0x%x is past the end of the file (0x%zx bytes)",
@@ -140,7 +136,7 @@ static int parse_animation(dat_file *f, ff_error *err)
         return ff_error_set(err, FF_E_TRUNCATED, f->name, f->anim_off,
                             "animation section is %u bytes, shorter than its 4-byte clip count",
                             f->anim_size);
-    uint32_t count = get32(f->data + f->anim_off);
+    uint32_t count = le_u32(f->data + f->anim_off);
     if (count == 0)
         return ff_error_set(err, FF_E_FORMAT, f->name, f->anim_off,
                             "animation section holds 0 clips");
@@ -152,7 +148,7 @@ static int parse_animation(dat_file *f, ff_error *err)
     uint32_t table = 4 + 4 * count; /* <= anim_size, no overflow */
     for (uint32_t i = 0; i < count; i++) {
         int64_t at = (int64_t)f->anim_off + 4 + 4 * (int64_t)i;
-        uint32_t off = get32(f->data + at);
+        uint32_t off = le_u32(f->data + at);
         if (off < table)
             return ff_error_set(err, FF_E_FORMAT, f->name, at,
                                 "clip %u offset 0x%x points inside the 0x%x-byte offset table", i,
@@ -189,7 +185,7 @@ int dat_clip_offset(const dat_file *f, uint32_t clip, uint32_t *off, ff_error *e
     if (clip >= f->clips)
         return ff_error_set(err, FF_E_RANGE, f->name, f->anim_off,
                             "clip %u out of range (the file has %u clips)", clip, f->clips);
-    *off = f->anim_off + get32(f->data + f->anim_off + 4 + 4 * (size_t)clip);
+    *off = f->anim_off + le_u32(f->data + f->anim_off + 4 + 4 * (size_t)clip);
     return 0;
 }
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 /* kind, JSON name, section count, holds a skeleton + animation section */
 #define DAT_KIND_MAP(XX)                                                       \

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 typedef struct enc_writer {
     uint8_t *buf; /* caller-owned, zeroed by enc_init */

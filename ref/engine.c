@@ -8,6 +8,7 @@
  * the bytes after a clip). Nothing here allocates, prints or exits, and no
  * read leaves the file's bytes or the caller's skeleton buffer.
  */
+#include "common/le.h"
 #include "ref/engine.h"
 #include "ref/readers_inline.h"
 
@@ -52,7 +53,7 @@ void ref_anim_reset_skeleton(ref_anim *a)
 static void accumulate(uint8_t *p, int16_t v, int half)
 {
     int32_t d = half ? v / 2 : v;
-    ref_put16(p, (int16_t)(uint16_t)((uint16_t)ref_get16(p) + (uint16_t)d));
+    le_put16(p, (int16_t)(uint16_t)((uint16_t)le_s16(p) + (uint16_t)d));
 }
 
 /* Names the clip, tick and cursor in front of a reader error. */
@@ -86,7 +87,7 @@ static int decode_frame(ref_anim *a, ref_cursor *c, int half, uint32_t start, ff
         if (!(skel[DAT_SKEL_FLAGS] & 1u)) continue;
         for (int k = 0; k < 3; k++) {
             if (refi_scale(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
-            ref_put16(bone + DAT_BONE_SCALE + 2 * k, v);
+            le_put16(bone + DAT_BONE_SCALE + 2 * k, v);
         }
     }
     return 0;

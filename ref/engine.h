@@ -16,8 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/error.h"
+#include "common/le.h"
 #include "ref/dat.h"
-#include "ref/error.h"
 
 /* AnimCmd flag bits (byte +1). */
 #define REF_CMD_SLOW 0x01
@@ -111,16 +112,5 @@ typedef struct ref_entity {
 } ref_entity;
 int ref_queue_animation(ref_entity *e, int16_t clip, int *ret, ff_error *err);
 int ref_advance_by1(ref_entity *e, int *ret, ff_error *err);
-
-/* Little-endian s16 access into skeleton bytes. */
-static inline int16_t ref_get16(const uint8_t *p)
-{
-    return (int16_t)(uint16_t)(p[0] | (p[1] << 8));
-}
-static inline void ref_put16(uint8_t *p, int16_t v)
-{
-    p[0] = (uint8_t)((uint16_t)v & 0xFF);
-    p[1] = (uint8_t)((uint16_t)v >> 8);
-}
 
 #endif

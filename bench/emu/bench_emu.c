@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unicorn/unicorn.h>
 
+#include "common/le.h"
 #include "emu/emu.h"
 #include "emu/game.h"
 #include "emu/image.h"
@@ -43,12 +44,6 @@ static int rnd(int lo, int hi)
     return lo + (int)((rng >> 8) % (uint32_t)(hi - lo + 1));
 }
 
-static void put16(uint8_t *p, int v)
-{
-    p[0] = (uint8_t)(v & 0xFF);
-    p[1] = (uint8_t)((v >> 8) & 0xFF);
-}
-
 /* skeleton (30 bones) | 16 geometry bytes | animation section with one clip */
 static size_t make_file(uint8_t *file, size_t cap, uint32_t *geom, uint32_t *anim)
 {
@@ -56,10 +51,10 @@ static size_t make_file(uint8_t *file, size_t cap, uint32_t *geom, uint32_t *ani
     file[0] = BONES;
     for (int b = 0; b < BONES; b++) {
         uint8_t *bone = file + 16 + 48 * b;
-        put16(bone, b - 1);
-        put16(bone + 2, 40);
+        le_put16(bone, b - 1);
+        le_put16(bone + 2, 40);
         for (int k = 0; k < 3; k++)
-            put16(bone + 10 + 2 * k, 1024);
+            le_put16(bone + 10 + 2 * k, 1024);
     }
     *geom = 16 + 48 * BONES;
     *anim = *geom + 16;

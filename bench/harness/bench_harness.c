@@ -26,8 +26,8 @@
 #include "corpus/synth.h"
 #include "emu/game.h"
 #include "emu/profile.h"
-#include "harness/leaf.h"
-#include "harness/run.h"
+#include "harness/run/leaf.h"
+#include "harness/run/run.h"
 
 typedef struct phase_out {
     double seconds;

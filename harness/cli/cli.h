@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ref/error.h"
+#include "common/error.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_DIFF 1

@@ -1,6 +1,6 @@
 /*
  * harness/cli/cmd_cache.c: `ff8diff cache stats|clear`: the results cache
- * of the original's side (<root>/results, harness/cache.h), and the size of
+ * of the original's side (<root>/results, harness/run/cache.h), and the size of
  * the synthetic corpora generated under <root>/corpus.
  */
 #include <cjson/cJSON.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "corpus/fileio.h"
-#include "harness/cache.h"
+#include "harness/run/cache.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
 

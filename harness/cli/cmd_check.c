@@ -15,8 +15,8 @@
 #include "corpus/fileio.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
-#include "harness/run.h"
-#include "harness/traceset.h"
+#include "harness/run/run.h"
+#include "harness/traces/traceset.h"
 
 static void help(FILE *out)
 {

@@ -1,6 +1,6 @@
 /*
  * harness/cli/cmd_compare_reports.c: `ff8diff compare-reports OLD NEW`:
- * what changed between two runs (harness/report_diff.h), as text or JSON;
+ * what changed between two runs (harness/report/report_diff.h), as text or JSON;
  * exit 1 when anything regressed.
  */
 #include <getopt.h>
@@ -10,7 +10,7 @@
 
 #include "corpus/fileio.h"
 #include "harness/cli/cli.h"
-#include "harness/report_diff.h"
+#include "harness/report/report_diff.h"
 
 static void help(FILE *out)
 {

@@ -10,9 +10,9 @@
 
 #include "corpus/manifest.h"
 #include "harness/cli/cli.h"
-#include "harness/modes.h"
-#include "harness/refside.h"
-#include "harness/trace_json.h"
+#include "harness/core/modes.h"
+#include "harness/run/refside.h"
+#include "harness/traces/trace_json.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
 

@@ -2,7 +2,7 @@
  * harness/cli/cmd_record.c: `ff8diff record --out DIR`: the original's
  * side of every clip of a corpus in every mode asked for (emulated, or from
  * the results cache), written as Trace JSON Lines v1, one file per model
- * file and mode, plus DIR/manifest.json (harness/traceset.h). `check`
+ * file and mode, plus DIR/manifest.json (harness/traces/traceset.h). `check`
  * compares against such a folder later, without the executable.
  */
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include "corpus/fileio.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
-#include "harness/run.h"
-#include "harness/traceset.h"
+#include "harness/run/run.h"
+#include "harness/traces/traceset.h"
 
 static void help(FILE *out)
 {

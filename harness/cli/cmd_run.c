@@ -11,7 +11,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
-#include "harness/run.h"
+#include "harness/run/run.h"
 
 static void help(FILE *out)
 {

@@ -14,9 +14,9 @@
 
 #include "emu/game.h"
 #include "emu/profile.h"
-#include "harness/report.h"
-#include "harness/run.h"
-#include "harness/cache.h"
+#include "harness/report/report.h"
+#include "harness/run/run.h"
+#include "harness/run/cache.h"
 
 typedef struct cli_exe {
     emu_profile profile;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "corpus/archive.h"
 #include "tests/support/ts.h"
 
@@ -24,21 +25,16 @@ static void cleanup(void)
     ts_rmtree(scratch);
 }
 
-static uint32_t u32(const unsigned char *p)
-{
-    return p[0] | p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Frames of a model file: the sum of its clips' frame bytes, read here. */
 static unsigned long frames_of(const char *path)
 {
     size_t size;
     unsigned char *d = (unsigned char *)ts_read(path, &size);
     unsigned long frames = 0;
-    uint32_t n = u32(d);
+    uint32_t n = le_u32(d);
     if (n == 11 || n == 7 || n == 10 || n == 8) {
-        uint32_t anim = u32(d + 4 + 4 * 2), clips = u32(d + anim);
-        for (uint32_t c = 0; c < clips; c++) frames += d[anim + u32(d + anim + 4 + 4 * c)];
+        uint32_t anim = le_u32(d + 4 + 4 * 2), clips = le_u32(d + anim);
+        for (uint32_t c = 0; c < clips; c++) frames += d[anim + le_u32(d + anim + 4 + 4 * c)];
     }
     free(d);
     return frames;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "tests/support/ts.h"
 
 static char *scratch;
@@ -30,22 +31,16 @@ static char *standin(void)
     return ts_path(bin, "emu/standin/standin.exe");
 }
 
-static uint32_t u32(const char *p)
-{
-    const unsigned char *u = (const unsigned char *)p;
-    return u[0] | u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
-}
-
 /* File offset of a virtual address, from the section table read here. */
 static size_t file_offset(const char *pe, uint32_t va)
 {
-    uint32_t h = u32(pe + 0x3C);
+    uint32_t h = le_u32((const uint8_t *)pe + 0x3C);
     unsigned nsec = (unsigned char)pe[h + 6] | (unsigned char)pe[h + 7] << 8;
     unsigned opt = (unsigned char)pe[h + 20] | (unsigned char)pe[h + 21] << 8;
-    uint32_t base = u32(pe + h + 24 + 28);
+    uint32_t base = le_u32((const uint8_t *)pe + h + 24 + 28);
     const char *sec = pe + h + 24 + opt;
     for (unsigned i = 0; i < nsec; i++, sec += 40) {
-        uint32_t rva = u32(sec + 12), raw = u32(sec + 16), ptr = u32(sec + 20);
+        uint32_t rva = le_u32((const uint8_t *)sec + 12), raw = le_u32((const uint8_t *)sec + 16), ptr = le_u32((const uint8_t *)sec + 20);
         if (va - base >= rva && va - base < rva + raw) return ptr + (va - base - rva);
     }
     cr_assert_fail("VA 0x%x is in no section", va);
@@ -75,7 +70,7 @@ Test(identify, patched_copy_runs_with_a_warning, .init = setup, .fini = cleanup)
     size_t size;
     char *pe = ts_read(exe, &size);
     /* The COFF time stamp: changes the hash, no fingerprint. */
-    pe[u32(pe + 0x3C) + 8] ^= 0x5A;
+    pe[le_u32((const uint8_t *)pe + 0x3C) + 8] ^= 0x5A;
     char *copy = ts_path(scratch, "patched.exe");
     ts_write(copy, pe, size);
     ts_out o;

@@ -2,6 +2,7 @@
  * tests/corpus/ct.c: helpers for the corpus suites (see ct.h).
  */
 #define _XOPEN_SOURCE 700
+#include "common/le.h"
 #include "tests/corpus/ct.h"
 
 #include <criterion/criterion.h>
@@ -99,19 +100,6 @@ char *ct_mkdir(const char *dir, const char *name)
     char *p = ct_path(dir, name);
     cr_assert_eq(mkdir(p, 0755), 0, "mkdir %s failed", p);
     return p;
-}
-
-void ct_put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-uint32_t ct_get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 int ct_decode_clip(const dat_file *d, uint32_t c, uint8_t flags, ff_error *err)

@@ -11,9 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/le.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
-#include "ref/error.h"
+#include "common/error.h"
 #include "tests/support/ts.h"
 
 /* Fails the running test with the error text when call != 0. */
@@ -45,8 +46,6 @@ void ct_write(const char *dir, const char *name, const void *data, size_t size);
 char *ct_mkdir(const char *dir, const char *name);
 
 /* Little-endian u32 access. */
-void ct_put32(uint8_t *p, uint32_t v);
-uint32_t ct_get32(const uint8_t *p);
 
 /*
  * Decodes clip c of a parsed file with the reference engine in mode flags

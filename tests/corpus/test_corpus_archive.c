@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "corpus/archive.h"
 #include "corpus/fileio.h"
 #include "tests/corpus/ct.h"
@@ -45,16 +46,16 @@ Test(archive, writer_layout_by_hand)
     build(&img);
     cr_assert_eq(img.fi_size, 36);
     /* Record 0: stored at 0. Record 1: LZSS right after it. */
-    cr_assert_eq(ct_get32(img.fi + 0), 1000);
-    cr_assert_eq(ct_get32(img.fi + 4), 0);
-    cr_assert_eq(ct_get32(img.fi + 8), 0);
-    cr_assert_eq(ct_get32(img.fi + 12), 5000);
-    cr_assert_eq(ct_get32(img.fi + 16), 1000);
-    cr_assert_eq(ct_get32(img.fi + 20), 1);
-    uint32_t c1 = ct_get32(img.fs + 1000);
-    cr_assert_eq(ct_get32(img.fi + 28), 1000 + 4 + c1, "LZ4 entry follows the LZSS one");
-    cr_assert_eq(ct_get32(img.fi + 32), 2);
-    uint32_t c2 = ct_get32(img.fs + 1004 + c1);
+    cr_assert_eq(le_u32(img.fi + 0), 1000);
+    cr_assert_eq(le_u32(img.fi + 4), 0);
+    cr_assert_eq(le_u32(img.fi + 8), 0);
+    cr_assert_eq(le_u32(img.fi + 12), 5000);
+    cr_assert_eq(le_u32(img.fi + 16), 1000);
+    cr_assert_eq(le_u32(img.fi + 20), 1);
+    uint32_t c1 = le_u32(img.fs + 1000);
+    cr_assert_eq(le_u32(img.fi + 28), 1000 + 4 + c1, "LZ4 entry follows the LZSS one");
+    cr_assert_eq(le_u32(img.fi + 32), 2);
+    uint32_t c2 = le_u32(img.fs + 1004 + c1);
     cr_assert_eq(img.fs_size, 1000 + 4 + c1 + 4 + c2);
     ts_assert_mem(img.fs, content[0], 1000, "stored bytes sit verbatim in FS");
     const char *fl = "c:\\ff8\\data\\eng\\battle\\c0m000.dat\r\n"
@@ -122,9 +123,9 @@ typedef struct hand {
 static void record(hand *h, uint32_t size, uint32_t off, uint32_t comp, const char *path)
 {
     uint8_t *r = h->fi + h->fi_size;
-    ct_put32(r, size);
-    ct_put32(r + 4, off);
-    ct_put32(r + 8, comp);
+    le_put32(r, size);
+    le_put32(r + 4, off);
+    le_put32(r + 8, comp);
     h->fi_size += 12;
     strcat(h->fl, path);
     strcat(h->fl, "\r\n");
@@ -220,19 +221,19 @@ static void fl_blank(hand *h)
 }
 static void offset_past(hand *h)
 {
-    ct_put32(h->fi + 24 + 4, 24);
+    le_put32(h->fi + 24 + 4, 24);
 }
 static void stored_past(hand *h)
 {
-    ct_put32(h->fi + 24, 4);
+    le_put32(h->fi + 24, 4);
 }
 static void csize_past(hand *h)
 {
-    ct_put32(h->fs + 8, 12);
+    le_put32(h->fs + 8, 12);
 }
 static void no_csize_room(hand *h)
 {
-    ct_put32(h->fi + 12 + 4, 21);
+    le_put32(h->fi + 12 + 4, 21);
 }
 static void lzss_ref_first(hand *h)
 {
@@ -240,19 +241,19 @@ static void lzss_ref_first(hand *h)
 }
 static void size_lies_up(hand *h)
 {
-    ct_put32(h->fi + 12, 7);
+    le_put32(h->fi + 12, 7);
 }
 static void size_lies_down(hand *h)
 {
-    ct_put32(h->fi + 12, 5);
+    le_put32(h->fi + 12, 5);
 }
 static void unknown_comp(hand *h)
 {
-    ct_put32(h->fi + 24 + 8, 7);
+    le_put32(h->fi + 24 + 8, 7);
 }
 static void ratio_lie(hand *h)
 {
-    ct_put32(h->fi + 12, 100000);
+    le_put32(h->fi + 12, 100000);
 }
 
 static const defect defects[] = {
@@ -310,12 +311,12 @@ Test(archive, lz4_defects_through_files)
     for (size_t k = 0; k < 4; k++) {
         uint8_t fsb[800], fib[12];
         memcpy(fsb, "pad!", 4);
-        ct_put32(fsb + 4, (uint32_t)c);
+        le_put32(fsb + 4, (uint32_t)c);
         memcpy(fsb + 8, block, (size_t)c);
         if (cases[k].corrupt) memset(fsb + 8, 0xFF, (size_t)c); /* 0xFF tokens: runaway lengths */
-        ct_put32(fib, cases[k].fi_size);
-        ct_put32(fib + 4, 4);
-        ct_put32(fib + 8, ARC_LZ4);
+        le_put32(fib, cases[k].fi_size);
+        le_put32(fib + 4, 4);
+        le_put32(fib + 8, ARC_LZ4);
         ct_write(dir, "b.fi", fib, 12);
         ct_write(dir, "b.fl", "C:\\x\\e.dat\r\n", 12);
         ct_write(dir, "b.fs", fsb, 8 + (size_t)c);
@@ -370,9 +371,9 @@ Test(archive, empty_entries_in_every_compression)
     ff_error err;
     CT_OK(arc_build(in, 3, &img, &err), &err);
     /* Stored: nothing; LZSS: a zero size word, no data; LZ4: size word + block. */
-    cr_assert_eq(ct_get32(img.fi + 16), 0, "LZSS entry offset");
-    cr_assert_eq(ct_get32(img.fs), 0, "LZSS compressed size");
-    cr_assert_eq(ct_get32(img.fi + 28), 4, "LZ4 entry offset");
+    cr_assert_eq(le_u32(img.fi + 16), 0, "LZSS entry offset");
+    cr_assert_eq(le_u32(img.fs), 0, "LZSS compressed size");
+    cr_assert_eq(le_u32(img.fi + 28), 4, "LZ4 entry offset");
     arc_entry *e;
     size_t n;
     CT_OK(arc_index_parse(img.fi, img.fi_size, "e.fi", img.fl, img.fl_size, "e.fl", &e, &n, &err),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "corpus/archive.h"
 #include "corpus/source.h"
 #include "tests/corpus/ct.h"
@@ -230,7 +231,7 @@ Test(source, bad_entry_fails_alone)
     FILE *f = fopen(fi, "r+b");
     cr_assert(f);
     uint8_t off[4];
-    ct_put32(off, 0x7FFFFFF0u);
+    le_put32(off, 0x7FFFFFF0u);
     cr_assert_eq(fseek(f, 12 + 4, SEEK_SET), 0);
     cr_assert_eq(fwrite(off, 1, 4, f), 4);
     fclose(f);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "corpus/synth.h"
 #include "tests/corpus/ct.h"
 
@@ -127,21 +128,21 @@ static int walk_frame(const dat_file *d, ref_stream *s, ref_cursor *cur, int32_t
         for (int k = 0; mode && k < 3; k++) {
             if (!(bits(s, cur, 1) & 1)) {
                 cov->scale_absent = 1;
-                cr_assert_eq(ref_get16(bone + DAT_BONE_SCALE + 2 * k), 1024, "%s scale", what);
+                cr_assert_eq(le_s16(bone + DAT_BONE_SCALE + 2 * k), 1024, "%s scale", what);
                 continue;
             }
             uint16_t payload = (uint16_t)bits(s, cur, 16);
             cov->scale_present = 1;
             cov->scale_7c00 |= payload == 0x7C00;
-            cr_assert_eq(ref_get16(bone + DAT_BONE_SCALE + 2 * k), wrap16(payload + 1024),
+            cr_assert_eq(le_s16(bone + DAT_BONE_SCALE + 2 * k), wrap16(payload + 1024),
                          "%s bone %u scale %d", what, b, k);
         }
         for (int k = 0; k < 3; k++)
-            cr_assert_eq(ref_get16(bone + DAT_BONE_ROT + 2 * k), wrap16(rot[3 * b + k]),
+            cr_assert_eq(le_s16(bone + DAT_BONE_ROT + 2 * k), wrap16(rot[3 * b + k]),
                          "%s bone %u rot %d", what, b, k);
     }
     for (int k = 0; k < 3; k++)
-        cr_assert_eq(ref_get16(a->skel + DAT_SKEL_ROOT + 2 * k), wrap16(root[k]), "%s root %d",
+        cr_assert_eq(le_s16(a->skel + DAT_SKEL_ROOT + 2 * k), wrap16(root[k]), "%s root %d",
                      what, k);
     cr_assert_eq(a->skel[DAT_SKEL_FLAGS] & 1, mode, "%s flag bit", what);
     return mode;
@@ -232,14 +233,14 @@ Test(synth, explicit_model_layout)
     CT_OK(synth_model_encode(&m, &p, &size, &err), &err);
     /* 11 offsets: header 4 + 44 + 4 = 52; skeleton 64 bytes; geometry 10
      * bytes then aligned to 128; animation 12 bytes. */
-    cr_assert_eq(ct_get32(p), 11);
-    cr_assert_eq(ct_get32(p + 4), 52);
-    cr_assert_eq(ct_get32(p + 8), 116);
-    cr_assert_eq(ct_get32(p + 12), 128);
-    cr_assert_eq(ct_get32(p + 16), 140);
-    cr_assert_eq(ct_get32(p + 48), size, "end field");
+    cr_assert_eq(le_u32(p), 11);
+    cr_assert_eq(le_u32(p + 4), 52);
+    cr_assert_eq(le_u32(p + 8), 116);
+    cr_assert_eq(le_u32(p + 12), 128);
+    cr_assert_eq(le_u32(p + 16), 140);
+    cr_assert_eq(le_u32(p + 48), size, "end field");
     for (int k = 1; k < 11; k++) {
-        uint32_t a = ct_get32(p + 4 * k), b = ct_get32(p + 4 + 4 * k);
+        uint32_t a = le_u32(p + 4 * k), b = le_u32(p + 4 + 4 * k);
         cr_assert(a % 4 == 0 && a <= b, "section %d at 0x%x, next 0x%x", k - 1, a, b);
     }
     /* Two worst-case frames of one bone (151 bits = 19 bytes) stay after the clip. */

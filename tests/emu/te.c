@@ -1,6 +1,7 @@
 /*
  * tests/emu/te.c: helpers shared by the emu suites (see te.h).
  */
+#include "common/le.h"
 #include "tests/emu/te.h"
 
 #include <criterion/criterion.h>
@@ -138,23 +139,6 @@ const int te_clip0_frames[2][9] = {
 };
 const unsigned te_clip0_bits[2] = {56, 51};
 
-static void put16(uint8_t *p, int v)
-{
-    p[0] = (uint8_t)(v & 0xFF);
-    p[1] = (uint8_t)((v >> 8) & 0xFF);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-int16_t te_s16(const uint8_t *p)
-{
-    return (int16_t)(uint16_t)(p[0] | (p[1] << 8));
-}
-
 void te_make_file(te_file *f, unsigned nclips, const uint8_t *frames)
 {
     memset(f, 0, sizeof *f);
@@ -163,11 +147,11 @@ void te_make_file(te_file *f, unsigned nclips, const uint8_t *frames)
     sk[0] = 2;
     for (int b = 0; b < 2; b++) {
         uint8_t *bone = sk + 16 + 48 * b;
-        put16(bone, b == 0 ? -1 : 0);
-        put16(bone + 2, 50);
+        le_put16(bone, b == 0 ? -1 : 0);
+        le_put16(bone + 2, 50);
         for (int k = 0; k < 3; k++) {
-            put16(bone + 4 + 2 * k, rot[b][k]);
-            put16(bone + 10 + 2 * k, 1024);
+            le_put16(bone + 4 + 2 * k, rot[b][k]);
+            le_put16(bone + 10 + 2 * k, 1024);
         }
     }
     te_bits bits;
@@ -186,10 +170,10 @@ void te_make_file(te_file *f, unsigned nclips, const uint8_t *frames)
     }
     size_t stream = te_bytes(&bits);
     uint8_t *anim = f->data + TE_ANIM_OFF;
-    put32(anim, nclips);
+    le_put32(anim, nclips);
     uint32_t off = 4 + 4 * nclips;
     for (unsigned c = 0; c < nclips; c++) {
-        put32(anim + 4 + 4 * c, off);
+        le_put32(anim + 4 + 4 * c, off);
         f->clip_off[c] = TE_ANIM_OFF + off;
         anim[off] = c == 0 ? 2 : frames[c];
         memcpy(anim + off + 1, bits.buf, stream);

@@ -16,7 +16,7 @@
 #include "emu/game.h"
 #include "emu/image.h"
 #include "emu/profile.h"
-#include "ref/error.h"
+#include "common/error.h"
 
 /* Fails the running test with the error text when call != 0. */
 #define TE_OK(call, err)                                                                           \
@@ -83,6 +83,5 @@ extern const int te_clip0_frames[2][9];
 /* Bits each frame of clip 0 takes: 56 and 51. */
 extern const unsigned te_clip0_bits[2];
 
-int16_t te_s16(const uint8_t *p);
 
 #endif

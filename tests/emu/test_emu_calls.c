@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "tests/emu/te.h"
 
 #define AREA 0x60000000u
@@ -41,31 +42,19 @@ static void teardown(void)
 
 TestSuite(calls, .init = setup, .fini = teardown);
 
-static void wr32(uint8_t *p, uint32_t v)
-{
-    memcpy(p, &v, 4);
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 /* Calls a leaf with a Cursor at (BUF + pos, bit) over bytes; n < 0: no n. */
 static int16_t leaf(const char *name, const uint8_t *bytes, size_t len, uint32_t pos, int bit,
                     int n, uint32_t *pos_after, int *bit_after)
 {
     memset(area + 0x100, 0, 64);
     memcpy(area + 0x100, bytes, len);
-    wr32(area, BUF + pos);
-    wr32(area + 4, (uint32_t)bit);
+    le_put32(area, BUF + pos);
+    le_put32(area + 4, (uint32_t)bit);
     uint32_t args[2] = {CURSOR, (uint32_t)n}, eax;
     emu_fault f;
     TE_CALL(emu_call(eng, te_routine(prof, name), args, n < 0 ? 1 : 2, &eax, &f), &f);
-    *pos_after = rd32(area) - BUF;
-    *bit_after = (int)rd32(area + 4);
+    *pos_after = le_u32(area) - BUF;
+    *bit_after = (int)le_u32(area + 4);
     return (int16_t)(eax & 0xFFFF);
 }
 
@@ -177,11 +166,11 @@ static void place_model(uint32_t file_addr, uint32_t files_addr, uint32_t model_
                         const te_file *tf)
 {
     memcpy(area + (file_addr - AREA), tf->data, tf->size);
-    wr32(area + (files_addr - AREA), file_addr + TE_SKEL_OFF);
-    wr32(area + (files_addr - AREA) + 4, file_addr + TE_GEOM_OFF);
-    wr32(area + (files_addr - AREA) + 8, file_addr + TE_ANIM_OFF);
-    wr32(area + (model_addr - AREA) + 4, files_addr);
-    wr32(area + (model_addr - AREA) + 8, files_addr);
+    le_put32(area + (files_addr - AREA), file_addr + TE_SKEL_OFF);
+    le_put32(area + (files_addr - AREA) + 4, file_addr + TE_GEOM_OFF);
+    le_put32(area + (files_addr - AREA) + 8, file_addr + TE_ANIM_OFF);
+    le_put32(area + (model_addr - AREA) + 4, files_addr);
+    le_put32(area + (model_addr - AREA) + 8, files_addr);
 }
 
 static void expect_cmd(const uint8_t *cmd, uint8_t flags, int off, int bit, int frame, int total,
@@ -189,8 +178,8 @@ static void expect_cmd(const uint8_t *cmd, uint8_t flags, int off, int bit, int 
 {
     cr_expect_eq(cmd[0], 0, "%s clip", what);
     cr_expect_eq(cmd[1], flags, "%s flags 0x%x", what, cmd[1]);
-    cr_expect_eq(te_s16(cmd + 2), off, "%s off %d", what, te_s16(cmd + 2));
-    cr_expect_eq(te_s16(cmd + 4), bit, "%s bit %d", what, te_s16(cmd + 4));
+    cr_expect_eq(le_s16(cmd + 2), off, "%s off %d", what, le_s16(cmd + 2));
+    cr_expect_eq(le_s16(cmd + 4), bit, "%s bit %d", what, le_s16(cmd + 4));
     cr_expect_eq(cmd[6], frame, "%s frame %d", what, cmd[6]);
     cr_expect_eq(cmd[7], total, "%s total %d", what, cmd[7]);
 }
@@ -200,9 +189,9 @@ static void expect_pose(uint32_t file_addr, const int *want, const char *what)
 {
     const uint8_t *sk = area + (file_addr - AREA) + TE_SKEL_OFF;
     for (int k = 0; k < 3; k++) {
-        cr_expect_eq(te_s16(sk + 8 + 2 * k), want[k], "%s root[%d]", what, k);
-        cr_expect_eq(te_s16(sk + 16 + 4 + 2 * k), want[3 + k], "%s bone0.rot[%d]", what, k);
-        cr_expect_eq(te_s16(sk + 16 + 48 + 4 + 2 * k), want[6 + k], "%s bone1.rot[%d]", what, k);
+        cr_expect_eq(le_s16(sk + 8 + 2 * k), want[k], "%s root[%d]", what, k);
+        cr_expect_eq(le_s16(sk + 16 + 4 + 2 * k), want[3 + k], "%s bone0.rot[%d]", what, k);
+        cr_expect_eq(le_s16(sk + 16 + 48 + 4 + 2 * k), want[6 + k], "%s bone1.rot[%d]", what, k);
     }
 }
 
@@ -214,7 +203,7 @@ Test(calls, queue_animation_and_advance_by1_on_an_entity)
     weapon.data[weapon.clip_off[0]] = 1; /* the weapon's clip is one frame long */
     place_model(BODY_FILE, BODY_FILES, ENTITY + 0x60, &body);
     place_model(WEAPON_FILE, WEAPON_FILES, WEAPON, &weapon);
-    wr32(area + (ENTITY - AREA) + 0x78, WEAPON);
+    le_put32(area + (ENTITY - AREA) + 0x78, WEAPON);
     uint32_t args[2] = {ENTITY, 0}, eax;
     emu_fault f;
     TE_CALL(emu_call(eng, te_routine(prof, "QueueAnimation"), args, 2, &eax, &f), &f);
@@ -239,7 +228,7 @@ Test(calls, queue_animation_and_advance_by1_on_an_entity)
     cr_assert_eq(eax, 1u, "the body's clip is over");
 
     /* Without a weapon only the body moves. */
-    wr32(area + (ENTITY - AREA) + 0x78, 0);
+    le_put32(area + (ENTITY - AREA) + 0x78, 0);
     memcpy(area + (WEAPON_FILE - AREA), weapon.data, weapon.size);
     args[1] = 0;
     TE_CALL(emu_call(eng, te_routine(prof, "QueueAnimation"), args, 2, &eax, &f), &f);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "tests/emu/te.h"
 
 static emu_game *open_game(emu_image *img, int keep, uint64_t budget)
@@ -33,8 +34,8 @@ static void expect_cmd(const emu_game *g, uint8_t flags, int off, int bit, int f
 {
     const uint8_t *cmd = emu_game_cmd(g);
     cr_expect_eq(cmd[1], flags, "%s: flags 0x%x", what, cmd[1]);
-    cr_expect_eq(te_s16(cmd + 2), off, "%s: off %d", what, te_s16(cmd + 2));
-    cr_expect_eq(te_s16(cmd + 4), bit, "%s: bit %d", what, te_s16(cmd + 4));
+    cr_expect_eq(le_s16(cmd + 2), off, "%s: off %d", what, le_s16(cmd + 2));
+    cr_expect_eq(le_s16(cmd + 4), bit, "%s: bit %d", what, le_s16(cmd + 4));
     cr_expect_eq(cmd[6], frame, "%s: frame %d", what, cmd[6]);
     cr_expect_eq(cmd[7], total, "%s: total %d", what, cmd[7]);
 }
@@ -43,11 +44,11 @@ static void expect_pose(const emu_game *g, const int *want, const char *what)
 {
     const uint8_t *sk = emu_game_skeleton(g);
     for (int k = 0; k < 3; k++) {
-        cr_expect_eq(te_s16(sk + 8 + 2 * k), want[k], "%s: root[%d] %d", what, k,
-                     te_s16(sk + 8 + 2 * k));
-        cr_expect_eq(te_s16(sk + 20 + 2 * k), want[3 + k], "%s: bone0.rot[%d]", what, k);
-        cr_expect_eq(te_s16(sk + 68 + 2 * k), want[6 + k], "%s: bone1.rot[%d]", what, k);
-        cr_expect_eq(te_s16(sk + 26 + 2 * k), 1024, "%s: bone0.scale[%d]", what, k);
+        cr_expect_eq(le_s16(sk + 8 + 2 * k), want[k], "%s: root[%d] %d", what, k,
+                     le_s16(sk + 8 + 2 * k));
+        cr_expect_eq(le_s16(sk + 20 + 2 * k), want[3 + k], "%s: bone0.rot[%d]", what, k);
+        cr_expect_eq(le_s16(sk + 68 + 2 * k), want[6 + k], "%s: bone1.rot[%d]", what, k);
+        cr_expect_eq(le_s16(sk + 26 + 2 * k), 1024, "%s: bone0.scale[%d]", what, k);
     }
 }
 
@@ -97,7 +98,7 @@ Test(game, normal_mode_by_hand)
         expect_pose(g, pose_f0f1, "tick 2");
         /* Restart from the file's bytes. */
         emu_game_reset_skeleton(g);
-        cr_expect_eq(te_s16(emu_game_skeleton(g) + 20), 100);
+        cr_expect_eq(le_s16(emu_game_skeleton(g) + 20), 100);
         emu_game_close(g);
     }
     emu_image_free(img);
@@ -188,7 +189,7 @@ Test(game, faulty_variant_faults_and_the_file_is_restored)
     cr_assert_eq(emu_game_start_clip(g, 0, 1, &ret, &fault), -1);
     cr_assert_eq(fault.kind, EMU_FAULT_BUDGET, "clip 1: %s", emu_fault_name(fault.kind));
     /* StartClip had zeroed the rotations before the loop: restored. */
-    cr_expect_eq(te_s16(emu_game_skeleton(g) + 20), 100);
+    cr_expect_eq(le_s16(emu_game_skeleton(g) + 20), 100);
     cr_assert_eq(emu_game_start_clip(g, 0, 2, &ret, &fault), -1);
     cr_assert_eq(fault.kind, EMU_FAULT_READ_UNMAPPED, "clip 2: %s", emu_fault_name(fault.kind));
     cr_assert_eq(fault.addr, 0xDEAD0000u);
@@ -208,7 +209,7 @@ Test(game, faulty_variant_faults_and_the_file_is_restored)
     snprintf(line, sizeof line, "%.*s", (int)strcspn(mark, "\n"), mark);
     cr_assert(strstr(line, "0xdead0000"), "the marked instruction does not read 0xDEAD0000:\n%s",
               fault.disasm);
-    cr_expect_eq(te_s16(emu_game_skeleton(g) + 20), 100);
+    cr_expect_eq(le_s16(emu_game_skeleton(g) + 20), 100);
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
     expect_cmd(g, 0x04, 8, 0, 1, 2, "clip 0 after the faults");
     expect_pose(g, pose_f0, "clip 0 after the faults");

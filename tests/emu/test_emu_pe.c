@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "emu/pe.h"
 #include "tests/emu/te.h"
 
@@ -24,21 +25,10 @@ static void unload(void)
 
 TestSuite(pe, .init = load, .fini = unload);
 
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Offsets of the headers, read straight from the bytes (PE/COFF spec). */
 static uint32_t lfanew(void)
 {
-    return rd32(exe + 0x3C);
+    return le_u32(exe + 0x3C);
 }
 static uint32_t opt_off(void)
 {
@@ -110,15 +100,15 @@ static corrupt_case corrupt(int i, uint8_t *copy, size_t *n)
         /* Cut inside the raw data of the first section that has some. */
         for (unsigned k = 0;; k++) {
             const uint8_t *s = copy + sec + 40 * k;
-            if (rd32(s + 16)) {
-                *n = rd32(s + 20) + rd32(s + 16) / 2;
+            if (le_u32(s + 16)) {
+                *n = le_u32(s + 20) + le_u32(s + 16) / 2;
                 break;
             }
         }
         return (corrupt_case){"truncated in raw data", FF_E_TRUNCATED, "past the end of the file"};
     }
     case 5:
-        wr32(copy + 0x3C, (uint32_t)*n + 100);
+        le_put32(copy + 0x3C, (uint32_t)*n + 100);
         return (corrupt_case){"e_lfanew past the end", FF_E_FORMAT, "e_lfanew"};
     case 6:
         copy[opt] = 0x0B;
@@ -129,23 +119,23 @@ static corrupt_case corrupt(int i, uint8_t *copy, size_t *n)
         copy[lfanew() + 5] = 0x86;
         return (corrupt_case){"x86-64 machine", FF_E_UNSUPPORTED, "not i386"};
     case 8:
-        wr32(copy + sec + 20, (uint32_t)*n - 8);
+        le_put32(copy + sec + 20, (uint32_t)*n - 8);
         return (corrupt_case){"raw data past the end", FF_E_TRUNCATED, "raw data of section 0"};
     case 9:
         copy[lfanew() + 6] = 0xFF;
         copy[lfanew() + 7] = 0xFF;
         return (corrupt_case){"absurd section count", FF_E_FORMAT, "absurd section count 65535"};
     case 10:
-        wr32(copy + opt + 96 + 8, 0x7FFFFFF0u);
+        le_put32(copy + opt + 96 + 8, 0x7FFFFFF0u);
         return (corrupt_case){"import directory outside", FF_E_FORMAT, "import directory"};
     case 11:
-        wr32(copy + sec + 40 + 12, rd32(copy + sec + 12));
+        le_put32(copy + sec + 40 + 12, le_u32(copy + sec + 12));
         return (corrupt_case){"overlapping sections", FF_E_FORMAT, "overlap"};
     case 12:
         copy[0] = 'Z';
         return (corrupt_case){"no MZ", FF_E_FORMAT, "MZ"};
     case 13:
-        wr32(copy + opt + 56, 0x7FFFFFFFu);
+        le_put32(copy + opt + 56, 0x7FFFFFFFu);
         return (corrupt_case){"absurd SizeOfImage", FF_E_FORMAT, "SizeOfImage"};
     case 14:
         *n = 0;

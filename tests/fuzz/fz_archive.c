@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "corpus/archive.h"
 #include "corpus/lzss.h"
 #include "tests/fuzz/fz.h"
@@ -17,22 +18,12 @@
 #define FS_NAME "fuzz.fs"
 #define FZ_LZSS_ROUND_TRIP 4096 /* bytes of FS put through encode + decode */
 
-static uint16_t get16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Each entry as arc_index_parse promises it: FI fields, a clean FL path. */
 static int check_index(const uint8_t *fi, const arc_entry *e, size_t n, fz_report *r)
 {
     for (size_t i = 0; i < n; i++) {
         const uint8_t *rec = fi + i * ARC_FI_RECORD;
-        if (e[i].size != get32(rec) || e[i].offset != get32(rec + 4) || e[i].comp != get32(rec + 8))
+        if (e[i].size != le_u32(rec) || e[i].offset != le_u32(rec + 4) || e[i].comp != le_u32(rec + 8))
             return fz_broken(r, "entry %zu fields differ from its FI record", i);
         size_t len = e[i].path ? strlen(e[i].path) : 0;
         if (len == 0 || strchr(e[i].path, '\n') || e[i].path[len - 1] == '\r')
@@ -121,7 +112,7 @@ int fz_archive_one(const uint8_t *data, size_t size, fz_report *r)
     fz_report_init(r);
     if (size < FZ_ARC_HEADER) return 0;
     size_t left = size - FZ_ARC_HEADER;
-    size_t fi_size = get16(data), fl_size = get16(data + 2), lzss_out = get16(data + 4);
+    size_t fi_size = le_u16(data), fl_size = le_u16(data + 2), lzss_out = le_u16(data + 4);
     if (fi_size > left) fi_size = left;
     left -= fi_size;
     if (fl_size > left) fl_size = left;

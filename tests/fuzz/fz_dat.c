@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
 #include "tests/fuzz/fz.h"
@@ -18,27 +19,22 @@
 #define FZ_DAT_CLIPS 256     /* clips an AnimCmd can name */
 #define FZ_DAT_MAX_TICKS 300 /* an 8-bit frame counter ends any clip within 256 calls */
 
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The section table against the raw bytes. */
 static int check_table(const uint8_t *data, size_t size, const dat_file *d, fz_report *r)
 {
     uint32_t n = d->nsections;
     if (n == 0 || n > DAT_MAX_SECTIONS || dat_kind_sections(d->kind) != n)
         return fz_broken(r, "accepted with %u sections for kind %s", n, dat_kind_name(d->kind));
-    if (get32(data) != n) return fz_broken(r, "nsections %u, the file says %u", n, get32(data));
+    if (le_u32(data) != n) return fz_broken(r, "nsections %u, the file says %u", n, le_u32(data));
     uint64_t header = 8 + 4 * (uint64_t)n;
     if (size < header) return fz_broken(r, "accepted a %zu-byte file with %u sections", size, n);
-    if (d->section[n] != size || get32(data + 4 + 4 * (size_t)n) != size)
+    if (d->section[n] != size || le_u32(data + 4 + 4 * (size_t)n) != size)
         return fz_broken(r, "end field / section[n] 0x%x is not the size 0x%zx", d->section[n],
                          size);
     if (d->section[0] < header)
         return fz_broken(r, "section 0 at 0x%x inside the header", d->section[0]);
     for (uint32_t i = 0; i < n; i++) {
-        if (d->section[i] != get32(data + 4 + 4 * (size_t)i))
+        if (d->section[i] != le_u32(data + 4 + 4 * (size_t)i))
             return fz_broken(r, "section[%u] 0x%x differs from the file", i, d->section[i]);
         if (d->section[i] > d->section[i + 1])
             return fz_broken(r, "section %u at 0x%x after section %u at 0x%x", i, d->section[i],
@@ -57,12 +53,12 @@ static int check_model(const uint8_t *data, const dat_file *d, fz_report *r)
     if (d->bones != data[d->skel_off] || d->bones == 0 ||
         DAT_SKEL_HEADER + DAT_BONE_SIZE * (uint64_t)d->bones > d->skel_size)
         return fz_broken(r, "%u bones accepted in a 0x%x-byte skeleton", d->bones, d->skel_size);
-    if (d->anim_size < 4 || d->clips != get32(data + d->anim_off) || d->clips == 0 ||
+    if (d->anim_size < 4 || d->clips != le_u32(data + d->anim_off) || d->clips == 0 ||
         4 + 4 * (uint64_t)d->clips > d->anim_size)
         return fz_broken(r, "%u clips accepted in a 0x%x-byte animation section", d->clips,
                          d->anim_size);
     for (uint32_t c = 0; c < d->clips; c++) {
-        uint32_t rel = get32(data + d->anim_off + 4 + 4 * (size_t)c), off = 0;
+        uint32_t rel = le_u32(data + d->anim_off + 4 + 4 * (size_t)c), off = 0;
         if (rel < 4 + 4 * (uint64_t)d->clips || rel >= d->anim_size)
             return fz_broken(r, "clip %u offset 0x%x accepted", c, rel);
         if (dat_clip_offset(d, c, &off, NULL) < 0 || off != d->anim_off + rel)

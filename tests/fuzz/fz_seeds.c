@@ -18,14 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "corpus/archive.h"
 #include "corpus/fileio.h"
 #include "corpus/lzss.h"
 #include "corpus/synth.h"
-#include "harness/modes.h"
-#include "harness/refside.h"
-#include "harness/strbuf.h"
-#include "harness/trace_json.h"
+#include "harness/core/modes.h"
+#include "harness/run/refside.h"
+#include "harness/core/strbuf.h"
+#include "harness/traces/trace_json.h"
 #include "tests/fuzz/fz.h"
 
 /* Process-wide: the folder every seed goes under (argv[1]). */
@@ -46,18 +47,6 @@ static void put(const char *sub, const char *name, const uint8_t *data, size_t s
     if (fio_mkdirs(path, &e) < 0) die(path, &e);
     snprintf(path, sizeof path, "%s/%s/%s", outdir, sub, name);
     if (fio_write_atomic(path, data, size, &e) < 0) die(path, &e);
-}
-
-static void put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v & 0xFFFF);
-    put16(p + 2, v >> 16);
 }
 
 /* ---- .dat ---- */
@@ -139,9 +128,9 @@ static void put_archive(const char *name, const arc_input *in, size_t n, uint16_
     size_t size = FZ_ARC_HEADER + img.fi_size + img.fl_size + img.fs_size;
     uint8_t *buf = malloc(size);
     if (!buf) die("out of memory", NULL);
-    put16(buf, (uint32_t)img.fi_size);
-    put16(buf + 2, (uint32_t)img.fl_size);
-    put16(buf + 4, lzss_out);
+    le_put16(buf, (uint32_t)img.fi_size);
+    le_put16(buf + 2, (uint32_t)img.fl_size);
+    le_put16(buf + 4, lzss_out);
     memcpy(buf + FZ_ARC_HEADER, img.fi, img.fi_size);
     memcpy(buf + FZ_ARC_HEADER + img.fi_size, img.fl, img.fl_size);
     memcpy(buf + FZ_ARC_HEADER + img.fi_size + img.fl_size, img.fs, img.fs_size);
@@ -183,9 +172,9 @@ static void archive_seeds(void)
     if (msize > 0xFFFF) die("tiny monster too large", NULL);
     if (lzss_encode(monster, msize, packed + FZ_ARC_HEADER, cap, &packed_size, &e) < 0)
         die("lzss_encode", &e);
-    put16(packed, 0);
-    put16(packed + 2, 0);
-    put16(packed + 4, (uint32_t)msize);
+    le_put16(packed, 0);
+    le_put16(packed + 2, 0);
+    le_put16(packed + 4, (uint32_t)msize);
     put("archive", "ok-lzss-bare", packed, FZ_ARC_HEADER + packed_size);
     free(packed);
     free(monster);
@@ -201,50 +190,50 @@ static void mini_pe(uint8_t pe[0x600], int imports)
     memset(pe, 0, 0x600);
     pe[0] = 'M';
     pe[1] = 'Z';
-    put32(pe + 0x3C, 0x40);
+    le_put32(pe + 0x3C, 0x40);
     memcpy(pe + 0x40, "PE\0\0", 4);
     uint8_t *coff = pe + 0x44;
-    put16(coff, 0x14C);
-    put16(coff + 2, 2);
-    put16(coff + 16, 0xE0);
-    put16(coff + 18, 0x0102);
+    le_put16(coff, 0x14C);
+    le_put16(coff + 2, 2);
+    le_put16(coff + 16, 0xE0);
+    le_put16(coff + 18, 0x0102);
     uint8_t *opt = pe + 0x58;
-    put16(opt, 0x10B);
-    put32(opt + 16, 0x1000);   /* entry */
-    put32(opt + 28, 0x400000); /* image base */
-    put32(opt + 32, 0x1000);   /* section alignment */
-    put32(opt + 36, 0x200);    /* file alignment */
-    put32(opt + 56, 0x3000);   /* SizeOfImage */
-    put32(opt + 60, 0x200);    /* SizeOfHeaders */
-    put16(opt + 68, 3);        /* console */
-    put32(opt + 92, 16);       /* data directories */
+    le_put16(opt, 0x10B);
+    le_put32(opt + 16, 0x1000);   /* entry */
+    le_put32(opt + 28, 0x400000); /* image base */
+    le_put32(opt + 32, 0x1000);   /* section alignment */
+    le_put32(opt + 36, 0x200);    /* file alignment */
+    le_put32(opt + 56, 0x3000);   /* SizeOfImage */
+    le_put32(opt + 60, 0x200);    /* SizeOfHeaders */
+    le_put16(opt + 68, 3);        /* console */
+    le_put32(opt + 92, 16);       /* data directories */
     if (imports) {
-        put32(opt + 96 + 8, 0x2000);
-        put32(opt + 96 + 12, 40);
+        le_put32(opt + 96 + 8, 0x2000);
+        le_put32(opt + 96 + 12, 40);
     }
     uint8_t *sec = opt + 0xE0;
     memcpy(sec, ".text", 5);
-    put32(sec + 8, 0x10);
-    put32(sec + 12, 0x1000);
-    put32(sec + 16, 0x200);
-    put32(sec + 20, 0x200);
-    put32(sec + 36, 0x60000020);
+    le_put32(sec + 8, 0x10);
+    le_put32(sec + 12, 0x1000);
+    le_put32(sec + 16, 0x200);
+    le_put32(sec + 20, 0x200);
+    le_put32(sec + 36, 0x60000020);
     memcpy(sec + 40, ".idata", 6);
-    put32(sec + 48, 0x100);
-    put32(sec + 52, 0x2000);
-    put32(sec + 56, 0x200);
-    put32(sec + 60, 0x400);
-    put32(sec + 76, 0xC0000040);
+    le_put32(sec + 48, 0x100);
+    le_put32(sec + 52, 0x2000);
+    le_put32(sec + 56, 0x200);
+    le_put32(sec + 60, 0x400);
+    le_put32(sec + 76, 0xC0000040);
     static const uint8_t code[] = {0x31, 0xC0, 0xC3};
     memcpy(pe + 0x200, code, sizeof code);
     uint8_t *id = pe + 0x400; /* RVA 0x2000 */
-    put32(id, 0x2040);        /* import lookup table */
-    put32(id + 12, 0x2080);   /* DLL name */
-    put32(id + 16, 0x2060);   /* IAT */
+    le_put32(id, 0x2040);        /* import lookup table */
+    le_put32(id + 12, 0x2080);   /* DLL name */
+    le_put32(id + 16, 0x2060);   /* IAT */
     for (int k = 0; k < 2; k++) {
         uint8_t *tab = id + (k ? 0x60 : 0x40);
-        put32(tab, 0x2090);
-        put32(tab + 4, 0x80000005u);
+        le_put32(tab, 0x2090);
+        le_put32(tab + 4, 0x80000005u);
     }
     memcpy(id + 0x80, "KERNEL32.dll", 12);
     memcpy(id + 0x92, "GetTickCount", 12);

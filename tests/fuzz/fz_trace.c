@@ -6,9 +6,9 @@
  */
 #include <string.h>
 
-#include "harness/strbuf.h"
-#include "harness/trace.h"
-#include "harness/trace_json.h"
+#include "harness/core/strbuf.h"
+#include "harness/core/trace.h"
+#include "harness/traces/trace_json.h"
 #include "tests/fuzz/fz.h"
 
 #define FZ_TRACE_NAME "fuzz.jsonl"

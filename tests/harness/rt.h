@@ -13,8 +13,8 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "harness/report.h"
-#include "harness/results.h"
+#include "harness/report/report.h"
+#include "harness/core/results.h"
 #include "tests/support/ts.h"
 
 /* The file name every renderer must escape. */

@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/cache.h"
-#include "harness/compare.h"
-#include "harness/fields.h"
-#include "harness/group.h"
-#include "harness/outcome.h"
-#include "harness/strbuf.h"
-#include "harness/trace.h"
-#include "harness/trace_json.h"
+#include "harness/run/cache.h"
+#include "harness/core/compare.h"
+#include "harness/core/fields.h"
+#include "harness/core/group.h"
+#include "harness/core/outcome.h"
+#include "harness/core/strbuf.h"
+#include "harness/core/trace.h"
+#include "harness/traces/trace_json.h"
 
 /* A 2-bone trace of n ticks: root (t, -t, 2t), rot bone b channel c = 100b + 10c + t. */
 static void make_trace(trace *t, size_t n)
@@ -334,9 +334,9 @@ Test(cache, put_get_and_size_limit)
     /* A limit of 2500 bytes holds two 1000-byte entries, not three. */
     cr_assert_eq(cache_open(dir, 2500, &c, &err), 0, "%s", err.reason);
     char k1[65], k2[65], k3[65];
-    cache_key(k1, "exe/profile", "aa", MODE_NORMAL, "frame");
-    cache_key(k2, "exe/profile", "aa", MODE_SLOW, "frame");
-    cache_key(k3, "exe/profile", "bb", MODE_NORMAL, "frame");
+    cr_assert_eq(cache_key(k1, "exe/profile", "aa", MODE_NORMAL, "frame", NULL), 0);
+    cr_assert_eq(cache_key(k2, "exe/profile", "aa", MODE_SLOW, "frame", NULL), 0);
+    cr_assert_eq(cache_key(k3, "exe/profile", "bb", MODE_NORMAL, "frame", NULL), 0);
     cr_assert_str_neq(k1, k2);
     cr_assert_str_neq(k1, k3);
     uint8_t blob[1000];

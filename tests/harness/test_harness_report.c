@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "emu/fault.h"
-#include "harness/fields.h"
-#include "harness/leaf.h"
-#include "harness/report.h"
+#include "harness/core/fields.h"
+#include "harness/run/leaf.h"
+#include "harness/report/report.h"
 #include "ref/dat.h"
-#include "ref/error.h"
+#include "common/error.h"
 #include "tests/harness/rt.h"
 
 static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what)

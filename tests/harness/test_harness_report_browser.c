@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/report.h"
+#include "harness/report/report.h"
 #include "tests/harness/rt.h"
 
 static const char *chromium(void)

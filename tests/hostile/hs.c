@@ -2,6 +2,7 @@
  * tests/hostile/hs.c: helpers of the hostile-input suites (see hs.h).
  */
 #define _XOPEN_SOURCE 700
+#include "common/le.h"
 #include "tests/hostile/hs.h"
 
 #include <criterion/criterion.h>
@@ -27,17 +28,6 @@ void hs_write(const char *dir, const char *name, const void *data, size_t size)
     free(p);
 }
 
-uint32_t hs_get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-void hs_put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 uint8_t *hs_monster(unsigned bones, unsigned nclips, const uint8_t *frames, uint64_t seed,
                     size_t *size)
 {
@@ -56,11 +46,11 @@ unsigned hs_clips(const uint8_t *data, size_t size)
 {
     /* Kinds with a model: 11, 7, 10 and 8 sections (ENGINE.md section 6). */
     if (size < 16) return 0;
-    uint32_t n = hs_get32(data);
+    uint32_t n = le_u32(data);
     if (n != 11 && n != 7 && n != 10 && n != 8) return 0;
-    uint32_t anim = hs_get32(data + 12); /* section 2 */
+    uint32_t anim = le_u32(data + 12); /* section 2 */
     cr_assert(anim + 4 <= size, "hs_clips: animation section past the end");
-    return hs_get32(data + anim);
+    return le_u32(data + anim);
 }
 
 static char *bin_path(const char *rel)

@@ -13,14 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/le.h"
 #include "ref/dat.h"
 #include "tests/support/ts.h"
 
 /* Writes dir/name (scratch folders and paths: tests/support/ts.h). */
 void hs_write(const char *dir, const char *name, const void *data, size_t size);
 
-uint32_t hs_get32(const uint8_t *p);
-void hs_put32(uint8_t *p, uint32_t v);
 
 /* A synthetic monster: bones, nclips clips of frames[i] frames, 64 bytes of geometry. */
 uint8_t *hs_monster(unsigned bones, unsigned nclips, const uint8_t *frames, uint64_t seed,

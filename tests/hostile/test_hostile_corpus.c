@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/le.h"
 #include "corpus/archive.h"
 #include "corpus/synth.h"
 #include "ref/dat.h"
@@ -80,7 +81,7 @@ static void cut_sections(plan *p, const char *dir, const uint8_t *b, size_t size
     static char words[NSEC][32];
     uint32_t sec[NSEC];
     for (int k = 0; k < NSEC; k++)
-        sec[k] = hs_get32(b + 4 + 4 * k);
+        sec[k] = le_u32(b + 4 + 4 * k);
     for (int k = 0; k < NSEC; k++) {
         if (sec[k] >= size || (k > 0 && sec[k] == sec[k - 1])) continue;
         char name[64];
@@ -95,7 +96,7 @@ static void cut_sections(plan *p, const char *dir, const uint8_t *b, size_t size
         while (j < NSEC && sec[j] <= sec[k])
             j++;
         if (j < NSEC) {
-            hs_put32(cut + END_FIELD, sec[k]);
+            le_put32(cut + END_FIELD, sec[k]);
             snprintf(name, sizeof name, "cutfix_at_0x%04x.dat", sec[k]);
             hs_write(dir, name, cut, sec[k]);
             snprintf(words[k], sizeof words[k], "section %d offset", j);
@@ -111,7 +112,7 @@ static void patched(const char *dir, const char *name, const uint8_t *b, size_t 
 {
     uint8_t *c = malloc(size);
     memcpy(c, b, size);
-    hs_put32(c + at, v);
+    le_put32(c + at, v);
     hs_write(dir, name, c, size);
     free(c);
 }
@@ -127,10 +128,10 @@ static void cut_mid_frame(plan *p, const char *dir)
     static const uint8_t frames[4] = {5, 4, 6, 20};
     size_t size;
     uint8_t *c = hs_monster(3, 4, frames, 41, &size);
-    uint32_t anim = hs_get32(c + 12);
+    uint32_t anim = le_u32(c + 12);
     uint32_t last = 0, start = 0;
     for (uint32_t i = 0; i < 4; i++) {
-        uint32_t off = anim + hs_get32(c + anim + 4 + 4 * i);
+        uint32_t off = anim + le_u32(c + anim + 4 + 4 * i);
         if (off > start) start = off, last = i;
     }
     cr_assert_eq(last, 3, "the 20-frame clip should lie last in the file");
@@ -150,7 +151,7 @@ static void cut_mid_frame(plan *p, const char *dir)
               "frame 10 should run past its first byte");
     uint32_t cut = start + (uint32_t)f10 + 1;
     for (int k = 3; k <= NSEC; k++)
-        hs_put32(c + 4 + 4 * k, cut);
+        le_put32(c + 4 + 4 * k, cut);
     hs_write(dir, "cut_mid_frame.dat", c, cut);
     add_good(p, "cut_mid_frame.dat", 4, 3);
     free(c);
@@ -183,18 +184,18 @@ static void folder_corpus(plan *p, const char *dir)
     add_bad(p, "cut_at_0x0004.dat", "truncated", 0, "11 sections need a 52-byte header", 0);
     cut_sections(p, dir, b, size);
 
-    uint32_t skel = hs_get32(b + 4), anim = hs_get32(b + 12);
+    uint32_t skel = le_u32(b + 4), anim = le_u32(b + 12);
     patched(dir, "offset_past_end.dat", b, size, 4 + 4 * 2, (uint32_t)size + 0x100);
     add_bad(p, "offset_past_end.dat", "range", 12, "section 2 offset", "past the end of the file");
     patched(dir, "offset_ffffffff.dat", b, size, 4 + 4 * 5, 0xFFFFFFFFu);
     add_bad(p, "offset_ffffffff.dat", "range", 24, "section 5 offset 0xffffffff", "past the end");
-    uint32_t anim_size = hs_get32(b + 16) - anim;
+    uint32_t anim_size = le_u32(b + 16) - anim;
     patched(dir, "clip_offset_past_end.dat", b, size, anim + 8, anim_size + 5);
     add_bad(p, "clip_offset_past_end.dat", "range", anim + 8, "clip 1 offset", "past the end");
     patched(dir, "section_count_3.dat", b, size, 0, 3);
     add_bad(p, "section_count_3.dat", "unsupported", 0, "section count 3", NULL);
     /* 255 bones need 16 + 48 * 255 = 0x2fe0 bytes; the section holds 3. */
-    patched(dir, "bones_255.dat", b, size, skel, (hs_get32(b + skel) & ~0xFFu) | 255);
+    patched(dir, "bones_255.dat", b, size, skel, (le_u32(b + skel) & ~0xFFu) | 255);
     add_bad(p, "bones_255.dat", "truncated", skel, "255 bones need 0x2fe0 bytes", NULL);
     patched(dir, "clips_2p31.dat", b, size, anim, 0x80000000u);
     add_bad(p, "clips_2p31.dat", "range", anim, "clip count 2147483648", NULL);
@@ -333,7 +334,7 @@ static void archive_corpus(plan *p, const char *dir)
     for (int i = 0; i < 8; i++)
         g[i] = hs_monster(2 + (unsigned)i % 3, 3, fr[i % 3], 60 + i, &gs[i]);
     /* Entry 8: 255 bones in a 2-bone skeleton section. */
-    uint32_t skel = hs_get32(g[7] + 4);
+    uint32_t skel = le_u32(g[7] + 4);
     g[8] = malloc(gs[7]);
     memcpy(g[8], g[7], gs[7]);
     gs[8] = gs[7];
@@ -359,27 +360,27 @@ static void archive_corpus(plan *p, const char *dir)
         add_good(p, strrchr(in[i].path, '\\') + 1, 3, -1);
     /* 3: the first flag byte of the LZSS data cleared: a reference comes
      * before any output byte (FS offset + 4 size word + 1 flag byte). */
-    uint32_t off3 = hs_get32(fi + 3 * 12 + 4);
+    uint32_t off3 = le_u32(fi + 3 * 12 + 4);
     img.fs[off3 + 4] = 0;
     add_bad(p, "c0m003.dat", "format", off3 + 5, "before any output byte", "c0m003.dat")
         ->file_suffix = "battle.fs";
     /* 4: LZSS entry announcing one byte more than it holds: refused where
      * its data ends (FS offset + 4 + the size word's value). */
-    uint32_t off4 = hs_get32(fi + 4 * 12 + 4);
-    hs_put32(fi + 4 * 12, (uint32_t)gs[4] + 1);
-    add_bad(p, "c0m004.dat", "format", off4 + 4 + hs_get32(img.fs + off4), "LZSS data ends after",
+    uint32_t off4 = le_u32(fi + 4 * 12 + 4);
+    le_put32(fi + 4 * 12, (uint32_t)gs[4] + 1);
+    add_bad(p, "c0m004.dat", "format", off4 + 4 + le_u32(img.fs + off4), "LZSS data ends after",
             "announced")
         ->file_suffix = "battle.fs";
     /* 5: stored entry announcing more bytes than FS holds after it. */
-    hs_put32(fi + 5 * 12, (uint32_t)img.fs_size);
+    le_put32(fi + 5 * 12, (uint32_t)img.fs_size);
     add_bad(p, "c0m005.dat", "range", 5 * 12, "run past the end", NULL)->file_suffix = "battle.fi";
     /* 6: LZ4 entry announcing 100 bytes more than it decodes to. */
-    hs_put32(fi + 6 * 12, (uint32_t)gs[6] + 100);
-    add_bad(p, "c0m006.dat", "format", hs_get32(fi + 6 * 12 + 4) + 4, "LZ4 data decodes to",
+    le_put32(fi + 6 * 12, (uint32_t)gs[6] + 100);
+    add_bad(p, "c0m006.dat", "format", le_u32(fi + 6 * 12 + 4) + 4, "LZ4 data decodes to",
             "the index says")
         ->file_suffix = "battle.fs";
     /* 7: unknown compression 7. */
-    hs_put32(fi + 7 * 12 + 8, 7);
+    le_put32(fi + 7 * 12 + 8, 7);
     add_bad(p, "c0m007.dat", "unsupported", 7 * 12 + 8, "unknown compression 7", NULL)
         ->file_suffix = "battle.fi";
     add_bad(p, "c0m008.dat", "truncated", skel, "255 bones need 0x2fe0 bytes", NULL);

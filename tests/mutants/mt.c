@@ -2,6 +2,7 @@
  * tests/mutants/mt.c: helpers shared by the mutant and run-level suites
  * (see mt.h). Test code only.
  */
+#include "common/le.h"
 #include "tests/mutants/mt.h"
 
 #include <criterion/criterion.h>
@@ -13,8 +14,8 @@
 
 #include "corpus/synth.h"
 #include "emu/profile.h"
-#include "harness/fields.h"
-#include "harness/modes.h"
+#include "harness/core/fields.h"
+#include "harness/core/modes.h"
 
 static void *must(void *p)
 {
@@ -22,20 +23,15 @@ static void *must(void *p)
     return p;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 uint32_t mt_section_offset(const uint8_t *data, uint32_t k)
 {
-    return get32(data + 4 + 4 * k);
+    return le_u32(data + 4 + 4 * k);
 }
 
 uint32_t mt_clip_offset(const uint8_t *data, uint32_t c)
 {
     uint32_t anim = mt_section_offset(data, DAT_SECTION_ANIMATION);
-    return anim + get32(data + anim + 4 + 4 * c);
+    return anim + le_u32(data + anim + 4 + 4 * c);
 }
 
 /* The clip as synth_model arrays (every array malloc'd, freed by synth_model_free). */

@@ -19,10 +19,10 @@
 #include <stdint.h>
 
 #include "emu/game.h"
-#include "harness/results.h"
-#include "harness/run.h"
+#include "harness/core/results.h"
+#include "harness/run/run.h"
 #include "tests/support/ts.h"
-#include "ref/error.h"
+#include "common/error.h"
 
 /* Fails the running test with the error text when call != 0. */
 #define MT_OK(call, err)                                                                           \

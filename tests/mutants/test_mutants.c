@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "corpus/synth.h"
-#include "harness/leaf.h"
+#include "harness/run/leaf.h"
 #include "tests/mutants/mt.h"
 #include "tests/mutants/mt_corpus.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "corpus/synth.h"
-#include "harness/fields.h"
+#include "harness/core/fields.h"
 #include "tests/mutants/mt.h"
 #include "tests/mutants/mt_corpus.h"
 

@@ -2,6 +2,7 @@
  * tests/ref/tb.c: test builders for the ref suites (see tb.h). Test code
  * only; it deliberately shares no code with ref/encode.c.
  */
+#include "common/le.h"
 #include "tests/ref/tb.h"
 
 #include <criterion/criterion.h>
@@ -57,34 +58,22 @@ void tb_scale_payload(tb_bits *b, uint16_t payload)
     tb_put(b, payload, 16);
 }
 
-void tb_put32(uint8_t *p, uint32_t v)
-{
-    for (int k = 0; k < 4; k++)
-        p[k] = (uint8_t)(v >> (8 * k));
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
 size_t tb_skel(uint8_t *out, unsigned bones, uint8_t flags)
 {
     size_t n = 16 + 48 * (size_t)bones;
     memset(out, 0, n);
     out[0] = (uint8_t)bones;
     out[1] = flags;
-    put16(out + 2, 0x1234); /* model scale */
+    le_put16(out + 2, 0x1234); /* model scale */
     for (int k = 4; k < 8; k++)
         out[k] = (uint8_t)(0xA0 + k); /* unread */
-    put16(out + 0xE, 0x5A5A);         /* unread */
+    le_put16(out + 0xE, 0x5A5A);         /* unread */
     for (unsigned b = 0; b < bones; b++) {
         uint8_t *p = out + 16 + 48 * (size_t)b;
-        put16(p, (uint16_t)(b == 0 ? 0xFFFF : b - 1)); /* parent */
-        put16(p + 2, (uint16_t)(100 + b));             /* bone size */
+        le_put16(p, (uint16_t)(b == 0 ? 0xFFFF : b - 1)); /* parent */
+        le_put16(p + 2, (uint16_t)(100 + b));             /* bone size */
         for (int k = 0; k < 3; k++)
-            put16(p + 0xA + 2 * k, 1024);
+            le_put16(p + 0xA + 2 * k, 1024);
         for (int k = 0x10; k < 48; k++)
             p[k] = (uint8_t)(0xC0 + b + k); /* runtime area */
     }
@@ -140,15 +129,15 @@ uint8_t *tb_build(const tb_model *m, size_t *size)
         sec[i] = total;
     uint8_t *f = malloc(total);
     cr_assert(f, "tb_build: out of memory");
-    tb_put32(f, m->nsections);
+    le_put32(f, m->nsections);
     for (unsigned i = 0; i <= m->nsections; i++)
-        tb_put32(f + 4 + 4 * i, (uint32_t)sec[i]);
+        le_put32(f + 4 + 4 * i, (uint32_t)sec[i]);
     memcpy(f + sec[0], m->skel, m->skel_len);
     memset(f + sec[1], 0xEE, 4);
-    tb_put32(f + sec[2], m->nclips);
+    le_put32(f + sec[2], m->nclips);
     size_t at = 4 + 4 * (size_t)m->nclips;
     for (unsigned i = 0; i < m->nclips; i++) {
-        tb_put32(f + sec[2] + 4 + 4 * i, (uint32_t)at);
+        le_put32(f + sec[2] + 4 + 4 * i, (uint32_t)at);
         memcpy(f + sec[2] + at, m->clips[i].data, m->clips[i].len);
         at += m->clips[i].len;
     }
@@ -187,17 +176,17 @@ void tb_load(tb_fix *fx, const uint8_t *skel, size_t skel_len, tb_bits *const *c
 
 int16_t tb_get_root(tb_fix *fx, int k)
 {
-    return ref_get16(tb_root(fx->skel, k));
+    return le_s16(tb_root(fx->skel, k));
 }
 
 int16_t tb_get_rot(tb_fix *fx, unsigned b, int k)
 {
-    return ref_get16(tb_rotp(fx->skel, b, k));
+    return le_s16(tb_rotp(fx->skel, b, k));
 }
 
 int16_t tb_get_scale(tb_fix *fx, unsigned b, int k)
 {
-    return ref_get16(tb_scalep(fx->skel, b, k));
+    return le_s16(tb_scalep(fx->skel, b, k));
 }
 
 void tb_check_cmd(const ref_animcmd *c, int clip, int flags, int off, int bit, int frame, int total,

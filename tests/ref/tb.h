@@ -13,9 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/le.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
-#include "ref/error.h"
+#include "common/error.h"
 #include "tests/support/ts.h"
 
 /* Fails the running test with the error text when call != 0. */
@@ -109,6 +110,5 @@ int tb_tick(tb_fix *fx);
 void tb_idle_frame(tb_bits *b, unsigned bones);
 
 /* Writes a little-endian u32. */
-void tb_put32(uint8_t *p, uint32_t v);
 
 #endif

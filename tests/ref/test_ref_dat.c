@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "ref/dat.h"
 #include "tests/ref/tb.h"
 
@@ -32,11 +33,6 @@ static uint8_t *base(unsigned nsections, size_t *size)
     return tb_build(&m, size);
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 Test(dat, base_layout_by_hand)
 {
     size_t size;
@@ -44,10 +40,10 @@ Test(dat, base_layout_by_hand)
     cr_assert_eq(size, 192);
     static const uint32_t sec[12] = {52, 164, 168, 187, 192, 192, 192, 192, 192, 192, 192, 192};
     for (int i = 0; i < 12; i++)
-        cr_assert_eq(get32(f + 4 + 4 * i), sec[i], "section %d", i);
-    cr_assert_eq(get32(f + 168), 2);
-    cr_assert_eq(get32(f + 172), 12);
-    cr_assert_eq(get32(f + 176), 15);
+        cr_assert_eq(le_u32(f + 4 + 4 * i), sec[i], "section %d", i);
+    cr_assert_eq(le_u32(f + 168), 2);
+    cr_assert_eq(le_u32(f + 172), 12);
+    cr_assert_eq(le_u32(f + 176), 15);
     cr_assert_eq(f[180], 2);
     cr_assert_eq(f[183], 7);
     free(f);
@@ -113,7 +109,7 @@ Test(dat, modelless_kinds_recognized)
     uint8_t *f = calloc(1, 36);
     static const uint32_t five[7] = {5, 28, 30, 30, 34, 34, 36};
     for (int i = 0; i < 7; i++)
-        tb_put32(f + 4 * i, five[i]);
+        le_put32(f + 4 * i, five[i]);
     dat_file d;
     parse_ok(f, 36, &d, "d1w000.dat");
     cr_assert_eq(d.kind, DAT_WEAPON_REDUCED);
@@ -130,7 +126,7 @@ Test(dat, modelless_kinds_recognized)
     f = calloc(1, 16);
     static const uint32_t two[4] = {2, 16, 16, 16};
     for (int i = 0; i < 4; i++)
-        tb_put32(f + 4 * i, two[i]);
+        le_put32(f + 4 * i, two[i]);
     parse_ok(f, 16, &d, "c0m127.dat");
     cr_assert_eq(d.kind, DAT_NO_MODEL);
     cr_assert_eq(d.nsections, 2);
@@ -216,7 +212,7 @@ Test(dat, malformed_files)
         size_t n = c->size ? c->size : size;
         uint8_t *f = calloc(1, n);
         memcpy(f, orig, n < size ? n : size);
-        if (c->width == 4) tb_put32(f + c->at, c->value);
+        if (c->width == 4) le_put32(f + c->at, c->value);
         if (c->width == 1) f[c->at] = (uint8_t)c->value;
         dat_file d;
         ff_error err;
@@ -240,7 +236,7 @@ Test(dat, last_byte_clip_offset_is_valid)
     /* Clip 1 at offset 18: its frame byte is the section's last byte. */
     size_t size;
     uint8_t *f = base(11, &size);
-    tb_put32(f + 176, 18);
+    le_put32(f + 176, 18);
     dat_file d;
     parse_ok(f, size, &d, "last byte");
     cr_assert_eq(dat_clip_frames(&d, 1), 0x33);

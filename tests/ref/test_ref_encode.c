@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
+#include "common/rng.h"
 #include "ref/encode.h"
 #include "ref/engine.h"
 #include "tests/ref/tb.h"
@@ -185,10 +187,10 @@ Test(encode, clip_pads_then_writes_frame_byte_and_rolls_back)
 
 static uint64_t next(uint64_t *s)
 {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    rng r = {*s};
+    uint64_t z = rng_next(&r);
+    *s = r.s;
+    return z;
 }
 
 static int32_t between(uint64_t *s, int32_t lo, int32_t hi)
@@ -332,13 +334,13 @@ static void expect_check(const expect *e, const tb_fix *fx, const clip_data *c, 
     cr_assert_eq(fx->a.cmd.frame, e->applied, "case %d tick %u: frame", ccase, t);
     cr_assert_eq(sk[1], e->flag, "case %d tick %u: flag byte 0x%02x", ccase, t, sk[1]);
     for (int k = 0; k < 3; k++)
-        cr_assert_eq(ref_get16(sk + 8 + 2 * k), wrap16(e->root[k]), "case %d tick %u: root %d",
+        cr_assert_eq(le_s16(sk + 8 + 2 * k), wrap16(e->root[k]), "case %d tick %u: root %d",
                      ccase, t, k);
     for (unsigned j = 0; j < c->bones * 3; j++) {
         const uint8_t *bone = sk + 16 + 48 * (j / 3);
-        cr_assert_eq(ref_get16(bone + 4 + 2 * (j % 3)), wrap16(e->rot[j]),
+        cr_assert_eq(le_s16(bone + 4 + 2 * (j % 3)), wrap16(e->rot[j]),
                      "case %d tick %u: bone %u rot %u", ccase, t, j / 3, j % 3);
-        cr_assert_eq(ref_get16(bone + 0xA + 2 * (j % 3)), e->scale[j],
+        cr_assert_eq(le_s16(bone + 0xA + 2 * (j % 3)), e->scale[j],
                      "case %d tick %u: bone %u scale %u", ccase, t, j / 3, j % 3);
     }
 }
@@ -367,12 +369,12 @@ static void round_trip(int ccase, unsigned bones, unsigned frames, int fast)
                 0};
     for (unsigned j = 0; j < bones * 3; j++) {
         uint8_t *bone = skel + 16 + 48 * (j / 3);
-        ref_put16(bone + 4 + 2 * (j % 3), (int16_t)next(&s)); /* zeroed by StartClip */
+        le_put16(bone + 4 + 2 * (j % 3), (int16_t)next(&s)); /* zeroed by StartClip */
         e.scale[j] = (int16_t)next(&s);
-        ref_put16(bone + 0xA + 2 * (j % 3), e.scale[j]);
+        le_put16(bone + 0xA + 2 * (j % 3), e.scale[j]);
     }
     for (int k = 0; k < 3; k++)
-        ref_put16(skel + 8 + 2 * k, (int16_t)next(&s));
+        le_put16(skel + 8 + 2 * k, (int16_t)next(&s));
     static const uint8_t dummy[4] = {1, 0, 0, 0};
     tb_clip clips[2] = {{dummy, 4}, {buf, enc_bytes(&w)}};
     tb_model m = {11, skel, len, clips, 2, NULL, 0};

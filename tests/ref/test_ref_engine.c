@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "ref/engine.h"
 #include "tests/ref/tb.h"
 
@@ -18,10 +19,10 @@ Test(engine, start_clip_zeroes_root_and_rotations_keeps_scales_and_flag)
     static const int16_t rots[2][3] = {{10, 20, 30}, {40, 50, 60}};
     static const int16_t scales[2][3] = {{1000, 1100, 1200}, {900, 800, 700}};
     for (int k = 0; k < 3; k++) {
-        ref_put16(tb_root(skel, k), r[k]);
+        le_put16(tb_root(skel, k), r[k]);
         for (unsigned b = 0; b < 2; b++) {
-            ref_put16(tb_rotp(skel, b, k), rots[b][k]);
-            ref_put16(tb_scalep(skel, b, k), scales[b][k]);
+            le_put16(tb_rotp(skel, b, k), rots[b][k]);
+            le_put16(tb_scalep(skel, b, k), scales[b][k]);
         }
     }
     tb_bits c0, c1;
@@ -40,9 +41,9 @@ Test(engine, start_clip_zeroes_root_and_rotations_keeps_scales_and_flag)
     uint8_t want[TB_SKEL_MAX];
     memcpy(want, skel, len);
     for (int k = 0; k < 3; k++) {
-        ref_put16(tb_root(want, k), 0);
+        le_put16(tb_root(want, k), 0);
         for (unsigned b = 0; b < 2; b++)
-            ref_put16(tb_rotp(want, b, k), 0);
+            le_put16(tb_rotp(want, b, k), 0);
     }
     ts_assert_mem(fx.skel, want, len, "skeleton after StartClip");
     /* flags 0xFC & 0xF3 = 0xF0, then half-step 0 -> 1: 0xF4.
@@ -56,7 +57,7 @@ Test(engine, mode_bit_replaces_only_bit0_and_absent_scale_is_1024)
     uint8_t skel[TB_SKEL_MAX];
     size_t len = tb_skel(skel, 1, 0xFE);
     for (int k = 0; k < 3; k++)
-        ref_put16(tb_scalep(skel, 0, k), (int16_t)(500 + 100 * k));
+        le_put16(tb_scalep(skel, 0, k), (int16_t)(500 + 100 * k));
     tb_bits c;
     tb_bits_init(&c);
     tb_put(&c, 3, 8);
@@ -103,7 +104,7 @@ Test(engine, mode_bit_replaces_only_bit0_and_absent_scale_is_1024)
     /* flag byte 0x01, mode 0: 0x00; scales untouched. */
     len = tb_skel(skel, 1, 0x01);
     for (int k = 0; k < 3; k++)
-        ref_put16(tb_scalep(skel, 0, k), (int16_t)(500 + 100 * k));
+        le_put16(tb_scalep(skel, 0, k), (int16_t)(500 + 100 * k));
     tb_bits_init(&c);
     tb_put(&c, 1, 8);
     tb_idle_frame(&c, 1);

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "ref/engine.h"
 #include "tests/ref/tb.h"
 
@@ -43,7 +44,7 @@ static void load(tb_fix *fx, unsigned nsections, unsigned nclips, const unsigned
 
 static int16_t root_x(tb_fix *fx)
 {
-    return ref_get16(tb_root(fx->skel, 0));
+    return le_s16(tb_root(fx->skel, 0));
 }
 
 typedef struct step_vec {

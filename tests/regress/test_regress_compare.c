@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/report_diff.h"
+#include "harness/report/report_diff.h"
 #include "tests/support/ts.h"
 
 /* ---- building reports ---- */

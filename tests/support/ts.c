@@ -2,6 +2,7 @@
  * tests/support/ts.c: helpers of the regression-workflow suites. Test
  * code only.
  */
+#include "common/le.h"
 #include "tests/support/ts.h"
 
 #include <criterion/criterion.h>
@@ -297,25 +298,20 @@ char **ts_dat_names(const char *dir, size_t *n)
     return v;
 }
 
-static uint32_t u32_at(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 unsigned ts_dat_clips(const char *path, unsigned *bones)
 {
     size_t size;
     unsigned char *d = (unsigned char *)ts_read(path, &size);
     cr_assert(d != NULL && size >= 16, "cannot read %s", path);
-    uint32_t n = u32_at(d);
+    uint32_t n = le_u32(d);
     unsigned clips = 0;
     *bones = 0;
     /* Section counts of the kinds that hold a skeleton and animations. */
     if (n == 11 || n == 7 || n == 10 || n == 8) {
-        uint32_t skel = u32_at(d + 4), anim = u32_at(d + 4 + 4 * 2);
+        uint32_t skel = le_u32(d + 4), anim = le_u32(d + 4 + 4 * 2);
         cr_assert(skel < size && anim + 4 <= size, "%s: sections past the end", path);
         *bones = d[skel];
-        clips = u32_at(d + anim);
+        clips = le_u32(d + anim);
     }
     free(d);
     return clips;

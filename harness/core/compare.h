@@ -1,0 +1,41 @@
+/*
+ * harness/core/compare.h: the field-by-field comparison of two clip traces
+ * (reference vs original), tick by tick, down to the first divergence.
+ *
+ * Fields are visited in FIELD_MAP order within a tick (the order of cause
+ * within an engine call), per-bone fields bone by bone (rotation x y z, then
+ * scale x y z), so "first" is well defined and the same for every report.
+ * Nothing here allocates.
+ */
+#ifndef FF8_HARNESS_CORE_COMPARE_H
+#define FF8_HARNESS_CORE_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/core/fields.h"
+#include "harness/core/trace.h"
+
+typedef struct cmp_divergence {
+    size_t tick;
+    field_id field;
+    unsigned bone;       /* per-bone fields */
+    int32_t ref, orig;   /* values at the divergence */
+    int32_t cursor_off;  /* cursor (bytes from the clip start, bit) */
+    int32_t cursor_bit;  /* where that tick began */
+    uint64_t differing;  /* field values differing from this tick to the end of the shorter trace */
+    size_t ref_ticks, orig_ticks;
+} cmp_divergence;
+
+/*
+ * Compares two traces of the same clip. Returns 0 when they are identical
+ * (same length, every field of every tick), 1 when they differ, with *d at
+ * the first differing field. Traces of different bone counts differ at
+ * tick 0 (field ret is not used for that: the first bone field is).
+ */
+int cmp_traces(const trace *ref, const trace *orig, cmp_divergence *d);
+
+/* Fills *d as the first differing field of tick i, or returns 0 if none. */
+int cmp_tick(const trace *ref, const trace *orig, size_t i, cmp_divergence *d);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * harness/core/group.c: mismatches grouped by signature (level, field kind,
+ * mode, shape of the difference), each group keeping its earliest example
+ * (lowest result index, so the same for any number of jobs) with the
+ * diverging channel over the whole clip for plots.
+ */
+#include "harness/core/group.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static int pow2_exponent(int64_t d)
+{
+    if (d < 0) d = -d;
+    if (d < 8 || (d & (d - 1))) return -1;
+    int k = 0;
+    while (d > 1) {
+        d >>= 1;
+        k++;
+    }
+    return k;
+}
+
+void group_shape(field_id f, int32_t ref, int32_t orig, char *out, size_t n)
+{
+    int64_t d = (int64_t)orig - ref;
+    int k;
+    if (f == FIELD_RET) {
+        if (ref < 0 || orig < 0) snprintf(out, n, "no_call");
+        else if (orig == 1 && ref != 1) snprintf(out, n, "ends_early");
+        else if (ref == 1 && orig != 1) snprintf(out, n, "ends_late");
+        else snprintf(out, n, "other");
+    } else if (field_is_bits(f)) {
+        snprintf(out, n, "xor_0x%02x", (unsigned)(ref ^ orig) & 0xFF);
+    } else if (orig == 0) {
+        snprintf(out, n, "orig_zero");
+    } else if (ref == 0) {
+        snprintf(out, n, "ref_zero");
+    } else if (d == 1 || d == -1) {
+        snprintf(out, n, "off_by_one");
+    } else if ((k = pow2_exponent(d)) > 0) {
+        /* first: a missing sign extension of a w-bit value differs by 2^w */
+        snprintf(out, n, "differs_by_2^%d", k);
+    } else if ((int64_t)orig == -(int64_t)ref) {
+        snprintf(out, n, "negated");
+    } else if ((int64_t)orig == 2 * (int64_t)ref) {
+        snprintf(out, n, "doubled");
+    } else if (2 * (int64_t)orig == ref) {
+        snprintf(out, n, "halved");
+    } else {
+        snprintf(out, n, "other");
+    }
+}
+
+static int find_or_add(run_results *res, const char *level, const char *field,
+                       const char *mode, const char *shape)
+{
+    for (size_t i = 0; i < res->ngroups; i++) {
+        const res_group *g = &res->groups[i];
+        if (!strcmp(g->level, level) && !strcmp(g->field, field) && !strcmp(g->mode, mode) &&
+            !strcmp(g->shape, shape))
+            return (int)i;
+    }
+    res_group *g = realloc(res->groups, (res->ngroups + 1) * sizeof *g);
+    if (!g) return -1;
+    res->groups = g;
+    g = &res->groups[res->ngroups];
+    memset(g, 0, sizeof *g);
+    snprintf(g->level, sizeof g->level, "%s", level);
+    snprintf(g->field, sizeof g->field, "%s", field);
+    snprintf(g->mode, sizeof g->mode, "%s", mode);
+    snprintf(g->shape, sizeof g->shape, "%s", shape);
+    g->example = -1;
+    return (int)res->ngroups++;
+}
+
+static int capture(res_series *s, const trace *ref, const trace *orig, field_id f,
+                   unsigned bone)
+{
+    size_t n = ref->n > orig->n ? ref->n : orig->n;
+    if (n > RES_SERIES_MAX) n = RES_SERIES_MAX;
+    int32_t *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        a[i] = i < ref->n ? trace_value(ref, i, f, bone) : 0;
+        b[i] = i < orig->n ? trace_value(orig, i, f, bone) : 0;
+    }
+    free(s->ref);
+    free(s->orig);
+    s->ref = a;
+    s->orig = b;
+    s->n = n;
+    s->ref_n = ref->n < n ? ref->n : n;
+    s->orig_n = orig->n < n ? orig->n : n;
+    return 0;
+}
+
+int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig)
+{
+    clip_result *r = &res->results[idx];
+    char shape[48];
+    group_shape(r->div.field, r->div.ref, r->div.orig, shape, sizeof shape);
+    int gi = find_or_add(res, "frame", field_kind_name(r->div.field), mode_name(r->mode), shape);
+    if (gi < 0) return -1;
+    res_group *g = &res->groups[gi];
+    g->count++;
+    r->group = gi;
+    if (g->example < 0 || (int64_t)idx < g->example) {
+        g->example = (int64_t)idx;
+        if (capture(&g->series, ref, orig, r->div.field, r->div.bone) < 0) return -1;
+    }
+    return 0;
+}
+
+int group_add_leaf(run_results *res, unsigned leaf)
+{
+    leaf_result *l = &res->leaf[leaf];
+    if (!l->mismatches) return 0;
+    const leaf_case *c = &l->first;
+    char shape[48];
+    if (c->ref_ax != c->orig_ax) group_shape(FIELD_ROOT_X, c->ref_ax, c->orig_ax, shape, sizeof shape);
+    else snprintf(shape, sizeof shape, "cursor");
+    int gi = find_or_add(res, "leaf", l->routine, "-", shape);
+    if (gi < 0) return -1;
+    res->groups[gi].count += l->mismatches;
+    res->groups[gi].example = leaf;
+    l->group = gi;
+    return 0;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+    const res_group *x = a, *y = b;
+    if (x->count != y->count) return x->count > y->count ? -1 : 1;
+    int c;
+    if ((c = strcmp(x->level, y->level))) return c;
+    if ((c = strcmp(x->field, y->field))) return c;
+    if ((c = strcmp(x->mode, y->mode))) return c;
+    return strcmp(x->shape, y->shape);
+}
+
+void group_sort(run_results *res)
+{
+    size_t n = res->ngroups;
+    if (n < 2) return;
+    /* Sort a copy that remembers the old index, then renumber the results. */
+    int *old_to_new = malloc(n * sizeof *old_to_new);
+    res_group *sorted = malloc(n * sizeof *sorted);
+    if (!old_to_new || !sorted) {
+        free(old_to_new);
+        free(sorted);
+        return; /* unsorted groups are still correct, only less readable */
+    }
+    memcpy(sorted, res->groups, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_group);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (cmp_group(&sorted[i], &res->groups[j]) == 0) {
+                old_to_new[j] = (int)i;
+                break;
+            }
+    for (size_t i = 0; i < res->nresults; i++)
+        if (res->results[i].group >= 0) res->results[i].group = old_to_new[res->results[i].group];
+    for (size_t i = 0; i < res->nleaf; i++)
+        if (res->leaf[i].group >= 0) res->leaf[i].group = old_to_new[res->leaf[i].group];
+    memcpy(res->groups, sorted, n * sizeof *sorted);
+    free(old_to_new);
+    free(sorted);
+}

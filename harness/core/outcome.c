@@ -1,0 +1,158 @@
+/*
+ * harness/core/outcome.c: outcomes of the original's side and their blob form.
+ *
+ * Raw blob: "FF8DOUT1" u32 format, then records:
+ *   u32 clip, u8 faulted, u64 extent, u32 bones, u32 ticks,
+ *   per tick: trace_tick, bones * 6 s16; then emu_fault when faulted
+ * all in host order (the cache lives on the machine that wrote it).
+ */
+#include "harness/core/outcome.h"
+
+#include "ref/dat.h"
+
+#include <lz4frame.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char magic[8] = {'F', 'F', '8', 'D', 'O', 'U', 'T', '1'};
+
+void outcome_init(orig_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    trace_init(&o->t);
+}
+
+void outcome_free(orig_outcome *o)
+{
+    trace_free(&o->t);
+    outcome_init(o);
+}
+
+int outcome_copy(orig_outcome *dst, const orig_outcome *src, ff_error *err)
+{
+    dst->faulted = src->faulted;
+    if (src->faulted) dst->fault = src->fault;
+    dst->extent = src->extent;
+    return trace_copy(&dst->t, &src->t, err);
+}
+
+void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o)
+{
+    if (raw->len == 0) {
+        uint32_t fmt = OUTCOME_FORMAT;
+        sb_add(raw, magic, sizeof magic);
+        sb_add(raw, (const char *)&fmt, sizeof fmt);
+    }
+    uint8_t faulted = (uint8_t)(o->faulted != 0);
+    uint32_t bones = o->t.bones, ticks = (uint32_t)o->t.n;
+    sb_add(raw, (const char *)&clip, sizeof clip);
+    sb_add(raw, (const char *)&faulted, 1);
+    sb_add(raw, (const char *)&o->extent, sizeof o->extent);
+    sb_add(raw, (const char *)&bones, sizeof bones);
+    sb_add(raw, (const char *)&ticks, sizeof ticks);
+    for (uint32_t i = 0; i < ticks; i++) {
+        sb_add(raw, (const char *)&o->t.ticks[i], sizeof(trace_tick));
+        sb_add(raw, (const char *)trace_bone6(&o->t, i), (size_t)bones * 6 * sizeof(int16_t));
+    }
+    if (faulted) sb_add(raw, (const char *)&o->fault, sizeof o->fault);
+}
+
+static int take(const uint8_t *raw, size_t len, size_t *pos, void *dst, size_t n)
+{
+    if (n > len - *pos) return -1;
+    memcpy(dst, raw + *pos, n);
+    *pos += n;
+    return 0;
+}
+
+int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
+                 orig_outcome *o, const char *name, ff_error *err)
+{
+    if (*pos == 0) *pos = sizeof magic + sizeof(uint32_t);
+    if (*pos > len) return ff_error_set(err, FF_E_FORMAT, name, 0, "outcome blob too short");
+    if (*pos == len) return 0;
+    size_t at = *pos;
+    uint8_t faulted;
+    uint32_t bones, ticks;
+    if (take(raw, len, pos, clip, sizeof *clip) < 0 || take(raw, len, pos, &faulted, 1) < 0 ||
+        take(raw, len, pos, &o->extent, sizeof o->extent) < 0 ||
+        take(raw, len, pos, &bones, sizeof bones) < 0 ||
+        take(raw, len, pos, &ticks, sizeof ticks) < 0 || bones > DAT_MAX_BONES ||
+        ticks > 4096)
+        return ff_error_set(err, FF_E_FORMAT, name, (int64_t)at, "damaged outcome record");
+    trace_clear(&o->t, bones);
+    int16_t bone6[DAT_MAX_BONES * 6];
+    size_t bytes = (size_t)bones * 6 * sizeof(int16_t);
+    for (uint32_t i = 0; i < ticks; i++) {
+        trace_tick k;
+        if (take(raw, len, pos, &k, sizeof k) < 0 || take(raw, len, pos, bone6, bytes) < 0)
+            return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated outcome");
+        if (trace_push(&o->t, &k, bone6, err) < 0) return -1;
+    }
+    o->faulted = faulted != 0;
+    if (o->faulted && take(raw, len, pos, &o->fault, sizeof o->fault) < 0)
+        return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated fault record");
+    return 1;
+}
+
+int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *err)
+{
+    size_t cap = LZ4F_compressFrameBound(raw->len, NULL);
+    uint8_t *buf = malloc(cap ? cap : 1);
+    if (!buf) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory packing outcomes");
+    size_t n = LZ4F_compressFrame(buf, cap, raw->s, raw->len, NULL);
+    if (LZ4F_isError(n)) {
+        free(buf);
+        return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "LZ4: %s", LZ4F_getErrorName(n));
+    }
+    *out = buf;
+    *out_len = n;
+    return 0;
+}
+
+int outcome_unpack(const uint8_t *packed, size_t len, const char *name, uint8_t **raw,
+                   size_t *raw_len, ff_error *err)
+{
+    LZ4F_dctx *ctx;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION)))
+        return ff_error_set(err, FF_E_NOMEM, name, -1, "cannot set up LZ4 decoding");
+    strbuf out;
+    sb_init(&out);
+    size_t pos = 0;
+    int rc = 0;
+    for (;;) {
+        char buf[64 * 1024];
+        size_t out_n = sizeof buf, in_n = len - pos;
+        size_t hint = LZ4F_decompress(ctx, buf, &out_n, packed + pos, &in_n, NULL);
+        if (LZ4F_isError(hint)) {
+            rc = ff_error_set(err, FF_E_FORMAT, name, (int64_t)pos, "LZ4 frame: %s",
+                              LZ4F_getErrorName(hint));
+            break;
+        }
+        pos += in_n;
+        sb_add(&out, buf, out_n);
+        if (hint == 0) break;
+        if (pos == len && out_n == 0) {
+            rc = ff_error_set(err, FF_E_TRUNCATED, name, (int64_t)pos, "LZ4 frame is truncated");
+            break;
+        }
+    }
+    LZ4F_freeDecompressionContext(ctx);
+    uint32_t fmt = 0;
+    if (rc == 0 && (strbuf_failed(&out) || out.len < sizeof magic + sizeof fmt ||
+                    memcmp(out.s, magic, sizeof magic) != 0))
+        rc = ff_error_set(err, FF_E_FORMAT, name, 0, "not an outcome blob");
+    if (rc == 0) {
+        memcpy(&fmt, out.s + sizeof magic, sizeof fmt);
+        if (fmt != OUTCOME_FORMAT)
+            rc = ff_error_set(err, FF_E_FORMAT, name, 8, "outcome format %u, expected %u", fmt,
+                              OUTCOME_FORMAT);
+    }
+    if (rc < 0) {
+        sb_free(&out);
+        return -1;
+    }
+    *raw = (uint8_t *)out.s;
+    *raw_len = out.len;
+    return 0;
+}

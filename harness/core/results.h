@@ -1,0 +1,150 @@
+/*
+ * harness/core/results.h: what a run produces, as plain data: one record per
+ * (file, model, clip, mode) at the frame level, one per routine at the leaf
+ * level, and the files of the corpus with their manifest entries. Report
+ * writers read only this (through report.json) and never recompute it.
+ */
+#ifndef FF8_HARNESS_CORE_RESULTS_H
+#define FF8_HARNESS_CORE_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "corpus/manifest.h"
+#include "emu/emu.h"
+#include "emu/fault.h"
+#include "harness/core/compare.h"
+#include "harness/core/modes.h"
+#include "ref/dat.h"
+#include "common/error.h"
+
+/* status, JSON name */
+#define RES_STATUS_MAP(XX)                                                     \
+    XX(MATCH, "match")                                                         \
+    XX(MISMATCH, "mismatch")                                                   \
+    XX(FAULT, "fault")                                                         \
+    XX(BAD_INPUT, "bad_input")                                                 \
+    XX(NOT_RUN, "not_run")
+
+typedef enum res_status {
+#define RES_STATUS_ENUM(id, name) RES_##id,
+    RES_STATUS_MAP(RES_STATUS_ENUM)
+#undef RES_STATUS_ENUM
+        RES__COUNT
+} res_status;
+
+/* Where the original's side of a clip came from. */
+#define RES_SOURCE_MAP(XX)                                                     \
+    XX(NONE, "none")                                                           \
+    XX(EMULATED, "emulated")                                                   \
+    XX(SHARED, "deduplicated")                                                 \
+    XX(CACHE, "cache")                                                         \
+    XX(TRACES, "traces")
+
+typedef enum res_source {
+#define RES_SOURCE_ENUM(id, name) RES_SRC_##id,
+    RES_SOURCE_MAP(RES_SOURCE_ENUM)
+#undef RES_SOURCE_ENUM
+        RES_SRC__COUNT
+} res_source;
+
+const char *res_status_name(res_status s);
+const char *res_source_name(res_source s);
+
+#define RES_STREAM_BYTES 16
+#define RES_SERIES_MAX 1024
+
+/* The channel that diverged, over the whole clip, for plots. */
+typedef struct res_series {
+    size_t n;             /* ticks shown (the longer side's) */
+    size_t ref_n, orig_n; /* ticks each side has */
+    int32_t *ref, *orig;
+} res_series;
+
+typedef struct clip_result {
+    uint32_t file; /* index into run_results.files */
+    int32_t clip;  /* -1: the whole file (bad input before any clip) */
+    mode_id mode;
+    res_status status;
+    res_source source;
+    uint32_t ref_ticks, orig_ticks;
+    uint32_t frames; /* the clip's frame byte */
+    /* MISMATCH */
+    cmp_divergence div;
+    int group;                /* index into run_results.groups */
+    uint64_t stream_off;      /* file offset of stream[0] */
+    uint8_t stream_len;
+    uint8_t stream[RES_STREAM_BYTES];
+    uint64_t cursor_file_off; /* file offset of the cursor byte at the divergence */
+    /* FAULT (heap) */
+    emu_fault *fault;
+    /* BAD_INPUT (heap) */
+    ff_error *error;
+} clip_result;
+
+typedef struct leaf_case {
+    uint64_t index; /* case number: cases are generated from (seed, index) */
+    uint8_t buf[8]; /* bytes at the cursor */
+    int32_t bit;
+    int16_t n;      /* bitReader width */
+    int16_t ref_ax, orig_ax;
+    int64_t ref_pos, orig_pos;
+    int32_t ref_bit, orig_bit;
+} leaf_case;
+
+typedef struct leaf_result {
+    char routine[32];
+    uint64_t calls, mismatches, faults;
+    int have_first;
+    leaf_case first;      /* first mismatch, in case order */
+    emu_fault *fault;     /* fault of the first faulting case (heap) */
+    uint64_t fault_index; /* ... and its case number */
+    int group;
+} leaf_result;
+
+/* A signature: what groups mismatches by cause. */
+typedef struct res_group {
+    char level[8];  /* "frame" or "leaf" */
+    char field[24]; /* field kind ("rot.x") or routine name */
+    char mode[16];  /* mode name, "-" for leaf */
+    char shape[48]; /* shape of the difference */
+    uint64_t count;
+    int64_t example;    /* index into results (frame) or leaf (leaf) */
+    res_series series;  /* frame level: the example's diverging channel */
+    /* frame level, with an executable: the original instruction behind it */
+    int have_writer;    /* writer holds a replay's answer */
+    emu_writer writer;  /* writer.writes == 0: that call did not write the field */
+    char writer_note[160]; /* why there is no writer ("" when there is one) */
+} res_group;
+
+/* A file of the run: its manifest entry (name, kind, size, SHA-256, ...). */
+typedef manifest_entry run_file;
+
+typedef struct run_totals {
+    uint64_t files, bad_files, clips, comparisons;
+    uint64_t by_status[RES__COUNT];
+    uint64_t by_source[RES_SRC__COUNT];
+    uint64_t ticks_ref, ticks_orig;
+    uint64_t leaf_calls, leaf_mismatches, leaf_faults;
+} run_totals;
+
+typedef struct run_results {
+    size_t nfiles;
+    run_file *files;
+    size_t nresults;
+    clip_result *results; /* ordered by (file, mode, clip) */
+    size_t nleaf;
+    leaf_result *leaf;
+    size_t ngroups;
+    res_group *groups;    /* ordered by count, then signature */
+    run_totals totals;
+    char corpus_kind[16];          /* "folder", "archive", "install", "file" */
+    char corpus_description[512];  /* what the corpus path turned out to be */
+    unsigned jobs;                 /* worker threads the run used */
+    int interrupted;
+    double seconds;
+} run_results;
+
+void run_results_free(run_results *r);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * harness/core/strbuf.c: growable text buffer with JSON/HTML/XML escaping.
+ */
+#include "harness/core/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_init(strbuf *b)
+{
+    b->s = NULL;
+    b->len = b->cap = 0;
+    b->failed = 0;
+}
+
+void sb_free(strbuf *b)
+{
+    free(b->s);
+    sb_init(b);
+}
+
+void sb_reset(strbuf *b)
+{
+    b->len = 0;
+    if (b->s) b->s[0] = '\0';
+}
+
+static int grow(strbuf *b, size_t extra)
+{
+    if (b->failed) return -1;
+    if (extra > SIZE_MAX / 2 - b->len) {
+        b->failed = 1;
+        return -1;
+    }
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap) return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need) cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+        b->failed = 1;
+        return -1;
+    }
+    b->s = s;
+    b->cap = cap;
+    return 0;
+}
+
+void sb_add(strbuf *b, const char *s, size_t n)
+{
+    if (grow(b, n) < 0) return;
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sb_puts(strbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+void sb_putc(strbuf *b, char c)
+{
+    if (grow(b, 1) < 0) return;
+    b->s[b->len++] = c;
+    b->s[b->len] = '\0';
+}
+
+void sb_int(strbuf *b, int64_t v)
+{
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) *--p = '-';
+    sb_add(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || grow(b, (size_t)n) < 0) return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+int utf8_seq_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    if (c < 0x80) return 1;
+    int n;
+    unsigned min, cp;
+    if ((c & 0xE0) == 0xC0) n = 2, min = 0x80, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0) n = 3, min = 0x800, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = c & 0x07;
+    else return 0;
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0; /* also stops at the NUL */
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return n;
+}
+
+void sb_utf8(strbuf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = utf8_seq_len(p);
+        if (n == 0) {
+            sb_puts(b, "\xEF\xBF\xBD");
+            p++;
+        } else {
+            sb_add(b, (const char *)p, (size_t)n);
+            p += n;
+        }
+    }
+}
+
+void sb_json_str(strbuf *b, const char *s)
+{
+    sb_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) {
+            int n = utf8_seq_len(p);
+            if (n == 0) {
+                sb_puts(b, "\\ufffd");
+            } else {
+                sb_add(b, (const char *)p, (size_t)n);
+                p += n - 1;
+            }
+            continue;
+        }
+        switch (*p) {
+        case '"': sb_add(b, "\\\"", 2); break;
+        case '\\': sb_add(b, "\\\\", 2); break;
+        case '\n': sb_add(b, "\\n", 2); break;
+        case '\r': sb_add(b, "\\r", 2); break;
+        case '\t': sb_add(b, "\\t", 2); break;
+        default:
+            if (*p < 0x20 || *p == 0x7F)
+                sb_printf(b, "\\u%04x", *p);
+            else
+                sb_putc(b, (char)*p);
+        }
+    }
+    sb_putc(b, '"');
+}
+
+static void escape_markup(strbuf *b, const char *s, int drop_controls)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '&': sb_puts(b, "&amp;"); break;
+        case '<': sb_puts(b, "&lt;"); break;
+        case '>': sb_puts(b, "&gt;"); break;
+        case '"': sb_puts(b, "&quot;"); break;
+        case '\'': sb_puts(b, "&#39;"); break;
+        default:
+            if (drop_controls && *p < 0x20 && *p != '\n' && *p != '\t')
+                sb_putc(b, '?');
+            else
+                sb_putc(b, (char)*p);
+        }
+    }
+}
+
+void sb_html(strbuf *b, const char *s)
+{
+    escape_markup(b, s, 0);
+}
+
+void sb_xml(strbuf *b, const char *s)
+{
+    escape_markup(b, s, 1);
+}
+
+int strbuf_failed(const strbuf *b)
+{
+    return b->failed;
+}

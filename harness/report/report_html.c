@@ -1,0 +1,490 @@
+/*
+ * harness/report/report_html.c: index.html, one self-contained page (inline CSS,
+ * no script, no external resource) rendered from the report tree alone:
+ * run header, summary, mismatch groups with their first divergence and a
+ * plot, then the per-file table and the lists (report_html_lists.c).
+ *
+ * Every string taken from the tree goes through sb_html; a missing or
+ * ill-typed key is shown as absent, never a crash. Must not recompute
+ * anything the run decided.
+ */
+#include <string.h>
+
+#include "harness/core/fields.h"
+#include "harness/report/report.h"
+#include "harness/report/report_html.h"
+#include "harness/report/report_plot.h"
+#include "harness/report/report_view.h"
+
+static const char css[] =
+    "*{box-sizing:border-box}"
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;"
+    "background:#f4f6f9;margin:0;padding:0 0 40px}"
+    "main{max-width:1240px;margin:0 auto;padding:0 20px}"
+    "header.top{background:#1f2a3c;color:#fff;padding:18px 0 14px;margin-bottom:18px}"
+    "header.top h1{margin:0;font-size:22px;font-weight:600}"
+    "header.top .sub{color:#b8c4d8;margin-top:4px}"
+    "h2{font-size:18px;margin:28px 0 10px;padding-bottom:4px;border-bottom:2px solid #d5dbe5}"
+    "h3{font-size:15px;margin:0 0 8px}"
+    "code,pre,.mono,.stream td{font-family:ui-monospace,'DejaVu Sans "
+    "Mono',Menlo,Consolas,monospace;"
+    "font-size:12.5px}"
+    "section{margin-bottom:10px}"
+    ".card-box{background:#fff;border:1px solid #d9dee7;border-radius:8px;padding:14px 16px;"
+    "margin:10px 0}"
+    "table{border-collapse:collapse}"
+    "table.kv th{text-align:left;color:#55607a;font-weight:500;padding:3px 14px 3px 0;"
+    "vertical-align:top;white-space:nowrap}"
+    "table.kv td{padding:3px 0;word-break:break-all}"
+    "table.grid{width:100%;background:#fff;border:1px solid #d9dee7}"
+    "table.grid th{background:#e9edf3;text-align:left;padding:6px 8px;font-weight:600;"
+    "border-bottom:1px solid #d0d6e0;white-space:nowrap}"
+    "table.grid td{padding:5px 8px;border-bottom:1px solid #edf0f4;vertical-align:top}"
+    "table.grid tr:nth-child(even) td{background:#fafbfd}"
+    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
+    ".name{word-break:break-all}"
+    ".banner{border-radius:8px;padding:10px 14px;margin:10px 0;font-weight:600}"
+    ".banner.warn{background:#fff4d6;border:1px solid #e8b93c;color:#6b4a00}"
+    ".banner.stop{background:#fde2e1;border:1px solid #d9534f;color:#7a1512}"
+    ".banner.note{background:#e3efff;border:1px solid #6b9be0;color:#183f78}"
+    ".verdict{display:inline-block;border-radius:6px;padding:2px 10px;margin-left:10px;"
+    "font-size:14px;vertical-align:middle}"
+    ".verdict.pass{background:#2e9d5b}.verdict.fail{background:#d2433f}"
+    ".verdict.incomplete{background:#c78a12}"
+    ".cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 12px}"
+    ".card{background:#fff;border:1px solid #d9dee7;border-left:5px solid "
+    "#8a94a6;border-radius:8px;"
+    "padding:8px 14px;min-width:130px}"
+    ".card .v{font-size:22px;font-weight:650;font-variant-numeric:tabular-nums}"
+    ".card .k{color:#55607a;font-size:12px;text-transform:uppercase;letter-spacing:.04em}"
+    ".card.match{border-left-color:#2e9d5b}.card.mismatch{border-left-color:#d2433f}"
+    ".card.fault{border-left-color:#8e44ad}.card.bad_input{border-left-color:#e08a1e}"
+    ".card.not_run{border-left-color:#8a94a6}"
+    ".pill{display:inline-block;border-radius:10px;padding:0 7px;margin:1px 2px;font-size:12px;"
+    "font-weight:600;white-space:nowrap}"
+    ".pill.match{background:#dcf3e5;color:#1d6b3d}.pill.mismatch{background:#fbdedd;color:#8f1d1a}"
+    ".pill.fault{background:#eddcf5;color:#5d2277}.pill.bad_input{background:#fde8cc;color:#7a4500}"
+    ".pill.not_run{background:#e6e9ee;color:#4a5364}"
+    ".tag{display:inline-block;background:#e9edf3;border-radius:4px;padding:0 6px;margin-left:4px;"
+    "font-size:12px;font-weight:500;color:#3b4559}"
+    ".group{background:#fff;border:1px solid #d9dee7;border-left:5px solid "
+    "#d2433f;border-radius:8px;"
+    "padding:12px 16px;margin:12px 0}"
+    ".group .count{float:right;color:#8f1d1a;font-weight:600}"
+    ".gbody{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}"
+    ".gtext{flex:1 1 380px;min-width:320px}.gplot{flex:0 1 auto}"
+    ".stream-box{overflow-x:auto;margin-top:6px}"
+    ".cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:0 14px}"
+    ".cols .card-box{margin:4px 0}"
+    ".ref-v{color:#1f5fbf;font-weight:600}.orig-v{color:#c2410c;font-weight:600}"
+    "table.stream{margin-top:8px;border:1px solid #d9dee7}"
+    "table.stream th{font-weight:500;color:#55607a;text-align:left;padding:2px 8px;"
+    "background:#f3f5f8;white-space:nowrap}"
+    "table.stream td{padding:2px 6px;text-align:center;border-left:1px solid #edf0f4}"
+    "table.stream td.cur{background:#ffe9a8;font-weight:700}"
+    ".curbit{background:#d2433f;color:#fff;border-radius:2px;padding:0 1px}"
+    "svg.plot{background:#fff;border:1px solid "
+    "#e2e6ee;border-radius:6px;max-width:100%;height:auto}"
+    "svg.plot .bg{fill:#fbfcfe}"
+    "svg.plot .axis{stroke:#8a94a6;stroke-width:1}"
+    "svg.plot .guide{stroke:#dfe3ea;stroke-width:1;stroke-dasharray:2 3}"
+    "svg.plot polyline{fill:none;stroke-width:2;stroke-linejoin:round}"
+    "svg.plot .ref{stroke:#1f5fbf;fill:#1f5fbf}svg.plot polyline.ref{fill:none}"
+    "svg.plot .orig{stroke:#ea580c;fill:#ea580c;stroke-dasharray:5 3}"
+    "svg.plot polyline.orig{fill:none}svg.plot circle.orig{stroke-dasharray:none}"
+    "svg.plot line.ref,svg.plot line.orig{stroke-width:3}"
+    "svg.plot .div{stroke:#d2433f;stroke-dasharray:3 3;fill:#d2433f}"
+    "svg.plot .lbl{font:11px system-ui,sans-serif;fill:#3b4559;stroke:none}"
+    "pre{background:#1f2a3c;color:#e4e9f2;padding:10px 12px;border-radius:6px;overflow-x:auto;"
+    "margin:6px 0}"
+    "pre .eip{background:#d2433f;color:#fff}"
+    ".fault-box{border-left:5px solid #8e44ad}"
+    ".muted{color:#7a8499}"
+    "p.more{color:#55607a;font-style:italic}"
+    "footer{color:#7a8499;margin-top:30px;font-size:12px}";
+
+void rh_text(strbuf *b, const char *s)
+{
+    sb_html(b, s ? s : "");
+}
+
+void rh_text_or(strbuf *b, const char *s, const char *absent)
+{
+    if (s && *s) {
+        sb_html(b, s);
+    } else {
+        sb_puts(b, "<span class=\"muted\">");
+        sb_html(b, absent);
+        sb_puts(b, "</span>");
+    }
+}
+
+void rh_kv(strbuf *b, const char *key, const char *val)
+{
+    sb_puts(b, "<tr><th>");
+    sb_html(b, key);
+    sb_puts(b, "</th><td>");
+    rh_text_or(b, val, "none");
+    sb_puts(b, "</td></tr>\n");
+}
+
+void rh_kv_num(strbuf *b, const char *key, const cJSON *o, const char *k)
+{
+    sb_puts(b, "<tr><th>");
+    sb_html(b, key);
+    sb_puts(b, "</th><td>");
+    if (rv_has_num(o, k))
+        sb_printf(b, "%.15g", rv_num(o, k, 0));
+    else
+        sb_puts(b, "<span class=\"muted\">none</span>");
+    sb_puts(b, "</td></tr>\n");
+}
+
+/* "a, b, c" of a string array, escaped. */
+void rh_list(strbuf *b, const cJSON *arr)
+{
+    const cJSON *e;
+    int n = 0;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!cJSON_IsString(e)) continue;
+        if (n++) sb_puts(b, ", ");
+        rh_text(b, e->valuestring);
+    }
+    if (!n) sb_puts(b, "<span class=\"muted\">none</span>");
+}
+
+static void exe_rows(strbuf *b, const cJSON *exe)
+{
+    rh_kv(b, "Executable", rv_str(exe, "path", NULL));
+    rh_kv(b, "SHA-256", rv_str(exe, "sha256", NULL));
+    sb_puts(b, "<tr><th>Profile</th><td>");
+    rh_text_or(b, rv_str(exe, "profile", NULL), "none");
+    if (rv_str(exe, "profile_source", NULL)) {
+        sb_puts(b, " <span class=\"muted\">from ");
+        rh_text(b, rv_str(exe, "profile_source", NULL));
+        sb_puts(b, "</span>");
+    }
+    sb_puts(b, "</td></tr>\n");
+    rh_kv(b, "Verdict", rv_str(exe, "verdict", NULL));
+}
+
+static void corpus_rows(strbuf *b, const cJSON *c)
+{
+    sb_puts(b, "<tr><th>Corpus</th><td>");
+    rh_text_or(b, rv_str(c, "path", NULL), "none");
+    if (rv_str(c, "kind", NULL)) {
+        sb_puts(b, " <span class=\"tag\">");
+        rh_text(b, rv_str(c, "kind", NULL));
+        sb_puts(b, "</span>");
+    }
+    sb_puts(b, "</td></tr>\n");
+    if (rv_str(c, "description", NULL)) rh_kv(b, "Description", rv_str(c, "description", NULL));
+    const cJSON *syn = rv_obj(c, "synthetic");
+    if (syn) {
+        sb_puts(b, "<tr><th>Synthetic</th><td>preset ");
+        rh_text(b, rv_str(syn, "preset", "?"));
+        sb_printf(b, ", seed %llu</td></tr>\n", (unsigned long long)rv_u64(syn, "seed", 0));
+    }
+}
+
+static void option_rows(strbuf *b, const cJSON *run)
+{
+    const cJSON *opt = rv_obj(run, "options");
+    sb_puts(b, "<tr><th>Modes</th><td>");
+    rh_list(b, rv_arr(run, "modes"));
+    sb_puts(b, "</td></tr>\n<tr><th>Levels</th><td>");
+    rh_list(b, rv_arr(run, "levels"));
+    sb_puts(b, "</td></tr>\n<tr><th>BuildBoneMatrices</th><td>");
+    const char *bm = rv_str(opt, "bone_matrices", NULL);
+    if (bm && strcmp(bm, "replaced_by_return") == 0)
+        sb_puts(b, "replaced by a plain return");
+    else if (bm && strcmp(bm, "original") == 0)
+        sb_puts(b, "original routine kept");
+    else
+        rh_text_or(b, bm, "not recorded");
+    sb_puts(b, "</td></tr>\n");
+    sb_printf(
+        b, "<tr><th>Options</th><td>dedup %s, leaf calls %llu, seed %llu, jobs %llu</td></tr>\n",
+        rv_bool(opt, "dedup", 0) ? "on" : "off", (unsigned long long)rv_u64(opt, "leaf_calls", 0),
+        (unsigned long long)rv_u64(opt, "seed", 0), (unsigned long long)rv_u64(run, "jobs", 0));
+    rh_kv(b, "Cache", rv_str(opt, "cache", NULL));
+    rh_kv(b, "Traces (authority)", rv_str(opt, "traces", NULL));
+    rh_kv(b, "Against (candidate)", rv_str(opt, "against", NULL));
+    rh_kv_num(b, "Emulated calls", run, "emulated_calls");
+}
+
+/* PASS / FAIL / INCOMPLETE from the totals the run recorded. */
+static const char *verdict(const cJSON *report, const rv_index *ix)
+{
+    const cJSON *t = rv_obj(report, "totals");
+    uint64_t bad = rv_u64(t, "mismatch", ix->by_status[RES_MISMATCH]) +
+                   rv_u64(t, "fault", ix->by_status[RES_FAULT]) +
+                   rv_u64(t, "bad_input", ix->by_status[RES_BAD_INPUT]) +
+                   rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0);
+    if (bad) return "fail";
+    if (rv_bool(rv_obj(report, "run"), "interrupted", 0) ||
+        rv_u64(t, "not_run", ix->by_status[RES_NOT_RUN]))
+        return "incomplete";
+    return "pass";
+}
+
+static void header(strbuf *b, const cJSON *report, const rv_index *ix)
+{
+    const cJSON *run = rv_obj(report, "run"), *exe = rv_obj(run, "executable");
+    const char *v = verdict(report, ix);
+    sb_puts(b, "<header class=\"top\"><main><h1>ff8diff report <span class=\"mono\">");
+    rh_text(b, rv_str(run, "id", "(no id)"));
+    sb_printf(b, "</span><span class=\"verdict %s\" id=\"verdict\">%s</span></h1>\n", v,
+              v[0] == 'p'   ? "PASS"
+              : v[0] == 'f' ? "FAIL"
+                            : "INCOMPLETE");
+    sb_puts(b, "<div class=\"sub\">");
+    rh_text(b, rv_str(run, "command", "?"));
+    sb_puts(b, " &#183; started ");
+    rh_text(b, rv_str(run, "started", "?"));
+    sb_printf(b, " &#183; %.2f s &#183; ", rv_num(run, "seconds", 0));
+    rh_text(b, rv_str(rv_obj(run, "tool"), "name", "ff8diff"));
+    sb_puts(b, " ");
+    rh_text(b, rv_str(rv_obj(run, "tool"), "version", "?"));
+    sb_puts(b, "</div></main></header>\n<main>\n");
+    if (rv_bool(run, "interrupted", 0))
+        sb_printf(b,
+                  "<div class=\"banner stop\" id=\"interrupted\">The run was interrupted: "
+                  "%llu comparisons were not run; the counts below are partial.</div>\n",
+                  (unsigned long long)rv_u64(rv_obj(report, "totals"), "not_run", 0));
+    const char *warn = rv_str(exe, "warning", "");
+    if (*warn) {
+        sb_puts(b, "<div class=\"banner warn\" id=\"exe-warning\">Executable warning: ");
+        rh_text(b, warn);
+        sb_puts(b, "</div>\n");
+    }
+    const char *bm = rv_str(rv_obj(run, "options"), "bone_matrices", "");
+    if (strcmp(bm, "replaced_by_return") == 0)
+        sb_puts(b, "<div class=\"banner note\" id=\"bone-matrices\">BuildBoneMatrices replaced by "
+                   "a plain return: the original's matrix building was not run (its output is "
+                   "not compared).</div>\n");
+    sb_puts(b, "<section id=\"run\"><h2>Run</h2><div class=\"cols\">\n"
+               "<div class=\"card-box\"><table class=\"kv\">\n");
+    rh_kv(b, "Run id", rv_str(run, "id", NULL));
+    rh_kv(b, "Command", rv_str(run, "command", NULL));
+    rh_kv(b, "Started", rv_str(run, "started", NULL));
+    rh_kv(b, "Finished", rv_str(run, "finished", NULL));
+    exe_rows(b, exe);
+    sb_puts(b, "</table></div>\n<div class=\"card-box\"><table class=\"kv\">\n");
+    corpus_rows(b, rv_obj(run, "corpus"));
+    option_rows(b, run);
+    sb_puts(b, "</table></div>\n</div></section>\n");
+}
+
+static void card(strbuf *b, const char *cls, const char *label, uint64_t v)
+{
+    sb_printf(b,
+              "<div class=\"card %s\"><div class=\"v\">%llu</div><div class=\"k\">%s</div></div>\n",
+              cls, (unsigned long long)v, label);
+}
+
+static void summary(strbuf *b, const cJSON *report, const rv_index *ix)
+{
+    static const char *const labels[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
+                                                   "not run"};
+    const cJSON *t = rv_obj(report, "totals"), *src = rv_obj(t, "sources");
+    sb_puts(b, "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n");
+    for (int s = 0; s < RES__COUNT; s++)
+        card(b, res_status_name((res_status)s), labels[s],
+             rv_u64(t, res_status_name((res_status)s), ix->by_status[s]));
+    sb_puts(b, "</div>\n<div class=\"card-box\"><table class=\"kv\">\n");
+    sb_printf(b, "<tr><th>Files</th><td>%llu (%llu bad)</td></tr>\n",
+              (unsigned long long)rv_u64(t, "files", 0),
+              (unsigned long long)rv_u64(t, "bad_files", 0));
+    sb_printf(b, "<tr><th>Clips</th><td>%llu, compared in %llu (clip, mode) pairs</td></tr>\n",
+              (unsigned long long)rv_u64(t, "clips", 0),
+              (unsigned long long)rv_u64(t, "comparisons", 0));
+    sb_printf(b, "<tr><th>Ticks</th><td>%llu reference, %llu original</td></tr>\n",
+              (unsigned long long)rv_u64(t, "ticks_ref", 0),
+              (unsigned long long)rv_u64(t, "ticks_orig", 0));
+    sb_puts(b, "<tr><th>Original's side from</th><td>");
+    for (int s = 1; s < RES_SRC__COUNT; s++)
+        sb_printf(b, "%s%s %llu", s > 1 ? ", " : "", res_source_name((res_source)s),
+                  (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
+    sb_puts(b, "</td></tr>\n");
+    sb_printf(b, "<tr><th>Leaf level</th><td>%llu calls, %llu mismatches, %llu faults</td></tr>\n",
+              (unsigned long long)rv_u64(t, "leaf_calls", 0),
+              (unsigned long long)rv_u64(t, "leaf_mismatches", 0),
+              (unsigned long long)rv_u64(t, "leaf_faults", 0));
+    sb_printf(b, "<tr><th>Groups</th><td>%llu</td></tr>\n",
+              (unsigned long long)rv_u64(t, "groups", rv_len(rv_arr(report, "groups"))));
+    sb_puts(b, "</table></div></section>\n");
+}
+
+/* A value of field kind: decimal, plus hex for flag bytes. */
+void rh_value(strbuf *b, const cJSON *o, const char *key, const char *field_kind, const char *cls)
+{
+    sb_printf(b, "<span class=\"%s\">", cls);
+    if (!rv_has_num(o, key)) {
+        sb_puts(b, "?</span>");
+        return;
+    }
+    int64_t v = rv_int(o, key, 0);
+    sb_printf(b, "%lld", (long long)v);
+    int f = field_kind ? field_from_kind_name(field_kind) : -1;
+    if (f >= 0 && field_is_bits((field_id)f))
+        sb_printf(b, " (0x%02llx)", (unsigned long long)v & 0xFF);
+    sb_puts(b, "</span>");
+}
+
+/* The original instruction that wrote the diverging field (harness/run/writers.c). */
+static void writer_row(strbuf *b, const cJSON *w)
+{
+    if (!w) return;
+    sb_puts(b, "<tr><th>Original writer</th><td class=\"writer\">");
+    const char *eip = rv_str(w, "eip", NULL);
+    if (eip) {
+        sb_puts(b, "<code>");
+        rh_text(b, eip);
+        sb_puts(b, ": ");
+        rh_text(b, rv_str(w, "instruction", "?"));
+        sb_puts(b, "</code> in ");
+        rh_text(b, rv_str(w, "routine", "?"));
+        sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(w, "routine_offset", 0));
+        sb_printf(b, " (last of %llu writes in that call, value 0x%llx)",
+                  (unsigned long long)rv_u64(w, "writes", 0),
+                  (unsigned long long)rv_u64(w, "value", 0));
+    }
+    const char *note = rv_str(w, "note", "");
+    if (note[0]) {
+        if (eip) sb_puts(b, "; ");
+        rh_text(b, note);
+    }
+    sb_puts(b, "</td></tr>\n");
+}
+
+static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix)
+{
+    const cJSON *ex = rv_obj(g, "example");
+    const cJSON *r = rv_result(ix, rv_int(ex, "result", -1));
+    const cJSON *d = rv_obj(r, "divergence"), *cur = rv_obj(d, "cursor");
+    const char *kind = rv_str(d, "field_kind", rv_str(g, "field", NULL));
+    sb_puts(b, "<div class=\"gbody\"><div class=\"gtext\"><table class=\"kv\">\n");
+    rh_kv(b, "File", rv_str(ex, "file", NULL));
+    sb_printf(b, "<tr><th>Clip / mode</th><td>clip %lld, ", (long long)rv_int(ex, "clip", -1));
+    rh_text(b, rv_str(ex, "mode", "?"));
+    sb_puts(b, "</td></tr>\n");
+    sb_printf(b, "<tr><th>First divergence</th><td>tick %lld, <code>",
+              (long long)rv_int(ex, "tick", -1));
+    rh_text(b, rv_str(ex, "field", "?"));
+    sb_puts(b, "</code></td></tr>\n<tr><th>Reference vs original</th><td>");
+    rh_value(b, ex, "ref", kind, "ref-v");
+    sb_puts(b, " vs ");
+    rh_value(b, ex, "orig", kind, "orig-v");
+    sb_puts(b, "</td></tr>\n");
+    if (cur)
+        sb_printf(b,
+                  "<tr><th>Cursor at tick start</th><td>byte %lld, bit %lld "
+                  "(file offset 0x%llx)</td></tr>\n",
+                  (long long)rv_int(cur, "byte", -1), (long long)rv_int(cur, "bit", -1),
+                  (unsigned long long)rv_u64(cur, "file_offset", 0));
+    if (d) rh_kv_num(b, "Differing field values", d, "differing_fields");
+    if (r)
+        sb_printf(b, "<tr><th>Ticks</th><td>%llu reference, %llu original</td></tr>\n",
+                  (unsigned long long)rv_u64(r, "ticks_ref", 0),
+                  (unsigned long long)rv_u64(r, "ticks_orig", 0));
+    writer_row(b, rv_obj(g, "writer"));
+    sb_puts(b, "</table>\n</div><div class=\"gplot\">\n");
+    report_plot_svg(b, rv_obj(g, "series"), rv_int(ex, "tick", -1));
+    sb_puts(b, "</div></div>\n");
+    if (d) {
+        sb_puts(b, "<div class=\"stream-box\">");
+        report_stream_table(b, rv_obj(d, "stream"), rv_int(cur, "bit", -1));
+        sb_puts(b, "</div>\n");
+    }
+}
+
+static void leaf_example(strbuf *b, const cJSON *g, const cJSON *report)
+{
+    const cJSON *ex = rv_obj(g, "example"), *l, *hit = NULL;
+    const char *routine = rv_str(ex, "routine", NULL);
+    cJSON_ArrayForEach(l, rv_arr(report, "leaf"))
+    {
+        if (routine && strcmp(rv_str(l, "routine", ""), routine) == 0) hit = l;
+    }
+    sb_puts(b, "<table class=\"kv\">\n");
+    rh_kv(b, "Routine", routine);
+    rh_kv_num(b, "First case", ex, "case");
+    const cJSON *m = rv_obj(hit, "first_mismatch");
+    if (m) rh_leaf_case(b, m);
+    sb_puts(b, "</table>\n");
+}
+
+static void groups(strbuf *b, const cJSON *report, const rv_index *ix)
+{
+    const cJSON *arr = rv_arr(report, "groups"), *g;
+    size_t n = rv_len(arr), shown = 0;
+    sb_printf(b, "<section id=\"groups\"><h2>Mismatch groups (%zu)</h2>\n", n);
+    if (!n)
+        sb_puts(b, "<p class=\"muted\">No mismatches: nothing to group.</p>\n");
+    else
+        sb_puts(b, "<p class=\"muted\">Mismatches grouped by signature (level, field, mode, shape "
+                   "of the difference), largest first; each with the first divergence of its "
+                   "first example.</p>\n");
+    cJSON_ArrayForEach(g, arr)
+    {
+        if (shown == RH_MAX_GROUPS) break;
+        int64_t id = rv_int(g, "id", (int64_t)shown);
+        sb_printf(b, "<div class=\"group\" id=\"group-%lld\"><h3>#%lld <code>", (long long)id,
+                  (long long)id);
+        rh_text(b, rv_str(g, "field", "?"));
+        sb_puts(b, "</code><span class=\"tag\">");
+        rh_text(b, rv_str(g, "level", "?"));
+        sb_puts(b, "</span><span class=\"tag\">");
+        rh_text(b, rv_str(g, "mode", "?"));
+        sb_puts(b, "</span><span class=\"tag\">");
+        rh_text(b, rv_str(g, "shape", "?"));
+        int leaf = strcmp(rv_str(g, "level", ""), "leaf") == 0;
+        uint64_t count = rv_u64(g, "count", 0);
+        sb_printf(b, "</span><span class=\"count\">%llu %s</span></h3>\n",
+                  (unsigned long long)count,
+                  leaf ? (count == 1 ? "mismatching call" : "mismatching calls")
+                       : (count == 1 ? "clip" : "clips"));
+        if (leaf)
+            leaf_example(b, g, report);
+        else
+            frame_example(b, g, ix);
+        sb_puts(b, "</div>\n");
+        shown++;
+    }
+    if (n > shown)
+        sb_printf(b, "<p class=\"more\">%zu more groups are in report.json.</p>\n", n - shown);
+    sb_puts(b, "</section>\n");
+}
+
+int report_render_html(const cJSON *report, strbuf *out)
+{
+    rv_index ix;
+    if (rv_index_build(report, &ix) < 0) return -1;
+    const cJSON *run = rv_obj(report, "run");
+    sb_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+                 "<title>ff8diff report ");
+    rh_text(out, rv_str(run, "id", ""));
+    sb_puts(out, "</title>\n<style>");
+    sb_puts(out, css);
+    sb_puts(out, "</style>\n</head>\n<body>\n");
+    header(out, report, &ix);
+    summary(out, report, &ix);
+    groups(out, report, &ix);
+    rh_files(out, report, &ix);
+    rh_nonmatching(out, &ix);
+    rh_faults(out, report, &ix);
+    rh_bad_inputs(out, report, &ix);
+    rh_leaf(out, report);
+    sb_puts(out, "<footer>Rendered from report.json (schema ");
+    rh_text(out, rv_str(report, "schema", "?"));
+    sb_puts(out, ") by ");
+    rh_text(out, rv_str(rv_obj(run, "tool"), "name", "ff8diff"));
+    sb_puts(out, " ");
+    rh_text(out, rv_str(rv_obj(run, "tool"), "version", "?"));
+    sb_puts(out, ".</footer>\n</main>\n</body>\n</html>\n");
+    rv_index_free(&ix);
+    return strbuf_failed(out) ? -1 : 0;
+}

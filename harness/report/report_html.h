@@ -1,0 +1,40 @@
+/*
+ * harness/report/report_html.h: the parts of index.html shared by report_html.c
+ * (page, header, summary, groups) and report_html_lists.c (files table,
+ * non-matching results, faults, bad input, leaf routines). Internal to the
+ * HTML renderer; every string from the report tree is escaped with sb_html.
+ */
+#ifndef FF8_HARNESS_REPORT_REPORT_HTML_H
+#define FF8_HARNESS_REPORT_REPORT_HTML_H
+
+#include <cjson/cJSON.h>
+
+#include "harness/report/report_view.h"
+#include "harness/core/strbuf.h"
+
+/* Caps that keep the page readable for a corpus of any size. */
+#define RH_MAX_GROUPS 100 /* groups drawn with their example */
+#define RH_MAX_LISTED 200 /* non-matching results, bad inputs */
+#define RH_MAX_FAULTS 50  /* faults shown with registers and disassembly */
+
+/* Escaped text ("" for NULL); with rh_text_or, absent or "" shows `absent`. */
+void rh_text(strbuf *b, const char *s);
+void rh_text_or(strbuf *b, const char *s, const char *absent);
+/* <tr><th>key</th><td>value</td></tr> rows of a class="kv" table. */
+void rh_kv(strbuf *b, const char *key, const char *val);
+void rh_kv_num(strbuf *b, const char *key, const cJSON *o, const char *k);
+/* "a, b" of a string array. */
+void rh_list(strbuf *b, const cJSON *arr);
+/* o[key] in a <span class=cls>, with hex when field_kind is a flag byte. */
+void rh_value(strbuf *b, const cJSON *o, const char *key, const char *field_kind, const char *cls);
+/* Rows describing a leaf "first_mismatch" object. */
+void rh_leaf_case(strbuf *b, const cJSON *m);
+
+/* Sections (each a <section id=...>). */
+void rh_files(strbuf *b, const cJSON *report, const rv_index *ix);
+void rh_nonmatching(strbuf *b, const rv_index *ix);
+void rh_faults(strbuf *b, const cJSON *report, const rv_index *ix);
+void rh_bad_inputs(strbuf *b, const cJSON *report, const rv_index *ix);
+void rh_leaf(strbuf *b, const cJSON *report);
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * harness/report/report_junit.c: junit.xml rendered from the report tree alone.
+ * <testsuites> holds one <testsuite> per mode (one <testcase> per file:
+ * <failure> when a clip mismatched or faulted, <error> for bad input,
+ * <skipped/> when nothing was compared) and a "leaf" suite (one <testcase>
+ * per routine). Every string is escaped with sb_xml. Recomputes nothing:
+ * it only counts the statuses the JSON holds.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/report/report.h"
+#include "harness/report/report_view.h"
+
+typedef enum jcase { JC_PASS, JC_FAIL, JC_ERROR, JC_SKIP } jcase;
+
+typedef struct jcount {
+    uint64_t tests, failures, errors, skipped;
+} jcount;
+
+static void count(jcount *c, jcase k)
+{
+    c->tests++;
+    if (k == JC_FAIL) c->failures++;
+    if (k == JC_ERROR) c->errors++;
+    if (k == JC_SKIP) c->skipped++;
+}
+
+static jcase file_case(const rv_file *f, int m)
+{
+    const uint64_t *n = f->n[m];
+    if (n[RES_MISMATCH] || n[RES_FAULT]) return JC_FAIL;
+    if (n[RES_BAD_INPUT]) return JC_ERROR;
+    if (!n[RES_MATCH]) return JC_SKIP;
+    return JC_PASS;
+}
+
+static jcase routine_case(const cJSON *l)
+{
+    if (rv_u64(l, "mismatches", 0) || rv_u64(l, "faults", 0)) return JC_FAIL;
+    if (!rv_u64(l, "calls", 0)) return JC_SKIP;
+    return JC_PASS;
+}
+
+static void suite_open(strbuf *b, const char *name, const jcount *c)
+{
+    sb_puts(b, "  <testsuite name=\"");
+    sb_xml(b, name);
+    sb_printf(b, "\" tests=\"%llu\" failures=\"%llu\" errors=\"%llu\" skipped=\"%llu\">\n",
+              (unsigned long long)c->tests, (unsigned long long)c->failures,
+              (unsigned long long)c->errors, (unsigned long long)c->skipped);
+}
+
+/* One sentence on a failing result, for the failure message. */
+static void first_failure(strbuf *b, const cJSON *r)
+{
+    sb_printf(b, "first: clip %lld", (long long)rv_int(r, "clip", -1));
+    const cJSON *d = rv_obj(r, "divergence"), *f = rv_obj(r, "fault");
+    if (d) {
+        sb_printf(b, ", tick %lld, %s: reference %lld, original %lld",
+                  (long long)rv_int(d, "tick", -1), rv_str(d, "field", "?"),
+                  (long long)rv_int(d, "ref", 0), (long long)rv_int(d, "orig", 0));
+    } else if (f) {
+        sb_printf(b, " faulted: %s at EIP %s", rv_str(f, "message", rv_str(f, "kind", "?")),
+                  rv_str(f, "eip", "?"));
+    }
+}
+
+/* Details of a failing result, for the failure body. */
+static void failure_body(strbuf *b, const cJSON *r)
+{
+    const cJSON *d = rv_obj(r, "divergence"), *f = rv_obj(r, "fault"), *e;
+    if (d) {
+        const cJSON *cur = rv_obj(d, "cursor"), *st = rv_obj(d, "stream");
+        sb_printf(b, "cursor at the tick's start: byte %lld, bit %lld (file offset 0x%llx)\n",
+                  (long long)rv_int(cur, "byte", -1), (long long)rv_int(cur, "bit", -1),
+                  (unsigned long long)rv_u64(cur, "file_offset", 0));
+        if (*rv_str(st, "hex", ""))
+            sb_printf(b,
+                      "stream from 0x%llx, cursor byte index %lld:\n  hex  %s\n"
+                      "  bits %s (LSB first)\n",
+                      (unsigned long long)rv_u64(st, "offset", 0),
+                      (long long)rv_int(st, "cursor_index", -1), rv_str(st, "hex", ""),
+                      rv_str(st, "bits_lsb_first", ""));
+        sb_printf(b, "differing field values: %llu; group %lld\n",
+                  (unsigned long long)rv_u64(d, "differing_fields", 0),
+                  (long long)rv_int(r, "group", -1));
+    }
+    if (f) {
+        sb_printf(b, "%s (%s) at EIP %s, address %s\n%s\n", rv_str(f, "message", "?"),
+                  rv_str(f, "kind", "?"), rv_str(f, "eip", "?"), rv_str(f, "address", "?"),
+                  rv_str(f, "detail", ""));
+        cJSON_ArrayForEach(e, rv_arr(f, "disassembly"))
+        {
+            if (cJSON_IsString(e)) sb_printf(b, "%s\n", e->valuestring);
+        }
+    }
+}
+
+static void file_testcase(strbuf *b, const rv_file *f, int m)
+{
+    const char *mode = mode_name((mode_id)m);
+    const uint64_t *n = f->n[m];
+    jcase k = file_case(f, m);
+    strbuf t;
+    sb_init(&t);
+    sb_puts(b, "    <testcase classname=\"");
+    sb_xml(b, f->name);
+    sb_puts(b, "\" name=\"");
+    sb_xml(b, f->name);
+    sb_printf(b, " %s\"", mode);
+    if (k == JC_PASS) {
+        sb_puts(b, "/>\n");
+        return;
+    }
+    sb_puts(b, ">\n");
+    if (k == JC_FAIL) {
+        uint64_t clips =
+            n[RES_MATCH] + n[RES_MISMATCH] + n[RES_FAULT] + n[RES_BAD_INPUT] + n[RES_NOT_RUN];
+        sb_printf(&t, "%llu of %llu clips differ (%llu mismatched, %llu faulted); ",
+                  (unsigned long long)(n[RES_MISMATCH] + n[RES_FAULT]), (unsigned long long)clips,
+                  (unsigned long long)n[RES_MISMATCH], (unsigned long long)n[RES_FAULT]);
+        first_failure(&t, f->first_fail[m]);
+        sb_printf(b, "      <failure type=\"%s\" message=\"",
+                  n[RES_MISMATCH] ? "mismatch" : "fault");
+        sb_xml(b, t.s ? t.s : "");
+        sb_puts(b, "\">");
+        sb_reset(&t);
+        failure_body(&t, f->first_fail[m]);
+        sb_xml(b, t.s ? t.s : "");
+        sb_puts(b, "</failure>\n");
+    } else if (k == JC_ERROR) {
+        const cJSON *err = rv_obj(f->first_bad[m], "error");
+        sb_puts(b, "      <error type=\"bad_input\" message=\"");
+        sb_xml(b, rv_str(err, "message", "bad input"));
+        sb_printf(b, "\">%llu bad input result(s); error kind ",
+                  (unsigned long long)n[RES_BAD_INPUT]);
+        sb_xml(b, rv_str(err, "kind", "?"));
+        sb_puts(b, "</error>\n");
+    } else {
+        sb_printf(b, "      <skipped message=\"%s\"/>\n",
+                  n[RES_NOT_RUN] ? "not run" : "no clip compared");
+    }
+    sb_puts(b, "    </testcase>\n");
+    sb_free(&t);
+}
+
+static void leaf_testcase(strbuf *b, const cJSON *l)
+{
+    jcase k = routine_case(l);
+    sb_puts(b, "    <testcase classname=\"leaf\" name=\"");
+    sb_xml(b, rv_str(l, "routine", "?"));
+    sb_puts(b, "\"");
+    if (k == JC_PASS) {
+        sb_puts(b, "/>\n");
+        return;
+    }
+    sb_puts(b, ">\n");
+    if (k == JC_SKIP) {
+        sb_puts(b, "      <skipped message=\"no call made\"/>\n    </testcase>\n");
+        return;
+    }
+    const cJSON *m = rv_obj(l, "first_mismatch"), *f = rv_obj(l, "fault");
+    strbuf t;
+    sb_init(&t);
+    sb_printf(&t, "%llu of %llu calls mismatched, %llu faulted",
+              (unsigned long long)rv_u64(l, "mismatches", 0),
+              (unsigned long long)rv_u64(l, "calls", 0),
+              (unsigned long long)rv_u64(l, "faults", 0));
+    if (m) {
+        const cJSON *r = rv_obj(m, "ref"), *o = rv_obj(m, "orig");
+        sb_printf(&t,
+                  "; first: case %llu, bytes %s, bit %lld, n %lld: ax %lld vs %lld, "
+                  "cursor after %lld.%lld vs %lld.%lld",
+                  (unsigned long long)rv_u64(m, "case", 0), rv_str(m, "bytes", "?"),
+                  (long long)rv_int(m, "bit", 0), (long long)rv_int(m, "n", 0),
+                  (long long)rv_int(r, "ax", 0), (long long)rv_int(o, "ax", 0),
+                  (long long)rv_int(r, "byte", 0), (long long)rv_int(r, "bit", 0),
+                  (long long)rv_int(o, "byte", 0), (long long)rv_int(o, "bit", 0));
+    }
+    sb_printf(b, "      <failure type=\"%s\" message=\"", m ? "mismatch" : "fault");
+    sb_xml(b, t.s ? t.s : "");
+    sb_puts(b, "\">");
+    if (f) {
+        sb_reset(&t);
+        sb_printf(&t, "%s (%s) at EIP %s, address %s\n", rv_str(f, "message", "?"),
+                  rv_str(f, "kind", "?"), rv_str(f, "eip", "?"), rv_str(f, "address", "?"));
+        const cJSON *e;
+        cJSON_ArrayForEach(e, rv_arr(f, "disassembly"))
+        {
+            if (cJSON_IsString(e)) sb_printf(&t, "%s\n", e->valuestring);
+        }
+        sb_xml(b, t.s ? t.s : "");
+    }
+    sb_puts(b, "</failure>\n    </testcase>\n");
+    sb_free(&t);
+}
+
+int report_render_junit(const cJSON *report, strbuf *out)
+{
+    rv_index ix;
+    if (rv_index_build(report, &ix) < 0) return -1;
+    const cJSON *run = rv_obj(report, "run"), *levels = rv_arr(run, "levels");
+    const cJSON *leaf = rv_arr(report, "leaf"), *l;
+    /* frame suites when the frame level ran (or the report says nothing of levels) */
+    int frame = !levels || rv_has_string(levels, "frame") || ix.nresults > 0;
+    int with_leaf = rv_has_string(levels, "leaf") || rv_len(leaf) > 0;
+    jcount suite[MODE__COUNT] = {{0}}, lc = {0}, all = {0};
+    for (int m = 0; frame && m < MODE__COUNT; m++) {
+        if (!(ix.modes & (1u << m))) continue;
+        for (size_t i = 0; i < ix.nfiles; i++)
+            count(&suite[m], file_case(&ix.files[i], m));
+    }
+    cJSON_ArrayForEach(l, leaf)
+    {
+        count(&lc, routine_case(l));
+    }
+    for (int m = 0; m < MODE__COUNT; m++) {
+        all.tests += suite[m].tests;
+        all.failures += suite[m].failures;
+        all.errors += suite[m].errors;
+        all.skipped += suite[m].skipped;
+    }
+    all.tests += lc.tests;
+    all.failures += lc.failures;
+    all.errors += lc.errors;
+    all.skipped += lc.skipped;
+
+    sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ff8diff ");
+    sb_xml(out, rv_str(run, "id", ""));
+    sb_printf(out,
+              "\" tests=\"%llu\" failures=\"%llu\" errors=\"%llu\" skipped=\"%llu\" "
+              "time=\"%.3f\">\n",
+              (unsigned long long)all.tests, (unsigned long long)all.failures,
+              (unsigned long long)all.errors, (unsigned long long)all.skipped,
+              rv_num(run, "seconds", 0));
+    for (int m = 0; frame && m < MODE__COUNT; m++) {
+        if (!(ix.modes & (1u << m))) continue;
+        suite_open(out, mode_name((mode_id)m), &suite[m]);
+        for (size_t i = 0; i < ix.nfiles; i++)
+            file_testcase(out, &ix.files[i], m);
+        sb_puts(out, "  </testsuite>\n");
+    }
+    if (with_leaf) {
+        suite_open(out, "leaf", &lc);
+        cJSON_ArrayForEach(l, leaf)
+        {
+            leaf_testcase(out, l);
+        }
+        sb_puts(out, "  </testsuite>\n");
+    }
+    sb_puts(out, "</testsuites>\n");
+    rv_index_free(&ix);
+    return strbuf_failed(out) ? -1 : 0;
+}

@@ -1,0 +1,404 @@
+/*
+ * harness/report/report_md.c: summary.md, a Markdown summary rendered from the
+ * report tree alone: run, totals, groups with their first divergence,
+ * faults, bad input, files with problems, leaf routines. Strings from the
+ * tree are escaped for Markdown (tables included: `|` and line breaks),
+ * and HTML-significant characters become entities, so a file name can
+ * neither break a table nor inject markup. Recomputes nothing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/report/report.h"
+#include "harness/report/report_view.h"
+
+#define MD_MAX_GROUPS 50
+#define MD_MAX_FAULTS 20
+#define MD_MAX_ROWS 100
+
+static const char *const status_label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
+                                                     "not run"};
+
+/* Text escaped for Markdown prose and table cells. */
+static void md(strbuf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '&')
+            sb_puts(b, "&amp;");
+        else if (*p == '<')
+            sb_puts(b, "&lt;");
+        else if (*p == '>')
+            sb_puts(b, "&gt;");
+        else if (*p == '\n' || *p == '\r' || *p == '\t')
+            sb_putc(b, ' ');
+        else if (*p < 0x20 || *p == 0x7F)
+            sb_putc(b, '?');
+        else {
+            if (strchr("\\`*_[]|#~!", *p)) sb_putc(b, '\\');
+            sb_putc(b, (char)*p);
+        }
+    }
+}
+
+/* s as an inline code span that is also safe inside a table cell. */
+static void md_code(strbuf *b, const char *s)
+{
+    sb_putc(b, '`');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '|')
+            sb_puts(b, "\\|");
+        else if (*p == '`')
+            sb_putc(b, '\'');
+        else
+            sb_putc(b, *p < 0x20 || *p == 0x7F ? ' ' : (char)*p);
+    }
+    sb_putc(b, '`');
+}
+
+/* One line of a fenced block: nothing that could close the fence. */
+static void md_pre_line(strbuf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+        sb_putc(b, *p == '`' || *p == '~' || *p < 0x20 || *p == 0x7F ? '?' : (char)*p);
+    sb_putc(b, '\n');
+}
+
+static void md_list(strbuf *b, const cJSON *arr)
+{
+    const cJSON *e;
+    int n = 0;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!cJSON_IsString(e)) continue;
+        if (n++) sb_puts(b, ", ");
+        md(b, e->valuestring);
+    }
+    if (!n) sb_puts(b, "none");
+}
+
+static void row(strbuf *b, const char *key, const char *val)
+{
+    sb_printf(b, "| %s | ", key);
+    md(b, val && *val ? val : "none");
+    sb_puts(b, " |\n");
+}
+
+static void run_section(strbuf *b, const cJSON *run)
+{
+    const cJSON *exe = rv_obj(run, "executable"), *c = rv_obj(run, "corpus");
+    const cJSON *opt = rv_obj(run, "options");
+    sb_puts(b, "## Run\n\n| | |\n|---|---|\n");
+    row(b, "Command", rv_str(run, "command", NULL));
+    row(b, "Started", rv_str(run, "started", NULL));
+    row(b, "Finished", rv_str(run, "finished", NULL));
+    row(b, "Executable", rv_str(exe, "path", NULL));
+    row(b, "SHA-256", rv_str(exe, "sha256", NULL));
+    row(b, "Profile", rv_str(exe, "profile", NULL));
+    row(b, "Verdict", rv_str(exe, "verdict", NULL));
+    row(b, "Corpus", rv_str(c, "path", NULL));
+    row(b, "Corpus kind", rv_str(c, "kind", NULL));
+    sb_puts(b, "| Modes | ");
+    md_list(b, rv_arr(run, "modes"));
+    sb_puts(b, " |\n| Levels | ");
+    md_list(b, rv_arr(run, "levels"));
+    sb_puts(b, " |\n");
+    const char *bm = rv_str(opt, "bone_matrices", "");
+    row(b, "BuildBoneMatrices",
+        strcmp(bm, "replaced_by_return") == 0 ? "replaced by a plain return"
+        : strcmp(bm, "original") == 0         ? "original routine kept"
+                                              : bm);
+    sb_printf(
+        b, "| Options | dedup %s, leaf calls %llu, seed %llu, jobs %llu |\n\n",
+        rv_bool(opt, "dedup", 0) ? "on" : "off", (unsigned long long)rv_u64(opt, "leaf_calls", 0),
+        (unsigned long long)rv_u64(opt, "seed", 0), (unsigned long long)rv_u64(run, "jobs", 0));
+}
+
+static void totals_section(strbuf *b, const cJSON *report, const rv_index *ix)
+{
+    const cJSON *t = rv_obj(report, "totals"), *src = rv_obj(t, "sources");
+    sb_puts(b, "## Totals\n\n| match | mismatch | fault | bad input | not run |\n"
+               "|---:|---:|---:|---:|---:|\n|");
+    for (int s = 0; s < RES__COUNT; s++)
+        sb_printf(b, " %llu |",
+                  (unsigned long long)rv_u64(t, res_status_name((res_status)s), ix->by_status[s]));
+    sb_puts(b, "\n\n| files | bad files | clips | comparisons | groups | leaf calls | "
+               "leaf mismatches | leaf faults |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    static const char *const keys[] = {"files",  "bad_files",  "clips",           "comparisons",
+                                       "groups", "leaf_calls", "leaf_mismatches", "leaf_faults"};
+    sb_puts(b, "|");
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        sb_printf(b, " %llu |", (unsigned long long)rv_u64(t, keys[k], 0));
+    sb_puts(b, "\n\nOriginal's side from:");
+    for (int s = 1; s < RES_SRC__COUNT; s++)
+        sb_printf(b, "%s %s %llu", s > 1 ? "," : "", res_source_name((res_source)s),
+                  (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
+    sb_puts(b, ".\n\n");
+}
+
+static void stream_lines(strbuf *b, const cJSON *d)
+{
+    const cJSON *st = rv_obj(d, "stream"), *cur = rv_obj(d, "cursor");
+    if (!st) return;
+    int64_t ci = rv_int(st, "cursor_index", -1);
+    sb_printf(b, "- Stream from file offset 0x%llx (cursor byte is number %lld, from 0): hex ",
+              (unsigned long long)rv_u64(st, "offset", 0), (long long)ci);
+    md_code(b, rv_str(st, "hex", ""));
+    sb_puts(b, "\n- Bits, LSB first per byte (the order the engine reads them): ");
+    md_code(b, rv_str(st, "bits_lsb_first", ""));
+    sb_printf(b,
+              "\n- Cursor at the tick's start: byte %lld, bit %lld (file offset 0x%llx); "
+              "differing field values: %llu\n",
+              (long long)rv_int(cur, "byte", -1), (long long)rv_int(cur, "bit", -1),
+              (unsigned long long)rv_u64(cur, "file_offset", 0),
+              (unsigned long long)rv_u64(d, "differing_fields", 0));
+}
+
+static void group_item(strbuf *b, const cJSON *g, const rv_index *ix)
+{
+    const cJSON *ex = rv_obj(g, "example");
+    sb_printf(b, "### Group %lld: ", (long long)rv_int(g, "id", -1));
+    md_code(b, rv_str(g, "field", "?"));
+    sb_puts(b, ", ");
+    md(b, rv_str(g, "level", "?"));
+    sb_puts(b, ", ");
+    md(b, rv_str(g, "mode", "?"));
+    sb_puts(b, ", ");
+    md(b, rv_str(g, "shape", "?"));
+    sb_printf(b, " (%llu)\n\n", (unsigned long long)rv_u64(g, "count", 0));
+    if (strcmp(rv_str(g, "level", ""), "leaf") == 0) {
+        sb_puts(b, "- Routine ");
+        md(b, rv_str(ex, "routine", "?"));
+        sb_printf(b, ", first mismatching case %llu\n\n",
+                  (unsigned long long)rv_u64(ex, "case", 0));
+        return;
+    }
+    sb_puts(b, "- First divergence: file ");
+    md(b, rv_str(ex, "file", "?"));
+    sb_printf(b, ", clip %lld, mode ", (long long)rv_int(ex, "clip", -1));
+    md(b, rv_str(ex, "mode", "?"));
+    sb_printf(b, ", tick %lld, field ", (long long)rv_int(ex, "tick", -1));
+    md_code(b, rv_str(ex, "field", "?"));
+    sb_printf(b, ": reference %lld, original %lld\n", (long long)rv_int(ex, "ref", 0),
+              (long long)rv_int(ex, "orig", 0));
+    stream_lines(b, rv_obj(rv_result(ix, rv_int(ex, "result", -1)), "divergence"));
+    const cJSON *w = rv_obj(g, "writer");
+    if (w && rv_str(w, "eip", NULL)) {
+        sb_puts(b, "- Original writer: ");
+        md_code(b, rv_str(w, "eip", "?"));
+        sb_puts(b, " ");
+        md_code(b, rv_str(w, "instruction", "?"));
+        sb_puts(b, " in ");
+        md(b, rv_str(w, "routine", "?"));
+        sb_printf(b, "+0x%llx\n", (unsigned long long)rv_u64(w, "routine_offset", 0));
+    } else if (w && rv_str(w, "note", "")[0]) {
+        sb_puts(b, "- Original writer: ");
+        md(b, rv_str(w, "note", ""));
+        sb_putc(b, '\n');
+    }
+    sb_putc(b, '\n');
+}
+
+static void groups_section(strbuf *b, const cJSON *report, const rv_index *ix)
+{
+    const cJSON *arr = rv_arr(report, "groups"), *g;
+    size_t n = rv_len(arr), shown = 0;
+    sb_printf(b, "## Groups (%zu)\n\n", n);
+    if (!n) sb_puts(b, "No mismatches.\n\n");
+    cJSON_ArrayForEach(g, arr)
+    {
+        if (shown++ == MD_MAX_GROUPS) {
+            sb_printf(b, "%zu more groups are in report.json.\n\n", n - MD_MAX_GROUPS);
+            break;
+        }
+        group_item(b, g, ix);
+    }
+}
+
+static void fault_item(strbuf *b, const cJSON *f, const char *who, const char *where)
+{
+    const cJSON *imp = rv_obj(f, "import"), *e;
+    sb_puts(b, "**");
+    md(b, who);
+    sb_puts(b, "** ");
+    md(b, where);
+    sb_puts(b, ": ");
+    md(b, rv_str(f, "message", "?"));
+    sb_puts(b, " (");
+    md(b, rv_str(f, "kind", "?"));
+    sb_puts(b, ") at EIP ");
+    md_code(b, rv_str(f, "eip", "?"));
+    sb_puts(b, ", address ");
+    md_code(b, rv_str(f, "address", "?"));
+    if (imp) {
+        sb_puts(b, ", import ");
+        md_code(b, rv_str(imp, "dll", "?"));
+        sb_puts(b, " ");
+        md_code(b, rv_str(imp, "name", "?"));
+    }
+    sb_puts(b, "\n\n~~~\n");
+    cJSON_ArrayForEach(e, rv_arr(f, "disassembly"))
+    {
+        if (cJSON_IsString(e)) md_pre_line(b, e->valuestring);
+    }
+    sb_puts(b, "~~~\n\n");
+}
+
+static void faults_section(strbuf *b, const cJSON *report, const rv_index *ix)
+{
+    size_t n = 0;
+    const cJSON *l;
+    sb_puts(b, "## Faults\n\n");
+    for (size_t i = 0; i < ix->nresults; i++) {
+        const cJSON *r = ix->results[i], *f = rv_obj(r, "fault");
+        if (!f || n++ >= MD_MAX_FAULTS) continue;
+        char where[96];
+        snprintf(where, sizeof where, "clip %lld, %.60s", (long long)rv_int(r, "clip", -1),
+                 rv_str(r, "mode", "?"));
+        fault_item(b, f, rv_str(r, "file", "?"), where);
+    }
+    cJSON_ArrayForEach(l, rv_arr(report, "leaf"))
+    {
+        const cJSON *f = rv_obj(l, "fault");
+        if (f && n++ < MD_MAX_FAULTS) fault_item(b, f, rv_str(l, "routine", "?"), "leaf level");
+    }
+    if (!n)
+        sb_puts(b, "None.\n\n");
+    else if (n > MD_MAX_FAULTS)
+        sb_printf(b, "%zu more faults are in report.json.\n\n", n - MD_MAX_FAULTS);
+}
+
+static void bad_section(strbuf *b, const rv_index *ix)
+{
+    size_t n = 0;
+    sb_puts(b, "## Bad input\n\n");
+    for (size_t i = 0; i < ix->nresults; i++) {
+        const cJSON *r = ix->results[i], *err = rv_obj(r, "error");
+        if (rv_status(rv_str(r, "status", NULL)) != RES_BAD_INPUT) continue;
+        if (n++ >= MD_MAX_ROWS) continue;
+        if (n == 1) sb_puts(b, "| File | Clip | Mode | Kind | Error |\n|---|---:|---|---|---|\n");
+        sb_puts(b, "| ");
+        md(b, rv_str(r, "file", "?"));
+        int64_t clip = rv_int(r, "clip", -1);
+        if (clip >= 0)
+            sb_printf(b, " | %lld | ", (long long)clip);
+        else
+            sb_puts(b, " | file | ");
+        md(b, rv_str(r, "mode", "?"));
+        sb_puts(b, " | ");
+        md(b, rv_str(err, "kind", "?"));
+        sb_puts(b, " | ");
+        md(b, rv_str(err, "message", "?"));
+        sb_puts(b, " |\n");
+    }
+    if (!n)
+        sb_puts(b, "None.\n");
+    else if (n > MD_MAX_ROWS)
+        sb_printf(b, "\n%zu more are in report.json.\n", n - MD_MAX_ROWS);
+    sb_putc(b, '\n');
+}
+
+static void files_section(strbuf *b, const rv_index *ix)
+{
+    size_t n = 0;
+    sb_puts(b, "## Files with problems\n\n");
+    for (size_t i = 0; i < ix->nfiles; i++) {
+        const rv_file *f = &ix->files[i];
+        for (int m = 0; m < MODE__COUNT; m++) {
+            if (!f->n[m][RES_MISMATCH] && !f->n[m][RES_FAULT] && !f->n[m][RES_BAD_INPUT]) continue;
+            if (n++ >= MD_MAX_ROWS) continue;
+            if (n == 1) {
+                sb_puts(b, "| File | Mode |");
+                for (int s = 0; s < RES__COUNT; s++)
+                    sb_printf(b, " %s |", status_label[s]);
+                sb_puts(b, "\n|---|---|---:|---:|---:|---:|---:|\n");
+            }
+            sb_puts(b, "| ");
+            md(b, f->name);
+            sb_printf(b, " | %s |", mode_name((mode_id)m));
+            for (int s = 0; s < RES__COUNT; s++)
+                sb_printf(b, " %llu |", (unsigned long long)f->n[m][s]);
+            sb_putc(b, '\n');
+        }
+    }
+    if (!n)
+        sb_puts(b, "None.\n");
+    else if (n > MD_MAX_ROWS)
+        sb_printf(b, "\n%zu more rows are in report.json.\n", n - MD_MAX_ROWS);
+    sb_putc(b, '\n');
+}
+
+static void leaf_section(strbuf *b, const cJSON *report)
+{
+    const cJSON *arr = rv_arr(report, "leaf"), *l;
+    if (!rv_len(arr)) return;
+    sb_puts(b, "## Leaf routines\n\n| Routine | Calls | Mismatches | Faults | First mismatch |\n"
+               "|---|---:|---:|---:|---|\n");
+    cJSON_ArrayForEach(l, arr)
+    {
+        const cJSON *m = rv_obj(l, "first_mismatch");
+        sb_puts(b, "| ");
+        md(b, rv_str(l, "routine", "?"));
+        sb_printf(b, " | %llu | %llu | %llu | ", (unsigned long long)rv_u64(l, "calls", 0),
+                  (unsigned long long)rv_u64(l, "mismatches", 0),
+                  (unsigned long long)rv_u64(l, "faults", 0));
+        if (m) {
+            const cJSON *r = rv_obj(m, "ref"), *o = rv_obj(m, "orig");
+            sb_printf(b, "case %llu, bytes ", (unsigned long long)rv_u64(m, "case", 0));
+            md_code(b, rv_str(m, "bytes", "?"));
+            sb_printf(b, " bit %lld n %lld: ax %lld vs %lld, cursor %lld.%lld vs %lld.%lld",
+                      (long long)rv_int(m, "bit", 0), (long long)rv_int(m, "n", 0),
+                      (long long)rv_int(r, "ax", 0), (long long)rv_int(o, "ax", 0),
+                      (long long)rv_int(r, "byte", 0), (long long)rv_int(r, "bit", 0),
+                      (long long)rv_int(o, "byte", 0), (long long)rv_int(o, "bit", 0));
+        } else {
+            sb_puts(b, "none");
+        }
+        sb_puts(b, " |\n");
+    }
+    sb_putc(b, '\n');
+}
+
+int report_render_markdown(const cJSON *report, strbuf *out)
+{
+    rv_index ix;
+    if (rv_index_build(report, &ix) < 0) return -1;
+    const cJSON *run = rv_obj(report, "run"), *t = rv_obj(report, "totals");
+    uint64_t mis = rv_u64(t, "mismatch", ix.by_status[RES_MISMATCH]);
+    uint64_t flt = rv_u64(t, "fault", ix.by_status[RES_FAULT]);
+    uint64_t bad = rv_u64(t, "bad_input", ix.by_status[RES_BAD_INPUT]);
+    uint64_t leaf = rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0);
+    int interrupted = rv_bool(run, "interrupted", 0);
+    sb_puts(out, "# ff8diff report ");
+    md(out, rv_str(run, "id", "(no id)"));
+    sb_printf(out,
+              "\n\n**Result: %s**: %llu mismatches, %llu faults, %llu bad inputs, "
+              "%llu leaf mismatches or faults.\n\n",
+              mis + flt + bad + leaf ? "FAIL"
+              : interrupted          ? "INCOMPLETE"
+                                     : "PASS",
+              (unsigned long long)mis, (unsigned long long)flt, (unsigned long long)bad,
+              (unsigned long long)leaf);
+    if (interrupted)
+        sb_puts(out, "> **Interrupted**: the run was stopped early; comparisons not reached are "
+                     "counted as not run.\n\n");
+    const char *warn = rv_str(rv_obj(run, "executable"), "warning", "");
+    if (*warn) {
+        sb_puts(out, "> **Executable warning**: ");
+        md(out, warn);
+        sb_puts(out, "\n\n");
+    }
+    if (strcmp(rv_str(rv_obj(run, "options"), "bone_matrices", ""), "replaced_by_return") == 0)
+        sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
+    run_section(out, run);
+    totals_section(out, report, &ix);
+    groups_section(out, report, &ix);
+    faults_section(out, report, &ix);
+    bad_section(out, &ix);
+    files_section(out, &ix);
+    leaf_section(out, report);
+    sb_puts(out, "Rendered from report.json, schema ");
+    md(out, rv_str(report, "schema", "?"));
+    sb_puts(out, ".\n");
+    rv_index_free(&ix);
+    return strbuf_failed(out) ? -1 : 0;
+}

@@ -1,0 +1,213 @@
+/*
+ * harness/report/report_view.c: defensive getters over a report tree and the
+ * per-file, per-mode tally the renderers share. Counts what the JSON holds;
+ * never recomputes a comparison, never prints.
+ */
+#include "harness/report/report_view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const cJSON *rv_obj(const cJSON *o, const char *key)
+{
+    const cJSON *c = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    return cJSON_IsObject(c) ? c : NULL;
+}
+
+const cJSON *rv_arr(const cJSON *o, const char *key)
+{
+    const cJSON *c = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    return cJSON_IsArray(c) ? c : NULL;
+}
+
+const char *rv_str(const cJSON *o, const char *key, const char *dflt)
+{
+    const cJSON *c = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    return cJSON_IsString(c) && c->valuestring ? c->valuestring : dflt;
+}
+
+int rv_has_num(const cJSON *o, const char *key)
+{
+    const cJSON *c = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    return cJSON_IsNumber(c);
+}
+
+double rv_num(const cJSON *o, const char *key, double dflt)
+{
+    const cJSON *c = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    if (!cJSON_IsNumber(c) || c->valuedouble != c->valuedouble) return dflt;
+    return c->valuedouble;
+}
+
+int64_t rv_int(const cJSON *o, const char *key, int64_t dflt)
+{
+    if (!rv_has_num(o, key)) return dflt;
+    double d = rv_num(o, key, (double)dflt);
+    if (d >= 9223372036854775808.0) return INT64_MAX;
+    if (d <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)d;
+}
+
+uint64_t rv_u64(const cJSON *o, const char *key, uint64_t dflt)
+{
+    if (!rv_has_num(o, key)) return dflt;
+    double d = rv_num(o, key, 0);
+    if (d <= 0) return 0;
+    if (d >= 18446744073709551616.0) return UINT64_MAX;
+    return (uint64_t)d;
+}
+
+int rv_bool(const cJSON *o, const char *key, int dflt)
+{
+    const cJSON *c = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    if (cJSON_IsTrue(c)) return 1;
+    if (cJSON_IsFalse(c)) return 0;
+    return dflt;
+}
+
+size_t rv_len(const cJSON *a)
+{
+    return cJSON_IsArray(a) ? (size_t)cJSON_GetArraySize(a) : 0;
+}
+
+int rv_status(const char *name)
+{
+    if (!name) return -1;
+    for (int s = 0; s < RES__COUNT; s++)
+        if (strcmp(res_status_name((res_status)s), name) == 0) return s;
+    return -1;
+}
+
+int rv_mode(const char *name)
+{
+    return name ? mode_from_name(name) : -1;
+}
+
+int rv_has_string(const cJSON *arr, const char *s)
+{
+    const cJSON *e;
+    if (!cJSON_IsArray(arr)) return 0;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (cJSON_IsString(e) && e->valuestring && strcmp(e->valuestring, s) == 0) return 1;
+    }
+    return 0;
+}
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return h;
+}
+
+/* Index of the file called name; adds it when absent. -1: out of memory. */
+static int64_t file_slot(rv_index *ix, const char *name, const cJSON *entry)
+{
+    size_t mask = ix->nslots - 1, i = (size_t)hash_name(name) & mask;
+    while (ix->slots[i] >= 0) {
+        if (strcmp(ix->files[ix->slots[i]].name, name) == 0) return ix->slots[i];
+        i = (i + 1) & mask;
+    }
+    if (ix->nfiles + 1 > ix->nslots / 2) {
+        /* grow the table (keeps it at most half full) and the file array */
+        size_t nslots = ix->nslots * 2;
+        int64_t *slots = malloc(nslots * sizeof *slots);
+        if (!slots) return -1;
+        for (size_t k = 0; k < nslots; k++)
+            slots[k] = -1;
+        for (size_t f = 0; f < ix->nfiles; f++) {
+            size_t k = (size_t)hash_name(ix->files[f].name) & (nslots - 1);
+            while (slots[k] >= 0)
+                k = (k + 1) & (nslots - 1);
+            slots[k] = (int64_t)f;
+        }
+        free(ix->slots);
+        ix->slots = slots;
+        ix->nslots = nslots;
+        return file_slot(ix, name, entry);
+    }
+    rv_file *files = realloc(ix->files, (ix->nfiles + 1) * sizeof *files);
+    if (!files) return -1;
+    ix->files = files;
+    rv_file *f = &files[ix->nfiles];
+    memset(f, 0, sizeof *f);
+    f->name = name;
+    f->entry = entry;
+    ix->slots[i] = (int64_t)ix->nfiles;
+    return (int64_t)ix->nfiles++;
+}
+
+static void tally(rv_index *ix, rv_file *f, const cJSON *r)
+{
+    int m = rv_mode(rv_str(r, "mode", NULL));
+    int s = rv_status(rv_str(r, "status", NULL));
+    if (s < 0) return;
+    ix->by_status[s]++;
+    if (m < 0) return;
+    ix->modes |= 1u << m;
+    f->n[m][s]++;
+    if ((s == RES_MISMATCH || s == RES_FAULT) && !f->first_fail[m]) f->first_fail[m] = r;
+    if (s == RES_BAD_INPUT && !f->first_bad[m]) f->first_bad[m] = r;
+}
+
+int rv_index_build(const cJSON *report, rv_index *ix)
+{
+    memset(ix, 0, sizeof *ix);
+    const cJSON *man = rv_arr(report, "manifest"), *res = rv_arr(report, "results"), *e;
+    const cJSON *run = rv_obj(report, "run");
+    cJSON_ArrayForEach(e, rv_arr(run, "modes"))
+    {
+        int m = cJSON_IsString(e) ? rv_mode(e->valuestring) : -1;
+        if (m >= 0) ix->modes |= 1u << m;
+    }
+    ix->nslots = 64;
+    ix->slots = malloc(ix->nslots * sizeof *ix->slots);
+    ix->results = malloc((rv_len(res) ? rv_len(res) : 1) * sizeof *ix->results);
+    if (!ix->slots || !ix->results) goto fail;
+    for (size_t k = 0; k < ix->nslots; k++)
+        ix->slots[k] = -1;
+    cJSON_ArrayForEach(e, man)
+    {
+        const char *name = rv_str(e, "name", NULL);
+        if (name && file_slot(ix, name, e) < 0) goto fail;
+    }
+    int64_t last = -1;
+    cJSON_ArrayForEach(e, res)
+    {
+        ix->results[ix->nresults++] = e;
+        const char *name = rv_str(e, "file", NULL);
+        if (!name) continue;
+        /* results come grouped by file: try the previous one first */
+        if (last < 0 || strcmp(ix->files[last].name, name) != 0) last = file_slot(ix, name, NULL);
+        if (last < 0) goto fail;
+        tally(ix, &ix->files[last], e);
+    }
+    return 0;
+fail:
+    rv_index_free(ix);
+    return -1;
+}
+
+void rv_index_free(rv_index *ix)
+{
+    free(ix->files);
+    free(ix->results);
+    free(ix->slots);
+    memset(ix, 0, sizeof *ix);
+}
+
+const rv_file *rv_find_file(const rv_index *ix, const char *name)
+{
+    if (!name || !ix->nslots) return NULL;
+    size_t mask = ix->nslots - 1, i = (size_t)hash_name(name) & mask;
+    for (; ix->slots[i] >= 0; i = (i + 1) & mask)
+        if (strcmp(ix->files[ix->slots[i]].name, name) == 0) return &ix->files[ix->slots[i]];
+    return NULL;
+}
+
+const cJSON *rv_result(const rv_index *ix, int64_t i)
+{
+    return i >= 0 && (uint64_t)i < ix->nresults ? ix->results[i] : NULL;
+}

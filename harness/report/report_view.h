@@ -1,0 +1,78 @@
+/*
+ * harness/report/report_view.h: read-only access to a report tree for the
+ * renderers (HTML, Markdown, JUnit). Every getter tolerates a missing or
+ * ill-typed key and answers with the caller's default, because report.json
+ * files are also read back from disk, where anything may have been edited.
+ *
+ * rv_index gathers, once, what several renderers need: the results in
+ * order (for lookups by index) and per file and mode the count of each
+ * status with the first failing result. It only counts what the JSON says;
+ * it never recomputes a comparison. Nothing here prints.
+ */
+#ifndef FF8_HARNESS_REPORT_REPORT_VIEW_H
+#define FF8_HARNESS_REPORT_REPORT_VIEW_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/core/modes.h"
+#include "harness/core/results.h"
+
+/* The child at key when it is an object (array), else NULL. */
+const cJSON *rv_obj(const cJSON *o, const char *key);
+const cJSON *rv_arr(const cJSON *o, const char *key);
+/* The string at key, or dflt when absent or not a string. */
+const char *rv_str(const cJSON *o, const char *key, const char *dflt);
+/* 1 when key holds a number. */
+int rv_has_num(const cJSON *o, const char *key);
+/* The number at key as an integer, clamped to the type; dflt when absent. */
+int64_t rv_int(const cJSON *o, const char *key, int64_t dflt);
+uint64_t rv_u64(const cJSON *o, const char *key, uint64_t dflt);
+double rv_num(const cJSON *o, const char *key, double dflt);
+/* 1 for true, 0 for false, dflt otherwise. */
+int rv_bool(const cJSON *o, const char *key, int dflt);
+/* Number of elements of an array (0 when a is not an array). */
+size_t rv_len(const cJSON *a);
+
+/* Index of a status / mode name, -1 when unknown or NULL. */
+int rv_status(const char *name);
+int rv_mode(const char *name);
+/* 1 when the string array arr holds s. */
+int rv_has_string(const cJSON *arr, const char *s);
+
+typedef struct rv_file {
+    const char *name;
+    const cJSON *entry; /* manifest entry; NULL when the file appears only in results */
+    uint64_t n[MODE__COUNT][RES__COUNT];
+    const cJSON *first_fail[MODE__COUNT]; /* first mismatch or fault in that mode */
+    const cJSON *first_bad[MODE__COUNT];  /* first bad_input in that mode */
+} rv_file;
+
+typedef struct rv_index {
+    size_t nfiles;
+    rv_file *files; /* manifest order, then files found only in results */
+    size_t nresults;
+    const cJSON **results;          /* the "results" array, in order */
+    unsigned modes;                 /* run.modes, plus every mode seen in results */
+    uint64_t by_status[RES__COUNT]; /* counted over results (for cross-checks) */
+    /* name lookup (open addressing over files) */
+    size_t nslots;
+    int64_t *slots;
+} rv_index;
+
+/*
+ * Builds the index of a report. Returns 0, or -1 when memory runs out
+ * (ix is then empty, rv_index_free is still safe). Pointers into the report
+ * stay valid as long as the report does.
+ */
+int rv_index_build(const cJSON *report, rv_index *ix);
+void rv_index_free(rv_index *ix);
+
+/* The file called name, NULL when the report has none. */
+const rv_file *rv_find_file(const rv_index *ix, const char *name);
+
+/* The result at index i of the results array, NULL when out of range. */
+const cJSON *rv_result(const rv_index *ix, int64_t i);
+
+#endif

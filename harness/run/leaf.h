@@ -1,0 +1,45 @@
+/*
+ * harness/run/leaf.h: the leaf level: bitReader and the three value readers,
+ * each called on both sides with the same cursor over generated buffers,
+ * comparing AX (the low 16 bits of the result) and the cursor after the call.
+ *
+ * Cases are generated from (seed, routine, index) alone, so any subset of
+ * them can run on any worker in any order with the same outcome:
+ *   bitReader: n = 1..16 at bit offsets 0..7 over random and edge buffers;
+ *   ReadPositionType / ReadRotationType / ReadBoneScale: every prefix of
+ *   their type bits (2, 3 and 1 bits) at every bit offset, followed by edge
+ *   and random payloads.
+ */
+#ifndef FF8_HARNESS_RUN_LEAF_H
+#define FF8_HARNESS_RUN_LEAF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/game.h"
+#include "harness/core/results.h"
+
+struct run_ctx;
+struct run_unit;
+
+#define LEAF_CHUNK 4096
+#define LEAF_ROUTINES 4
+
+/* Routine names, in emu_leaf order. */
+const char *leaf_routine_name(emu_leaf r);
+/* Number of cases for a routine (bitreader_calls is the bitReader's). */
+uint64_t leaf_case_count(emu_leaf r, uint64_t bitreader_calls);
+/* Case number index of routine r (buffer, bit offset, width). */
+void leaf_case_make(emu_leaf r, uint64_t seed, uint64_t index, leaf_case *c);
+/*
+ * The reference side of a case: fills c->ref_ax, ref_pos, ref_bit. Returns
+ * -1 with err if the reference refuses the case.
+ */
+int leaf_case_ref(emu_leaf r, leaf_case *c, ff_error *err);
+
+/* Run plumbing (harness/run*.c). */
+int leaf_setup(struct run_ctx *ctx, size_t *nunits, ff_error *err);
+void leaf_units(struct run_ctx *ctx, struct run_unit *units);
+int leaf_run_unit(struct run_ctx *ctx, emu_game *g, const struct run_unit *u, ff_error *err);
+
+#endif

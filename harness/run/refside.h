@@ -1,0 +1,29 @@
+/*
+ * harness/run/refside.h: one clip decoded by the reference engine into a
+ * trace, following the harness protocol: skeleton as loaded from the file,
+ * AnimCmd zeroed with the mode's flag bits, StartClip (tick 0), then
+ * Battle_ReadAnimation until the first call that returns 1.
+ */
+#ifndef FF8_HARNESS_RUN_REFSIDE_H
+#define FF8_HARNESS_RUN_REFSIDE_H
+
+#include <stdint.h>
+
+#include "harness/core/trace.h"
+#include "ref/engine.h"
+
+/* Ticks after which a clip that never returns 1 is refused (cannot happen
+ * with an 8-bit frame counter; a guard, not a limit). */
+#define REFSIDE_MAX_TICKS 1024
+/* The engine's AnimCmd holds the clip index in a byte: clips 0..255. */
+#define REFSIDE_MAX_CLIP 255
+
+/*
+ * Decodes clip of a's file in the mode given by flags into out (cleared
+ * first). Returns 0, or -1 with err (read past the end of the file, ...);
+ * out then holds the ticks decoded before the error. A clip index past
+ * REFSIDE_MAX_CLIP is refused: no call of the engine can name it.
+ */
+int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, trace *out, ff_error *err);
+
+#endif

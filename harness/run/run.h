@@ -1,0 +1,74 @@
+/*
+ * harness/run/run.h: the differential run. Both sides are driven with the same
+ * inputs over a whole corpus, every clip of every model file in every mode
+ * asked for, compared field by field, tick by tick (frame level), and the
+ * leaf routines over generated cursor cases (leaf level).
+ *
+ * The "authority" side is the original: emulated from an executable image
+ * (one Unicorn engine per worker thread), or read from the on-disk cache of
+ * earlier emulations, or read from recorded traces. The "candidate" side is
+ * the reference engine, or another trace set (an outside decoder).
+ *
+ * Work is split into units (one file in one mode; leaf chunks) taken by
+ * --jobs workers; results land at fixed indexes, so they are identical for
+ * any number of jobs. Identical clips (same skeleton bytes, same stream
+ * bytes including what follows as far as the decoder reads, same mode and
+ * index) are emulated once. Nothing here prints or exits.
+ */
+#ifndef FF8_HARNESS_RUN_RUN_H
+#define FF8_HARNESS_RUN_RUN_H
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "emu/game.h"
+#include "harness/core/results.h"
+#include "common/error.h"
+
+struct cache;
+struct tset;
+
+typedef struct run_progress {
+    atomic_uint_fast64_t clips_total, clips_done;
+    atomic_uint_fast64_t mismatches, faults, bad_input;
+    atomic_uint_fast64_t leaf_total, leaf_done;
+    atomic_uint_fast64_t emulated_calls;
+} run_progress;
+
+typedef struct run_config {
+    const char *corpus_path;
+    const emu_image *image;   /* the original; NULL when traces_dir is the authority */
+    emu_game_opts game;
+    unsigned modes;           /* bit i = mode_id i */
+    int frame_level, leaf_level;
+    unsigned jobs;            /* 0: one per online core */
+    uint64_t leaf_calls;      /* bitReader cases at the leaf level (0: 100000) */
+    uint64_t seed;
+    int dedup;                /* emulate identical clips once (default 1) */
+    struct cache *cache;      /* the original's results by content; NULL: none */
+    const char *cache_id;     /* executable SHA-256 + profile, part of cache keys */
+    const char *traces_dir;   /* authority = recorded traces in this folder */
+    const char *against_dir;  /* candidate = traces in this folder, not the reference */
+    const struct tset *traces_set;  /* manifest of traces_dir (file hashes, faults); may be NULL */
+    const struct tset *against_set; /* manifest of against_dir; may be NULL */
+    const char *record_dir;   /* also write the authority's traces here */
+    int record_lz4;           /* ... as .jsonl.lz4 */
+    volatile sig_atomic_t *cancel; /* set by the caller to stop early */
+    run_progress *progress;   /* may be NULL */
+} run_config;
+
+/* Defaults: all modes, frame level, dedup on, 100000 leaf calls, seed 1. */
+void run_config_init(run_config *cfg);
+
+/*
+ * Runs everything cfg asks for into *out (caller frees it with
+ * run_results_free, also after a failure). Returns 0 when the run went
+ * through (whatever it found: mismatches, faults and bad files are results),
+ * -1 with err when it could not run at all (corpus unreadable, engine could
+ * not start, out of memory). When cfg->cancel is set mid-run, returns 0 with
+ * out->interrupted = 1 and the clips not reached marked not_run.
+ */
+int run_execute(const run_config *cfg, run_results *out, ff_error *err);
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * harness/run/run_plan.c: before any emulation: load and parse every model
+ * file, lay out one result slot per (file, mode, clip), cut the work into
+ * units, and find identical clips so the original runs each only once.
+ *
+ * Identity of a clip for the original: its mode flags, its index, the
+ * skeleton section's bytes and the stream bytes from the clip's start to as
+ * far as the reference reader reached (the 3-byte loads included; bytes
+ * past the end of the file count as the guard page's zeros). The workers
+ * check after emulating that the original's own cursor did not read further.
+ */
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/run/leaf.h"
+#include "harness/run/refside.h"
+#include "harness/run/run_internal.h"
+#include "common/sha256.h"
+#include "corpus/manifest.h"
+
+static int load_one(run_ctx *ctx, size_t entry, run_file *f, uint8_t **data, size_t *size,
+                    dat_file *dat, ff_error *err)
+{
+    const char *name = corpus_name(ctx->corpus, entry);
+    ff_error e;
+    ff_error_clear(&e);
+    if (corpus_load(ctx->corpus, entry, data, size, &e) < 0) {
+        /* A file that cannot be loaded is that file's result, not the run's end. */
+        memset(f, 0, sizeof *f);
+        f->name = strdup(name);
+        f->bad = 1;
+        f->error = e;
+        return f->name ? 0 : ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+    }
+    if (manifest_analyze(name, *data, *size, f, err) < 0) return -1;
+    if (f->parsed && dat_parse(*data, *size, f->name, dat, err) < 0) return -1;
+    return 0;
+}
+
+int plan_load_files(run_ctx *ctx, ff_error *err)
+{
+    size_t n = corpus_count(ctx->corpus), ndat = 0;
+    for (size_t i = 0; i < n; i++) ndat += corpus_is_dat(ctx->corpus, i) != 0;
+    run_results *res = ctx->res;
+    res->files = calloc(ndat ? ndat : 1, sizeof *res->files);
+    ctx->data = calloc(ndat ? ndat : 1, sizeof *ctx->data);
+    ctx->size = calloc(ndat ? ndat : 1, sizeof *ctx->size);
+    ctx->dat = calloc(ndat ? ndat : 1, sizeof *ctx->dat);
+    if (!res->files || !ctx->data || !ctx->size || !ctx->dat)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory listing the corpus");
+    for (size_t i = 0; i < n; i++) {
+        if (!corpus_is_dat(ctx->corpus, i)) continue;
+        size_t k = res->nfiles++;
+        if (load_one(ctx, i, &res->files[k], &ctx->data[k], &ctx->size[k], &ctx->dat[k], err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int has_clips(const run_file *f)
+{
+    return f->parsed && dat_kind_has_model(f->kind);
+}
+
+static unsigned mode_count(unsigned mask)
+{
+    unsigned n = 0;
+    for (int m = 0; m < MODE__COUNT; m++) n += (mask >> m) & 1;
+    return n;
+}
+
+/* One result per (file, mode, clip); a bad file gets one per mode. */
+static int layout_results(run_ctx *ctx, ff_error *err)
+{
+    run_results *res = ctx->res;
+    unsigned modes = mode_count(ctx->cfg->modes);
+    size_t total = 0;
+    for (size_t f = 0; f < res->nfiles; f++) {
+        const run_file *rf = &res->files[f];
+        if (has_clips(rf)) total += (size_t)rf->clips * modes;
+        else if (!rf->parsed) total += modes;
+    }
+    res->results = calloc(total ? total : 1, sizeof *res->results);
+    ctx->slot_of = malloc((total ? total : 1) * sizeof *ctx->slot_of);
+    if (!res->results || !ctx->slot_of)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for %zu results", total);
+    size_t k = 0;
+    for (size_t f = 0; f < res->nfiles; f++) {
+        const run_file *rf = &res->files[f];
+        for (int m = 0; m < MODE__COUNT; m++) {
+            if (!(ctx->cfg->modes & (1u << m))) continue;
+            if (!rf->parsed) {
+                clip_result *r = &res->results[k++];
+                r->file = (uint32_t)f;
+                r->clip = -1;
+                r->mode = (mode_id)m;
+                r->status = RES_BAD_INPUT;
+                r->group = -1;
+                r->error = malloc(sizeof *r->error);
+                if (!r->error) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+                *r->error = rf->error;
+                continue;
+            }
+            if (!has_clips(rf)) continue;
+            for (uint32_t c = 0; c < rf->clips; c++) {
+                clip_result *r = &res->results[k++];
+                r->file = (uint32_t)f;
+                r->clip = (int32_t)c;
+                r->mode = (mode_id)m;
+                r->status = RES_NOT_RUN;
+                r->group = -1;
+                r->frames = dat_clip_frames(&ctx->dat[f], c);
+            }
+        }
+    }
+    res->nresults = total;
+    for (size_t i = 0; i < total; i++) ctx->slot_of[i] = -1;
+    return 0;
+}
+
+int plan_units(run_ctx *ctx, ff_error *err)
+{
+    const run_config *cfg = ctx->cfg;
+    run_results *res = ctx->res;
+    if (layout_results(ctx, err) < 0) return -1;
+    size_t nframe = 0, nleaf_units = 0;
+    if (cfg->frame_level)
+        for (size_t f = 0; f < res->nfiles; f++)
+            if (has_clips(&res->files[f])) nframe += mode_count(cfg->modes);
+    if (cfg->leaf_level && leaf_setup(ctx, &nleaf_units, err) < 0) return -1;
+    ctx->units = calloc(nframe + nleaf_units + 1, sizeof *ctx->units);
+    if (!ctx->units) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    size_t u = 0, k = 0;
+    for (size_t f = 0; f < res->nfiles; f++) {
+        const run_file *rf = &res->files[f];
+        for (int m = 0; m < MODE__COUNT; m++) {
+            if (!(cfg->modes & (1u << m))) continue;
+            if (!rf->parsed) {
+                k++;
+                continue;
+            }
+            if (!has_clips(rf)) continue;
+            if (cfg->frame_level) {
+                run_unit *un = &ctx->units[u++];
+                un->kind = UNIT_FRAME;
+                un->file = (uint32_t)f;
+                un->mode = (mode_id)m;
+                un->first = k;
+                /* Until the plan knows ticks: frames x bones, SLOW twice. */
+                un->cost = (rf->frames + 1) * (rf->bones + 4) * ((m & 1) ? 2 : 1);
+            }
+            k += rf->clips;
+        }
+    }
+    if (cfg->leaf_level) leaf_units(ctx, ctx->units + u);
+    ctx->nunits = u + nleaf_units;
+    if (!cfg->frame_level) {
+        /* Frame results stay not_run when only the leaf level runs. */
+        res->nresults = 0;
+    }
+    return 0;
+}
+
+/* Union-find over units, for chains. */
+static size_t root_of(size_t *parent, size_t u)
+{
+    while (parent[u] != u) u = parent[u] = parent[parent[u]];
+    return u;
+}
+
+typedef struct order_key {
+    uint64_t chain_cost;
+    size_t chain, unit;
+} order_key;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const order_key *x = a, *y = b;
+    if (x->chain_cost != y->chain_cost) return x->chain_cost > y->chain_cost ? -1 : 1;
+    if (x->chain != y->chain) return x->chain < y->chain ? -1 : 1;
+    return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+int plan_order(run_ctx *ctx, ff_error *err)
+{
+    size_t n = ctx->nunits, nres = ctx->res->nresults;
+    size_t *parent = malloc((n ? n : 1) * sizeof *parent);
+    size_t *unit_of = malloc((nres ? nres : 1) * sizeof *unit_of);
+    size_t *slot_unit = malloc((ctx->nslots ? ctx->nslots : 1) * sizeof *slot_unit);
+    uint64_t *cost = calloc(n ? n : 1, sizeof *cost);
+    order_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    run_unit *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    ctx->chain_start = malloc((n + 1) * sizeof *ctx->chain_start);
+    int rc = 0;
+    if (!parent || !unit_of || !slot_unit || !cost || !keys || !sorted || !ctx->chain_start) {
+        rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory ordering the work");
+        goto done;
+    }
+    for (size_t u = 0; u < n; u++) {
+        parent[u] = u;
+        const run_unit *un = &ctx->units[u];
+        if (un->kind != UNIT_FRAME) continue;
+        for (uint32_t c = 0; c < ctx->dat[un->file].clips; c++) unit_of[un->first + c] = u;
+    }
+    /* Units holding members of one slot become one chain. */
+    for (size_t s = 0; s < ctx->nslots; s++) slot_unit[s] = SIZE_MAX;
+    for (size_t r = 0; r < nres && ctx->nslots; r++) {
+        int32_t s = ctx->slot_of[r];
+        if (s < 0) continue;
+        if (slot_unit[s] == SIZE_MAX) slot_unit[s] = unit_of[r];
+        else parent[root_of(parent, unit_of[r])] = root_of(parent, slot_unit[s]);
+    }
+    for (size_t u = 0; u < n; u++) cost[root_of(parent, u)] += ctx->units[u].cost;
+    for (size_t u = 0; u < n; u++) {
+        size_t root = root_of(parent, u);
+        keys[u] = (order_key){cost[root], root, u};
+    }
+    /* Costliest chains first, for balance at the end; a chain's units together. */
+    qsort(keys, n, sizeof *keys, cmp_order);
+    ctx->nchains = 0;
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = ctx->units[keys[i].unit];
+        sorted[i].chain = keys[i].chain;
+        if (i == 0 || keys[i].chain != keys[i - 1].chain) ctx->chain_start[ctx->nchains++] = i;
+    }
+    ctx->chain_start[ctx->nchains] = n;
+    memcpy(ctx->units, sorted, n * sizeof *sorted);
+done:
+    free(parent);
+    free(unit_of);
+    free(slot_unit);
+    free(cost);
+    free(keys);
+    free(sorted);
+    return rc;
+}
+
+typedef struct keyed {
+    uint8_t key[32];
+    size_t result;
+} keyed;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    int c = memcmp(x->key, y->key, sizeof x->key);
+    if (c) return c;
+    return x->result < y->result ? -1 : x->result > y->result;
+}
+
+/* Returns 0, or -1 when the key cannot be computed (the clip is then emulated alone). */
+static int clip_key(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t clip, uint64_t high,
+                    uint8_t key[32])
+{
+    const dat_file *d = &ctx->dat[f];
+    uint32_t start = 0;
+    dat_clip_offset(d, clip, &start, NULL);
+    uint64_t end = high < d->size ? high : d->size;
+    uint64_t past = high > d->size ? high - d->size : 0;
+    uint8_t head[1 + 4 + 8 + 4];
+    head[0] = mode_flags(m);
+    memcpy(head + 1, &clip, 4);
+    memcpy(head + 5, &past, 8);
+    memcpy(head + 13, &d->skel_size, 4);
+    sha256_part parts[] = {{head, sizeof head},
+                           {d->data + d->skel_off, d->skel_size},
+                           {d->data + start, end > start ? (size_t)(end - start) : 0}};
+    ff_error e;
+    return sha256_parts(parts, 3, key, &e);
+}
+
+int plan_dedup(run_ctx *ctx, ff_error *err)
+{
+    run_results *res = ctx->res;
+    keyed *keys = malloc((res->nresults ? res->nresults : 1) * sizeof *keys);
+    if (!keys) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
+    size_t nkeys = 0;
+    trace t;
+    trace_init(&t);
+    for (size_t u = 0; u < ctx->nunits; u++) {
+        run_unit *un = &ctx->units[u];
+        /* A cached unit is not emulated: no key, and its estimate will do. */
+        if (un->kind != UNIT_FRAME || un->cached) continue;
+        const dat_file *d = &ctx->dat[un->file];
+        size_t skel_size = ref_skel_size(d);
+        uint8_t *skel = malloc(skel_size);
+        ref_anim a;
+        if (!skel || ref_anim_init(&a, d, skel, skel_size, err) < 0) {
+            free(skel);
+            free(keys);
+            trace_free(&t);
+            return skel ? -1 : ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        }
+        uint64_t cost = 0;
+        for (uint32_t c = 0; c < d->clips; c++) {
+            a.stream.high = 0;
+            ff_error e;
+            int rc = refside_clip(&a, mode_flags(un->mode), c, &t, &e);
+            cost += (uint64_t)t.n * (d->bones + 4);
+            if (rc < 0) continue; /* no key: emulated on its own */
+            keyed *k = &keys[nkeys];
+            k->result = un->first + c;
+            if (clip_key(ctx, un->file, un->mode, c, a.stream.high, k->key) == 0) nkeys++;
+        }
+        un->cost = cost + 1;
+        free(skel);
+    }
+    trace_free(&t);
+    qsort(keys, nkeys, sizeof *keys, cmp_key);
+    size_t nslots = 0;
+    for (size_t i = 0; i < nkeys;) {
+        size_t j = i + 1;
+        while (j < nkeys && memcmp(keys[j].key, keys[i].key, 32) == 0) j++;
+        nslots += j - i > 1;
+        i = j;
+    }
+    ctx->slots = calloc(nslots ? nslots : 1, sizeof *ctx->slots);
+    if (!ctx->slots) {
+        free(keys);
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
+    }
+    size_t s = 0;
+    for (size_t i = 0; i < nkeys;) {
+        size_t j = i + 1;
+        while (j < nkeys && memcmp(keys[j].key, keys[i].key, 32) == 0) j++;
+        if (j - i > 1) {
+            outcome_init(&ctx->slots[s].out);
+            ctx->slots[s].refs = (unsigned)(j - i);
+            for (size_t q = i; q < j; q++) ctx->slot_of[keys[q].result] = (int32_t)s;
+            s++;
+        }
+        i = j;
+    }
+    ctx->nslots = nslots;
+    free(keys);
+    return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * harness/run/writers.c: the original instruction behind each group's first
+ * divergence. After the run, the group's example clip is replayed on a
+ * fresh engine up to the diverging call with a write watch on the field's
+ * guest bytes (emu_game_find_writer); the last instruction that wrote
+ * there in that call is named with its routine and disassembly. A field the
+ * call did not write says so: that is an answer too (e.g. StartClip not
+ * clearing the root). Costs one clip replay per group, never per result.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/run/run_internal.h"
+
+/* Where field f of bone lives: AnimCmd or skeleton bytes; 0 when nowhere. */
+static int locate(field_id f, unsigned bone, emu_game_area *area, uint32_t *off, uint32_t *size)
+{
+    static const struct {
+        field_id f;
+        emu_game_area area;
+        uint32_t off, size;
+    } map[] = {
+        {FIELD_ROOT_X, EMU_GAME_SKELETON, DAT_SKEL_ROOT, 2},
+        {FIELD_ROOT_Y, EMU_GAME_SKELETON, DAT_SKEL_ROOT + 2, 2},
+        {FIELD_ROOT_Z, EMU_GAME_SKELETON, DAT_SKEL_ROOT + 4, 2},
+        {FIELD_SKEL_FLAG, EMU_GAME_SKELETON, DAT_SKEL_FLAGS, 1},
+        {FIELD_CMD_CLIP, EMU_GAME_CMD, 0, 1},
+        {FIELD_CMD_FLAGS, EMU_GAME_CMD, 1, 1},
+        {FIELD_CMD_OFF, EMU_GAME_CMD, 2, 2},
+        {FIELD_CMD_BIT, EMU_GAME_CMD, 4, 2},
+        {FIELD_CMD_FRAME, EMU_GAME_CMD, 6, 1},
+        {FIELD_CMD_TOTAL, EMU_GAME_CMD, 7, 1},
+    };
+    if (field_is_per_bone(f)) {
+        int c = f - FIELD_FIRST_BONE;
+        *area = EMU_GAME_SKELETON;
+        *off = DAT_SKEL_HEADER + bone * DAT_BONE_SIZE +
+               (c < 3 ? DAT_BONE_ROT + 2 * c : DAT_BONE_SCALE + 2 * (c - 3));
+        *size = 2;
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i].f == f) {
+            *area = map[i].area;
+            *off = map[i].off;
+            *size = map[i].size;
+            return 1;
+        }
+    return 0;
+}
+
+static void one_group(run_ctx *ctx, emu_game *g, res_group *grp)
+{
+    const clip_result *r = &ctx->res->results[grp->example];
+    const dat_file *d = &ctx->dat[r->file];
+    emu_game_area area;
+    uint32_t off, size;
+    if (!locate(r->div.field, r->div.bone, &area, &off, &size)) {
+        snprintf(grp->writer_note, sizeof grp->writer_note,
+                 "the return value (EAX) is not a memory field");
+        return;
+    }
+    ff_error err;
+    emu_fault fault;
+    ff_error_clear(&err);
+    if (emu_game_load_file(g, d->data, d->size, d->skel_off, d->section[DAT_SECTION_GEOMETRY],
+                           d->anim_off, &err) < 0 ||
+        emu_game_find_writer(g, mode_flags(r->mode), (int16_t)r->clip, r->div.tick, area, off,
+                             size, &grp->writer, &fault, &err) < 0) {
+        snprintf(grp->writer_note, sizeof grp->writer_note, "replay failed: %.120s", err.reason);
+        return;
+    }
+    grp->have_writer = 1;
+    if (!grp->writer.writes)
+        snprintf(grp->writer_note, sizeof grp->writer_note,
+                 "the original did not write this field during call %zu", r->div.tick);
+}
+
+void run_find_writers(run_ctx *ctx)
+{
+    const run_config *cfg = ctx->cfg;
+    run_results *res = ctx->res;
+    if (!cfg->image || !res->ngroups || run_cancelled(ctx)) return;
+    emu_game *g = NULL;
+    ff_error err;
+    int opened = 0;
+    for (size_t i = 0; i < res->ngroups; i++) {
+        res_group *grp = &res->groups[i];
+        if (strcmp(grp->level, "frame") != 0 || grp->example < 0) continue;
+        if (!opened) {
+            opened = 1;
+            if (emu_game_open(cfg->image, &cfg->game, &g, &err) < 0) g = NULL;
+        }
+        if (!g) {
+            snprintf(grp->writer_note, sizeof grp->writer_note, "no engine for the replay: %.100s",
+                     err.reason);
+            continue;
+        }
+        one_group(ctx, g, grp);
+    }
+    emu_game_close(g);
+}

@@ -1,0 +1,72 @@
+/*
+ * harness/traces/trace_json.h: Trace JSON Lines v1 (DESIGN.md), the format
+ * `ff8diff decode` prints, `ff8diff record` stores and outside decoders
+ * emit. One object per call on one clip:
+ *
+ *   {"v":1,"file":"c0m001.dat","model":"body","anim":3,"mode":"slow","tick":0,
+ *    "ret":0,"cmd":{"frame":1,"total":57,"flags":5,"off":12,"bit":3},
+ *    "skel_flag":0,"root":[0,-12,40],"rot":[[x,y,z],...],"scale":[[x,y,z],...]}
+ *
+ * The writer appends lines to a strbuf. The reader takes lines one clip at
+ * a time from a plain or LZ4-frame (.lz4) file and checks every key, type,
+ * bone count and tick order, naming the line of any error. cmd.clip is not
+ * in the format: a trace read back carries the anim index there, which is
+ * what StartClip stores.
+ */
+#ifndef FF8_HARNESS_TRACES_TRACE_JSON_H
+#define FF8_HARNESS_TRACES_TRACE_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/core/modes.h"
+#include "harness/core/strbuf.h"
+#include "harness/core/trace.h"
+#include "common/error.h"
+
+#define TJ_NAME_MAX 256
+
+/* Which clip a line belongs to. */
+typedef struct tj_clip {
+    char file[TJ_NAME_MAX];
+    char model[32];
+    unsigned anim;
+    mode_id mode;
+    unsigned long line; /* reader: line of the clip's first tick */
+} tj_clip;
+
+/* Name of the trace file for (file, mode) inside a traces folder:
+ * "c0m001.dat.slow.jsonl", with ".lz4" when compressed. */
+void tj_file_name(char *buf, size_t n, const char *file, mode_id mode, int lz4);
+
+/* Appends tick i of t as one line (with '\n'). */
+void tj_write_tick(strbuf *b, const tj_clip *c, const trace *t, size_t i);
+/* Appends every tick of t. */
+void tj_write_trace(strbuf *b, const tj_clip *c, const trace *t);
+
+/*
+ * Writes text to path (through a temporary name and a rename), as an LZ4
+ * frame when lz4 is set. Returns -1 with err on failure.
+ */
+int tj_write_file(const char *path, const strbuf *text, int lz4, ff_error *err);
+
+typedef struct tj_reader tj_reader;
+
+/*
+ * Opens path for reading; a name ending in ".lz4" is read through an LZ4
+ * frame decoder. Returns NULL with err on failure.
+ */
+tj_reader *tj_open(const char *path, ff_error *err);
+/* Reads from an in-memory text (not copied: must outlive the reader). */
+tj_reader *tj_open_mem(const char *text, size_t len, const char *name, ff_error *err);
+void tj_close(tj_reader *r);
+
+/*
+ * Reads the next clip: consecutive lines with the same file, model, anim
+ * and mode, ticks 0, 1, 2, ... Returns 1 with *c and *t filled, 0 at the
+ * end of the input, -1 on error (err names the file; its reason starts with
+ * "line N:"). A clip whose ticks do not start at 0 or skip is an error.
+ */
+int tj_next_clip(tj_reader *r, tj_clip *c, trace *t, ff_error *err);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * harness/traces/tracefile.h: the traces of one corpus file in one mode read back
+ * clip by clip, for `check`: the authority's recorded traces (with the
+ * faults their manifest records) or a candidate's traces (an outside
+ * decoder's). Every problem is that clip's error and names the trace file
+ * and line; a malformed file fails every clip after the problem.
+ * Nothing here prints or exits.
+ */
+#ifndef FF8_HARNESS_TRACES_TRACEFILE_H
+#define FF8_HARNESS_TRACES_TRACEFILE_H
+
+#include <stdint.h>
+
+#include "harness/core/modes.h"
+#include "harness/core/outcome.h"
+#include "harness/core/results.h"
+#include "harness/core/trace.h"
+#include "harness/traces/trace_json.h"
+#include "harness/traces/traceset.h"
+
+typedef struct trace_file {
+    tj_reader *r;
+    char path[4700];
+    const char *name; /* the corpus file's name */
+    mode_id mode;
+    int have;   /* a clip read ahead */
+    int failed; /* the file is broken from here on */
+    ff_error err;
+    tj_clip clip;
+    trace t;
+} trace_file;
+
+/*
+ * Opens the traces of (f, m) in dir: the file the manifest set names when
+ * there is one (after checking it was recorded from these very bytes), else
+ * <name>.<mode>.jsonl or .jsonl.lz4. A failure is kept and given as every
+ * clip's error.
+ */
+void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m);
+/* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
+int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err);
+/*
+ * A clip from recorded traces into o, with the fault the manifest's file
+ * entry sf records for it (the trace then holds the calls made before the
+ * fault, maybe none). Returns 0, or -1 with err.
+ */
+int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones, orig_outcome *o,
+                ff_error *err);
+void tf_close(trace_file *tf);
+
+#endif
