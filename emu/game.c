@@ -27,6 +27,7 @@
 #include "emu/game.h"
 #include "emu/image.h"
 #include "ref/dat.h"
+#include "ref/engine.h"
 
 #define GAME_PAGE 0x1000u
 #define GAME_DATA 0x60000000u
@@ -297,8 +298,8 @@ int emu_game_start_clip(emu_game *g, uint8_t flags, int16_t clip, uint32_t *ret,
     uint32_t addr = routine(g, PROFILE_R_START_CLIP, fault);
     if (!addr || no_file(g, fault)) return -1;
     uint8_t *cmd = g->data + (GAME_CMD - GAME_DATA);
-    memset(cmd, 0, 8);
-    cmd[1] = flags;
+    memset(cmd, 0, sizeof(ref_animcmd));
+    cmd[offsetof(ref_animcmd, flags)] = flags;
     g->extent = 0;
     uint32_t args[3] = {GAME_MODEL, GAME_CMD, (uint32_t)(int32_t)clip};
     return game_call(g, addr, args, 3, ret, fault);

@@ -40,6 +40,7 @@ static int decode_file(const char *path, const dat_file *dat, unsigned modes, lo
     uint8_t *skel = malloc(skel_size);
     if (!skel) return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
     ref_anim a;
+    field_set fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
     trace t;
     trace_init(&t);
     int rc = ref_anim_init(&a, dat, skel, skel_size, err);
@@ -53,7 +54,7 @@ static int decode_file(const char *path, const dat_file *dat, unsigned modes, lo
         for (uint32_t k = 0; k < dat->clips; k++) {
             if (anim >= 0 && k != (uint32_t)anim) continue;
             c.anim = k;
-            rc = refside_clip(&a, mode_flags(c.mode), k, &t, err);
+            rc = refside_clip(&a, mode_flags(c.mode), k, &fields, &t, err);
             tj_write_trace(out, &c, &t); /* the calls made before an error too */
             fwrite(out->s, 1, out->len, stdout);
             sb_reset(out);

@@ -1,19 +1,21 @@
 /*
- * harness/core/compare.c: first divergence between two traces. The fast path is
- * a memcmp per tick; the field table is walked only where bytes differ.
+ * harness/core/compare.c: first divergence between two traces. When both
+ * carry the same fields the fast path is a memcmp per tick and the first
+ * differing slot names the field; otherwise the common fields are walked in
+ * comparison order.
  */
 #include "harness/core/compare.h"
 
 #include <string.h>
 
-static int tick_equal(const trace *a, const trace *b, size_t i)
+field_set cmp_fields(const trace *a, const trace *b)
 {
-    const trace_tick *x = &a->ticks[i], *y = &b->ticks[i];
-    if (x->ret != y->ret || memcmp(x->cmd, y->cmd, 8) != 0 || x->skel_flag != y->skel_flag ||
-        memcmp(x->root, y->root, sizeof x->root) != 0)
-        return 0;
-    return memcmp(trace_bone6(a, i), trace_bone6(b, i),
-                  (size_t)a->bones * 6 * sizeof(int16_t)) == 0;
+    return field_set_and(&a->lay.have, &b->lay.have);
+}
+
+static int same_layout(const trace *a, const trace *b)
+{
+    return a->lay.bones == b->lay.bones && field_set_eq(&a->lay.have, &b->lay.have);
 }
 
 static void set_div(cmp_divergence *d, const trace *ref, const trace *orig, size_t i,
@@ -22,43 +24,100 @@ static void set_div(cmp_divergence *d, const trace *ref, const trace *orig, size
     d->tick = i;
     d->field = f;
     d->bone = bone;
-    d->ref = trace_value(ref, i, f, bone);
-    d->orig = trace_value(orig, i, f, bone);
-    trace_cursor_at(ref, i, &d->cursor_off, &d->cursor_bit);
+    d->ref = i < ref->n ? trace_value(ref, i, f, bone) : 0;
+    d->orig = i < orig->n ? trace_value(orig, i, f, bone) : 0;
+    /* Where the tick began: the candidate's cursor, or the original's when it has none. */
+    if (trace_cursor_at(ref, i, &d->cursor_off, &d->cursor_bit) < 0)
+        trace_cursor_at(orig, i, &d->cursor_off, &d->cursor_bit);
 }
 
-static int scalar_differs(const trace *ref, const trace *orig, size_t i, int from, int to,
-                          cmp_divergence *d)
+/* Calls visit(f, bone) on every common field of a tick in comparison order until it returns 1. */
+typedef int (*field_visit)(const trace *ref, const trace *orig, size_t i, field_id f,
+                           unsigned bone, void *arg);
+
+static int walk_common(const trace *ref, const trace *orig, size_t i, field_visit visit, void *arg)
 {
-    for (int f = from; f < to; f++)
-        if (trace_value(ref, i, f, 0) != trace_value(orig, i, f, 0)) {
-            set_div(d, ref, orig, i, f, 0);
-            return 1;
+    field_set both = cmp_fields(ref, orig);
+    unsigned bones = ref->lay.bones < orig->lay.bones ? ref->lay.bones : orig->lay.bones;
+    for (int f = 0; f < FIELD__COUNT;) {
+        if (!field_is_per_bone((field_id)f)) {
+            if (field_set_has(&both, (field_id)f) && visit(ref, orig, i, (field_id)f, 0, arg))
+                return 1;
+            f++;
+            continue;
         }
+        int end = f;
+        while (end < FIELD__COUNT && field_is_per_bone((field_id)end)) end++;
+        for (unsigned b = 0; b < bones; b++)
+            for (int c = f; c < end; c++)
+                if (field_set_has(&both, (field_id)c) && visit(ref, orig, i, (field_id)c, b, arg))
+                    return 1;
+        f = end;
+    }
     return 0;
+}
+
+static int first_differing(const trace *ref, const trace *orig, size_t i, field_id f,
+                           unsigned bone, void *arg)
+{
+    if (trace_value(ref, i, f, bone) == trace_value(orig, i, f, bone)) return 0;
+    set_div(arg, ref, orig, i, f, bone);
+    return 1;
 }
 
 int cmp_tick(const trace *ref, const trace *orig, size_t i, cmp_divergence *d)
 {
-    if (scalar_differs(ref, orig, i, 0, FIELD_FIRST_BONE, d)) return 1;
-    const int16_t *a = trace_bone6(ref, i), *b = trace_bone6(orig, i);
-    for (unsigned bone = 0; bone < ref->bones; bone++)
-        for (int c = 0; c < FIELD_BONE_CHANNELS; c++)
-            if (a[bone * 6 + c] != b[bone * 6 + c]) {
-                set_div(d, ref, orig, i, FIELD_FIRST_BONE + c, bone);
+    if (same_layout(ref, orig)) {
+        const int32_t *a = trace_row(ref, i), *b = trace_row(orig, i);
+        for (size_t s = 0; s < ref->lay.width; s++) {
+            field_id f;
+            unsigned bone;
+            if (a[s] != b[s] && trace_layout_field(&ref->lay, s, &f, &bone) == 0) {
+                set_div(d, ref, orig, i, f, bone);
                 return 1;
             }
-    return scalar_differs(ref, orig, i, FIELD_LAST_BONE + 1, FIELD__COUNT, d);
+        }
+        return 0;
+    }
+    return walk_common(ref, orig, i, first_differing, d);
+}
+
+static int count_differing(const trace *ref, const trace *orig, size_t i, field_id f,
+                           unsigned bone, void *arg)
+{
+    *(uint64_t *)arg += trace_value(ref, i, f, bone) != trace_value(orig, i, f, bone);
+    return 0;
 }
 
 static uint64_t count_tick(const trace *ref, const trace *orig, size_t i)
 {
     uint64_t n = 0;
-    for (int f = 0; f < FIELD__COUNT; f++)
-        if (!field_is_per_bone(f)) n += trace_value(ref, i, f, 0) != trace_value(orig, i, f, 0);
-    const int16_t *a = trace_bone6(ref, i), *b = trace_bone6(orig, i);
-    for (size_t k = 0; k < (size_t)ref->bones * 6; k++) n += a[k] != b[k];
+    if (same_layout(ref, orig)) {
+        const int32_t *a = trace_row(ref, i), *b = trace_row(orig, i);
+        for (size_t s = 0; s < ref->lay.width; s++) n += a[s] != b[s];
+        return n;
+    }
+    walk_common(ref, orig, i, count_differing, &n);
     return n;
+}
+
+static int tick_equal(const trace *ref, const trace *orig, size_t i)
+{
+    if (same_layout(ref, orig))
+        return memcmp(trace_row(ref, i), trace_row(orig, i), ref->lay.width * sizeof(int32_t)) ==
+               0;
+    cmp_divergence d;
+    return !cmp_tick(ref, orig, i, &d);
+}
+
+/* The first per-bone field both carry (the bone count itself differs). */
+static field_id first_bone_field(const trace *ref, const trace *orig)
+{
+    field_set both = cmp_fields(ref, orig);
+    for (int f = 0; f < FIELD__COUNT; f++)
+        if (field_is_per_bone((field_id)f) && field_set_has(&both, (field_id)f))
+            return (field_id)f;
+    return FIELD_RET;
 }
 
 int cmp_traces(const trace *ref, const trace *orig, cmp_divergence *d)
@@ -67,8 +126,8 @@ int cmp_traces(const trace *ref, const trace *orig, cmp_divergence *d)
     d->ref_ticks = ref->n;
     d->orig_ticks = orig->n;
     size_t common = ref->n < orig->n ? ref->n : orig->n;
-    if (ref->bones != orig->bones) {
-        set_div(d, ref, orig, 0, FIELD_FIRST_BONE, 0);
+    if (ref->lay.bones != orig->lay.bones) {
+        set_div(d, ref, orig, 0, first_bone_field(ref, orig), 0);
         d->differing = 1;
         return 1;
     }
@@ -82,9 +141,11 @@ int cmp_traces(const trace *ref, const trace *orig, cmp_divergence *d)
          */
         d->tick = common;
         d->field = FIELD_RET;
-        d->ref = ref->n > common ? ref->ticks[common].ret : -1;
-        d->orig = orig->n > common ? orig->ticks[common].ret : -1;
-        trace_cursor_at(ref->n > common ? ref : orig, common, &d->cursor_off, &d->cursor_bit);
+        d->ref = ref->n > common ? trace_value(ref, common, FIELD_RET, 0) : -1;
+        d->orig = orig->n > common ? trace_value(orig, common, FIELD_RET, 0) : -1;
+        if (trace_cursor_at(ref->n > common ? ref : orig, common, &d->cursor_off,
+                            &d->cursor_bit) < 0)
+            trace_cursor_at(ref->n > common ? orig : ref, common, &d->cursor_off, &d->cursor_bit);
         d->differing = 1;
         return 1;
     }

@@ -1,11 +1,12 @@
 /*
  * harness/core/compare.h: the field-by-field comparison of two clip traces
- * (reference vs original), tick by tick, down to the first divergence.
+ * (candidate vs original), tick by tick, down to the first divergence.
  *
- * Fields are visited in FIELD_MAP order within a tick (the order of cause
- * within an engine call), per-bone fields bone by bone (rotation x y z, then
- * scale x y z), so "first" is well defined and the same for every report.
- * Nothing here allocates.
+ * Only the fields both traces carry are compared: an outside decoder that
+ * supplies no scales is compared on everything else. Fields are visited in
+ * comparison order within a tick (fields.h: the order the engine writes
+ * in), per-bone fields bone by bone, so "first" is well defined and the same
+ * for every report. Nothing here allocates.
  */
 #ifndef FF8_HARNESS_CORE_COMPARE_H
 #define FF8_HARNESS_CORE_COMPARE_H
@@ -27,15 +28,18 @@ typedef struct cmp_divergence {
     size_t ref_ticks, orig_ticks;
 } cmp_divergence;
 
+/* The fields a comparison of a and b looks at: those both carry. */
+field_set cmp_fields(const trace *a, const trace *b);
+
 /*
- * Compares two traces of the same clip. Returns 0 when they are identical
- * (same length, every field of every tick), 1 when they differ, with *d at
- * the first differing field. Traces of different bone counts differ at
- * tick 0 (field ret is not used for that: the first bone field is).
+ * Compares two traces of the same clip. Returns 0 when they agree (same
+ * length, every common field of every tick), 1 when they differ, with *d
+ * at the first differing field. Traces of different bone counts differ at
+ * tick 0, on the first per-bone field they share.
  */
 int cmp_traces(const trace *ref, const trace *orig, cmp_divergence *d);
 
-/* Fills *d as the first differing field of tick i, or returns 0 if none. */
+/* Fills *d as the first differing field of tick i and returns 1, or returns 0 if none. */
 int cmp_tick(const trace *ref, const trace *orig, size_t i, cmp_divergence *d);
 
 #endif

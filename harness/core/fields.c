@@ -1,5 +1,6 @@
 /*
- * harness/core/fields.c: names of the compared fields, from FIELD_MAP only.
+ * harness/core/fields.c: everything about a field derived from its FIELD_MAP
+ * row: names, order, sets, reading from memory, location.
  */
 #include "harness/core/fields.h"
 
@@ -7,36 +8,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    int per_bone;
-    int bits;
-} fields[] = {
-#define FIELD_ROW(id, name, per_bone, bits) {name, per_bone, bits},
+#include "common/le.h"
+
+static const field_def defs[] = {
+#define FIELD_ROW(id, kind, level, area, off, type, flags, key, sub, idx)                        \
+    {kind, FIELD_LEVEL_##level, FIELD_AREA_##area, (uint32_t)(off), FIELD_##type, flags, key, sub, \
+     idx},
     FIELD_MAP(FIELD_ROW)
 #undef FIELD_ROW
 };
+_Static_assert(sizeof defs / sizeof defs[0] == FIELD__COUNT, "one row per field");
+
+static const char *const level_names[FIELD_LEVEL__COUNT] = {"frame", "pose"};
+
+const field_def *field_def_of(field_id f)
+{
+    return (unsigned)f < FIELD__COUNT ? &defs[f] : NULL;
+}
 
 const char *field_kind_name(field_id f)
 {
-    if ((unsigned)f >= FIELD__COUNT) return "?";
-    return fields[f].name;
+    return (unsigned)f < FIELD__COUNT ? defs[f].kind : "?";
 }
 
 int field_is_per_bone(field_id f)
 {
-    return (unsigned)f < FIELD__COUNT && fields[f].per_bone;
+    return (unsigned)f < FIELD__COUNT && defs[f].area == FIELD_AREA_BONE;
 }
 
 int field_is_bits(field_id f)
 {
-    return (unsigned)f < FIELD__COUNT && fields[f].bits;
+    return (unsigned)f < FIELD__COUNT && (defs[f].flags & FIELD_BITS);
+}
+
+const char *field_level_name(field_level l)
+{
+    return (unsigned)l < FIELD_LEVEL__COUNT ? level_names[l] : "?";
 }
 
 int field_from_kind_name(const char *name)
 {
     for (int i = 0; i < FIELD__COUNT; i++)
-        if (strcmp(fields[i].name, name) == 0) return i;
+        if (strcmp(defs[i].kind, name) == 0) return i;
     return -1;
 }
 
@@ -56,7 +69,8 @@ int field_parse(const char *text, field_id *f, unsigned *bone)
     if (strncmp(text, "bone[", 5) == 0) {
         char *end;
         unsigned long v = strtoul(text + 5, &end, 10);
-        if (end == text + 5 || end[0] != ']' || end[1] != '.' || v > 255) return -1;
+        if (end == text + 5 || end[0] != ']' || end[1] != '.' || v >= DAT_MAX_BONES + 1ul)
+            return -1;
         b = (unsigned)v;
         kind = end + 2;
     }
@@ -65,4 +79,71 @@ int field_parse(const char *text, field_id *f, unsigned *bone)
     *f = (field_id)id;
     *bone = b;
     return 0;
+}
+
+uint32_t field_rank(field_id f, unsigned bone)
+{
+    uint32_t rank = 0;
+    for (int i = 0; i < FIELD__COUNT;) {
+        if (defs[i].area != FIELD_AREA_BONE) {
+            if (i == (int)f) return rank;
+            rank++;
+            i++;
+            continue;
+        }
+        int end = i;
+        while (end < FIELD__COUNT && defs[end].area == FIELD_AREA_BONE) end++;
+        if ((int)f >= i && (int)f < end)
+            return rank + bone * (uint32_t)(end - i) + (uint32_t)((int)f - i);
+        rank += (uint32_t)(DAT_MAX_BONES + 1) * (uint32_t)(end - i);
+        i = end;
+    }
+    return rank;
+}
+
+field_set field_set_of_levels(unsigned mask)
+{
+    field_set s = {{0, 0}};
+    for (int i = 0; i < FIELD__COUNT; i++)
+        if (mask >> defs[i].level & 1) field_set_add(&s, (field_id)i);
+    return s;
+}
+
+static int32_t load(const uint8_t *p, field_type t)
+{
+    switch (t) {
+    case FIELD_U8: return p[0];
+    case FIELD_S16: return le_s16(p);
+    case FIELD_S32: return le_s32(p);
+    }
+    return 0;
+}
+
+static uint32_t type_size(field_type t)
+{
+    return t == FIELD_U8 ? 1 : t == FIELD_S16 ? 2 : 4;
+}
+
+int32_t field_read(field_id f, unsigned bone, const field_state *s)
+{
+    const field_def *d = &defs[f];
+    switch (d->area) {
+    case FIELD_AREA_RET: return s->ret;
+    case FIELD_AREA_CMD: return load(s->cmd + d->offset, d->type);
+    case FIELD_AREA_SKEL: return load(s->skel + d->offset, d->type);
+    case FIELD_AREA_BONE:
+        return load(s->skel + DAT_SKEL_HEADER + (size_t)bone * DAT_BONE_SIZE + d->offset, d->type);
+    }
+    return 0;
+}
+
+int field_locate(field_id f, unsigned bone, field_area *area, uint32_t *off, uint32_t *size)
+{
+    const field_def *d = field_def_of(f);
+    if (!d || d->area == FIELD_AREA_RET) return 0;
+    *area = d->area;
+    *off = d->offset;
+    if (d->area == FIELD_AREA_BONE) *off += DAT_SKEL_HEADER + bone * DAT_BONE_SIZE;
+    *size = type_size(d->type);
+    return 1;
 }

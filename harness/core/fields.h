@@ -1,11 +1,13 @@
 /*
- * harness/core/fields.h: the one table of compared fields. The comparer walks
- * it, the trace reader/writer and every report writer name fields through
- * it, so a field is added in exactly one place.
+ * harness/core/fields.h: the one table of compared fields. Every field is
+ * declared once, in FIELD_MAP, with where it lives in the game's memory
+ * (area, offset, type), how it is named and how it is written in Trace JSON
+ * Lines. Reading a field from guest memory or from the reference's bytes,
+ * storing it in a trace, comparing, ordering, the emulated writer's address,
+ * trace JSON keys and report names are all derived from that row: adding a
+ * field is adding a row.
  *
- * A field is either a scalar of the tick (ret, AnimCmd bytes, skeleton flag
- * byte, root translation) or a per-bone channel (rotation and scale x/y/z),
- * named "bone[12].rot.x" once the bone index is known.
+ * Must not hold state, allocate or know about runs, files or reports.
  */
 #ifndef FF8_HARNESS_CORE_FIELDS_H
 #define FF8_HARNESS_CORE_FIELDS_H
@@ -13,44 +15,122 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ref/dat.h"
+#include "ref/engine.h"
+
+/* Where a field's bytes are, after one engine call. */
+typedef enum field_area {
+    FIELD_AREA_RET,  /* the call's return value (EAX); no memory */
+    FIELD_AREA_CMD,  /* the 8-byte AnimCmd */
+    FIELD_AREA_SKEL, /* the 16-byte skeleton header */
+    FIELD_AREA_BONE, /* one 48-byte bone (per-bone field) */
+} field_area;
+
+/* Size and signedness in memory; every value fits an int32_t. */
+typedef enum field_type { FIELD_U8, FIELD_S16, FIELD_S32 } field_type;
+
+/* Which comparison level carries a field (a trace carries whole levels). */
+typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COUNT } field_level;
+
+/* Flags: differences shown as XOR (a byte of flag bits); optional in Trace
+ * JSON Lines although its level is the frame level (added after v1 began). */
+#define FIELD_BITS 1
+#define FIELD_JSON_OPTIONAL 2
+
+/* A bone's PsyQ MATRIX (POSE.md section 1): s16 m[3][3], a pad, s32 t[3]. */
+#define FIELD_BONE_M(r, c) (0x10 + 2 * (3 * (r) + (c)))
+#define FIELD_BONE_T(k) (0x24 + 4 * (k))
+
 /*
- * id, name (per-bone fields get "bone[i]." in front), per bone, is a bit set.
- * The order is the order of cause within one engine call, and the order in
- * which the comparer looks for the first divergence: the root deltas, the
- * mode bit, every bone (rotation x y z, scale x y z, bone by bone), then
- * what the call leaves in the AnimCmd, then the return value.
+ * XX(id, kind, level, area, offset, type, flags, json key, json sub, json index)
+ *
+ * kind: the field's name without its bone ("root.x", "rot.x"); a per-bone
+ * field (area BONE) is named "bone[12].rot.x". JSON: key alone is a value;
+ * key + sub is a member of an object ("cmd": {"frame": ...}); key + index
+ * is an element of an array ("root": [x, y, z]), per bone an element of
+ * that bone's array ("rot": [[x, y, z], ...]).
+ *
+ * The row order is the comparison order within one engine call, the order
+ * the engine writes in, so that the first divergence is a cause and not a
+ * symptom: the root deltas, the mode bit, every bone's rotation and scale
+ * (bone by bone), what the call leaves in the AnimCmd, the bone matrices
+ * BuildBoneMatrices writes last, then the return value. Consecutive
+ * per-bone rows form one block compared bone by bone.
  */
-#define FIELD_MAP(XX)                                                          \
-    XX(ROOT_X, "root.x", 0, 0)                                                 \
-    XX(ROOT_Y, "root.y", 0, 0)                                                 \
-    XX(ROOT_Z, "root.z", 0, 0)                                                 \
-    XX(SKEL_FLAG, "skel.flag", 0, 1)                                           \
-    XX(ROT_X, "rot.x", 1, 0)                                                   \
-    XX(ROT_Y, "rot.y", 1, 0)                                                   \
-    XX(ROT_Z, "rot.z", 1, 0)                                                   \
-    XX(SCALE_X, "scale.x", 1, 0)                                               \
-    XX(SCALE_Y, "scale.y", 1, 0)                                               \
-    XX(SCALE_Z, "scale.z", 1, 0)                                               \
-    XX(CMD_FRAME, "cmd.frame", 0, 0)                                           \
-    XX(CMD_OFF, "cmd.off", 0, 0)                                               \
-    XX(CMD_BIT, "cmd.bit", 0, 0)                                               \
-    XX(CMD_FLAGS, "cmd.flags", 0, 1)                                           \
-    XX(CMD_TOTAL, "cmd.total", 0, 0)                                           \
-    XX(CMD_CLIP, "cmd.clip", 0, 0)                                             \
-    XX(RET, "ret", 0, 0)
+#define FIELD_MAP_CORE(XX)                                                                     \
+    XX(ROOT_X, "root.x", FRAME, SKEL, DAT_SKEL_ROOT + 0, S16, 0, "root", NULL, 0)            \
+    XX(ROOT_Y, "root.y", FRAME, SKEL, DAT_SKEL_ROOT + 2, S16, 0, "root", NULL, 1)            \
+    XX(ROOT_Z, "root.z", FRAME, SKEL, DAT_SKEL_ROOT + 4, S16, 0, "root", NULL, 2)            \
+    XX(SKEL_FLAG, "skel.flag", FRAME, SKEL, DAT_SKEL_FLAGS, U8, FIELD_BITS, "skel_flag", NULL, \
+       -1)                                                                                     \
+    XX(ROT_X, "rot.x", FRAME, BONE, DAT_BONE_ROT + 0, S16, 0, "rot", NULL, 0)                \
+    XX(ROT_Y, "rot.y", FRAME, BONE, DAT_BONE_ROT + 2, S16, 0, "rot", NULL, 1)                \
+    XX(ROT_Z, "rot.z", FRAME, BONE, DAT_BONE_ROT + 4, S16, 0, "rot", NULL, 2)                \
+    XX(SCALE_X, "scale.x", FRAME, BONE, DAT_BONE_SCALE + 0, S16, 0, "scale", NULL, 0)        \
+    XX(SCALE_Y, "scale.y", FRAME, BONE, DAT_BONE_SCALE + 2, S16, 0, "scale", NULL, 1)        \
+    XX(SCALE_Z, "scale.z", FRAME, BONE, DAT_BONE_SCALE + 4, S16, 0, "scale", NULL, 2)        \
+    XX(CMD_FRAME, "cmd.frame", FRAME, CMD, offsetof(ref_animcmd, frame), U8, 0, "cmd",       \
+       "frame", -1)                                                                            \
+    XX(CMD_OFF, "cmd.off", FRAME, CMD, offsetof(ref_animcmd, off), S16, 0, "cmd", "off", -1) \
+    XX(CMD_BIT, "cmd.bit", FRAME, CMD, offsetof(ref_animcmd, bit), S16, 0, "cmd", "bit", -1) \
+    XX(CMD_FLAGS, "cmd.flags", FRAME, CMD, offsetof(ref_animcmd, flags), U8, FIELD_BITS,     \
+       "cmd", "flags", -1)                                                                     \
+    XX(CMD_TOTAL, "cmd.total", FRAME, CMD, offsetof(ref_animcmd, total), U8, 0, "cmd",       \
+       "total", -1)                                                                            \
+    XX(CMD_CLIP, "cmd.clip", FRAME, CMD, offsetof(ref_animcmd, clip), U8, FIELD_JSON_OPTIONAL, \
+       "cmd", "clip", -1)                                                                      \
+    XX(M00, "m[0][0]", POSE, BONE, FIELD_BONE_M(0, 0), S16, 0, "mat", NULL, 0)               \
+    XX(M01, "m[0][1]", POSE, BONE, FIELD_BONE_M(0, 1), S16, 0, "mat", NULL, 1)               \
+    XX(M02, "m[0][2]", POSE, BONE, FIELD_BONE_M(0, 2), S16, 0, "mat", NULL, 2)               \
+    XX(M10, "m[1][0]", POSE, BONE, FIELD_BONE_M(1, 0), S16, 0, "mat", NULL, 3)               \
+    XX(M11, "m[1][1]", POSE, BONE, FIELD_BONE_M(1, 1), S16, 0, "mat", NULL, 4)               \
+    XX(M12, "m[1][2]", POSE, BONE, FIELD_BONE_M(1, 2), S16, 0, "mat", NULL, 5)               \
+    XX(M20, "m[2][0]", POSE, BONE, FIELD_BONE_M(2, 0), S16, 0, "mat", NULL, 6)               \
+    XX(M21, "m[2][1]", POSE, BONE, FIELD_BONE_M(2, 1), S16, 0, "mat", NULL, 7)               \
+    XX(M22, "m[2][2]", POSE, BONE, FIELD_BONE_M(2, 2), S16, 0, "mat", NULL, 8)               \
+    XX(T_X, "t.x", POSE, BONE, FIELD_BONE_T(0), S32, 0, "mat", NULL, 9)                      \
+    XX(T_Y, "t.y", POSE, BONE, FIELD_BONE_T(1), S32, 0, "mat", NULL, 10)                     \
+    XX(T_Z, "t.z", POSE, BONE, FIELD_BONE_T(2), S32, 0, "mat", NULL, 11)
+
+/*
+ * A build may add rows before the return value by defining
+ * FIELD_MAP_EXTRA_HEADER as a header that defines FIELD_MAP_EXTRA(XX): the
+ * test of "one row is one field" does exactly that.
+ */
+#ifdef FIELD_MAP_EXTRA_HEADER
+#include FIELD_MAP_EXTRA_HEADER
+#endif
+#ifndef FIELD_MAP_EXTRA
+#define FIELD_MAP_EXTRA(XX)
+#endif
+
+#define FIELD_MAP(XX)                                                                          \
+    FIELD_MAP_CORE(XX)                                                                         \
+    FIELD_MAP_EXTRA(XX)                                                                        \
+    XX(RET, "ret", FRAME, RET, 0, S32, 0, "ret", NULL, -1)
 
 typedef enum field_id {
-#define FIELD_ENUM(id, name, per_bone, bits) FIELD_##id,
+#define FIELD_ENUM(id, kind, level, area, off, type, flags, key, sub, idx) FIELD_##id,
     FIELD_MAP(FIELD_ENUM)
 #undef FIELD_ENUM
         FIELD__COUNT
 } field_id;
 
-/* Per-bone fields are contiguous, rotation then scale, as in a bone's bytes. */
-#define FIELD_FIRST_BONE FIELD_ROT_X
-#define FIELD_LAST_BONE FIELD_SCALE_Z
-#define FIELD_BONE_CHANNELS 6
+/* ---- a field's declaration ---- */
 
+typedef struct field_def {
+    const char *kind;
+    field_level level;
+    field_area area;
+    uint32_t offset; /* within the area (within one bone for BONE) */
+    field_type type;
+    unsigned flags;
+    const char *json_key, *json_sub;
+    int json_index;
+} field_def;
+
+/* The row of f; NULL when f is out of range. */
+const field_def *field_def_of(field_id f);
 /* "rot.x" (without the bone part); "?" when out of range. */
 const char *field_kind_name(field_id f);
 int field_is_per_bone(field_id f);
@@ -65,5 +145,66 @@ char *field_name(field_id f, unsigned bone, char *buf, size_t n);
  * text names no field.
  */
 int field_parse(const char *text, field_id *f, unsigned *bone);
+/* Level names for options and reports ("frame", "pose"); "?" out of range. */
+const char *field_level_name(field_level l);
+/*
+ * Rank of (f, bone) in the comparison order of one call, for any bone count
+ * up to DAT_MAX_BONES: a lower rank is compared first.
+ */
+uint32_t field_rank(field_id f, unsigned bone);
+
+/* ---- sets of fields ---- */
+
+typedef struct field_set {
+    uint64_t w[2];
+} field_set;
+_Static_assert(FIELD__COUNT <= 128, "field_set holds 128 fields");
+
+static inline int field_set_has(const field_set *s, field_id f)
+{
+    return (unsigned)f < FIELD__COUNT && (s->w[f >> 6] >> (f & 63) & 1);
+}
+static inline void field_set_add(field_set *s, field_id f)
+{
+    if ((unsigned)f < FIELD__COUNT) s->w[f >> 6] |= 1ull << (f & 63);
+}
+static inline void field_set_del(field_set *s, field_id f)
+{
+    if ((unsigned)f < FIELD__COUNT) s->w[f >> 6] &= ~(1ull << (f & 63));
+}
+static inline int field_set_eq(const field_set *a, const field_set *b)
+{
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1];
+}
+static inline field_set field_set_and(const field_set *a, const field_set *b)
+{
+    field_set s = {{a->w[0] & b->w[0], a->w[1] & b->w[1]}};
+    return s;
+}
+/* Every field of the levels in mask (bit l = field_level l). */
+field_set field_set_of_levels(unsigned mask);
+
+/* ---- reading fields from the game's memory ---- */
+
+/*
+ * The memory one engine call leaves: its return value, the AnimCmd bytes
+ * and the skeleton bytes (16-byte header + 48-byte bones), in the game's
+ * layout, as guest memory holds them or as the reference engine keeps them.
+ */
+typedef struct field_state {
+    int32_t ret;
+    const uint8_t *cmd;  /* 8 bytes */
+    const uint8_t *skel; /* DAT_SKEL_HEADER + 48 * bones bytes */
+} field_state;
+
+/* The value of (f, bone) in s. The caller guarantees bone < the skeleton's bones. */
+int32_t field_read(field_id f, unsigned bone, const field_state *s);
+
+/*
+ * Where (f, bone) lives in memory: area and byte offset within the AnimCmd
+ * (area CMD) or within the skeleton bytes (header and bones: area SKEL or
+ * BONE), and its size. Returns 0 for the return value, which has no memory.
+ */
+int field_locate(field_id f, unsigned bone, field_area *area, uint32_t *off, uint32_t *size);
 
 #endif

@@ -2,8 +2,9 @@
  * harness/core/outcome.c: outcomes of the original's side and their blob form.
  *
  * Raw blob: "FF8DOUT1" u32 format, then records:
- *   u32 clip, u8 faulted, u64 extent, u32 bones, u32 ticks,
- *   per tick: trace_tick, bones * 6 s16; then emu_fault when faulted
+ *   u32 clip, u8 faulted, u64 extent, u32 bones, u32 ticks, u64 fields[2]
+ *   (the field_set the trace carries), then ticks rows of the trace's
+ *   layout (int32 slots), then emu_fault when faulted
  * all in host order (the cache lives on the machine that wrote it).
  */
 #include "harness/core/outcome.h"
@@ -44,16 +45,14 @@ void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o)
         sb_add(raw, (const char *)&fmt, sizeof fmt);
     }
     uint8_t faulted = (uint8_t)(o->faulted != 0);
-    uint32_t bones = o->t.bones, ticks = (uint32_t)o->t.n;
+    uint32_t bones = o->t.lay.bones, ticks = (uint32_t)o->t.n;
     sb_add(raw, (const char *)&clip, sizeof clip);
     sb_add(raw, (const char *)&faulted, 1);
     sb_add(raw, (const char *)&o->extent, sizeof o->extent);
     sb_add(raw, (const char *)&bones, sizeof bones);
     sb_add(raw, (const char *)&ticks, sizeof ticks);
-    for (uint32_t i = 0; i < ticks; i++) {
-        sb_add(raw, (const char *)&o->t.ticks[i], sizeof(trace_tick));
-        sb_add(raw, (const char *)trace_bone6(&o->t, i), (size_t)bones * 6 * sizeof(int16_t));
-    }
+    sb_add(raw, (const char *)o->t.lay.have.w, sizeof o->t.lay.have.w);
+    if (ticks) sb_add(raw, (const char *)o->t.v, (size_t)ticks * o->t.lay.width * sizeof(int32_t));
     if (faulted) sb_add(raw, (const char *)&o->fault, sizeof o->fault);
 }
 
@@ -74,20 +73,20 @@ int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
     size_t at = *pos;
     uint8_t faulted;
     uint32_t bones, ticks;
+    field_set have;
     if (take(raw, len, pos, clip, sizeof *clip) < 0 || take(raw, len, pos, &faulted, 1) < 0 ||
         take(raw, len, pos, &o->extent, sizeof o->extent) < 0 ||
         take(raw, len, pos, &bones, sizeof bones) < 0 ||
-        take(raw, len, pos, &ticks, sizeof ticks) < 0 || bones > DAT_MAX_BONES ||
-        ticks > 4096)
+        take(raw, len, pos, &ticks, sizeof ticks) < 0 ||
+        take(raw, len, pos, have.w, sizeof have.w) < 0 || bones > DAT_MAX_BONES || ticks > 4096)
         return ff_error_set(err, FF_E_FORMAT, name, (int64_t)at, "damaged outcome record");
-    trace_clear(&o->t, bones);
-    int16_t bone6[DAT_MAX_BONES * 6];
-    size_t bytes = (size_t)bones * 6 * sizeof(int16_t);
+    trace_clear(&o->t, &have, bones);
+    size_t bytes = o->t.lay.width * sizeof(int32_t);
     for (uint32_t i = 0; i < ticks; i++) {
-        trace_tick k;
-        if (take(raw, len, pos, &k, sizeof k) < 0 || take(raw, len, pos, bone6, bytes) < 0)
+        int32_t *row = trace_push_blank(&o->t, err);
+        if (!row) return -1;
+        if (take(raw, len, pos, row, bytes) < 0)
             return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated outcome");
-        if (trace_push(&o->t, &k, bone6, err) < 0) return -1;
     }
     o->faulted = faulted != 0;
     if (o->faulted && take(raw, len, pos, &o->fault, sizeof o->fault) < 0)

@@ -16,7 +16,7 @@
 #include "common/error.h"
 
 /* Bump when the blob layout or emu_fault changes: part of every cache key. */
-#define OUTCOME_FORMAT 1
+#define OUTCOME_FORMAT 2
 
 typedef struct orig_outcome {
     int faulted;

@@ -1,38 +1,71 @@
 /*
- * harness/core/trace.c: growing and reading clip traces.
+ * harness/core/trace.c: laying out, growing and reading clip traces.
  */
-#include "common/le.h"
 #include "harness/core/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref/dat.h"
-#include "ref/engine.h"
+void trace_layout_make(trace_layout *l, const field_set *have, unsigned bones)
+{
+    l->have = *have;
+    l->bones = bones;
+    size_t at = 0;
+    for (int i = 0; i < FIELD__COUNT;) {
+        if (!field_is_per_bone((field_id)i)) {
+            l->stride[i] = 0;
+            l->slot[i] = field_set_has(have, (field_id)i) ? (int32_t)at++ : -1;
+            i++;
+            continue;
+        }
+        /* A block of consecutive per-bone rows: the carried ones, bone by bone. */
+        int end = i;
+        uint16_t k = 0;
+        while (end < FIELD__COUNT && field_is_per_bone((field_id)end))
+            k += (uint16_t)field_set_has(have, (field_id)end++);
+        uint16_t c = 0;
+        for (; i < end; i++) {
+            l->stride[i] = k;
+            l->slot[i] = field_set_has(have, (field_id)i) ? (int32_t)(at + c++) : -1;
+        }
+        at += (size_t)k * bones;
+    }
+    l->width = at;
+}
+
+int trace_layout_field(const trace_layout *l, size_t s, field_id *f, unsigned *bone)
+{
+    for (int i = 0; i < FIELD__COUNT; i++) {
+        if (l->slot[i] < 0 || s < (size_t)l->slot[i]) continue;
+        size_t d = s - (size_t)l->slot[i];
+        if (!l->stride[i] ? d == 0 : d % l->stride[i] == 0 && d / l->stride[i] < l->bones) {
+            *f = (field_id)i;
+            *bone = l->stride[i] ? (unsigned)(d / l->stride[i]) : 0;
+            return 0;
+        }
+    }
+    return -1;
+}
 
 void trace_init(trace *t)
 {
     memset(t, 0, sizeof *t);
+    field_set none = {{0, 0}};
+    trace_layout_make(&t->lay, &none, 0);
 }
 
 void trace_free(trace *t)
 {
-    free(t->ticks);
-    free(t->bone);
+    free(t->v);
     trace_init(t);
 }
 
-void trace_clear(trace *t, unsigned bones)
+void trace_clear(trace *t, const field_set *have, unsigned bones)
 {
-    if (bones != t->bones) {
-        /* The bone array's capacity is counted in ticks of the old width. */
-        free(t->ticks);
-        free(t->bone);
-        t->ticks = NULL;
-        t->bone = NULL;
-        t->cap = 0;
-    }
-    t->bones = bones;
+    size_t slots = t->cap * t->lay.width;
+    trace_layout_make(&t->lay, have, bones);
+    /* The capacity is counted in ticks of the new width. */
+    t->cap = slots / (t->lay.width ? t->lay.width : 1);
     t->n = 0;
 }
 
@@ -40,90 +73,74 @@ static int reserve(trace *t, ff_error *err)
 {
     if (t->n < t->cap) return 0;
     size_t cap = t->cap ? t->cap * 2 : 64;
-    size_t per = (size_t)t->bones * 6;
-    trace_tick *ticks = realloc(t->ticks, cap * sizeof *ticks);
-    if (!ticks) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace");
-    t->ticks = ticks;
-    if (per) {
-        int16_t *bone = realloc(t->bone, cap * per * sizeof *bone);
-        if (!bone)
-            return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace");
-        t->bone = bone;
-    }
+    size_t w = t->lay.width ? t->lay.width : 1;
+    if (cap > SIZE_MAX / sizeof(int32_t) / w)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "a trace of %zu ticks is too long", cap);
+    int32_t *v = realloc(t->v, cap * w * sizeof *v);
+    if (!v) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace");
+    t->v = v;
     t->cap = cap;
     return 0;
 }
 
-int trace_push_state(trace *t, int32_t ret, const uint8_t cmd[8], const uint8_t *skel,
-                     ff_error *err)
+int32_t *trace_push_blank(trace *t, ff_error *err)
 {
-    if (reserve(t, err) < 0) return -1;
-    trace_tick *k = &t->ticks[t->n];
-    k->ret = ret;
-    memcpy(k->cmd, cmd, 8);
-    k->skel_flag = skel[DAT_SKEL_FLAGS];
-    k->pad = 0;
-    for (int c = 0; c < 3; c++) k->root[c] = le_s16(skel + DAT_SKEL_ROOT + 2 * c);
-    int16_t *out = t->bone + t->n * (size_t)t->bones * 6;
-    const uint8_t *b = skel + DAT_SKEL_HEADER;
-    for (unsigned i = 0; i < t->bones; i++, b += DAT_BONE_SIZE, out += 6) {
-        for (int c = 0; c < 3; c++) {
-            out[c] = le_s16(b + DAT_BONE_ROT + 2 * c);
-            out[3 + c] = le_s16(b + DAT_BONE_SCALE + 2 * c);
-        }
-    }
+    if (reserve(t, err) < 0) return NULL;
+    int32_t *row = t->v + t->n * t->lay.width;
+    memset(row, 0, t->lay.width * sizeof *row);
     t->n++;
-    return 0;
+    return row;
 }
 
-int trace_push(trace *t, const trace_tick *tick, const int16_t *bone6, ff_error *err)
+int trace_push_state(trace *t, const field_state *s, ff_error *err)
 {
     if (reserve(t, err) < 0) return -1;
-    t->ticks[t->n] = *tick;
-    t->ticks[t->n].pad = 0;
-    size_t per = (size_t)t->bones * 6;
-    if (per) memcpy(t->bone + t->n * per, bone6, per * sizeof *bone6);
+    const trace_layout *l = &t->lay;
+    int32_t *row = t->v + t->n * l->width;
+    for (int f = 0; f < FIELD__COUNT; f++) {
+        if (l->slot[f] < 0) continue;
+        if (!l->stride[f]) {
+            row[l->slot[f]] = field_read((field_id)f, 0, s);
+            continue;
+        }
+        int32_t *out = row + l->slot[f];
+        for (unsigned b = 0; b < l->bones; b++, out += l->stride[f])
+            *out = field_read((field_id)f, b, s);
+    }
     t->n++;
     return 0;
 }
 
 int trace_copy(trace *dst, const trace *src, ff_error *err)
 {
-    trace_clear(dst, src->bones);
-    for (size_t i = 0; i < src->n; i++)
-        if (trace_push(dst, &src->ticks[i], trace_bone6(src, i), err) < 0) return -1;
+    trace_clear(dst, &src->lay.have, src->lay.bones);
+    for (size_t i = 0; i < src->n; i++) {
+        int32_t *row = trace_push_blank(dst, err);
+        if (!row) return -1;
+        memcpy(row, trace_row(src, i), src->lay.width * sizeof *row);
+    }
     return 0;
 }
 
 int32_t trace_value(const trace *t, size_t i, field_id f, unsigned bone)
 {
-    const trace_tick *k = &t->ticks[i];
-    switch (f) {
-    case FIELD_RET: return k->ret;
-    case FIELD_CMD_CLIP: return k->cmd[0];
-    case FIELD_CMD_FLAGS: return k->cmd[1];
-    case FIELD_CMD_OFF: return trace_cmd_off(k);
-    case FIELD_CMD_BIT: return trace_cmd_bit(k);
-    case FIELD_CMD_FRAME: return k->cmd[6];
-    case FIELD_CMD_TOTAL: return k->cmd[7];
-    case FIELD_SKEL_FLAG: return k->skel_flag;
-    case FIELD_ROOT_X: return k->root[0];
-    case FIELD_ROOT_Y: return k->root[1];
-    case FIELD_ROOT_Z: return k->root[2];
-    default:
-        if (field_is_per_bone(f) && bone < t->bones)
-            return trace_bone6(t, i)[bone * 6 + (f - FIELD_FIRST_BONE)];
-        return 0;
-    }
+    if (!trace_has(t, f) || (t->lay.stride[f] && bone >= t->lay.bones)) return 0;
+    return trace_row(t, i)[trace_slot(&t->lay, f, t->lay.stride[f] ? bone : 0)];
 }
 
-void trace_cursor_at(const trace *t, size_t i, int32_t *off, int32_t *bit)
+void trace_set(trace *t, size_t i, field_id f, unsigned bone, int32_t v)
 {
-    if (i == 0 || i > t->n) {
-        *off = 1;
-        *bit = 0;
-        return;
-    }
-    *off = trace_cmd_off(&t->ticks[i - 1]);
-    *bit = trace_cmd_bit(&t->ticks[i - 1]);
+    if (!trace_has(t, f) || (t->lay.stride[f] && bone >= t->lay.bones)) return;
+    t->v[i * t->lay.width + trace_slot(&t->lay, f, t->lay.stride[f] ? bone : 0)] = v;
+}
+
+int trace_cursor_at(const trace *t, size_t i, int32_t *off, int32_t *bit)
+{
+    *off = 1;
+    *bit = 0;
+    if (i == 0) return 0;
+    if (!trace_has(t, FIELD_CMD_OFF) || !trace_has(t, FIELD_CMD_BIT) || i > t->n) return -1;
+    *off = trace_value(t, i - 1, FIELD_CMD_OFF, 0);
+    *bit = trace_value(t, i - 1, FIELD_CMD_BIT, 0);
+    return 0;
 }

@@ -1,12 +1,17 @@
 /*
- * harness/core/trace.h: the trace of one clip, from either side: the state after
- * each call (StartClip at tick 0, then Battle_ReadAnimation per tick up to
- * and including the first call that returns 1), in the game's terms: the
- * return value, the 8 AnimCmd bytes, the skeleton flag byte, the root
- * translation and every bone's rotation and scale.
+ * harness/core/trace.h: the trace of one clip, from either side: the state
+ * after each call (StartClip at tick 0, then Battle_ReadAnimation per tick
+ * up to and including the first call that returns 1), as the values of the
+ * fields the trace carries (a field_set: whole levels for an engine, what
+ * it supplies for an outside decoder).
  *
- * A trace owns its arrays and reuses them across clips (trace_clear keeps
- * memory), so the hot path allocates only while a trace grows.
+ * A tick is a row of int32 slots in comparison order (fields.h): scalar
+ * fields one slot each, a block of per-bone fields bone by bone. Two traces
+ * with the same layout compare with one memcmp per tick.
+ *
+ * A trace owns its array and reuses it across clips (trace_clear keeps
+ * memory), so the hot path allocates only while a trace grows. Nothing
+ * here knows where a trace came from.
  */
 #ifndef FF8_HARNESS_CORE_TRACE_H
 #define FF8_HARNESS_CORE_TRACE_H
@@ -14,63 +19,70 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/core/fields.h"
 #include "common/error.h"
+#include "harness/core/fields.h"
 
-typedef struct trace_tick {
-    int32_t ret;
-    uint8_t cmd[8]; /* AnimCmd bytes as in memory */
-    uint8_t skel_flag;
-    uint8_t pad;    /* always 0 */
-    int16_t root[3];
-} trace_tick;
+/* Where each field of a set sits in a tick's slots, for a bone count. */
+typedef struct trace_layout {
+    field_set have;
+    unsigned bones;
+    size_t width;                /* slots per tick */
+    int32_t slot[FIELD__COUNT];  /* first slot (bone 0), -1 when not carried */
+    uint16_t stride[FIELD__COUNT]; /* per-bone: slots from one bone to the next */
+} trace_layout;
+
+/* Lays out the fields of have for bones bones. */
+void trace_layout_make(trace_layout *l, const field_set *have, unsigned bones);
+/* The (field, bone) of slot s of a layout; -1 when s is past its width. */
+int trace_layout_field(const trace_layout *l, size_t s, field_id *f, unsigned *bone);
 
 typedef struct trace {
-    unsigned bones;
-    size_t n, cap;
-    trace_tick *ticks;
-    int16_t *bone; /* per tick: bones * 6 values: rot x y z, scale x y z */
+    trace_layout lay;
+    size_t n, cap; /* ticks, ticks allocated */
+    int32_t *v;    /* n * lay.width slots */
 } trace;
 
 void trace_init(trace *t);
 void trace_free(trace *t);
-/* Forgets the ticks (keeps memory) and sets the bone count. */
-void trace_clear(trace *t, unsigned bones);
+/* Forgets the ticks (keeps memory) and lays out the fields of have for bones. */
+void trace_clear(trace *t, const field_set *have, unsigned bones);
 
 /*
- * Appends the state after one call, read from the game's byte layout: cmd
- * is the 8-byte AnimCmd, skel the skeleton section (header + 48-byte bones,
- * t->bones of them). Returns -1 (FF_E_NOMEM) when memory runs out.
+ * Appends the state after one call, every carried field read from the
+ * game's bytes. Returns -1 (FF_E_NOMEM) when memory runs out.
  */
-int trace_push_state(trace *t, int32_t ret, const uint8_t cmd[8], const uint8_t *skel,
-                     ff_error *err);
-/* Appends a tick given field by field; bone6 holds bones * 6 values. */
-int trace_push(trace *t, const trace_tick *tick, const int16_t *bone6, ff_error *err);
+int trace_push_state(trace *t, const field_state *s, ff_error *err);
+/*
+ * Appends a tick of zeros and returns its slots, for a reader to fill with
+ * trace_tick_set; NULL with err when memory runs out.
+ */
+int32_t *trace_push_blank(trace *t, ff_error *err);
 /* Copies src into dst (dst's memory reused). */
 int trace_copy(trace *dst, const trace *src, ff_error *err);
 
-static inline const int16_t *trace_bone6(const trace *t, size_t i)
+static inline int trace_has(const trace *t, field_id f)
 {
-    return t->bone + i * (size_t)t->bones * 6;
+    return field_set_has(&t->lay.have, f);
+}
+static inline const int32_t *trace_row(const trace *t, size_t i)
+{
+    return t->v + i * t->lay.width;
+}
+static inline size_t trace_slot(const trace_layout *l, field_id f, unsigned bone)
+{
+    return (size_t)l->slot[f] + (size_t)bone * l->stride[f];
 }
 
-/* AnimCmd fields of a tick. */
-static inline int32_t trace_cmd_off(const trace_tick *k)
-{
-    return (int16_t)(uint16_t)(k->cmd[2] | k->cmd[3] << 8);
-}
-static inline int32_t trace_cmd_bit(const trace_tick *k)
-{
-    return (int16_t)(uint16_t)(k->cmd[4] | k->cmd[5] << 8);
-}
-
-/* The value of field f (bone for per-bone fields) at tick i. */
+/* The value of a carried field (bone for per-bone fields) at tick i; 0 when not carried. */
 int32_t trace_value(const trace *t, size_t i, field_id f, unsigned bone);
+/* Sets a carried field at tick i (nothing when not carried). */
+void trace_set(trace *t, size_t i, field_id f, unsigned bone, int32_t v);
 
 /*
  * The cursor (byte offset from the clip start, bit) the engine starts tick
  * i from: StartClip's (1, 0) for tick 0, else the AnimCmd after tick i-1.
+ * Returns 0, or -1 when the trace does not carry the cursor (off, bit 0).
  */
-void trace_cursor_at(const trace *t, size_t i, int32_t *off, int32_t *bit);
+int trace_cursor_at(const trace *t, size_t i, int32_t *off, int32_t *bit);
 
 #endif

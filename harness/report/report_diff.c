@@ -211,15 +211,9 @@ static uint64_t rank(const rdiff_side *s)
 {
     field_id f;
     unsigned bone = 0;
-    field_parse(s->field, &f, &bone);
-    uint64_t within;
-    if (f < FIELD_FIRST_BONE)
-        within = (uint64_t)f;
-    else if (f <= FIELD_LAST_BONE)
-        within = FIELD_FIRST_BONE + (uint64_t)bone * FIELD_BONE_CHANNELS + (f - FIELD_FIRST_BONE);
-    else
-        within = FIELD_FIRST_BONE + 256ull * FIELD_BONE_CHANNELS + (f - FIELD_LAST_BONE);
-    return s->tick * 4096 + within;
+    /* A field this build does not know ranks after every known one of its tick. */
+    uint64_t within = field_parse(s->field, &f, &bone) == 0 ? field_rank(f, bone) : UINT32_MAX;
+    return (uint64_t)s->tick << 32 | within;
 }
 
 static int broken(res_status s)

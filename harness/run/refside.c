@@ -5,9 +5,10 @@
 
 #include <string.h>
 
-int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, trace *out, ff_error *err)
+int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *have, trace *out,
+                 ff_error *err)
 {
-    trace_clear(out, a->bones);
+    trace_clear(out, have, a->bones);
     if (clip > REFSIDE_MAX_CLIP)
         return ff_error_set(err, FF_E_RANGE, a->dat->name, -1,
                             "clip %u: the engine's AnimCmd holds clip indexes 0..%d", clip,
@@ -18,7 +19,8 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, trace *out, ff_error
     int ret = 0;
     if (ref_start_clip(a, (int16_t)clip, &ret, err) < 0) return -1;
     for (;;) {
-        if (trace_push_state(out, ret, (const uint8_t *)&a->cmd, a->skel, err) < 0) return -1;
+        field_state s = {ret, (const uint8_t *)&a->cmd, a->skel};
+        if (trace_push_state(out, &s, err) < 0) return -1;
         if (ret == 1) return 0;
         if (out->n >= REFSIDE_MAX_TICKS)
             return ff_error_set(err, FF_E_INTERNAL, a->dat->name, -1,

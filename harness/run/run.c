@@ -172,6 +172,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     run_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.cfg = cfg;
+    ctx.fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
     ctx.res = out;
     pthread_mutex_init(&ctx.lock, NULL);
     pthread_cond_init(&ctx.slot_done, NULL);

@@ -45,6 +45,7 @@ typedef struct dedup_slot {
 
 typedef struct run_ctx {
     const run_config *cfg;
+    field_set fields; /* what both sides' traces carry: the fields of the levels run */
     corpus *corpus;
     run_results *res;
     /* per file: bytes and parse, kept for the whole run */

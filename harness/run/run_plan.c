@@ -296,7 +296,7 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         for (uint32_t c = 0; c < d->clips; c++) {
             a.stream.high = 0;
             ff_error e;
-            int rc = refside_clip(&a, mode_flags(un->mode), c, &t, &e);
+            int rc = refside_clip(&a, mode_flags(un->mode), c, &ctx->fields, &t, &e);
             cost += (uint64_t)t.n * (d->bones + 4);
             if (rc < 0) continue; /* no key: emulated on its own */
             keyed *k = &keys[nkeys];

@@ -88,14 +88,13 @@ static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome
         emu_game_reset_skeleton(w->game);
     }
     o->faulted = 0;
-    trace_clear(&o->t, d->bones);
+    trace_clear(&o->t, &ctx->fields, d->bones);
     uint32_t ret = 0;
     int rc = emu_game_start_clip(w->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
-        if (trace_push_state(&o->t, (int32_t)ret, emu_game_cmd(w->game), emu_game_skeleton(w->game),
-                             err) < 0)
-            return -1;
+        field_state s = {(int32_t)ret, emu_game_cmd(w->game), emu_game_skeleton(w->game)};
+        if (trace_push_state(&o->t, &s, err) < 0) return -1;
         if (ret == 1 || o->t.n >= REFSIDE_MAX_TICKS) break;
         rc = emu_game_read_animation(w->game, &ret, &o->fault);
         calls++;
@@ -285,7 +284,8 @@ static int candidate(worker *w, const run_unit *u, unit_io *io, ref_anim *a, uin
                      ff_error *cerr)
 {
     const dat_file *d = &w->ctx->dat[u->file];
-    if (!io->use_cand) return refside_clip(a, mode_flags(u->mode), clip, &w->rt, cerr) == 0;
+    if (!io->use_cand)
+        return refside_clip(a, mode_flags(u->mode), clip, &w->ctx->fields, &w->rt, cerr) == 0;
     if (io->cand_set && tset_fault_of(io->cand_set, u->mode, clip))
         return ff_error_set(cerr, FF_E_FAULT, w->ctx->cfg->against_dir, -1,
                             "the traces compared record a fault of their engine on anim %u",
@@ -301,7 +301,8 @@ static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, r
     const dat_file *d = &ctx->dat[u->file];
     if (io->use_auth) {
         *src = RES_SRC_TRACES;
-        return tf_recorded(&io->auth, io->auth_set, clip, d->bones, &w->oo, aerr) == 0;
+        return tf_recorded(&io->auth, io->auth_set, clip, d->bones, &ctx->fields, &w->oo, aerr) ==
+               0;
     }
     if (io->cache_ok) {
         uint32_t got;

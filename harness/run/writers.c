@@ -12,50 +12,13 @@
 
 #include "harness/run/run_internal.h"
 
-/* Where field f of bone lives: AnimCmd or skeleton bytes; 0 when nowhere. */
-static int locate(field_id f, unsigned bone, emu_game_area *area, uint32_t *off, uint32_t *size)
-{
-    static const struct {
-        field_id f;
-        emu_game_area area;
-        uint32_t off, size;
-    } map[] = {
-        {FIELD_ROOT_X, EMU_GAME_SKELETON, DAT_SKEL_ROOT, 2},
-        {FIELD_ROOT_Y, EMU_GAME_SKELETON, DAT_SKEL_ROOT + 2, 2},
-        {FIELD_ROOT_Z, EMU_GAME_SKELETON, DAT_SKEL_ROOT + 4, 2},
-        {FIELD_SKEL_FLAG, EMU_GAME_SKELETON, DAT_SKEL_FLAGS, 1},
-        {FIELD_CMD_CLIP, EMU_GAME_CMD, 0, 1},
-        {FIELD_CMD_FLAGS, EMU_GAME_CMD, 1, 1},
-        {FIELD_CMD_OFF, EMU_GAME_CMD, 2, 2},
-        {FIELD_CMD_BIT, EMU_GAME_CMD, 4, 2},
-        {FIELD_CMD_FRAME, EMU_GAME_CMD, 6, 1},
-        {FIELD_CMD_TOTAL, EMU_GAME_CMD, 7, 1},
-    };
-    if (field_is_per_bone(f)) {
-        int c = f - FIELD_FIRST_BONE;
-        *area = EMU_GAME_SKELETON;
-        *off = DAT_SKEL_HEADER + bone * DAT_BONE_SIZE +
-               (c < 3 ? DAT_BONE_ROT + 2 * c : DAT_BONE_SCALE + 2 * (c - 3));
-        *size = 2;
-        return 1;
-    }
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (map[i].f == f) {
-            *area = map[i].area;
-            *off = map[i].off;
-            *size = map[i].size;
-            return 1;
-        }
-    return 0;
-}
-
 static void one_group(run_ctx *ctx, emu_game *g, res_group *grp)
 {
     const clip_result *r = &ctx->res->results[grp->example];
     const dat_file *d = &ctx->dat[r->file];
-    emu_game_area area;
+    field_area where;
     uint32_t off, size;
-    if (!locate(r->div.field, r->div.bone, &area, &off, &size)) {
+    if (!field_locate(r->div.field, r->div.bone, &where, &off, &size)) {
         snprintf(grp->writer_note, sizeof grp->writer_note,
                  "the return value (EAX) is not a memory field");
         return;
@@ -65,8 +28,9 @@ static void one_group(run_ctx *ctx, emu_game *g, res_group *grp)
     ff_error_clear(&err);
     if (emu_game_load_file(g, d->data, d->size, d->skel_off, d->section[DAT_SECTION_GEOMETRY],
                            d->anim_off, &err) < 0 ||
-        emu_game_find_writer(g, mode_flags(r->mode), (int16_t)r->clip, r->div.tick, area, off,
-                             size, &grp->writer, &fault, &err) < 0) {
+        emu_game_find_writer(g, mode_flags(r->mode), (int16_t)r->clip, r->div.tick,
+                             where == FIELD_AREA_CMD ? EMU_GAME_CMD : EMU_GAME_SKELETON, off, size,
+                             &grp->writer, &fault, &err) < 0) {
         snprintf(grp->writer_note, sizeof grp->writer_note, "replay failed: %.120s", err.reason);
         return;
     }

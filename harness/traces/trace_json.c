@@ -1,9 +1,11 @@
 /*
- * harness/traces/trace_json.c: Trace JSON Lines v1 writer and reader.
+ * harness/traces/trace_json.c: Trace JSON Lines v1 writer and reader: lines,
+ * files, clip identity and tick order (the fields of a line: trace_fields.c).
  */
 #include "harness/traces/trace_json.h"
 
 #include "corpus/fileio.h"
+#include "harness/traces/trace_fields.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -19,26 +21,8 @@ void tj_file_name(char *buf, size_t n, const char *file, mode_id mode, int lz4)
     snprintf(buf, n, "%s.%s.jsonl%s", file, mode_name(mode), lz4 ? ".lz4" : "");
 }
 
-static void put_triples(strbuf *b, const int16_t *v, unsigned bones, int first)
-{
-    sb_putc(b, '[');
-    for (unsigned i = 0; i < bones; i++) {
-        const int16_t *x = v + (size_t)i * 6 + first;
-        if (i) sb_putc(b, ',');
-        sb_putc(b, '[');
-        sb_int(b, x[0]);
-        sb_putc(b, ',');
-        sb_int(b, x[1]);
-        sb_putc(b, ',');
-        sb_int(b, x[2]);
-        sb_putc(b, ']');
-    }
-    sb_putc(b, ']');
-}
-
 void tj_write_tick(strbuf *b, const tj_clip *c, const trace *t, size_t i)
 {
-    const trace_tick *k = &t->ticks[i];
     sb_puts(b, "{\"v\":1,\"file\":");
     sb_json_str(b, c->file);
     sb_puts(b, ",\"model\":");
@@ -49,30 +33,7 @@ void tj_write_tick(strbuf *b, const tj_clip *c, const trace *t, size_t i)
     sb_puts(b, mode_name(c->mode));
     sb_puts(b, "\",\"tick\":");
     sb_int(b, (int64_t)i);
-    sb_puts(b, ",\"ret\":");
-    sb_int(b, k->ret);
-    sb_puts(b, ",\"cmd\":{\"frame\":");
-    sb_int(b, k->cmd[6]);
-    sb_puts(b, ",\"total\":");
-    sb_int(b, k->cmd[7]);
-    sb_puts(b, ",\"flags\":");
-    sb_int(b, k->cmd[1]);
-    sb_puts(b, ",\"off\":");
-    sb_int(b, trace_cmd_off(k));
-    sb_puts(b, ",\"bit\":");
-    sb_int(b, trace_cmd_bit(k));
-    sb_puts(b, "},\"skel_flag\":");
-    sb_int(b, k->skel_flag);
-    sb_puts(b, ",\"root\":[");
-    sb_int(b, k->root[0]);
-    sb_putc(b, ',');
-    sb_int(b, k->root[1]);
-    sb_putc(b, ',');
-    sb_int(b, k->root[2]);
-    sb_puts(b, "],\"rot\":");
-    put_triples(b, trace_bone6(t, i), t->bones, 0);
-    sb_puts(b, ",\"scale\":");
-    put_triples(b, trace_bone6(t, i), t->bones, 3);
+    tjf_write(b, t, i);
     sb_puts(b, "}\n");
 }
 
@@ -278,13 +239,6 @@ static int get_int(const cJSON *o, const char *key, long lo, long hi, long *out)
     return 0;
 }
 
-/* A number that is a 16-bit integer (range checked before the cast). */
-static int is_s16(const cJSON *v)
-{
-    return cJSON_IsNumber(v) && v->valuedouble >= INT16_MIN && v->valuedouble <= INT16_MAX &&
-           v->valuedouble == (double)(int16_t)v->valuedouble;
-}
-
 static int need_int(tj_reader *r, unsigned long line, const cJSON *o, const char *key, long lo,
                     long hi, long *out, ff_error *err)
 {
@@ -295,41 +249,6 @@ static int need_int(tj_reader *r, unsigned long line, const cJSON *o, const char
              rc == -1 ? "key \"%s\" missing or not a number" : "key \"%s\" out of range %ld..%ld",
              key, lo, hi);
     return line_err(r, line, err, msg);
-}
-
-static int read_triples(tj_reader *r, unsigned long line, const cJSON *o, const char *key,
-                        int16_t *dst, unsigned bones, ff_error *err)
-{
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
-    char msg[160];
-    if (!cJSON_IsArray(a)) {
-        snprintf(msg, sizeof msg, "key \"%s\" missing or not an array", key);
-        return line_err(r, line, err, msg);
-    }
-    if ((unsigned)cJSON_GetArraySize(a) != bones) {
-        snprintf(msg, sizeof msg, "\"%s\" has %d bones, expected %u", key, cJSON_GetArraySize(a),
-                 bones);
-        return line_err(r, line, err, msg);
-    }
-    unsigned i = 0;
-    const cJSON *t;
-    cJSON_ArrayForEach(t, a)
-    {
-        if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != 3) {
-            snprintf(msg, sizeof msg, "\"%s\"[%u] is not an [x,y,z] triple", key, i);
-            return line_err(r, line, err, msg);
-        }
-        for (int c = 0; c < 3; c++) {
-            const cJSON *v = cJSON_GetArrayItem(t, c);
-            if (!is_s16(v)) {
-                snprintf(msg, sizeof msg, "\"%s\"[%u][%d] is not a 16-bit integer", key, i, c);
-                return line_err(r, line, err, msg);
-            }
-            dst[(size_t)i * 6 + c] = (int16_t)v->valuedouble;
-        }
-        i++;
-    }
-    return 0;
 }
 
 /* Parses the identity and tick number of a line. */
@@ -357,53 +276,24 @@ static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip 
     return 0;
 }
 
-static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, unsigned anim,
-                       trace *t, ff_error *err)
+/* The compared fields of a line into a new tick of t; the clip's first line lays t out. */
+static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, trace *t, ff_error *err)
 {
-    long ret, frame, total, flags, off, bit, skel;
-    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(o, "cmd");
-    if (need_int(r, line, o, "ret", INT32_MIN, INT32_MAX, &ret, err) < 0) return -1;
-    if (!cJSON_IsObject(cmd)) return line_err(r, line, err, "key \"cmd\" missing or not an object");
-    if (need_int(r, line, cmd, "frame", 0, 255, &frame, err) < 0 ||
-        need_int(r, line, cmd, "total", 0, 255, &total, err) < 0 ||
-        need_int(r, line, cmd, "flags", 0, 255, &flags, err) < 0 ||
-        need_int(r, line, cmd, "off", INT16_MIN, INT16_MAX, &off, err) < 0 ||
-        need_int(r, line, cmd, "bit", INT16_MIN, INT16_MAX, &bit, err) < 0 ||
-        need_int(r, line, o, "skel_flag", 0, 255, &skel, err) < 0)
-        return -1;
-    const cJSON *root = cJSON_GetObjectItemCaseSensitive(o, "root");
-    if (!cJSON_IsArray(root) || cJSON_GetArraySize(root) != 3)
-        return line_err(r, line, err, "key \"root\" missing or not an [x,y,z] triple");
-    trace_tick k = {0};
-    for (int c = 0; c < 3; c++) {
-        const cJSON *v = cJSON_GetArrayItem(root, c);
-        if (!is_s16(v))
-            return line_err(r, line, err, "\"root\" holds a value that is not a 16-bit integer");
-        k.root[c] = (int16_t)v->valuedouble;
-    }
-    k.ret = (int32_t)ret;
-    k.cmd[0] = (uint8_t)anim;
-    k.cmd[1] = (uint8_t)flags;
-    k.cmd[2] = (uint8_t)((uint16_t)off & 0xFF);
-    k.cmd[3] = (uint8_t)((uint16_t)off >> 8);
-    k.cmd[4] = (uint8_t)((uint16_t)bit & 0xFF);
-    k.cmd[5] = (uint8_t)((uint16_t)bit >> 8);
-    k.cmd[6] = (uint8_t)frame;
-    k.cmd[7] = (uint8_t)total;
-    k.skel_flag = (uint8_t)skel;
-    const cJSON *rot = cJSON_GetObjectItemCaseSensitive(o, "rot");
+    char why[256];
     if (t->n == 0) {
-        if (!cJSON_IsArray(rot)) return line_err(r, line, err, "key \"rot\" missing or not an array");
-        int bones = cJSON_GetArraySize(rot);
-        if (bones > 255) return line_err(r, line, err, "\"rot\" has more than 255 bones");
-        trace_clear(t, (unsigned)bones);
+        field_set have;
+        unsigned bones;
+        if (tjf_scan(o, &have, &bones, why, sizeof why) < 0) return line_err(r, line, err, why);
+        trace_clear(t, &have, bones);
     }
-    int16_t bone6[255 * 6];
-    if (read_triples(r, line, o, "rot", bone6, t->bones, err) < 0 ||
-        read_triples(r, line, o, "scale", bone6 + 3, t->bones, err) < 0)
+    ff_error e;
+    ff_error_clear(&e);
+    if (tjf_read(o, t, why, sizeof why, &e) == 0) return 0;
+    if (e.kind == FF_E_NOMEM) {
+        *err = e;
         return -1;
-    if (trace_push(t, &k, bone6, err) < 0) return -1;
-    return 0;
+    }
+    return line_err(r, line, err, why);
 }
 
 static int same_clip(const tj_clip *a, const tj_clip *b)
@@ -439,7 +329,8 @@ int tj_next_clip(tj_reader *r, tj_clip *c, trace *t, ff_error *err)
     int rc = take(r, &o, &line, err);
     if (rc <= 0) return rc;
     long tick;
-    trace_clear(t, 0);
+    field_set none = {{0, 0}};
+    trace_clear(t, &none, 0);
     if (parse_head(r, line, o, c, &tick, err) < 0) goto fail;
     c->line = line;
     if (tick != 0) {
@@ -447,7 +338,7 @@ int tj_next_clip(tj_reader *r, tj_clip *c, trace *t, ff_error *err)
         goto fail;
     }
     for (;;) {
-        if (parse_state(r, line, o, c->anim, t, err) < 0) goto fail;
+        if (parse_state(r, line, o, t, err) < 0) goto fail;
         cJSON_Delete(o);
         rc = take(r, &o, &line, err);
         if (rc < 0) return -1;

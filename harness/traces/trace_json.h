@@ -4,14 +4,15 @@
  * emit. One object per call on one clip:
  *
  *   {"v":1,"file":"c0m001.dat","model":"body","anim":3,"mode":"slow","tick":0,
- *    "ret":0,"cmd":{"frame":1,"total":57,"flags":5,"off":12,"bit":3},
- *    "skel_flag":0,"root":[0,-12,40],"rot":[[x,y,z],...],"scale":[[x,y,z],...]}
+ *    "root":[0,-12,40],"skel_flag":0,"rot":[[x,y,z],...],"scale":[[x,y,z],...],
+ *    "cmd":{"frame":1,"off":12,"bit":3,"flags":5,"total":57,"clip":3},"ret":0}
  *
- * The writer appends lines to a strbuf. The reader takes lines one clip at
- * a time from a plain or LZ4-frame (.lz4) file and checks every key, type,
- * bone count and tick order, naming the line of any error. cmd.clip is not
- * in the format: a trace read back carries the anim index there, which is
- * what StartClip stores.
+ * The compared fields of a line (everything after "tick") come from the
+ * field table (trace_fields.h): their keys, in the table's order, and which
+ * of them a trace carries. The writer appends lines to a strbuf. The reader
+ * takes lines one clip at a time from a plain or LZ4-frame (.lz4) file and
+ * checks every key, shape, bone count and tick order, naming the line of
+ * any error.
  */
 #ifndef FF8_HARNESS_TRACES_TRACE_JSON_H
 #define FF8_HARNESS_TRACES_TRACE_JSON_H

@@ -109,10 +109,10 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
                             "line %lu: no trace for anim %u (anim %u comes next)", tf->clip.line,
                             clip, tf->clip.anim);
     tf->have = 0;
-    if (tf->t.bones != bones)
+    if (tf->t.lay.bones != bones)
         return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
                             "line %lu: anim %u has %u bones, the model has %u", tf->clip.line, clip,
-                            tf->t.bones, bones);
+                            tf->t.lay.bones, bones);
     return trace_copy(out, &tf->t, err);
 }
 
@@ -127,14 +127,14 @@ void tf_close(trace_file *tf)
  * (the trace file then holds the calls made before the fault, maybe none).
  * Returns 0, or -1 with err.
  */
-int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones, orig_outcome *o,
-                ff_error *err)
+int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones,
+                const field_set *have, orig_outcome *o, ff_error *err)
 {
     const tset_fault *ft = sf ? tset_fault_of(sf, tf->mode, clip) : NULL;
     o->faulted = 0;
     o->extent = 0;
     if (ft && ft->ticks == 0 && !tf->failed)
-        trace_clear(&o->t, bones);
+        trace_clear(&o->t, have, bones);
     else if (tf_take(tf, clip, bones, &o->t, err) < 0)
         return -1;
     if (!ft) return 0;

@@ -42,10 +42,11 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
 /*
  * A clip from recorded traces into o, with the fault the manifest's file
  * entry sf records for it (the trace then holds the calls made before the
- * fault, maybe none). Returns 0, or -1 with err.
+ * fault, maybe none; an empty trace is laid out with the fields of have).
+ * Returns 0, or -1 with err.
  */
-int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones, orig_outcome *o,
-                ff_error *err);
+int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones,
+                const field_set *have, orig_outcome *o, ff_error *err);
 void tf_close(trace_file *tf);
 
 #endif

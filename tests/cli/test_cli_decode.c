@@ -63,9 +63,10 @@ static void cleanup(void)
 
 #define LINE(tick, ret, frame, flags, off, bit, sf, rx, r1z, s0x)                               \
     "{\"v\":1,\"file\":\"c0m200.dat\",\"model\":\"monster\",\"anim\":0,\"mode\":\"slow\","        \
-    "\"tick\":" tick ",\"ret\":" ret ",\"cmd\":{\"frame\":" frame ",\"total\":3,\"flags\":" flags \
-    ",\"off\":" off ",\"bit\":" bit "},\"skel_flag\":" sf ",\"root\":[" rx ",0,0],"              \
-    "\"rot\":[[10,0,0],[0,0," r1z "]],\"scale\":[[" s0x ",1024,1024],[1024,1024,1024]]}\n"
+    "\"tick\":" tick ",\"root\":[" rx ",0,0],\"skel_flag\":" sf ",\"rot\":[[10,0,0],[0,0," r1z   \
+    "]],\"scale\":[[" s0x ",1024,1024],[1024,1024,1024]],\"cmd\":{\"frame\":" frame            \
+    ",\"off\":" off ",\"bit\":" bit ",\"flags\":" flags ",\"total\":3,\"clip\":0},\"ret\":" ret   \
+    "}\n"
 
 Test(decode, slow_mode_trace_key_for_key, .init = make_file, .fini = cleanup)
 {

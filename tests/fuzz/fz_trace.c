@@ -26,16 +26,9 @@ static int is_utf8(const char *s)
 
 static int same_trace(const trace *a, const trace *b)
 {
-    if (a->bones != b->bones || a->n != b->n) return 0;
-    for (size_t i = 0; i < a->n; i++) {
-        const trace_tick *x = &a->ticks[i], *y = &b->ticks[i];
-        if (x->ret != y->ret || memcmp(x->cmd, y->cmd, sizeof x->cmd) != 0 ||
-            x->skel_flag != y->skel_flag || memcmp(x->root, y->root, sizeof x->root) != 0)
-            return 0;
-        if (memcmp(trace_bone6(a, i), trace_bone6(b, i), (size_t)a->bones * 6 * sizeof(int16_t)))
-            return 0;
-    }
-    return 1;
+    if (a->lay.bones != b->lay.bones || a->n != b->n || !field_set_eq(&a->lay.have, &b->lay.have))
+        return 0;
+    return a->n == 0 || memcmp(a->v, b->v, a->n * a->lay.width * sizeof *a->v) == 0;
 }
 
 /* Writes one clip and reads it back: the same clip, then the end. */
@@ -89,8 +82,8 @@ int fz_trace_one(const uint8_t *data, size_t size, fz_report *r)
             break;
         }
         r->accepted++;
-        if (t.n == 0 || t.bones > 255 || c.anim > 255 || (unsigned)c.mode >= MODE__COUNT) {
-            rc = fz_broken(r, "clip accepted with %zu ticks, %u bones, anim %u", t.n, t.bones,
+        if (t.n == 0 || t.lay.bones > 255 || c.anim > 255 || (unsigned)c.mode >= MODE__COUNT) {
+            rc = fz_broken(r, "clip accepted with %zu ticks, %u bones, anim %u", t.n, t.lay.bones,
                            c.anim);
             break;
         }

@@ -8,6 +8,7 @@
  * Expected values come from the hand-built run in rt.c, worked out by hand.
  */
 #include <criterion/criterion.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,7 @@ static void wrong_schema_name(cJSON *j)
 static void field_name_typo(cJSON *j)
 {
     cJSON *d = at(cJSON_GetArrayItem(at(j, "results"), 1), "divergence");
-    cJSON_ReplaceItemInObject(d, "field", cJSON_CreateString("bone[3].rotx"));
+    cJSON_ReplaceItemInObject(d, "field", cJSON_CreateString("bone[3].rot..x"));
 }
 
 Test(schema, broken_reports_fail)
@@ -126,7 +127,7 @@ Test(schema, broken_reports_fail)
         {"manifest kind dragon", bad_dat_kind},
         {"frame group with a leaf example", frame_group_leaf_example},
         {"schema ff8diff-report/2", wrong_schema_name},
-        {"field bone[3].rotx", field_name_typo},
+        {"field bone[3].rot..x", field_name_typo},
     };
     char *dir = ts_tempdir();
     cJSON *good = rt_report();
@@ -185,6 +186,31 @@ static const char *field_n(int i)
 {
     return field_kind_name((field_id)i);
 }
+/* Every field's full name, per-bone ones at the largest bone. */
+static const char *field_full_n(int i)
+{
+    static char buf[FIELD__COUNT][48];
+    return field_name((field_id)i, 254, buf[i], sizeof buf[i]);
+}
+
+/*
+ * Field names follow a pattern, not an enumeration, so that a new field is
+ * one row of the C table: every C name must match it.
+ */
+static void same_pattern(cJSON *schema, const char *def, int n, const char *(*name)(int))
+{
+    cJSON *p = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(schema, "$defs"), def), "pattern");
+    cr_assert(cJSON_IsString(p), "schema has no $defs.%s.pattern", def);
+    regex_t re;
+    cr_assert_eq(regcomp(&re, p->valuestring, REG_EXTENDED | REG_NOSUB), 0, "%s: bad pattern", def);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(regexec(&re, name(i), 0, NULL, 0), 0, "%s: %s does not match %s", def,
+                     name(i), p->valuestring);
+    cr_assert_neq(regexec(&re, "bone[1]..x", 0, NULL, 0), 0, "%s: the pattern accepts junk", def);
+    regfree(&re);
+}
+
 static const char *dat_n(int i)
 {
     return dat_kind_name((dat_kind)i);
@@ -215,7 +241,8 @@ Test(schema, enums_equal_the_c_tables)
     cr_assert(s != NULL, "%s is not JSON", path);
     same_enum(s, "fault_kind", EMU_FAULT__COUNT, fault_n);
     same_enum(s, "error_kind", FF_E__COUNT, err_n);
-    same_enum(s, "field_kind", FIELD__COUNT, field_n);
+    same_pattern(s, "field_kind", FIELD__COUNT, field_n);
+    same_pattern(s, "field_name", FIELD__COUNT, field_full_n);
     same_enum(s, "dat_kind", DAT__KIND_COUNT, dat_n);
     same_enum(s, "mode", MODE__COUNT, mode_n);
     same_enum(s, "status", RES__COUNT, status_n);
