@@ -101,6 +101,31 @@ uint32_t field_rank(field_id f, unsigned bone)
     return rank;
 }
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+    return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+uint64_t field_table_hash(void)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int i = 0; i < FIELD__COUNT; i++) {
+        const field_def *d = &defs[i];
+        uint32_t v[6] = {d->level, d->area, d->offset, d->type, d->flags, (uint32_t)d->json_index};
+        h = fnv_str(h, d->kind);
+        h = fnv(h, v, sizeof v);
+        h = fnv_str(fnv_str(h, d->json_key), d->json_sub);
+    }
+    return h;
+}
+
 field_set field_set_of_levels(unsigned mask)
 {
     field_set s = {{0, 0}};

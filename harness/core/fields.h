@@ -153,6 +153,13 @@ const char *field_level_name(field_level l);
  */
 uint32_t field_rank(field_id f, unsigned bone);
 
+/*
+ * A hash of every row (kinds, levels, areas, offsets, types, JSON keys), so
+ * that stored data indexed by field id (the cache's outcome records) is
+ * never read by a build whose table differs.
+ */
+uint64_t field_table_hash(void);
+
 /* ---- sets of fields ---- */
 
 typedef struct field_set {

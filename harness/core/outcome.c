@@ -16,6 +16,8 @@
 #include <string.h>
 
 static const char magic[8] = {'F', 'F', '8', 'D', 'O', 'U', 'T', '1'};
+/* magic, u32 format, u64 hash of the field table the records' field sets index */
+#define HEAD (sizeof magic + sizeof(uint32_t) + sizeof(uint64_t))
 
 void outcome_init(orig_outcome *o)
 {
@@ -41,8 +43,10 @@ void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o)
 {
     if (raw->len == 0) {
         uint32_t fmt = OUTCOME_FORMAT;
+        uint64_t table = field_table_hash();
         sb_add(raw, magic, sizeof magic);
         sb_add(raw, (const char *)&fmt, sizeof fmt);
+        sb_add(raw, (const char *)&table, sizeof table);
     }
     uint8_t faulted = (uint8_t)(o->faulted != 0);
     uint32_t bones = o->t.lay.bones, ticks = (uint32_t)o->t.n;
@@ -64,10 +68,10 @@ static int take(const uint8_t *raw, size_t len, size_t *pos, void *dst, size_t n
     return 0;
 }
 
-int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
-                 orig_outcome *o, const char *name, ff_error *err)
+int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, orig_outcome *o,
+                 const char *name, ff_error *err)
 {
-    if (*pos == 0) *pos = sizeof magic + sizeof(uint32_t);
+    if (*pos == 0) *pos = HEAD;
     if (*pos > len) return ff_error_set(err, FF_E_FORMAT, name, 0, "outcome blob too short");
     if (*pos == len) return 0;
     size_t at = *pos;
@@ -138,14 +142,19 @@ int outcome_unpack(const uint8_t *packed, size_t len, const char *name, uint8_t 
     }
     LZ4F_freeDecompressionContext(ctx);
     uint32_t fmt = 0;
-    if (rc == 0 && (strbuf_failed(&out) || out.len < sizeof magic + sizeof fmt ||
-                    memcmp(out.s, magic, sizeof magic) != 0))
+    uint64_t table = 0;
+    if (rc == 0 &&
+        (strbuf_failed(&out) || out.len < HEAD || memcmp(out.s, magic, sizeof magic) != 0))
         rc = ff_error_set(err, FF_E_FORMAT, name, 0, "not an outcome blob");
     if (rc == 0) {
         memcpy(&fmt, out.s + sizeof magic, sizeof fmt);
+        memcpy(&table, out.s + sizeof magic + sizeof fmt, sizeof table);
         if (fmt != OUTCOME_FORMAT)
             rc = ff_error_set(err, FF_E_FORMAT, name, 8, "outcome format %u, expected %u", fmt,
                               OUTCOME_FORMAT);
+        else if (table != field_table_hash())
+            rc = ff_error_set(err, FF_E_FORMAT, name, 12,
+                              "outcomes of another field table (a different ff8diff build)");
     }
     if (rc < 0) {
         sb_free(&out);

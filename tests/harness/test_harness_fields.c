@@ -11,6 +11,7 @@
 
 #include "harness/core/compare.h"
 #include "harness/core/fields.h"
+#include "harness/core/outcome.h"
 #include "harness/core/strbuf.h"
 #include "harness/core/trace.h"
 #include "harness/traces/trace_json.h"
@@ -395,4 +396,26 @@ Test(trace_json, wide_values_are_values)
     cr_assert(!trace_has(&t, FIELD_CMD_CLIP), "no cmd.clip given: not carried, not guessed");
     tj_close(r);
     trace_free(&t);
+}
+
+/* Cached outcomes index fields by id: a build with another table must not read them. */
+Test(outcome, another_field_table_is_refused)
+{
+    orig_outcome o;
+    outcome_init(&o);
+    ft_make_trace(&o.t, 2);
+    strbuf raw;
+    sb_init(&raw);
+    outcome_append(&raw, 0, &o);
+    raw.s[12] ^= 1; /* the table hash follows the magic and the format */
+    uint8_t *packed, *back = NULL;
+    size_t plen, blen;
+    ff_error err;
+    cr_assert_eq(outcome_pack(&raw, &packed, &plen, &err), 0);
+    cr_assert_eq(outcome_unpack(packed, plen, "blob", &back, &blen, &err), -1);
+    cr_assert(strstr(err.reason, "another field table"), "%s", err.reason);
+    cr_assert_null(back);
+    free(packed);
+    sb_free(&raw);
+    outcome_free(&o);
 }
