@@ -13,9 +13,11 @@ field_set cmp_fields(const trace *a, const trace *b)
     return field_set_and(&a->lay.have, &b->lay.have);
 }
 
+/* Same slots for the same fields at every tick: rows compare as memory. */
 static int same_layout(const trace *a, const trace *b)
 {
-    return a->lay.bones == b->lay.bones && field_set_eq(&a->lay.have, &b->lay.have);
+    return a->lay.bones == b->lay.bones && field_set_eq(&a->lay.have, &b->lay.have) &&
+           !a->sparse && !b->sparse;
 }
 
 static void set_div(cmp_divergence *d, const trace *ref, const trace *orig, size_t i,
@@ -37,7 +39,8 @@ typedef int (*field_visit)(const trace *ref, const trace *orig, size_t i, field_
 
 static int walk_common(const trace *ref, const trace *orig, size_t i, field_visit visit, void *arg)
 {
-    field_set both = cmp_fields(ref, orig);
+    field_set a = trace_tick_fields(ref, i), b = trace_tick_fields(orig, i);
+    field_set both = field_set_and(&a, &b);
     unsigned bones = ref->lay.bones < orig->lay.bones ? ref->lay.bones : orig->lay.bones;
     for (int f = 0; f < FIELD__COUNT;) {
         if (!field_is_per_bone((field_id)f)) {

@@ -36,6 +36,9 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
  * JSON Lines although its level is the frame level (added after v1 began). */
 #define FIELD_BITS 1
 #define FIELD_JSON_OPTIONAL 2
+/* Optional per frame in the frames format (trace_fields.h), whose frames
+ * carry the skeleton's fields (areas SKEL and BONE) only. */
+#define FIELD_FRAMES_OPTIONAL 4
 
 /* A bone's PsyQ MATRIX (POSE.md section 1): s16 m[3][3], a pad, s32 t[3]. */
 #define FIELD_BONE_M(r, c) (0x10 + 2 * (3 * (r) + (c)))
@@ -61,14 +64,17 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
     XX(ROOT_X, "root.x", FRAME, SKEL, DAT_SKEL_ROOT + 0, S16, 0, "root", NULL, 0)            \
     XX(ROOT_Y, "root.y", FRAME, SKEL, DAT_SKEL_ROOT + 2, S16, 0, "root", NULL, 1)            \
     XX(ROOT_Z, "root.z", FRAME, SKEL, DAT_SKEL_ROOT + 4, S16, 0, "root", NULL, 2)            \
-    XX(SKEL_FLAG, "skel.flag", FRAME, SKEL, DAT_SKEL_FLAGS, U8, FIELD_BITS, "skel_flag", NULL, \
-       -1)                                                                                     \
+    XX(SKEL_FLAG, "skel.flag", FRAME, SKEL, DAT_SKEL_FLAGS, U8,                              \
+       FIELD_BITS | FIELD_FRAMES_OPTIONAL, "skel_flag", NULL, -1)                              \
     XX(ROT_X, "rot.x", FRAME, BONE, DAT_BONE_ROT + 0, S16, 0, "rot", NULL, 0)                \
     XX(ROT_Y, "rot.y", FRAME, BONE, DAT_BONE_ROT + 2, S16, 0, "rot", NULL, 1)                \
     XX(ROT_Z, "rot.z", FRAME, BONE, DAT_BONE_ROT + 4, S16, 0, "rot", NULL, 2)                \
-    XX(SCALE_X, "scale.x", FRAME, BONE, DAT_BONE_SCALE + 0, S16, 0, "scale", NULL, 0)        \
-    XX(SCALE_Y, "scale.y", FRAME, BONE, DAT_BONE_SCALE + 2, S16, 0, "scale", NULL, 1)        \
-    XX(SCALE_Z, "scale.z", FRAME, BONE, DAT_BONE_SCALE + 4, S16, 0, "scale", NULL, 2)        \
+    XX(SCALE_X, "scale.x", FRAME, BONE, DAT_BONE_SCALE + 0, S16, FIELD_FRAMES_OPTIONAL,  \
+       "scale", NULL, 0)                                                                     \
+    XX(SCALE_Y, "scale.y", FRAME, BONE, DAT_BONE_SCALE + 2, S16, FIELD_FRAMES_OPTIONAL,  \
+       "scale", NULL, 1)                                                                     \
+    XX(SCALE_Z, "scale.z", FRAME, BONE, DAT_BONE_SCALE + 4, S16, FIELD_FRAMES_OPTIONAL,  \
+       "scale", NULL, 2)                                                                     \
     XX(CMD_FRAME, "cmd.frame", FRAME, CMD, offsetof(ref_animcmd, frame), U8, 0, "cmd",       \
        "frame", -1)                                                                            \
     XX(CMD_OFF, "cmd.off", FRAME, CMD, offsetof(ref_animcmd, off), S16, 0, "cmd", "off", -1) \

@@ -57,6 +57,7 @@ void trace_init(trace *t)
 void trace_free(trace *t)
 {
     free(t->v);
+    free(t->tick);
     trace_init(t);
 }
 
@@ -67,6 +68,7 @@ void trace_clear(trace *t, const field_set *have, unsigned bones)
     /* The capacity is counted in ticks of the new width. */
     t->cap = slots / (t->lay.width ? t->lay.width : 1);
     t->n = 0;
+    t->sparse = 0;
 }
 
 static int reserve(trace *t, ff_error *err)
@@ -83,9 +85,34 @@ static int reserve(trace *t, ff_error *err)
     return 0;
 }
 
+/* Per-tick field sets for ticks 0..n-1 (the layout's for the ticks before). */
+static int reserve_ticks(trace *t, size_t n, ff_error *err)
+{
+    if (n > t->tick_cap) {
+        size_t cap = n > 2 * t->tick_cap ? n : 2 * t->tick_cap;
+        field_set *k = realloc(t->tick, cap * sizeof *k);
+        if (!k) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace");
+        t->tick = k;
+        t->tick_cap = cap;
+    }
+    if (!t->sparse)
+        for (size_t i = 0; i < t->n; i++) t->tick[i] = t->lay.have;
+    t->sparse = 1;
+    return 0;
+}
+
+int trace_tick_limit(trace *t, size_t i, const field_set *have, ff_error *err)
+{
+    if (i >= t->n) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "no tick %zu to limit", i);
+    if (reserve_ticks(t, t->n, err) < 0) return -1;
+    t->tick[i] = field_set_and(have, &t->lay.have);
+    return 0;
+}
+
 int32_t *trace_push_blank(trace *t, ff_error *err)
 {
-    if (reserve(t, err) < 0) return NULL;
+    if (reserve(t, err) < 0 || (t->sparse && reserve_ticks(t, t->n + 1, err) < 0)) return NULL;
+    if (t->sparse) t->tick[t->n] = t->lay.have;
     int32_t *row = t->v + t->n * t->lay.width;
     memset(row, 0, t->lay.width * sizeof *row);
     t->n++;
@@ -94,7 +121,8 @@ int32_t *trace_push_blank(trace *t, ff_error *err)
 
 int trace_push_state(trace *t, const field_state *s, ff_error *err)
 {
-    if (reserve(t, err) < 0) return -1;
+    if (reserve(t, err) < 0 || (t->sparse && reserve_ticks(t, t->n + 1, err) < 0)) return -1;
+    if (t->sparse) t->tick[t->n] = t->lay.have;
     const trace_layout *l = &t->lay;
     int32_t *row = t->v + t->n * l->width;
     for (int f = 0; f < FIELD__COUNT; f++) {
@@ -118,6 +146,7 @@ int trace_copy(trace *dst, const trace *src, ff_error *err)
         int32_t *row = trace_push_blank(dst, err);
         if (!row) return -1;
         memcpy(row, trace_row(src, i), src->lay.width * sizeof *row);
+        if (src->sparse && trace_tick_limit(dst, i, &src->tick[i], err) < 0) return -1;
     }
     return 0;
 }

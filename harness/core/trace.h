@@ -38,8 +38,11 @@ int trace_layout_field(const trace_layout *l, size_t s, field_id *f, unsigned *b
 
 typedef struct trace {
     trace_layout lay;
-    size_t n, cap; /* ticks, ticks allocated */
-    int32_t *v;    /* n * lay.width slots */
+    size_t n, cap;      /* ticks, ticks allocated */
+    int32_t *v;         /* n * lay.width slots */
+    int sparse;         /* some tick carries fewer fields than the layout */
+    field_set *tick;    /* when sparse: the fields tick i carries (cap entries) */
+    size_t tick_cap;
 } trace;
 
 void trace_init(trace *t);
@@ -59,6 +62,17 @@ int trace_push_state(trace *t, const field_state *s, ff_error *err);
 int32_t *trace_push_blank(trace *t, ff_error *err);
 /* Copies src into dst (dst's memory reused). */
 int trace_copy(trace *dst, const trace *src, ff_error *err);
+/*
+ * Marks tick i as carrying only the fields of have (within the layout's):
+ * a frame for which an outside decoder supplied no scales. Those fields are
+ * then not compared at that tick. Returns -1 (FF_E_NOMEM) when memory runs out.
+ */
+int trace_tick_limit(trace *t, size_t i, const field_set *have, ff_error *err);
+/* The fields tick i carries (the layout's unless limited). */
+static inline field_set trace_tick_fields(const trace *t, size_t i)
+{
+    return t->sparse ? t->tick[i] : t->lay.have;
+}
 
 static inline int trace_has(const trace *t, field_id f)
 {

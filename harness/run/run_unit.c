@@ -189,15 +189,28 @@ static void stream_window(const run_ctx *ctx, clip_result *r)
     memcpy(r->stream, d->data + from, (size_t)n);
 }
 
+/*
+ * The original's calls as a frames-format candidate sees them: the decoded
+ * frames, without the end call that returns 1 and changes nothing.
+ */
+static trace frames_view(const trace *t)
+{
+    trace v = *t;
+    if (v.n && trace_value(&v, v.n - 1, FIELD_RET, 0) == 1) v.n--;
+    return v;
+}
+
 static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err, int auth_ok,
-                    const ff_error *auth_err, res_source src)
+                    const ff_error *auth_err, res_source src, int frames)
 {
     run_ctx *ctx = w->ctx;
     clip_result *r = &ctx->res->results[idx];
     run_progress *p = ctx->cfg->progress;
+    trace auth = frames ? frames_view(&w->oo.t) : w->oo.t;
     r->source = src;
-    r->ref_ticks = (uint32_t)w->rt.n;
-    r->orig_ticks = auth_ok ? (uint32_t)w->oo.t.n : 0;
+    /* A side that failed has no ticks to count, whatever its buffer still holds. */
+    r->ref_ticks = cand_ok ? (uint32_t)w->rt.n : 0;
+    r->orig_ticks = auth_ok ? (uint32_t)auth.n : 0;
     if (auth_ok && w->oo.faulted && !(r->fault = dup_mem(&w->oo.fault, sizeof w->oo.fault)))
         return -1;
     if (!cand_ok || !auth_ok) {
@@ -211,7 +224,7 @@ static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err
         if (p) atomic_fetch_add(&p->faults, 1);
         return 0;
     }
-    if (cmp_traces(&w->rt, &w->oo.t, &r->div) == 0) {
+    if (cmp_traces(&w->rt, &auth, &r->div) == 0) {
         r->status = RES_MATCH;
         return 0;
     }
@@ -219,7 +232,7 @@ static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err
     stream_window(ctx, r);
     if (p) atomic_fetch_add(&p->mismatches, 1);
     pthread_mutex_lock(&ctx->lock);
-    int rc = group_add_frame(ctx->res, idx, &w->rt, &w->oo.t);
+    int rc = group_add_frame(ctx->res, idx, &w->rt, &auth);
     pthread_mutex_unlock(&ctx->lock);
     return rc;
 }
@@ -253,12 +266,12 @@ static void open_io(worker *w, const run_unit *u, unit_io *io)
     const run_file *f = &w->ctx->res->files[u->file];
     memset(io, 0, sizeof *io);
     if (cfg->against_dir) {
-        tf_open(&io->cand, cfg->against_dir, cfg->against_set, f, u->mode);
+        tf_open(&io->cand, cfg->against_dir, cfg->against_set, f, u->mode, 1);
         io->cand_set = cfg->against_set ? tset_find(cfg->against_set, f->name) : NULL;
         io->use_cand = 1;
     }
     if (cfg->traces_dir) {
-        tf_open(&io->auth, cfg->traces_dir, cfg->traces_set, f, u->mode);
+        tf_open(&io->auth, cfg->traces_dir, cfg->traces_set, f, u->mode, 0);
         io->auth_set = cfg->traces_set ? tset_find(cfg->traces_set, f->name) : NULL;
         io->use_auth = 1;
     } else if (u->cached && cfg->cache) {
@@ -382,7 +395,8 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
             id.anim = c;
             tj_write_trace(&w->rec, &id, &w->oo.t);
         }
-        if (classify(w, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src) < 0)
+        int frames = io.use_cand && tf_is_frames(&io.cand);
+        if (classify(w, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, frames) < 0)
             rc = ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }

@@ -49,17 +49,40 @@ static void plan_make(plan *p)
     }
 }
 
-static int required(field_id f)
+/* A field the frames format carries: the skeleton's. */
+static int in_frames(field_id f)
 {
-    const field_def *d = field_def_of(f);
-    return d->level == FIELD_LEVEL_FRAME && !(d->flags & FIELD_JSON_OPTIONAL);
+    field_area a = field_def_of(f)->area;
+    return a == FIELD_AREA_SKEL || a == FIELD_AREA_BONE;
 }
 
-static int group_required(const group *g)
+field_set tjf_frames_fields(void)
+{
+    field_set s = {{0, 0}};
+    for (int f = 0; f < FIELD__COUNT; f++)
+        if (in_frames((field_id)f)) field_set_add(&s, (field_id)f);
+    return s;
+}
+
+static int required(field_id f, tjf_format fmt)
+{
+    const field_def *d = field_def_of(f);
+    unsigned optional = fmt == TJF_FRAMES ? FIELD_FRAMES_OPTIONAL : FIELD_JSON_OPTIONAL;
+    return d->level == FIELD_LEVEL_FRAME && !(d->flags & optional) &&
+           (fmt == TJF_TICKS || in_frames(f));
+}
+
+static int group_required(const group *g, tjf_format fmt)
 {
     for (unsigned k = 0; k < g->n; k++)
-        if (required(g->f[k])) return 1;
+        if (required(g->f[k], fmt)) return 1;
     return 0;
+}
+
+/* A key the format reads (the frames format ignores AnimCmd and ret keys). */
+static int group_read(const group *g, tjf_format fmt)
+{
+    return fmt == TJF_TICKS || in_frames(g->f[0]);
 }
 
 /* ---- writing ---- */
@@ -164,14 +187,15 @@ static int take_list(const cJSON *a, const group *g, const char *what, int32_t *
 }
 
 /* Checks one group's shape in o and adds its carried fields to have. */
-static int scan_group(const cJSON *o, const group *g, field_set *have, int *bones, char *why,
-                      size_t n)
+static int scan_group(const cJSON *o, const group *g, tjf_format fmt, field_set *have, int *bones,
+                      char *why, size_t n)
 {
+    if (!group_read(g, fmt)) return 0;
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, g->key);
     char what[64];
     snprintf(what, sizeof what, "\"%s\"", g->key);
     if (!item) {
-        if (g->kind != G_OBJECT && group_required(g)) {
+        if (g->kind != G_OBJECT && group_required(g, fmt)) {
             snprintf(why, n, "key \"%s\" missing", g->key);
             return -1;
         }
@@ -213,7 +237,7 @@ static int scan_group(const cJSON *o, const group *g, field_set *have, int *bone
             const char *sub = field_def_of(g->f[m])->json_sub;
             const cJSON *v = item ? cJSON_GetObjectItemCaseSensitive(item, sub) : NULL;
             int32_t x;
-            if (!v && !required(g->f[m])) continue;
+            if (!v && !required(g->f[m], fmt)) continue;
             if (!v || int_of(v, &x) < 0) {
                 snprintf(why, n, "key \"%s.%s\" missing or not a 32-bit integer", g->key, sub);
                 return -1;
@@ -226,14 +250,15 @@ static int scan_group(const cJSON *o, const group *g, field_set *have, int *bone
     return 0;
 }
 
-int tjf_scan(const cJSON *o, field_set *have, unsigned *bones, char *why, size_t n)
+int tjf_scan(const cJSON *o, tjf_format fmt, field_set *have, unsigned *bones, char *why,
+             size_t n)
 {
     plan p;
     plan_make(&p);
     memset(have, 0, sizeof *have);
     int nb = -1;
     for (unsigned k = 0; k < p.n; k++)
-        if (scan_group(o, &p.g[k], have, &nb, why, n) < 0) return -1;
+        if (scan_group(o, &p.g[k], fmt, have, &nb, why, n) < 0) return -1;
     *bones = nb < 0 ? 0 : (unsigned)nb;
     return 0;
 }
@@ -252,10 +277,13 @@ static void explain_change(const plan *p, const field_set *line, const field_set
         }
 }
 
-static int read_group(const cJSON *o, const group *g, trace *t, size_t i, char *why, size_t n)
+static int read_group(const cJSON *o, const group *g, const field_set *have, trace *t, size_t i,
+                      char *why, size_t n)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, g->key);
-    if (!group_carried(t, g)) return 0;
+    int any = 0;
+    for (unsigned k = 0; k < g->n; k++) any |= field_set_has(have, g->f[k]);
+    if (!any) return 0;
     char what[64];
     int32_t v[TJF_MEMBERS] = {0};
     snprintf(what, sizeof what, "\"%s\"", g->key);
@@ -271,7 +299,7 @@ static int read_group(const cJSON *o, const group *g, trace *t, size_t i, char *
         return 0;
     case G_OBJECT:
         for (unsigned m = 0; m < g->n; m++) {
-            if (!trace_has(t, g->f[m])) continue;
+            if (!field_set_has(have, g->f[m])) continue;
             const char *sub = field_def_of(g->f[m])->json_sub;
             if (int_of(cJSON_GetObjectItemCaseSensitive(item, sub), &v[0]) < 0) break;
             trace_set(t, i, g->f[m], 0, v[0]);
@@ -294,14 +322,14 @@ static int read_group(const cJSON *o, const group *g, trace *t, size_t i, char *
     return -1;
 }
 
-int tjf_read(const cJSON *o, trace *t, char *why, size_t n, ff_error *err)
+int tjf_read(const cJSON *o, tjf_format fmt, trace *t, char *why, size_t n, ff_error *err)
 {
     field_set have;
     unsigned bones;
-    if (tjf_scan(o, &have, &bones, why, n) < 0) return -1;
+    if (tjf_scan(o, fmt, &have, &bones, why, n) < 0) return -1;
     plan p;
     plan_make(&p);
-    if (!field_set_eq(&have, &t->lay.have)) {
+    if (fmt == TJF_TICKS && !field_set_eq(&have, &t->lay.have)) {
         explain_change(&p, &have, &t->lay.have, why, n);
         return -1;
     }
@@ -315,12 +343,13 @@ int tjf_read(const cJSON *o, trace *t, char *why, size_t n, ff_error *err)
         snprintf(why, n, "\"%s\" has %u bones, expected %u", key, bones, t->lay.bones);
         return -1;
     }
-    if (!trace_push_blank(t, err)) {
+    if (!trace_push_blank(t, err) ||
+        (fmt == TJF_FRAMES && trace_tick_limit(t, t->n - 1, &have, err) < 0)) {
         snprintf(why, n, "%s", err->reason);
         return -1;
     }
     for (unsigned k = 0; k < p.n; k++)
-        if (read_group(o, &p.g[k], t, t->n - 1, why, n) < 0) {
+        if (group_read(&p.g[k], fmt) && read_group(o, &p.g[k], &have, t, t->n - 1, why, n) < 0) {
             t->n--;
             return -1;
         }

@@ -10,7 +10,12 @@
  * and requires the keys of the frame level that Trace JSON Lines v1 has
  * always had; cmd.clip and the pose level's "mat" are optional. The first
  * line of a clip decides which fields the clip carries; every later line
- * must carry the same. Nothing here does I/O.
+ * must carry the same.
+ *
+ * The frames format (for decoders that compute poses, not engine memory)
+ * carries the skeleton's fields only (root, skel_flag, rot, scale, mat):
+ * root and rot on every frame, the others optional frame by frame; a frame
+ * that leaves a field out is not compared on it. Nothing here does I/O.
  */
 #ifndef FF8_HARNESS_TRACES_TRACE_FIELDS_H
 #define FF8_HARNESS_TRACES_TRACE_FIELDS_H
@@ -21,6 +26,12 @@
 #include "harness/core/strbuf.h"
 #include "harness/core/trace.h"
 
+/* Which rules a line follows. */
+typedef enum tjf_format { TJF_TICKS, TJF_FRAMES } tjf_format;
+
+/* Every field a frames-format clip may carry: its traces' layout. */
+field_set tjf_frames_fields(void);
+
 /* Appends ,"key":value for every carried field of tick i of t. */
 void tjf_write(strbuf *b, const trace *t, size_t i);
 
@@ -29,13 +40,14 @@ void tjf_write(strbuf *b, const trace *t, size_t i);
  * sentence in why (no "line N:" prefix) when a key has the wrong shape or a
  * required key is missing.
  */
-int tjf_scan(const cJSON *o, field_set *have, unsigned *bones, char *why, size_t n);
+int tjf_scan(const cJSON *o, tjf_format fmt, field_set *have, unsigned *bones, char *why,
+             size_t n);
 
 /*
  * Reads the carried fields of line o into a new tick of t (t laid out by
  * its clip's first line). Returns 0, or -1 with why as above; with err set
  * as well when memory runs out (FF_E_NOMEM), which is not the line's fault.
  */
-int tjf_read(const cJSON *o, trace *t, char *why, size_t n, ff_error *err);
+int tjf_read(const cJSON *o, tjf_format fmt, trace *t, char *why, size_t n, ff_error *err);
 
 #endif

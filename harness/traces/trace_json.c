@@ -79,6 +79,7 @@ struct tj_reader {
     size_t text_pos;
     int eof;
     unsigned long line; /* number of the last line returned */
+    tj_format format; /* decided by the first line */
     /* one line of look-ahead: the first line of the next clip */
     cJSON *pending;
     unsigned long pending_line;
@@ -251,26 +252,46 @@ static int need_int(tj_reader *r, unsigned long line, const cJSON *o, const char
     return line_err(r, line, err, msg);
 }
 
-/* Parses the identity and tick number of a line. */
+/* Which format a line is written in: a "tick" (engine calls) or a "frame" (poses). */
+static int detect(tj_reader *r, unsigned long line, const cJSON *o, ff_error *err)
+{
+    if (r->format != TJ_FORMAT_UNKNOWN) return 0;
+    if (!cJSON_IsObject(o)) return line_err(r, line, err, "not a JSON object");
+    if (cJSON_GetObjectItemCaseSensitive(o, "tick"))
+        r->format = TJ_FORMAT_TICKS;
+    else if (cJSON_GetObjectItemCaseSensitive(o, "frame"))
+        r->format = TJ_FORMAT_FRAMES;
+    else
+        return line_err(r, line, err,
+                        "neither a trace line (key \"tick\") nor a frame (key \"frame\")");
+    return 0;
+}
+
+/* Parses the identity and tick (or frame) number of a line. */
 static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip *c, long *tick,
                       ff_error *err)
 {
     long v, anim;
+    if (detect(r, line, o, err) < 0) return -1;
     if (!cJSON_IsObject(o)) return line_err(r, line, err, "not a JSON object");
-    if (need_int(r, line, o, "v", 1, 1, &v, err) < 0) return -1;
+    int frames = r->format == TJ_FORMAT_FRAMES;
+    if ((!frames || cJSON_GetObjectItemCaseSensitive(o, "v")) &&
+        need_int(r, line, o, "v", 1, 1, &v, err) < 0)
+        return -1;
     const cJSON *file = cJSON_GetObjectItemCaseSensitive(o, "file");
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(o, "model");
     const cJSON *mode = cJSON_GetObjectItemCaseSensitive(o, "mode");
     if (!cJSON_IsString(file)) return line_err(r, line, err, "key \"file\" missing or not a string");
-    if (!cJSON_IsString(model))
+    if (!frames && !cJSON_IsString(model))
         return line_err(r, line, err, "key \"model\" missing or not a string");
-    if (!cJSON_IsString(mode)) return line_err(r, line, err, "key \"mode\" missing or not a string");
-    int m = mode_from_name(mode->valuestring);
+    if (!frames && !cJSON_IsString(mode))
+        return line_err(r, line, err, "key \"mode\" missing or not a string");
+    int m = frames ? MODE_NORMAL : mode_from_name(mode->valuestring);
     if (m < 0) return line_err(r, line, err, "unknown \"mode\"");
     if (need_int(r, line, o, "anim", 0, 255, &anim, err) < 0) return -1;
-    if (need_int(r, line, o, "tick", 0, 100000, tick, err) < 0) return -1;
+    if (need_int(r, line, o, frames ? "frame" : "tick", 0, 100000, tick, err) < 0) return -1;
     snprintf(c->file, sizeof c->file, "%s", file->valuestring);
-    snprintf(c->model, sizeof c->model, "%s", model->valuestring);
+    snprintf(c->model, sizeof c->model, "%s", cJSON_IsString(model) ? model->valuestring : "");
     c->anim = (unsigned)anim;
     c->mode = (mode_id)m;
     return 0;
@@ -280,15 +301,18 @@ static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip 
 static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, trace *t, ff_error *err)
 {
     char why[256];
+    tjf_format fmt = r->format == TJ_FORMAT_FRAMES ? TJF_FRAMES : TJF_TICKS;
     if (t->n == 0) {
         field_set have;
         unsigned bones;
-        if (tjf_scan(o, &have, &bones, why, sizeof why) < 0) return line_err(r, line, err, why);
+        if (tjf_scan(o, fmt, &have, &bones, why, sizeof why) < 0)
+            return line_err(r, line, err, why);
+        if (fmt == TJF_FRAMES) have = tjf_frames_fields();
         trace_clear(t, &have, bones);
     }
     ff_error e;
     ff_error_clear(&e);
-    if (tjf_read(o, t, why, sizeof why, &e) == 0) return 0;
+    if (tjf_read(o, fmt, t, why, sizeof why, &e) == 0) return 0;
     if (e.kind == FF_E_NOMEM) {
         *err = e;
         return -1;
@@ -302,7 +326,11 @@ static int same_clip(const tj_clip *a, const tj_clip *b)
            strcmp(a->model, b->model) == 0;
 }
 
-/* Takes the next non-empty line as a parsed object (look-ahead first). */
+/*
+ * Takes the next non-empty line as a parsed object (look-ahead first).
+ * Returns 1, 0 at the end, -1 when the input cannot be read on (err), -2
+ * when this line is not JSON (err names it; the input reads on).
+ */
 static int take(tj_reader *r, cJSON **obj, unsigned long *line, ff_error *err)
 {
     if (r->pending) {
@@ -317,47 +345,108 @@ static int take(tj_reader *r, cJSON **obj, unsigned long *line, ff_error *err)
         if (r->linebuf.len == 0) continue;
         *obj = cJSON_ParseWithLength(r->linebuf.s, r->linebuf.len);
         *line = r->line;
-        if (!*obj) return line_err(r, r->line, err, "not valid JSON");
+        if (!*obj) {
+            line_err(r, r->line, err, "not valid JSON");
+            return -2;
+        }
         return 1;
     }
 }
 
+/* The first problem of the clip being read: the rest of its lines are skipped. */
+static void spoil(tj_clip *c, const ff_error *e)
+{
+    if (!c->bad) c->error = *e;
+    c->bad = 1;
+}
+
+/*
+ * One line of the clip being read (or of its first line when *open is 0).
+ * Returns 1 when the line belongs to the clip, 0 when it starts the next
+ * one (kept as pending), -1 when the input cannot be read on.
+ */
+static int clip_line(tj_reader *r, cJSON *o, unsigned long line, tj_clip *c, trace *t, int *open,
+                     ff_error *err)
+{
+    ff_error e;
+    ff_error_clear(&e);
+    tj_clip head;
+    long tick;
+    if (parse_head(r, line, o, &head, &tick, &e) < 0) {
+        cJSON_Delete(o);
+        spoil(c, &e);
+        return 1;
+    }
+    if (*open && !same_clip(&head, c)) {
+        r->pending = o;
+        r->pending_line = line;
+        return 0;
+    }
+    if (!*open) {
+        int bad = c->bad;
+        ff_error kept = c->error;
+        *c = head;
+        c->line = line;
+        c->bad = bad;
+        c->error = kept;
+        *open = 1;
+    }
+    const char *unit = r->format == TJ_FORMAT_FRAMES ? "frame" : "tick";
+    if (!c->bad && tick != (long)t->n) {
+        char msg[96];
+        if (t->n == 0)
+            snprintf(msg, sizeof msg, "a clip's first %s must be 0", unit);
+        else
+            snprintf(msg, sizeof msg, "%s %ld out of order (expected %zu)", unit, tick, t->n);
+        line_err(r, line, &e, msg);
+        spoil(c, &e);
+    }
+    if (!c->bad && parse_state(r, line, o, t, &e) < 0) {
+        if (e.kind == FF_E_NOMEM) {
+            *err = e;
+            cJSON_Delete(o);
+            return -1;
+        }
+        spoil(c, &e);
+    }
+    cJSON_Delete(o);
+    return 1;
+}
+
 int tj_next_clip(tj_reader *r, tj_clip *c, trace *t, ff_error *err)
 {
-    cJSON *o;
-    unsigned long line;
-    int rc = take(r, &o, &line, err);
-    if (rc <= 0) return rc;
-    long tick;
     field_set none = {{0, 0}};
     trace_clear(t, &none, 0);
-    if (parse_head(r, line, o, c, &tick, err) < 0) goto fail;
-    c->line = line;
-    if (tick != 0) {
-        line_err(r, line, err, "a clip's first tick must be 0");
-        goto fail;
-    }
+    memset(c, 0, sizeof *c);
+    int open = 0;
     for (;;) {
-        if (parse_state(r, line, o, t, err) < 0) goto fail;
-        cJSON_Delete(o);
-        rc = take(r, &o, &line, err);
+        cJSON *o = NULL;
+        unsigned long line = 0;
+        ff_error e;
+        int rc = take(r, &o, &line, &e);
+        if (rc == -1) {
+            *err = e;
+            return -1;
+        }
+        if (rc == -2) {
+            spoil(c, &e); /* a line that is not JSON belongs to the clip being read */
+            continue;
+        }
+        if (rc == 0) break;
+        rc = clip_line(r, o, line, c, t, &open, err);
         if (rc < 0) return -1;
-        if (rc == 0) return 1;
-        tj_clip next;
-        if (parse_head(r, line, o, &next, &tick, err) < 0) goto fail;
-        if (!same_clip(&next, c)) {
-            r->pending = o;
-            r->pending_line = line;
-            return 1;
-        }
-        if (tick != (long)t->n) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "tick %ld out of order (expected %zu)", tick, t->n);
-            line_err(r, line, err, msg);
-            goto fail;
-        }
+        if (rc == 0) break;
     }
-fail:
-    cJSON_Delete(o);
-    return -1;
+    if (open) return 1;
+    if (c->bad) {
+        /* Broken lines at the end, after every clip: nothing to give them to. */
+        *err = c->error;
+        return -1;
+    }
+    return 0;
+}
+
+tj_format tj_reader_format(const tj_reader *r)
+{
+    return r->format;
 }

@@ -30,11 +30,16 @@
 /* Which clip a line belongs to. */
 typedef struct tj_clip {
     char file[TJ_NAME_MAX];
-    char model[32];
+    char model[32];     /* "" in the frames format */
     unsigned anim;
-    mode_id mode;
+    mode_id mode;       /* normal in the frames format */
     unsigned long line; /* reader: line of the clip's first tick */
+    int bad;            /* reader: the clip has a malformed line ... */
+    ff_error error;     /* ... the first of them, "line N: why" */
 } tj_clip;
+
+/* What a file holds: engine calls (Trace JSON Lines v1) or decoded frames. */
+typedef enum tj_format { TJ_FORMAT_UNKNOWN, TJ_FORMAT_TICKS, TJ_FORMAT_FRAMES } tj_format;
 
 /* Name of the trace file for (file, mode) inside a traces folder:
  * "c0m001.dat.slow.jsonl", with ".lz4" when compressed. */
@@ -64,10 +69,20 @@ void tj_close(tj_reader *r);
 
 /*
  * Reads the next clip: consecutive lines with the same file, model, anim
- * and mode, ticks 0, 1, 2, ... Returns 1 with *c and *t filled, 0 at the
- * end of the input, -1 on error (err names the file; its reason starts with
- * "line N:"). A clip whose ticks do not start at 0 or skip is an error.
+ * and mode, ticks (or frames) 0, 1, 2, ... The first line decides the
+ * file's format (a "tick" key: Trace JSON Lines; a "frame" key: the frames
+ * format of harness/traces/trace_fields.h, always normal mode).
+ *
+ * Returns 1 with *c and *t filled, 0 at the end of the input, -1 when the
+ * input cannot be read on (I/O, LZ4, memory; err names the file). A
+ * malformed line spoils only its own clip: the clip comes back with c->bad
+ * set and c->error naming the first bad line ("line N: ..."), its other
+ * lines skipped, and the next call reads the next clip. A line that is not
+ * even JSON belongs to the clip being read (or to the next one at the start
+ * of the file); broken lines after the last clip are an error (-1).
  */
 int tj_next_clip(tj_reader *r, tj_clip *c, trace *t, ff_error *err);
+/* The format of the lines read so far (unknown before the first line). */
+tj_format tj_reader_format(const tj_reader *r);
 
 #endif

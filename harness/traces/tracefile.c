@@ -7,13 +7,20 @@
 #include <string.h>
 
 
-/*
- * Opens the traces of (f, m) in dir: the file the manifest names when there
- * is one (after checking it was recorded from these very bytes), else
- * <name>.<mode>.jsonl or .jsonl.lz4. A failure is kept and given as every
- * clip's error.
- */
-void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m)
+/* The trace file names tried for (name, m): per mode, then frames (normal mode only). */
+static int candidate_name(char *buf, size_t n, const char *name, mode_id m, int k, int frames_ok)
+{
+    if (k < 2) {
+        tj_file_name(buf, n, name, m, k);
+        return 1;
+    }
+    if (!frames_ok || m != MODE_NORMAL || k > 3) return 0;
+    snprintf(buf, n, "%s.frames.jsonl%s", name, k == 3 ? ".lz4" : "");
+    return 1;
+}
+
+void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m,
+             int frames_ok)
 {
     memset(tf, 0, sizeof *tf);
     trace_init(&tf->t);
@@ -32,23 +39,25 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
     } else if (sf && !sf->trace[m]) {
         ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1, "no %s-mode traces recorded in %s",
                      mode_name(m), dir);
+    } else if (sf) {
+        snprintf(tf->path, sizeof tf->path, "%s/%s", dir, sf->trace[m]);
+        tf->r = tj_open(tf->path, &tf->err);
     } else {
-        for (int lz4 = 0; lz4 < 2 && !tf->r; lz4++) {
-            if (sf)
-                snprintf(file, sizeof file, "%s", sf->trace[m]);
-            else
-                tj_file_name(file, sizeof file, f->name, m, lz4);
+        for (int k = 0; !tf->r && candidate_name(file, sizeof file, f->name, m, k, frames_ok); k++) {
             snprintf(tf->path, sizeof tf->path, "%s/%s", dir, file);
             ff_error e;
             tf->r = tj_open(tf->path, &e);
-            if (sf && !tf->r) tf->err = e;
-            if (sf) break;
         }
-        if (!tf->r && !sf)
-            ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode", f->name,
-                         mode_name(m));
+        if (!tf->r)
+            ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode%s", f->name,
+                         mode_name(m), frames_ok && m == MODE_NORMAL ? " (nor frames)" : "");
     }
     tf->failed = tf->r == NULL;
+}
+
+int tf_is_frames(const trace_file *tf)
+{
+    return tf->r && tj_reader_format(tf->r) == TJ_FORMAT_FRAMES;
 }
 
 static const char *base_name(const char *p)
@@ -69,46 +78,46 @@ static int tf_break(trace_file *tf, ff_error *err, const char *why)
 /* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
 int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err)
 {
-    if (tf->failed) {
-        *err = tf->err;
-        return -1;
-    }
-    if (!tf->have) {
-        int rc = tj_next_clip(tf->r, &tf->clip, &tf->t, &tf->err);
-        if (rc < 0) {
-            tf->failed = 1;
+    for (;;) {
+        if (tf->failed) {
             *err = tf->err;
             return -1;
         }
-        tf->have = rc;
-    }
-    if (!tf->have)
-        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
-                            "no trace for anim %u: the file "
-                            "ends before it",
-                            clip);
-    char why[TJ_NAME_MAX + 200];
-    if (tf->clip.mode != tf->mode) {
-        snprintf(why, sizeof why, "mode \"%s\" in the %s-mode trace file", mode_name(tf->clip.mode),
-                 mode_name(tf->mode));
-        return tf_break(tf, err, why);
-    }
-    if (strcmp(base_name(tf->clip.file), tf->name) != 0) {
-        snprintf(why, sizeof why, "file \"%s\" in a trace file of %s", tf->clip.file, tf->name);
-        return tf_break(tf, err, why);
-    }
-    if (tf->clip.anim < clip) {
-        snprintf(why, sizeof why,
-                 "anim %u out of order (each anim comes once, in increasing "
-                 "order)",
-                 tf->clip.anim);
-        return tf_break(tf, err, why);
+        if (!tf->have) {
+            int rc = tj_next_clip(tf->r, &tf->clip, &tf->t, &tf->err);
+            if (rc < 0) {
+                tf->failed = 1;
+                continue;
+            }
+            tf->have = rc;
+        }
+        if (!tf->have)
+            return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
+                                "no trace for anim %u: the file ends before it", clip);
+        char why[TJ_NAME_MAX + 200];
+        if (tf->clip.mode != tf->mode) {
+            snprintf(why, sizeof why, "mode \"%s\" in the %s-mode trace file",
+                     mode_name(tf->clip.mode), mode_name(tf->mode));
+            return tf_break(tf, err, why);
+        }
+        if (strcmp(base_name(tf->clip.file), tf->name) != 0) {
+            snprintf(why, sizeof why, "file \"%s\" in a trace file of %s", tf->clip.file,
+                     tf->name);
+            return tf_break(tf, err, why);
+        }
+        /* An anim already passed (out of order, or repeated): its clip was answered. */
+        if (tf->clip.anim >= clip) break;
+        tf->have = 0;
     }
     if (tf->clip.anim != clip)
         return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
                             "line %lu: no trace for anim %u (anim %u comes next)", tf->clip.line,
                             clip, tf->clip.anim);
     tf->have = 0;
+    if (tf->clip.bad) {
+        *err = tf->clip.error;
+        return -1;
+    }
     if (tf->t.lay.bones != bones)
         return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
                             "line %lu: anim %u has %u bones, the model has %u", tf->clip.line, clip,

@@ -2,8 +2,10 @@
  * harness/traces/tracefile.h: the traces of one corpus file in one mode read back
  * clip by clip, for `check`: the authority's recorded traces (with the
  * faults their manifest records) or a candidate's traces (an outside
- * decoder's). Every problem is that clip's error and names the trace file
- * and line; a malformed file fails every clip after the problem.
+ * decoder's, as Trace JSON Lines or as frames). Every problem is that
+ * clip's error and names the trace file and line: a malformed line spoils
+ * its own clip only; a file of another corpus file or mode, or one that
+ * cannot be read on, fails every clip after the problem.
  * Nothing here prints or exits.
  */
 #ifndef FF8_HARNESS_TRACES_TRACEFILE_H
@@ -33,10 +35,14 @@ typedef struct trace_file {
 /*
  * Opens the traces of (f, m) in dir: the file the manifest set names when
  * there is one (after checking it was recorded from these very bytes), else
- * <name>.<mode>.jsonl or .jsonl.lz4. A failure is kept and given as every
- * clip's error.
+ * <name>.<mode>.jsonl or .jsonl.lz4, else, when frames_ok and m is normal,
+ * <name>.frames.jsonl or .frames.jsonl.lz4. A failure is kept and given as
+ * every clip's error.
  */
-void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m);
+void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m,
+             int frames_ok);
+/* 1 when the file read holds frames (decoded poses), not engine calls. */
+int tf_is_frames(const trace_file *tf);
 /* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
 int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err);
 /*
