@@ -34,10 +34,16 @@ void group_shape(field_id f, int32_t ref, int32_t orig, char *out, size_t n)
         else snprintf(out, n, "other");
     } else if (field_is_bits(f)) {
         snprintf(out, n, "xor_0x%02x", (unsigned)(ref ^ orig) & 0xFF);
+    } else if (field_def_of(f)->type == FIELD_S16 && d % 65536 == 0) {
+        /* a candidate with wider integers than the engine's 16-bit field */
+        snprintf(out, n, "missing_16bit_wrap");
     } else if (orig == 0) {
         snprintf(out, n, "orig_zero");
     } else if (ref == 0) {
         snprintf(out, n, "ref_zero");
+    } else if ((f == FIELD_SCALE_X || f == FIELD_SCALE_Y || f == FIELD_SCALE_Z) && ref == 1024) {
+        /* 1.0 where the engine's bytes say otherwise: an absent scale taken as neutral */
+        snprintf(out, n, "neutral_scale");
     } else if (d == 1 || d == -1) {
         snprintf(out, n, "off_by_one");
     } else if ((k = pow2_exponent(d)) > 0) {

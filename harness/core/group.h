@@ -19,6 +19,10 @@
  *   ret:        "ends_early" (original returned 1 first), "ends_late",
  *               "no_call" (one side made fewer calls)
  *   flag bytes: "xor_0xNN"
+ *   16-bit fields: "missing_16bit_wrap" (equal modulo 2^16: the candidate
+ *               did not wrap where the engine's field does)
+ *   scales:     "neutral_scale" (the candidate says 1.0, the engine's bytes
+ *               a non-zero other value: an absent scale taken as identity)
  *   values:     "orig_zero", "ref_zero", "off_by_one", "differs_by_2^k"
  *               (k >= 3), "negated", "doubled", "halved", "other"
  */

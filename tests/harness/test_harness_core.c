@@ -41,6 +41,13 @@ Test(group, shapes)
         {FIELD_RET, 0, 1, "ends_early"},
         {FIELD_RET, 1, 0, "ends_late"},
         {FIELD_RET, 1, -1, "no_call"},
+        {FIELD_ROT_Y, 32770, -32766, "missing_16bit_wrap"}, /* -32766 + 65536 */
+        {FIELD_SCALE_X, 32768, -32768, "missing_16bit_wrap"}, /* payload 0x7C00 + 1024 */
+        {FIELD_ROOT_X, -40000, 25536, "missing_16bit_wrap"},
+        {FIELD_SCALE_Z, 1024, 0, "orig_zero"},
+        {FIELD_SCALE_Y, 1024, 1536, "neutral_scale"},
+        {FIELD_ROT_Y, 1024, 1500, "other"},
+        {FIELD_ROT_X, 1024, 0, "orig_zero"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         char shape[48];
