@@ -16,6 +16,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
 #include "harness/run/run.h"
+#include "harness/traces/tracefile.h"
 #include "harness/traces/traceset.h"
 
 static void help(FILE *out)
@@ -66,6 +67,7 @@ static const struct option opts[] = {
 typedef struct check_job {
     const tset *golden;
     char source[4200]; /* "recorded traces (DIR/manifest.json)" */
+    char note[256];    /* "no traces for slow: compared normal only", or "" */
 } check_job;
 
 /* The report names the executable the golden traces came from. */
@@ -73,6 +75,7 @@ static void before_run(void *arg, report_meta *m)
 {
     check_job *job = arg;
     const tset *g = job->golden;
+    if (job->note[0] && m->nnotes < REPORT_MAX_NOTES) m->notes[m->nnotes++] = job->note;
     if (!g) return;
     m->exe_path = g->exe_path[0] ? g->exe_path : NULL;
     m->exe_sha256 = strlen(g->exe_sha256) == 64 ? g->exe_sha256 : NULL;
@@ -152,6 +155,47 @@ static int defaults_from(const tset *g, cli_session *s, run_config *cfg, int mod
     return CLI_EXIT_ERROR;
 }
 
+/* "slow, fast" into buf. */
+static void mode_list(char *buf, size_t n, unsigned modes)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int m = 0; m < MODE__COUNT; m++)
+        if (modes & (1u << m) && used < n)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
+                                     mode_name((mode_id)m));
+}
+
+/*
+ * Without --modes, the modes the candidate has no trace file for at all are
+ * left out, said once in a note, rather than reported clip by clip as bad
+ * input. Returns 0 or CLI_EXIT_ERROR.
+ */
+static int candidate_modes(check_job *job, run_config *cfg, int modes_given)
+{
+    unsigned have;
+    ff_error err;
+    if (!cfg->against_dir || modes_given) return 0;
+    if (tf_modes_in(cfg->against_dir, &have, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    unsigned missing = cfg->modes & ~have;
+    if (!missing) return 0;
+    if (missing == cfg->modes) {
+        cli_fail("check: %s holds no <file>.<mode>.jsonl or <file>.frames.jsonl trace file",
+                 cfg->against_dir);
+        return CLI_EXIT_ERROR;
+    }
+    char lacks[64], kept[64];
+    cfg->modes &= have;
+    mode_list(lacks, sizeof lacks, missing);
+    mode_list(kept, sizeof kept, cfg->modes);
+    snprintf(job->note, sizeof job->note, "no traces for %s: compared %s only", lacks, kept);
+    cli_warn("%s (--modes asks for others)", job->note);
+    return 0;
+}
+
 static int check(cli_session *s, run_config *cfg, int modes_given)
 {
     check_job job;
@@ -164,6 +208,7 @@ static int check(cli_session *s, run_config *cfg, int modes_given)
                  "checked",
                  cfg->traces_dir, TSET_MANIFEST);
     if (rc == 0 && golden) rc = defaults_from(golden, s, cfg, modes_given);
+    if (rc == 0) rc = candidate_modes(&job, cfg, modes_given);
     if (rc == 0) {
         job.golden = golden;
         snprintf(job.source, sizeof job.source, "recorded traces (%s/%s)", cfg->traces_dir,

@@ -354,6 +354,23 @@ static void meta_options(report_meta *meta, const run_config *cfg, const run_pro
     meta->emulated_calls = atomic_load(&p->emulated_calls);
 }
 
+/* What each side is called and where it came from. */
+static void meta_sides(report_meta *meta, const run_config *cfg, const run_results *r)
+{
+    if (cfg->against_dir) {
+        unsigned f = r->cand_formats;
+        meta->cand_label = "candidate";
+        meta->cand_source = cfg->against_dir;
+        meta->cand_format = f == (RES_FMT_TICKS | RES_FMT_FRAMES) ? "trace-jsonl+frames"
+                            : f == RES_FMT_FRAMES                  ? "frames"
+                                                                   : "trace-jsonl";
+    }
+    if (cfg->traces_dir) {
+        meta->auth_label = "golden";
+        meta->auth_source = cfg->traces_dir;
+    }
+}
+
 int cli_session_run(const cli_session *s, run_config *cfg)
 {
     report_meta meta;
@@ -417,6 +434,7 @@ int cli_session_run(const cli_session *s, run_config *cfg)
         report_now_iso(finished, sizeof finished);
         meta.finished = finished;
         meta_options(&meta, cfg, &progress);
+        meta_sides(&meta, cfg, &res);
         meta.jobs = res.jobs;
         meta.corpus_kind = res.corpus_kind[0] ? res.corpus_kind : NULL;
         meta.corpus_description = res.corpus_description[0] ? res.corpus_description : NULL;

@@ -107,12 +107,25 @@ static int capture(res_series *s, const trace *ref, const trace *orig, field_id 
     return 0;
 }
 
+/*
+ * The field part of a signature. Two shapes name one defect of a decoder's
+ * model wherever it shows: no 16-bit wrap (any 16-bit field: "*") and an
+ * absent scale taken as 1.0 (any scale channel: "scale.*").
+ */
+static const char *signature_field(field_id f, const char *shape)
+{
+    if (strcmp(shape, "missing_16bit_wrap") == 0) return "*";
+    if (strcmp(shape, "neutral_scale") == 0) return "scale.*";
+    return field_kind_name(f);
+}
+
 int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig)
 {
     clip_result *r = &res->results[idx];
     char shape[48];
     group_shape(r->div.field, r->div.ref, r->div.orig, shape, sizeof shape);
-    int gi = find_or_add(res, "frame", field_kind_name(r->div.field), mode_name(r->mode), shape);
+    int gi = find_or_add(res, "frame", signature_field(r->div.field, shape), mode_name(r->mode),
+                         shape);
     if (gi < 0) return -1;
     res_group *g = &res->groups[gi];
     g->count++;

@@ -128,6 +128,10 @@ typedef struct run_totals {
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
 } run_totals;
 
+/* Formats of the candidate's trace files a check read. */
+#define RES_FMT_TICKS 1u  /* Trace JSON Lines (engine calls) */
+#define RES_FMT_FRAMES 2u /* the frames format (decoded poses) */
+
 typedef struct run_results {
     size_t nfiles;
     run_file *files;
@@ -141,6 +145,7 @@ typedef struct run_results {
     char corpus_kind[16];          /* "folder", "archive", "install", "file" */
     char corpus_description[512];  /* what the corpus path turned out to be */
     unsigned jobs;                 /* worker threads the run used */
+    unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
     int interrupted;
     double seconds;
 } run_results;

@@ -16,6 +16,7 @@
 #include "common/error.h"
 
 #define REPORT_SCHEMA "ff8diff-report/1"
+#define REPORT_MAX_NOTES 4
 
 /* What the run was asked to do and with what, for the report's "run". */
 typedef struct report_meta {
@@ -40,6 +41,17 @@ typedef struct report_meta {
     const char *cache_dir;    /* NULL: no cache */
     const char *traces_dir, *against_dir;
     uint64_t emulated_calls;
+    /*
+     * The two sides: what each is called in the report ("reference" or
+     * "candidate"; "original" or "golden"), where it came from, and the
+     * candidate's format ("engine", "trace-jsonl", "frames", or both joined
+     * by "+"). NULL: the defaults of `run` (reference engine vs emulation).
+     */
+    const char *cand_label, *cand_source, *cand_format;
+    const char *auth_label, *auth_source;
+    /* Sentences every report shows before its results ("compared normal only"). */
+    const char *notes[REPORT_MAX_NOTES];
+    unsigned nnotes;
 } report_meta;
 
 /*

@@ -188,6 +188,25 @@ static void corpus_rows(strbuf *b, const cJSON *c)
     }
 }
 
+/* What was compared with what: each side's name, source and format. */
+static void side_rows(strbuf *b, const cJSON *run)
+{
+    const cJSON *sides = rv_obj(run, "sides");
+    const cJSON *c = rv_obj(sides, "candidate"), *a = rv_obj(sides, "authority");
+    if (!sides) return;
+    sb_puts(b, "<tr><th>Candidate</th><td id=\"side-candidate\">");
+    rh_text(b, rv_str(c, "label", "?"));
+    sb_puts(b, ": ");
+    rh_text(b, rv_str(c, "source", "?"));
+    sb_puts(b, " (");
+    rh_text(b, rv_str(c, "format", "?"));
+    sb_puts(b, ")</td></tr>\n<tr><th>Authority</th><td id=\"side-authority\">");
+    rh_text(b, rv_str(a, "label", "?"));
+    sb_puts(b, ": ");
+    rh_text_or(b, rv_str(a, "source", NULL), "not recorded");
+    sb_puts(b, "</td></tr>\n");
+}
+
 static void option_rows(strbuf *b, const cJSON *run)
 {
     const cJSON *opt = rv_obj(run, "options");
@@ -203,14 +222,11 @@ static void option_rows(strbuf *b, const cJSON *run)
         sb_puts(b, "original routine kept");
     else
         rh_text_or(b, bm, "not recorded");
+    sb_puts(b, "</td></tr>\n<tr><th>Options</th><td>");
+    rv_options_text(b, run);
     sb_puts(b, "</td></tr>\n");
-    sb_printf(
-        b, "<tr><th>Options</th><td>dedup %s, leaf calls %llu, seed %llu, jobs %llu</td></tr>\n",
-        rv_bool(opt, "dedup", 0) ? "on" : "off", (unsigned long long)rv_u64(opt, "leaf_calls", 0),
-        (unsigned long long)rv_u64(opt, "seed", 0), (unsigned long long)rv_u64(run, "jobs", 0));
     rh_kv(b, "Cache", rv_str(opt, "cache", NULL));
-    rh_kv(b, "Traces (authority)", rv_str(opt, "traces", NULL));
-    rh_kv(b, "Against (candidate)", rv_str(opt, "against", NULL));
+    side_rows(b, run);
     rh_kv_num(b, "Emulated calls", run, "emulated_calls");
 }
 
@@ -260,10 +276,18 @@ static void header(strbuf *b, const cJSON *report, const rv_index *ix)
         sb_puts(b, "</div>\n");
     }
     const char *bm = rv_str(rv_obj(run, "options"), "bone_matrices", "");
-    if (strcmp(bm, "replaced_by_return") == 0)
+    if (strcmp(bm, "replaced_by_return") == 0 && strcmp(rv_sides(report).auth, "original") == 0)
         sb_puts(b, "<div class=\"banner note\" id=\"bone-matrices\">BuildBoneMatrices replaced by "
                    "a plain return: the original's matrix building was not run (its output is "
                    "not compared).</div>\n");
+    const cJSON *note;
+    cJSON_ArrayForEach(note, rv_arr(run, "notes"))
+    {
+        if (!cJSON_IsString(note)) continue;
+        sb_puts(b, "<div class=\"banner note run-note\">");
+        rh_text(b, note->valuestring);
+        sb_puts(b, "</div>\n");
+    }
     sb_puts(b, "<section id=\"run\"><h2>Run</h2><div class=\"cols\">\n"
                "<div class=\"card-box\"><table class=\"kv\">\n");
     rh_kv(b, "Run id", rv_str(run, "id", NULL));
@@ -300,10 +324,11 @@ static void summary(strbuf *b, const cJSON *report, const rv_index *ix)
     sb_printf(b, "<tr><th>Clips</th><td>%llu, compared in %llu (clip, mode) pairs</td></tr>\n",
               (unsigned long long)rv_u64(t, "clips", 0),
               (unsigned long long)rv_u64(t, "comparisons", 0));
-    sb_printf(b, "<tr><th>Ticks</th><td>%llu reference, %llu original</td></tr>\n",
-              (unsigned long long)rv_u64(t, "ticks_ref", 0),
-              (unsigned long long)rv_u64(t, "ticks_orig", 0));
-    sb_puts(b, "<tr><th>Original's side from</th><td>");
+    rv_labels l = rv_sides(report);
+    sb_printf(b, "<tr><th>Ticks</th><td>%llu %s, %llu %s</td></tr>\n",
+              (unsigned long long)rv_u64(t, "ticks_ref", 0), l.cand,
+              (unsigned long long)rv_u64(t, "ticks_orig", 0), l.auth);
+    sb_printf(b, "<tr><th>%s's side from</th><td>", l.Auth);
     for (int s = 1; s < RES_SRC__COUNT; s++)
         sb_printf(b, "%s%s %llu", s > 1 ? ", " : "", res_source_name((res_source)s),
                   (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
@@ -359,7 +384,7 @@ static void writer_row(strbuf *b, const cJSON *w)
     sb_puts(b, "</td></tr>\n");
 }
 
-static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix)
+static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix, rv_labels l)
 {
     const cJSON *ex = rv_obj(g, "example");
     const cJSON *r = rv_result(ix, rv_int(ex, "result", -1));
@@ -373,7 +398,7 @@ static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix)
     sb_printf(b, "<tr><th>First divergence</th><td>tick %lld, <code>",
               (long long)rv_int(ex, "tick", -1));
     rh_text(b, rv_str(ex, "field", "?"));
-    sb_puts(b, "</code></td></tr>\n<tr><th>Reference vs original</th><td>");
+    sb_printf(b, "</code></td></tr>\n<tr><th>%s vs %s</th><td>", l.Cand, l.auth);
     rh_value(b, ex, "ref", kind, "ref-v");
     sb_puts(b, " vs ");
     rh_value(b, ex, "orig", kind, "orig-v");
@@ -386,12 +411,12 @@ static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix)
                   (unsigned long long)rv_u64(cur, "file_offset", 0));
     if (d) rh_kv_num(b, "Differing field values", d, "differing_fields");
     if (r)
-        sb_printf(b, "<tr><th>Ticks</th><td>%llu reference, %llu original</td></tr>\n",
-                  (unsigned long long)rv_u64(r, "ticks_ref", 0),
-                  (unsigned long long)rv_u64(r, "ticks_orig", 0));
+        sb_printf(b, "<tr><th>Ticks</th><td>%llu %s, %llu %s</td></tr>\n",
+                  (unsigned long long)rv_u64(r, "ticks_ref", 0), l.cand,
+                  (unsigned long long)rv_u64(r, "ticks_orig", 0), l.auth);
     writer_row(b, rv_obj(g, "writer"));
     sb_puts(b, "</table>\n</div><div class=\"gplot\">\n");
-    report_plot_svg(b, rv_obj(g, "series"), rv_int(ex, "tick", -1));
+    report_plot_svg(b, rv_obj(g, "series"), rv_int(ex, "tick", -1), l.cand, l.auth);
     sb_puts(b, "</div></div>\n");
     if (d) {
         sb_puts(b, "<div class=\"stream-box\">");
@@ -449,7 +474,7 @@ static void groups(strbuf *b, const cJSON *report, const rv_index *ix)
         if (leaf)
             leaf_example(b, g, report);
         else
-            frame_example(b, g, ix);
+            frame_example(b, g, ix, rv_sides(report));
         sb_puts(b, "</div>\n");
         shown++;
     }

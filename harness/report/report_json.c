@@ -341,6 +341,18 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     cJSON_AddItemToObject(opt, "traces", str_or_null(m->traces_dir));
     cJSON_AddItemToObject(opt, "against", str_or_null(m->against_dir));
     cJSON_AddNumberToObject(o, "emulated_calls", (double)m->emulated_calls);
+    cJSON *sides = cJSON_AddObjectToObject(o, "sides");
+    cJSON *cand = cJSON_AddObjectToObject(sides, "candidate");
+    add_str(cand, "label", m->cand_label ? m->cand_label : "reference");
+    add_str(cand, "source", m->cand_source ? m->cand_source : "ff8diff reference engine (ref/)");
+    add_str(cand, "format", m->cand_format ? m->cand_format : "engine");
+    cJSON *auth = cJSON_AddObjectToObject(sides, "authority");
+    add_str(auth, "label", m->auth_label ? m->auth_label : "original");
+    cJSON_AddItemToObject(auth, "source",
+                          str_or_null(m->auth_source ? m->auth_source : m->exe_path));
+    cJSON *notes = cJSON_AddArrayToObject(o, "notes");
+    for (unsigned i = 0; i < m->nnotes && i < REPORT_MAX_NOTES; i++)
+        cJSON_AddItemToArray(notes, report_json_string(m->notes[i]));
     return o;
 }
 

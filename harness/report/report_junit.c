@@ -52,14 +52,14 @@ static void suite_open(strbuf *b, const char *name, const jcount *c)
 }
 
 /* One sentence on a failing result, for the failure message. */
-static void first_failure(strbuf *b, const cJSON *r)
+static void first_failure(strbuf *b, const cJSON *r, rv_labels l)
 {
     sb_printf(b, "first: clip %lld", (long long)rv_int(r, "clip", -1));
     const cJSON *d = rv_obj(r, "divergence"), *f = rv_obj(r, "fault");
     if (d) {
-        sb_printf(b, ", tick %lld, %s: reference %lld, original %lld",
-                  (long long)rv_int(d, "tick", -1), rv_str(d, "field", "?"),
-                  (long long)rv_int(d, "ref", 0), (long long)rv_int(d, "orig", 0));
+        sb_printf(b, ", tick %lld, %s: %s %lld, %s %lld", (long long)rv_int(d, "tick", -1),
+                  rv_str(d, "field", "?"), l.cand, (long long)rv_int(d, "ref", 0), l.auth,
+                  (long long)rv_int(d, "orig", 0));
     } else if (f) {
         sb_printf(b, " faulted: %s at EIP %s", rv_str(f, "message", rv_str(f, "kind", "?")),
                   rv_str(f, "eip", "?"));
@@ -97,7 +97,7 @@ static void failure_body(strbuf *b, const cJSON *r)
     }
 }
 
-static void file_testcase(strbuf *b, const rv_file *f, int m)
+static void file_testcase(strbuf *b, const rv_file *f, int m, rv_labels l)
 {
     const char *mode = mode_name((mode_id)m);
     const uint64_t *n = f->n[m];
@@ -120,7 +120,7 @@ static void file_testcase(strbuf *b, const rv_file *f, int m)
         sb_printf(&t, "%llu of %llu clips differ (%llu mismatched, %llu faulted); ",
                   (unsigned long long)(n[RES_MISMATCH] + n[RES_FAULT]), (unsigned long long)clips,
                   (unsigned long long)n[RES_MISMATCH], (unsigned long long)n[RES_FAULT]);
-        first_failure(&t, f->first_fail[m]);
+        first_failure(&t, f->first_fail[m], l);
         sb_printf(b, "      <failure type=\"%s\" message=\"",
                   n[RES_MISMATCH] ? "mismatch" : "fault");
         sb_xml(b, t.s ? t.s : "");
@@ -238,7 +238,7 @@ int report_render_junit(const cJSON *report, strbuf *out)
         if (!(ix.modes & (1u << m))) continue;
         suite_open(out, mode_name((mode_id)m), &suite[m]);
         for (size_t i = 0; i < ix.nfiles; i++)
-            file_testcase(out, &ix.files[i], m);
+            file_testcase(out, &ix.files[i], m, rv_sides(report));
         sb_puts(out, "  </testsuite>\n");
     }
     if (with_leaf) {

@@ -107,10 +107,25 @@ static void run_section(strbuf *b, const cJSON *run)
         strcmp(bm, "replaced_by_return") == 0 ? "replaced by a plain return"
         : strcmp(bm, "original") == 0         ? "original routine kept"
                                               : bm);
-    sb_printf(
-        b, "| Options | dedup %s, leaf calls %llu, seed %llu, jobs %llu |\n\n",
-        rv_bool(opt, "dedup", 0) ? "on" : "off", (unsigned long long)rv_u64(opt, "leaf_calls", 0),
-        (unsigned long long)rv_u64(opt, "seed", 0), (unsigned long long)rv_u64(run, "jobs", 0));
+    sb_puts(b, "| Options | ");
+    rv_options_text(b, run);
+    sb_puts(b, " |\n");
+    const cJSON *sides = rv_obj(run, "sides");
+    const cJSON *cs = rv_obj(sides, "candidate"), *as = rv_obj(sides, "authority");
+    if (sides) {
+        sb_puts(b, "| Candidate | ");
+        md(b, rv_str(cs, "label", "?"));
+        sb_puts(b, ": ");
+        md(b, rv_str(cs, "source", "?"));
+        sb_puts(b, " (");
+        md(b, rv_str(cs, "format", "?"));
+        sb_puts(b, ") |\n| Authority | ");
+        md(b, rv_str(as, "label", "?"));
+        sb_puts(b, ": ");
+        md(b, rv_str(as, "source", "not recorded"));
+        sb_puts(b, " |\n");
+    }
+    sb_puts(b, "\n");
 }
 
 static void totals_section(strbuf *b, const cJSON *report, const rv_index *ix)
@@ -128,7 +143,7 @@ static void totals_section(strbuf *b, const cJSON *report, const rv_index *ix)
     sb_puts(b, "|");
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         sb_printf(b, " %llu |", (unsigned long long)rv_u64(t, keys[k], 0));
-    sb_puts(b, "\n\nOriginal's side from:");
+    sb_printf(b, "\n\n%s's side from:", rv_sides(report).Auth);
     for (int s = 1; s < RES_SRC__COUNT; s++)
         sb_printf(b, "%s %s %llu", s > 1 ? "," : "", res_source_name((res_source)s),
                   (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
@@ -153,7 +168,7 @@ static void stream_lines(strbuf *b, const cJSON *d)
               (unsigned long long)rv_u64(d, "differing_fields", 0));
 }
 
-static void group_item(strbuf *b, const cJSON *g, const rv_index *ix)
+static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, rv_labels l)
 {
     const cJSON *ex = rv_obj(g, "example");
     sb_printf(b, "### Group %lld: ", (long long)rv_int(g, "id", -1));
@@ -178,7 +193,7 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix)
     md(b, rv_str(ex, "mode", "?"));
     sb_printf(b, ", tick %lld, field ", (long long)rv_int(ex, "tick", -1));
     md_code(b, rv_str(ex, "field", "?"));
-    sb_printf(b, ": reference %lld, original %lld\n", (long long)rv_int(ex, "ref", 0),
+    sb_printf(b, ": %s %lld, %s %lld\n", l.cand, (long long)rv_int(ex, "ref", 0), l.auth,
               (long long)rv_int(ex, "orig", 0));
     stream_lines(b, rv_obj(rv_result(ix, rv_int(ex, "result", -1)), "divergence"));
     const cJSON *w = rv_obj(g, "writer");
@@ -210,7 +225,7 @@ static void groups_section(strbuf *b, const cJSON *report, const rv_index *ix)
             sb_printf(b, "%zu more groups are in report.json.\n\n", n - MD_MAX_GROUPS);
             break;
         }
-        group_item(b, g, ix);
+        group_item(b, g, ix, rv_sides(report));
     }
 }
 
@@ -387,7 +402,16 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         md(out, warn);
         sb_puts(out, "\n\n");
     }
-    if (strcmp(rv_str(rv_obj(run, "options"), "bone_matrices", ""), "replaced_by_return") == 0)
+    const cJSON *note;
+    cJSON_ArrayForEach(note, rv_arr(run, "notes"))
+    {
+        if (!cJSON_IsString(note)) continue;
+        sb_puts(out, "> **Note**: ");
+        md(out, note->valuestring);
+        sb_puts(out, "\n\n");
+    }
+    if (strcmp(rv_str(rv_obj(run, "options"), "bone_matrices", ""), "replaced_by_return") == 0 &&
+        strcmp(rv_sides(report).auth, "original") == 0)
         sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
     run_section(out, run);
     totals_section(out, report, &ix);

@@ -98,15 +98,19 @@ static void axes(strbuf *b, const axis *a, double vlo, double vhi)
               (x0 + x1) / 2, y1 + 28.0);
 }
 
-static void legend(strbuf *b)
+static void legend(strbuf *b, const char *cand, const char *auth)
 {
     double x = PW - PR + 14, y = PT + 14;
     sb_printf(b, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x, y - 4,
               x + 18, y - 4);
-    sb_printf(b, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\">reference</text>\n", x + 24, y);
+    sb_printf(b, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\">", x + 24, y);
+    sb_html(b, cand);
+    sb_puts(b, "</text>\n");
     sb_printf(b, "<line class=\"orig\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x,
               y + 16, x + 18, y + 16);
-    sb_printf(b, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\">original</text>\n", x + 24, y + 20);
+    sb_printf(b, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\">", x + 24, y + 20);
+    sb_html(b, auth);
+    sb_puts(b, "</text>\n");
 }
 
 static void marker(strbuf *b, const axis *a, const cJSON *ref, const cJSON *orig, int64_t tick)
@@ -131,7 +135,8 @@ static void marker(strbuf *b, const axis *a, const cJSON *ref, const cJSON *orig
         sb_printf(b, "<circle class=\"orig\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n", x, py(a, v));
 }
 
-void report_plot_svg(strbuf *b, const cJSON *series, int64_t tick)
+void report_plot_svg(strbuf *b, const cJSON *series, int64_t tick, const char *cand,
+                     const char *auth)
 {
     const cJSON *ref = rv_arr(series, "ref"), *orig = rv_arr(series, "orig");
     double lo = 0, hi = 0;
@@ -150,7 +155,7 @@ void report_plot_svg(strbuf *b, const cJSON *series, int64_t tick)
         PW, PH, PW, PH);
     sb_puts(b, "<title>");
     sb_html(b, rv_str(series, "field", "value"));
-    sb_puts(b, ": reference vs original over ticks</title>\n");
+    sb_printf(b, ": %s vs %s over ticks</title>\n", cand, auth);
     axes(b, &a, lo, hi);
     if (!any)
         sb_printf(b,
@@ -160,7 +165,7 @@ void report_plot_svg(strbuf *b, const cJSON *series, int64_t tick)
     polyline(b, &a, ref, "ref");
     polyline(b, &a, orig, "orig");
     marker(b, &a, ref, orig, tick);
-    legend(b);
+    legend(b, cand, auth);
     sb_puts(b, "</svg>\n");
 }
 

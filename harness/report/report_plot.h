@@ -19,7 +19,8 @@
  * marker). A one-point series is drawn as a dot; equal min/max still gives
  * a flat line in the middle.
  */
-void report_plot_svg(strbuf *b, const cJSON *series, int64_t tick);
+void report_plot_svg(strbuf *b, const cJSON *series, int64_t tick, const char *cand,
+                     const char *auth);
 
 /*
  * Appends a <table class="stream"> of a divergence's "stream" object: file

@@ -211,3 +211,37 @@ const cJSON *rv_result(const rv_index *ix, int64_t i)
 {
     return i >= 0 && (uint64_t)i < ix->nresults ? ix->results[i] : NULL;
 }
+
+static const char *capital(const char *label)
+{
+    static const char *const pairs[][2] = {
+        {"reference", "Reference"}, {"candidate", "Candidate"},
+        {"original", "Original"},   {"golden", "Golden"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (strcmp(pairs[i][0], label) == 0) return pairs[i][1];
+    return label;
+}
+
+rv_labels rv_sides(const cJSON *report)
+{
+    const cJSON *sides = rv_obj(rv_obj(report, "run"), "sides");
+    rv_labels l;
+    l.cand = rv_str(rv_obj(sides, "candidate"), "label", "reference");
+    l.auth = rv_str(rv_obj(sides, "authority"), "label", "original");
+    l.Cand = capital(l.cand);
+    l.Auth = capital(l.auth);
+    return l;
+}
+
+void rv_options_text(strbuf *b, const cJSON *run)
+{
+    const cJSON *opt = rv_obj(run, "options");
+    sb_printf(b, "jobs %llu", (unsigned long long)rv_u64(run, "jobs", 0));
+    if (rv_u64(run, "emulated_calls", 0) > 0 || !rv_str(opt, "traces", NULL))
+        sb_printf(b, ", dedup %s", rv_bool(opt, "dedup", 0) ? "on" : "off");
+    if (rv_has_string(rv_arr(run, "levels"), "leaf"))
+        sb_printf(b, ", leaf calls %llu, seed %llu",
+                  (unsigned long long)rv_u64(opt, "leaf_calls", 0),
+                  (unsigned long long)rv_u64(opt, "seed", 0));
+}

@@ -18,6 +18,7 @@
 
 #include "harness/core/modes.h"
 #include "harness/core/results.h"
+#include "harness/core/strbuf.h"
 
 /* The child at key when it is an object (array), else NULL. */
 const cJSON *rv_obj(const cJSON *o, const char *key);
@@ -74,5 +75,24 @@ const rv_file *rv_find_file(const rv_index *ix, const char *name);
 
 /* The result at index i of the results array, NULL when out of range. */
 const cJSON *rv_result(const rv_index *ix, int64_t i);
+
+/*
+ * What the report calls its two sides (run.sides): the candidate
+ * ("reference" for the reference engine, "candidate" for an outside
+ * decoder's traces) and the authority ("original", or "golden" for recorded
+ * traces). Reports without sides get "reference" and "original".
+ */
+typedef struct rv_labels {
+    const char *cand, *auth; /* lower case, as in a sentence */
+    const char *Cand, *Auth; /* capitalised, for a heading */
+} rv_labels;
+rv_labels rv_sides(const cJSON *report);
+
+/*
+ * The options that applied to the run, as one line of text ("jobs 2, dedup
+ * on, leaf calls 100000, seed 1"): dedup only when the original was
+ * emulated, leaf calls and seed only with the leaf level.
+ */
+void rv_options_text(strbuf *b, const cJSON *run);
 
 #endif

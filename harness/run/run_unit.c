@@ -396,6 +396,11 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
             tj_write_trace(&w->rec, &id, &w->oo.t);
         }
         int frames = io.use_cand && tf_is_frames(&io.cand);
+        if (io.use_cand && cand_ok) {
+            pthread_mutex_lock(&ctx->lock);
+            ctx->res->cand_formats |= frames ? RES_FMT_FRAMES : RES_FMT_TICKS;
+            pthread_mutex_unlock(&ctx->lock);
+        }
         if (classify(w, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, frames) < 0)
             rc = ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);

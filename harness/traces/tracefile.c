@@ -3,6 +3,8 @@
  */
 #include "harness/traces/tracefile.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,5 +156,33 @@ int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bon
                             tf->clip.line, clip, o->t.n, ft->ticks);
     o->faulted = 1;
     o->fault = ft->fault;
+    return 0;
+}
+
+/* 1 when name ends with ".<what>.jsonl" or ".<what>.jsonl.lz4". */
+static int names_kind(const char *name, const char *what)
+{
+    char tail[64];
+    size_t n = strlen(name);
+    for (int lz4 = 0; lz4 < 2; lz4++) {
+        snprintf(tail, sizeof tail, ".%s.jsonl%s", what, lz4 ? ".lz4" : "");
+        size_t k = strlen(tail);
+        if (n > k && strcmp(name + n - k, tail) == 0) return 1;
+    }
+    return 0;
+}
+
+int tf_modes_in(const char *dir, unsigned *modes, ff_error *err)
+{
+    *modes = 0;
+    DIR *d = opendir(dir);
+    if (!d) return ff_error_set(err, FF_E_IO, dir, -1, "cannot list: %s", strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        for (int m = 0; m < MODE__COUNT; m++)
+            if (names_kind(e->d_name, mode_name((mode_id)m))) *modes |= 1u << m;
+        if (names_kind(e->d_name, "frames")) *modes |= 1u << MODE_NORMAL;
+    }
+    closedir(d);
     return 0;
 }

@@ -43,6 +43,13 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
              int frames_ok);
 /* 1 when the file read holds frames (decoded poses), not engine calls. */
 int tf_is_frames(const trace_file *tf);
+
+/*
+ * The modes a folder of traces has files for (bit i = mode_id i): any
+ * <name>.<mode>.jsonl[.lz4]; <name>.frames.jsonl[.lz4] counts as normal.
+ * Returns -1 with err when the folder cannot be listed.
+ */
+int tf_modes_in(const char *dir, unsigned *modes, ff_error *err);
 /* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
 int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err);
 /*

@@ -1,0 +1,238 @@
+/*
+ * tests/regress/test_regress_frames.c: outside decoders that write the
+ * frames format (poses, no engine memory), checked in one command against
+ * golden traces of the small synthetic corpus in all four modes:
+ *
+ * - two viewer-style decoders kept as fixtures (tests/regress/decoders/),
+ *   each with one planted difference: unbounded integers, or 1.0 for the
+ *   scales of frames without scale data. Each must come back as exactly
+ *   one group, with no bad input, the modes it lacks said once;
+ * - the wrap clip of the corpus (found from the generator's recipe, not
+ *   from the report) diverges where the recipe says its root passes 32767;
+ * - a malformed frame line is bad input for its own clip only;
+ * - docs/guide.md's worked example runs exactly as written and prints what
+ *   the guide says it prints.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus/synth.h"
+#include "tests/support/ts.h"
+
+typedef struct scratch {
+    char *dir, *corpus;
+} scratch;
+
+static scratch s;
+
+static void setup(void)
+{
+    s.dir = ts_tempdir();
+    s.corpus = ts_corpus(s.dir);
+    ts_out o;
+    ts_cli(s.dir, &o, "record -q --jobs 2 --corpus '%s' --out '%s/golden'", s.corpus, s.dir);
+    cr_assert_eq(o.status, 0, "record: %s", o.err);
+    ts_out_free(&o);
+}
+
+static void teardown(void)
+{
+    free(s.corpus);
+    ts_rmtree(s.dir);
+}
+
+TestSuite(frames, .init = setup, .fini = teardown);
+
+/* Runs a fixture decoder into <dir>/<out> and checks it; returns report.json (exit in *rc). */
+static cJSON *check_decoder(const char *decoder, const char *out, int *rc, char **err)
+{
+    char rel[128];
+    snprintf(rel, sizeof rel, "tests/regress/decoders/%s", decoder);
+    char *script = ts_source(rel), *examples = ts_source("examples");
+    ts_out o;
+    ts_sh(s.dir, &o, "'%s' '%s' '%s' '%s/%s' '%s'/*.dat", ts_python(), script, examples, s.dir,
+          out, s.corpus);
+    cr_assert_eq(o.status, 0, "%s: %s", decoder, o.err);
+    ts_out_free(&o);
+    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/%s' --out '%s/rep-%s'",
+           s.dir, s.dir, out, s.dir, out);
+    *rc = o.status;
+    if (err) *err = strdup(o.err);
+    char sub[64];
+    snprintf(sub, sizeof sub, "rep-%s", out);
+    char *rep = ts_path(s.dir, sub);
+    cJSON *r = ts_report(rep);
+    free(rep);
+    ts_out_free(&o);
+    free(script);
+    free(examples);
+    return r;
+}
+
+static const char *str_at(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    cr_assert(cJSON_IsString(v), "\"%s\" is not a string", key);
+    return v->valuestring;
+}
+
+/* One group of the given signature holding every mismatch; the modes note; the sides. */
+static void expect_one_group(const cJSON *r, const char *field, const char *shape)
+{
+    const cJSON *groups = cJSON_GetObjectItem(r, "groups");
+    cr_assert_eq(cJSON_GetArraySize(groups), 1, "one group, not %d",
+                 cJSON_GetArraySize(groups));
+    const cJSON *g = cJSON_GetArrayItem(groups, 0);
+    cr_assert_str_eq(str_at(g, "field"), field);
+    cr_assert_str_eq(str_at(g, "shape"), shape);
+    cr_assert_str_eq(str_at(g, "mode"), "normal");
+    cr_assert_gt(ts_num(r, "totals.mismatch"), 0);
+    cr_assert_eq(ts_num(g, "count"), ts_num(r, "totals.mismatch"));
+    cr_assert_eq(ts_num(r, "totals.bad_input"), 0, "no collateral bad input");
+    const cJSON *run = cJSON_GetObjectItem(r, "run");
+    const cJSON *notes = cJSON_GetObjectItem(run, "notes");
+    cr_assert_eq(cJSON_GetArraySize(notes), 1);
+    cr_assert_str_eq(cJSON_GetArrayItem(notes, 0)->valuestring,
+                     "no traces for slow, fast, slow+fast: compared normal only");
+    const cJSON *sides = cJSON_GetObjectItem(run, "sides");
+    const cJSON *cand = cJSON_GetObjectItem(sides, "candidate");
+    cr_assert_str_eq(str_at(cand, "label"), "candidate");
+    cr_assert_str_eq(str_at(cand, "format"), "frames");
+    cr_assert_str_eq(str_at(cJSON_GetObjectItem(sides, "authority"), "label"), "golden");
+}
+
+/* The small preset's file and clip of kind SYNTH_CLIP_WRAP, from the generator's recipe. */
+static void wrap_clip(char *file, size_t n, int *clip)
+{
+    synth_plan *p;
+    ff_error err;
+    cr_assert_eq(synth_plan_make(SYNTH_SMALL, 1, &p, &err), 0, "%s", err.reason);
+    *clip = -1;
+    for (size_t i = 0; i < synth_plan_count(p) && *clip < 0; i++) {
+        const synth_file_spec *f = synth_plan_spec(p, i);
+        for (unsigned c = 0; f->clip && c < f->nclips && *clip < 0; c++)
+            if (f->clip[c].kind == SYNTH_CLIP_WRAP) {
+                snprintf(file, n, "%s", synth_plan_name(p, i));
+                *clip = (int)c;
+            }
+    }
+    synth_plan_free(p);
+    cr_assert_geq(*clip, 0, "the small preset has a wrap clip");
+}
+
+Test(frames, unbounded_integers_are_one_wrap_group)
+{
+    int rc;
+    cJSON *r = check_decoder("viewer_wide.py", "wide", &rc, NULL);
+    cr_assert_eq(rc, 1, "mismatches exit 1");
+    expect_one_group(r, "*", "missing_16bit_wrap");
+    /* The wrap clip's root x is 30000 per frame: 60000 after frame 1, -5536 in 16 bits. */
+    char file[64];
+    int clip;
+    wrap_clip(file, sizeof file, &clip);
+    const cJSON *res = ts_result(r, file, clip, "normal");
+    cr_assert_str_eq(str_at(res, "status"), "mismatch");
+    const cJSON *d = cJSON_GetObjectItem(res, "divergence");
+    cr_assert_eq(ts_num(d, "tick"), 1);
+    cr_assert_str_eq(str_at(d, "field"), "root.x");
+    cr_assert_eq(ts_num(d, "ref"), 60000);
+    cr_assert_eq(ts_num(d, "orig"), -5536);
+    cJSON_Delete(r);
+}
+
+Test(frames, a_neutral_scale_is_one_group)
+{
+    int rc;
+    cJSON *r = check_decoder("viewer_neutral.py", "neutral", &rc, NULL);
+    cr_assert_eq(rc, 1);
+    expect_one_group(r, "scale.*", "neutral_scale");
+    cJSON_Delete(r);
+}
+
+/* Damages one frame line of one clip: that clip is bad input naming the line, the others read on. */
+Test(frames, a_malformed_frame_spoils_its_clip_only)
+{
+    int rc;
+    cJSON *clean = check_decoder("viewer_neutral.py", "neutral", &rc, NULL);
+    char *path = ts_path(s.dir, "neutral/c0m001.dat.frames.jsonl");
+    size_t n;
+    char **lines = ts_lines(path, &n);
+    size_t at = 0;
+    while (at < n && !strstr(lines[at], "\"anim\":1,\"frame\":1,")) at++;
+    cr_assert_lt(at, n, "clip 1 has a frame 1");
+    lines[at][strlen(lines[at]) / 2] = '\0';
+    ts_put_lines(path, lines, n); /* frees the lines */
+    free(path);
+    ts_out o;
+    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/neutral' --out '%s/rep-bad'",
+           s.dir, s.dir, s.dir);
+    char *rep = ts_path(s.dir, "rep-bad");
+    cJSON *r = ts_report(rep);
+    const cJSON *bad = ts_result(r, "c0m001.dat", 1, "normal");
+    cr_assert_str_eq(str_at(bad, "status"), "bad_input");
+    char want[64];
+    snprintf(want, sizeof want, "line %zu: not valid JSON", at + 1);
+    cr_assert(strstr(str_at(cJSON_GetObjectItem(bad, "error"), "message"), want), "%s",
+              str_at(cJSON_GetObjectItem(bad, "error"), "message"));
+    cr_assert_eq(ts_num(r, "totals.bad_input"), 1);
+    cr_assert_eq(ts_num(bad, "ticks_ref"), 0, "a bad clip counts no ticks");
+    /* Every other clip has the status it had before the damage. */
+    const cJSON *a, *b;
+    size_t k = 0;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(clean, "results"))
+    {
+        b = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "results"), (int)k++);
+        if (b == bad) continue;
+        cr_assert_str_eq(str_at(a, "status"), str_at(b, "status"), "result %zu", k - 1);
+    }
+    const cJSON *was = ts_result(clean, "c0m001.dat", 1, "normal");
+    cr_assert_eq(ts_num(r, "totals.ticks_ref"),
+                 ts_num(clean, "totals.ticks_ref") - ts_num(was, "ticks_ref"),
+                 "the totals lose that clip's ticks only");
+    ts_out_free(&o);
+    free(rep);
+    cJSON_Delete(r);
+    cJSON_Delete(clean);
+}
+
+/* The lines of the first ``` block after `after` in text (malloc'd, NUL-joined by '\n'). */
+static char *block_after(const char *text, const char *after)
+{
+    const char *p = strstr(text, after);
+    cr_assert(p, "the guide has no \"%s\"", after);
+    p = strstr(p, "```");
+    cr_assert(p);
+    p = strchr(p, '\n') + 1;
+    const char *end = strstr(p, "```");
+    cr_assert(end);
+    return strndup(p, (size_t)(end - p));
+}
+
+Test(frames, the_guides_worked_example_runs_as_written)
+{
+    char *guide_path = ts_source("docs/guide.md"), *src = ts_source("");
+    char *guide = ts_read(guide_path, NULL);
+    char *script = block_after(guide, "<!-- guide-example:begin -->");
+    char *printed = block_after(guide, "`check` exits 1 and prints:");
+    char *file = ts_path(s.dir, "example.sh");
+    ts_write(file, script, strlen(script));
+    ts_out o;
+    /* From the source folder, with this build's ff8diff as $ff. */
+    ts_sh(s.dir, &o, "cd '%s' && TMPDIR='%s' ff='%s' bash -e '%s'", src, s.dir, ts_ff8diff(), file);
+    cr_assert_eq(o.status, 1, "the example's check exits 1: %s", o.err);
+    char both[65536];
+    snprintf(both, sizeof both, "%s%s", o.err, o.out);
+    for (char *save, *line = strtok_r(printed, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save))
+        cr_assert(strstr(both, line), "the guide says it prints '%s'; it printed:\n%s", line,
+                  both);
+    ts_out_free(&o);
+    free(file);
+    free(printed);
+    free(script);
+    free(guide);
+    free(src);
+    free(guide_path);
+}
