@@ -305,6 +305,28 @@ Test(outcome, blob_round_trip_with_a_fault)
     outcome_free(&b);
 }
 
+Test(outcome, pack_refuses_a_buffer_that_lost_an_append)
+{
+    orig_outcome a;
+    outcome_init(&a);
+    make_trace(&a.t, 2);
+    strbuf raw;
+    sb_init(&raw);
+    outcome_append(&raw, 0, &a);
+    /* An append too large to grow the buffer for: it is dropped, the buffer marked failed. */
+    sb_add(&raw, "", SIZE_MAX);
+    cr_assert(strbuf_failed(&raw));
+    uint8_t *packed = NULL;
+    size_t plen = 0;
+    ff_error err;
+    ff_error_clear(&err);
+    cr_assert_eq(outcome_pack(&raw, &packed, &plen, &err), -1);
+    cr_assert_eq(err.kind, FF_E_NOMEM, "kind %d: %s", (int)err.kind, err.reason);
+    cr_assert_null(packed);
+    sb_free(&raw);
+    outcome_free(&a);
+}
+
 Test(strbuf, escaping)
 {
     strbuf b;
