@@ -1,18 +1,13 @@
 /*
- * harness/traces/tracefile.c: reading one trace file clip by clip (tracefile.h).
+ * harness/traces/tracefile.c: reading one trace file clip by clip. The
+ * contracts are in tracefile.h; a file found broken keeps its error in
+ * tf->err and gives it to every later clip (tf->failed).
  */
 #include "harness/traces/tracefile.h"
 
 #include <stdio.h>
 #include <string.h>
 
-
-/*
- * Opens the traces of (f, m) in dir: the file the manifest names when there
- * is one (after checking it was recorded from these very bytes), else
- * <name>.<mode>.jsonl or .jsonl.lz4. A failure is kept and given as every
- * clip's error.
- */
 void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m)
 {
     memset(tf, 0, sizeof *tf);
@@ -66,7 +61,6 @@ static int tf_break(trace_file *tf, ff_error *err, const char *why)
     return -1;
 }
 
-/* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
 int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err)
 {
     if (tf->failed) {
@@ -122,11 +116,6 @@ void tf_close(trace_file *tf)
     trace_free(&tf->t);
 }
 
-/*
- * A clip from recorded traces, with the fault the manifest records for it
- * (the trace file then holds the calls made before the fault, maybe none).
- * Returns 0, or -1 with err.
- */
 int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones, orig_outcome *o,
                 ff_error *err)
 {
