@@ -71,7 +71,9 @@ void emu_close(emu *e);
  * set, or -1 with *fault filled (kind, EIP, address, registers, import,
  * disassembly); *eax then holds EAX as it was. fault may not be NULL.
  * After a fault the engine restores its CPU state and the image's writable
- * data, so the next call starts clean.
+ * data, so the next call starts clean; should Unicorn refuse that restore,
+ * the fault's detail says so and every later call is refused (an EMU
+ * fault with the reason): the engine is then lost, close it.
  */
 int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
              emu_fault *fault);
