@@ -23,6 +23,7 @@
 #include "common/le.h"
 #include "emu/emu_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +94,14 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     e->block_addr = (uint32_t)addr;
     e->block_size = size;
     e->insns += block_insns(e, (uint32_t)addr, size);
-    if (e->insns > e->budget && e->stop_kind == EMU_FAULT_NONE) {
+    if (e->insns <= e->budget) return;
+    if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = EMU_FAULT_BUDGET;
         e->stop_eip = (uint32_t)addr;
-        uc_emu_stop(uc);
     }
+    /* Asked again at every later block: a refused request cannot let the
+     * call run on unbounded. */
+    uc_emu_stop(uc);
 }
 
 /* Maps more of the stack downwards when a call touches below the hot part. */
@@ -147,14 +151,22 @@ static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int s
     return false;
 }
 
+/* EIP inside a hook; the running block's start when Unicorn cannot say. */
+static uint32_t hook_eip(uc_engine *uc, const emu *e)
+{
+    uint32_t eip;
+    return uc_reg_read(uc, UC_X86_REG_EIP, &eip) == UC_ERR_OK ? eip : e->block_addr;
+}
+
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     emu *e = user;
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = intno == 0 ? EMU_FAULT_DIVIDE : EMU_FAULT_INTERRUPT;
         e->intno = intno;
-        uc_reg_read(uc, UC_X86_REG_EIP, &e->stop_eip);
+        e->stop_eip = hook_eip(uc, e);
     }
+    /* A refused stop still ends in this fault: stop_kind outranks the rest. */
     uc_emu_stop(uc);
 }
 
@@ -163,7 +175,7 @@ static bool on_insn_invalid(uc_engine *uc, void *user)
     emu *e = user;
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = EMU_FAULT_INVALID_INSN;
-        uc_reg_read(uc, UC_X86_REG_EIP, &e->stop_eip);
+        e->stop_eip = hook_eip(uc, e);
     }
     return false;
 }
@@ -301,6 +313,17 @@ static void describe(emu *e, emu_fault *f, uint32_t esp_expected)
     }
 }
 
+/* Appends to f->detail (cut at its size). */
+static void add_detail(emu_fault *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_detail(emu_fault *f, const char *fmt, ...)
+{
+    size_t n = strlen(f->detail);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail + n, sizeof f->detail - n, fmt, ap);
+    va_end(ap);
+}
+
 /* Fills f for kind; uc_detail is used for EMU faults. */
 static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routine,
                        uint32_t esp_expected, const char *uc_detail)
@@ -309,7 +332,8 @@ static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routi
     memset(f, 0, sizeof *f);
     for (int i = 0; i < EMU__NREGS; i++)
         ptrs[i] = &f->regs[i];
-    uc_reg_read_batch(e->uc, (int *)all_regs, ptrs, EMU__NREGS);
+    uc_err regs_ue = uc_reg_read_batch(e->uc, (int *)all_regs, ptrs, EMU__NREGS);
+    if (regs_ue != UC_ERR_OK) memset(f->regs, 0, sizeof f->regs);
     f->kind = kind;
     f->routine = routine;
     f->eip = f->regs[EMU_EIP];
@@ -323,20 +347,16 @@ static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routi
         snprintf(f->detail, sizeof f->detail, "%s", uc_detail);
     else
         describe(e, f, esp_expected);
+    if (regs_ue != UC_ERR_OK) add_detail(f, " (registers unreadable: %s)", uc_strerror(regs_ue));
     emu_fault_disasm(e, f);
 }
 
 int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
              emu_fault *fault)
 {
-    if (nargs > EMU_MAX_ARGS) {
-        memset(fault, 0, sizeof *fault);
-        fault->kind = EMU_FAULT_EMU;
-        fault->routine = addr;
-        snprintf(fault->detail, sizeof fault->detail, "%u arguments (at most %d)", nargs,
-                 EMU_MAX_ARGS);
-        return -1;
-    }
+    if (e->lost[0]) return emu_fault_refuse(fault, addr, "engine unusable: %s", e->lost);
+    if (nargs > EMU_MAX_ARGS)
+        return emu_fault_refuse(fault, addr, "%u arguments (at most %d)", nargs, EMU_MAX_ARGS);
     /* A zeroed stack and scratch for every call (see the comment at the top). */
     memset(e->stack + EMU_STACK_SIZE - e->stack_hot, 0, e->stack_hot);
     memset(e->scratch, 0, e->scratch_hot);
@@ -352,19 +372,23 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
                                   UC_X86_REG_EDI, UC_X86_REG_ESP, UC_X86_REG_EFLAGS};
     uint32_t zero = 0, flags = EMU_EFLAGS_INIT;
     void *set_vals[] = {&zero, &zero, &zero, &zero, &zero, &zero, &zero, &esp0, &flags};
-    uc_reg_write_batch(e->uc, (int *)set_ids, set_vals, 9);
+    uc_err ue = uc_reg_write_batch(e->uc, (int *)set_ids, set_vals, 9);
+    if (ue != UC_ERR_OK)
+        return emu_fault_refuse(fault, addr, "setting the registers for the call: %s",
+                                uc_strerror(ue));
     e->insns = 0;
     e->stop_kind = EMU_FAULT_NONE;
     e->mem_seen = 0;
     e->block_addr = addr;
     e->block_size = 0;
 
-    uc_err ue = uc_emu_start(e->uc, addr, EMU_UNTIL, 0, 0);
+    ue = uc_emu_start(e->uc, addr, EMU_UNTIL, 0, 0);
 
     uint32_t r_eax = 0, r_esp = 0, r_eip = 0;
     static const int get_ids[] = {UC_X86_REG_EAX, UC_X86_REG_ESP, UC_X86_REG_EIP};
     void *get_vals[] = {&r_eax, &r_esp, &r_eip};
-    uc_reg_read_batch(e->uc, (int *)get_ids, get_vals, 3);
+    uc_err read_ue = uc_reg_read_batch(e->uc, (int *)get_ids, get_vals, 3);
+    if (read_ue != UC_ERR_OK) r_eax = r_esp = r_eip = 0;
     *eax = r_eax;
     emu_fault_kind kind = EMU_FAULT_NONE;
     char why[128] = "";
@@ -373,6 +397,10 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
     else if (ue != UC_ERR_OK) {
         kind = kind_of_uc_err(ue);
         snprintf(why, sizeof why, "Unicorn stopped: %s", uc_strerror(ue));
+    } else if (read_ue != UC_ERR_OK) {
+        /* Where the call ended is unknown: no verdict on its return. */
+        kind = EMU_FAULT_EMU;
+        snprintf(why, sizeof why, "reading the registers after the call: %s", uc_strerror(read_ue));
     } else if (r_eip != EMU_SENTINEL + 1) {
         kind = EMU_FAULT_EMU;
         snprintf(why, sizeof why,
@@ -388,6 +416,6 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
         return 0;
     }
     fill_fault(e, fault, kind, addr, esp0 + 4, why);
-    emu_restore(e);
+    if (emu_restore(e) != 0) add_detail(fault, "; then %s", e->lost);
     return -1;
 }

@@ -7,6 +7,7 @@
  */
 #include "emu/emu_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,9 +286,16 @@ void emu_close(emu *e)
     free(e);
 }
 
-void emu_restore(emu *e)
+int emu_restore(emu *e)
 {
-    uc_context_restore(e->uc, e->ctx0);
+    /* Not restored, the next call would start from a faulted call's FPU and
+     * segment state and could report differences the routine never made. */
+    uc_err ue = uc_context_restore(e->uc, e->ctx0);
+    if (ue != UC_ERR_OK) {
+        snprintf(e->lost, sizeof e->lost, "restoring the CPU context after a fault failed: %s",
+                 uc_strerror(ue));
+        return -1;
+    }
     for (unsigned i = 0; i < e->nwruns; i++) {
         const emu_run *r = &e->wruns[i];
         uint32_t end = r->off + r->len, lim = e->pe->size_of_image;
@@ -296,13 +304,17 @@ void emu_restore(emu *e)
         uint32_t zero_from = r->off > copy_end ? r->off : copy_end;
         if (end > zero_from) memset(e->image + zero_from, 0, end - zero_from);
     }
-    write_traps(e, NULL);
+    if (write_traps(e, NULL) != 0) {
+        snprintf(e->lost, sizeof e->lost, "an import slot left the mapped image");
+        return -1;
+    }
     for (unsigned i = 0; i < e->npatches; i++)
         memcpy(e->image + (e->patches[i].addr - e->image_base), e->patches[i].bytes,
                e->patches[i].len);
     for (unsigned k = 0; k < e->ngpages; k++)
         memset(e->gpages[k].host, 0, EMU_PAGE);
     memset(e->sys + 2 * EMU_PAGE, 0, EMU_PAGE);
+    return 0;
 }
 
 uint8_t *emu_host(emu *e, uint32_t addr, uint32_t len)

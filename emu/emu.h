@@ -71,7 +71,9 @@ void emu_close(emu *e);
  * set, or -1 with *fault filled (kind, EIP, address, registers, import,
  * disassembly); *eax then holds EAX as it was. fault may not be NULL.
  * After a fault the engine restores its CPU state and the image's writable
- * data, so the next call starts clean.
+ * data, so the next call starts clean; should Unicorn refuse that restore,
+ * the fault's detail says so and every later call is refused (an EMU
+ * fault with the reason): the engine is then lost, close it.
  */
 int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
              emu_fault *fault);
@@ -119,21 +121,27 @@ typedef struct emu_writer {
  * Watches guest [addr, addr + len) for writes during the following calls
  * (one watch at a time; arming replaces the previous one). Costs a
  * retranslation of the image's code when armed and when cleared: meant for
- * a few diagnostic calls, not for runs.
+ * a few diagnostic calls, not for runs. Returns 0, or -1 with err.
  */
 int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err);
 /* Forgets the writes seen so far (the watch stays armed). */
 void emu_watch_reset(emu *e);
 /* The last write seen since armed or reset. */
 void emu_watch_result(emu *e, emu_writer *w);
-void emu_unwatch(emu *e);
+/*
+ * Disarms the watch (nothing armed: nothing to do). Returns 0, or -1 with
+ * err when Unicorn refuses: the watch then stays armed (its results too),
+ * and arming another watch fails the same way rather than mix two ranges.
+ */
+int emu_unwatch(emu *e, ff_error *err);
 
 /*
  * Switches Unicorn's exact-EIP bookkeeping for memory accesses on or off
  * (emu/watch.c). A memory fault's EIP is otherwise the start of its
  * translated block: a caller that can restore a call's inputs replays a
  * faulting call with it on to learn the faulting instruction. Costs a
- * retranslation each way; never leave it on for runs.
+ * retranslation each way; never leave it on for runs. Returns 0, or -1
+ * with err (a hook Unicorn refuses to remove stays on: slower, same results).
  */
 int emu_pc_sync(emu *e, int on, ff_error *err);
 

@@ -71,6 +71,7 @@ struct emu {
 
     uc_context *ctx0; /* CPU state after set-up, restored after a fault */
     uc_hook hooks[4];
+    char lost[160]; /* why the engine can run no more calls; "" while it can */
 
     /* Per-call state, written by the hooks. */
     uint64_t budget, insns;
@@ -98,8 +99,12 @@ struct emu {
 
 /* Installs the hooks and flushes translated code (emu/call.c). */
 int emu_install_hooks(emu *e, ff_error *err);
-/* After a fault: CPU context, image data, globals, TEB back to pristine (emu/emu.c). */
-void emu_restore(emu *e);
+/*
+ * After a fault: CPU context, image data, globals, TEB back to pristine
+ * (emu/emu.c). Returns 0, or -1 when Unicorn refuses to restore the CPU
+ * context: e->lost then says so and every later call is refused with it.
+ */
+int emu_restore(emu *e);
 /* Fills f->disasm from the last block through a few instructions past EIP (emu/fault.c). */
 void emu_fault_disasm(emu *e, emu_fault *f);
 

@@ -6,6 +6,7 @@
  */
 #include "emu/emu_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,18 @@ const char *emu_fault_message(emu_fault_kind kind)
 {
     if ((unsigned)kind >= EMU_FAULT__COUNT) return "unknown fault";
     return fault_messages[kind];
+}
+
+int emu_fault_refuse(emu_fault *f, uint32_t routine, const char *fmt, ...)
+{
+    memset(f, 0, sizeof *f);
+    f->kind = EMU_FAULT_EMU;
+    f->routine = routine;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+    va_end(ap);
+    return -1;
 }
 
 /* Reads up to len guest bytes at addr, stopping at the first unreadable page. */

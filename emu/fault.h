@@ -56,4 +56,12 @@ typedef struct emu_fault {
 const char *emu_fault_name(emu_fault_kind kind);
 const char *emu_fault_message(emu_fault_kind kind);
 
+/*
+ * Fills f as an EMU fault of routine (everything else zero) whose detail
+ * is the formatted sentence: a call that could not be made or judged.
+ * Returns -1, for `return emu_fault_refuse(fault, addr, "...");`.
+ */
+int emu_fault_refuse(emu_fault *f, uint32_t routine, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -67,10 +67,7 @@ static uint32_t routine(const emu_game *g, profile_routine_id id, emu_fault *fau
 {
     const emu_profile *p = emu_image_profile(g->img);
     if (p->engine[id] >= 0) return p->routines[p->engine[id]].address;
-    memset(fault, 0, sizeof *fault);
-    fault->kind = EMU_FAULT_EMU;
-    snprintf(fault->detail, sizeof fault->detail, "profile %s has no routine %s", p->name,
-             profile_routine_name(id));
+    emu_fault_refuse(fault, 0, "profile %s has no routine %s", p->name, profile_routine_name(id));
     return 0;
 }
 
@@ -118,11 +115,9 @@ fail:
     return -1;
 }
 
-static void drop_file(emu_game *g)
+/* Frees the file's copies; the engine must no longer map them. */
+static void free_file(emu_game *g)
 {
-    if (!g->file) return;
-    emu_unmap_area(g->e, GAME_FILE, NULL);
-    emu_unmap_area(g->e, GAME_FILE + g->file_map, NULL);
     free(g->file);
     free(g->pristine);
     free(g->pre_skel);
@@ -130,11 +125,29 @@ static void drop_file(emu_game *g)
     g->size = 0;
 }
 
+/*
+ * Unmaps the file's pages (and its guard page when guard) and frees the
+ * file. Pages Unicorn refuses to unmap stay allocated, never freed under
+ * the guest's feet: the game then holds no file, and loading another fails
+ * on the area still in place. Returns 0, or -1 with err.
+ */
+static int unmap_file(emu_game *g, int guard, ff_error *err)
+{
+    if (emu_unmap_area(g->e, GAME_FILE, err) < 0 ||
+        (guard && emu_unmap_area(g->e, GAME_FILE + g->file_map, err) < 0)) {
+        g->file = NULL; /* left to the guest, deliberately not freed */
+        free_file(g);
+        return -1;
+    }
+    free_file(g);
+    return 0;
+}
+
 void emu_game_close(emu_game *g)
 {
     if (!g) return;
-    if (g->e) drop_file(g);
-    emu_close(g->e);
+    emu_close(g->e); /* first: then nothing maps the file's pages any more */
+    free_file(g);
     free(g->data);
     free(g->leaf);
     free(g);
@@ -159,7 +172,7 @@ static int check_offsets(size_t size, uint32_t skel, uint32_t geom, uint32_t ani
 int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t skel_off,
                        uint32_t geom_off, uint32_t anim_off, ff_error *err)
 {
-    drop_file(g);
+    if (g->file && unmap_file(g, 1, err) < 0) return -1;
     if (size == 0 || size > GAME_FILE_MAX)
         return ff_error_set(err, FF_E_RANGE, NULL, -1,
                             "file of %zu bytes does not fit the guest area (1..%u bytes)", size,
@@ -171,24 +184,23 @@ int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t s
     g->pristine = malloc(size);
     g->pre_skel = malloc(skel_len ? skel_len : 1);
     if (!g->file || !g->pristine || !g->pre_skel) {
-        free(g->file);
-        free(g->pristine);
-        free(g->pre_skel);
-        g->file = g->pristine = g->pre_skel = NULL;
+        free_file(g);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the file");
     }
     memcpy(g->file, data, size);
     memset(g->file + size, 0, g->file_map + GAME_PAGE - size);
     memcpy(g->pristine, data, size);
     g->size = size;
-    if (emu_map_area(g->e, GAME_FILE, g->file, g->file_map, EMU_PROT_READ | EMU_PROT_WRITE, err) ||
-        emu_map_area(g->e, GAME_FILE + g->file_map, g->file + g->file_map, GAME_PAGE, EMU_PROT_READ,
-                     err)) {
-        emu_unmap_area(g->e, GAME_FILE, NULL);
-        free(g->file);
-        free(g->pristine);
-        free(g->pre_skel);
-        g->file = g->pristine = g->pre_skel = NULL;
+    int rw = EMU_PROT_READ | EMU_PROT_WRITE;
+    if (emu_map_area(g->e, GAME_FILE, g->file, g->file_map, rw, err) < 0) {
+        free_file(g);
+        return -1;
+    }
+    if (emu_map_area(g->e, GAME_FILE + g->file_map, g->file + g->file_map, GAME_PAGE, EMU_PROT_READ,
+                     err) < 0) {
+        /* err keeps the cause; were this unmapping refused too, the next
+         * load would report the area still in place. */
+        (void)unmap_file(g, 0, NULL);
         return -1;
     }
     g->skel_off = skel_off;
@@ -240,9 +252,7 @@ static void restore_file(emu_game *g)
 static int no_file(const emu_game *g, emu_fault *fault)
 {
     if (g->file) return 0;
-    memset(fault, 0, sizeof *fault);
-    fault->kind = EMU_FAULT_EMU;
-    snprintf(fault->detail, sizeof fault->detail, "no file loaded");
+    emu_fault_refuse(fault, 0, "no file loaded");
     return 1;
 }
 
@@ -272,7 +282,8 @@ static void refine_fault(emu_game *g, uint32_t addr, const uint32_t *args, unsig
     if (emu_call(g->e, addr, args, n, &eax, &again) != 0 && again.kind == fault->kind &&
         again.addr == fault->addr)
         *fault = again;
-    emu_pc_sync(g->e, 0, NULL);
+    /* Left on when refused (slower, same results); the next replay retries. */
+    (void)emu_pc_sync(g->e, 0, NULL);
 }
 
 static int game_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
@@ -332,13 +343,13 @@ int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
         rc = t == 0 ? emu_game_start_clip(g, flags, clip, &ret, fault)
                     : emu_game_read_animation(g, &ret, fault);
         if (rc == 0 && t < tick && ret == 1) {
-            emu_unwatch(g->e);
+            if (emu_unwatch(g->e, err) < 0) return -1;
             return ff_error_set(err, FF_E_RANGE, NULL, -1,
                                 "clip %d returned 1 at call %zu, before call %zu", clip, t, tick);
         }
     }
     emu_watch_result(g->e, w);
-    emu_unwatch(g->e);
+    if (emu_unwatch(g->e, err) < 0) return -1;
     if (rc < 0) ff_error_set(err, FF_E_FAULT, NULL, -1, "the original faulted while replaying");
     return rc;
 }
@@ -369,14 +380,10 @@ int emu_game_leaf(emu_game *g, emu_leaf leaf, const uint8_t *buf, size_t len, in
 {
     static const profile_routine_id ids[] = {PROFILE_R_BITREADER, PROFILE_R_READ_POSITION,
                                              PROFILE_R_READ_ROTATION, PROFILE_R_READ_SCALE};
-    if ((unsigned)leaf > EMU_LEAF_SCALE || len > GAME_LEAF_MAX || pos < 0 || (uint64_t)pos > len) {
-        memset(fault, 0, sizeof *fault);
-        fault->kind = EMU_FAULT_EMU;
-        snprintf(fault->detail, sizeof fault->detail,
-                 "bad leaf call: leaf %d, %zu bytes (at most %u), position %lld", (int)leaf, len,
-                 GAME_LEAF_MAX, (long long)pos);
-        return -1;
-    }
+    if ((unsigned)leaf > EMU_LEAF_SCALE || len > GAME_LEAF_MAX || pos < 0 || (uint64_t)pos > len)
+        return emu_fault_refuse(fault, 0,
+                                "bad leaf call: leaf %d, %zu bytes (at most %u), position %lld",
+                                (int)leaf, len, GAME_LEAF_MAX, (long long)pos);
     uint32_t addr = routine(g, ids[leaf], fault);
     if (!addr) return -1;
     /* The buffer ends where the guard page starts; bytes below it that an

@@ -52,7 +52,8 @@ void emu_game_close(emu_game *g);
  * zeroed guard page, with Files {skeleton, geometry, animation} pointing at
  * sections 0, 1 and 2 and a Model header pointing at Files. Replaces the
  * previous file. Fails (FF_E_RANGE) when the file is larger than the guest
- * area.
+ * area, (FF_E_EMU) when Unicorn refuses to map it or to unmap the previous
+ * one; after any failure no file is loaded.
  */
 int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t skel_off,
                        uint32_t geom_off, uint32_t anim_off, ff_error *err);

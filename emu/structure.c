@@ -230,7 +230,11 @@ int identify_routines(const uint8_t *data, size_t size, const emu_profile *p,
         ff_error_set(err, FF_E_EMU, NULL, -1, "opening Capstone failed");
         goto done;
     }
-    cs_option(w->cs, CS_OPT_DETAIL, CS_OPT_ON);
+    /* The walk reads operands from the detail: without it, no walk. */
+    if (cs_option(w->cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK) {
+        ff_error_set(err, FF_E_EMU, NULL, -1, "Capstone refused its detail mode");
+        goto close;
+    }
     w->in = cs_malloc(w->cs);
     if (!w->in) {
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");

@@ -19,8 +19,9 @@ static void on_write(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
     (void)addr;
     (void)size;
     emu *e = user;
-    uint32_t eip = 0;
-    uc_reg_read(uc, UC_X86_REG_EIP, &eip);
+    uint32_t eip;
+    /* 0 when Unicorn cannot say: no routine, no instruction is then named. */
+    if (uc_reg_read(uc, UC_X86_REG_EIP, &eip) != UC_ERR_OK) eip = 0;
     e->watch.eip = eip;
     e->watch.value = (uint64_t)value;
     e->watch.size = size;
@@ -51,7 +52,7 @@ static int drop_code(emu *e, ff_error *err)
 
 int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err)
 {
-    emu_unwatch(e);
+    if (emu_unwatch(e, err) < 0) return -1;
     if (len == 0) return ff_error_set(err, FF_E_USAGE, NULL, -1, "empty watch range");
     memset(&e->watch, 0, sizeof e->watch);
     uc_err ue = uc_hook_add(e->uc, &e->watch_hook, UC_HOOK_MEM_WRITE, (void *)on_write, e,
@@ -63,12 +64,15 @@ int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err)
     return drop_code(e, err);
 }
 
-void emu_unwatch(emu *e)
+int emu_unwatch(emu *e, ff_error *err)
 {
-    if (!e->watching) return;
-    uc_hook_del(e->uc, e->watch_hook);
+    if (!e->watching) return 0;
+    uc_err ue = uc_hook_del(e->uc, e->watch_hook);
+    if (ue != UC_ERR_OK)
+        return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot remove the write watch: %s",
+                            uc_strerror(ue));
     e->watching = 0;
-    drop_code(e, NULL);
+    return drop_code(e, err);
 }
 
 void emu_watch_reset(emu *e)
@@ -126,7 +130,10 @@ int emu_pc_sync(emu *e, int on, ff_error *err)
             return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a hook: %s",
                                 uc_strerror(ue));
     } else {
-        uc_hook_del(e->uc, e->pc_sync_hook);
+        uc_err ue = uc_hook_del(e->uc, e->pc_sync_hook);
+        if (ue != UC_ERR_OK)
+            return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot remove a hook: %s",
+                                uc_strerror(ue));
     }
     e->pc_sync = on;
     return drop_code(e, err);

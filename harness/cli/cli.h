@@ -40,13 +40,6 @@ void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "ff8diff: warning: <message>" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
- * Reads a whole file into a new buffer (caller frees). Returns -1 with err
- * when it cannot be read.
- */
-int cli_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err);
-/* Writes text to path through path.tmp + rename. */
-int cli_write_file(const char *path, const void *data, size_t size, ff_error *err);
 /* Parses an unsigned decimal integer in [lo, hi]; -1 when it is not one. */
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out);
 

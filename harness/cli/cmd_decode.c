@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "corpus/fileio.h"
 #include "corpus/manifest.h"
 #include "harness/cli/cli.h"
 #include "harness/core/modes.h"
@@ -133,7 +134,7 @@ int cmd_decode(int argc, char **argv)
         uint8_t *data = NULL;
         size_t size = 0;
         dat_file dat;
-        int rc = cli_read_file(argv[i], &data, &size, &err);
+        int rc = fio_read_all(argv[i], &data, &size, &err);
         if (rc == 0 && summary) rc = summarize(argv[i], data, size, &err);
         else if (rc == 0) {
             rc = dat_parse(data, size, argv[i], &dat, &err);

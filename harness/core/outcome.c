@@ -100,6 +100,9 @@ int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, or
 
 int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *err)
 {
+    /* An append that failed left records out: packing the rest would store a lie. */
+    if (strbuf_failed(raw))
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory building outcomes");
     size_t cap = LZ4F_compressFrameBound(raw->len, NULL);
     uint8_t *buf = malloc(cap ? cap : 1);
     if (!buf) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory packing outcomes");

@@ -38,7 +38,10 @@ void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o);
 int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
                  orig_outcome *o, const char *name, ff_error *err);
 
-/* Wraps a raw blob (header + records) in an LZ4 frame; caller frees *out. */
+/*
+ * Wraps a raw blob (header + records) in an LZ4 frame; caller frees *out.
+ * Returns 0, or -1 with err (FF_E_NOMEM also when an append to raw failed).
+ */
 int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *err);
 /*
  * Unwraps a packed blob into raw records (caller frees *raw), checking the

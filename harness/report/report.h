@@ -55,9 +55,10 @@ typedef struct report_meta {
 } report_meta;
 
 /*
- * Builds the report tree (caller frees with cJSON_Delete); file_data[i]
- * (size file_size[i]) are the corpus files' bytes, for stream windows. NULL
- * when memory runs out.
+ * Builds the report tree from m and r alone (stream windows, faults and
+ * their disassembly are already in r); caller frees with cJSON_Delete.
+ * NULL when the root cannot be allocated; an allocation failing deeper
+ * leaves its key out, undetected so far.
  */
 cJSON *report_build(const report_meta *m, const run_results *r);
 

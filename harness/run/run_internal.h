@@ -1,7 +1,6 @@
 /*
  * harness/run/run_internal.h: the state shared by the pieces of a run (plan,
- * workers, dedup table, groups). Not for use outside harness/run*.c,
- * harness/run/leaf.c and harness/group.c.
+ * workers, dedup table, groups). Not for use outside harness/run/.
  */
 #ifndef FF8_HARNESS_RUN_RUN_INTERNAL_H
 #define FF8_HARNESS_RUN_RUN_INTERNAL_H

@@ -254,8 +254,8 @@ static int clip_key(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t clip, ui
                     uint8_t key[32])
 {
     const dat_file *d = &ctx->dat[f];
-    uint32_t start = 0;
-    dat_clip_offset(d, clip, &start, NULL);
+    uint32_t start;
+    if (dat_clip_offset(d, clip, &start, NULL) < 0) return -1;
     uint64_t end = high < d->size ? high : d->size;
     uint64_t past = high > d->size ? high - d->size : 0;
     uint8_t head[1 + 4 + 8 + 4];

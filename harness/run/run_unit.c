@@ -132,8 +132,8 @@ static int shared(worker *w, int32_t si, uint32_t f, mode_id m, uint32_t clip, r
 {
     run_ctx *ctx = w->ctx;
     dedup_slot *s = &ctx->slots[si];
-    uint32_t start = 0;
-    dat_clip_offset(&ctx->dat[f], clip, &start, NULL);
+    uint32_t start;
+    if (dat_clip_offset(&ctx->dat[f], clip, &start, err) < 0) return -1;
     pthread_mutex_lock(&ctx->lock);
     while (s->state == SLOT_RUNNING)
         pthread_cond_wait(&ctx->slot_done, &ctx->lock);
@@ -173,11 +173,12 @@ static void *dup_mem(const void *p, size_t n)
     return q;
 }
 
-static void stream_window(const run_ctx *ctx, clip_result *r)
+/* The stream bytes around a mismatch's cursor. Returns 0, or -1 with err. */
+static int stream_window(const run_ctx *ctx, clip_result *r, ff_error *err)
 {
     const dat_file *d = &ctx->dat[r->file];
-    uint32_t start = 0;
-    dat_clip_offset(d, (uint32_t)r->clip, &start, NULL);
+    uint32_t start;
+    if (dat_clip_offset(d, (uint32_t)r->clip, &start, err) < 0) return -1;
     int64_t cur = (int64_t)start + r->div.cursor_off;
     if (cur < 0) cur = 0;
     if ((uint64_t)cur > d->size) cur = (int64_t)d->size;
@@ -187,6 +188,7 @@ static void stream_window(const run_ctx *ctx, clip_result *r)
     r->stream_off = from;
     r->stream_len = (uint8_t)n;
     memcpy(r->stream, d->data + from, (size_t)n);
+    return 0;
 }
 
 /*
@@ -200,11 +202,13 @@ static trace frames_view(const trace *t)
     return v;
 }
 
+/* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
 static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err, int auth_ok,
-                    const ff_error *auth_err, res_source src, int frames)
+                    const ff_error *auth_err, res_source src, int frames, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     clip_result *r = &ctx->res->results[idx];
+    const char *name = ctx->dat[r->file].name;
     run_progress *p = ctx->cfg->progress;
     trace auth = frames ? frames_view(&w->oo.t) : w->oo.t;
     r->source = src;
@@ -212,10 +216,11 @@ static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err
     r->ref_ticks = cand_ok ? (uint32_t)w->rt.n : 0;
     r->orig_ticks = auth_ok ? (uint32_t)auth.n : 0;
     if (auth_ok && w->oo.faulted && !(r->fault = dup_mem(&w->oo.fault, sizeof w->oo.fault)))
-        return -1;
+        return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
     if (!cand_ok || !auth_ok) {
         r->status = RES_BAD_INPUT;
-        if (!(r->error = dup_mem(cand_ok ? auth_err : cand_err, sizeof *r->error))) return -1;
+        if (!(r->error = dup_mem(cand_ok ? auth_err : cand_err, sizeof *r->error)))
+            return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
         if (p) atomic_fetch_add(&p->bad_input, 1);
         return 0;
     }
@@ -229,12 +234,12 @@ static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err
         return 0;
     }
     r->status = RES_MISMATCH;
-    stream_window(ctx, r);
+    if (stream_window(ctx, r, err) < 0) return -1;
     if (p) atomic_fetch_add(&p->mismatches, 1);
     pthread_mutex_lock(&ctx->lock);
     int rc = group_add_frame(ctx->res, idx, &w->rt, &auth);
     pthread_mutex_unlock(&ctx->lock);
-    return rc;
+    return rc < 0 ? ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory grouping") : 0;
 }
 
 /* ---- a frame unit ---- */
@@ -401,8 +406,8 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
             ctx->res->cand_formats |= frames ? RES_FMT_FRAMES : RES_FMT_TICKS;
             pthread_mutex_unlock(&ctx->lock);
         }
-        if (classify(w, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, frames) < 0)
-            rc = ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
+        if (classify(w, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, frames, err) < 0)
+            rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
     if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache, err);

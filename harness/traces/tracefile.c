@@ -1,5 +1,7 @@
 /*
- * harness/traces/tracefile.c: reading one trace file clip by clip (tracefile.h).
+ * harness/traces/tracefile.c: reading one trace file clip by clip. The
+ * contracts are in tracefile.h; a file found broken keeps its error in
+ * tf->err and gives it to every later clip (tf->failed).
  */
 #include "harness/traces/tracefile.h"
 
@@ -7,7 +9,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
 
 /* The trace file names tried for (name, m): per mode, then frames (normal mode only). */
 static int candidate_name(char *buf, size_t n, const char *name, mode_id m, int k, int frames_ok)
@@ -77,7 +78,6 @@ static int tf_break(trace_file *tf, ff_error *err, const char *why)
     return -1;
 }
 
-/* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
 int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err)
 {
     for (;;) {
@@ -133,11 +133,6 @@ void tf_close(trace_file *tf)
     trace_free(&tf->t);
 }
 
-/*
- * A clip from recorded traces, with the fault the manifest records for it
- * (the trace file then holds the calls made before the fault, maybe none).
- * Returns 0, or -1 with err.
- */
 int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones,
                 const field_set *have, orig_outcome *o, ff_error *err)
 {

@@ -325,3 +325,35 @@ Test(game, missing_routine_and_bad_files)
     emu_game_close(g);
     emu_image_free(img);
 }
+
+/*
+ * A load replaces the file even when the new one is refused: the old pages
+ * are unmapped and released first, nothing stays loaded, and the same area
+ * takes the next file (it would overlap pages left mapped).
+ */
+Test(game, a_refused_file_leaves_no_file_loaded)
+{
+    emu_image *img = te_standin_image("standin.exe");
+    emu_game *g = open_game(img, 0, 0);
+    te_file tf;
+    te_make_file(&tf, 1, NULL);
+    load(g, &tf);
+    uint32_t ret;
+    emu_fault f;
+    TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &f), &f);
+    ff_error err;
+    /* One byte more than the 64 MiB guest area. */
+    cr_assert_eq(emu_game_load_file(g, tf.data, 0x4000001, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF,
+                                    &err),
+                 -1);
+    cr_assert_eq(err.kind, FF_E_RANGE, "%s", err.reason);
+    cr_assert_null(emu_game_skeleton(g));
+    cr_assert_eq(emu_game_start_clip(g, 0, 0, &ret, &f), -1, "the refused load left a file");
+    cr_assert(strstr(f.detail, "no file loaded") != NULL, "%s", f.detail);
+    for (int i = 0; i < 3; i++) {
+        load(g, &tf);
+        TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &f), &f);
+    }
+    emu_game_close(g);
+    emu_image_free(img);
+}

@@ -5,9 +5,13 @@
  * Expected values are worked out by hand in the comments.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/run/cache.h"
@@ -56,6 +60,53 @@ Test(group, shapes)
     }
 }
 
+/* outcome_unpack(data, len) must fail with kind, its reason holding what. */
+static void expect_refused(const uint8_t *data, size_t len, ff_errkind kind, const char *what,
+                           const char *damage)
+{
+    uint8_t *raw = NULL;
+    size_t rlen = 0;
+    ff_error err;
+    ff_error_clear(&err);
+    int rc = outcome_unpack(data, len, "blob", &raw, &rlen, &err);
+    free(raw);
+    cr_assert_eq(rc, -1, "%s: accepted", damage);
+    cr_assert_eq(err.kind, kind, "%s: kind %d (%s)", damage, (int)err.kind, err.reason);
+    cr_assert(strstr(err.reason, what), "%s: \"%s\" does not say \"%s\"", damage, err.reason,
+              what);
+}
+
+/*
+ * Flips, one at a time, every byte that outcome_unpack checks whole:
+ *   the LZ4 frame header (bytes 0..6 with the default preferences: magic
+ *   04 22 4D 18, FLG, BD and the header checksum; no content size, no
+ *   dictionary ID), refused by the LZ4 reader;
+ *   the blob's magic "FF8DOUT1" (outcome.c), stored as literals at the
+ *   start of the first block, refused by the blob header check.
+ * A flipped byte of the compressed records is not detected at this layer.
+ */
+static void expect_flips_refused(uint8_t *packed, size_t plen)
+{
+    char damage[64];
+    cr_assert_gt(plen, 7u);
+    for (size_t i = 0; i < 7; i++) {
+        packed[i] ^= 0xFF;
+        snprintf(damage, sizeof damage, "frame header byte %zu flipped", i);
+        expect_refused(packed, plen, FF_E_FORMAT, "LZ4 frame", damage);
+        packed[i] ^= 0xFF;
+    }
+    size_t m = 7;
+    while (m + 8 <= plen && memcmp(packed + m, "FF8DOUT1", 8) != 0)
+        m++;
+    cr_assert_leq(m + 8, plen, "the blob magic is not stored as literals");
+    for (size_t i = m; i < m + 8; i++) {
+        packed[i] ^= 0xFF;
+        snprintf(damage, sizeof damage, "magic byte at %zu flipped", i);
+        expect_refused(packed, plen, FF_E_FORMAT, "not an outcome blob", damage);
+        packed[i] ^= 0xFF;
+    }
+}
+
 Test(outcome, blob_round_trip_with_a_fault)
 {
     orig_outcome a, b;
@@ -95,15 +146,36 @@ Test(outcome, blob_round_trip_with_a_fault)
     pos = 0;
     cr_assert_eq(outcome_next(back, blen - 10, &pos, &clip, &b, "blob", &err), 1);
     cr_assert_eq(outcome_next(back, blen - 10, &pos, &clip, &b, "blob", &err), -1);
-    packed[plen / 2] ^= 0xFF;
-    uint8_t *junk = NULL;
-    size_t jlen;
-    cr_assert_eq(outcome_unpack(packed, plen / 2, "blob", &junk, &jlen, &err), -1);
+    expect_refused(packed, 0, FF_E_TRUNCATED, "truncated", "no byte");
+    expect_refused(packed, plen / 2, FF_E_TRUNCATED, "truncated", "the first half of the frame");
+    expect_flips_refused(packed, plen);
     free(packed);
     free(back);
     sb_free(&raw);
     outcome_free(&a);
     outcome_free(&b);
+}
+
+Test(outcome, pack_refuses_a_buffer_that_lost_an_append)
+{
+    orig_outcome a;
+    outcome_init(&a);
+    ft_make_trace(&a.t, 2);
+    strbuf raw;
+    sb_init(&raw);
+    outcome_append(&raw, 0, &a);
+    /* An append too large to grow the buffer for: it is dropped, the buffer marked failed. */
+    sb_add(&raw, "", SIZE_MAX);
+    cr_assert(strbuf_failed(&raw));
+    uint8_t *packed = NULL;
+    size_t plen = 0;
+    ff_error err;
+    ff_error_clear(&err);
+    cr_assert_eq(outcome_pack(&raw, &packed, &plen, &err), -1);
+    cr_assert_eq(err.kind, FF_E_NOMEM, "kind %d: %s", (int)err.kind, err.reason);
+    cr_assert_null(packed);
+    sb_free(&raw);
+    outcome_free(&a);
 }
 
 Test(strbuf, escaping)
@@ -124,6 +196,60 @@ Test(strbuf, escaping)
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0);
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
     sb_free(&b);
+}
+
+/* Sets the write time of key's entry file in dir (cache.h: <dir>/<2 hex>/<64 hex>.bin). */
+static void set_entry_mtime(const char *dir, const char *key, time_t when)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%.2s/%s.bin", dir, key, key);
+    struct timespec t[2] = {{when, 0}, {when, 0}};
+    cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0, "%s: %s", path, strerror(errno));
+}
+
+static int entry_on_disk(const char *dir, const char *key)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%.2s/%s.bin", dir, key, key);
+    return access(path, F_OK) == 0;
+}
+
+/*
+ * k1 and k2 written in that order into a fresh cache, their write times then
+ * set on disk with `older` the older, the cache reopened (it reads the times
+ * from the files) and a third entry put past the 2500-byte limit: `older`
+ * must be the one to go, whichever of the two was written first.
+ */
+static void oldest_goes_first(const char *k1, const char *k2, const char *k3, const char *older)
+{
+    char dir[] = "/tmp/ff8diff-cache-test-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *newer = older == k1 ? k2 : k1;
+    uint8_t blob[1000];
+    memset(blob, 0x5A, sizeof blob);
+    cache *c;
+    ff_error err;
+    cr_assert_eq(cache_open(dir, 2500, &c, &err), 0, "%s", err.reason);
+    cr_assert_eq(cache_put(c, k1, blob, sizeof blob, &err), 0);
+    cr_assert_eq(cache_put(c, k2, blob, sizeof blob, &err), 0);
+    cache_close(c);
+    set_entry_mtime(dir, older, 1000000100);
+    set_entry_mtime(dir, newer, 1000000200);
+    cr_assert_eq(cache_open(dir, 2500, &c, &err), 0, "%s", err.reason);
+    cr_assert_eq(cache_put(c, k3, blob, sizeof blob, &err), 0);
+    cache_stats st;
+    cache_stat(c, &st);
+    cr_assert_eq(st.entries, 2);
+    cr_assert_eq(st.bytes, 2000);
+    const char *which = older == k1 ? "k1" : "k2";
+    cr_assert_eq(cache_has(c, older), 0, "the oldest entry (%s) goes first", which);
+    cr_assert(!entry_on_disk(dir, older), "the evicted entry's file (%s) is removed", which);
+    cr_assert_eq(cache_has(c, newer), 1, "%s stays", older == k1 ? "k2" : "k1");
+    cr_assert_eq(cache_has(c, k3), 1);
+    cache_close(c);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
 }
 
 Test(cache, put_get_and_size_limit)
@@ -151,20 +277,16 @@ Test(cache, put_get_and_size_limit)
     cr_assert_eq(len, sizeof blob);
     cr_assert_eq(memcmp(got, blob, len), 0);
     free(got);
-    sleep(1); /* entries are aged by their write time, in seconds */
     cr_assert_eq(cache_put(c, k2, blob, sizeof blob, &err), 0);
-    sleep(1);
-    cr_assert_eq(cache_put(c, k3, blob, sizeof blob, &err), 0);
     cache_stats st;
     cache_stat(c, &st);
     cr_assert_eq(st.entries, 2);
-    cr_assert_eq(st.bytes, 2000);
-    cr_assert_eq(cache_has(c, k1), 0, "the oldest entry goes first");
     cache_close(c);
     /* A new handle sees what is on disk. */
     cr_assert_eq(cache_open(dir, 0, &c, &err), 0);
     cache_stat(c, &st);
     cr_assert_eq(st.entries, 2);
+    cr_assert_eq(st.bytes, 2000);
     uint64_t removed;
     cr_assert_eq(cache_clear(c, &removed, &err), 0);
     cr_assert_eq(removed, 2);
@@ -174,4 +296,7 @@ Test(cache, put_get_and_size_limit)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
+    /* The same two entries aged both ways: only their write times decide. */
+    oldest_goes_first(k1, k2, k3, k1);
+    oldest_goes_first(k1, k2, k3, k2);
 }

@@ -30,6 +30,9 @@
  */
 #include "tests/mutants/mt_corpus.h"
 
+#include <criterion/criterion.h>
+#include <string.h>
+
 #define N MODE_NORMAL
 #define S MODE_SLOW
 #define F MODE_FAST
@@ -309,16 +312,32 @@ static const mt_expect expect_h[] = {
 
 /* ---- the table of mutants ---- */
 
+/* A row from the mutant's letter alone: the name and the executable cannot disagree. */
+#define MUTANT(letter, model0, model1, expect, nexpect)                                            \
+    {letter, "standin_mut_" letter ".exe", {model0, model1}, expect, nexpect}
+
 const mt_mutant mt_mutants[MT_MUTANTS] = {
-    {"standin_mut_a.exe", {&mt_model_a}, mt_expect_a, MT_EXPECT_A},
-    {"standin_mut_b.exe", {&mt_model_b}, expect_b, COUNT(expect_b)},
-    {"standin_mut_c.exe", {&model_c}, expect_c, COUNT(expect_c)},
-    {"standin_mut_d.exe", {&model_d}, expect_d, COUNT(expect_d)},
-    {"standin_mut_e.exe", {&model_e0, &model_e1}, expect_e, COUNT(expect_e)},
-    {"standin_mut_f.exe", {&model_f}, expect_f, COUNT(expect_f)},
-    {"standin_mut_g.exe", {&mt_model_g}, expect_g, COUNT(expect_g)},
-    {"standin_mut_h.exe", {&model_h0, &model_h1}, expect_h, COUNT(expect_h)},
+    MUTANT("a", &mt_model_a, NULL, mt_expect_a, MT_EXPECT_A),
+    MUTANT("b", &mt_model_b, NULL, expect_b, COUNT(expect_b)),
+    MUTANT("c", &model_c, NULL, expect_c, COUNT(expect_c)),
+    MUTANT("d", &model_d, NULL, expect_d, COUNT(expect_d)),
+    MUTANT("e", &model_e0, &model_e1, expect_e, COUNT(expect_e)),
+    MUTANT("f", &model_f, NULL, expect_f, COUNT(expect_f)),
+    MUTANT("g", &mt_model_g, NULL, expect_g, COUNT(expect_g)),
+    MUTANT("h", &model_h0, &model_h1, expect_h, COUNT(expect_h)),
 };
+
+const mt_mutant *mt_mutant_named(const char *name)
+{
+    const mt_mutant *found = NULL;
+    for (size_t i = 0; i < MT_MUTANTS; i++) {
+        if (strcmp(mt_mutants[i].name, name) != 0) continue;
+        cr_assert_null(found, "two mutants named \"%s\"", name);
+        found = &mt_mutants[i];
+    }
+    cr_assert_not_null(found, "no mutant named \"%s\"", name);
+    return found;
+}
 
 void mt_write_mutant(const char *dir, const mt_mutant *m)
 {

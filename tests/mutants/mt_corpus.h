@@ -14,15 +14,19 @@
 #include "tests/mutants/mt.h"
 
 typedef struct mt_mutant {
+    const char *name;          /* its letter: "a" is standin_mut_a.exe (-DFF_MUTANT_A) */
     const char *exe;           /* file name in <build>/emu/standin/ */
     const mt_model *models[2]; /* the second may be NULL */
     const mt_expect *expect;   /* every mismatch it must show */
     size_t nexpect;
 } mt_mutant;
 
-/* Mutants a..h in order. */
+/* Every mutant, a..h; tests pick one by name (mt_mutant_named), never by index. */
 #define MT_MUTANTS 8
 extern const mt_mutant mt_mutants[MT_MUTANTS];
+
+/* The mutant called name; fails the running test unless exactly one row has it. */
+const mt_mutant *mt_mutant_named(const char *name);
 
 /* Models reused by the run-level suite, and mutant a's table. */
 extern const mt_model mt_model_a, mt_model_b, mt_model_g;

@@ -34,35 +34,35 @@ static void run_mutant(const mt_mutant *m)
 
 Test(mutants, a_sign_extension)
 {
-    run_mutant(&mt_mutants[0]);
+    run_mutant(mt_mutant_named("a"));
 }
 Test(mutants, b_shift_halving)
 {
-    run_mutant(&mt_mutants[1]);
+    run_mutant(mt_mutant_named("b"));
 }
 Test(mutants, c_absent_scale_zero)
 {
-    run_mutant(&mt_mutants[2]);
+    run_mutant(mt_mutant_named("c"));
 }
 Test(mutants, d_scales_accumulate)
 {
-    run_mutant(&mt_mutants[3]);
+    run_mutant(mt_mutant_named("d"));
 }
 Test(mutants, e_root_kept)
 {
-    run_mutant(&mt_mutants[4]);
+    run_mutant(mt_mutant_named("e"));
 }
 Test(mutants, f_cursor_saved_on_half_step)
 {
-    run_mutant(&mt_mutants[5]);
+    run_mutant(mt_mutant_named("f"));
 }
 Test(mutants, g_fast_one_frame)
 {
-    run_mutant(&mt_mutants[6]);
+    run_mutant(mt_mutant_named("g"));
 }
 Test(mutants, h_mode_bit_ored)
 {
-    run_mutant(&mt_mutants[7]);
+    run_mutant(mt_mutant_named("h"));
 }
 
 /* The unmutated stand-in over every mutant's corpus at once: no mismatch. */

@@ -248,7 +248,7 @@ Test(run_level, dedup_emulates_identical_clips_once)
 Test(run_level, dedup_checks_the_originals_reach)
 {
     char *dir = ts_tempdir();
-    const mt_model *fm = mt_mutants[5].models[0];
+    const mt_model *fm = mt_mutant_named("f")->models[0];
     cr_assert_str_eq(fm->name, "mut_f.dat");
     size_t size;
     uint8_t *data = mt_encode(fm, &size);
