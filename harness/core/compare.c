@@ -49,8 +49,7 @@ static int walk_common(const trace *ref, const trace *orig, size_t i, field_visi
             f++;
             continue;
         }
-        int end = f;
-        while (end < FIELD__COUNT && field_is_per_bone((field_id)end)) end++;
+        int end = field_block_end((field_id)f);
         for (unsigned b = 0; b < bones; b++)
             for (int c = f; c < end; c++)
                 if (field_set_has(&both, (field_id)c) && visit(ref, orig, i, (field_id)c, b, arg))

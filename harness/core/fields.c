@@ -33,7 +33,29 @@ const char *field_kind_name(field_id f)
 
 int field_is_per_bone(field_id f)
 {
-    return (unsigned)f < FIELD__COUNT && defs[f].area == FIELD_AREA_BONE;
+    return (unsigned)f < FIELD__COUNT && field_area_per_bone(defs[f].area);
+}
+
+int field_block_end(field_id f)
+{
+    if (!field_is_per_bone(f)) return (int)f + 1;
+    int end = (int)f;
+    while (end < FIELD__COUNT && defs[end].area == defs[f].area) end++;
+    return end;
+}
+
+/* "bone", "world", "placed": how a per-bone area names its bones. */
+static const char *area_prefix(field_area a)
+{
+    return a == FIELD_AREA_WORLD ? "world" : a == FIELD_AREA_PLACED ? "placed" : "bone";
+}
+
+/* The part of a per-bone kind after its bone: "rot.x", "t.z" (of "world.t.z"). */
+static const char *kind_rest(const field_def *d)
+{
+    const char *p = area_prefix(d->area);
+    size_t n = strlen(p);
+    return strncmp(d->kind, p, n) == 0 && d->kind[n] == '.' ? d->kind + n + 1 : d->kind;
 }
 
 int field_is_bits(field_id f)
@@ -56,7 +78,7 @@ int field_from_kind_name(const char *name)
 char *field_name(field_id f, unsigned bone, char *buf, size_t n)
 {
     if (field_is_per_bone(f))
-        snprintf(buf, n, "bone[%u].%s", bone, field_kind_name(f));
+        snprintf(buf, n, "%s[%u].%s", area_prefix(defs[f].area), bone, kind_rest(&defs[f]));
     else
         snprintf(buf, n, "%s", field_kind_name(f));
     return buf;
@@ -64,35 +86,41 @@ char *field_name(field_id f, unsigned bone, char *buf, size_t n)
 
 int field_parse(const char *text, field_id *f, unsigned *bone)
 {
-    unsigned b = 0;
-    const char *kind = text;
-    if (strncmp(text, "bone[", 5) == 0) {
-        char *end;
-        unsigned long v = strtoul(text + 5, &end, 10);
-        if (end == text + 5 || end[0] != ']' || end[1] != '.' || v >= DAT_MAX_BONES + 1ul)
-            return -1;
-        b = (unsigned)v;
-        kind = end + 2;
+    const char *open = strchr(text, '[');
+    if (!open || (open[1] == '[') || strchr(text, '.') < open) {
+        /* no bone: a scalar's kind ("cmd.off"); "m[1][2]" alone is no full name */
+        int id = field_from_kind_name(text);
+        if (id < 0 || field_is_per_bone((field_id)id)) return -1;
+        *f = (field_id)id;
+        *bone = 0;
+        return 0;
     }
-    int id = field_from_kind_name(kind);
-    if (id < 0 || field_is_per_bone((field_id)id) != (kind != text)) return -1;
-    *f = (field_id)id;
-    *bone = b;
-    return 0;
+    char *end;
+    unsigned long v = strtoul(open + 1, &end, 10);
+    if (end == open + 1 || end[0] != ']' || end[1] != '.' || v > DAT_MAX_BONES) return -1;
+    for (int i = 0; i < FIELD__COUNT; i++) {
+        const char *p = area_prefix(defs[i].area);
+        if (!field_is_per_bone((field_id)i) || strlen(p) != (size_t)(open - text) ||
+            strncmp(text, p, strlen(p)) != 0 || strcmp(kind_rest(&defs[i]), end + 2) != 0)
+            continue;
+        *f = (field_id)i;
+        *bone = (unsigned)v;
+        return 0;
+    }
+    return -1;
 }
 
 uint32_t field_rank(field_id f, unsigned bone)
 {
     uint32_t rank = 0;
     for (int i = 0; i < FIELD__COUNT;) {
-        if (defs[i].area != FIELD_AREA_BONE) {
+        if (!field_is_per_bone((field_id)i)) {
             if (i == (int)f) return rank;
             rank++;
             i++;
             continue;
         }
-        int end = i;
-        while (end < FIELD__COUNT && defs[end].area == FIELD_AREA_BONE) end++;
+        int end = field_block_end((field_id)i);
         if ((int)f >= i && (int)f < end)
             return rank + bone * (uint32_t)(end - i) + (uint32_t)((int)f - i);
         rank += (uint32_t)(DAT_MAX_BONES + 1) * (uint32_t)(end - i);
@@ -157,7 +185,14 @@ int32_t field_read(field_id f, unsigned bone, const field_state *s)
     case FIELD_AREA_CMD: return load(s->cmd + d->offset, d->type);
     case FIELD_AREA_SKEL: return load(s->skel + d->offset, d->type);
     case FIELD_AREA_BONE:
-        return load(s->skel + DAT_SKEL_HEADER + (size_t)bone * DAT_BONE_SIZE + d->offset, d->type);
+    case FIELD_AREA_WORLD:
+    case FIELD_AREA_PLACED: {
+        const uint8_t *base = d->area == FIELD_AREA_BONE    ? s->skel
+                              : d->area == FIELD_AREA_WORLD ? s->world
+                                                            : s->placed;
+        if (!base) return 0;
+        return load(base + DAT_SKEL_HEADER + (size_t)bone * DAT_BONE_SIZE + d->offset, d->type);
+    }
     }
     return 0;
 }
@@ -168,7 +203,7 @@ int field_locate(field_id f, unsigned bone, field_area *area, uint32_t *off, uin
     if (!d || d->area == FIELD_AREA_RET) return 0;
     *area = d->area;
     *off = d->offset;
-    if (d->area == FIELD_AREA_BONE) *off += DAT_SKEL_HEADER + bone * DAT_BONE_SIZE;
+    if (field_area_per_bone(d->area)) *off += DAT_SKEL_HEADER + bone * DAT_BONE_SIZE;
     *size = type_size(d->type);
     return 1;
 }

@@ -20,11 +20,19 @@
 
 /* Where a field's bytes are, after one engine call. */
 typedef enum field_area {
-    FIELD_AREA_RET,  /* the call's return value (EAX); no memory */
-    FIELD_AREA_CMD,  /* the 8-byte AnimCmd */
-    FIELD_AREA_SKEL, /* the 16-byte skeleton header */
-    FIELD_AREA_BONE, /* one 48-byte bone (per-bone field) */
+    FIELD_AREA_RET,    /* the call's return value (EAX); no memory */
+    FIELD_AREA_CMD,    /* the 8-byte AnimCmd */
+    FIELD_AREA_SKEL,   /* the 16-byte skeleton header */
+    FIELD_AREA_BONE,   /* one 48-byte bone (per-bone field) */
+    FIELD_AREA_WORLD,  /* one bone after ComputeBonesWorldMatrices, identity base */
+    FIELD_AREA_PLACED, /* one bone after ComputeBonesWorldMatrices, the fixed base */
 } field_area;
+
+/* Per-bone areas: a field there is named "<prefix>[i].<rest>". */
+static inline int field_area_per_bone(field_area a)
+{
+    return a == FIELD_AREA_BONE || a == FIELD_AREA_WORLD || a == FIELD_AREA_PLACED;
+}
 
 /* Size and signedness in memory; every value fits an int32_t. */
 typedef enum field_type { FIELD_U8, FIELD_S16, FIELD_S32 } field_type;
@@ -47,8 +55,9 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
 /*
  * XX(id, kind, level, area, offset, type, flags, json key, json sub, json index)
  *
- * kind: the field's name without its bone ("root.x", "rot.x"); a per-bone
- * field (area BONE) is named "bone[12].rot.x". JSON: key alone is a value;
+ * kind: the field's name without its bone ("root.x", "rot.x", "world.t.z");
+ * a per-bone field is named "bone[12].rot.x" (area BONE), "world[12].t.z"
+ * (WORLD: the kind's own first word is the prefix). JSON: key alone is a value;
  * key + sub is a member of an object ("cmd": {"frame": ...}); key + index
  * is an element of an array ("root": [x, y, z]), per bone an element of
  * that bone's array ("rot": [[x, y, z], ...]).
@@ -57,8 +66,10 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
  * the engine writes in, so that the first divergence is a cause and not a
  * symptom: the root deltas, the mode bit, every bone's rotation and scale
  * (bone by bone), what the call leaves in the AnimCmd, the bone matrices
- * BuildBoneMatrices writes last, then the return value. Consecutive
- * per-bone rows form one block compared bone by bone.
+ * BuildBoneMatrices writes last, the return value; then what the harness
+ * asks after the call: ComputeBonesWorldMatrices under the identity base
+ * (world) and under a fixed base with rotation, scale and translation
+ * (placed). Consecutive per-bone rows form one block compared bone by bone.
  */
 #define FIELD_MAP_CORE(XX)                                                                     \
     XX(ROOT_X, "root.x", FRAME, SKEL, DAT_SKEL_ROOT + 0, S16, 0, "root", NULL, 0)            \
@@ -110,10 +121,29 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
 #define FIELD_MAP_EXTRA(XX)
 #endif
 
+/* The world matrices, after the call: POSE.md section 1's MATRIX, composed. */
+#define FIELD_MAP_WORLD(XX)                                                                    \
+    FIELD_WORLD_ROWS(XX, WORLD, "world")                                                       \
+    FIELD_WORLD_ROWS(XX, PLACED, "placed")
+#define FIELD_WORLD_ROWS(XX, AREA, NAME)                                                       \
+    XX(AREA##_M00, NAME ".m[0][0]", POSE, AREA, FIELD_BONE_M(0, 0), S16, 0, NAME, NULL, 0)    \
+    XX(AREA##_M01, NAME ".m[0][1]", POSE, AREA, FIELD_BONE_M(0, 1), S16, 0, NAME, NULL, 1)    \
+    XX(AREA##_M02, NAME ".m[0][2]", POSE, AREA, FIELD_BONE_M(0, 2), S16, 0, NAME, NULL, 2)    \
+    XX(AREA##_M10, NAME ".m[1][0]", POSE, AREA, FIELD_BONE_M(1, 0), S16, 0, NAME, NULL, 3)    \
+    XX(AREA##_M11, NAME ".m[1][1]", POSE, AREA, FIELD_BONE_M(1, 1), S16, 0, NAME, NULL, 4)    \
+    XX(AREA##_M12, NAME ".m[1][2]", POSE, AREA, FIELD_BONE_M(1, 2), S16, 0, NAME, NULL, 5)    \
+    XX(AREA##_M20, NAME ".m[2][0]", POSE, AREA, FIELD_BONE_M(2, 0), S16, 0, NAME, NULL, 6)    \
+    XX(AREA##_M21, NAME ".m[2][1]", POSE, AREA, FIELD_BONE_M(2, 1), S16, 0, NAME, NULL, 7)    \
+    XX(AREA##_M22, NAME ".m[2][2]", POSE, AREA, FIELD_BONE_M(2, 2), S16, 0, NAME, NULL, 8)    \
+    XX(AREA##_T_X, NAME ".t.x", POSE, AREA, FIELD_BONE_T(0), S32, 0, NAME, NULL, 9)           \
+    XX(AREA##_T_Y, NAME ".t.y", POSE, AREA, FIELD_BONE_T(1), S32, 0, NAME, NULL, 10)          \
+    XX(AREA##_T_Z, NAME ".t.z", POSE, AREA, FIELD_BONE_T(2), S32, 0, NAME, NULL, 11)
+
 #define FIELD_MAP(XX)                                                                          \
     FIELD_MAP_CORE(XX)                                                                         \
     FIELD_MAP_EXTRA(XX)                                                                        \
-    XX(RET, "ret", FRAME, RET, 0, S32, 0, "ret", NULL, -1)
+    XX(RET, "ret", FRAME, RET, 0, S32, 0, "ret", NULL, -1)                                     \
+    FIELD_MAP_WORLD(XX)
 
 typedef enum field_id {
 #define FIELD_ENUM(id, kind, level, area, off, type, flags, key, sub, idx) FIELD_##id,
@@ -137,6 +167,8 @@ typedef struct field_def {
 
 /* The row of f; NULL when f is out of range. */
 const field_def *field_def_of(field_id f);
+/* One past the last row of f's block: per-bone rows of one area in a row; f + 1 for a scalar. */
+int field_block_end(field_id f);
 /* "rot.x" (without the bone part); "?" when out of range. */
 const char *field_kind_name(field_id f);
 int field_is_per_bone(field_id f);
@@ -208,6 +240,9 @@ typedef struct field_state {
     int32_t ret;
     const uint8_t *cmd;  /* 8 bytes */
     const uint8_t *skel; /* DAT_SKEL_HEADER + 48 * bones bytes */
+    /* the skeleton bytes after ComputeBonesWorldMatrices under the identity
+     * base and under the fixed base (pose level only; NULL otherwise) */
+    const uint8_t *world, *placed;
 } field_state;
 
 /* The value of (f, bone) in s. The caller guarantees bone < the skeleton's bones. */
@@ -215,8 +250,9 @@ int32_t field_read(field_id f, unsigned bone, const field_state *s);
 
 /*
  * Where (f, bone) lives in memory: area and byte offset within the AnimCmd
- * (area CMD) or within the skeleton bytes (header and bones: area SKEL or
- * BONE), and its size. Returns 0 for the return value, which has no memory.
+ * (area CMD) or within the skeleton bytes (header and bones: areas SKEL,
+ * BONE, and WORLD and PLACED, the skeleton after a world call), and its
+ * size. Returns 0 for the return value, which has no memory.
  */
 int field_locate(field_id f, unsigned bone, field_area *area, uint32_t *off, uint32_t *size);
 

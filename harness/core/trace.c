@@ -19,10 +19,9 @@ void trace_layout_make(trace_layout *l, const field_set *have, unsigned bones)
             continue;
         }
         /* A block of consecutive per-bone rows: the carried ones, bone by bone. */
-        int end = i;
+        int end = field_block_end((field_id)i);
         uint16_t k = 0;
-        while (end < FIELD__COUNT && field_is_per_bone((field_id)end))
-            k += (uint16_t)field_set_has(have, (field_id)end++);
+        for (int c = i; c < end; c++) k += (uint16_t)field_set_has(have, (field_id)c);
         uint16_t c = 0;
         for (; i < end; i++) {
             l->stride[i] = k;

@@ -19,7 +19,7 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
     int ret = 0;
     if (ref_start_clip(a, (int16_t)clip, &ret, err) < 0) return -1;
     for (;;) {
-        field_state s = {ret, (const uint8_t *)&a->cmd, a->skel};
+        field_state s = {.ret = ret, .cmd = (const uint8_t *)&a->cmd, .skel = a->skel};
         if (trace_push_state(out, &s, err) < 0) return -1;
         if (ret == 1) return 0;
         if (out->n >= REFSIDE_MAX_TICKS)

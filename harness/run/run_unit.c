@@ -93,7 +93,7 @@ static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome
     int rc = emu_game_start_clip(w->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
-        field_state s = {(int32_t)ret, emu_game_cmd(w->game), emu_game_skeleton(w->game)};
+        field_state s = {.ret = (int32_t)ret, .cmd = emu_game_cmd(w->game), .skel = emu_game_skeleton(w->game)};
         if (trace_push_state(&o->t, &s, err) < 0) return -1;
         if (ret == 1 || o->t.n >= REFSIDE_MAX_TICKS) break;
         rc = emu_game_read_animation(w->game, &ret, &o->fault);

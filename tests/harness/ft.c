@@ -33,7 +33,7 @@ void ft_make_trace(trace *t, size_t n)
                 le_put16(skel + 16 + 48 * b + 4 + 2 * c, (uint16_t)(100 * b + 10 * c + i));
                 le_put16(skel + 16 + 48 * b + 10 + 2 * c, 1024);
             }
-        field_state s = {i + 1 == n, cmd, skel};
+        field_state s = {.ret = i + 1 == n, .cmd = cmd, .skel = skel};
         cr_assert_eq(trace_push_state(t, &s, NULL), 0);
     }
 }

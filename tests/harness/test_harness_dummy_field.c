@@ -22,7 +22,7 @@ static void make(trace *t, int16_t v)
     trace_init(t);
     field_set frame = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
     trace_clear(t, &frame, 1);
-    field_state s = {1, cmd, skel};
+    field_state s = {.ret = 1, .cmd = cmd, .skel = skel};
     cr_assert_eq(trace_push_state(t, &s, NULL), 0);
 }
 

@@ -27,6 +27,8 @@ Test(fields, names_and_parse_round_trip)
     cr_assert_str_eq(field_name(FIELD_SKEL_FLAG, 3, buf, sizeof buf), "skel.flag");
     cr_assert_str_eq(field_name(FIELD_M12, 7, buf, sizeof buf), "bone[7].m[1][2]");
     cr_assert_str_eq(field_name(FIELD_T_Y, 7, buf, sizeof buf), "bone[7].t.y");
+    cr_assert_str_eq(field_name(FIELD_WORLD_M12, 3, buf, sizeof buf), "world[3].m[1][2]");
+    cr_assert_str_eq(field_name(FIELD_PLACED_T_Z, 7, buf, sizeof buf), "placed[7].t.z");
     for (int f = 0; f < FIELD__COUNT; f++) {
         field_id got;
         unsigned bone;
@@ -43,6 +45,8 @@ Test(fields, names_and_parse_round_trip)
     cr_assert_eq(field_parse("rot.x", &f, &bone), -1);
     cr_assert_eq(field_parse("bone[999].rot.x", &f, &bone), -1);
     cr_assert_eq(field_parse("cmd.nothing", &f, &bone), -1);
+    cr_assert_eq(field_parse("world[3].rot.x", &f, &bone), -1, "rot is a bone's, not a world's");
+    cr_assert_eq(field_parse("m[1][2]", &f, &bone), -1, "a per-bone kind needs its bone");
 }
 
 /* Where each field lives, from ENGINE.md section 3 and POSE.md section 1. */
@@ -79,6 +83,8 @@ Test(fields, locations_are_the_games)
     field_area a;
     uint32_t off, size;
     cr_assert_eq(field_locate(FIELD_RET, 0, &a, &off, &size), 0, "ret has no memory");
+    cr_assert_eq(field_locate(FIELD_PLACED_T_X, 2, &a, &off, &size), 1);
+    cr_assert(a == FIELD_AREA_PLACED && off == 16 + 96 + 0x24 && size == 4);
 }
 
 /* The order of cause within one call (fields.h): decode, AnimCmd, matrices, ret. */
@@ -91,7 +97,8 @@ Test(fields, rank_follows_the_engines_writes)
         {FIELD_ROOT_X, 0},  {FIELD_ROOT_Z, 0},    {FIELD_SKEL_FLAG, 0}, {FIELD_ROT_X, 0},
         {FIELD_SCALE_Z, 0}, {FIELD_ROT_X, 1},     {FIELD_SCALE_Z, 254}, {FIELD_CMD_FRAME, 0},
         {FIELD_CMD_CLIP, 0}, {FIELD_M00, 0},      {FIELD_T_Z, 0},       {FIELD_M00, 1},
-        {FIELD_T_Z, 254},   {FIELD_RET, 0},
+        {FIELD_T_Z, 254},   {FIELD_RET, 0},       {FIELD_WORLD_M00, 0}, {FIELD_WORLD_T_Z, 0},
+        {FIELD_WORLD_M00, 1}, {FIELD_WORLD_T_Z, 254}, {FIELD_PLACED_M00, 0}, {FIELD_PLACED_T_Z, 254},
     };
     for (size_t i = 1; i < sizeof order / sizeof order[0]; i++)
         cr_assert_lt(field_rank(order[i - 1].f, order[i - 1].bone),
@@ -303,7 +310,7 @@ Test(trace_json, matrices_round_trip)
     strbuf s;
     sb_init(&s);
     write_clip(&s, &a);
-    cr_assert(strstr(s.s, ",\"mat\":[[4096,0,0,0,0,-7,0,0,0,0,0,-100000]],\"ret\":1}"), "%s",
+    cr_assert(strstr(s.s, ",\"mat\":[[4096,0,0,0,0,-7,0,0,0,0,0,-100000]],\"ret\":1,\"world\":"), "%s",
               s.s);
     read_one(&s, b);
     cmp_divergence d;
