@@ -408,7 +408,9 @@ Test(pose_math, scale_columns_shift_down_and_wrap)
     /* v = (8192, 6000, 131072). col0: 4096 -> 8192; 32767 x 8192 = 268427264 >> 12
      * = 65534 -> s16 -2; 1 -> 2. col1: 3 x 6000 = 18000 >> 12 = 4 (4.39); 0; -18000 >> 12
      * = -5 (-4.39). col2: -3 x 2^17 >> 12 = -96; 4096 x 2^17 = 2^29 >> 12 = 2^17 -> s16 0;
-     * 32767 x 2^17 = 2^32 - 2^17 wraps to -131072, >> 12 = -32. */
+     * 32767 x 2^17 = 2^32 - 2^17 wraps to -131072, >> 12 = -32. (The 32-bit wrap moves
+     * the result by a multiple of 2^20, which the s16 store cannot see; saturating
+     * anywhere would: 32767 in (1,0) and (2,2).) */
     int16_t m[3][3] = {{4096, 3, -3}, {32767, 0, 4096}, {1, -3, 32767}};
     static const int16_t want[3][3] = {{8192, 4, -96}, {-2, 0, 0}, {2, -5, -32}};
     ref_pose_scale_columns(m, (const int32_t[3]){8192, 6000, 131072});
