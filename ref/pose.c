@@ -39,6 +39,7 @@ int ref_pose_parent_regular(const uint8_t *skel, unsigned b)
 /* ---- near masks (only computed when asked for) ---- */
 
 #define CELL REF_POSE_NEAR_CELL
+#define CELLS 0x1FFu /* the 9 cell bits of a mask */
 
 /* Mask of a.b: cell (i,j) depends on a flagged a[i][k] with b[k][j] != 0 or the reverse. */
 static uint16_t mul_mask(const int16_t a[3][3], uint16_t ma, const int16_t b[3][3], uint16_t mb)
@@ -127,12 +128,11 @@ static parent_kind classify(int16_t parent, unsigned i, unsigned bones)
 /* What one bone needs from the header and from the bones before it. */
 typedef struct pose_ctx {
     uint8_t *skel;
-    unsigned bones;
     const ref_pose_opts *o;
-    int scaled;           /* header flag bit0: the scale path */
-    int32_t root_t[3];    /* root world translation */
-    int32_t (*vec)[3];    /* per-bone scale vectors of this rebuild */
-    uint16_t *near;       /* NULL: no masks */
+    int scaled;        /* header flag bit0: the scale path */
+    int32_t root_t[3]; /* root world translation */
+    int32_t (*vec)[3]; /* per-bone scale vectors of this rebuild */
+    uint16_t *near;    /* NULL: no masks */
 } pose_ctx;
 
 /* A root (or a bone posed as one): m = local (scaled), t = the root translation. */
@@ -169,7 +169,7 @@ static void pose_child(pose_ctx *c, unsigned i, unsigned p, int later, int16_t l
             lmask = scale_mask(lmask, c->vec[i]);
         }
     }
-    uint16_t wmask = c->near ? mul_mask(pm.m, pmask & 0x1FFu, local, lmask) : 0;
+    uint16_t wmask = c->near ? mul_mask(pm.m, pmask & CELLS, local, lmask) : 0;
     ref_pose_mul(pm.m, local, o->step, w->m);
     if (c->scaled && o->scale == REF_SCALE_POST) {
         ref_pose_scale_columns(w->m, c->vec[i]);
@@ -190,7 +190,7 @@ int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_o
 {
     if (!skel || !ref_pose_opts_valid(o) || bones > REF_POSE_MAX_BONES) return -1;
     int32_t vec[REF_POSE_MAX_BONES][3];
-    pose_ctx c = {skel, bones, o, skel[DAT_SKEL_FLAGS] & 1, {0, 0, 0}, vec, near};
+    pose_ctx c = {skel, o, skel[DAT_SKEL_FLAGS] & 1, {0, 0, 0}, vec, near};
     int16_t root[3];
     read3(skel + DAT_SKEL_ROOT, root);
     ref_pose_root_translation(root, le_s16(skel + DAT_SKEL_MODEL_SCALE), c.root_t);

@@ -45,7 +45,9 @@
 #define REF_POSE_OFFSET_ENUM_(name, text) REF_POSE_ENUM_(REF_OFFSET_, name, text)
 #define REF_POSE_LENGTH_ENUM_(name, text) REF_POSE_ENUM_(REF_LENGTH_, name, text)
 #define REF_POSE_SCALE_ENUM_(name, text) REF_POSE_ENUM_(REF_SCALE_, name, text)
-typedef enum ref_pose_order { REF_POSE_ORDER_MAP(REF_POSE_ORDER_ENUM_) REF_ORDER__COUNT } ref_pose_order;
+typedef enum ref_pose_order {
+    REF_POSE_ORDER_MAP(REF_POSE_ORDER_ENUM_) REF_ORDER__COUNT
+} ref_pose_order;
 typedef enum ref_pose_trig { REF_POSE_TRIG_MAP(REF_POSE_TRIG_ENUM_) REF_TRIG__COUNT } ref_pose_trig;
 typedef enum ref_pose_step { REF_POSE_STEP_MAP(REF_POSE_STEP_ENUM_) REF_STEP__COUNT } ref_pose_step;
 typedef enum ref_pose_offset {
@@ -54,7 +56,9 @@ typedef enum ref_pose_offset {
 typedef enum ref_pose_length {
     REF_POSE_LENGTH_MAP(REF_POSE_LENGTH_ENUM_) REF_LENGTH__COUNT
 } ref_pose_length;
-typedef enum ref_pose_scale { REF_POSE_SCALE_MAP(REF_POSE_SCALE_ENUM_) REF_SCALE__COUNT } ref_pose_scale;
+typedef enum ref_pose_scale {
+    REF_POSE_SCALE_MAP(REF_POSE_SCALE_ENUM_) REF_SCALE__COUNT
+} ref_pose_scale;
 
 /*
  * One combination of the open choices. Plain data: a zeroed value is the

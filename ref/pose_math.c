@@ -134,7 +134,7 @@ int ref_pose_cos_near(int16_t a, ref_pose_trig t)
 static int16_t round_cell(int64_t sum, ref_pose_step step)
 {
     int64_t q = sum >= 0 ? sum / 4096 : -((-sum + 4095) / 4096); /* floor */
-    int64_t r = sum - q * 4096;                                   /* 0..4095 */
+    int64_t r = sum - q * 4096;                                  /* 0..4095 */
     if (step == REF_STEP_NEAREST_EVEN && (r > 2048 || (r == 2048 && ((uint64_t)q & 1u)))) q++;
     return pw_s16((uint32_t)((uint64_t)q & 0xFFFFu));
 }
@@ -214,8 +214,7 @@ void ref_pose_apply(const int16_t m[3][3], const int16_t v[3], int32_t out[3])
     }
 }
 
-void ref_pose_compose(const ref_matrix *a, const ref_matrix *b, ref_pose_step step,
-                      ref_matrix *out)
+void ref_pose_compose(const ref_matrix *a, const ref_matrix *b, ref_pose_step step, ref_matrix *out)
 {
     ref_matrix r;
     ref_pose_mul(a->m, b->m, step, r.m);

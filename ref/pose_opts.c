@@ -23,13 +23,16 @@ typedef struct key_info {
     unsigned count;
 } key_info;
 
-#define KEY_INFO_(name, field, type, text) {text, field##_names, sizeof field##_names / sizeof(char *)},
+#define KEY_INFO_(name, field, type, text)                                                         \
+    {text, field##_names, sizeof field##_names / sizeof(char *)},
 static const key_info keys[REF_POSE_KEY__COUNT] = {REF_POSE_KEY_MAP(KEY_INFO_)};
 #undef KEY_INFO_
 
-_Static_assert(REF_ORDER__COUNT * REF_TRIG__COUNT * REF_STEP__COUNT * REF_OFFSET__COUNT *
-                       REF_LENGTH__COUNT * REF_SCALE__COUNT ==
-                   REF_POSE_OPTS_COUNT,
+/* The size of the option space, from the lists. */
+#define SPACE_                                                                                     \
+    ((unsigned)REF_ORDER__COUNT * REF_TRIG__COUNT * REF_STEP__COUNT * REF_OFFSET__COUNT *          \
+     REF_LENGTH__COUNT * REF_SCALE__COUNT)
+_Static_assert(SPACE_ == REF_POSE_OPTS_COUNT,
                "REF_POSE_OPTS_COUNT is the product of the value counts");
 
 void ref_pose_opts_default(ref_pose_opts *o)
@@ -56,7 +59,7 @@ const char *ref_pose_value_name(ref_pose_key key, unsigned v)
 unsigned ref_pose_opts_get(const ref_pose_opts *o, ref_pose_key key)
 {
     switch (key) {
-#define GET_(name, field, type, text)                                                                    \
+#define GET_(name, field, type, text)                                                              \
     case REF_POSE_KEY_##name:                                                                      \
         return (unsigned)o->field;
         REF_POSE_KEY_MAP(GET_)
@@ -157,8 +160,7 @@ static int find_name(const char *s, size_t len, const char *const *names, unsign
     return -1;
 }
 
-static int parse_item(const char *item, size_t len, ref_pose_opts *o, unsigned *seen,
-                      ff_error *err)
+static int parse_item(const char *item, size_t len, ref_pose_opts *o, unsigned *seen, ff_error *err)
 {
     char list[128];
     const char *eq = memchr(item, '=', len);

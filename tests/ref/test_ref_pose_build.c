@@ -19,7 +19,10 @@ typedef struct tbone {
     int16_t parent, len, rot[3], scale[3];
 } tbone;
 
-#define UNIT {1024, 1024, 1024}
+#define UNIT                                                                                       \
+    {                                                                                              \
+        1024, 1024, 1024                                                                           \
+    }
 #define SKEL_MAX (16 + 48 * 4)
 
 /* Header (count, flags, model scale, root) and bones; every other byte, the
@@ -44,15 +47,15 @@ static void skel_make(uint8_t *s, const tbone *b, unsigned n, uint8_t flags, int
     }
 }
 
-static void check_bone(const uint8_t *skel, unsigned b, const int16_t m[3][3], int32_t x,
-                       int32_t y, int32_t z, const char *what)
+static void check_bone(const uint8_t *skel, unsigned b, const int16_t m[3][3], int32_t x, int32_t y,
+                       int32_t z, const char *what)
 {
     ref_matrix got;
     ref_pose_bone_load(skel, b, &got);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            cr_assert_eq(got.m[i][j], m[i][j], "%s: bone %u m[%d][%d] = %d, want %d", what, b, i,
-                         j, got.m[i][j], m[i][j]);
+            cr_assert_eq(got.m[i][j], m[i][j], "%s: bone %u m[%d][%d] = %d, want %d", what, b, i, j,
+                         got.m[i][j], m[i][j]);
     cr_assert(got.t[0] == x && got.t[1] == y && got.t[2] == z,
               "%s: bone %u t (%d, %d, %d), want (%d, %d, %d)", what, b, got.t[0], got.t[1],
               got.t[2], x, y, z);
@@ -85,9 +88,8 @@ static const int16_t RZ512[3][3] = {{2896, -2896, 0}, {2896, 2896, 0}, {0, 0, 40
  */
 Test(pose_build, offset_and_length_place_each_child)
 {
-    static const tbone b[3] = {{-1, 100, {0, 0, 0}, UNIT},
-                               {0, 200, {1024, 0, 0}, UNIT},
-                               {1, 50, {0, 0, 0}, UNIT}};
+    static const tbone b[3] = {
+        {-1, 100, {0, 0, 0}, UNIT}, {0, 200, {1024, 0, 0}, UNIT}, {1, 50, {0, 0, 0}, UNIT}};
     static const struct {
         const char *opts;
         int32_t t1[3], t2[3];
@@ -204,12 +206,9 @@ Test(pose_build, scale_path_pre_and_post_round_differently)
         const char *opts;
         const int16_t (*want)[3];
     } c[] = {
-        {0x01, "scale=pre", m2899},
-        {0x01, "scale=pre,step=floor", m2898},
-        {0x01, "scale=post", m2898},
-        {0x01, "scale=post,step=floor", m2898},
-        {0xFE, "scale=pre", RZ512},
-        {0xFE, "scale=post", RZ512},
+        {0x01, "scale=pre", m2899},  {0x01, "scale=pre,step=floor", m2898},
+        {0x01, "scale=post", m2898}, {0x01, "scale=post,step=floor", m2898},
+        {0xFE, "scale=pre", RZ512},  {0xFE, "scale=post", RZ512},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         uint8_t s[SKEL_MAX];
@@ -342,8 +341,10 @@ static void check_only_runtime_changed(const uint8_t *before, const uint8_t *aft
 {
     for (size_t i = 0; i < n; i++)
         if (!writable(i))
-            cr_assert_eq(after[i], before[i], "%s: byte %zu (header, or bone byte 16 + 48 b + k) "
-                         "changed", what, i);
+            cr_assert_eq(after[i], before[i],
+                         "%s: byte %zu (header, or bone byte 16 + 48 b + k) "
+                         "changed",
+                         what, i);
 }
 
 Test(pose_build, pad_word_and_every_read_field_stay_untouched)

@@ -21,8 +21,8 @@ static void check_bone(tb_fix *fx, unsigned b, const int16_t m[3][3], int32_t x,
     ref_pose_bone_load(fx->skel, b, &got);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            cr_assert_eq(got.m[i][j], m[i][j], "%s: bone %u m[%d][%d] = %d, want %d", what, b, i,
-                         j, got.m[i][j], m[i][j]);
+            cr_assert_eq(got.m[i][j], m[i][j], "%s: bone %u m[%d][%d] = %d, want %d", what, b, i, j,
+                         got.m[i][j], m[i][j]);
     cr_assert(got.t[0] == x && got.t[1] == y && got.t[2] == z,
               "%s: bone %u t (%d, %d, %d), want (%d, %d, %d)", what, b, got.t[0], got.t[1],
               got.t[2], x, y, z);

@@ -88,8 +88,9 @@ Test(pose_math, psx_table_quarter_wave_is_mirrored_over_the_quadrants)
     static const struct {
         int16_t a;
         int32_t v;
-    } s[] = {{256, 1567}, {1792, 1567}, {2304, -1567}, {3840, -1567}, {-256, -1567},
-             {-3840, 1567}, {2, 13}, {2046, 13}, {-2, -13}, {4094, -13}, {4096 + 256, 1567}};
+    } s[] = {{256, 1567},   {1792, 1567},  {2304, -1567},     {3840, -1567},
+             {-256, -1567}, {-3840, 1567}, {2, 13},           {2046, 13},
+             {-2, -13},     {4094, -13},   {4096 + 256, 1567}};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
         cr_assert_eq(ref_pose_sin(s[i].a, T_P), s[i].v, "psx sin(%d) = %d, want %d", s[i].a,
                      ref_pose_sin(s[i].a, T_P), s[i].v);
@@ -143,9 +144,12 @@ Test(pose_math, every_angle_agrees_with_a_long_double_computation)
                 int near = cosine ? ref_pose_cos_near(a16, (ref_pose_trig)t)
                                   : ref_pose_sin_near(a16, (ref_pose_trig)t);
                 long double k = floorl(v + 0.5L), dist;
-                if (t == T_N) dist = fabsl(v - floorl(v) - 0.5L);
-                else if (v == k || (t == T_T && k == 0.0L)) dist = 1.0L; /* exact, or trunc at 0 */
-                else dist = fabsl(v - k);
+                if (t == T_N)
+                    dist = fabsl(v - floorl(v) - 0.5L);
+                else if (v == k || (t == T_T && k == 0.0L))
+                    dist = 1.0L; /* exact, or trunc at 0 */
+                else
+                    dist = fabsl(v - k);
                 long double want = round_ld(v, t);
                 if (dist > lim + margin) {
                     cr_assert_not(near, "a %ld %s trig %d flagged at %Lg from the boundary", a,
@@ -223,13 +227,16 @@ Test(pose_math, copy5_product_wraps_to_s16_and_never_saturates)
     }
     for (int s = 0; s < 2; s++) {
         ref_pose_mul(p, p, (ref_pose_step)s, out);
-        for (int i = 0; i < 9; i++) cr_assert_eq(out[i / 3][i % 3], -48, "32767s step %d", s);
+        for (int i = 0; i < 9; i++)
+            cr_assert_eq(out[i / 3][i % 3], -48, "32767s step %d", s);
         /* -32768^2 x 3 = 3 x 2^30 = 786432 x 4096; 786432 = 12 x 65536: 0 */
         ref_pose_mul(n, n, (ref_pose_step)s, out);
-        for (int i = 0; i < 9; i++) cr_assert_eq(out[i / 3][i % 3], 0, "-32768s step %d", s);
+        for (int i = 0; i < 9; i++)
+            cr_assert_eq(out[i / 3][i % 3], 0, "-32768s step %d", s);
         /* -3 x 32768 x 32767 / 4096 = -786408 exactly; + 12 x 65536 = 24 */
         ref_pose_mul(n, p, (ref_pose_step)s, out);
-        for (int i = 0; i < 9; i++) cr_assert_eq(out[i / 3][i % 3], 24, "mixed step %d", s);
+        for (int i = 0; i < 9; i++)
+            cr_assert_eq(out[i / 3][i % 3], 24, "mixed step %d", s);
     }
     /* 2.0 x 20000 = 40000 -> -25536; 2.0 x -20000 -> 25536; 2.0 x 16384 = 32768 -> -32768 */
     static const int16_t two[3][3] = {{8192, 0, 0}, {0, 8192, 0}, {0, 0, 8192}};
@@ -309,10 +316,14 @@ Test(pose_math, rotation_rounds_each_step)
      * Rx(0) leaves it. zyx: Ry, then Rz.Ry: row0 (c,-s,0): 2047.5, -2896, 2047.5;
      * row1 (s,c,0): 2047.5, 2896, 2047.5; row2 (-s, 0, c). */
     static const int16_t ang[3] = {0, 512, 512};
-    static const int16_t xyz_even[3][3] = {{2048, -2048, 2896}, {2896, 2896, 0}, {-2048, 2048, 2896}};
-    static const int16_t xyz_floor[3][3] = {{2047, -2048, 2896}, {2896, 2896, 0}, {-2048, 2047, 2896}};
-    static const int16_t zyx_even[3][3] = {{2048, -2896, 2048}, {2048, 2896, 2048}, {-2896, 0, 2896}};
-    static const int16_t zyx_floor[3][3] = {{2047, -2896, 2047}, {2047, 2896, 2047}, {-2896, 0, 2896}};
+    static const int16_t xyz_even[3][3] = {
+        {2048, -2048, 2896}, {2896, 2896, 0}, {-2048, 2048, 2896}};
+    static const int16_t xyz_floor[3][3] = {
+        {2047, -2048, 2896}, {2896, 2896, 0}, {-2048, 2047, 2896}};
+    static const int16_t zyx_even[3][3] = {
+        {2048, -2896, 2048}, {2048, 2896, 2048}, {-2896, 0, 2896}};
+    static const int16_t zyx_floor[3][3] = {
+        {2047, -2896, 2047}, {2047, 2896, 2047}, {-2896, 0, 2896}};
     int16_t m[3][3];
     ref_pose_rotation(ang, REF_ORDER_XYZ, T_N, REF_STEP_NEAREST_EVEN, m);
     assert_m(m, xyz_even, "xyz nearest-even");
@@ -447,10 +458,10 @@ Test(pose_math, root_translation_and_offset_vectors)
         ref_pose_offset o;
         int16_t len, v[3];
     } c[] = {
-        {REF_OFFSET_PZ, 100, {0, 0, 100}},   {REF_OFFSET_NZ, 100, {0, 0, -100}},
-        {REF_OFFSET_PY, 100, {0, 100, 0}},   {REF_OFFSET_NY, 100, {0, -100, 0}},
-        {REF_OFFSET_PX, 100, {100, 0, 0}},   {REF_OFFSET_NX, 100, {-100, 0, 0}},
-        {REF_OFFSET_NX, -5, {5, 0, 0}},      {REF_OFFSET_NZ, -32768, {0, 0, -32768}},
+        {REF_OFFSET_PZ, 100, {0, 0, 100}},    {REF_OFFSET_NZ, 100, {0, 0, -100}},
+        {REF_OFFSET_PY, 100, {0, 100, 0}},    {REF_OFFSET_NY, 100, {0, -100, 0}},
+        {REF_OFFSET_PX, 100, {100, 0, 0}},    {REF_OFFSET_NX, 100, {-100, 0, 0}},
+        {REF_OFFSET_NX, -5, {5, 0, 0}},       {REF_OFFSET_NZ, -32768, {0, 0, -32768}},
         {(ref_pose_offset)6, 100, {0, 0, 0}},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
@@ -467,9 +478,9 @@ Test(pose_math, matrix_bytes_skip_the_pad)
     memset(buf, 0xA5, sizeof buf);
     ref_matrix m = {{{1, 2, 3}, {4, 5, 6}, {7, 8, -2}}, {0x11223344, -1, 2}};
     ref_matrix_store(buf, &m);
-    static const uint8_t want[32] = {1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0,
-                                     0xFE, 0xFF, 0xA5, 0xA5, 0x44, 0x33, 0x22, 0x11,
-                                     0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 0, 0};
+    static const uint8_t want[32] = {
+        1,    0,    2,    0,    3,    0,    4,    0,    5,    0,    6,    0,    7, 0, 8, 0,
+        0xFE, 0xFF, 0xA5, 0xA5, 0x44, 0x33, 0x22, 0x11, 0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 0, 0};
     ts_assert_mem(buf, want, sizeof want, "stored MATRIX");
     ref_matrix back;
     ref_matrix_load(buf, &back);

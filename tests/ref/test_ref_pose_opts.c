@@ -10,7 +10,8 @@
 
 #include "ref/pose.h"
 
-#define DEFAULT_TEXT "order=xyz,trig=x87-nearest,step=nearest-even,offset=+z,length=parent,scale=pre"
+#define DEFAULT_TEXT                                                                               \
+    "order=xyz,trig=x87-nearest,step=nearest-even,offset=+z,length=parent,scale=pre"
 
 /* POSE.md section 3, in its order (default first). */
 static const struct {
@@ -120,19 +121,17 @@ static void refused(const char *text, const char *want1, const char *want2)
     cr_assert(strstr(err.reason, want1), "\"%s\": reason \"%s\" lacks \"%s\"", text, err.reason,
               want1);
     if (want2)
-        cr_assert(strstr(err.reason, want2), "\"%s\": reason \"%s\" lacks \"%s\"", text,
-                  err.reason, want2);
+        cr_assert(strstr(err.reason, want2), "\"%s\": reason \"%s\" lacks \"%s\"", text, err.reason,
+                  want2);
 }
 
 Test(pose_opts, every_error_names_the_bad_item)
 {
-    refused("order=xyw", "unknown value \"xyw\" for order",
-            "xyz, xzy, yxz, yzx, zxy or zyx");
+    refused("order=xyw", "unknown value \"xyw\" for order", "xyz, xzy, yxz, yzx, zxy or zyx");
     refused("trig=x87-round", "unknown value \"x87-round\" for trig",
             "x87-nearest, x87-trunc, x87-floor or psx-table");
     refused("order=", "unknown value \"\" for order", NULL);
-    refused("colour=red", "unknown key \"colour\"",
-            "order, trig, step, offset, length or scale");
+    refused("colour=red", "unknown key \"colour\"", "order, trig, step, offset, length or scale");
     refused("ORDER=xyz", "unknown key \"ORDER\"", NULL);
     refused(" order=xyz", "unknown key \" order\"", NULL);
     refused("=xyz", "unknown key \"\"", NULL);
