@@ -133,8 +133,8 @@ int ref_pose_cos_near(int16_t a, ref_pose_trig t)
 /* sum / 4096 rounded as step says, wrapped to s16. */
 static int16_t round_cell(int64_t sum, ref_pose_step step)
 {
-    int64_t q = sum >= 0 ? sum / 4096 : -((-sum + 4095) / 4096); /* floor */
-    int64_t r = sum - q * 4096;                                  /* 0..4095 */
+    int64_t r = (int64_t)((uint64_t)sum & 4095u); /* sum mod 4096, 0..4095 */
+    int64_t q = (sum - r) / 4096;                 /* floor(sum / 4096), an exact division */
     if (step == REF_STEP_NEAREST_EVEN && (r > 2048 || (r == 2048 && ((uint64_t)q & 1u)))) q++;
     return pw_s16((uint32_t)((uint64_t)q & 0xFFFFu));
 }
@@ -194,10 +194,15 @@ void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig
                        ref_pose_step step, int16_t out[3][3])
 {
     int16_t m[3][3], r[3][3];
-    identity(m);
-    for (int k = 2; k >= 0; k--) {
-        int axis = ref_pose_order_axis(order, k);
-        if (axis < 0) break;
+    if ((unsigned)order >= REF_ORDER__COUNT) {
+        identity(out);
+        return;
+    }
+    /* The first product, Rc . I, is exact under either rounding: Rc itself. */
+    int axis = ref_pose_order_axis(order, 2);
+    ref_pose_axis(axis, ang[axis], trig, m);
+    for (int k = 1; k >= 0; k--) {
+        axis = ref_pose_order_axis(order, k);
         ref_pose_axis(axis, ang[axis], trig, r);
         ref_pose_mul(r, m, step, m);
     }
