@@ -201,7 +201,8 @@ int ref_pose_order_axis(ref_pose_order order, int k);
  * The local rotation, built like 0x56CD50: from the identity, multiplied on
  * the left by the rightmost axis of order first ("xyz": Rz(ang[2]), then
  * Ry(ang[1]), then Rx(ang[0]), so R = Rx.Ry.Rz), each product through
- * ref_pose_mul with step. ang is (x, y, z).
+ * ref_pose_mul with step (the first product, Rc . I, is exact: Rc). ang is
+ * (x, y, z). An invalid order gives the identity.
  */
 void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
                        ref_pose_step step, int16_t out[3][3]);
@@ -283,9 +284,9 @@ int ref_pose_parent_regular(const uint8_t *skel, unsigned b);
 
 /*
  * ComputeBonesWorldMatrices (0x5095B0): every bone's MATRIX in place =
- * ref_pose_compose(base, bone, o->step). base is only read (it may not lie
- * inside skel). Returns 0, or -1 (nothing written) on NULL arguments, an
- * invalid o or bones > REF_POSE_MAX_BONES.
+ * ref_pose_compose(base, bone, o->step). base is only read, and copied
+ * before the first write (so it may even point into skel). Returns 0, or -1 (nothing written) on
+ * NULL arguments, an invalid o or bones > REF_POSE_MAX_BONES.
  */
 int ref_world_matrices(uint8_t *skel, unsigned bones, const ref_matrix *base,
                        const ref_pose_opts *o);
