@@ -285,8 +285,9 @@ int ref_pose_parent_regular(const uint8_t *skel, unsigned b);
 /*
  * ComputeBonesWorldMatrices (0x5095B0): every bone's MATRIX in place =
  * ref_pose_compose(base, bone, o->step). base is only read, and copied
- * before the first write (so it may even point into skel). Returns 0, or -1 (nothing written) on
- * NULL arguments, an invalid o or bones > REF_POSE_MAX_BONES.
+ * before the first write (so it may even point into skel). Returns 0, or
+ * -1 (nothing written) on NULL arguments, an invalid o or
+ * bones > REF_POSE_MAX_BONES.
  */
 int ref_world_matrices(uint8_t *skel, unsigned bones, const ref_matrix *base,
                        const ref_pose_opts *o);
