@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/le.h"
 #include "ref/dat.h"
+#include "ref/pose.h"
 
 /* AnimCmd flag bits (byte +1). */
 #define REF_CMD_SLOW 0x01
@@ -74,6 +75,17 @@ typedef struct ref_anim {
     unsigned bones;
     ref_animcmd cmd;
     unsigned tick; /* calls since the last StartClip, for errors */
+    /*
+     * The posed skeleton (ref/pose.h), both optional and borrowed (they must
+     * outlive their use). pose NULL (what ref_anim_init sets): no matrix
+     * rebuild, the frame level. Otherwise every call that decodes a frame
+     * ends with BuildBoneMatrices under these options, where ENGINE.md
+     * section 4 step 5 calls it (not the end call that returns 1, nor a call
+     * that fails). pose_near, when not NULL (bones entries), receives the
+     * near masks of each rebuild.
+     */
+    const ref_pose_opts *pose;
+    uint16_t *pose_near;
 } ref_anim;
 
 /* Bytes a skeleton buffer needs for this file (0 when it has no model). */
@@ -81,7 +93,7 @@ size_t ref_skel_size(const dat_file *dat);
 
 /*
  * Binds a to dat and copies the file's skeleton bytes into skel (size at
- * least ref_skel_size(dat)). cmd starts zeroed. Fails when the file has no
+ * least ref_skel_size(dat)). cmd starts zeroed, pose and pose_near NULL. Fails when the file has no
  * model or skel_size is too small.
  */
 int ref_anim_init(ref_anim *a, const dat_file *dat, uint8_t *skel, size_t skel_size,

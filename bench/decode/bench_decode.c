@@ -3,9 +3,11 @@
  * vanilla-preset synthetic corpus in each mode on one core: StartClip, then
  * Battle_ReadAnimation until it returns 1, for every clip of every model
  * file (the files are built in memory first and not timed). Best of N
- * passes per mode; prints frames/s and ms per mode.
+ * passes per mode; prints frames/s and ms per mode. With --pose SPEC every
+ * decoding call also rebuilds the bone matrices under those pose options
+ * (ref/pose.h); without it, none (the frame level).
  *
- * usage: bench_decode [--preset small|vanilla] [--seed N] [--passes N]
+ * usage: bench_decode [--preset small|vanilla] [--seed N] [--passes N] [--pose SPEC]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,7 @@ static double now(void)
 
 /* Decodes every clip of every file in one mode; returns the calls made. */
 static uint64_t decode_all(file *f, size_t n, uint8_t flags, uint8_t *skel, size_t skel_cap,
-                           uint64_t *frames)
+                           const ref_pose_opts *pose, uint64_t *frames)
 {
     uint64_t calls = 0;
     *frames = 0;
@@ -40,6 +42,7 @@ static uint64_t decode_all(file *f, size_t n, uint8_t flags, uint8_t *skel, size
         ref_anim a;
         ff_error err;
         if (ref_anim_init(&a, &f[i].dat, skel, skel_cap, &err) < 0) continue;
+        a.pose = pose;
         for (uint32_t c = 0; c < f[i].dat.clips; c++) {
             ref_anim_reset_skeleton(&a);
             memset(&a.cmd, 0, sizeof a.cmd);
@@ -58,14 +61,21 @@ int main(int argc, char **argv)
 {
     const char *preset = "vanilla";
     unsigned long seed = 1, passes = 5;
+    const char *pose_spec = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--preset")) preset = argv[i + 1];
         else if (!strcmp(argv[i], "--seed")) seed = strtoul(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "--passes")) passes = strtoul(argv[i + 1], NULL, 0);
+        else if (!strcmp(argv[i], "--pose")) pose_spec = argv[i + 1];
+    }
+    ff_error err;
+    ref_pose_opts pose;
+    if (pose_spec && ref_pose_opts_parse(pose_spec, &pose, &err) < 0) {
+        fprintf(stderr, "bench_decode: %s\n", err.reason);
+        return 2;
     }
     int p = synth_preset_from_name(preset);
     synth_plan *plan;
-    ff_error err;
     if (p < 0 || synth_plan_make((synth_preset)p, seed, &plan, &err) < 0) {
         fprintf(stderr, "bench_decode: cannot plan preset %s\n", preset);
         return 2;
@@ -83,8 +93,8 @@ int main(int argc, char **argv)
         const char *name;
         uint8_t flags;
     } modes[] = {{"normal", 0}, {"slow", 1}, {"fast", 2}, {"slow+fast", 3}};
-    printf("preset %s seed %lu: %zu files, best of %lu passes per mode, one core\n", preset, seed,
-           n, passes);
+    printf("preset %s seed %lu: %zu files, best of %lu passes per mode, one core%s%s\n", preset,
+           seed, n, passes, pose_spec ? ", pose " : "", pose_spec ? pose_spec : "");
     printf("%-10s %10s %10s %10s %14s\n", "mode", "frames", "calls", "ms", "frames/s");
     double total_ms = 0;
     for (size_t m = 0; m < 4; m++) {
@@ -93,7 +103,7 @@ int main(int argc, char **argv)
         for (unsigned long k = 0; k < passes; k++) {
             double t0 = now();
             calls = decode_all(f, n, modes[m].flags, skel, DAT_SKEL_HEADER + DAT_BONE_SIZE * 255,
-                               &frames);
+                               pose_spec ? &pose : NULL, &frames);
             double dt = now() - t0;
             if (dt < best) best = dt;
         }

@@ -1,0 +1,308 @@
+/*
+ * ref/pose.h: the posed skeleton of the reference engine (POSE.md):
+ * BuildBoneMatrices (0x508C90) and ComputeBonesWorldMatrices (0x5095B0) on
+ * the game's own skeleton bytes, the fixed-point helpers they are made of,
+ * and the pose options that name every choice POSE.md section 3 leaves open.
+ *
+ * Everything here is a pure function on plain values or on caller-owned
+ * bytes: no allocation, no globals, no printing, no exits. The bone writer
+ * touches bone+0x10 .. bone+0x21 (s16 m[3][3]) and bone+0x24 .. bone+0x2F
+ * (s32 t[3]) and nothing else: the pad word at bone+0x22 is never read or
+ * written. Integer work wraps in 32 bits (cells in 16) as the game's imul
+ * and sar do; nothing saturates.
+ */
+#ifndef FF8_REF_POSE_H
+#define FF8_REF_POSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+/* ---- options: one list per choice (POSE.md section 3), default first ---- */
+
+/* Order of the axis rotations in the local matrix: "xyz" is R = Rx.Ry.Rz. */
+#define REF_POSE_ORDER_MAP(XX)                                                                     \
+    XX(XYZ, "xyz") XX(XZY, "xzy") XX(YXZ, "yxz") XX(YZX, "yzx") XX(ZXY, "zxy") XX(ZYX, "zyx")
+/* How 4096.sin(a) becomes an integer: rounded, truncated, floored, or the PsyQ table. */
+#define REF_POSE_TRIG_MAP(XX)                                                                      \
+    XX(X87_NEAREST, "x87-nearest")                                                                 \
+    XX(X87_TRUNC, "x87-trunc") XX(X87_FLOOR, "x87-floor") XX(PSX_TABLE, "psx-table")
+/* Rounding of each matrix product cell: Copy5's nearest-even, or floor (>> 12). */
+#define REF_POSE_STEP_MAP(XX) XX(NEAREST_EVEN, "nearest-even") XX(FLOOR, "floor")
+/* The child's offset vector v: its axis and sign (L along that axis). */
+#define REF_POSE_OFFSET_MAP(XX)                                                                    \
+    XX(PZ, "+z") XX(NZ, "-z") XX(PY, "+y") XX(NY, "-y") XX(PX, "+x") XX(NX, "-x")
+/* L: the parent's bone size or the bone's own. */
+#define REF_POSE_LENGTH_MAP(XX) XX(PARENT, "parent") XX(OWN, "own")
+/* Scale path: columns scaled before or after composing with the parent. */
+#define REF_POSE_SCALE_MAP(XX) XX(PRE, "pre") XX(POST, "post")
+
+#define REF_POSE_ENUM_(prefix, name, text) prefix##name,
+#define REF_POSE_ORDER_ENUM_(name, text) REF_POSE_ENUM_(REF_ORDER_, name, text)
+#define REF_POSE_TRIG_ENUM_(name, text) REF_POSE_ENUM_(REF_TRIG_, name, text)
+#define REF_POSE_STEP_ENUM_(name, text) REF_POSE_ENUM_(REF_STEP_, name, text)
+#define REF_POSE_OFFSET_ENUM_(name, text) REF_POSE_ENUM_(REF_OFFSET_, name, text)
+#define REF_POSE_LENGTH_ENUM_(name, text) REF_POSE_ENUM_(REF_LENGTH_, name, text)
+#define REF_POSE_SCALE_ENUM_(name, text) REF_POSE_ENUM_(REF_SCALE_, name, text)
+typedef enum ref_pose_order {
+    REF_POSE_ORDER_MAP(REF_POSE_ORDER_ENUM_) REF_ORDER__COUNT
+} ref_pose_order;
+typedef enum ref_pose_trig { REF_POSE_TRIG_MAP(REF_POSE_TRIG_ENUM_) REF_TRIG__COUNT } ref_pose_trig;
+typedef enum ref_pose_step { REF_POSE_STEP_MAP(REF_POSE_STEP_ENUM_) REF_STEP__COUNT } ref_pose_step;
+typedef enum ref_pose_offset {
+    REF_POSE_OFFSET_MAP(REF_POSE_OFFSET_ENUM_) REF_OFFSET__COUNT
+} ref_pose_offset;
+typedef enum ref_pose_length {
+    REF_POSE_LENGTH_MAP(REF_POSE_LENGTH_ENUM_) REF_LENGTH__COUNT
+} ref_pose_length;
+typedef enum ref_pose_scale {
+    REF_POSE_SCALE_MAP(REF_POSE_SCALE_ENUM_) REF_SCALE__COUNT
+} ref_pose_scale;
+
+/*
+ * One combination of the open choices. Plain data: a zeroed value is the
+ * default combination (the first value of every list above), and a copy is
+ * a copy. Only the REF_* values above are valid in each field.
+ */
+typedef struct ref_pose_opts {
+    ref_pose_order order;
+    ref_pose_trig trig;
+    ref_pose_step step;
+    ref_pose_offset offset;
+    ref_pose_length length;
+    ref_pose_scale scale;
+} ref_pose_opts;
+
+/* The options by key, in canonical text order: key enum, field and its type, text name. */
+#define REF_POSE_KEY_MAP(XX)                                                                       \
+    XX(ORDER, order, ref_pose_order, "order")                                                      \
+    XX(TRIG, trig, ref_pose_trig, "trig")                                                          \
+    XX(STEP, step, ref_pose_step, "step")                                                          \
+    XX(OFFSET, offset, ref_pose_offset, "offset")                                                  \
+    XX(LENGTH, length, ref_pose_length, "length")                                                  \
+    XX(SCALE, scale, ref_pose_scale, "scale")
+#define REF_POSE_KEY_ENUM_(name, field, type, text) REF_POSE_KEY_##name,
+typedef enum ref_pose_key { REF_POSE_KEY_MAP(REF_POSE_KEY_ENUM_) REF_POSE_KEY__COUNT } ref_pose_key;
+
+/* Combinations in the whole space: 6 x 4 x 2 x 6 x 2 x 2. */
+#define REF_POSE_OPTS_COUNT 1152u
+/* Bytes enough for the canonical text form, NUL included. */
+#define REF_POSE_OPTS_TEXT_MAX 96
+
+/* The default combination (all zero). */
+void ref_pose_opts_default(ref_pose_opts *o);
+/* 1 when every field holds one of its listed values, else 0. */
+int ref_pose_opts_valid(const ref_pose_opts *o);
+
+/* "order", "trig", ...; NULL when key is out of range. */
+const char *ref_pose_key_name(ref_pose_key key);
+/* How many values key has (6, 4, 2, 6, 2, 2); 0 when key is out of range. */
+unsigned ref_pose_value_count(ref_pose_key key);
+/* Text of value v of key ("x87-floor", "+y", ...); NULL when either is out of range. */
+const char *ref_pose_value_name(ref_pose_key key, unsigned v);
+/* The value index o holds for key (REF_POSE_KEY__COUNT or more: 0). */
+unsigned ref_pose_opts_get(const ref_pose_opts *o, ref_pose_key key);
+/*
+ * Sets one option, leaving the others as they are: the way to vary one
+ * choice at a time. Returns -1 (o unchanged) when key or v is out of range.
+ */
+int ref_pose_opts_set(ref_pose_opts *o, ref_pose_key key, unsigned v);
+
+/*
+ * The enumerator: index 0 .. REF_POSE_OPTS_COUNT - 1 <-> combination, each
+ * combination exactly once, index 0 the default, the last key (scale)
+ * varying fastest. ref_pose_opts_at returns -1 (o unchanged) for an index
+ * out of range; ref_pose_opts_index returns REF_POSE_OPTS_COUNT for an
+ * invalid o.
+ */
+int ref_pose_opts_at(unsigned index, ref_pose_opts *o);
+unsigned ref_pose_opts_index(const ref_pose_opts *o);
+
+/*
+ * Parses the text form "order=xyz,trig=x87-nearest,step=nearest-even,
+ * offset=+z,length=parent,scale=pre": comma-separated key=value items, in
+ * any order, any subset of the keys (the others take their defaults; ""
+ * is the default combination). No spaces. An unknown key, an unknown value,
+ * an item without '=', an empty item or a key given twice is an FF_E_USAGE
+ * error naming the item and listing what is accepted; *out is then left
+ * unchanged. text may not be NULL.
+ */
+int ref_pose_opts_parse(const char *text, ref_pose_opts *out, ff_error *err);
+/*
+ * Writes the canonical text form (every key, in REF_POSE_KEY_MAP order) into
+ * buf (n bytes, REF_POSE_OPTS_TEXT_MAX is enough), always NUL-terminated;
+ * an invalid field prints as "?". Returns buf.
+ */
+char *ref_pose_opts_format(const ref_pose_opts *o, char *buf, size_t n);
+
+/* ---- the PsyQ MATRIX and the helpers of 0x508C90 (POSE.md section 2) ---- */
+
+/* A PsyQ MATRIX without its pad: Q12 cells (4096 = 1.0), row-major, and t. */
+typedef struct ref_matrix {
+    int16_t m[3][3];
+    int32_t t[3];
+} ref_matrix;
+
+/* The 32-byte MATRIX at p (m at p+0, the pad at p+18 skipped, t at p+20). */
+void ref_matrix_load(const uint8_t *p, ref_matrix *out);
+/* Writes m and t at p; p+18 and p+19 (the pad) are not touched. */
+void ref_matrix_store(uint8_t *p, const ref_matrix *in);
+/* Bone b's runtime MATRIX (bone+0x10) of a skeleton (16-byte header, 48-byte bones). */
+void ref_pose_bone_load(const uint8_t *skel, unsigned b, ref_matrix *out);
+
+/*
+ * sin / cos (0x56D130 / 0x56D100) of an s16 angle (4096 = 360 degrees),
+ * times 4096, as an integer in -4096..4096. The x87 options compute
+ * sin(a * 2pi/4096) in double (pi/2048 as a double constant) times 4096.0,
+ * then round to nearest-even, toward zero or down (whatever the caller's
+ * floating-point rounding mode). psx-table reads the quarter wave
+ * T[i] = floor(4096 sin(2 pi i / 4096) + 0.5), i = 0..1024 (computed by that
+ * formula on demand), mirrored over the four quadrants of a & 4095;
+ * cos(a) = sin(a + 1024). An invalid t gives 0.
+ */
+int32_t ref_pose_sin(int16_t a, ref_pose_trig t);
+int32_t ref_pose_cos(int16_t a, ref_pose_trig t);
+
+/*
+ * The emulation limit (POSE.md section 4) at its source: 1 when the value
+ * 4096 sin(a) (resp. cos) before rounding lies within 2^-20 of the rounding
+ * boundary of t, so that an x87 computing fsin in 80 bits and one computing
+ * it through the host's double sin (Unicorn) may round it differently:
+ * k + 0.5 for x87-nearest; a non-zero integer for x87-trunc (trunc is
+ * continuous at 0); any integer for x87-floor. A value that is exactly an
+ * integer in double (sin 0, cos 0, +-1 at the quarter turns) is exact on
+ * every x87 too and is not flagged; psx-table (integers from a table) and
+ * an invalid t are never flagged.
+ */
+int ref_pose_sin_near(int16_t a, ref_pose_trig t);
+int ref_pose_cos_near(int16_t a, ref_pose_trig t);
+
+/*
+ * The Copy5 product (0x56C090): out = a.b, each cell the exact sum
+ * sum_k a[i][k] b[k][j] divided by 4096, rounded to nearest-even (Copy5) or
+ * down (floor), then wrapped to s16 (never saturated). out may alias a or b.
+ */
+void ref_pose_mul(const int16_t a[3][3], const int16_t b[3][3], ref_pose_step step,
+                  int16_t out[3][3]);
+
+/*
+ * One axis matrix in the PsyQ sign convention, from c = cos(a), s = sin(a)
+ * under t: axis 0 = Rx [[1,0,0],[0,c,-s],[0,s,c]], 1 = Ry [[c,0,s],[0,1,0],
+ * [-s,0,c]], 2 = Rz [[c,-s,0],[s,c,0],[0,0,1]] (1 is 4096). The negation is
+ * s16 (-(-32768) cannot happen: |s| <= 4096). axis outside 0..2: identity.
+ */
+void ref_pose_axis(int axis, int16_t a, ref_pose_trig t, int16_t out[3][3]);
+
+/* Axis (0 x, 1 y, 2 z) at position k (0..2, left to right) of order; -1 when out of range. */
+int ref_pose_order_axis(ref_pose_order order, int k);
+
+/*
+ * The local rotation, built like 0x56CD50: from the identity, multiplied on
+ * the left by the rightmost axis of order first ("xyz": Rz(ang[2]), then
+ * Ry(ang[1]), then Rx(ang[0]), so R = Rx.Ry.Rz), each product through
+ * ref_pose_mul with step (the first product, Rc . I, is exact: Rc). ang is
+ * (x, y, z). An invalid order gives the identity.
+ */
+void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
+                       ref_pose_step step, int16_t out[3][3]);
+
+/*
+ * 0x56C3D0: out[i] = (sum_k m[i][k] v[k]) >> 12, s16 v in, s32 out; products
+ * and sum wrap in 32 bits, the shift is arithmetic (rounds down).
+ */
+void ref_pose_apply(const int16_t m[3][3], const int16_t v[3], int32_t out[3]);
+
+/*
+ * Compose (0x56C2F0): out.m = a.m . b.m (ref_pose_mul with step), out.t =
+ * ((a.m . b.t) >> 12) + a.t with s32 b.t, 32-bit wrapping products, sum and
+ * addition, arithmetic shift. out may alias a or b.
+ */
+void ref_pose_compose(const ref_matrix *a, const ref_matrix *b, ref_pose_step step,
+                      ref_matrix *out);
+
+/*
+ * The scale path (0x508C30 as POSE.md section 3 states it): column j of m
+ * becomes (m[i][j] * v[j]) >> 12, the product wrapping in 32 bits, the
+ * shift arithmetic, the result wrapped to s16.
+ */
+void ref_pose_scale_columns(int16_t m[3][3], const int32_t v[3]);
+/* Scale vectors (Q12): root v = s << 2; child v = (s * parent) >> 10 (32-bit wrap, sar). */
+void ref_pose_scale_root(const int16_t s[3], int32_t v[3]);
+void ref_pose_scale_child(const int16_t s[3], const int32_t parent[3], int32_t v[3]);
+
+/* Root world translation: t[k] = (root[k] * model_scale) >> 8 (32-bit, sar). */
+void ref_pose_root_translation(const int16_t root[3], int16_t model_scale, int32_t t[3]);
+/*
+ * The child's s16 offset vector for offset: L on its axis, negated for the
+ * "-" values (wrapping in s16: -(-32768) stays -32768), 0 elsewhere. An
+ * invalid offset gives (0, 0, 0).
+ */
+void ref_pose_offset_vector(ref_pose_offset offset, int16_t length, int16_t v[3]);
+
+/* ---- BuildBoneMatrices and ComputeBonesWorldMatrices ---- */
+
+/* Bone counts the bone writer accepts (the skeleton's count is a u8). */
+#define REF_POSE_MAX_BONES 255
+
+/*
+ * BuildBoneMatrices (0x508C90) on skel (16-byte header + 48 x bones bytes,
+ * the game's layout), bones in index order. For bone i:
+ *   local = ref_pose_rotation(rot at bone+4) under o;
+ *   scale path (header flag bit0 set): v = ref_pose_scale_root(bone scale)
+ *     for a root, ref_pose_scale_child(bone scale, parent's v) for a child;
+ *     columns of local scaled by v before composing (pre) or of the world
+ *     matrix after (post);
+ *   root (parent -1): m = local; t[k] = (root[k] * model scale) >> 8;
+ *   child: m = parent.m . local; t = parent.t + ref_pose_apply(parent.m, v)
+ *     where v has L (parent's or own bone size, s16) on the axis and sign
+ *     of o->offset (a negated L wraps in s16);
+ * and m, t are stored at bone+0x10 / bone+0x24.
+ *
+ * Parents that are neither -1 nor an earlier bone ("irregular") are posed
+ * as the engine most likely poses them: a later bone or the bone itself
+ * (0 <= parent < bones) is read as its bytes stand (the previous rebuild's
+ * or the file's), with a unit scale vector (4096) since the engine keeps
+ * those on its stack; a parent outside the skeleton (< -1 or >= bones),
+ * memory the reference does not model, poses the bone as a root.
+ *
+ * near, when not NULL, receives bones masks (REF_POSE_NEAR_* bits): the
+ * cells and translations that depend, through a non-zero factor, on a sin
+ * or cos value that ref_pose_*_near flags. It is all zero under x87-nearest
+ * and psx-table for every s16 angle.
+ *
+ * Returns the number of irregular bones (0 for a well-formed skeleton), or
+ * -1 when skel or o is NULL, o is invalid or bones > REF_POSE_MAX_BONES
+ * (nothing written).
+ */
+int ref_build_bone_matrices(uint8_t *skel, unsigned bones, const ref_pose_opts *o);
+int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
+                                 uint16_t *near);
+
+/* 1 when bone b's parent is -1 or an earlier bone (b < bones assumed). */
+int ref_pose_parent_regular(const uint8_t *skel, unsigned b);
+
+/*
+ * ComputeBonesWorldMatrices (0x5095B0): every bone's MATRIX in place =
+ * ref_pose_compose(base, bone, o->step). base is only read, and copied
+ * before the first write (so it may even point into skel). Returns 0, or
+ * -1 (nothing written) on NULL arguments, an invalid o or
+ * bones > REF_POSE_MAX_BONES.
+ */
+int ref_world_matrices(uint8_t *skel, unsigned bones, const ref_matrix *base,
+                       const ref_pose_opts *o);
+
+/* Near masks: bit 3r+c for m[r][c], bit 9+k for t[k]. */
+#define REF_POSE_NEAR_CELL(r, c) ((uint16_t)(1u << (3 * (r) + (c))))
+#define REF_POSE_NEAR_T(k) ((uint16_t)(1u << (9 + (k))))
+#define REF_POSE_NEAR_ALL 0x0FFFu
+
+/*
+ * Carries bone near masks (from ref_build_bone_matrices_near, bones
+ * entries) through ref_world_matrices with base, in place: world m[i][j]
+ * depends on bone m[k][j] where base m[i][k] != 0, world t[i] on bone t[k]
+ * likewise (the base itself is exact). Call it with the same base.
+ */
+void ref_pose_near_world(const ref_matrix *base, uint16_t *near, unsigned bones);
+
+#endif
