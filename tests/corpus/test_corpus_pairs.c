@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "corpus/pairs.h"
+#include "corpus/synth.h"
 #include "tests/corpus/ct.h"
 
 #define M DAT_MONSTER
@@ -461,3 +462,59 @@ Test(pairs, manifest_loaded_from_a_folder_when_present)
     ct_rmtree(dir);
 }
 
+/* ---- the small preset, end to end ---- */
+
+Test(pairs, small_preset_entities_by_hand)
+{
+    char *dir = ct_tempdir();
+    ff_error err;
+    CT_OK(synth_write(dir, SYNTH_SMALL, 3, NULL, &err), &err);
+    corpus *c;
+    manifest *m;
+    pairs_attach_list l;
+    pairs_set s;
+    CT_OK(corpus_open(dir, &c, &err), &err);
+    CT_OK(manifest_build(c, &m, &err), &err);
+    CT_OK(pairs_attach_load(dir, &l, &err), &err);
+    CT_OK(pairs_from_manifest(m, &l, &s, &err), &err);
+    /* corpus/README.md, small preset: 4 monsters (c0m127 has no model),
+     * d1c003 with a reduced weapon (2 clips), d4c009 with its 2 weapons (6
+     * clips), Edea's d7c016 (2 clips); attach values on d4c009 + d4w024. */
+    static const struct {
+        const char *body, *weapon;
+        unsigned clips;
+        pairs_noweapon why;
+        pairs_attach attach;
+    } want[] = {
+        {"c0m000.dat", NULL, 7, PAIRS_NOWEAPON_MONSTER, {{0}, {0}}},
+        {"c0m001.dat", NULL, 4, PAIRS_NOWEAPON_MONSTER, {{0}, {0}}},
+        {"c0m002.dat", NULL, 7, PAIRS_NOWEAPON_MONSTER, {{0}, {0}}},
+        {"c0m003.dat", NULL, 7, PAIRS_NOWEAPON_MONSTER, {{0}, {0}}},
+        {"d1c003.dat", NULL, 2, PAIRS_NOWEAPON_REDUCED_ONLY, {{0}, {0}}},
+        {"d4c009.dat", "d4w023.dat", 6, PAIRS_NOWEAPON_NONE, {{0}, {0}}},
+        {"d4c009.dat", "d4w024.dat", 6, PAIRS_NOWEAPON_NONE, {{300, -2048, 4000}, {-7, 120, 2500}}},
+        {"d7c016.dat", NULL, 2, PAIRS_NOWEAPON_EDEA, {{0}, {0}}},
+    };
+    cr_assert_eq(s.n, sizeof want / sizeof want[0], "%zu entities", s.n);
+    for (size_t i = 0; i < s.n; i++) {
+        const pairs_entity *e = &s.e[i];
+        cr_assert_str_eq(m->e[e->body].name, want[i].body, "entity %zu", i);
+        cr_assert_eq(e->body_clips, want[i].clips, "entity %zu", i);
+        cr_assert_eq(e->why, want[i].why, "entity %zu: %s", i, pairs_noweapon_name(e->why));
+        if (want[i].weapon) {
+            cr_assert_str_eq(m->e[e->weapon].name, want[i].weapon, "entity %zu", i);
+            cr_assert_eq(e->weapon_clips, want[i].clips, "entity %zu", i);
+        } else {
+            cr_assert_eq(e->weapon, N, "entity %zu", i);
+        }
+        cr_assert_eq(memcmp(&e->attach, &want[i].attach, sizeof e->attach), 0, "entity %zu: attach",
+                     i);
+    }
+    cr_assert_eq(s.nunpaired + s.pool_mismatches + s.attach_unused, 0);
+    cr_assert_eq(s.armed, 2);
+    pairs_free(&s);
+    pairs_attach_free(&l);
+    manifest_free(m);
+    corpus_close(c);
+    ct_rmtree(dir);
+}
