@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "corpus/pairs.h"
 #include "ref/dat.h"
 #include "common/error.h"
 
@@ -160,6 +161,12 @@ const char *synth_plan_name(const synth_plan *p, size_t i);
 const synth_file_spec *synth_plan_spec(const synth_plan *p, size_t i);
 /* Index of the entry whose skeleton + animation entry i copies, or -1. */
 long synth_plan_dup_of(const synth_plan *p, size_t i);
+/*
+ * The plan's entities manifest: the body + weapon pairs it gives non-zero
+ * weapon-slot attach values (an empty list for vanilla, whose slots are
+ * identity). Valid until synth_plan_free.
+ */
+const pairs_attach_list *synth_plan_attach(const synth_plan *p);
 
 /*
  * Builds entry i's bytes (caller frees) and, when sum is not NULL, adds
@@ -170,7 +177,8 @@ int synth_plan_build(const synth_plan *p, size_t i, uint8_t **data, size_t *size
 
 /*
  * Writes a preset's files into outdir (created with its parents), each
- * through a temporary name and a rename, and fills *sum (may be NULL).
+ * through a temporary name and a rename, then its entities manifest
+ * (PAIRS_ATTACH_FILE, always, empty or not), and fills *sum (may be NULL).
  * Files already in outdir with other names are left alone.
  */
 int synth_write(const char *outdir, synth_preset preset, uint64_t seed, synth_summary *sum,

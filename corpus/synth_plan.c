@@ -43,6 +43,7 @@ void synth_plan_free(synth_plan *p)
     for (size_t i = 0; i < p->n; i++)
         free(p->e[i].clips);
     free(p->e);
+    pairs_attach_free(&p->attach);
     free(p);
 }
 
@@ -64,6 +65,11 @@ const synth_file_spec *synth_plan_spec(const synth_plan *p, size_t i)
 long synth_plan_dup_of(const synth_plan *p, size_t i)
 {
     return i < p->n ? p->e[i].dup_of : -1;
+}
+
+const pairs_attach_list *synth_plan_attach(const synth_plan *p)
+{
+    return &p->attach;
 }
 
 long synth_plan_add(synth_plan *p, const char *name, dat_kind kind, unsigned bones, unsigned nclips,
@@ -116,12 +122,80 @@ int synth_plan_copy_model(synth_plan *p, size_t dst, size_t src, ff_error *err)
     return 0;
 }
 
+int synth_plan_attach_add(synth_plan *p, const char *body, const char *weapon, const int16_t rot[3],
+                          const int16_t trans[3], ff_error *err)
+{
+    pairs_attach_list *l = &p->attach;
+    pairs_attach_entry *e = realloc(l->e, (l->n + 1) * sizeof *e);
+    if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
+    l->e = e;
+    e = &l->e[l->n++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->body, sizeof e->body, "%s", body);
+    snprintf(e->weapon, sizeof e->weapon, "%s", weapon);
+    memcpy(e->attach.rot, rot, sizeof e->attach.rot);
+    memcpy(e->attach.trans, trans, sizeof e->attach.trans);
+    return 0;
+}
+
+int synth_plan_character(synth_plan *p, const synth_character *c, ff_error *err)
+{
+    for (unsigned b = 0; b < c->nbodies; b++)
+        if (synth_plan_add(p, c->body[b], c->body_kind, c->bones, c->nclips, c->clips, err) < 0)
+            return -1;
+    int model = dat_kind_has_model(c->weapon_kind);
+    for (unsigned w = 0; w < c->nweapons; w++) {
+        long k = synth_plan_add(p, c->weapon[w], c->weapon_kind, model ? c->weapon_bones : 0,
+                                model ? c->nclips : 0, c->clips, err);
+        if (k < 0) return -1;
+        for (unsigned i = 0; model && i < c->nlonger; i++) {
+            if (c->longer[i] >= c->nclips || p->e[k].clips[c->longer[i]].frames == 255)
+                return ff_error_set(err, FF_E_USAGE, c->weapon[w], -1,
+                                    "clip %u cannot be made longer", c->longer[i]);
+            p->e[k].clips[c->longer[i]].frames++;
+        }
+    }
+    return 0;
+}
+
 #define R SYNTH_CLIP_RANDOM
 #define X SYNTH_CLIP_EXTREMES
 #define W SYNTH_CLIP_WRAP
 #define CLIPS(a) (unsigned)(sizeof a / sizeof a[0]), a
 
-/* small: 7 files; every coverage corner at least once, cheap to emulate. */
+/* The small preset's characters (corpus/README.md), kept cheap: a Rinoa-like
+ * body with two weapons whose clips 4 and 5 run a frame longer, a Zell-like
+ * body with a reduced weapon, an Edea-like 10-section body. */
+static int small_characters(synth_plan *p, ff_error *err)
+{
+    /* Clips 4 and 5 run a frame longer on the weapons (16 and 9), as Rinoa's
+     * clips 5 and 6 do in the game; clip 2 takes the scale path on all three
+     * models. Every clip has 2 frames or more: SLOW+FAST reads one frame
+     * past each (ENGINE.md section 4), on the body and the weapons alike. */
+    static const synth_clip_spec armed[] = {{6, 0, R}, {9, 0, R},  {12, 1, R},
+                                            {4, 0, R}, {15, 0, R}, {8, 0, R}};
+    static const unsigned longer[] = {4, 5};
+    static const synth_clip_spec reduced[] = {{5, 0, R}, {2, 0, R}};
+    static const synth_clip_spec edea[] = {{4, 0, R}, {3, 0, R}};
+    static const char *const b4[] = {"d4c009.dat"}, *const w4[] = {"d4w023.dat", "d4w024.dat"};
+    static const char *const b1[] = {"d1c003.dat"}, *const w1[] = {"d1w008.dat"};
+    static const char *const b7[] = {"d7c016.dat"};
+#define LIST(a) a, (unsigned)(sizeof a / sizeof a[0])
+    const synth_character cast[] = {
+        {LIST(b1), DAT_BODY, 6, LIST(w1), DAT_WEAPON_REDUCED, 0, LIST(reduced), NULL, 0},
+        {LIST(b4), DAT_BODY, 18, LIST(w4), DAT_WEAPON, 3, LIST(armed), LIST(longer)},
+        {LIST(b7), DAT_EDEA, 6, NULL, 0, DAT_WEAPON, 0, LIST(edea), NULL, 0},
+    };
+#undef LIST
+    for (size_t i = 0; i < sizeof cast / sizeof cast[0]; i++)
+        if (synth_plan_character(p, &cast[i], err) < 0) return -1;
+    /* d4c009 + d4w023 keeps the identity slot of vanilla; d4w024 sits turned
+     * on all three axes and moved. */
+    static const int16_t rot[3] = {300, -2048, 4000}, trans[3] = {-7, 120, 2500};
+    return synth_plan_attach_add(p, "d4c009.dat", "d4w024.dat", rot, trans, err);
+}
+
+/* small: 11 files; every coverage corner at least once, cheap to emulate. */
 static int plan_small(synth_plan *p, ff_error *err)
 {
     static const synth_clip_spec one_bone[] = {{1, 0, R}, {129, 0, R}, {140, 0, R}, {0, 0, X},
@@ -129,20 +203,15 @@ static int plan_small(synth_plan *p, ff_error *err)
     static const synth_clip_spec many_bones[] = {{3, 0, R}, {5, 1, R}, {0, 0, X}, {1, 0, R}};
     static const synth_clip_spec mid[] = {{9, 0, R}, {14, 1, R}, {4, 0, R}, {20, 0, R},
                                           {0, 0, W}, {11, 1, R}, {6, 0, R}};
-    static const synth_clip_spec pair[] = {{6, 0, R}, {9, 0, R},  {12, 0, R},
-                                           {4, 0, R}, {15, 0, R}, {8, 0, R}};
-    long dup, weapon;
+    long dup;
     if (synth_plan_add(p, "c0m000.dat", DAT_MONSTER, 1, CLIPS(one_bone), err) < 0 ||
         synth_plan_add(p, "c0m001.dat", DAT_MONSTER, 71, CLIPS(many_bones), err) < 0 ||
         synth_plan_add(p, "c0m002.dat", DAT_MONSTER, 24, CLIPS(mid), err) < 0 ||
         (dup = synth_plan_add(p, "c0m003.dat", DAT_MONSTER, 0, 0, NULL, err)) < 0 ||
         synth_plan_copy_model(p, (size_t)dup, 2, err) < 0 ||
-        synth_plan_add(p, "c0m127.dat", DAT_NO_MODEL, 0, 0, NULL, err) < 0 ||
-        synth_plan_add(p, "d4c000.dat", DAT_BODY, 18, CLIPS(pair), err) < 0 ||
-        (weapon = synth_plan_add(p, "d4w000.dat", DAT_WEAPON, 3, CLIPS(pair), err)) < 0)
+        synth_plan_add(p, "c0m127.dat", DAT_NO_MODEL, 0, 0, NULL, err) < 0)
         return -1;
-    p->e[weapon].clips[5].frames++; /* one clip a frame longer on the weapon */
-    return 0;
+    return small_characters(p, err);
 }
 
 int synth_plan_make(synth_preset preset, uint64_t seed, synth_plan **out, ff_error *err)
@@ -206,6 +275,19 @@ int synth_plan_build(const synth_plan *p, size_t i, uint8_t **data, size_t *size
     return rc;
 }
 
+/* The entities manifest, written even when empty: it replaces a stale one. */
+static int write_attach(const char *outdir, const synth_plan *p, ff_error *err)
+{
+    char *text = NULL, *path = fio_join(outdir, PAIRS_ATTACH_FILE);
+    size_t len = 0;
+    int rc = path ? pairs_attach_format(&p->attach, &text, &len, err)
+                  : ff_error_set(err, FF_E_NOMEM, outdir, -1, "no memory for a path");
+    if (rc == 0) rc = fio_write_atomic(path, (const uint8_t *)text, len, err);
+    free(text);
+    free(path);
+    return rc;
+}
+
 int synth_write(const char *outdir, synth_preset preset, uint64_t seed, synth_summary *sum,
                 ff_error *err)
 {
@@ -227,6 +309,7 @@ int synth_write(const char *outdir, synth_preset preset, uint64_t seed, synth_su
         free(data);
         free(path);
     }
+    if (rc == 0) rc = write_attach(outdir, p, err);
     synth_plan_free(p);
     return rc;
 }

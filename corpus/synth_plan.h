@@ -6,6 +6,7 @@
 #ifndef FF8_CORPUS_SYNTH_PLAN_H
 #define FF8_CORPUS_SYNTH_PLAN_H
 
+#include "corpus/pairs.h"
 #include "corpus/synth.h"
 
 typedef struct plan_entry {
@@ -20,6 +21,7 @@ struct synth_plan {
     uint64_t seed;
     size_t n, cap;
     plan_entry *e;
+    pairs_attach_list attach; /* the entities manifest (attach.e owned) */
 };
 
 /*
@@ -32,6 +34,33 @@ long synth_plan_add(synth_plan *p, const char *name, dat_kind kind, unsigned bon
 
 /* Makes entry dst a copy of src's skeleton + animation (own geometry). */
 int synth_plan_copy_model(synth_plan *p, size_t dst, size_t src, ff_error *err);
+
+/* Gives the pair body + weapon non-zero attach values in the entities manifest. */
+int synth_plan_attach_add(synth_plan *p, const char *body, const char *weapon,
+                          const int16_t rot[3], const int16_t trans[3], ff_error *err);
+
+/*
+ * Appends a character: bodies named in body[0..nbodies) (kind body_kind,
+ * bones each) with the clips clips[0..nclips), then weapons named in
+ * weapon[0..nweapons) (kind weapon_kind; weapon_bones each, ignored for
+ * reduced weapons) with the same clips, except that the clips listed in
+ * longer[0..nlonger) get one frame more on the weapons.
+ */
+typedef struct synth_character {
+    const char *const *body;
+    unsigned nbodies;
+    dat_kind body_kind;
+    unsigned bones;
+    const char *const *weapon;
+    unsigned nweapons;
+    dat_kind weapon_kind;
+    unsigned weapon_bones;
+    const synth_clip_spec *clips;
+    unsigned nclips;
+    const unsigned *longer;
+    unsigned nlonger;
+} synth_character;
+int synth_plan_character(synth_plan *p, const synth_character *c, ff_error *err);
 
 /* Fills an empty plan with the vanilla-sized preset (corpus/synth_vanilla.c). */
 int synth_plan_vanilla(synth_plan *p, ff_error *err);

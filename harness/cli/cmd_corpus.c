@@ -9,6 +9,7 @@
 #include "corpus/archive.h"
 #include "corpus/fileio.h"
 #include "corpus/manifest.h"
+#include "corpus/pairs.h"
 #include "corpus/source.h"
 #include "corpus/synth.h"
 #include "harness/cli/cli.h"
@@ -26,7 +27,11 @@ static void help(FILE *out)
           "  list      every entry: name, size, and for archives the compression\n"
           "  extract   every entry into DIR (byte for byte, decompressed)\n"
           "  stats     totals: files by kind, animations, frames, scale-path use, max bones,\n"
-          "            clips longer than 128 frames\n",
+          "            clips longer than 128 frames\n\n"
+          "list and stats end with the entities a run would drive: each body with each\n"
+          "weapon of its character (clip counts body/weapon, POOL MISMATCH when they\n"
+          "differ, non-zero attach values from DIR/" PAIRS_ATTACH_FILE "), bodies without a\n"
+          "weapon and why, weapons that pair with no body; monsters are only counted.\n",
           out);
 }
 
@@ -86,24 +91,119 @@ static int do_synth(int argc, char **argv)
     return CLI_EXIT_OK;
 }
 
+/* "  rot x y z trans x y z" when a pair has attach values, else "". */
+static const char *attach_text(const pairs_attach *a, char *buf, size_t n)
+{
+    static const int16_t zero[3] = {0, 0, 0};
+    if (!memcmp(a->rot, zero, sizeof zero) && !memcmp(a->trans, zero, sizeof zero)) return "";
+    snprintf(buf, n, "  attach rot %d %d %d trans %d %d %d", a->rot[0], a->rot[1], a->rot[2],
+             a->trans[0], a->trans[1], a->trans[2]);
+    return buf;
+}
+
+/* The entities, short: one line per character entity, monsters counted. */
+static void print_entities(const pairs_set *s, const pairs_file *f)
+{
+    printf("entities:              %zu (%u monsters, %u with a weapon, %u pool mismatches)\n", s->n,
+           s->monsters, s->armed, s->pool_mismatches);
+    for (size_t i = 0; i < s->n; i++) {
+        const pairs_entity *e = &s->e[i];
+        if (e->why == PAIRS_NOWEAPON_MONSTER) continue;
+        char clips[32], buf[96];
+        const char *body = pairs_base_name(f[e->body].name);
+        if (e->weapon == PAIRS_NONE) {
+            snprintf(clips, sizeof clips, "%u", e->body_clips);
+            printf("  %-12s  %-12s  %-7s  no weapon: %s\n", body, "-", clips,
+                   pairs_noweapon_text(e->why));
+            continue;
+        }
+        snprintf(clips, sizeof clips, "%u/%u", e->body_clips, e->weapon_clips);
+        const char *extra = attach_text(&e->attach, buf, sizeof buf);
+        int pad = strlen(clips) < 7 && (e->pool_mismatch || *extra) ? 7 - (int)strlen(clips) : 0;
+        printf("  %-12s  %-12s  %s%*s%s%s\n", body, pairs_base_name(f[e->weapon].name), clips, pad,
+               "", e->pool_mismatch ? "  POOL MISMATCH" : "", extra);
+    }
+    for (size_t i = 0; i < s->nunpaired; i++)
+        printf("  unpaired weapon %s: %s\n", pairs_base_name(f[s->unpaired[i].weapon].name),
+               pairs_unpaired_text(s->unpaired[i].why));
+    if (s->attach_unused)
+        printf("  %u attach entries name files that form no pair\n", s->attach_unused);
+}
+
+/*
+ * Pairs files[0..n) with the attach values of a folder corpus and prints
+ * them. A bad entities manifest is reported (status 2) and the pairs are
+ * shown without it.
+ */
+static int show_entities(const corpus *c, const char *path, const pairs_file *files, size_t n)
+{
+    pairs_attach_list att;
+    pairs_set s;
+    ff_error err;
+    int status = CLI_EXIT_OK, have = 0;
+    memset(&att, 0, sizeof att);
+    if (corpus_get_kind(c) == CORPUS_FOLDER) {
+        if (pairs_attach_load(path, &att, &err) < 0) {
+            cli_print_error(&err);
+            status = CLI_EXIT_ERROR;
+        } else {
+            have = 1;
+        }
+    }
+    if (pairs_build(files, n, have ? &att : NULL, &s, &err) < 0) {
+        cli_print_error(&err);
+        status = CLI_EXIT_ERROR;
+        if (pairs_build(files, n, NULL, &s, &err) < 0) {
+            cli_print_error(&err);
+            pairs_attach_free(&att);
+            return CLI_EXIT_ERROR;
+        }
+    }
+    print_entities(&s, files);
+    pairs_free(&s);
+    pairs_attach_free(&att);
+    return status;
+}
+
+/* Loads entry i and describes it for the pairing (kind and clips when it parses). */
+static int list_entry(const corpus *c, size_t i, pairs_file *f)
+{
+    uint8_t *data;
+    size_t size;
+    ff_error err;
+    f->name = corpus_path(c, i);
+    if (corpus_load(c, i, &data, &size, &err) < 0) {
+        printf("%-24s  ERROR: %s\n", corpus_path(c, i), err.reason);
+        return CLI_EXIT_ERROR;
+    }
+    printf("%-24s  %10zu bytes\n", corpus_path(c, i), size);
+    dat_file d;
+    if (corpus_is_dat(c, i) && dat_parse(data, size, corpus_name(c, i), &d, &err) == 0) {
+        f->parsed = 1;
+        f->kind = d.kind;
+        f->clips = d.clips;
+    }
+    free(data);
+    return CLI_EXIT_OK;
+}
+
 static int do_list(const char *path)
 {
     corpus *c;
     if (open_corpus(path, &c)) return CLI_EXIT_ERROR;
     printf("# %s\n", corpus_describe(c));
-    int status = CLI_EXIT_OK;
-    for (size_t i = 0; i < corpus_count(c); i++) {
-        uint8_t *data;
-        size_t size;
-        ff_error err;
-        if (corpus_load(c, i, &data, &size, &err) < 0) {
-            printf("%-24s  ERROR: %s\n", corpus_path(c, i), err.reason);
-            status = CLI_EXIT_ERROR;
-            continue;
-        }
-        printf("%-24s  %10zu bytes\n", corpus_path(c, i), size);
-        free(data);
+    size_t n = corpus_count(c);
+    pairs_file *files = calloc(n ? n : 1, sizeof *files);
+    if (!files) {
+        cli_fail("out of memory");
+        corpus_close(c);
+        return CLI_EXIT_ERROR;
     }
+    int status = CLI_EXIT_OK;
+    for (size_t i = 0; i < n; i++)
+        if (list_entry(c, i, &files[i]) != CLI_EXIT_OK) status = CLI_EXIT_ERROR;
+    if (show_entities(c, path, files, n) != CLI_EXIT_OK) status = CLI_EXIT_ERROR;
+    free(files);
     corpus_close(c);
     return status;
 }
@@ -169,6 +269,16 @@ static int do_stats(const char *path)
     for (size_t i = 0; i < m->n; i++)
         if (m->e[i].bad) printf("bad: %s: %s\n", m->e[i].name, m->e[i].error.reason);
     int status = t->bad ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+    pairs_file *files = calloc(m->n ? m->n : 1, sizeof *files);
+    if (!files) {
+        cli_fail("out of memory");
+        status = CLI_EXIT_ERROR;
+    } else {
+        for (size_t i = 0; i < m->n; i++)
+            files[i] = (pairs_file){m->e[i].name, m->e[i].parsed, m->e[i].kind, m->e[i].clips};
+        if (show_entities(c, path, files, m->n) != CLI_EXIT_OK) status = CLI_EXIT_ERROR;
+        free(files);
+    }
     manifest_free(m);
     corpus_close(c);
     return status;

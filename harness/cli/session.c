@@ -24,7 +24,7 @@
 #define FF8DIFF_STANDIN_EXE "standin.exe"
 #endif
 /* Bump when the synthetic generator's output changes: names the corpus cache folder. */
-#define SYNTH_CACHE_VERSION 1
+#define SYNTH_CACHE_VERSION 2
 
 const char *cli_standin_path(void)
 {

@@ -116,3 +116,42 @@ int ct_decode_clip(const dat_file *d, uint32_t c, uint8_t flags, ff_error *err)
     }
     return calls;
 }
+
+ct_built *ct_build_preset(synth_preset preset, uint64_t seed)
+{
+    ct_built *b = calloc(1, sizeof *b);
+    cr_assert(b);
+    synth_plan *p;
+    ff_error err;
+    CT_OK(synth_plan_make(preset, seed, &p, &err), &err);
+    b->n = synth_plan_count(p);
+    cr_assert(b->n <= 256);
+    for (size_t i = 0; i < b->n; i++) {
+        snprintf(b->name[i], sizeof b->name[i], "%s", synth_plan_name(p, i));
+        CT_OK(synth_plan_build(p, i, &b->data[i], &b->size[i], &b->sum, &err), &err);
+        CT_OK(dat_parse(b->data[i], b->size[i], b->name[i], &b->dat[i], &err), &err);
+    }
+    synth_plan_free(p);
+    return b;
+}
+
+void ct_free_built(ct_built *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        free(b->data[i]);
+    free(b);
+}
+
+long ct_find(const ct_built *b, const char *name)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (!strcmp(b->name[i], name)) return (long)i;
+    return -1;
+}
+
+const dat_file *ct_must_find(const ct_built *b, const char *name)
+{
+    long i = ct_find(b, name);
+    cr_assert(i >= 0, "%s missing", name);
+    return &b->dat[i];
+}

@@ -128,24 +128,31 @@ Test(manifest, small_preset_totals_by_hand)
     /* c0m000 (1 bone): 1+129+140+10+20+12+7 = 319 frames, 7 clips;
      * c0m001 (71 bones): 3+5+10+1 = 19 frames, 4 clips;
      * c0m002 and its copy c0m003 (24 bones): 9+14+4+20+20+11+6 = 84, 7 clips;
-     * d4c000: 6+9+12+4+15+8 = 54, 6 clips; d4w000: 55 (clip 5 one longer).
+     * d1c003: 5+2 = 7, 2 clips (d1w008 is a reduced weapon, no model);
+     * d4c009: 6+9+12+4+15+8 = 54, 6 clips; its weapons d4w023 and d4w024:
+     * 56 each (clips 4 and 5 one frame longer);
+     * d7c016 (Edea): 4+3 = 7, 2 clips.
      * Scale clips: extremes + one random in c0m000 and c0m001, two random
-     * in c0m002 and c0m003. */
-    cr_assert_eq(t->files, 7);
+     * in c0m002 and c0m003, clip 2 of d4c009, d4w023 and d4w024. */
+    cr_assert_eq(t->files, 11);
     cr_assert_eq(t->bad, 0);
     cr_assert_eq(t->by_kind[DAT_MONSTER], 4);
-    cr_assert_eq(t->by_kind[DAT_BODY], 1);
-    cr_assert_eq(t->by_kind[DAT_WEAPON], 1);
+    cr_assert_eq(t->by_kind[DAT_BODY], 2);
+    cr_assert_eq(t->by_kind[DAT_EDEA], 1);
+    cr_assert_eq(t->by_kind[DAT_WEAPON], 2);
+    cr_assert_eq(t->by_kind[DAT_WEAPON_REDUCED], 1);
     cr_assert_eq(t->by_kind[DAT_NO_MODEL], 1);
-    cr_assert_eq(t->clips, 7 + 4 + 7 + 7 + 6 + 6);
-    cr_assert_eq(t->frames, 319 + 19 + 84 + 84 + 54 + 55);
-    cr_assert_eq(t->scale_files, 4);
-    cr_assert_eq(t->scale_clips, 8);
+    cr_assert_eq(t->clips, 7 + 4 + 7 + 7 + 2 + 3 * 6 + 2);
+    cr_assert_eq(t->frames, 319 + 19 + 84 + 84 + 7 + 54 + 2 * 56 + 7);
+    cr_assert_eq(t->scale_files, 7);
+    cr_assert_eq(t->scale_clips, 11);
     cr_assert_eq(t->max_bones, 71);
     cr_assert_eq(t->long_clips, 2);
-    static const char *const names[7] = {"c0m000.dat", "c0m001.dat", "c0m002.dat", "c0m003.dat",
-                                         "c0m127.dat", "d4c000.dat", "d4w000.dat"};
-    for (size_t i = 0; i < 7; i++) {
+    static const char *const names[11] = {"c0m000.dat", "c0m001.dat", "c0m002.dat", "c0m003.dat",
+                                          "c0m127.dat", "d1c003.dat", "d1w008.dat", "d4c009.dat",
+                                          "d4w023.dat", "d4w024.dat", "d7c016.dat"};
+    cr_assert_eq(m->n, 11);
+    for (size_t i = 0; i < 11; i++) {
         cr_assert_str_eq(m->e[i].name, names[i]);
         uint8_t *data;
         size_t size;

@@ -4,7 +4,8 @@
  * file; the small preset covers every corner, checked by walking each
  * clip's bit stream field by field (ENGINE.md sections 3-4) while the
  * reference engine decodes it; the vanilla preset has the game's figures
- * (ENGINE.md section 7), measured from the files.
+ * (ENGINE.md section 7), measured from the files. The characters are
+ * tested in test_corpus_cast.c.
  */
 #include <criterion/criterion.h>
 #include <openssl/evp.h>
@@ -15,48 +16,6 @@
 #include "common/le.h"
 #include "corpus/synth.h"
 #include "tests/corpus/ct.h"
-
-/* ---- building presets in memory ---- */
-
-typedef struct built {
-    size_t n;
-    char name[256][16];
-    uint8_t *data[256];
-    size_t size[256];
-    dat_file dat[256];
-    synth_summary sum;
-} built;
-
-static built *build_preset(synth_preset preset, uint64_t seed)
-{
-    built *b = calloc(1, sizeof *b);
-    synth_plan *p;
-    ff_error err;
-    CT_OK(synth_plan_make(preset, seed, &p, &err), &err);
-    b->n = synth_plan_count(p);
-    cr_assert(b->n <= 256);
-    for (size_t i = 0; i < b->n; i++) {
-        snprintf(b->name[i], sizeof b->name[i], "%s", synth_plan_name(p, i));
-        CT_OK(synth_plan_build(p, i, &b->data[i], &b->size[i], &b->sum, &err), &err);
-        CT_OK(dat_parse(b->data[i], b->size[i], b->name[i], &b->dat[i], &err), &err);
-    }
-    synth_plan_free(p);
-    return b;
-}
-
-static void free_built(built *b)
-{
-    for (size_t i = 0; i < b->n; i++)
-        free(b->data[i]);
-    free(b);
-}
-
-static long find(const built *b, const char *name)
-{
-    for (size_t i = 0; i < b->n; i++)
-        if (!strcmp(b->name[i], name)) return (long)i;
-    return -1;
-}
 
 /* Kind a file of this name must have (c0m127 has no model). */
 static dat_kind kind_by_name(const char *n)
@@ -193,8 +152,8 @@ TestSuite(synth, .fini = ct_cleanup);
 
 Test(synth, same_seed_same_bytes)
 {
-    built *a = build_preset(SYNTH_SMALL, 7), *b = build_preset(SYNTH_SMALL, 7);
-    built *c = build_preset(SYNTH_SMALL, 8);
+    ct_built *a = ct_build_preset(SYNTH_SMALL, 7), *b = ct_build_preset(SYNTH_SMALL, 7);
+    ct_built *c = ct_build_preset(SYNTH_SMALL, 8);
     cr_assert_eq(a->n, b->n);
     for (size_t i = 0; i < a->n; i++) {
         cr_assert_str_eq(a->name[i], b->name[i]);
@@ -203,14 +162,14 @@ Test(synth, same_seed_same_bytes)
         cr_assert(a->size[i] != c->size[i] || memcmp(a->data[i], c->data[i], a->size[i]),
                   "%s: seeds 7 and 8 give the same bytes", a->name[i]);
     }
-    free_built(a), free_built(b), free_built(c);
-    built *v1 = build_preset(SYNTH_VANILLA, 3), *v2 = build_preset(SYNTH_VANILLA, 3);
+    ct_free_built(a), ct_free_built(b), ct_free_built(c);
+    ct_built *v1 = ct_build_preset(SYNTH_VANILLA, 3), *v2 = ct_build_preset(SYNTH_VANILLA, 3);
     cr_assert_eq(v1->n, v2->n);
     for (size_t i = 0; i < v1->n; i++) {
         cr_assert_eq(v1->size[i], v2->size[i], "%s size", v1->name[i]);
         ts_assert_mem(v1->data[i], v2->data[i], v1->size[i], v1->name[i]);
     }
-    free_built(v1), free_built(v2);
+    ct_free_built(v1), ct_free_built(v2);
 }
 
 Test(synth, explicit_model_layout)
@@ -263,39 +222,11 @@ Test(synth, explicit_model_layout)
 Test(synth, every_file_parses_with_its_kind)
 {
     for (int preset = 0; preset < SYNTH__PRESET_COUNT; preset++) {
-        built *b = build_preset((synth_preset)preset, 11);
+        ct_built *b = ct_build_preset((synth_preset)preset, 11);
         for (size_t i = 0; i < b->n; i++)
             cr_assert_eq(b->dat[i].kind, kind_by_name(b->name[i]), "%s: kind %s", b->name[i],
                          dat_kind_name(b->dat[i].kind));
-        free_built(b);
-    }
-}
-
-Test(synth, body_and_weapon_pairs)
-{
-    for (int preset = 0; preset < SYNTH__PRESET_COUNT; preset++) {
-        built *b = build_preset((synth_preset)preset, 5);
-        unsigned pairs = 0, longer = 0;
-        for (size_t i = 0; i < b->n; i++) {
-            if (b->dat[i].kind != DAT_BODY) continue;
-            char w[16];
-            snprintf(w, sizeof w, "%s", b->name[i]);
-            w[2] = 'w';
-            long j = find(b, w);
-            if (j < 0) continue;
-            const dat_file *body = &b->dat[i], *weapon = &b->dat[j];
-            pairs++;
-            cr_assert_eq(body->clips, weapon->clips, "%s: clip counts", w);
-            for (uint32_t c = 0; c < body->clips; c++) {
-                unsigned fb = dat_clip_frames(body, c), fw = dat_clip_frames(weapon, c);
-                cr_assert(fw == fb || fw == fb + 1, "%s clip %u: %u vs %u frames", w, c, fw, fb);
-                longer += fw == fb + 1;
-            }
-        }
-        cr_assert_geq(pairs, 1, "%s: no body + weapon pair", synth_preset_name(preset));
-        cr_assert_eq(longer, 1, "%s: %u clips longer on the weapon", synth_preset_name(preset),
-                     longer);
-        free_built(b);
+        ct_free_built(b);
     }
 }
 
@@ -303,7 +234,7 @@ Test(synth, no_mode_reads_past_the_file)
 {
     static const uint8_t modes[4] = {0, REF_CMD_SLOW, REF_CMD_FAST, REF_CMD_SLOW | REF_CMD_FAST};
     for (int preset = 0; preset < SYNTH__PRESET_COUNT; preset++) {
-        built *b = build_preset((synth_preset)preset, 21);
+        ct_built *b = ct_build_preset((synth_preset)preset, 21);
         for (size_t i = 0; i < b->n; i++)
             for (uint32_t c = 0; dat_kind_has_model(b->dat[i].kind) && c < b->dat[i].clips; c++)
                 for (int m = 0; m < 4; m++) {
@@ -313,13 +244,13 @@ Test(synth, no_mode_reads_past_the_file)
                     cr_assert(calls > 0, "%s clip %u mode %d: %s", b->name[i], c, modes[m],
                               ff_error_format(&err, msg, sizeof msg));
                 }
-        free_built(b);
+        ct_free_built(b);
     }
 }
 
 Test(synth, small_covers_every_corner)
 {
-    built *b = build_preset(SYNTH_SMALL, 1);
+    ct_built *b = ct_build_preset(SYNTH_SMALL, 1);
     coverage cov;
     memset(&cov, 0, sizeof cov);
     unsigned min_bones = 255, max_bones = 0, one_frame = 0, f129 = 0, f140 = 0, kinds = 0;
@@ -337,8 +268,8 @@ Test(synth, small_covers_every_corner)
             walk_clip(d, c, &cov);
         }
     }
-    cr_assert(b->n >= 5 && b->n <= 8, "%zu files", b->n);
-    unsigned want = 1u << DAT_MONSTER | 1u << DAT_BODY | 1u << DAT_WEAPON | 1u << DAT_NO_MODEL;
+    cr_assert_eq(b->n, 11, "%zu files", b->n);
+    unsigned want = (1u << DAT__KIND_COUNT) - 1;
     cr_assert_eq(kinds & want, want, "kinds present: 0x%x", kinds);
     for (int t = 0; t < 4; t++) {
         cr_assert(cov.pos_lo[t] && cov.pos_hi[t], "position width %d: extremes %d %d", pos_width[t],
@@ -359,7 +290,7 @@ Test(synth, small_covers_every_corner)
               f129, f140);
     cr_assert_eq(min_bones, 1);
     cr_assert_geq(max_bones, 70);
-    free_built(b);
+    ct_free_built(b);
 }
 
 static int cmp_u(const void *a, const void *b)
@@ -383,7 +314,7 @@ static void stats(unsigned *v, size_t n, unsigned *median, unsigned *p90)
 Test(synth, vanilla_is_sized_like_the_game)
 {
     for (uint64_t seed = 1; seed <= 2; seed++) {
-        built *b = build_preset(SYNTH_VANILLA, seed);
+        ct_built *b = ct_build_preset(SYNTH_VANILLA, seed);
         static unsigned bones[256], nclips[256], frames[4096];
         size_t nb = 0, nf = 0;
         unsigned clips = 0, scale_files = 0, over128 = 0, monsters = 0;
@@ -394,12 +325,12 @@ Test(synth, vanilla_is_sized_like_the_game)
             const dat_file *d = &b->dat[i];
             if (!dat_kind_has_model(d->kind)) continue;
             unsigned before = cov.scale_clips;
-            clips += d->clips;
+            clips += d->kind == DAT_MONSTER ? d->clips : 0;
             for (uint32_t c = 0; c < d->clips; c++) {
                 unsigned n = dat_clip_frames(d, c);
-                total_frames += n;
                 walk_clip(d, c, &cov);
                 if (d->kind != DAT_MONSTER) continue;
+                total_frames += n;
                 cr_assert(nf < 4096);
                 frames[nf++] = n;
                 over128 += n > 128;
@@ -411,10 +342,11 @@ Test(synth, vanilla_is_sized_like_the_game)
             nclips[nb++] = d->clips;
         }
         unsigned med, p90;
-        IN_RANGE(b->n, 140, 155, "files");
+        /* 143 monster models, c0m127 and the cast's 46 files. */
+        cr_assert_eq(b->n, 190, "files");
         cr_assert_eq(monsters, 143, "monster models");
-        IN_RANGE(clips, 2900, 3300, "clips");
-        IN_RANGE(total_frames, 50000, 60000, "frames");
+        IN_RANGE(clips, 2900, 3300, "monster clips");
+        IN_RANGE(total_frames, 50000, 60000, "monster frames");
         IN_RANGE(scale_files, 20, 24, "scale-path files");
         IN_RANGE(cov.scale_clips, 240, 280, "scale-path clips");
         stats(bones, nb, &med, &p90);
@@ -431,7 +363,7 @@ Test(synth, vanilla_is_sized_like_the_game)
         IN_RANGE(med, 12, 18, "median frames per clip");
         IN_RANGE(p90, 30, 42, "90th percentile of frames per clip");
         cr_assert_eq(over128, 2, "clips above 128 frames");
-        free_built(b);
+        ct_free_built(b);
     }
 }
 
@@ -455,14 +387,17 @@ static int cmp_key(const void *a, const void *b)
     return memcmp(a, b, 32);
 }
 
-/* Clips equal (same skeleton, stream and following bytes) to another one. */
-static unsigned duplicate_clips(const built *b, unsigned *total)
+/* Clips of files of the kinds in mask equal (same skeleton, stream and
+ * following bytes) to another one. */
+static unsigned duplicate_clips(const ct_built *b, unsigned mask, unsigned *total)
 {
-    unsigned char(*keys)[32] = malloc(4096 * 32);
+    unsigned char(*keys)[32] = malloc(8192 * 32);
     size_t n = 0;
     for (size_t i = 0; i < b->n; i++)
-        for (uint32_t c = 0; dat_kind_has_model(b->dat[i].kind) && c < b->dat[i].clips; c++) {
-            cr_assert(n < 4096);
+        for (uint32_t c = 0; dat_kind_has_model(b->dat[i].kind) && (mask >> b->dat[i].kind & 1) &&
+                             c < b->dat[i].clips;
+             c++) {
+            cr_assert(n < 8192);
             clip_key(&b->dat[i], c, keys[n++]);
         }
     qsort(keys, n, 32, cmp_key);
@@ -476,24 +411,26 @@ static unsigned duplicate_clips(const built *b, unsigned *total)
 
 Test(synth, duplicates_like_the_game)
 {
-    built *b = build_preset(SYNTH_VANILLA, 4);
-    unsigned total, dups = duplicate_clips(b, &total);
+    ct_built *b = ct_build_preset(SYNTH_VANILLA, 4);
+    unsigned total, dups = duplicate_clips(b, 1u << DAT_MONSTER, &total);
     cr_assert(dups * 100 >= total * 10 && dups * 100 <= total * 15,
-              "%u of %u clips are copies (want 10-15%%)", dups, total);
+              "%u of %u monster clips are copies (want 10-15%%)", dups, total);
     cr_assert_eq(dups, b->sum.dup_clips, "summary says %u copies", b->sum.dup_clips);
-    free_built(b);
-    b = build_preset(SYNTH_SMALL, 4);
-    dups = duplicate_clips(b, &total);
-    long c2 = find(b, "c0m002.dat");
+    unsigned all;
+    cr_assert_eq(duplicate_clips(b, ~0u, &all), dups, "a character clip copies another");
+    ct_free_built(b);
+    b = ct_build_preset(SYNTH_SMALL, 4);
+    dups = duplicate_clips(b, ~0u, &total);
+    long c2 = ct_find(b, "c0m002.dat");
     cr_assert(c2 >= 0);
     cr_assert_eq(dups, b->dat[c2].clips, "small: c0m003 copies every clip of c0m002");
-    free_built(b);
+    ct_free_built(b);
 }
 
 Test(synth, summary_matches_the_files)
 {
     for (int preset = 0; preset < SYNTH__PRESET_COUNT; preset++) {
-        built *b = build_preset((synth_preset)preset, 9);
+        ct_built *b = ct_build_preset((synth_preset)preset, 9);
         unsigned clips = 0, max_bones = 0, long_clips = 0, by_kind[DAT__KIND_COUNT] = {0};
         unsigned long long frames = 0;
         for (size_t i = 0; i < b->n; i++) {
@@ -516,7 +453,7 @@ Test(synth, summary_matches_the_files)
         cr_assert_eq(s->long_clips, long_clips, "%s long clips", name);
         for (int k = 0; k < DAT__KIND_COUNT; k++)
             cr_assert_eq(s->by_kind[k], by_kind[k], "%s %s files", name, dat_kind_name(k));
-        free_built(b);
+        ct_free_built(b);
     }
 }
 
@@ -527,7 +464,7 @@ Test(synth, write_creates_the_folder_and_matches_memory)
     synth_summary sum;
     ff_error err;
     CT_OK(synth_write(out, SYNTH_SMALL, 17, &sum, &err), &err);
-    built *b = build_preset(SYNTH_SMALL, 17);
+    ct_built *b = ct_build_preset(SYNTH_SMALL, 17);
     cr_assert_eq(sum.files, b->n);
     for (size_t i = 0; i < b->n; i++) {
         char *p = ct_path(out, b->name[i]);
@@ -543,7 +480,7 @@ Test(synth, write_creates_the_folder_and_matches_memory)
     }
     /* Writing again over the same folder gives the same files. */
     CT_OK(synth_write(out, SYNTH_SMALL, 17, &sum, &err), &err);
-    free_built(b);
+    ct_free_built(b);
     free(out);
     ct_rmtree(dir);
 }
