@@ -6,7 +6,9 @@
  * saturates); computed in a local MATRIX whose first 5 dwords (the cells
  * and the pad, stack garbage) are then copied out. out may be a or b.
  *
- * standin.exe rounds with integers. standin_x87.exe (FF_STANDIN_X87)
+ * standin.exe rounds with integers, unrolled and without a branch (each
+ * branch ends a translated block, which costs a block-hook call under
+ * emulation). standin_x87.exe (FF_STANDIN_X87)
  * rounds as the game does on the x87: fild the sum, times the float 1/4096,
  * plus the double 2^52 + 2^31, fstp to a double and keep its low word. With
  * 53-bit precision control (the control word emu sets before each call)
@@ -35,24 +37,41 @@ SA_INLINE s16 sa_round_q12(s32 sum)
 #elif defined(FF_MUTANT_POSE_FLOOR)
     return (s16)(sum >> 12);
 #else
-    s32 q = sum >> 12;
-    s32 r = sum & 0xFFF;
-
-    if (r > 0x800 || (r == 0x800 && (q & 1))) q++;
-    return (s16)q;
+    /* Adding 2047 plus the quotient's low bit before the shift rounds half
+     * to even without a branch; a 32-bit wrap of the sum moves the quotient
+     * by 2^20, which leaves its low 16 bits alone. */
+    return (s16)((sum + 0x7FF + ((sum >> 12) & 1)) >> 12);
 #endif
 }
+
+/* Row i of a->m times the column (b0, b1, b2), rounded. */
+#define SA_CELL(i) sa_round_q12(a->m[i][0] * b0 + a->m[i][1] * b1 + a->m[i][2] * b2)
 
 /* out->m = a->m * b->m (cells and pad written, translation left alone). */
 void Fx_MulCopy5(const sa_matrix *a, const sa_matrix *b, sa_matrix *out)
 {
     sa_matrix tmp;
-    int i, j;
+    int j;
 
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 3; j++)
-            tmp.m[i][j] = sa_round_q12(a->m[i][0] * b->m[0][j] + a->m[i][1] * b->m[1][j] +
-                                       a->m[i][2] * b->m[2][j]);
+    for (j = 0; j < 3; j++) {
+        s32 b0 = b->m[0][j], b1 = b->m[1][j], b2 = b->m[2][j];
+#if defined(FF_STANDIN_X87)
+        /* A loop over the rows too, as a compiled engine would run it. */
+        int i;
+
+        for (i = 0; i < 3; i++)
+            tmp.m[i][j] = SA_CELL(i);
+#else
+        /* The column unrolled and branch-free: one translated block. The
+         * barrier keeps a's cells loaded where used, not hoisted out of
+         * the loop into stack stores (a store costs more than a load under
+         * emulation). */
+        __asm__("" ::: "memory");
+        tmp.m[0][j] = SA_CELL(0);
+        tmp.m[1][j] = SA_CELL(1);
+        tmp.m[2][j] = SA_CELL(2);
+#endif
+    }
     /* The pad is whatever the stack held: tell the compiler it is defined. */
     __asm__("" : "+m"(tmp));
     sa_copy_dwords(out, &tmp, 5);

@@ -204,6 +204,7 @@ SA_INLINE void sa_copy_dwords(sa_matrix *dst, const sa_matrix *src, int n)
     u32 *to = (u32 *)dst;
     int k;
 
+#pragma GCC unroll 8
     for (k = 0; k < n; k++)
         to[k] = from[k];
 }
