@@ -350,13 +350,13 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
 
     /* Registers zeroed; the x87 stack empty (all tags empty, TOP 0, no
      * exception flags) under the profile's control word. */
-    static const int set_ids[] = {UC_X86_REG_EAX,    UC_X86_REG_ECX,  UC_X86_REG_EDX,
-                                  UC_X86_REG_EBX,    UC_X86_REG_EBP,  UC_X86_REG_ESI,
-                                  UC_X86_REG_EDI,    UC_X86_REG_ESP,  UC_X86_REG_EFLAGS,
-                                  UC_X86_REG_FPCW,   UC_X86_REG_FPSW, UC_X86_REG_FPTAG};
+    static const int set_ids[] = {UC_X86_REG_EAX,  UC_X86_REG_ECX,  UC_X86_REG_EDX,
+                                  UC_X86_REG_EBX,  UC_X86_REG_EBP,  UC_X86_REG_ESI,
+                                  UC_X86_REG_EDI,  UC_X86_REG_ESP,  UC_X86_REG_EFLAGS,
+                                  UC_X86_REG_FPCW, UC_X86_REG_FPSW, UC_X86_REG_FPTAG};
     uint32_t zero = 0, flags = EMU_EFLAGS_INIT;
     uint16_t fpcw = e->profile.x87_control, fpsw = 0, fptag = 0xFFFF;
-    void *set_vals[] = {&zero, &zero, &zero, &zero, &zero, &zero,
+    void *set_vals[] = {&zero, &zero, &zero,  &zero, &zero, &zero,
                         &zero, &esp0, &flags, &fpcw, &fpsw, &fptag};
     uc_reg_write_batch(e->uc, (int *)set_ids, set_vals, 12);
     e->insns = 0;

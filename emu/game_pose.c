@@ -101,8 +101,8 @@ int emu_game_world_matrices(emu_game *g, const emu_matrix *base, emu_matrix *wor
 
 /* Guest address of each operand kind (profile_param order). */
 static const uint32_t operand_addr[PROFILE_P__COUNT] = {
-    [PROFILE_P_A] = GAME_POSE_A,   [PROFILE_P_B] = GAME_POSE_B,       [PROFILE_P_M] = GAME_POSE_M,
-    [PROFILE_P_OUT] = GAME_POSE_OUT, [PROFILE_P_SV] = GAME_POSE_SV, [PROFILE_P_V] = GAME_POSE_V,
+    [PROFILE_P_A] = GAME_POSE_A,       [PROFILE_P_B] = GAME_POSE_B,   [PROFILE_P_M] = GAME_POSE_M,
+    [PROFILE_P_OUT] = GAME_POSE_OUT,   [PROFILE_P_SV] = GAME_POSE_SV, [PROFILE_P_V] = GAME_POSE_V,
     [PROFILE_P_VOUT] = GAME_POSE_VOUT,
 };
 
@@ -158,7 +158,8 @@ int emu_game_pose_helper(emu_game *g, profile_helper_id role, emu_pose_io *io, e
     }
     uint32_t args[PROFILE_MAX_ARGS];
     for (unsigned i = 0; i < r->args; i++)
-        args[i] = r->params[i] == PROFILE_P_ANGLE ? (uint32_t)io->angle : operand_addr[r->params[i]];
+        args[i] =
+            r->params[i] == PROFILE_P_ANGLE ? (uint32_t)io->angle : operand_addr[r->params[i]];
     place_operands(g, io);
     if (emu_call(g->e, r->address, args, r->args, &io->eax, fault) != 0) return -1;
     read_operands(g, io);

@@ -240,9 +240,9 @@ static int parse_params(const pctx *c, const cJSON *arr, const char *where, prof
     for (int i = 0; i < n; i++) {
         const cJSON *v = cJSON_GetArrayItem(arr, i);
         snprintf(key, sizeof key, "%s.params[%d]", where, i);
-        int kind = cJSON_IsString(v) ? name_index(param_names, PROFILE_P__COUNT, v->valuestring) : -1;
-        if (kind < 0)
-            return bad(c, key, "expected angle, a, b, m, out, sv, v or vout");
+        int kind =
+            cJSON_IsString(v) ? name_index(param_names, PROFILE_P__COUNT, v->valuestring) : -1;
+        if (kind < 0) return bad(c, key, "expected angle, a, b, m, out, sv, v or vout");
         if (seen & (1u << kind)) return bad(c, key, "operand kind given twice");
         seen |= 1u << kind;
         r->params[i] = (uint8_t)kind;
@@ -264,12 +264,14 @@ static int parse_helper(const pctx *c, const cJSON *o, const char *where, profil
     r->helper = -1;
     if (!h && !pa && !re) return 0;
     snprintf(key, sizeof key, "%s.%s", where, !h ? "helper" : !pa ? "params" : "result");
-    if (!h || !pa || !re) return bad(c, key, "missing (a pose helper needs helper, params, result)");
+    if (!h || !pa || !re)
+        return bad(c, key, "missing (a pose helper needs helper, params, result)");
     snprintf(key, sizeof key, "%s.helper", where);
     r->helper = cJSON_IsString(h) ? name_index(helper_names, PROFILE_H__COUNT, h->valuestring) : -1;
     if (r->helper < 0) return bad(c, key, "not a pose helper role (sin, cos, copy5, ...)");
     snprintf(key, sizeof key, "%s.result", where);
-    int res = cJSON_IsString(re) ? name_index(result_names, PROFILE_RES__COUNT, re->valuestring) : -1;
+    int res =
+        cJSON_IsString(re) ? name_index(result_names, PROFILE_RES__COUNT, re->valuestring) : -1;
     if (res < 0) return bad(c, key, "expected none, eax, ax or st0");
     if ((r->helper == PROFILE_H_SIN || r->helper == PROFILE_H_COS) && res == PROFILE_RES_NONE)
         return bad(c, key, "sin and cos return a value");
@@ -392,9 +394,9 @@ static int parse_globals(const pctx *c, const cJSON *arr, emu_profile *p)
 
 static int parse_top(const pctx *c, const cJSON *root, emu_profile *p)
 {
-    static const char *const keys[] = {
-        "format",   "name",    "description",  "image_base",  "sha256", "fingerprints",
-        "routines", "globals", "scratch_size", "x87_control", NULL};
+    static const char *const keys[] = {"format",       "name",         "description", "image_base",
+                                       "sha256",       "fingerprints", "routines",    "globals",
+                                       "scratch_size", "x87_control",  NULL};
     if (check_keys(c, root, "(top)", keys) != 0) return -1;
     const char *req[] = {"format",       "name",     "description", "image_base",  "sha256",
                          "fingerprints", "routines", "globals",     "scratch_size"};

@@ -117,8 +117,8 @@ static void bench_build(const char *name, const emu_image *img, int keep, int sc
     }
     double dt = now() - t0;
     printf("%-16s BuildBoneMatrices, %-9s %-22s %8.1f us/call %8.0f insns\n", name,
-           scaled ? "scaled," : "unscaled,", keep ? "original kept:" : "frame return lifted:",
-           dt / n * 1e6, (double)insns / n);
+           scaled ? "scaled," : "unscaled,",
+           keep ? "original kept:" : "frame return lifted:", dt / n * 1e6, (double)insns / n);
     emu_game_close(g);
 }
 

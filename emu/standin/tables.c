@@ -19,5 +19,5 @@ const u8 standin_rotation_widths[4] = {3, 6, 8, 12};
 /* The x87 helpers' constants (standin_x87.exe; unused by standin.exe). */
 const double standin_x87_turn = 0x1.921fb54442d18p-10; /* 2 pi / 4096 */
 const double standin_x87_4096 = 4096.0;
-const float standin_x87_q12 = 0x1p-12f;              /* 1 / 4096 */
-const double standin_x87_magic = 0x1.000008p+52;   /* 2^52 + 2^31 */
+const float standin_x87_q12 = 0x1p-12f;          /* 1 / 4096 */
+const double standin_x87_magic = 0x1.000008p+52; /* 2^52 + 2^31 */

@@ -221,8 +221,8 @@ void te_expect_matrix(const emu_matrix *got, const int m[9], const int t[3], con
                       int index)
 {
     for (int k = 0; k < 9; k++)
-        cr_expect_eq(got->m[k / 3][k % 3], m[k], "%s %d: m[%d][%d] is %d, expected %d", what,
-                     index, k / 3, k % 3, got->m[k / 3][k % 3], m[k]);
+        cr_expect_eq(got->m[k / 3][k % 3], m[k], "%s %d: m[%d][%d] is %d, expected %d", what, index,
+                     k / 3, k % 3, got->m[k / 3][k % 3], m[k]);
     for (int k = 0; k < 3; k++)
         cr_expect_eq(got->t[k], t[k], "%s %d: t[%d] is %d, expected %d", what, index, k,
                      (int)got->t[k], t[k]);

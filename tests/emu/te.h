@@ -100,5 +100,4 @@ emu_game *te_game(emu_image *img, int keep, const te_file *f);
 void te_expect_matrix(const emu_matrix *got, const int m[9], const int t[3], const char *what,
                       int index);
 
-
 #endif

@@ -63,7 +63,7 @@ Test(helpers, sin_cos_by_hand)
 {
     static const struct {
         int angle, sin, cos;
-    } v[] = {{0, 0, 4096},    {1024, 4096, 0},   {2048, 0, -4096},   {-1024, -4096, 0},
+    } v[] = {{0, 0, 4096},      {1024, 4096, 0},   {2048, 0, -4096},    {-1024, -4096, 0},
              {512, 2896, 2896}, {300, 1819, 3670}, {-200, -1237, 3905}, {4096 + 300, 1819, 3670}};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         emu_pose_io io = {.angle = v[i].angle};
@@ -87,7 +87,8 @@ Test(helpers, sin_cos_every_angle_match_the_formula)
             call(g, PROFILE_H_SIN, &io);
             int s = io.value;
             call(g, PROFILE_H_COS, &io);
-            double ws = nearbyint(4096.0 * sin(a * k_turn)), wc = nearbyint(4096.0 * cos(a * k_turn));
+            double ws = nearbyint(4096.0 * sin(a * k_turn)),
+                   wc = nearbyint(4096.0 * cos(a * k_turn));
             if (s != (int)ws || io.value != (int)wc)
                 cr_assert_fail("%s: angle %d: sin %d cos %d, expected %d %d", exes[e], a, s,
                                io.value, (int)ws, (int)wc);
@@ -109,8 +110,8 @@ Test(helpers, copy5_rounds_to_nearest_even_and_wraps)
 {
     static const struct {
         int a, b, want;
-    } v[] = {{1, 2048, 0},  {3, 2048, 2},   {5, 2048, 2}, {-1, 2048, 0},
-             {-3, 2048, -2}, {1, 2049, 1},  {1, 2047, 0}, {4096, -4096, -4096}};
+    } v[] = {{1, 2048, 0},   {3, 2048, 2}, {5, 2048, 2}, {-1, 2048, 0},
+             {-3, 2048, -2}, {1, 2049, 1}, {1, 2047, 0}, {4096, -4096, -4096}};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         emu_pose_io io;
         memset(&io, 0, sizeof io);
@@ -299,9 +300,12 @@ Test(helpers, compose_by_hand)
 static int16_t rnd_cell(rng *r)
 {
     switch (rng_below(r, 4)) {
-    case 0: return (int16_t)rng_range(r, -32768, 32767);
-    case 1: return (int16_t)(rng_chance(r, 50) ? 32767 : -32768);
-    default: return (int16_t)rng_range(r, -4096, 4096);
+    case 0:
+        return (int16_t)rng_range(r, -32768, 32767);
+    case 1:
+        return (int16_t)(rng_chance(r, 50) ? 32767 : -32768);
+    default:
+        return (int16_t)rng_range(r, -4096, 4096);
     }
 }
 

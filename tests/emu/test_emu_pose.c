@@ -54,7 +54,8 @@ static const int s1_t[3][3] = {{11, -25, 35}, {11, -75, 35}, {-19, -75, 35}};
  * (rows: -W row 1, W row 0, 2 W row 2), t = (B t_W) >> 12 + B.t =
  * (-t.y, t.x, 2 t.z) + (1000, 2000, -3000).
  */
-static const emu_matrix base = {{{0, -4096, 0}, {4096, 0, 0}, {0, 0, 8192}}, 0, {1000, 2000, -3000}};
+static const emu_matrix base = {
+    {{0, -4096, 0}, {4096, 0, 0}, {0, 0, 8192}}, 0, {1000, 2000, -3000}};
 static const int s1_world_m[3][9] = {
     {0, -4096, 0, 0, 0, 4096, -8192, 0, 0},
     {0, 0, 4096, 0, 4096, 0, -8192, 0, 0},
@@ -265,8 +266,7 @@ Test(pose, build_runs_the_original_under_the_frame_stub)
     TE_OK(emu_game_open(img, &o, &g, &err), &err);
     te_file f;
     te_make_file(&f, 1, NULL);
-    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err),
-          &err);
+    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
     uint32_t ret;
     emu_fault fault;
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);

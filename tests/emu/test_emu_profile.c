@@ -163,16 +163,16 @@ Test(profile, bad_fields_name_source_and_key)
         {HELPER_ROW, HELPER("\"sin\"", "[\"angle\"]", "\"none\""), "routines[0].result"},
         {HELPER_ROW, HELPER("\"sin\"", "[\"m\"]", "\"eax\""), "routines[0].params"},
         {HELPER_ROW, HELPER("\"sin\"", "[\"nope\"]", "\"eax\""), "routines[0].params[0]"},
-        {HELPER_ROW, HELPER("\"sin\"", "[\"angle\", \"m\"]", "\"eax\""),
-         "routines[0].params"},
+        {HELPER_ROW, HELPER("\"sin\"", "[\"angle\", \"m\"]", "\"eax\""), "routines[0].params"},
         {HELPER_ROW, HELPER("\"sin\"", "\"angle\"", "\"eax\""), "routines[0].params"},
         {"\"args\": 1, " HELPER_ROW,
          "\"args\": 2, " HELPER("\"rot_x\"", "[\"angle\", \"angle\"]", "\"none\""),
          "routines[0].params[1]"},
         {HELPER_ROW,
-         HELPER("\"sin\"", "[\"angle\"]", "\"eax\"") ", {\"name\": \"Y\", \"address\": 1, "
-         "\"signature\": \"int Y(int a)\", \"args\": 1, \"helper\": \"sin\", "
-         "\"params\": [\"angle\"], \"result\": \"eax\"}",
+         HELPER("\"sin\"", "[\"angle\"]",
+                "\"eax\"") ", {\"name\": \"Y\", \"address\": 1, "
+                           "\"signature\": \"int Y(int a)\", \"args\": 1, \"helper\": \"sin\", "
+                           "\"params\": [\"angle\"], \"result\": \"eax\"}",
          "routines[1].helper"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -194,8 +194,8 @@ Test(profile, valid_edit_parses_and_invalid_json_is_refused)
     TE_OK(parse_edit("\"name\": \"t\"", "\"name\": \"t\"", &err), &err);
     emu_profile p;
     TE_OK(parse_edit_into("\"args\": 1, " HELPER_ROW,
-                          "\"args\": 2, " HELPER("\"rot_y\"", "[\"m\", \"angle\"]", "\"st0\""),
-                          &p, &err),
+                          "\"args\": 2, " HELPER("\"rot_y\"", "[\"m\", \"angle\"]", "\"st0\""), &p,
+                          &err),
           &err);
     cr_assert_eq(p.helpers[PROFILE_H_ROT_Y], 0);
     cr_assert_eq(p.routines[0].helper, PROFILE_H_ROT_Y);

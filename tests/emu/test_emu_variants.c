@@ -77,16 +77,25 @@ typedef struct vcase {
 } vcase;
 
 /* B = quarter turn about z, z doubled, t (1000, 2000, -3000). */
-static const emu_matrix vbase = {{{0, -4096, 0}, {4096, 0, 0}, {0, 0, 8192}}, 0, {1000, 2000, -3000}};
+static const emu_matrix vbase = {
+    {{0, -4096, 0}, {4096, 0, 0}, {0, 0, 8192}}, 0, {1000, 2000, -3000}};
 
 static const vcase cases[] = {
     {"order", 0, 256, {{-1, 0, {1024, 1024, 1024}, {ONE, ONE, ONE}}}, 1, 0},
     {"floor", 0, 256, {{-1, 0, {512, 512, 0}, {ONE, ONE, ONE}}}, 1, 0},
     {"saturate", 1, 256, {{-1, 0, {0, 0, 0}, {32767, ONE, ONE}}}, 1, 0},
-    {"base", 0, 300, {{-1, 100, {0, 1024, 0}, {ONE, ONE, ONE}}, {0, 50, {1024, 0, 0}, {ONE, ONE, ONE}}},
-     2, 1},
-    {"moderate scales", 1, 256,
-     {{-1, 100, {0, 0, 0}, {2048, 1024, 512}}, {0, 100, {0, 1024, 0}, {1024, 2048, 1024}}}, 2, 0},
+    {"base",
+     0,
+     300,
+     {{-1, 100, {0, 1024, 0}, {ONE, ONE, ONE}}, {0, 50, {1024, 0, 0}, {ONE, ONE, ONE}}},
+     2,
+     1},
+    {"moderate scales",
+     1,
+     256,
+     {{-1, 100, {0, 0, 0}, {2048, 1024, 512}}, {0, 100, {0, 1024, 0}, {1024, 2048, 1024}}},
+     2,
+     0},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -134,12 +143,18 @@ static const struct {
     int m[2][9];
     int t[2][3];
 } variants[] = {
-    {"standin_mut_pose_order.exe", "order", {{0, 0, 4096, 0, 4096, 0, -4096, 0, 0}}, {{10, -21, 30}}},
+    {"standin_mut_pose_order.exe",
+     "order",
+     {{0, 0, 4096, 0, 4096, 0, -4096, 0, 0}},
+     {{10, -21, 30}}},
     {"standin_mut_pose_floor.exe",
      "floor",
      {{2896, 2047, 2047, 0, 2896, -2896, -2896, 2047, 2047}},
      {{10, -21, 30}}},
-    {"standin_mut_pose_saturate.exe", "saturate", {{32767, 0, 0, 0, 4096, 0, 0, 0, 4096}}, {{10, -21, 30}}},
+    {"standin_mut_pose_saturate.exe",
+     "saturate",
+     {{32767, 0, 0, 0, 4096, 0, 0, 0, 4096}},
+     {{10, -21, 30}}},
     {"standin_mut_pose_base.exe",
      "base",
      {{0, -4096, 0, 0, 0, 4096, -8192, 0, 0}, {0, 0, 4096, 0, 4096, 0, -8192, 0, 0}},
@@ -192,7 +207,8 @@ static void random_skeleton(rng *r, te_file *f)
         for (int k = 0; k < 3; k++) {
             b[i].rot[k] = rng_range(r, -32768, 32767);
             /* Mostly near 1.0, sometimes anything (garbage past a clip's end). */
-            b[i].scale[k] = rng_chance(r, 80) ? rng_range(r, 600, 1500) : rng_range(r, -32768, 32767);
+            b[i].scale[k] =
+                rng_chance(r, 80) ? rng_range(r, 600, 1500) : rng_range(r, -32768, 32767);
         }
     }
     int root[3] = {rng_range(r, -32768, 32767), rng_range(r, -32768, 32767),
