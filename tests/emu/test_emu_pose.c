@@ -311,3 +311,25 @@ Test(pose, errors_without_file_or_room)
     emu_game_close(g);
     emu_image_free(img);
 }
+
+/* A call that faults (here: out of its instruction budget half-way) leaves
+ * the skeleton as it was before the call, bone matrices included. */
+Test(pose, a_fault_puts_the_skeleton_back)
+{
+    emu_image *img = te_standin_image("standin.exe");
+    te_file f;
+    te_make_skeleton(&f, 0, 300, s1_root, s1_bones, 3);
+    emu_game_opts o = {0, 1500};
+    emu_game *g;
+    ff_error err;
+    TE_OK(emu_game_open(img, &o, &g, &err), &err);
+    uint32_t geom = (uint32_t)f.size - 20;
+    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, geom, geom + 16, &err), &err);
+    uint32_t ret;
+    emu_fault fault;
+    cr_assert_eq(emu_game_build_matrices(g, &ret, &fault), -1, "3 bones in 1500 instructions");
+    cr_expect_eq(fault.kind, EMU_FAULT_BUDGET, "%s", fault.detail);
+    cr_expect_arr_eq(emu_game_skeleton(g), f.data, emu_game_skeleton_size(g));
+    emu_game_close(g);
+    emu_image_free(img);
+}
