@@ -23,6 +23,7 @@
 #include "common/le.h"
 #include "emu/emu_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,12 +368,17 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
     for (unsigned i = 0; i < nargs; i++)
         le_put32(sp + 4 + 4 * i, args[i]);
 
-    static const int set_ids[] = {UC_X86_REG_EAX, UC_X86_REG_ECX, UC_X86_REG_EDX,
-                                  UC_X86_REG_EBX, UC_X86_REG_EBP, UC_X86_REG_ESI,
-                                  UC_X86_REG_EDI, UC_X86_REG_ESP, UC_X86_REG_EFLAGS};
+    /* Registers zeroed; the x87 stack empty (all tags empty, TOP 0, no
+     * exception flags) under the profile's control word. */
+    static const int set_ids[] = {UC_X86_REG_EAX,  UC_X86_REG_ECX,  UC_X86_REG_EDX,
+                                  UC_X86_REG_EBX,  UC_X86_REG_EBP,  UC_X86_REG_ESI,
+                                  UC_X86_REG_EDI,  UC_X86_REG_ESP,  UC_X86_REG_EFLAGS,
+                                  UC_X86_REG_FPCW, UC_X86_REG_FPSW, UC_X86_REG_FPTAG};
     uint32_t zero = 0, flags = EMU_EFLAGS_INIT;
-    void *set_vals[] = {&zero, &zero, &zero, &zero, &zero, &zero, &zero, &esp0, &flags};
-    uc_err ue = uc_reg_write_batch(e->uc, (int *)set_ids, set_vals, 9);
+    uint16_t fpcw = e->profile.x87_control, fpsw = 0, fptag = 0xFFFF;
+    void *set_vals[] = {&zero, &zero, &zero,  &zero, &zero, &zero,
+                        &zero, &esp0, &flags, &fpcw, &fpsw, &fptag};
+    uc_err ue = uc_reg_write_batch(e->uc, (int *)set_ids, set_vals, 12);
     if (ue != UC_ERR_OK)
         return emu_fault_refuse(fault, addr, "setting the registers for the call: %s",
                                 uc_strerror(ue));
@@ -418,4 +424,31 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
     fill_fault(e, fault, kind, addr, esp0 + 4, why);
     if (emu_restore(e) != 0) add_detail(fault, "; then %s", e->lost);
     return -1;
+}
+
+/* 80-bit extended (10 bytes, little-endian) to the nearest double. */
+static double from_x87(const uint8_t *raw)
+{
+    uint64_t mant = le_u32(raw) | (uint64_t)le_u32(raw + 4) << 32;
+    int sign = raw[9] >> 7, exp = (raw[9] & 0x7F) << 8 | raw[8];
+    double v;
+    if (exp == 0x7FFF)
+        v = (mant << 1) ? NAN : INFINITY;
+    else
+        v = ldexp((double)mant, (exp ? exp : 1) - 16383 - 63);
+    return sign ? -v : v;
+}
+
+int emu_x87_st0(emu *e, double *value, uint8_t *raw)
+{
+    uint16_t fpsw = 0, fptag = 0;
+    uc_reg_read(e->uc, UC_X86_REG_FPSW, &fpsw);
+    uc_reg_read(e->uc, UC_X86_REG_FPTAG, &fptag);
+    unsigned top = (fpsw >> 11) & 7;
+    if (((fptag >> (2 * top)) & 3) == 3) return -1;
+    uint8_t st0[16] = {0};
+    uc_reg_read(e->uc, UC_X86_REG_ST0, st0);
+    *value = from_x87(st0);
+    if (raw) memcpy(raw, st0, 10);
+    return 0;
 }

@@ -387,6 +387,23 @@ int emu_patch(emu *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_erro
     return 0;
 }
 
+int emu_unpatch(emu *e, uint32_t addr, ff_error *err)
+{
+    for (unsigned i = 0; i < e->npatches; i++) {
+        emu_patch_rec *p = &e->patches[i];
+        if (p->addr != addr) continue;
+        uint32_t off = addr - e->image_base, len = p->len;
+        uint32_t lim = e->pe->size_of_image;
+        for (uint32_t k = 0; k < len; k++)
+            e->image[off + k] = off + k < lim ? e->pristine[off + k] : 0;
+        e->patches[i] = e->patches[--e->npatches];
+        uc_err ue = uc_ctl_remove_cache(e->uc, (uint64_t)addr, (uint64_t)addr + len);
+        if (ue) return uc_fail(err, "dropping translated code", ue);
+        return 0;
+    }
+    return ff_error_set(err, FF_E_USAGE, NULL, -1, "no patch at 0x%x", addr);
+}
+
 uint32_t emu_scratch_base(const emu *e)
 {
     (void)e;

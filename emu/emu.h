@@ -78,6 +78,14 @@ void emu_close(emu *e);
 int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
              emu_fault *fault);
 
+/*
+ * The value on top of the x87 stack after the last call (a result returned
+ * in ST(0)): 0 with *value (the nearest double) and raw (the 80-bit
+ * register, 10 bytes little-endian; may be NULL), or -1 when the x87 stack
+ * is empty (nothing came back there). Reads registers only.
+ */
+int emu_x87_st0(emu *e, double *value, uint8_t *raw);
+
 /* Instructions the last call executed (from the block hook; HLT excluded). */
 uint64_t emu_last_insns(const emu *e);
 /* Changes the per-call budget (0: default). */
@@ -105,6 +113,12 @@ uint8_t *emu_host(emu *e, uint32_t addr, uint32_t len);
  * patch survives the post-fault restore. At most 8 patches of 32 bytes.
  */
 int emu_patch(emu *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err);
+/*
+ * Undoes the patch made at exactly addr: the image's own bytes come back
+ * and translated code there is dropped. Fails (FF_E_USAGE) when no patch
+ * starts at addr; the other patches stay.
+ */
+int emu_unpatch(emu *e, uint32_t addr, ff_error *err);
 
 /* The last write seen by a watch (emu_watch_writes). */
 typedef struct emu_writer {

@@ -2,18 +2,15 @@
  * emu/game.c: the original engine's animation routines on guest memory laid
  * out as the game lays it out (see emu/game.h). One emu engine per game.
  *
- * Guest areas (inside emu.h's caller window):
- *   0x60000000  data page: Model (12 bytes) at +0x00, Files at +0x10,
- *               AnimCmd at +0x20, the leaf Cursor at +0x40
- *   0x61000000  leaf buffer: the bytes end at 0x61100000, where a zeroed
- *               guard page starts; read-only for the guest
- *   0x62000000  the .dat file, whole and contiguous, the rest of its last
- *               page zero, then one zeroed read-only guard page
+ * Guest areas: see emu/game_internal.h. Bone and world matrices and the
+ * pose helpers are in emu/game_pose.c.
  *
  * BuildBoneMatrices: when keep_matrices is 0, the first byte of the routine
  * in this engine's private copy of the image is patched to 0xC3 (ret), so
- * every call of it returns at once and the bone matrices are never
- * rebuilt. The file on disk and the shared image are never changed.
+ * every call of it from Battle_ReadAnimation returns at once and the bone
+ * matrices are never rebuilt there (emu_game_build_matrices lifts the
+ * patch for its own direct call). The file on disk and the shared image
+ * are never changed.
  *
  * Nothing here prints or exits; a fault is returned and the engine, the
  * file and the skeleton are restored for the next call.
@@ -25,45 +22,17 @@
 #include "common/le.h"
 #include "emu/emu.h"
 #include "emu/game.h"
+#include "emu/game_internal.h"
 #include "emu/image.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
-
-#define GAME_PAGE 0x1000u
-#define GAME_DATA 0x60000000u
-#define GAME_MODEL (GAME_DATA + 0x00u)
-#define GAME_FILES (GAME_DATA + 0x10u)
-#define GAME_CMD (GAME_DATA + 0x20u)
-#define GAME_CURSOR (GAME_DATA + 0x40u)
-#define GAME_LEAF 0x61000000u
-#define GAME_LEAF_MAX 0x00100000u
-#define GAME_LEAF_END (GAME_LEAF + GAME_LEAF_MAX)
-#define GAME_FILE 0x62000000u
-#define GAME_FILE_MAX 0x04000000u /* 64 MiB */
-
-struct emu_game {
-    const emu_image *img;
-    emu *e;
-    uint8_t *data;     /* the data page */
-    uint8_t *leaf;     /* GAME_LEAF_MAX + guard page */
-    uint32_t leaf_lo;  /* lowest leaf byte a previous call placed */
-    uint8_t *file;     /* file pages + guard page, NULL when no file */
-    uint8_t *pristine; /* the file as loaded */
-    size_t size;
-    uint32_t file_map; /* bytes of file pages (page multiple) */
-    uint32_t skel_off, skel_len;
-    uint64_t extent;
-    uint8_t pre_cmd[8]; /* the last call's inputs, for a replay after a fault */
-    uint8_t *pre_skel;  /* skel_len bytes */
-};
 
 static uint32_t page_ceil64(uint64_t v)
 {
     return (uint32_t)((v + GAME_PAGE - 1) & ~(uint64_t)(GAME_PAGE - 1));
 }
 
-/* Address of an engine routine, or 0 with *fault explaining its absence. */
-static uint32_t routine(const emu_game *g, profile_routine_id id, emu_fault *fault)
+uint32_t emu_game_routine_addr(const emu_game *g, profile_routine_id id, emu_fault *fault)
 {
     const emu_profile *p = emu_image_profile(g->img);
     if (p->engine[id] >= 0) return p->routines[p->engine[id]].address;
@@ -107,6 +76,7 @@ int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **ou
         /* BuildBoneMatrices becomes a plain `ret` in this engine's image copy. */
         static const uint8_t ret = 0xC3;
         if (emu_patch(g->e, p->routines[bm].address, &ret, 1, err) != 0) goto fail;
+        g->stub = p->routines[bm].address;
     }
     *out = g;
     return 0;
@@ -249,7 +219,7 @@ static void restore_file(emu_game *g)
     memset(g->file + g->size, 0, g->file_map + GAME_PAGE - g->size);
 }
 
-static int no_file(const emu_game *g, emu_fault *fault)
+int emu_game_no_file(const emu_game *g, emu_fault *fault)
 {
     if (g->file) return 0;
     emu_fault_refuse(fault, 0, "no file loaded");
@@ -286,7 +256,7 @@ static void refine_fault(emu_game *g, uint32_t addr, const uint32_t *args, unsig
     (void)emu_pc_sync(g->e, 0, NULL);
 }
 
-static int game_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
+int emu_game_call_at(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
                      emu_fault *fault)
 {
     uint32_t eax;
@@ -300,28 +270,36 @@ static int game_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned 
         restore_file(g);
         return -1;
     }
+    return 0;
+}
+
+/* A decoding call: emu_game_call_at, then the Cursor's extent noted. */
+static int frame_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
+                      emu_fault *fault)
+{
+    if (emu_game_call_at(g, addr, args, n, ret, fault) != 0) return -1;
     note_extent(g);
     return 0;
 }
 
 int emu_game_start_clip(emu_game *g, uint8_t flags, int16_t clip, uint32_t *ret, emu_fault *fault)
 {
-    uint32_t addr = routine(g, PROFILE_R_START_CLIP, fault);
-    if (!addr || no_file(g, fault)) return -1;
+    uint32_t addr = emu_game_routine_addr(g, PROFILE_R_START_CLIP, fault);
+    if (!addr || emu_game_no_file(g, fault)) return -1;
     uint8_t *cmd = g->data + (GAME_CMD - GAME_DATA);
     memset(cmd, 0, sizeof(ref_animcmd));
     cmd[offsetof(ref_animcmd, flags)] = flags;
     g->extent = 0;
     uint32_t args[3] = {GAME_MODEL, GAME_CMD, (uint32_t)(int32_t)clip};
-    return game_call(g, addr, args, 3, ret, fault);
+    return frame_call(g, addr, args, 3, ret, fault);
 }
 
 int emu_game_read_animation(emu_game *g, uint32_t *ret, emu_fault *fault)
 {
-    uint32_t addr = routine(g, PROFILE_R_READ_ANIMATION, fault);
-    if (!addr || no_file(g, fault)) return -1;
+    uint32_t addr = emu_game_routine_addr(g, PROFILE_R_READ_ANIMATION, fault);
+    if (!addr || emu_game_no_file(g, fault)) return -1;
     uint32_t args[2] = {GAME_MODEL, GAME_CMD};
-    return game_call(g, addr, args, 2, ret, fault);
+    return frame_call(g, addr, args, 2, ret, fault);
 }
 
 int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
@@ -364,6 +342,11 @@ const uint8_t *emu_game_skeleton(const emu_game *g)
     return g->file ? g->file + g->skel_off : NULL;
 }
 
+size_t emu_game_skeleton_size(const emu_game *g)
+{
+    return g->file ? g->skel_len : 0;
+}
+
 uint64_t emu_game_last_insns(const emu_game *g)
 {
     return emu_last_insns(g->e);
@@ -384,7 +367,7 @@ int emu_game_leaf(emu_game *g, emu_leaf leaf, const uint8_t *buf, size_t len, in
         return emu_fault_refuse(fault, 0,
                                 "bad leaf call: leaf %d, %zu bytes (at most %u), position %lld",
                                 (int)leaf, len, GAME_LEAF_MAX, (long long)pos);
-    uint32_t addr = routine(g, ids[leaf], fault);
+    uint32_t addr = emu_game_routine_addr(g, ids[leaf], fault);
     if (!addr) return -1;
     /* The buffer ends where the guard page starts; bytes below it that an
      * earlier, longer buffer left are zeroed. */

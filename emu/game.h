@@ -38,7 +38,10 @@ const char *emu_image_sha256(const emu_image *img);
 const emu_profile *emu_image_profile(const emu_image *img);
 
 typedef struct emu_game_opts {
-    int keep_matrices; /* 0: BuildBoneMatrices is replaced by a plain return */
+    /* 0: BuildBoneMatrices is replaced by a plain return when
+     * Battle_ReadAnimation calls it (emu_game_build_matrices still runs the
+     * original); 1: every decoding call rebuilds the bone matrices. */
+    int keep_matrices;
     uint64_t budget;   /* instructions per call before a BUDGET fault; 0: default */
 } emu_game_opts;
 
@@ -71,7 +74,9 @@ int emu_game_read_animation(emu_game *g, uint32_t *ret, emu_fault *fault);
 
 /* Host views of the guest state, valid until the next load_file or close. */
 const uint8_t *emu_game_cmd(const emu_game *g);      /* 8 bytes */
-const uint8_t *emu_game_skeleton(const emu_game *g); /* the skeleton section */
+const uint8_t *emu_game_skeleton(const emu_game *g); /* the skeleton section, NULL: no file */
+/* Bytes of the skeleton section (16 + 48 per bone), 0 when no file is loaded. */
+size_t emu_game_skeleton_size(const emu_game *g);
 
 /*
  * One past the furthest file byte the last call's Cursor (in the Field_Alloc
@@ -115,5 +120,74 @@ typedef enum emu_leaf {
 int emu_game_leaf(emu_game *g, emu_leaf leaf, const uint8_t *buf, size_t len, int64_t pos,
                   int32_t bit, int16_t n, int16_t *ax, int64_t *pos_after, int32_t *bit_after,
                   emu_fault *fault);
+
+/* ---- the posed skeleton (POSE.md; emu/game_pose.c) ---------------------- */
+
+/* A PsyQ MATRIX as the engine stores it (bone+0x10, 32 bytes little-endian). */
+typedef struct emu_matrix {
+    int16_t m[3][3]; /* Q12 cells, row-major */
+    uint16_t pad;    /* stack garbage copied along: carried, never to be compared */
+    int32_t t[3];    /* translation */
+} emu_matrix;
+
+#define EMU_MATRIX_BYTES 32
+/* The 32 little-endian bytes of a MATRIX, and back. */
+void emu_matrix_decode(const uint8_t *bytes, emu_matrix *m);
+void emu_matrix_encode(const emu_matrix *m, uint8_t *bytes);
+
+/*
+ * The MATRIX of bone i (bone+0x10..+0x2F) of the skeleton as it is now.
+ * Returns 0, or -1 when no file is loaded or i is not below the bone count.
+ */
+int emu_game_bone_matrix(const emu_game *g, unsigned i, emu_matrix *out);
+
+/*
+ * Calls the original BuildBoneMatrices(m) once on the skeleton as it is
+ * now (typically right after a decoding call), whether or not this engine
+ * replaces it by a return inside Battle_ReadAnimation (the patch is lifted
+ * for this call and put back). Returns 0 with *ret = EAX and the bone
+ * matrices rewritten in guest memory; -1 with *fault (the skeleton back as
+ * it was before the call, the rest of the file as loaded).
+ */
+int emu_game_build_matrices(emu_game *g, uint32_t *ret, emu_fault *fault);
+
+/*
+ * Calls the original ComputeBonesWorldMatrices(m, base) with *base placed in
+ * guest memory, copies every bone's MATRIX after the call into world[0 ..
+ * bone count) and puts the skeleton back as it was before the call (the
+ * routine composes in place). cap is the room in world; fewer than the
+ * bone count is refused before any call (fault kind EMU). Returns 0 with
+ * *ret = EAX; -1 with *fault (skeleton restored the same way).
+ */
+int emu_game_world_matrices(emu_game *g, const emu_matrix *base, emu_matrix *world, size_t cap,
+                            uint32_t *ret, emu_fault *fault);
+
+/*
+ * Operands and results of a pose helper called alone (emu_game_pose_helper).
+ * Every operand is placed in guest memory before the call (at addresses of
+ * its own) and read back after it; the routine gets, in the order of its
+ * profile row's "params", the ones its role takes (emu/profile.h).
+ */
+typedef struct emu_pose_io {
+    int32_t angle;           /* "angle": passed by value */
+    emu_matrix a, b, m, out; /* "a", "b", "m", "out" */
+    int16_t sv[4];           /* "sv": SVECTOR x, y, z, pad */
+    int32_t v[4], vout[4];   /* "v", "vout": VECTOR x, y, z, pad */
+    /* After the call. */
+    uint32_t eax;
+    int32_t value;       /* the result as the profile says: eax, or ax sign-extended; else 0 */
+    int has_st0;         /* the x87 stack held a value */
+    double st0;          /* ST(0) as the nearest double (has_st0) */
+    uint8_t st0_raw[10]; /* ST(0), 80-bit extended, little-endian (has_st0) */
+} emu_pose_io;
+
+/*
+ * Calls the pose helper holding role (profile row with "helper") alone, on
+ * io's operands, and fills io's results and operands back. Needs no file.
+ * Returns 0, or -1 with *fault: the profile has no such helper (kind EMU),
+ * the routine faulted, or the profile says "st0" and the x87 stack came
+ * back empty (kind EMU: the profile's signature is wrong).
+ */
+int emu_game_pose_helper(emu_game *g, profile_helper_id role, emu_pose_io *io, emu_fault *fault);
 
 #endif

@@ -17,7 +17,6 @@
 #include "emu/profile_builtins.inc"
 
 #define PROFILE_FORMAT "ff8diff-profile/1"
-#define PROFILE_MAX_ARGS 16
 #define PROFILE_MAX_FILE (1u << 20)
 
 static const char *const routine_names[] = {
@@ -25,6 +24,52 @@ static const char *const routine_names[] = {
     PROFILE_ROUTINE_MAP(PROFILE_ROUTINE_NAME)
 #undef PROFILE_ROUTINE_NAME
 };
+
+static const char *const helper_names[] = {
+#define PROFILE_HELPER_NAME(id, name) name,
+    PROFILE_HELPER_MAP(PROFILE_HELPER_NAME)
+#undef PROFILE_HELPER_NAME
+};
+
+static const char *const param_names[] = {
+#define PROFILE_PARAM_NAME(id, name) name,
+    PROFILE_PARAM_MAP(PROFILE_PARAM_NAME)
+#undef PROFILE_PARAM_NAME
+};
+
+static const char *const result_names[] = {
+#define PROFILE_RESULT_NAME(id, name) name,
+    PROFILE_RESULT_MAP(PROFILE_RESULT_NAME)
+#undef PROFILE_RESULT_NAME
+};
+
+#define BIT(k) (1u << PROFILE_P_##k)
+/* The operand kinds each helper role takes (see profile.h), by role. */
+static const unsigned helper_operands[PROFILE_H__COUNT] = {
+    [PROFILE_H_SIN] = BIT(ANGLE),
+    [PROFILE_H_COS] = BIT(ANGLE),
+    [PROFILE_H_COPY5] = BIT(A) | BIT(B) | BIT(OUT),
+    [PROFILE_H_MUL_INTO] = BIT(A) | BIT(B),
+    [PROFILE_H_ROT_X] = BIT(ANGLE) | BIT(M),
+    [PROFILE_H_ROT_Y] = BIT(ANGLE) | BIT(M),
+    [PROFILE_H_ROT_Z] = BIT(ANGLE) | BIT(M),
+    [PROFILE_H_ROT_XYZ] = BIT(SV) | BIT(M),
+    [PROFILE_H_ROT_BONE] = BIT(SV) | BIT(M),
+    [PROFILE_H_SCALE_UNIFORM] = BIT(M) | BIT(V),
+    [PROFILE_H_SCALE_COLUMNS] = BIT(M) | BIT(V),
+    [PROFILE_H_APPLY] = BIT(A) | BIT(SV) | BIT(VOUT),
+    [PROFILE_H_COMPOSE] = BIT(A) | BIT(B) | BIT(OUT),
+    [PROFILE_H_COMPOSE_TO] = BIT(A) | BIT(B) | BIT(OUT),
+};
+#undef BIT
+
+/* Index of s in names[0..n), or -1. */
+static int name_index(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
 
 /* Parsing context: where errors point. */
 typedef struct pctx {
@@ -182,10 +227,62 @@ static int parse_callees(const pctx *c, const cJSON *arr, const char *where, pro
     return 0;
 }
 
+/* The "params" list of a pose helper: one known kind per argument, exactly
+ * the operand kinds of its role. */
+static int parse_params(const pctx *c, const cJSON *arr, const char *where, profile_routine *r)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%s.params", where);
+    if (!cJSON_IsArray(arr)) return bad(c, key, "expected an array");
+    int n = cJSON_GetArraySize(arr);
+    if (n != (int)r->args) return bad(c, key, "not one operand kind per argument (\"args\")");
+    unsigned seen = 0;
+    for (int i = 0; i < n; i++) {
+        const cJSON *v = cJSON_GetArrayItem(arr, i);
+        snprintf(key, sizeof key, "%s.params[%d]", where, i);
+        int kind =
+            cJSON_IsString(v) ? name_index(param_names, PROFILE_P__COUNT, v->valuestring) : -1;
+        if (kind < 0) return bad(c, key, "expected angle, a, b, m, out, sv, v or vout");
+        if (seen & (1u << kind)) return bad(c, key, "operand kind given twice");
+        seen |= 1u << kind;
+        r->params[i] = (uint8_t)kind;
+    }
+    if (seen != helper_operands[r->helper]) {
+        snprintf(key, sizeof key, "%s.params", where);
+        return bad(c, key, "not the operand kinds of its helper role");
+    }
+    return 0;
+}
+
+/* "helper", "params" and "result" of a routine row: all three or none. */
+static int parse_helper(const pctx *c, const cJSON *o, const char *where, profile_routine *r)
+{
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "helper");
+    const cJSON *pa = cJSON_GetObjectItemCaseSensitive(o, "params");
+    const cJSON *re = cJSON_GetObjectItemCaseSensitive(o, "result");
+    char key[96];
+    r->helper = -1;
+    if (!h && !pa && !re) return 0;
+    snprintf(key, sizeof key, "%s.%s", where, !h ? "helper" : !pa ? "params" : "result");
+    if (!h || !pa || !re)
+        return bad(c, key, "missing (a pose helper needs helper, params, result)");
+    snprintf(key, sizeof key, "%s.helper", where);
+    r->helper = cJSON_IsString(h) ? name_index(helper_names, PROFILE_H__COUNT, h->valuestring) : -1;
+    if (r->helper < 0) return bad(c, key, "not a pose helper role (sin, cos, copy5, ...)");
+    snprintf(key, sizeof key, "%s.result", where);
+    int res =
+        cJSON_IsString(re) ? name_index(result_names, PROFILE_RES__COUNT, re->valuestring) : -1;
+    if (res < 0) return bad(c, key, "expected none, eax, ax or st0");
+    if ((r->helper == PROFILE_H_SIN || r->helper == PROFILE_H_COS) && res == PROFILE_RES_NONE)
+        return bad(c, key, "sin and cos return a value");
+    r->result = (uint8_t)res;
+    return parse_params(c, pa, where, r);
+}
+
 static int parse_routine(const pctx *c, const cJSON *o, int i, profile_routine *r)
 {
-    static const char *const keys[] = {"name",    "address", "signature", "args",
-                                       "callees", "test",    NULL};
+    static const char *const keys[] = {"name", "address", "signature", "args",   "callees",
+                                       "test", "helper",  "params",    "result", NULL};
     char where[48], key[80];
     snprintf(where, sizeof where, "routines[%d]", i);
     if (check_keys(c, o, where, keys) != 0) return -1;
@@ -210,7 +307,8 @@ static int parse_routine(const pctx *c, const cJSON *o, int i, profile_routine *
     }
     r->test = t && cJSON_IsTrue(t);
     const cJSON *cal = cJSON_GetObjectItemCaseSensitive(o, "callees");
-    return cal ? parse_callees(c, cal, where, r) : 0;
+    if (cal && parse_callees(c, cal, where, r) != 0) return -1;
+    return parse_helper(c, o, where, r);
 }
 
 /* Names unique, callees resolvable, engine routines indexed. */
@@ -240,6 +338,13 @@ static int link_routines(const pctx *c, emu_profile *p)
         }
         for (int id = 0; id < PROFILE_R__COUNT; id++)
             if (strcmp(r->name, routine_names[id]) == 0) p->engine[id] = (int)i;
+        if (r->helper >= 0) {
+            if (p->helpers[r->helper] >= 0) {
+                snprintf(key, sizeof key, "routines[%u].helper", i);
+                return bad(c, key, "role already held by another routine");
+            }
+            p->helpers[r->helper] = (int)i;
+        }
     }
     return 0;
 }
@@ -289,9 +394,9 @@ static int parse_globals(const pctx *c, const cJSON *arr, emu_profile *p)
 
 static int parse_top(const pctx *c, const cJSON *root, emu_profile *p)
 {
-    static const char *const keys[] = {
-        "format",       "name",     "description", "image_base",   "sha256",
-        "fingerprints", "routines", "globals",     "scratch_size", NULL};
+    static const char *const keys[] = {"format",       "name",         "description", "image_base",
+                                       "sha256",       "fingerprints", "routines",    "globals",
+                                       "scratch_size", "x87_control",  NULL};
     if (check_keys(c, root, "(top)", keys) != 0) return -1;
     const char *req[] = {"format",       "name",     "description", "image_base",  "sha256",
                          "fingerprints", "routines", "globals",     "scratch_size"};
@@ -318,6 +423,11 @@ static int parse_top(const pctx *c, const cJSON *root, emu_profile *p)
         return -1;
     if (p->scratch_size < 0x100 || p->scratch_size > 0x1000000 || (p->scratch_size & 3))
         return bad(c, "scratch_size", "not a multiple of 4 in 0x100..0x1000000");
+    const cJSON *cw = cJSON_GetObjectItemCaseSensitive(root, "x87_control");
+    uint32_t control = PROFILE_X87_CONTROL_DEFAULT;
+    if (cw && get_u32(c, cw, "x87_control", &control) != 0) return -1;
+    if (control > 0xFFFF) return bad(c, "x87_control", "not a 16-bit control word");
+    p->x87_control = (uint16_t)control;
     if (parse_hashes(c, cJSON_GetObjectItemCaseSensitive(root, "sha256"), p) != 0) return -1;
     if (parse_fingerprints(c, cJSON_GetObjectItemCaseSensitive(root, "fingerprints"), p) != 0)
         return -1;
@@ -331,6 +441,8 @@ int profile_parse(const char *json, size_t len, const char *source, emu_profile 
     memset(out, 0, sizeof *out);
     for (int i = 0; i < PROFILE_R__COUNT; i++)
         out->engine[i] = -1;
+    for (int i = 0; i < PROFILE_H__COUNT; i++)
+        out->helpers[i] = -1;
     out->field_alloc_cursor = -1;
     snprintf(out->source, sizeof out->source, "%s", c.source);
     cJSON *root = cJSON_ParseWithLength(json, len);
@@ -403,4 +515,25 @@ const profile_routine *profile_find_routine(const emu_profile *p, const char *na
     for (unsigned i = 0; i < p->nroutines; i++)
         if (strcmp(p->routines[i].name, name) == 0) return &p->routines[i];
     return NULL;
+}
+
+const char *profile_helper_name(profile_helper_id id)
+{
+    return (unsigned)id < PROFILE_H__COUNT ? helper_names[id] : "?";
+}
+
+const char *profile_param_name(profile_param kind)
+{
+    return (unsigned)kind < PROFILE_P__COUNT ? param_names[kind] : "?";
+}
+
+const char *profile_result_name(profile_result kind)
+{
+    return (unsigned)kind < PROFILE_RES__COUNT ? result_names[kind] : "?";
+}
+
+const profile_routine *profile_helper(const emu_profile *p, profile_helper_id id)
+{
+    if ((unsigned)id >= PROFILE_H__COUNT || p->helpers[id] < 0) return NULL;
+    return &p->routines[p->helpers[id]];
 }

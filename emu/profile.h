@@ -16,7 +16,38 @@
  *                  "signature": "int Battle_ReadAnimation(Model *m, AnimCmd *cmd)",
  *                  "args": 2, "callees": ["Field_Alloc", "..."], "test": false}],
  *    "globals": [{"name": "field_alloc_cursor", "address": "0x1D999C4", "size": 4}],
- *    "scratch_size": 65536}
+ *    "scratch_size": 65536,
+ *    "x87_control": "0x27F"}
+ *
+ * "x87_control" (optional, default 0x27F: 53-bit precision, round to
+ * nearest, every exception masked, as Windows starts a thread) is the x87
+ * control word set before every call; the stack and status are emptied.
+ *
+ * A pose helper of BuildBoneMatrices (POSE.md section 2) is a routine row
+ * with three more keys, all or none, which say how to call it at a leaf:
+ *   "helper": its role, one of PROFILE_HELPER_MAP below (each role once);
+ *   "params": one operand kind per argument, in push order reversed (the
+ *             first is the first C argument), one of PROFILE_PARAM_MAP:
+ *             "angle" an int by value (an s16 angle sign-extended),
+ *             "a", "b" pointers to input MATRIX operands, "m" to a MATRIX
+ *             read and rewritten, "out" to a MATRIX written, "sv" to an
+ *             SVECTOR (s16 x, y, z, pad), "v" to a VECTOR read and "vout"
+ *             to a VECTOR written (s32 x, y, z, pad);
+ *   "result": how the result comes back: "none", "eax" (32 bits), "ax"
+ *             (16 bits, sign-extended), "st0" (on the x87 stack).
+ * Each role takes exactly the operand kinds of its row below, in any order
+ * (the order is the profile's claim); sin and cos must return a value.
+ *   sin, cos        {angle}         result = 4096 sin/cos(angle 2 pi / 4096)
+ *   copy5           {a, b, out}     out = a.m * b.m (Copy5 rounding)
+ *   mul_into        {a, b}          b.m = a.m * b.m
+ *   rot_x/_y/_z     {angle, m}      m.m = R(angle) * m.m
+ *   rot_xyz         {sv, m}         m.m = Rx * Ry * Rz of sv (0x56CD50)
+ *   rot_bone        {sv, m}         m.m = the bone rotation of sv (0x56CE30)
+ *   scale_uniform   {m, v}          m cells times v, >> 12 (0x56BEF0)
+ *   scale_columns   {m, v}          m column j times v[j], >> 12 (0x508C30)
+ *   apply           {a, sv, vout}   vout = (a.m * sv) >> 12
+ *   compose         {a, b, out}     out = Compose(a, b) (0x56C2F0)
+ *   compose_to      {a, b, out}     the same, the work of Compose (0x56C600)
  */
 #ifndef FF8_EMU_PROFILE_H
 #define FF8_EMU_PROFILE_H
@@ -28,10 +59,11 @@
 
 #define PROFILE_MAX_HASHES 8
 #define PROFILE_MAX_FINGERPRINTS 16
-#define PROFILE_MAX_ROUTINES 32
+#define PROFILE_MAX_ROUTINES 48
 #define PROFILE_MAX_CALLEES 16
 #define PROFILE_MAX_GLOBALS 16
 #define PROFILE_FP_MAX_BYTES 32
+#define PROFILE_MAX_ARGS 16
 
 /* The routines the harness calls, by the names of ENGINE.md section 2. */
 #define PROFILE_ROUTINE_MAP(XX)                                                \
@@ -55,6 +87,64 @@ typedef enum profile_routine_id {
         PROFILE_R__COUNT
 } profile_routine_id;
 
+/* Roles of the pose helpers (POSE.md section 2), by their profile names. */
+#define PROFILE_HELPER_MAP(XX)                                                 \
+    XX(SIN, "sin")                                                             \
+    XX(COS, "cos")                                                             \
+    XX(COPY5, "copy5")                                                         \
+    XX(MUL_INTO, "mul_into")                                                   \
+    XX(ROT_X, "rot_x")                                                         \
+    XX(ROT_Y, "rot_y")                                                         \
+    XX(ROT_Z, "rot_z")                                                         \
+    XX(ROT_XYZ, "rot_xyz")                                                     \
+    XX(ROT_BONE, "rot_bone")                                                   \
+    XX(SCALE_UNIFORM, "scale_uniform")                                         \
+    XX(SCALE_COLUMNS, "scale_columns")                                         \
+    XX(APPLY, "apply")                                                         \
+    XX(COMPOSE, "compose")                                                     \
+    XX(COMPOSE_TO, "compose_to")
+
+typedef enum profile_helper_id {
+#define PROFILE_HELPER_ENUM(id, name) PROFILE_H_##id,
+    PROFILE_HELPER_MAP(PROFILE_HELPER_ENUM)
+#undef PROFILE_HELPER_ENUM
+        PROFILE_H__COUNT
+} profile_helper_id;
+
+/* Operand kinds of a pose helper's arguments. */
+#define PROFILE_PARAM_MAP(XX)                                                  \
+    XX(ANGLE, "angle")                                                         \
+    XX(A, "a")                                                                 \
+    XX(B, "b")                                                                 \
+    XX(M, "m")                                                                 \
+    XX(OUT, "out")                                                             \
+    XX(SV, "sv")                                                               \
+    XX(V, "v")                                                                 \
+    XX(VOUT, "vout")
+
+typedef enum profile_param {
+#define PROFILE_PARAM_ENUM(id, name) PROFILE_P_##id,
+    PROFILE_PARAM_MAP(PROFILE_PARAM_ENUM)
+#undef PROFILE_PARAM_ENUM
+        PROFILE_P__COUNT
+} profile_param;
+
+/* How a pose helper's result comes back. */
+#define PROFILE_RESULT_MAP(XX)                                                 \
+    XX(NONE, "none")                                                           \
+    XX(EAX, "eax")                                                             \
+    XX(AX, "ax")                                                               \
+    XX(ST0, "st0")
+
+typedef enum profile_result {
+#define PROFILE_RESULT_ENUM(id, name) PROFILE_RES_##id,
+    PROFILE_RESULT_MAP(PROFILE_RESULT_ENUM)
+#undef PROFILE_RESULT_ENUM
+        PROFILE_RES__COUNT
+} profile_result;
+
+#define PROFILE_X87_CONTROL_DEFAULT 0x027Fu
+
 typedef struct profile_fingerprint {
     uint32_t address;
     uint8_t bytes[PROFILE_FP_MAX_BYTES];
@@ -70,6 +160,10 @@ typedef struct profile_routine {
     int callees_known; /* 0: "callees" absent, the structural check skips them */
     unsigned ncallees;
     char callees[PROFILE_MAX_CALLEES][64];
+    /* Pose helpers only ("helper" present): role, operand kinds, result. */
+    int helper;                       /* profile_helper_id, -1: not a pose helper */
+    uint8_t params[PROFILE_MAX_ARGS]; /* profile_param, args of them */
+    uint8_t result;                   /* profile_result */
 } profile_routine;
 
 typedef struct profile_global {
@@ -96,6 +190,9 @@ typedef struct emu_profile {
     int engine[PROFILE_R__COUNT];
     /* Index into globals[] of "field_alloc_cursor", -1 when absent. */
     int field_alloc_cursor;
+    /* Index into routines[] of each pose helper role, -1 when absent. */
+    int helpers[PROFILE_H__COUNT];
+    uint16_t x87_control; /* x87 control word before each call */
 } emu_profile;
 
 /* Parses JSON text; source names it in errors. */
@@ -110,5 +207,12 @@ int profile_builtin_by_name(const char *name, emu_profile *out, ff_error *err);
 const char *profile_routine_name(profile_routine_id id);
 /* The routine named name, or NULL. */
 const profile_routine *profile_find_routine(const emu_profile *p, const char *name);
+/* Profile names of a helper role ("copy5"), an operand kind ("out") and a
+ * result kind ("st0"); "?" out of range. */
+const char *profile_helper_name(profile_helper_id id);
+const char *profile_param_name(profile_param kind);
+const char *profile_result_name(profile_result kind);
+/* The routine holding a helper role, or NULL when the profile has none. */
+const profile_routine *profile_helper(const emu_profile *p, profile_helper_id id);
 
 #endif

@@ -1,15 +1,21 @@
 /*
  * emu/standin/build_bone_matrices.c: BuildBoneMatrices (0x508C90), the
- * runtime pose of every bone: world rotation = parent's * own (scaled on
- * the scale path), world translation = parent's + parent's bone length
- * along the parent's z axis. Root bones hang from a base matrix holding
- * the root translation.
+ * runtime MATRIX of every bone (bone+0x10: s16 m[3][3], a pad, s32 t[3]),
+ * following POSE.md sections 1 to 3 at the stand-in's option set
+ *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post
+ * In bone order:
+ *   - local L = Fx_BoneRotation(rot) (order yxz, Copy5 rounding);
+ *   - a root (parent < 0, or not an earlier bone): m = L (5 dwords copied,
+ *     the pad with them), t = (root translation * model scale) >> 8;
+ *   - a child of p: m = Copy5(p.m, L), t = p.t + (p.m * (0, -size, 0)) >> 12
+ *     through Fx_Apply, size the bone's own (the s16 -size wraps);
+ *   - skeleton flag bit 0 set (the scale path): the Q12 scale vector v =
+ *     scale << 2 for a root, (scale * v of the parent) >> 10 for a child,
+ *     and after composing (scale=post) Bone_ScaleColumns(m, v).
+ * All integer work wraps at 32 bits (-fwrapv); cells wrap to 16 bits.
  *
- * Works in two passes over a stack table (sines and cosines, and the
- * checked parent of every bone: a sizeable frame, like the engine's) and
- * 0x58 bytes of Field_Alloc scratch; every fixed-point step is a call to
- * a helper at its fixed address. Nothing here is compared by the harness:
- * it must only be deterministic and stay inside the skeleton.
+ * Scratch: Field_Alloc(0x58), released before returning. Stack: the scale
+ * vectors of every bone (3 KiB, written on the scale path only). Returns 0.
  */
 #include "emu/standin/standin.h"
 
@@ -17,66 +23,70 @@
 
 /* What the 0x58 bytes of scratch hold. */
 typedef struct sa_pose_scratch {
-    sa_matrix base;  /* identity rotation, root translation */
-    sa_matrix local; /* the bone's own rotation (and scale) */
-    s32 offset[3];   /* the parent's bone, in the parent's frame */
-    s32 delta[3];    /* the same, in world space */
+    sa_matrix local; /* the bone's own rotation */
+    s16 offset[4];   /* SVECTOR: the bone in its parent's frame */
+    s32 delta[4];    /* VECTOR: the same through the parent's matrix */
+    s32 scale[4];    /* VECTOR: the bone's Q12 scale vector */
+    s32 root[4];     /* VECTOR: the root translation, model-scaled */
 } sa_pose_scratch;
 
 _Static_assert(sizeof(sa_pose_scratch) == 0x58, "BuildBoneMatrices takes 0x58 bytes");
 
-/* A bone's parent if it is another bone of the skeleton, else -1. */
-SA_INLINE int sa_checked_parent(const sa_skeleton *sk, int i)
+/* The bone's parent when it is an earlier bone, else -1 (a root). */
+SA_INLINE int sa_parent(const sa_bone *bone, int i)
 {
-    int p = sk->bones[i].parent;
+    int p = bone->parent;
 
-    return (p >= 0 && p < sk->count && p != i) ? p : -1;
+    return (p >= 0 && p < i) ? p : -1;
 }
 
-/* Identity rotation and the root translation. */
-SA_INLINE void sa_set_base(sa_matrix *base, const sa_skeleton *sk)
+/* The bone's Q12 scale vector from its parent's (p < 0: a root). */
+SA_INLINE void sa_scale_vector(const sa_bone *bone, int p, s32 vec[][3], int i)
 {
-    int i, j;
+    int k;
 
-    for (i = 0; i < 3; i++) {
-        for (j = 0; j < 3; j++)
-            base->m[i][j] = (s16)(i == j ? SA_ONE : 0);
-        base->t[i] = sk->root[i];
-    }
+    for (k = 0; k < 3; k++)
+        vec[i][k] = p < 0 ? bone->scale[k] * 4 : (bone->scale[k] * vec[p][k]) >> 10;
 }
 
-/* Returns 0. Rewrites the world matrix of every bone. */
+/* Returns 0. Rewrites the cells, pad and translation of every bone. */
 int BuildBoneMatrices(sa_model *m)
 {
     sa_skeleton *sk = m->files->skeleton;
     sa_pose_scratch *s = (sa_pose_scratch *)Field_Alloc(sizeof *s);
-    s16 trig[SA_MAX_BONES][6];
-    s16 parent[SA_MAX_BONES];
+    s32 vec[SA_MAX_BONES][3];
+    int scaled = sk->flags & SA_SKEL_SCALED;
     int count = sk->count;
-    int i;
+    int i, k;
 
-    for (i = 0; i < count; i++) {
-        Fx_TrigOfRotation(sk->bones[i].rot, trig[i]);
-        parent[i] = (s16)sa_checked_parent(sk, i);
-    }
-
-    sa_set_base(&s->base, sk);
+    for (k = 0; k < 3; k++)
+        s->root[k] = (sk->root[k] * sk->model_scale) >> 8;
     s->offset[0] = 0;
-    s->offset[1] = 0;
+    s->offset[2] = 0;
     for (i = 0; i < count; i++) {
         sa_bone *bone = &sk->bones[i];
-        const sa_matrix *up = &s->base;
+        int p = sa_parent(bone, i);
 
-        s->offset[2] = 0;
-        if (parent[i] >= 0) {
-            up = &sk->bones[parent[i]].world;
-            s->offset[2] = sk->bones[parent[i]].size;
+        Fx_BoneRotation(bone->rot, &s->local);
+        if (p < 0) {
+            sa_copy_dwords(&bone->world, &s->local, 5);
+            for (k = 0; k < 3; k++)
+                bone->world.t[k] = s->root[k];
+        } else {
+            sa_matrix *up = &sk->bones[p].world;
+
+            Fx_MulCopy5(up, &s->local, &bone->world);
+            s->offset[1] = (s16)-bone->size;
+            Fx_Apply(up, s->offset, s->delta);
+            for (k = 0; k < 3; k++)
+                bone->world.t[k] = up->t[k] + s->delta[k];
         }
-        Fx_RotationFromTrig(trig[i], &s->local);
-        if (sk->flags & SA_SKEL_SCALED) Fx_ScaleMatrix(&s->local, bone->scale);
-        Fx_MulMatrix(up, &s->local, &bone->world);
-        Fx_ApplyMatrix(up, s->offset, s->delta);
-        Bone_Place(up, s->delta, &bone->world);
+        if (scaled) {
+            sa_scale_vector(bone, p, vec, i);
+            for (k = 0; k < 3; k++)
+                s->scale[k] = vec[i][k];
+            Bone_ScaleColumns(&bone->world, s->scale);
+        }
     }
 
     Field_Free(sizeof *s);

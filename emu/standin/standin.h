@@ -153,14 +153,61 @@ int QueueAnimation(sa_entity *e, s16 clip);
 int AdvanceBy1(sa_entity *e);
 int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base);
 
-/* Fixed-point helpers of BuildBoneMatrices, at the addresses the game's
- * own helpers occupy (the stand-in's helpers are its own design). */
-void Fx_TrigOfRotation(const s16 rot[3], s16 trig[6]);
-void Fx_RotationFromTrig(const s16 trig[6], sa_matrix *out);
-void Fx_ScaleMatrix(sa_matrix *m, const s16 scale[3]);
-void Fx_MulMatrix(const sa_matrix *a, const sa_matrix *b, sa_matrix *out);
-void Fx_ApplyMatrix(const sa_matrix *m, const s32 v[3], s32 out[3]);
-void Bone_Place(const sa_matrix *parent, const s32 delta[3], sa_matrix *out);
+/*
+ * Matrix helpers of BuildBoneMatrices at the addresses of the game's own
+ * helpers (POSE.md section 2; Fx_RotX's address is the stand-in's own).
+ * MATRIX cells are Q12, angles s16 with 4096 = one turn (passed as int),
+ * an SVECTOR is s16[3], a VECTOR s32[3]. Every product of two matrices
+ * goes through Fx_MulCopy5 (round to nearest, ties to even, 16-bit wrap);
+ * every other integer step wraps at 32 bits. Results come back through
+ * the pointers, except Fx_Sin and Fx_Cos (an int in EAX).
+ */
+void Bone_ScaleColumns(sa_matrix *m, const s32 v[3]);
+void Fx_ScaleRows(sa_matrix *m, const s32 v[3]);
+void Fx_MulCopy5(const sa_matrix *a, const sa_matrix *b, sa_matrix *out);
+void Fx_MulInto(const sa_matrix *a, sa_matrix *b);
+void Fx_Compose(const sa_matrix *a, const sa_matrix *b, sa_matrix *out);
+void Fx_Apply(const sa_matrix *m, const s16 v[3], s32 out[3]);
+void Fx_ComposeTo(const sa_matrix *a, const sa_matrix *b, sa_matrix *out);
+void Fx_RotXYZ(const s16 a[3], sa_matrix *m);
+void Fx_BoneRotation(const s16 a[3], sa_matrix *m);
+void Fx_RotX(int angle, sa_matrix *m);
+void Fx_RotY(int angle, sa_matrix *m);
+void Fx_RotZ(int angle, sa_matrix *m);
+int Fx_Cos(int angle);
+int Fx_Sin(int angle);
+
+/* round-to-nearest-even(4096 sin(2 pi i / 4096)), i = 0..4095, generated
+ * at build time by mktrig.c (sine_table.c in the build tree). */
+extern const s16 standin_sine[SA_TURN];
+
+/* Constants of the x87 helpers of standin_x87.exe (tables.c). */
+extern const double standin_x87_turn;  /* 2 pi / 4096 */
+extern const double standin_x87_4096;  /* 4096.0 */
+extern const float standin_x87_q12;    /* 1 / 4096 */
+extern const double standin_x87_magic; /* 2^52 + 2^31 */
+
+/* The cells of m (not its pad, not its translation) set to the identity. */
+SA_INLINE void sa_identity(sa_matrix *m)
+{
+    int i, j;
+
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++)
+            m->m[i][j] = (s16)(i == j ? SA_ONE : 0);
+}
+
+/* Copies the first n dwords of a MATRIX (5: the cells and the pad, 8: all). */
+SA_INLINE void sa_copy_dwords(sa_matrix *dst, const sa_matrix *src, int n)
+{
+    const u32 *from = (const u32 *)src;
+    u32 *to = (u32 *)dst;
+    int k;
+
+#pragma GCC unroll 8
+    for (k = 0; k < n; k++)
+        to[k] = from[k];
+}
 
 /* Test routines: each misbehaves in one way the emulator must report. */
 u32 Test_WildJump(void);
@@ -169,5 +216,6 @@ u32 Test_LoopForever(void);
 u32 Test_CallImport(void);
 u32 Test_DivideByZero(void);
 u32 Test_LeakScratch(void);
+double Test_X87Result(int n);
 
 #endif

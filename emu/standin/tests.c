@@ -2,7 +2,9 @@
  * emu/standin/tests.c: routines that misbehave on purpose, one way each,
  * so the emulator's fault capture can be tested without the game: a wild
  * jump, an unmapped read, an endless loop, an import call, a divide error
- * and a Field_Alloc never released. None of them is an engine routine.
+ * and a Field_Alloc never released; and one that returns its result on the
+ * x87 stack, for the emulator's reading of ST(0). None of them is an
+ * engine routine.
  */
 #include "emu/standin/standin.h"
 
@@ -48,4 +50,10 @@ u32 Test_LeakScratch(void)
 {
     Field_Alloc(16);
     return 0;
+}
+
+/* Returns n converted to a double in ST(0) (fild: no constant needed). */
+double Test_X87Result(int n)
+{
+    return (double)n;
 }

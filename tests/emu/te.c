@@ -181,3 +181,49 @@ void te_make_file(te_file *f, unsigned nclips, const uint8_t *frames)
     }
     f->size = TE_ANIM_OFF + off + 3; /* three trailing zero bytes */
 }
+
+void te_make_skeleton(te_file *f, int flags, int model_scale, const int root[3],
+                      const te_bone *bones, unsigned n)
+{
+    cr_assert(n <= 80);
+    memset(f, 0, sizeof *f);
+    uint8_t *sk = f->data + TE_SKEL_OFF;
+    sk[0] = (uint8_t)n;
+    sk[1] = (uint8_t)flags;
+    le_put16(sk + 2, (uint16_t)model_scale);
+    for (int k = 0; k < 3; k++)
+        le_put16(sk + 8 + 2 * k, (uint16_t)root[k]);
+    for (unsigned b = 0; b < n; b++) {
+        uint8_t *bone = sk + 16 + 48 * b;
+        le_put16(bone, (uint16_t)bones[b].parent);
+        le_put16(bone + 2, (uint16_t)bones[b].size);
+        for (int k = 0; k < 3; k++) {
+            le_put16(bone + 4 + 2 * k, (uint16_t)bones[b].rot[k]);
+            le_put16(bone + 10 + 2 * k, (uint16_t)bones[b].scale[k]);
+        }
+    }
+    /* skeleton | 16 geometry bytes | animation section: count 0 */
+    f->size = 16 + 48 * (size_t)n + 16 + 4;
+}
+
+emu_game *te_game(emu_image *img, int keep, const te_file *f)
+{
+    emu_game_opts o = {keep, 0};
+    emu_game *g;
+    ff_error err;
+    TE_OK(emu_game_open(img, &o, &g, &err), &err);
+    uint32_t geom = (uint32_t)f->size - 20;
+    TE_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, geom, geom + 16, &err), &err);
+    return g;
+}
+
+void te_expect_matrix(const emu_matrix *got, const int m[9], const int t[3], const char *what,
+                      int index)
+{
+    for (int k = 0; k < 9; k++)
+        cr_expect_eq(got->m[k / 3][k % 3], m[k], "%s %d: m[%d][%d] is %d, expected %d", what, index,
+                     k / 3, k % 3, got->m[k / 3][k % 3], m[k]);
+    for (int k = 0; k < 3; k++)
+        cr_expect_eq(got->t[k], t[k], "%s %d: t[%d] is %d, expected %d", what, index, k,
+                     (int)got->t[k], t[k]);
+}

@@ -67,7 +67,7 @@ void te_scale(te_bits *b, int v); /* 1024 is the absent bit */
 #define TE_GEOM_OFF 112u
 #define TE_ANIM_OFF 128u
 typedef struct te_file {
-    uint8_t data[1024];
+    uint8_t data[4096];
     size_t size;
     uint32_t clip_off[4]; /* absolute offsets of the clips' frame-count bytes */
 } te_file;
@@ -83,5 +83,21 @@ extern const int te_clip0_frames[2][9];
 /* Bits each frame of clip 0 takes: 56 and 51. */
 extern const unsigned te_clip0_bits[2];
 
+/* ---- hand-made skeletons for the pose routines ---- */
+typedef struct te_bone {
+    int parent, size, rot[3], scale[3];
+} te_bone;
+/*
+ * A model file holding a skeleton (count n <= 80, flags, model scale, root
+ * translation, the bones with zero runtime bytes) at TE_SKEL_OFF, then 16
+ * zero geometry bytes and an animation section with no clip.
+ */
+void te_make_skeleton(te_file *f, int flags, int model_scale, const int root[3],
+                      const te_bone *bones, unsigned n);
+/* An engine on img (keep_matrices as given) with f loaded. */
+emu_game *te_game(emu_image *img, int keep, const te_file *f);
+/* Expects the cells and translation of got (never the pad) to be m and t. */
+void te_expect_matrix(const emu_matrix *got, const int m[9], const int t[3], const char *what,
+                      int index);
 
 #endif

@@ -324,3 +324,51 @@ Test(calls, counts_instructions_across_repeated_blocks)
     TE_OK(emu_unmap_area(eng, CODE, &err), &err);
     free(code);
 }
+
+/*
+ * Every call starts with an empty x87 stack: Test_X87Result leaves its
+ * result in ST(0) and nobody pops it, twelve times (more than the eight
+ * registers); then a call that does not touch the x87 finds (and leaves)
+ * it empty, where without the reset the last result would still be there.
+ */
+Test(calls, x87_stack_is_emptied_before_every_call)
+{
+    uint32_t x87 = te_routine(prof, "Test_X87Result"), eax;
+    emu_fault f;
+    for (int n = 1; n <= 12; n++) {
+        uint32_t arg = (uint32_t)(n * -1000);
+        TE_CALL(emu_call(eng, x87, &arg, 1, &eax, &f), &f);
+        double v;
+        cr_assert_eq(emu_x87_st0(eng, &v, NULL), 0, "call %d left nothing in ST(0)", n);
+        cr_assert(v == n * -1000.0, "call %d: ST(0) = %g", n, v);
+    }
+    static const uint8_t buf[] = {0xB5, 0x3C, 0xF0};
+    uint32_t pa;
+    int ba;
+    leaf("bitReader", buf, sizeof buf, 0, 0, 3, &pa, &ba);
+    double v;
+    cr_expect_eq(emu_x87_st0(eng, &v, NULL), -1, "bitReader returns nothing on the x87 stack");
+}
+
+/* A patch undone gives the image's bytes back; an address with no patch
+ * is refused. */
+Test(calls, unpatch_restores_the_routine)
+{
+    uint32_t fa = te_routine(prof, "Field_Alloc"), eax, arg = 16;
+    uint8_t before[4];
+    memcpy(before, emu_host(eng, fa, 4), 4);
+    static const uint8_t ret_op = 0xC3;
+    ff_error err;
+    emu_fault f;
+    TE_OK(emu_patch(eng, fa, &ret_op, 1, &err), &err);
+    TE_CALL(emu_call(eng, fa, &arg, 1, &eax, &f), &f);
+    cr_expect_eq(eax, 0u, "the patched Field_Alloc returns at once (EAX as zeroed)");
+    TE_OK(emu_unpatch(eng, fa, &err), &err);
+    cr_expect_arr_eq(emu_host(eng, fa, 4), before, 4);
+    /* The original again: allocates 16 bytes and leaves them taken. */
+    cr_expect_eq(emu_call(eng, fa, &arg, 1, &eax, &f), -1);
+    cr_expect_eq(f.kind, EMU_FAULT_SCRATCH);
+    cr_expect_eq(eax, emu_scratch_base(eng));
+    cr_expect_eq(emu_unpatch(eng, fa, &err), -1);
+    cr_expect_eq(err.kind, FF_E_USAGE);
+}

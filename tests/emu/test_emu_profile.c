@@ -60,6 +60,9 @@ Test(profile, steam_profile_holds_the_engine_facts)
     cr_assert_eq(p.globals[0].address, 0x1D999C4u);
     cr_assert_eq(p.globals[0].size, 4u);
     cr_assert_eq(p.scratch_size, 0x10000u);
+    cr_assert_eq(p.x87_control, 0x27Fu, "the default control word");
+    for (int h = 0; h < PROFILE_H__COUNT; h++)
+        cr_assert_eq(p.helpers[h], -1, "no helper rows yet: %s", profile_helper_name(h));
 }
 
 Test(profile, standin_profile_is_built_in)
@@ -72,14 +75,33 @@ Test(profile, standin_profile_is_built_in)
     unsigned tests = 0;
     for (unsigned i = 0; i < p.nroutines; i++)
         tests += p.routines[i].test;
-    cr_assert_eq(tests, 6u);
+    cr_assert_eq(tests, 7u);
+    cr_assert_eq(p.x87_control, 0x27Fu);
+    for (int h = 0; h < PROFILE_H__COUNT; h++)
+        cr_assert(profile_helper(&p, h) != NULL, "no %s", profile_helper_name(h));
+    const profile_routine *c5 = profile_helper(&p, PROFILE_H_COPY5);
+    cr_assert_eq(c5->address, 0x56C090u);
+    cr_assert_eq(c5->args, 3u);
+    cr_assert_eq(c5->params[0], PROFILE_P_A);
+    cr_assert_eq(c5->params[1], PROFILE_P_B);
+    cr_assert_eq(c5->params[2], PROFILE_P_OUT);
+    cr_assert_eq(c5->result, PROFILE_RES_NONE);
+    const profile_routine *sn = profile_helper(&p, PROFILE_H_SIN);
+    cr_assert_eq(sn->address, 0x56D130u);
+    cr_assert_eq(sn->result, PROFILE_RES_EAX);
+    cr_assert_eq(profile_helper(&p, PROFILE_H_COS)->address, 0x56D100u);
+    cr_assert_eq(profile_helper(&p, PROFILE_H_APPLY)->address, 0x56C3D0u);
+    cr_assert_eq(profile_helper(&p, PROFILE_H_COMPOSE)->address, 0x56C2F0u);
+    cr_assert_eq(profile_helper(&p, PROFILE_H_ROT_BONE)->address, 0x56CE30u);
+    cr_assert_eq(profile_find_routine(&p, "Field_Alloc")->helper, -1);
     cr_assert_eq(profile_builtin_count(), 2u);
     ff_error err;
     cr_assert_neq(profile_builtin_by_name("no_such_build", &p, &err), 0);
 }
 
-/* A valid profile with one edit applied: replace `from` by `to`. */
-static int parse_edit(const char *from, const char *to, ff_error *err)
+/* A valid profile with one edit applied: replace `from` by `to`; the
+ * result in *out when not NULL. */
+static int parse_edit_into(const char *from, const char *to, emu_profile *out, ff_error *err)
 {
     static const char base[] =
         "{\"format\": \"ff8diff-profile/1\", \"name\": \"t\", \"description\": \"d\","
@@ -97,8 +119,18 @@ static int parse_edit(const char *from, const char *to, ff_error *err)
     cr_assert(at, "edit \"%s\" does not apply", from);
     snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
     emu_profile p;
-    return profile_parse(text, strlen(text), "test.json", &p, err);
+    return profile_parse(text, strlen(text), "test.json", out ? out : &p, err);
 }
+
+static int parse_edit(const char *from, const char *to, ff_error *err)
+{
+    return parse_edit_into(from, to, NULL, err);
+}
+
+/* Field_Alloc's row in parse_edit's base, and the same with helper keys. */
+#define HELPER_ROW "\"callees\": []}"
+#define HELPER(role, params, result)                                                               \
+    "\"callees\": [], \"helper\": " role ", \"params\": " params ", \"result\": " result "}"
 
 Test(profile, bad_fields_name_source_and_key)
 {
@@ -120,6 +152,28 @@ Test(profile, bad_fields_name_source_and_key)
         {"\"scratch_size\": 4096", "\"scratch\": 4096", "(top).scratch"},
         {"\"description\": \"d\",", "", "description"},
         {"\"signature\": \"void X(void)\", ", "", "routines[1].signature"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"x87_control\": 70000", "x87_control"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"x87_control\": \"0xZ\"",
+         "x87_control"},
+        {HELPER_ROW, "\"callees\": [], \"helper\": \"sin\"}", "routines[0].params"},
+        {HELPER_ROW, "\"callees\": [], \"params\": [\"angle\"], \"result\": \"eax\"}",
+         "routines[0].helper"},
+        {HELPER_ROW, HELPER("\"tan\"", "[\"angle\"]", "\"eax\""), "routines[0].helper"},
+        {HELPER_ROW, HELPER("\"sin\"", "[\"angle\"]", "\"xmm0\""), "routines[0].result"},
+        {HELPER_ROW, HELPER("\"sin\"", "[\"angle\"]", "\"none\""), "routines[0].result"},
+        {HELPER_ROW, HELPER("\"sin\"", "[\"m\"]", "\"eax\""), "routines[0].params"},
+        {HELPER_ROW, HELPER("\"sin\"", "[\"nope\"]", "\"eax\""), "routines[0].params[0]"},
+        {HELPER_ROW, HELPER("\"sin\"", "[\"angle\", \"m\"]", "\"eax\""), "routines[0].params"},
+        {HELPER_ROW, HELPER("\"sin\"", "\"angle\"", "\"eax\""), "routines[0].params"},
+        {"\"args\": 1, " HELPER_ROW,
+         "\"args\": 2, " HELPER("\"rot_x\"", "[\"angle\", \"angle\"]", "\"none\""),
+         "routines[0].params[1]"},
+        {HELPER_ROW,
+         HELPER("\"sin\"", "[\"angle\"]",
+                "\"eax\"") ", {\"name\": \"Y\", \"address\": 1, "
+                           "\"signature\": \"int Y(int a)\", \"args\": 1, \"helper\": \"sin\", "
+                           "\"params\": [\"angle\"], \"result\": \"eax\"}",
+         "routines[1].helper"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ff_error err;
@@ -139,6 +193,21 @@ Test(profile, valid_edit_parses_and_invalid_json_is_refused)
     ff_error err;
     TE_OK(parse_edit("\"name\": \"t\"", "\"name\": \"t\"", &err), &err);
     emu_profile p;
+    TE_OK(parse_edit_into("\"args\": 1, " HELPER_ROW,
+                          "\"args\": 2, " HELPER("\"rot_y\"", "[\"m\", \"angle\"]", "\"st0\""), &p,
+                          &err),
+          &err);
+    cr_assert_eq(p.helpers[PROFILE_H_ROT_Y], 0);
+    cr_assert_eq(p.routines[0].helper, PROFILE_H_ROT_Y);
+    cr_assert_eq(p.routines[0].params[0], PROFILE_P_M);
+    cr_assert_eq(p.routines[0].params[1], PROFILE_P_ANGLE);
+    cr_assert_eq(p.routines[0].result, PROFILE_RES_ST0);
+    cr_assert_eq(p.routines[1].helper, -1);
+    cr_assert_eq(p.helpers[PROFILE_H_SIN], -1);
+    TE_OK(parse_edit_into("\"scratch_size\": 4096",
+                          "\"scratch_size\": 4096, \"x87_control\": \"0x37F\"", &p, &err),
+          &err);
+    cr_assert_eq(p.x87_control, 0x37Fu);
     cr_assert_eq(profile_parse("{\"format\": ", 11, "broken.json", &p, &err), -1);
     cr_assert_str_eq(err.file, "broken.json");
     cr_assert(strstr(err.reason, "JSON") != NULL);
