@@ -342,6 +342,11 @@ const uint8_t *emu_game_skeleton(const emu_game *g)
     return g->file ? g->file + g->skel_off : NULL;
 }
 
+void emu_game_set_skeleton(emu_game *g, const uint8_t *bytes)
+{
+    if (g->file) memcpy(g->file + g->skel_off, bytes, g->skel_len);
+}
+
 size_t emu_game_skeleton_size(const emu_game *g)
 {
     return g->file ? g->skel_len : 0;

@@ -77,6 +77,12 @@ const uint8_t *emu_game_cmd(const emu_game *g);      /* 8 bytes */
 const uint8_t *emu_game_skeleton(const emu_game *g); /* the skeleton section, NULL: no file */
 /* Bytes of the skeleton section (16 + 48 per bone), 0 when no file is loaded. */
 size_t emu_game_skeleton_size(const emu_game *g);
+/*
+ * Writes the whole skeleton section (emu_game_skeleton_size bytes from
+ * bytes) into guest memory, as a state the original once left there (no
+ * emulated store is involved). Nothing happens when no file is loaded.
+ */
+void emu_game_set_skeleton(emu_game *g, const uint8_t *bytes);
 
 /*
  * One past the furthest file byte the last call's Cursor (in the Field_Alloc

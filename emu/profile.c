@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "emu/profile_builtins.inc"
+#include "ref/pose.h"
 
 #define PROFILE_FORMAT "ff8diff-profile/1"
 #define PROFILE_MAX_FILE (1u << 20)
@@ -396,7 +397,8 @@ static int parse_top(const pctx *c, const cJSON *root, emu_profile *p)
 {
     static const char *const keys[] = {"format",       "name",         "description", "image_base",
                                        "sha256",       "fingerprints", "routines",    "globals",
-                                       "scratch_size", "x87_control",  NULL};
+                                       "scratch_size", "x87_control",  "pose_convention",
+                                       NULL};
     if (check_keys(c, root, "(top)", keys) != 0) return -1;
     const char *req[] = {"format",       "name",     "description", "image_base",  "sha256",
                          "fingerprints", "routines", "globals",     "scratch_size"};
@@ -428,6 +430,16 @@ static int parse_top(const pctx *c, const cJSON *root, emu_profile *p)
     if (cw && get_u32(c, cw, "x87_control", &control) != 0) return -1;
     if (control > 0xFFFF) return bad(c, "x87_control", "not a 16-bit control word");
     p->x87_control = (uint16_t)control;
+    const cJSON *pc = cJSON_GetObjectItemCaseSensitive(root, "pose_convention");
+    if (pc) {
+        ref_pose_opts o;
+        ff_error e;
+        if (get_string(c, pc, "pose_convention", p->pose_convention, sizeof p->pose_convention,
+                       0) != 0)
+            return -1;
+        if (ref_pose_opts_parse(p->pose_convention, &o, &e) != 0)
+            return bad(c, "pose_convention", e.reason);
+    }
     if (parse_hashes(c, cJSON_GetObjectItemCaseSensitive(root, "sha256"), p) != 0) return -1;
     if (parse_fingerprints(c, cJSON_GetObjectItemCaseSensitive(root, "fingerprints"), p) != 0)
         return -1;

@@ -23,6 +23,10 @@
  * nearest, every exception masked, as Windows starts a thread) is the x87
  * control word set before every call; the stack and status are emptied.
  *
+ * "pose_convention" (optional) pins the pose convention of the build's
+ * BuildBoneMatrices once it is known, in ref/pose.h's text form
+ * ("order=yxz,trig=x87-nearest,..."); without it the pose level searches.
+ *
  * A pose helper of BuildBoneMatrices (POSE.md section 2) is a routine row
  * with three more keys, all or none, which say how to call it at a leaf:
  *   "helper": its role, one of PROFILE_HELPER_MAP below (each role once);
@@ -193,6 +197,7 @@ typedef struct emu_profile {
     /* Index into routines[] of each pose helper role, -1 when absent. */
     int helpers[PROFILE_H__COUNT];
     uint16_t x87_control; /* x87 control word before each call */
+    char pose_convention[96]; /* "" or a valid ref_pose_opts text form */
 } emu_profile;
 
 /* Parses JSON text; source names it in errors. */

@@ -55,7 +55,7 @@ static int decode_file(const char *path, const dat_file *dat, unsigned modes, lo
         for (uint32_t k = 0; k < dat->clips; k++) {
             if (anim >= 0 && k != (uint32_t)anim) continue;
             c.anim = k;
-            rc = refside_clip(&a, mode_flags(c.mode), k, &fields, &t, err);
+            rc = refside_clip(&a, mode_flags(c.mode), k, &fields, NULL, &t, err);
             tj_write_trace(out, &c, &t); /* the calls made before an error too */
             fwrite(out->s, 1, out->len, stdout);
             sb_reset(out);

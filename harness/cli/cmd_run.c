@@ -17,7 +17,8 @@ static void help(FILE *out)
 {
     fputs(
         "usage: ff8diff run [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
-        "                   [--modes LIST] [--levels leaf,frame] [--jobs N] [--out DIR]\n\n"
+        "                   [--modes LIST] [--levels LIST] [--pose-options SPEC|auto]\n"
+        "                   [--jobs N] [--out DIR]\n\n"
         "Runs the reference engine and the original routines side by side on every clip\n"
         "of every model file in every mode, compares them field by field after every\n"
         "call, and writes a report (report.json, index.html, summary.md, junit.xml) into\n"
@@ -30,7 +31,14 @@ static void help(FILE *out)
         "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
         "  --seed N          synthetic corpus seed (default 1)\n"
         "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
-        "  --levels LIST     frame,leaf (default frame)\n"
+        "  --levels LIST     frame, pose, leaf, comma-separated (default frame): pose adds\n"
+        "                    the bone matrices after every decoding call and the world\n"
+        "                    matrices under two bases (implies frame)\n"
+        "  --pose-options S  the reference's pose convention, ref/pose.h's text form\n"
+        "                    (order=xyz,trig=x87-nearest,step=nearest-even,offset=+z,\n"
+        "                    length=parent,scale=pre; keys left out take these), or auto:\n"
+        "                    searched on the original first (default, unless the profile\n"
+        "                    pins a convention)\n"
         "  --jobs N          worker threads, one engine each (default: all cores)\n"
         "  --out DIR         reports folder (default: reports)\n"
         "  --keep-matrices   run the original BuildBoneMatrices (default: replaced by a\n"
@@ -58,6 +66,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
     CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
     CLI_OPT_ROW("levels", required_argument, CLI_OPT_LEVELS),
+    CLI_OPT_ROW("pose-options", required_argument, CLI_OPT_POSE_OPTIONS),
     CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
     CLI_OPT_ROW("keep-matrices", no_argument, CLI_OPT_KEEP),
     CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),

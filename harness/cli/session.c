@@ -344,6 +344,7 @@ static void meta_options(report_meta *meta, const run_config *cfg, const run_pro
     meta->modes = cfg->modes;
     meta->frame_level = cfg->frame_level;
     meta->leaf_level = cfg->leaf_level;
+    meta->pose_level = cfg->pose_level;
     meta->jobs = cfg->jobs;
     meta->leaf_calls = cfg->leaf_calls;
     meta->seed = cfg->seed;
@@ -391,6 +392,13 @@ int cli_session_run(const cli_session *s, run_config *cfg)
         cfg->image = x.image;
         cfg->cache_id = x.id;
         cli_meta_exe(&meta, &x);
+        /* The pose convention: given, else pinned by the profile, else searched. */
+        ff_error e;
+        if (cfg->pose_level && !s->pose_given && x.profile.pose_convention[0] &&
+            ref_pose_opts_parse(x.profile.pose_convention, &cfg->pose_opts, &e) == 0)
+            cfg->pose_pinned = 1;
+        else if (cfg->pose_level && !s->pose_given)
+            cfg->pose_search = 1;
     }
     if (s->before) s->before(s->arg, &meta);
     const char *corpus_path = s->corpus_path;
@@ -450,17 +458,23 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     return status;
 }
 
-int cli_parse_levels(const char *text, int *frame, int *leaf)
+int cli_parse_levels(const char *text, run_config *cfg)
 {
-    *frame = *leaf = 0;
+    int frame = 0, pose = 0, leaf = 0;
     char buf[64];
     snprintf(buf, sizeof buf, "%s", text);
     for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (strcmp(w, "frame") == 0) *frame = 1;
-        else if (strcmp(w, "leaf") == 0) *leaf = 1;
+        if (strcmp(w, "frame") == 0) frame = 1;
+        else if (strcmp(w, "pose") == 0) pose = 1;
+        else if (strcmp(w, "leaf") == 0) leaf = 1;
         else return -1;
     }
-    return *frame || *leaf ? 0 : -1;
+    if (!frame && !pose && !leaf) return -1;
+    /* The pose is compared after each decoding call: it needs the frame level's calls. */
+    cfg->frame_level = frame || pose;
+    cfg->pose_level = pose;
+    cfg->leaf_level = leaf;
+    return 0;
 }
 
 void cli_session_init(cli_session *s, const char *command)
@@ -501,9 +515,20 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
         s->modes_given = 1;
         return 0;
     case CLI_OPT_LEVELS:
-        if (cli_parse_levels(arg, &cfg->frame_level, &cfg->leaf_level) < 0)
-            return bad_value(s, "--levels", arg, "frame, leaf or frame,leaf");
+        if (cli_parse_levels(arg, cfg) < 0)
+            return bad_value(s, "--levels", arg, "a list of frame, pose, leaf");
         return 0;
+    case CLI_OPT_POSE_OPTIONS: {
+        ff_error e;
+        s->pose_given = 1;
+        cfg->pose_search = strcmp(arg, "auto") == 0;
+        ref_pose_opts_default(&cfg->pose_opts);
+        if (!cfg->pose_search && ref_pose_opts_parse(arg, &cfg->pose_opts, &e) < 0) {
+            cli_fail("%s: --pose-options: %s", s->command, e.reason);
+            return CLI_EXIT_ERROR;
+        }
+        return 0;
+    }
     case CLI_OPT_JOBS:
         if (cli_parse_uint(arg, 1, 256, &v) < 0) return bad_value(s, "--jobs", arg, "1..256");
         cfg->jobs = (unsigned)v;

@@ -85,6 +85,7 @@ typedef struct cli_session {
     const char *out_dir;       /* reports folder; NULL: no report, no summary */
     int quiet;
     int modes_given;           /* --modes was on the command line */
+    int pose_given;            /* --pose-options was on the command line */
     /* Optional: fills meta before the run (identity of recorded traces). */
     void (*before)(void *arg, report_meta *m);
     /*
@@ -113,7 +114,7 @@ enum {
     CLI_OPT_EXE = 256, CLI_OPT_PROFILE, CLI_OPT_CORPUS, CLI_OPT_PRESET, CLI_OPT_SEED,
     CLI_OPT_MODES, CLI_OPT_LEVELS, CLI_OPT_JOBS, CLI_OPT_KEEP, CLI_OPT_NO_CACHE,
     CLI_OPT_CACHE_DIR, CLI_OPT_CACHE_LIMIT, CLI_OPT_NO_DEDUP, CLI_OPT_LEAF_CALLS,
-    CLI_OPT_LEAF_SEED, CLI_OPT_BUDGET, CLI_OPT_QUIET, CLI_OPT_OWN
+    CLI_OPT_LEAF_SEED, CLI_OPT_BUDGET, CLI_OPT_QUIET, CLI_OPT_POSE_OPTIONS, CLI_OPT_OWN
 };
 #define CLI_OPT_ROW(name, has_arg, id) {name, has_arg, 0, id}
 
@@ -140,7 +141,11 @@ int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
 /* After the options: 0, or -1 after saying so when an operand is left (none are taken). */
 int cli_no_operands(const cli_session *s, int argc, char **argv);
 
-/* Parses "frame", "leaf" or "frame,leaf"; -1 when it is neither. */
-int cli_parse_levels(const char *text, int *frame, int *leaf);
+/*
+ * Parses --levels ("frame,pose,leaf", any non-empty subset; pose implies
+ * frame) into cfg's level flags. Returns 0, or -1 for an unknown or empty list
+ * (cfg unchanged).
+ */
+int cli_parse_levels(const char *text, run_config *cfg);
 
 #endif

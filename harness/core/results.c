@@ -24,3 +24,9 @@ const char *res_source_name(res_source s)
 {
     return (unsigned)s < RES_SRC__COUNT ? source_names[s] : "?";
 }
+
+const char *pose_conv_source_name(pose_conv_source s)
+{
+    static const char *const names[] = {"none", "given", "profile", "search"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}

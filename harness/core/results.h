@@ -15,6 +15,7 @@
 #include "emu/fault.h"
 #include "harness/core/compare.h"
 #include "harness/core/modes.h"
+#include "harness/core/pose_conv.h"
 #include "ref/dat.h"
 #include "common/error.h"
 
@@ -146,6 +147,7 @@ typedef struct run_results {
     char corpus_description[512];  /* what the corpus path turned out to be */
     unsigned jobs;                 /* worker threads the run used */
     unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
+    pose_conv pose;                /* the pose level's convention and how it was found */
     int interrupted;
     double seconds;
 } run_results;

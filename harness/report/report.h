@@ -34,7 +34,7 @@ typedef struct report_meta {
     uint64_t synthetic_seed;
     /* options */
     unsigned modes;
-    int frame_level, leaf_level;
+    int frame_level, leaf_level, pose_level;
     unsigned jobs;
     uint64_t leaf_calls, seed;
     int keep_matrices, dedup;
@@ -71,6 +71,12 @@ cJSON *report_build(const report_meta *m, const run_results *r);
 cJSON *report_json_string(const char *s);
 cJSON *report_json_fault(const emu_fault *f);
 void report_json_identity(cJSON *o, const report_meta *m);
+
+/* The pose level's convention for report.json's run.pose (null without the pose level). */
+cJSON *report_pose_json(const pose_conv *p);
+/* Its "Pose convention" section, from a report tree; nothing without the pose level. */
+void report_pose_html(strbuf *b, const cJSON *report);
+void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
 /* Renderers: from a report tree (as built, or parsed back from report.json). */
 int report_render_html(const cJSON *report, strbuf *out);

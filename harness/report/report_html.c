@@ -497,6 +497,7 @@ int report_render_html(const cJSON *report, strbuf *out)
     sb_puts(out, "</style>\n</head>\n<body>\n");
     header(out, report, &ix);
     summary(out, report, &ix);
+    report_pose_html(out, report);
     groups(out, report, &ix);
     rh_files(out, report, &ix);
     rh_nonmatching(out, &ix);

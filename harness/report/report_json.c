@@ -329,6 +329,7 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     report_json_identity(o, m);
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     if (m->frame_level) cJSON_AddItemToArray(levels, jstr("frame"));
+    if (m->pose_level) cJSON_AddItemToArray(levels, jstr("pose"));
     if (m->leaf_level) cJSON_AddItemToArray(levels, jstr("leaf"));
     cJSON_AddNumberToObject(o, "jobs", m->jobs);
     cJSON *opt = cJSON_AddObjectToObject(o, "options");
@@ -341,6 +342,7 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     cJSON_AddItemToObject(opt, "traces", str_or_null(m->traces_dir));
     cJSON_AddItemToObject(opt, "against", str_or_null(m->against_dir));
     cJSON_AddNumberToObject(o, "emulated_calls", (double)m->emulated_calls);
+    cJSON_AddItemToObject(o, "pose", report_pose_json(&r->pose));
     cJSON *sides = cJSON_AddObjectToObject(o, "sides");
     cJSON *cand = cJSON_AddObjectToObject(sides, "candidate");
     add_str(cand, "label", m->cand_label ? m->cand_label : "reference");

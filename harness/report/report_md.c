@@ -414,6 +414,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         strcmp(rv_sides(report).auth, "original") == 0)
         sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
     run_section(out, run);
+    report_pose_md(out, report, md);
     totals_section(out, report, &ix);
     groups_section(out, report, &ix);
     faults_section(out, report, &ix);

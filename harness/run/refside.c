@@ -3,10 +3,34 @@
  */
 #include "harness/run/refside.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *have, trace *out,
-                 ff_error *err)
+#include "harness/run/pose_side.h"
+
+/* The decoding loop, with world / placed states when the pose level runs (both non-NULL). */
+static int decode(ref_anim *a, uint32_t clip, trace *out, uint8_t *world, uint8_t *placed,
+                  ff_error *err)
+{
+    int ret = 0;
+    if (ref_start_clip(a, (int16_t)clip, &ret, err) < 0) return -1;
+    for (;;) {
+        if (world && ret == 0) pose_ref_world(a->skel, a->bones, a->pose, world, placed);
+        /* A call that decodes nothing rebuilds nothing: its world states stay. */
+        field_state s = {.ret = ret, .cmd = (const uint8_t *)&a->cmd, .skel = a->skel,
+                         .world = world, .placed = placed};
+        if (trace_push_state(out, &s, err) < 0) return -1;
+        if (ret == 1) return 0;
+        if (out->n >= REFSIDE_MAX_TICKS)
+            return ff_error_set(err, FF_E_INTERNAL, a->dat->name, -1,
+                                "clip %u never returned 1 after %d calls", clip,
+                                REFSIDE_MAX_TICKS);
+        if (ref_read_animation(a, &ret, err) < 0) return -1;
+    }
+}
+
+int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *have,
+                 const ref_pose_opts *pose, trace *out, ff_error *err)
 {
     trace_clear(out, have, a->bones);
     if (clip > REFSIDE_MAX_CLIP)
@@ -16,16 +40,16 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
     ref_anim_reset_skeleton(a);
     memset(&a->cmd, 0, sizeof a->cmd);
     a->cmd.flags = flags;
-    int ret = 0;
-    if (ref_start_clip(a, (int16_t)clip, &ret, err) < 0) return -1;
-    for (;;) {
-        field_state s = {.ret = ret, .cmd = (const uint8_t *)&a->cmd, .skel = a->skel};
-        if (trace_push_state(out, &s, err) < 0) return -1;
-        if (ret == 1) return 0;
-        if (out->n >= REFSIDE_MAX_TICKS)
-            return ff_error_set(err, FF_E_INTERNAL, a->dat->name, -1,
-                                "clip %u never returned 1 after %d calls", clip,
-                                REFSIDE_MAX_TICKS);
-        if (ref_read_animation(a, &ret, err) < 0) return -1;
-    }
+    a->pose = pose;
+    if (!pose) return decode(a, clip, out, NULL, NULL, err);
+    size_t len = ref_skel_size(a->dat);
+    uint8_t *world = malloc(2 * len);
+    if (!world) return ff_error_set(err, FF_E_NOMEM, a->dat->name, -1, "out of memory");
+    /* Before any decoding call the world states are the skeleton as loaded. */
+    memcpy(world, a->skel, len);
+    memcpy(world + len, a->skel, len);
+    int rc = decode(a, clip, out, world, world + len, err);
+    free(world);
+    a->pose = NULL;
+    return rc;
 }

@@ -20,12 +20,16 @@
 
 /*
  * Decodes clip of a's file in the mode given by flags into out (cleared
- * first, carrying the fields of have). Returns 0, or -1 with err (read past
- * the end of the file, ...); out then holds the ticks decoded before the
- * error. A clip index past REFSIDE_MAX_CLIP is refused: no call of the
- * engine can name it.
+ * first, carrying the fields of have). With pose (the pose level), every
+ * decoding call also builds the bone matrices under that convention and
+ * the world matrices under the identity and the fixed base
+ * (harness/run/pose_side.h); a call that decodes nothing keeps the world
+ * states of the call before it. Returns 0, or -1 with err (read past the end
+ * of the file, ...); out then holds the ticks decoded before the error. A
+ * clip index past REFSIDE_MAX_CLIP is refused: no call of the engine can
+ * name it.
  */
-int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *have, trace *out,
-                 ff_error *err);
+int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *have,
+                 const ref_pose_opts *pose, trace *out, ff_error *err);
 
 #endif

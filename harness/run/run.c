@@ -12,6 +12,7 @@
 
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
+#include "harness/run/pose_search.h"
 #include "harness/run/run_internal.h"
 
 
@@ -143,7 +144,10 @@ static void mark_cached(run_ctx *ctx)
         /* A unit without a key is emulated, as if the cache did not hold it. */
         un->cached = cache_key(un->cache_key, cfg->cache_id ? cfg->cache_id : "",
                                ctx->res->files[un->file].sha256, un->mode,
-                               cfg->game.keep_matrices ? "frame+matrices" : "frame", &e) == 0 &&
+                               cfg->pose_level              ? "frame+pose"
+                               : cfg->game.keep_matrices ? "frame+matrices"
+                                                         : "frame",
+                               &e) == 0 &&
                      cache_has(cfg->cache, un->cache_key);
     }
 }
@@ -172,7 +176,16 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     run_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.cfg = cfg;
-    ctx.fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
+    ctx.fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME |
+                                     (cfg->pose_level ? 1u << FIELD_LEVEL_POSE : 0));
+    if (cfg->pose_level) {
+        ctx.pose_opts = cfg->pose_opts;
+        ctx.pose = &ctx.pose_opts;
+        out->pose.source = cfg->pose_search   ? POSE_CONV_SEARCH
+                           : cfg->pose_pinned ? POSE_CONV_PROFILE
+                                              : POSE_CONV_GIVEN;
+        ref_pose_opts_format(&ctx.pose_opts, out->pose.chosen, sizeof out->pose.chosen);
+    }
     ctx.res = out;
     pthread_mutex_init(&ctx.lock, NULL);
     pthread_cond_init(&ctx.slot_done, NULL);
@@ -189,6 +202,9 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
                  corpus_describe(ctx.corpus));
     }
     if (rc == 0 && ctx.corpus) rc = plan_load_files(&ctx, err);
+    if (rc == 0 && cfg->pose_level && cfg->pose_search && cfg->image && !cfg->traces_dir &&
+        !run_cancelled(&ctx))
+        rc = pose_search_run(&ctx, err);
     if (rc == 0) rc = plan_units(&ctx, err);
     if (rc == 0) mark_cached(&ctx);
     if (rc == 0 && cfg->frame_level && cfg->image && !cfg->traces_dir)

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "emu/game.h"
+#include "ref/pose.h"
 #include "harness/core/results.h"
 #include "common/error.h"
 
@@ -42,6 +43,10 @@ typedef struct run_config {
     emu_game_opts game;
     unsigned modes;           /* bit i = mode_id i */
     int frame_level, leaf_level;
+    int pose_level;           /* bone and world matrices too (implies the frame level) */
+    ref_pose_opts pose_opts;  /* the reference's pose convention, unless pose_search */
+    int pose_search;          /* 1: found by the search on the original (`auto`) */
+    int pose_pinned;          /* pose_opts comes from the executable's profile */
     unsigned jobs;            /* 0: one per online core */
     uint64_t leaf_calls;      /* bitReader cases at the leaf level (0: 100000) */
     uint64_t seed;

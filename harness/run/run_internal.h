@@ -14,6 +14,7 @@
 #include "harness/core/trace.h"
 #include "harness/run/run.h"
 #include "ref/dat.h"
+#include "ref/pose.h"
 
 /* A unit of work: one file in one mode (frame level) or a leaf chunk. */
 typedef enum unit_kind { UNIT_FRAME, UNIT_LEAF } unit_kind;
@@ -45,6 +46,8 @@ typedef struct dedup_slot {
 typedef struct run_ctx {
     const run_config *cfg;
     field_set fields; /* what both sides' traces carry: the fields of the levels run */
+    ref_pose_opts pose_opts;   /* the reference's pose convention (pose level) */
+    const ref_pose_opts *pose; /* &pose_opts with the pose level, else NULL */
     corpus *corpus;
     run_results *res;
     /* per file: bytes and parse, kept for the whole run */

@@ -211,6 +211,16 @@ int plan_order(run_ctx *ctx, ff_error *err)
         if (slot_unit[s] == SIZE_MAX) slot_unit[s] = unit_of[r];
         else parent[root_of(parent, unit_of[r])] = root_of(parent, slot_unit[s]);
     }
+    /*
+     * The pose level: a file's modes are one chain, in mode order, so that
+     * the worker's pose memo answers FAST from normal's states and
+     * SLOW+FAST from SLOW's.
+     */
+    for (size_t u = 1; ctx->pose && u < n; u++) {
+        const run_unit *a = &ctx->units[u - 1], *b = &ctx->units[u];
+        if (a->kind == UNIT_FRAME && b->kind == UNIT_FRAME && a->file == b->file)
+            parent[root_of(parent, u)] = root_of(parent, u - 1);
+    }
     for (size_t u = 0; u < n; u++) cost[root_of(parent, u)] += ctx->units[u].cost;
     for (size_t u = 0; u < n; u++) {
         size_t root = root_of(parent, u);
@@ -272,6 +282,7 @@ static int clip_key(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t clip, ui
 
 int plan_dedup(run_ctx *ctx, ff_error *err)
 {
+    field_set frame = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
     run_results *res = ctx->res;
     keyed *keys = malloc((res->nresults ? res->nresults : 1) * sizeof *keys);
     if (!keys) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
@@ -296,7 +307,8 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         for (uint32_t c = 0; c < d->clips; c++) {
             a.stream.high = 0;
             ff_error e;
-            int rc = refside_clip(&a, mode_flags(un->mode), c, &ctx->fields, &t, &e);
+            /* The frame level is enough to know how far each clip reads. */
+            int rc = refside_clip(&a, mode_flags(un->mode), c, &frame, NULL, &t, &e);
             cost += (uint64_t)t.n * (d->bones + 4);
             if (rc < 0) continue; /* no key: emulated on its own */
             keyed *k = &keys[nkeys];

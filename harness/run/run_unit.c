@@ -14,6 +14,7 @@
 
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
+#include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
 #include "harness/run/run_internal.h"
 #include "harness/traces/trace_json.h"
@@ -31,6 +32,9 @@ struct worker {
     orig_outcome oo; /* authority side */
     strbuf blob;     /* cache record under construction */
     strbuf rec;      /* recorded traces under construction */
+    pose_memo *memo; /* pose level: the original's poses by input */
+    uint8_t *world;  /* pose level: world and placed skeleton bytes */
+    size_t world_cap;
 };
 
 worker *worker_new(run_ctx *ctx, ff_error *err)
@@ -50,6 +54,11 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
         worker_free(w);
         return NULL;
     }
+    if (ctx->pose && ctx->cfg->image && !(w->memo = pose_memo_new(0))) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
+        worker_free(w);
+        return NULL;
+    }
     return w;
 }
 
@@ -58,6 +67,8 @@ void worker_free(worker *w)
     if (!w) return;
     emu_game_close(w->game);
     free(w->skel);
+    pose_memo_free(w->memo);
+    free(w->world);
     trace_free(&w->rt);
     outcome_free(&w->oo);
     sb_free(&w->blob);
@@ -71,6 +82,25 @@ emu_game *worker_game(worker *w)
 }
 
 /* ---- the original's side ---- */
+
+/*
+ * Room for the world and placed states of a len-byte skeleton, both set to
+ * the skeleton as it is before any decoding call.
+ */
+static int world_room(worker *w, size_t len, uint8_t **world, uint8_t **placed, ff_error *err)
+{
+    if (2 * len > w->world_cap) {
+        uint8_t *p = realloc(w->world, 2 * len);
+        if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        w->world = p;
+        w->world_cap = 2 * len;
+    }
+    *world = w->world;
+    *placed = w->world + len;
+    memcpy(*world, emu_game_skeleton(w->game), len);
+    memcpy(*placed, emu_game_skeleton(w->game), len);
+    return 0;
+}
 
 static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome *o, ff_error *err)
 {
@@ -89,11 +119,27 @@ static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome
     }
     o->faulted = 0;
     trace_clear(&o->t, &ctx->fields, d->bones);
+    uint8_t *world = NULL, *placed = NULL;
+    if (ctx->pose && world_room(w, emu_game_skeleton_size(w->game), &world, &placed, err) < 0)
+        return -1;
     uint32_t ret = 0;
     int rc = emu_game_start_clip(w->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
-        field_state s = {.ret = (int32_t)ret, .cmd = emu_game_cmd(w->game), .skel = emu_game_skeleton(w->game)};
+        int emulated = 0;
+        ff_error pe;
+        ff_error_clear(&pe);
+        /* A call that decodes nothing rebuilds nothing: its world states stay. */
+        if (world && ret == 0)
+            rc = pose_orig_tick(w->memo, w->game, world, placed, &emulated, &o->fault, &pe);
+        if (pe.kind != FF_E_OK) {
+            *err = pe; /* memory, not the original's doing */
+            return -1;
+        }
+        calls += emulated ? 3 : 0;
+        if (rc < 0) break; /* the original faulted in its pose routines */
+        field_state s = {.ret = (int32_t)ret, .cmd = emu_game_cmd(w->game),
+                         .skel = emu_game_skeleton(w->game), .world = world, .placed = placed};
         if (trace_push_state(&o->t, &s, err) < 0) return -1;
         if (ret == 1 || o->t.n >= REFSIDE_MAX_TICKS) break;
         rc = emu_game_read_animation(w->game, &ret, &o->fault);
@@ -303,7 +349,8 @@ static int candidate(worker *w, const run_unit *u, unit_io *io, ref_anim *a, uin
 {
     const dat_file *d = &w->ctx->dat[u->file];
     if (!io->use_cand)
-        return refside_clip(a, mode_flags(u->mode), clip, &w->ctx->fields, &w->rt, cerr) == 0;
+        return refside_clip(a, mode_flags(u->mode), clip, &w->ctx->fields, w->ctx->pose, &w->rt,
+                            cerr) == 0;
     if (io->cand_set && tset_fault_of(io->cand_set, u->mode, clip))
         return ff_error_set(cerr, FF_E_FAULT, w->ctx->cfg->against_dir, -1,
                             "the traces compared record a fault of their engine on anim %u",

@@ -279,7 +279,7 @@ static void trace_seed(const tiny *t, const char *name, unsigned modes)
         if (!(modes & (1u << m))) continue;
         for (uint32_t c = 0; c < d.clips; c++) {
             field_set frame = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
-            if (refside_clip(&a, mode_flags((mode_id)m), c, &frame, &tr, &e) < 0)
+            if (refside_clip(&a, mode_flags((mode_id)m), c, &frame, NULL, &tr, &e) < 0)
                 die("refside", &e);
             id.anim = c;
             id.mode = (mode_id)m;

@@ -1,0 +1,153 @@
+/*
+ * harness/report/report_pose.c: the pose level's part of a report: the
+ * convention (how it was decided, every candidate the search tried, the
+ * choice, the closest miss) into report.json as "pose", and its "Pose
+ * convention" table in HTML and Markdown, rendered from report.json only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/report/report.h"
+#include "harness/report/report_html.h"
+#include "harness/report/report_view.h"
+
+cJSON *report_pose_json(const pose_conv *p)
+{
+    if (p->source == POSE_CONV_NONE) return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "source", pose_conv_source_name(p->source));
+    cJSON_AddStringToObject(o, "chosen", p->chosen);
+    if (p->source != POSE_CONV_SEARCH) return o;
+    cJSON *s = cJSON_AddObjectToObject(o, "search");
+    cJSON_AddNumberToObject(s, "states", (double)p->states);
+    cJSON_AddNumberToObject(s, "scale_states", (double)p->scale_states);
+    cJSON_AddNumberToObject(s, "faulted", (double)p->faulted);
+    cJSON_AddBoolToObject(s, "all_match", p->all_match);
+    cJSON_AddNumberToObject(s, "seconds", p->seconds);
+    cJSON_AddItemToObject(s, "note", report_json_string(p->note));
+    if (p->all_match) {
+        cJSON_AddNullToObject(s, "first_miss");
+    } else {
+        cJSON *m = cJSON_AddObjectToObject(s, "first_miss");
+        cJSON_AddItemToObject(m, "file", report_json_string(p->first_file));
+        cJSON_AddNumberToObject(m, "clip", p->first_clip);
+        cJSON_AddStringToObject(m, "mode", mode_name(p->first_mode));
+        cJSON_AddNumberToObject(m, "tick", p->first_tick);
+        cJSON_AddStringToObject(m, "field", p->first_field);
+        cJSON_AddNumberToObject(m, "ref", p->first_ref);
+        cJSON_AddNumberToObject(m, "orig", p->first_orig);
+    }
+    cJSON *cands = cJSON_AddArrayToObject(s, "candidates");
+    for (unsigned i = 0; i < p->ncand; i++) {
+        const pose_candidate *c = &p->cand[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "options", c->opts);
+        cJSON_AddStringToObject(e, "stage", c->stage);
+        cJSON_AddNumberToObject(e, "frames", (double)c->frames);
+        cJSON_AddNumberToObject(e, "frames_total", (double)c->frames_total);
+        cJSON_AddNumberToObject(e, "values", (double)c->values);
+        cJSON_AddNumberToObject(e, "values_total", (double)c->values_total);
+        cJSON_AddItemToArray(cands, e);
+    }
+    return o;
+}
+
+static const char *source_sentence(const char *source)
+{
+    if (strcmp(source, "search") == 0) return "found by the search on the original";
+    if (strcmp(source, "profile") == 0) return "pinned by the executable's profile";
+    if (strcmp(source, "given") == 0) return "given with --pose-options";
+    return source;
+}
+
+void report_pose_html(strbuf *b, const cJSON *report)
+{
+    const cJSON *p = rv_obj(rv_obj(report, "run"), "pose"), *s = rv_obj(p, "search");
+    if (!p) return;
+    sb_puts(b, "<section id=\"pose\"><h2>Pose convention</h2>\n<p>The reference's convention: <code id=\"pose-chosen\">");
+    rh_text(b, rv_str(p, "chosen", "?"));
+    sb_puts(b, "</code>, ");
+    rh_text(b, source_sentence(rv_str(p, "source", "?")));
+    sb_puts(b, ".</p>\n");
+    if (!s) {
+        sb_puts(b, "</section>\n");
+        return;
+    }
+    sb_printf(b,
+              "<p class=\"muted\">%llu sampled states (%llu on the scale path, %llu left out: "
+              "the original faulted), %.2f s. ",
+              (unsigned long long)rv_u64(s, "states", 0),
+              (unsigned long long)rv_u64(s, "scale_states", 0),
+              (unsigned long long)rv_u64(s, "faulted", 0), rv_num(s, "seconds", 0));
+    if (rv_bool(s, "all_match", 0))
+        sb_puts(b, "The choice matches every sampled state.");
+    rh_text(b, rv_str(s, "note", ""));
+    sb_puts(b, "</p>\n");
+    const cJSON *m = rv_obj(s, "first_miss");
+    if (m) {
+        sb_puts(b, "<div class=\"banner warn\" id=\"pose-miss\">No candidate matches every "
+                   "sampled state; the closest misses ");
+        rh_text(b, rv_str(m, "file", "?"));
+        sb_printf(b, " clip %lld (%s) after call %lld at <code>", (long long)rv_int(m, "clip", -1),
+                  rv_str(m, "mode", "?"), (long long)rv_int(m, "tick", -1));
+        rh_text(b, rv_str(m, "field", "?"));
+        sb_printf(b, "</code>: reference %lld, original %lld.</div>\n",
+                  (long long)rv_int(m, "ref", 0), (long long)rv_int(m, "orig", 0));
+    }
+    sb_puts(b, "<table class=\"data\" id=\"pose-candidates\"><tr><th>stage</th><th>candidate"
+               "</th><th>states matched</th><th>values matched</th></tr>\n");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, rv_arr(s, "candidates"))
+    {
+        const char *opts = rv_str(c, "options", "?");
+        int chosen = strcmp(opts, rv_str(p, "chosen", "")) == 0 &&
+                     strcmp(rv_str(c, "stage", ""), "final") == 0;
+        sb_printf(b, "<tr%s><td>", chosen ? " class=\"chosen\"" : "");
+        rh_text(b, rv_str(c, "stage", "?"));
+        sb_puts(b, "</td><td><code>");
+        rh_text(b, opts);
+        sb_printf(b, "</code></td><td>%llu / %llu</td><td>%llu / %llu</td></tr>\n",
+                  (unsigned long long)rv_u64(c, "frames", 0),
+                  (unsigned long long)rv_u64(c, "frames_total", 0),
+                  (unsigned long long)rv_u64(c, "values", 0),
+                  (unsigned long long)rv_u64(c, "values_total", 0));
+    }
+    sb_puts(b, "</table>\n</section>\n");
+}
+
+void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *))
+{
+    const cJSON *p = rv_obj(rv_obj(report, "run"), "pose"), *s = rv_obj(p, "search");
+    if (!p) return;
+    sb_puts(b, "## Pose convention\n\nThe reference's convention: `");
+    md(b, rv_str(p, "chosen", "?"));
+    sb_printf(b, "`, %s.\n\n", source_sentence(rv_str(p, "source", "?")));
+    if (!s) return;
+    sb_printf(b, "%llu sampled states (%llu on the scale path, %llu faulted). ",
+              (unsigned long long)rv_u64(s, "states", 0),
+              (unsigned long long)rv_u64(s, "scale_states", 0),
+              (unsigned long long)rv_u64(s, "faulted", 0));
+    if (rv_bool(s, "all_match", 0)) sb_puts(b, "The choice matches every sampled state. ");
+    md(b, rv_str(s, "note", ""));
+    const cJSON *m = rv_obj(s, "first_miss");
+    if (m) {
+        sb_puts(b, "\n\n**No candidate matches every sampled state**; the closest misses ");
+        md(b, rv_str(m, "file", "?"));
+        sb_printf(b, " clip %lld (%s) after call %lld at `%s`: reference %lld, original %lld.",
+                  (long long)rv_int(m, "clip", -1), rv_str(m, "mode", "?"),
+                  (long long)rv_int(m, "tick", -1), rv_str(m, "field", "?"),
+                  (long long)rv_int(m, "ref", 0), (long long)rv_int(m, "orig", 0));
+    }
+    sb_puts(b, "\n\n| stage | candidate | states matched | values matched |\n|---|---|---:|---:|\n");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, rv_arr(s, "candidates"))
+    {
+        sb_printf(b, "| %s | `", rv_str(c, "stage", "?"));
+        md(b, rv_str(c, "options", "?"));
+        sb_printf(b, "` | %llu / %llu | %llu / %llu |\n", (unsigned long long)rv_u64(c, "frames", 0),
+                  (unsigned long long)rv_u64(c, "frames_total", 0),
+                  (unsigned long long)rv_u64(c, "values", 0),
+                  (unsigned long long)rv_u64(c, "values_total", 0));
+    }
+    sb_puts(b, "\n");
+}

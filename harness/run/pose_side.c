@@ -1,0 +1,246 @@
+/*
+ * harness/run/pose_side.c: the pose level on both sides (pose_side.h).
+ *
+ * The memo's key is what BuildBoneMatrices reads: the skeleton header and,
+ * per bone, its first 16 bytes (parent, size, rotation, scale). A skeleton
+ * with a parent that is not an earlier bone makes the routine read matrices
+ * it has not written in this call (the previous call's): its key is then
+ * the whole skeleton, matrices included, so no state is ever replayed from
+ * an input it did not have. The value is the whole skeleton after the call
+ * and the two world states. Entries live in one arena; when the budget is
+ * reached the memo is emptied and starts again.
+ */
+#include "harness/run/pose_side.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/le.h"
+#include "ref/dat.h"
+
+void pose_base_fixed(ref_matrix *out)
+{
+    /*
+     * Rz(30 degrees) . diag(1.25, 0.75, 2.0), rounded to Q12, then a
+     * translation: cos 30 = 3547/4096, sin 30 = 2048/4096.
+     *   row 0: 3547 * 1.25 = 4434, -2048 * 0.75 = -1536, 0
+     *   row 1: 2048 * 1.25 = 2560,  3547 * 0.75 =  2660, 0
+     *   row 2: 0, 0, 8192
+     */
+    static const ref_matrix base = {
+        {{4434, -1536, 0}, {2560, 2660, 0}, {0, 0, 8192}},
+        {1200, -34000, 250000},
+    };
+    *out = base;
+}
+
+void pose_base_emu(int which, emu_matrix *out)
+{
+    memset(out, 0, sizeof *out);
+    if (which == 0) {
+        for (int i = 0; i < 3; i++) out->m[i][i] = 4096;
+        return;
+    }
+    ref_matrix b;
+    pose_base_fixed(&b);
+    memcpy(out->m, b.m, sizeof out->m);
+    memcpy(out->t, b.t, sizeof out->t);
+}
+
+/* ---- the memo ---- */
+
+typedef struct entry {
+    uint64_t hash;
+    size_t key, key_len; /* arena offsets */
+    size_t value;        /* 3 skeletons: after the call, world, placed */
+    size_t skel_len;
+} entry;
+
+struct pose_memo {
+    size_t budget;
+    uint8_t *arena;
+    size_t used, cap;
+    entry *slots; /* open addressing, nslots a power of two; key_len 0: empty */
+    size_t nslots, n;
+    pose_memo_stats stats;
+};
+
+#define MEMO_SLOTS 16384
+
+pose_memo *pose_memo_new(size_t budget)
+{
+    pose_memo *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->budget = budget ? budget : 64u << 20;
+    m->nslots = MEMO_SLOTS;
+    m->slots = calloc(m->nslots, sizeof *m->slots);
+    if (!m->slots) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void pose_memo_free(pose_memo *m)
+{
+    if (!m) return;
+    free(m->arena);
+    free(m->slots);
+    free(m);
+}
+
+pose_memo_stats pose_memo_get_stats(const pose_memo *m)
+{
+    return m->stats;
+}
+
+static void memo_clear(pose_memo *m)
+{
+    memset(m->slots, 0, m->nslots * sizeof *m->slots);
+    m->used = 0;
+    m->n = 0;
+    m->stats.flushes++;
+}
+
+static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h;
+}
+
+/* The bytes BuildBoneMatrices reads, into key (skel_len bytes of room); returns their count. */
+static size_t make_key(const uint8_t *skel, size_t skel_len, uint8_t *key)
+{
+    unsigned bones = skel[DAT_SKEL_BONE_COUNT];
+    int regular = DAT_SKEL_HEADER + (size_t)bones * DAT_BONE_SIZE <= skel_len;
+    for (unsigned b = 0; regular && b < bones; b++) {
+        int parent = le_s16(skel + DAT_SKEL_HEADER + (size_t)b * DAT_BONE_SIZE + DAT_BONE_PARENT);
+        regular = parent == -1 || (parent >= 0 && (unsigned)parent < b);
+    }
+    if (!regular) {
+        memcpy(key, skel, skel_len);
+        return skel_len;
+    }
+    memcpy(key, skel, DAT_SKEL_HEADER);
+    size_t n = DAT_SKEL_HEADER;
+    for (unsigned b = 0; b < bones; b++, n += 16)
+        memcpy(key + n, skel + DAT_SKEL_HEADER + (size_t)b * DAT_BONE_SIZE, 16);
+    return n;
+}
+
+static entry *lookup(pose_memo *m, uint64_t h, const uint8_t *key, size_t len, size_t skel_len)
+{
+    for (size_t i = (size_t)h & (m->nslots - 1);; i = (i + 1) & (m->nslots - 1)) {
+        entry *e = &m->slots[i];
+        if (!e->key_len) return e;
+        if (e->hash == h && e->key_len == len && e->skel_len == skel_len &&
+            memcmp(m->arena + e->key, key, len) == 0)
+            return e;
+    }
+}
+
+/* Room for need more arena bytes; the memo is emptied when over budget or half full. */
+static int reserve(pose_memo *m, size_t need, ff_error *err)
+{
+    if (m->used + need > m->budget || m->n + 1 > m->nslots / 2) memo_clear(m);
+    if (m->used + need <= m->cap) return 0;
+    size_t cap = m->cap ? m->cap * 2 : 1u << 20;
+    while (cap < m->used + need) cap *= 2;
+    if (cap > m->budget) cap = m->budget > m->used + need ? m->budget : m->used + need;
+    uint8_t *a = realloc(m->arena, cap);
+    if (!a) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
+    m->arena = a;
+    m->cap = cap;
+    return 0;
+}
+
+/* The world skeleton: skel with each bone's MATRIX replaced by world[i]. */
+static void world_bytes(const uint8_t *skel, size_t len, const emu_matrix *world, unsigned bones,
+                        uint8_t *out)
+{
+    memcpy(out, skel, len);
+    for (unsigned b = 0; b < bones; b++)
+        emu_matrix_encode(&world[b], out + DAT_SKEL_HEADER + (size_t)b * DAT_BONE_SIZE + 0x10);
+}
+
+static int emulate(emu_game *g, uint8_t *world, uint8_t *placed, emu_fault *fault, ff_error *err)
+{
+    size_t len = emu_game_skeleton_size(g);
+    unsigned bones = emu_game_skeleton(g)[DAT_SKEL_BONE_COUNT];
+    uint32_t ret;
+    if (emu_game_build_matrices(g, &ret, fault) != 0) return -1;
+    emu_matrix *w = malloc((bones ? bones : 1) * sizeof *w);
+    if (!w) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for world matrices");
+    uint8_t *out[2] = {world, placed};
+    for (int which = 0; which < 2; which++) {
+        emu_matrix base;
+        pose_base_emu(which, &base);
+        if (emu_game_world_matrices(g, &base, w, bones, &ret, fault) != 0) {
+            free(w);
+            return -1;
+        }
+        world_bytes(emu_game_skeleton(g), len, w, bones, out[which]);
+    }
+    free(w);
+    return 0;
+}
+
+int pose_orig_tick(pose_memo *m, emu_game *g, uint8_t *world, uint8_t *placed, int *emulated,
+                   emu_fault *fault, ff_error *err)
+{
+    const uint8_t *skel = emu_game_skeleton(g);
+    size_t len = emu_game_skeleton_size(g);
+    *emulated = 0;
+    if (!skel) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "no model loaded for the pose");
+    uint8_t *key = malloc(len);
+    if (!key) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
+    size_t klen = make_key(skel, len, key);
+    uint64_t h = hash_bytes(0xCBF29CE484222325ull ^ len, key, klen);
+    entry *e = lookup(m, h, key, klen, len);
+    if (e->key_len) {
+        const uint8_t *v = m->arena + e->value;
+        emu_game_set_skeleton(g, v);
+        memcpy(world, v + len, len);
+        memcpy(placed, v + 2 * len, len);
+        m->stats.hits++;
+        free(key);
+        return 0;
+    }
+    *emulated = 1;
+    m->stats.misses++;
+    if (emulate(g, world, placed, fault, err) != 0) {
+        free(key);
+        return -1;
+    }
+    if (reserve(m, klen + 3 * len, err) != 0) {
+        free(key);
+        return -1;
+    }
+    e = lookup(m, h, key, klen, len); /* again: the memo may have been emptied */
+    e->hash = h;
+    e->key = m->used;
+    e->key_len = klen;
+    e->skel_len = len;
+    memcpy(m->arena + m->used, key, klen);
+    m->used += klen;
+    e->value = m->used;
+    memcpy(m->arena + m->used, emu_game_skeleton(g), len);
+    memcpy(m->arena + m->used + len, world, len);
+    memcpy(m->arena + m->used + 2 * len, placed, len);
+    m->used += 3 * len;
+    m->n++;
+    free(key);
+    return 0;
+}
+
+void pose_ref_world(const uint8_t *skel, unsigned bones, const ref_pose_opts *o, uint8_t *world,
+                    uint8_t *placed)
+{
+    size_t len = DAT_SKEL_HEADER + (size_t)bones * DAT_BONE_SIZE;
+    ref_matrix id = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}}, fixed;
+    pose_base_fixed(&fixed);
+    memcpy(world, skel, len);
+    memcpy(placed, skel, len);
+    ref_world_matrices(world, bones, &id, o);
+    ref_world_matrices(placed, bones, &fixed, o);
+}
