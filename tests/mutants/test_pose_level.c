@@ -1,0 +1,170 @@
+/*
+ * tests/mutants/test_pose_level.c: the pose level of `run` on the stand-in
+ * and its pose mutants (emu/standin/README.md): the unmutated stand-in
+ * matches everywhere and the search names its convention; each mutant is
+ * caught at the first divergence worked out by hand below; the search run
+ * on the order mutant names the mutant's order.
+ *
+ * The stand-in's convention (emu/standin/README.md):
+ *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post
+ * Matrices are Q12 (4096 = 1.0); the PsyQ axis matrices are
+ *   Rx = [[1,0,0],[0,c,-s],[0,s,c]], Ry = [[c,0,s],[0,1,0],[-s,0,c]],
+ *   Rz = [[c,-s,0],[s,c,0],[0,0,1]],
+ * and a local rotation in order "yxz" is built from the identity by
+ * multiplying on the left by Rz, then Rx, then Ry: R = Ry.Rx.Rz (POSE.md 3).
+ * Each model's clip has two frames, the second all zero deltas (mode bit as
+ * the first), so tick 0 holds the same state in every mode (FAST decodes
+ * both frames at tick 0): the first divergence is at tick 0, cursor (1, 0),
+ * in all four modes.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "corpus/synth.h"
+#include "tests/mutants/mt.h"
+
+#define STANDIN_POSE                                                                               \
+    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
+
+#define ONE {1024, 1024, 1024}
+
+/* Runs exe over dir at the frame and pose levels, with conv (NULL: the search). */
+static void run_pose(const char *dir, const char *exe, const char *conv, run_results *r)
+{
+    emu_image *img = mt_image(exe);
+    run_config cfg;
+    mt_config(&cfg, dir, img, 2);
+    cfg.pose_level = 1;
+    cfg.pose_search = conv == NULL;
+    ff_error err;
+    if (conv) MT_OK(ref_pose_opts_parse(conv, &cfg.pose_opts, &err), &err);
+    mt_execute(&cfg, r);
+    emu_image_free(img);
+}
+
+/* The expectations of one model: the same first divergence in every mode. */
+static void expect_all_modes(const char *file, const char *field, unsigned bone, int32_t ref,
+                             int32_t orig, mt_expect out[4])
+{
+    for (int m = 0; m < 4; m++)
+        out[m] = (mt_expect){file, 0, (mode_id)m, 0, field, bone, ref, orig, 1, 0};
+}
+
+static void run_mutant(const mt_model *model, const char *exe, const char *field, unsigned bone,
+                       int32_t ref, int32_t orig)
+{
+    char *dir = ts_tempdir();
+    mt_write_model(dir, model);
+    run_results r;
+    run_pose(dir, "standin.exe", STANDIN_POSE, &r);
+    mt_check(&r, NULL, 0); /* the unmutated stand-in agrees on this model */
+    run_results_free(&r);
+    mt_expect e[4];
+    expect_all_modes(model->name, field, bone, ref, orig, e);
+    run_pose(dir, exe, STANDIN_POSE, &r);
+    mt_check(&r, e, 4);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+/*
+ * Order zyx instead of yxz. Angles x = 1024, y = 0, z = 1024 (90 degrees:
+ * c = 0, s = 4096 exactly). yxz: Ry(0).Rx.Rz = Rx.Rz =
+ *   [[1,0,0],[0,0,-1],[0,1,0]] . [[0,-1,0],[1,0,0],[0,0,1]] = [[0,-1,0],[0,0,-1],[1,0,0]];
+ * zyx: Rz.Ry(0).Rx = Rz.Rx = [[0,0,1],[1,0,0],[0,1,0]]. Cells compare row by
+ * row: m[0][0] is 0 on both, m[0][1] is -4096 against 0.
+ */
+static const mt_clip clip_order[] = {{2, {{.rot = {{1024, 0, 1024}}}, {.rot = {{0}}}}}};
+static const mt_model model_order = {"pose_order.dat", 1, 0, {0}, ONE, 1, clip_order};
+
+Test(pose_level, mutant_order)
+{
+    run_mutant(&model_order, "standin_mut_pose_order.exe", "bone[0].m[0][1]", 0, -4096, 0);
+}
+
+/*
+ * Floor instead of nearest-even in the Copy5 product. Angles x = 512,
+ * z = 512 (45 degrees: 4096 sin = 2896.31, so c = s = 2896). Rz.I is Rz
+ * exactly; then Rx.Rz, row 1 = [0, 2896, -2896] against Rz's column 0 =
+ * [2896, 2896, 0]: 2896 * 2896 / 4096 = 2047.5625, 2048 to nearest, 2047
+ * by floor. Row 0 of Rx is [4096, 0, 0] (exact), so m[1][0] is the first
+ * cell to differ; Ry(0) leaves it as it is.
+ */
+static const mt_clip clip_floor[] = {{2, {{.rot = {{512, 0, 512}}}, {.rot = {{0}}}}}};
+static const mt_model model_floor = {"pose_floor.dat", 1, 0, {0}, ONE, 1, clip_floor};
+
+Test(pose_level, mutant_floor)
+{
+    run_mutant(&model_floor, "standin_mut_pose_floor.exe", "bone[0].m[1][0]", 0, 2048, 2047);
+}
+
+/*
+ * Scaled cells saturate instead of wrapping. No rotation (identity), both
+ * frames on the scale path with scale x = 32767 (a payload of 31743): the
+ * root's scale vector is 32767 << 2 = 131068, so m[0][0] = (4096 * 131068)
+ * >> 12 = 131068, whose low 16 bits are 0xFFFC = -4; saturated, 32767.
+ * (Such scales are what SLOW+FAST reads past a clip's end in real files.)
+ */
+static const mt_clip clip_sat[] = {{2,
+                                    {{.mode = 1, .rot = {{0}}, .scale = {{32767, 1024, 1024}}},
+                                     {.mode = 1, .rot = {{0}}, .scale = {{32767, 1024, 1024}}}}}};
+static const mt_model model_sat = {"pose_sat.dat", 1, 0, {0}, ONE, 1, clip_sat};
+
+Test(pose_level, mutant_saturate)
+{
+    run_mutant(&model_sat, "standin_mut_pose_saturate.exe", "bone[0].m[0][0]", 0, -4, 32767);
+}
+
+/*
+ * ComputeBonesWorldMatrices forgets the base translation. A root at
+ * translation 0 (t = 0): under the fixed base its world t is base.m . 0 +
+ * base.t = (1200, -34000, 250000) (harness/run/pose_side.c), the mutant's
+ * 0; the cells and the identity-base world agree. First: placed[0].t.x.
+ */
+static const mt_clip clip_base[] = {{2, {{.rot = {{100, 200, 300}}}, {.rot = {{0}}}}}};
+static const mt_model model_base = {"pose_base.dat", 1, 0, {0}, ONE, 1, clip_base};
+
+Test(pose_level, mutant_base_translation)
+{
+    run_mutant(&model_base, "standin_mut_pose_base.exe", "placed[0].t.x", 0, 1200, 0);
+}
+
+static void small_preset(char **dir)
+{
+    *dir = ts_tempdir();
+    synth_summary sum;
+    ff_error err;
+    memset(&sum, 0, sizeof sum);
+    MT_OK(synth_write(*dir, SYNTH_SMALL, 1, &sum, &err), &err);
+}
+
+/* The stand-in over the small preset: the search finds its convention, then nothing differs. */
+Test(pose_level, standin_searched_and_matched)
+{
+    char *dir;
+    small_preset(&dir);
+    run_results r;
+    run_pose(dir, "standin.exe", NULL, &r);
+    cr_assert_eq(r.pose.source, POSE_CONV_SEARCH);
+    cr_assert_str_eq(r.pose.chosen, STANDIN_POSE);
+    cr_assert(r.pose.all_match, "the choice matches every sampled state");
+    cr_assert_gt(r.pose.scale_states, 0, "the small preset has scale-path states");
+    mt_check(&r, NULL, 0);
+    cr_assert_eq(r.totals.bad_files, 0);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+/* The search names the order mutant's order (zyx), the rest as the stand-in's. */
+Test(pose_level, search_names_the_mutants_order)
+{
+    char *dir;
+    small_preset(&dir);
+    run_results r;
+    run_pose(dir, "standin_mut_pose_order.exe", NULL, &r);
+    cr_assert_str_eq(r.pose.chosen,
+                     "order=zyx,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post");
+    mt_check(&r, NULL, 0); /* compared under its own order, it agrees */
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
