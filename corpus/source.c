@@ -7,6 +7,7 @@
  */
 #include "corpus/source.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "corpus/archive.h"
 #include "corpus/fileio.h"
@@ -23,9 +25,11 @@ struct corpus {
     corpus_kind kind;
     char *desc;
     size_t n;
-    char **names; /* folder / file: owned */
-    char **paths; /* folder / file: owned */
-    arc *a;       /* archive / install */
+    char **names;     /* owned: file names, or the archive entries' unique names */
+    char **paths;     /* folder / file: owned */
+    arc *a;           /* archive / install */
+    uint8_t *renamed; /* archive: 1 when names[i] is not the FL base name */
+    size_t nrenamed;
 };
 
 /* A list of strings, for folder listings. */
@@ -168,6 +172,81 @@ static char *dir_of(const char *path)
     return fmt_alloc("%.*s", (int)(slash - path), path);
 }
 
+/* ---- unique names for archive entries ---- */
+
+/* A set of names ignoring ASCII case (open addressing; the strings are the caller's). */
+typedef struct nameset {
+    const char **slot;
+    size_t cap;
+} nameset;
+
+static uint64_t hash_ci(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over lower-cased bytes */
+    for (; *s; s++) h = (h ^ (uint8_t)tolower((unsigned char)*s)) * 1099511628211ull;
+    return h;
+}
+
+/* 1 when name is in the set; else adds it when add is set, and returns 0. */
+static int nameset_has(nameset *ns, const char *name, int add)
+{
+    size_t i = (size_t)hash_ci(name) & (ns->cap - 1);
+    for (; ns->slot[i]; i = (i + 1) & (ns->cap - 1))
+        if (!strcasecmp(ns->slot[i], name)) return 1;
+    if (add) ns->slot[i] = name;
+    return 0;
+}
+
+/* "stem~k.ext" (the extension is what follows the last dot, when it is not the first byte). */
+static char *suffixed(const char *base, unsigned k)
+{
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base) dot = base + strlen(base);
+    return fmt_alloc("%.*s~%u%s", (int)(dot - base), base, k, dot);
+}
+
+/*
+ * Names every archive entry: its FL base name, unless an earlier entry has
+ * the same one (ignoring case), in which case "stem~2.ext", "~3", ... (the
+ * first number no entry uses). So no two entries of a corpus share a name,
+ * in extraction, traces or reports; corpus_renamed says which were renamed.
+ */
+static int name_entries(corpus *c, const char *path, ff_error *err)
+{
+    nameset ns = {NULL, 16};
+    while (ns.cap < 4 * (c->n + 1)) ns.cap *= 2;
+    ns.slot = calloc(ns.cap, sizeof *ns.slot);
+    c->names = calloc(c->n ? c->n : 1, sizeof *c->names);
+    c->renamed = calloc(c->n ? c->n : 1, 1);
+    if (!ns.slot || !c->names || !c->renamed) {
+        free(ns.slot);
+        return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory for entry names");
+    }
+    /* Every base name is taken first, so a generated name never takes a real one. */
+    uint8_t *dup = c->renamed;
+    for (size_t i = 0; i < c->n; i++) dup[i] = (uint8_t)nameset_has(&ns, arc_get(c->a, i)->base, 1);
+    int rc = 0;
+    for (size_t i = 0; i < c->n && rc == 0; i++) {
+        const char *base = arc_get(c->a, i)->base;
+        char *name = NULL;
+        for (unsigned k = 2; dup[i] && !name; k++) {
+            name = suffixed(base, k);
+            if (name && nameset_has(&ns, name, 1)) {
+                free(name);
+                name = NULL;
+            } else if (!name) {
+                break;
+            }
+        }
+        if (!dup[i]) name = fmt_alloc("%s", base);
+        if (!name) rc = ff_error_set(err, FF_E_NOMEM, path, -1, "no memory for entry names");
+        c->names[i] = name;
+        c->nrenamed += dup[i];
+    }
+    free(ns.slot);
+    return rc;
+}
+
 /* Opens the archive whose .fs/.fi/.fl is `path`, finding the siblings. */
 static int open_archive(corpus *c, const char *path, ff_error *err)
 {
@@ -195,6 +274,7 @@ static int open_archive(corpus *c, const char *path, ff_error *err)
     }
     rc = arc_open(paths[0], paths[1], paths[2], &c->a, err);
     if (rc == 0) c->n = arc_count(c->a);
+    if (rc == 0) rc = name_entries(c, path, err);
 done:
     for (int k = 0; k < 3; k++) {
         free(names[k]);
@@ -433,6 +513,7 @@ void corpus_close(corpus *c)
         free(c->paths[i]);
     free(c->names);
     free(c->paths);
+    free(c->renamed);
     arc_close(c->a);
     free(c->desc);
     free(c);
@@ -465,8 +546,17 @@ size_t corpus_count(const corpus *c)
 
 const char *corpus_name(const corpus *c, size_t i)
 {
-    if (i >= c->n) return NULL;
-    return c->a ? arc_get(c->a, i)->base : c->names[i];
+    return i < c->n ? c->names[i] : NULL;
+}
+
+int corpus_renamed(const corpus *c, size_t i)
+{
+    return i < c->n && c->renamed && c->renamed[i];
+}
+
+size_t corpus_renamed_count(const corpus *c)
+{
+    return c->nrenamed;
 }
 
 const char *corpus_path(const corpus *c, size_t i)
@@ -483,9 +573,8 @@ int corpus_is_dat(const corpus *c, size_t i)
 
 int corpus_find(const corpus *c, const char *name, size_t *index)
 {
-    if (c->a) return arc_find(c->a, name, index);
     for (size_t i = 0; i < c->n; i++)
-        if (!strcasecmp(c->names[i], name) || !strcasecmp(c->paths[i], name)) {
+        if (!strcasecmp(c->names[i], name) || !strcasecmp(corpus_path(c, i), name)) {
             *index = i;
             return 0;
         }
@@ -498,5 +587,23 @@ int corpus_load(const corpus *c, size_t i, uint8_t **data, size_t *size, ff_erro
         return ff_error_set(err, FF_E_RANGE, NULL, -1, "corpus entry %zu of %zu does not exist", i,
                             c->n);
     if (c->a) return arc_read(c->a, i, data, size, err);
-    return fio_read_all(c->paths[i], data, size, err);
+    return fio_read_file(c->paths[i], 0, CORPUS_ENTRY_MAX, data, size, err);
+}
+
+int corpus_entry_info(const corpus *c, size_t i, uint64_t *size, const char **comp, ff_error *err)
+{
+    if (i >= c->n)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "corpus entry %zu of %zu does not exist", i,
+                            c->n);
+    if (c->a) {
+        const arc_entry *e = arc_get(c->a, i);
+        *size = e->size;
+        *comp = arc_comp_name(e->comp);
+        return arc_check(c->a, i, err);
+    }
+    *comp = NULL;
+    int fd = fio_open_regular(c->paths[i], 0, CORPUS_ENTRY_MAX, size, err);
+    if (fd < 0) return -1;
+    close(fd);
+    return 0;
 }
