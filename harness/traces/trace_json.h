@@ -8,8 +8,10 @@
  *    "skel_flag":0,"root":[0,-12,40],"rot":[[x,y,z],...],"scale":[[x,y,z],...]}
  *
  * The writer appends lines to a strbuf. The reader takes lines one clip at
- * a time from a plain or LZ4-frame (.lz4) file and checks every key, type,
- * bone count and tick order, naming the line of any error. cmd.clip is not
+ * a time from a plain or LZ4-frame (.lz4) regular file and checks every key,
+ * type, bone count and tick order, naming the line of any error. It holds
+ * one line at a time, reads in time linear in the input, refuses a line
+ * longer than TJ_LINE_MAX and an object holding one key twice. cmd.clip is not
  * in the format: a trace read back carries the anim index there, which is
  * what StartClip stores.
  */
@@ -25,6 +27,8 @@
 #include "common/error.h"
 
 #define TJ_NAME_MAX 256
+/* Longest line read (a clip's tick of 255 bones takes about 25 KB). */
+#define TJ_LINE_MAX (64u << 20)
 
 /* Which clip a line belongs to. */
 typedef struct tj_clip {
@@ -54,7 +58,8 @@ typedef struct tj_reader tj_reader;
 
 /*
  * Opens path for reading; a name ending in ".lz4" is read through an LZ4
- * frame decoder. Returns NULL with err on failure.
+ * frame decoder. Only a regular file is opened (a FIFO or a link to a
+ * device is refused without blocking). Returns NULL with err on failure.
  */
 tj_reader *tj_open(const char *path, ff_error *err);
 /* Reads from an in-memory text (not copied: must outlive the reader). */
