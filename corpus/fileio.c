@@ -26,10 +26,16 @@ static int mib_text(uint64_t max, char *buf, size_t n)
 
 int fio_open_regular(const char *path, int flags, uint64_t max, uint64_t *size, ff_error *err)
 {
+    return fio_open_regular_at(AT_FDCWD, path, path, flags, max, size, err);
+}
+
+int fio_open_regular_at(int dirfd, const char *name, const char *path, int flags, uint64_t max,
+                        uint64_t *size, ff_error *err)
+{
     /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
     int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
     if (flags & FIO_NOFOLLOW) oflags |= O_NOFOLLOW;
-    int fd = open(path, oflags);
+    int fd = openat(dirfd, name, oflags);
     if (fd < 0) {
         if (errno == ELOOP && (flags & FIO_NOFOLLOW))
             return ff_error_set(err, FF_E_IO, path, -1, "is a symbolic link: refused");
@@ -64,8 +70,14 @@ int fio_open_regular(const char *path, int flags, uint64_t max, uint64_t *size, 
 int fio_read_file(const char *path, int flags, uint64_t max, uint8_t **data, size_t *size,
                   ff_error *err)
 {
+    return fio_read_at(AT_FDCWD, path, path, flags, max, data, size, err);
+}
+
+int fio_read_at(int dirfd, const char *name, const char *path, int flags, uint64_t max,
+                uint8_t **data, size_t *size, ff_error *err)
+{
     uint64_t n64 = 0;
-    int fd = fio_open_regular(path, flags, max, &n64, err);
+    int fd = fio_open_regular_at(dirfd, name, path, flags, max, &n64, err);
     if (fd < 0) return -1;
     size_t n = (size_t)n64;
     uint8_t *buf = malloc(n ? n : 1);

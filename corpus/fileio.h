@@ -26,6 +26,9 @@
  * closes) and *size, or -1 with err.
  */
 int fio_open_regular(const char *path, int flags, uint64_t max, uint64_t *size, ff_error *err);
+/* As fio_open_regular, name inside the open folder dirfd; path is used in errors. */
+int fio_open_regular_at(int dirfd, const char *name, const char *path, int flags, uint64_t max,
+                        uint64_t *size, ff_error *err);
 
 /*
  * Reads the whole regular file at path into a new buffer (*data, caller
@@ -34,6 +37,9 @@ int fio_open_regular(const char *path, int flags, uint64_t max, uint64_t *size, 
  */
 int fio_read_file(const char *path, int flags, uint64_t max, uint8_t **data, size_t *size,
                   ff_error *err);
+/* As fio_read_file, name inside the open folder dirfd; path is used in errors. */
+int fio_read_at(int dirfd, const char *name, const char *path, int flags, uint64_t max,
+                uint8_t **data, size_t *size, ff_error *err);
 /* fio_read_file(path, 0, 0, ...): any regular file, links followed. */
 int fio_read_all(const char *path, uint8_t **data, size_t *size, ff_error *err);
 

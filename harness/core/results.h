@@ -126,6 +126,7 @@ typedef struct run_totals {
     uint64_t by_source[RES_SRC__COUNT];
     uint64_t ticks_ref, ticks_orig;
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
+    uint64_t cache_rejected; /* cache entries refused (key, length or checksum): re-emulated */
 } run_totals;
 
 typedef struct run_results {
@@ -141,8 +142,11 @@ typedef struct run_results {
     char corpus_kind[16];          /* "folder", "archive", "install", "file" */
     char corpus_description[512];  /* what the corpus path turned out to be */
     unsigned jobs;                 /* worker threads the run used */
-    int interrupted;
+    int interrupted;               /* stopped early by a signal (which: interrupt_signal) */
+    int interrupt_signal;          /* SIGINT, SIGTERM; 0 when not interrupted */
     double seconds;
+    size_t nwarnings;
+    char **warnings;               /* sentences the report shows (renamed entries, cache) */
 } run_results;
 
 void run_results_free(run_results *r);

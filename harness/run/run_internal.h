@@ -13,6 +13,7 @@
 #include "harness/core/group.h"
 #include "harness/core/outcome.h"
 #include "harness/core/trace.h"
+#include "harness/run/cache.h"
 #include "harness/run/run.h"
 #include "ref/dat.h"
 
@@ -27,8 +28,9 @@ typedef struct run_unit {
     unsigned leaf;     /* UNIT_LEAF: index into results.leaf */
     uint64_t chunk;    /* UNIT_LEAF: chunk number */
     uint64_t cost;     /* estimated work, for ordering */
-    int cached;        /* UNIT_FRAME: the cache holds the original's side */
-    char cache_key[65];
+    int cached;        /* UNIT_FRAME: the cache holds an entry of that name */
+    int keyed;         /* UNIT_FRAME: key holds the unit's cache key */
+    cache_key key;
     size_t chain;      /* units sharing emulations form one chain (plan_order) */
 } run_unit;
 
@@ -69,6 +71,9 @@ typedef struct run_ctx {
     atomic_size_t next_chain;
     atomic_int failed;    /* a worker hit a run-stopping error */
     ff_error fail_err;
+    /* the results cache: entries refused, entries that could not be stored (under lock) */
+    uint64_t cache_rejected, cache_unwritten;
+    ff_error cache_reject_err, cache_write_err; /* the first of each */
 } run_ctx;
 
 /* run_plan.c */
@@ -84,6 +89,10 @@ void worker_free(worker *w);
 int worker_frame_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);
 struct emu_game *worker_game(worker *w);
+
+/* run_unit.c: a cache entry refused, or one that could not be stored (counted, first kept). */
+void run_cache_rejected(run_ctx *ctx, const ff_error *why);
+void run_cache_unwritten(run_ctx *ctx, const ff_error *why);
 
 /* writers.c: the original instruction behind each frame group's example. */
 void run_find_writers(run_ctx *ctx);

@@ -225,6 +225,22 @@ static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err
     return rc;
 }
 
+/* ---- the results cache's troubles: counted, the first reason kept ---- */
+
+void run_cache_rejected(run_ctx *ctx, const ff_error *why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->cache_rejected++ == 0) ctx->cache_reject_err = *why;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void run_cache_unwritten(run_ctx *ctx, const ff_error *why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->cache_unwritten++ == 0) ctx->cache_write_err = *why;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 /* ---- a frame unit ---- */
 
 typedef struct unit_io {
@@ -233,7 +249,8 @@ typedef struct unit_io {
     const tset_file *cand_set, *auth_set; /* manifest entries, NULL: none */
     uint8_t *raw;                         /* cached outcomes */
     size_t raw_len, raw_pos;
-    int cache_ok;
+    int cache_ok;      /* clips come from the cache */
+    int cache_partial; /* the entry ran short: the unit is stored again */
 } unit_io;
 
 static int setup_ref(worker *w, const dat_file *d, ref_anim *a, ff_error *err)
@@ -266,9 +283,11 @@ static void open_io(worker *w, const run_unit *u, unit_io *io)
         uint8_t *packed = NULL;
         size_t len = 0;
         ff_error e;
-        if (cache_get(cfg->cache, u->cache_key, &packed, &len, &e) == 1 &&
-            outcome_unpack(packed, len, u->cache_key, &io->raw, &io->raw_len, &e) == 0)
+        int got = cache_get(cfg->cache, &u->key, &packed, &len, &e);
+        if (got == 1 && outcome_unpack(packed, len, u->key.hex, &io->raw, &io->raw_len, &e) == 0)
             io->cache_ok = 1;
+        else if (got != 0)
+            run_cache_rejected(w->ctx, &e); /* refused or unreadable: emulated and stored again */
         free(packed);
     }
 }
@@ -305,12 +324,19 @@ static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, r
     }
     if (io->cache_ok) {
         uint32_t got;
-        int rc = outcome_next(io->raw, io->raw_len, &io->raw_pos, &got, &w->oo, u->cache_key, aerr);
+        ff_error e;
+        int rc = outcome_next(io->raw, io->raw_len, &io->raw_pos, &got, &w->oo, u->key.hex, &e);
         if (rc == 1 && got == clip) {
             *src = RES_SRC_CACHE;
             return 1;
         }
-        io->cache_ok = 0; /* damaged: emulate the rest */
+        /* A verified entry that does not hold this clip: the rest is emulated, the entry redone. */
+        if (rc >= 0)
+            ff_error_set(&e, FF_E_FORMAT, u->key.hex, -1, "the entry holds no record of anim %u",
+                         clip);
+        run_cache_rejected(ctx, &e);
+        io->cache_ok = 0;
+        io->cache_partial = 1;
     }
     int32_t si = ctx->slot_of[u->first + clip];
     int rc;
@@ -329,13 +355,13 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
 {
     const run_config *cfg = w->ctx->cfg;
     int rc = 0;
-    if (complete && !from_cache && cfg->cache && w->blob.len && !cfg->traces_dir) {
+    if (complete && !from_cache && u->keyed && cfg->cache && w->blob.len && !cfg->traces_dir) {
         uint8_t *packed;
         size_t len;
         ff_error e;
-        /* A cache that cannot be written only costs time next run. */
+        /* A cache that cannot be written only costs time next run: counted, one warning. */
         if (outcome_pack(&w->blob, &packed, &len, &e) == 0) {
-            cache_put(cfg->cache, u->cache_key, packed, len, &e);
+            if (cache_put(cfg->cache, &u->key, packed, len, &e) < 0) run_cache_unwritten(w->ctx, &e);
             free(packed);
         }
     }
@@ -385,7 +411,7 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
             rc = ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
-    if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache, err);
+    if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache && !io.cache_partial, err);
     close_io(&io);
     return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * tests/harness/test_harness_core.c: the comparer's first divergence and
  * field order, field names, difference shapes, trace JSON Lines round trips
- * and their errors, outcome blobs, text escaping, the results cache.
+ * and their errors, outcome blobs, text escaping (the results cache:
+ * test_harness_cache.c).
  * Expected values are worked out by hand in the comments.
  */
 #include <criterion/criterion.h>
@@ -10,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/run/cache.h"
 #include "harness/core/compare.h"
 #include "harness/core/fields.h"
 #include "harness/core/group.h"
@@ -323,54 +323,4 @@ Test(strbuf, escaping)
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0);
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
     sb_free(&b);
-}
-
-Test(cache, put_get_and_size_limit)
-{
-    char dir[] = "/tmp/ff8diff-cache-test-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    cache *c;
-    ff_error err;
-    /* A limit of 2500 bytes holds two 1000-byte entries, not three. */
-    cr_assert_eq(cache_open(dir, 2500, &c, &err), 0, "%s", err.reason);
-    char k1[65], k2[65], k3[65];
-    cr_assert_eq(cache_key(k1, "exe/profile", "aa", MODE_NORMAL, "frame", NULL), 0);
-    cr_assert_eq(cache_key(k2, "exe/profile", "aa", MODE_SLOW, "frame", NULL), 0);
-    cr_assert_eq(cache_key(k3, "exe/profile", "bb", MODE_NORMAL, "frame", NULL), 0);
-    cr_assert_str_neq(k1, k2);
-    cr_assert_str_neq(k1, k3);
-    uint8_t blob[1000];
-    for (int i = 0; i < 1000; i++) blob[i] = (uint8_t)i;
-    cr_assert_eq(cache_put(c, k1, blob, sizeof blob, &err), 0);
-    cr_assert_eq(cache_has(c, k1), 1);
-    cr_assert_eq(cache_has(c, k2), 0);
-    uint8_t *got;
-    size_t len;
-    cr_assert_eq(cache_get(c, k1, &got, &len, &err), 1);
-    cr_assert_eq(len, sizeof blob);
-    cr_assert_eq(memcmp(got, blob, len), 0);
-    free(got);
-    sleep(1); /* entries are aged by their write time, in seconds */
-    cr_assert_eq(cache_put(c, k2, blob, sizeof blob, &err), 0);
-    sleep(1);
-    cr_assert_eq(cache_put(c, k3, blob, sizeof blob, &err), 0);
-    cache_stats st;
-    cache_stat(c, &st);
-    cr_assert_eq(st.entries, 2);
-    cr_assert_eq(st.bytes, 2000);
-    cr_assert_eq(cache_has(c, k1), 0, "the oldest entry goes first");
-    cache_close(c);
-    /* A new handle sees what is on disk. */
-    cr_assert_eq(cache_open(dir, 0, &c, &err), 0);
-    cache_stat(c, &st);
-    cr_assert_eq(st.entries, 2);
-    uint64_t removed;
-    cr_assert_eq(cache_clear(c, &removed, &err), 0);
-    cr_assert_eq(removed, 2);
-    cache_stat(c, &st);
-    cr_assert_eq(st.entries, 0);
-    cache_close(c);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
 }
