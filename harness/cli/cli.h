@@ -16,7 +16,9 @@
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_DIFF 1
 #define CLI_EXIT_ERROR 2
+#define CLI_EXIT_INTERNAL 3      /* internal or resource error: memory, emulator, disk */
 #define CLI_EXIT_INTERRUPTED 130 /* 128 + SIGINT, as shells report it */
+#define CLI_EXIT_TERMINATED 143  /* 128 + SIGTERM */
 
 /* name, function, one-line summary */
 #define CLI_COMMAND_MAP(XX)                                                    \
@@ -33,20 +35,26 @@
 CLI_COMMAND_MAP(CLI_DECLARE)
 #undef CLI_DECLARE
 
+/*
+ * Messages on stderr. Names in them come from files and archives: every
+ * control byte is written as \xNN, so nothing reaches the terminal raw.
+ */
 /* Prints "ff8diff: <formatted error>" on stderr. */
 void cli_print_error(const ff_error *err);
 /* Prints "ff8diff: <message>" on stderr. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "ff8diff: warning: <message>" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* c itself, or "\xNN" for a control byte, in buf. */
+const char *cli_safe_char(unsigned char c, char buf[8]);
+/* s with control bytes escaped (cli_safe_char) into buf (n bytes, cut to fit). */
+char *cli_safe(const char *s, char *buf, size_t n);
 
 /*
- * Reads a whole file into a new buffer (caller frees). Returns -1 with err
- * when it cannot be read.
+ * Reads a whole regular file of at most CORPUS_ENTRY_MAX bytes into a new
+ * buffer (caller frees). Returns -1 with err when it cannot be read.
  */
 int cli_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err);
-/* Writes text to path through path.tmp + rename. */
-int cli_write_file(const char *path, const void *data, size_t size, ff_error *err);
 /* Parses an unsigned decimal integer in [lo, hi]; -1 when it is not one. */
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out);
 

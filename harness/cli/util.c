@@ -1,29 +1,72 @@
 /*
- * harness/cli/util.c: what every subcommand needs: error printing, whole
- * file reads and atomic writes, number parsing.
+ * harness/cli/util.c: what every subcommand needs: error printing (control
+ * bytes escaped: names come from files), whole-file reads, number parsing.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "corpus/fileio.h"
+#include "corpus/source.h"
 #include "harness/cli/cli.h"
+
+/* Writes "ff8diff: " + prefix + text + newline, every control byte of text as \xNN. */
+static void put_line(const char *prefix, const char *text)
+{
+    fputs("ff8diff: ", stderr);
+    fputs(prefix, stderr);
+    char buf[8];
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        fputs(cli_safe_char(*p, buf), stderr);
+    fputc('\n', stderr);
+}
+
+const char *cli_safe_char(unsigned char c, char buf[8])
+{
+    if (c < 0x20 || c == 0x7F) {
+        snprintf(buf, 8, "\\x%02x", c);
+    } else {
+        buf[0] = (char)c;
+        buf[1] = '\0';
+    }
+    return buf;
+}
+
+char *cli_safe(const char *s, char *buf, size_t n)
+{
+    size_t k = 0;
+    char one[8];
+    buf[0] = '\0';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        const char *piece = cli_safe_char(*p, one);
+        size_t len = strlen(piece);
+        if (k + len >= n) break;
+        memcpy(buf + k, piece, len + 1);
+        k += len;
+    }
+    return buf;
+}
 
 void cli_print_error(const ff_error *err)
 {
     char buf[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-    fprintf(stderr, "ff8diff: %s\n", ff_error_format(err, buf, sizeof buf));
+    put_line("", ff_error_format(err, buf, sizeof buf));
+}
+
+static void put_va(const char *prefix, const char *fmt, va_list ap)
+{
+    char buf[2048];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    put_line(prefix, buf);
 }
 
 void cli_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("ff8diff: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    put_va("", fmt, ap);
     va_end(ap);
 }
 
@@ -31,52 +74,13 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("ff8diff: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    put_va("warning: ", fmt, ap);
     va_end(ap);
 }
 
 int cli_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return ff_error_set(err, FF_E_IO, path, -1, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return ff_error_set(err, FF_E_IO, path, -1, "not a regular file");
-    }
-    size_t n = (size_t)st.st_size;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) {
-        fclose(f);
-        return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory for %zu bytes", n);
-    }
-    if (fread(buf, 1, n, f) != n) {
-        free(buf);
-        fclose(f);
-        return ff_error_set(err, FF_E_IO, path, -1, "read error");
-    }
-    fclose(f);
-    *data = buf;
-    *size = n;
-    return 0;
-}
-
-int cli_write_file(const char *path, const void *data, size_t size, ff_error *err)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return ff_error_set(err, FF_E_IO, path, -1, "path too long");
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return ff_error_set(err, FF_E_IO, tmp, -1, "cannot create: %s", strerror(errno));
-    int ok = fwrite(data, 1, size, f) == size;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return ff_error_set(err, FF_E_IO, path, -1, "cannot write: %s", strerror(errno));
-    }
-    return 0;
+    return fio_read_file(path, 0, CORPUS_ENTRY_MAX, data, size, err);
 }
 
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out)
