@@ -209,12 +209,12 @@ static void mark_cached(run_ctx *ctx)
 
 static void ctx_free(run_ctx *ctx)
 {
-    for (size_t i = 0; i < ctx->res->nfiles && ctx->data; i++) free(ctx->data[i]);
-    free(ctx->data);
-    free(ctx->size);
-    free(ctx->dat);
+    run_files_free(ctx);
     free(ctx->slot_of);
-    for (size_t i = 0; i < ctx->nslots; i++) outcome_free(&ctx->slots[i].out);
+    for (size_t i = 0; i < ctx->nslots; i++) {
+        outcome_free(&ctx->slots[i].out);
+        free(ctx->slots[i].reach);
+    }
     free(ctx->slots);
     free(ctx->units);
     free(ctx->chain_start);
@@ -234,6 +234,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     ctx.res = out;
     pthread_mutex_init(&ctx.lock, NULL);
     pthread_cond_init(&ctx.slot_done, NULL);
+    run_files_init(&ctx);
     int rc = 0;
     if (!cfg->image && !cfg->traces_dir)
         rc = ff_error_set(err, FF_E_USAGE, NULL, -1, "a run needs an executable or recorded traces");
