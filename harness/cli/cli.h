@@ -1,9 +1,11 @@
 /*
  * harness/cli/cli.h: the ff8diff command line. Each subcommand is a row
  * of CLI_COMMAND_MAP with its own file cmd_<name>.c; only this layer prints
- * to the user or decides exit codes:
+ * to the user or decides exit codes, each with one meaning:
  *   0 success / everything matches, 1 mismatches or faults, 2 usage, input or
- *   executable errors, 130 interrupted by SIGINT (a partial report is written).
+ *   executable errors, 3 internal or resource errors (out of memory, the
+ *   emulator cannot allocate, a full disk for the report), 130 / 143
+ *   interrupted by SIGINT / SIGTERM (a partial report is written).
  */
 #ifndef FF8_HARNESS_CLI_H
 #define FF8_HARNESS_CLI_H
@@ -55,6 +57,12 @@ char *cli_safe(const char *s, char *buf, size_t n);
  * buffer (caller frees). Returns -1 with err when it cannot be read.
  */
 int cli_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err);
+/*
+ * Creates dir when missing and checks that a file can be written in it (a
+ * probe file, removed): 0, or -1 with err. For every output location,
+ * before any work.
+ */
+int cli_dir_writable(const char *dir, ff_error *err);
 /* Parses an unsigned decimal integer in [lo, hi]; -1 when it is not one. */
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out);
 

@@ -3,10 +3,12 @@
  * bytes escaped: names come from files), whole-file reads, number parsing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "corpus/fileio.h"
 #include "corpus/source.h"
@@ -81,6 +83,20 @@ void cli_warn(const char *fmt, ...)
 int cli_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err)
 {
     return fio_read_file(path, 0, CORPUS_ENTRY_MAX, data, size, err);
+}
+
+int cli_dir_writable(const char *dir, ff_error *err)
+{
+    if (fio_mkdirs(dir, err) < 0) return -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return ff_error_set(err, FF_E_IO, dir, -1, "cannot open: %s", strerror(errno));
+    char probe[64];
+    snprintf(probe, sizeof probe, ".probe-%ld", (long)getpid());
+    int rc = fio_write_at(fd, dir, probe, (const uint8_t *)"", 0, 1, err);
+    if (rc == 0) unlinkat(fd, probe, 0);
+    close(fd);
+    if (rc < 0) ff_error_prefix(err, "the folder cannot be written");
+    return rc;
 }
 
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out)
