@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 
 /*
@@ -41,10 +42,12 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
             snprintf(tf->path, sizeof tf->path, "%s/%s", dir, file);
             ff_error e;
             tf->r = tj_open(tf->path, &e);
-            if (sf && !tf->r) tf->err = e;
-            if (sf) break;
+            /* A file that is there but refused (not a regular file...) is the error. */
+            int there = !tf->r && access(tf->path, F_OK) == 0;
+            if ((sf || there) && !tf->r) tf->err = e;
+            if (sf || there) break;
         }
-        if (!tf->r && !sf)
+        if (!tf->r && !sf && tf->err.kind == FF_E_OK)
             ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode", f->name,
                          mode_name(m));
     }
