@@ -3,7 +3,8 @@
  * (valid as built, broken copies rejected, enums equal to the C tables),
  * and the three renderers: index.html (well-formed, escaped, sections,
  * plots, stream bits), junit.xml (counts), summary.md (totals, escaping),
- * robustness on ill-typed trees, report_write's folder.
+ * robustness on ill-typed trees, report_write's folder, and a run stopped
+ * by SIGTERM with warnings and rejected cache entries in every format.
  *
  * Expected values come from the hand-built run in rt.c, worked out by hand.
  */
