@@ -153,8 +153,19 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
              SYNTH_CACHE_VERSION);
     if (fio_is_dir(path)) return 0;
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     ff_error err;
+    char parent[4200];
+    snprintf(parent, sizeof parent, "%s/corpus", root);
+    /* A new folder of our own: nothing planted at the name is written through. */
+    int made = fio_mkdirs(parent, &err) == 0 ? -1 : -2;
+    for (int k = 0; made == -1 && k < 100; k++) {
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%d", path, (long)getpid(), k);
+        if (fio_mkdir_new(tmp, &err) == 0) made = 0;
+    }
+    if (made < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
     synth_summary sum;
     memset(&sum, 0, sizeof sum);
     fprintf(stderr, "ff8diff: generating the synthetic '%s' corpus (seed %llu) into %s\n", preset,
