@@ -7,7 +7,6 @@
  */
 #include "corpus/source.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -20,6 +19,7 @@
 
 #include "corpus/archive.h"
 #include "corpus/fileio.h"
+#include "corpus/names.h"
 
 struct corpus {
     corpus_kind kind;
@@ -172,81 +172,6 @@ static char *dir_of(const char *path)
     return fmt_alloc("%.*s", (int)(slash - path), path);
 }
 
-/* ---- unique names for archive entries ---- */
-
-/* A set of names ignoring ASCII case (open addressing; the strings are the caller's). */
-typedef struct nameset {
-    const char **slot;
-    size_t cap;
-} nameset;
-
-static uint64_t hash_ci(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over lower-cased bytes */
-    for (; *s; s++) h = (h ^ (uint8_t)tolower((unsigned char)*s)) * 1099511628211ull;
-    return h;
-}
-
-/* 1 when name is in the set; else adds it when add is set, and returns 0. */
-static int nameset_has(nameset *ns, const char *name, int add)
-{
-    size_t i = (size_t)hash_ci(name) & (ns->cap - 1);
-    for (; ns->slot[i]; i = (i + 1) & (ns->cap - 1))
-        if (!strcasecmp(ns->slot[i], name)) return 1;
-    if (add) ns->slot[i] = name;
-    return 0;
-}
-
-/* "stem~k.ext" (the extension is what follows the last dot, when it is not the first byte). */
-static char *suffixed(const char *base, unsigned k)
-{
-    const char *dot = strrchr(base, '.');
-    if (!dot || dot == base) dot = base + strlen(base);
-    return fmt_alloc("%.*s~%u%s", (int)(dot - base), base, k, dot);
-}
-
-/*
- * Names every archive entry: its FL base name, unless an earlier entry has
- * the same one (ignoring case), in which case "stem~2.ext", "~3", ... (the
- * first number no entry uses). So no two entries of a corpus share a name,
- * in extraction, traces or reports; corpus_renamed says which were renamed.
- */
-static int name_entries(corpus *c, const char *path, ff_error *err)
-{
-    nameset ns = {NULL, 16};
-    while (ns.cap < 4 * (c->n + 1)) ns.cap *= 2;
-    ns.slot = calloc(ns.cap, sizeof *ns.slot);
-    c->names = calloc(c->n ? c->n : 1, sizeof *c->names);
-    c->renamed = calloc(c->n ? c->n : 1, 1);
-    if (!ns.slot || !c->names || !c->renamed) {
-        free(ns.slot);
-        return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory for entry names");
-    }
-    /* Every base name is taken first, so a generated name never takes a real one. */
-    uint8_t *dup = c->renamed;
-    for (size_t i = 0; i < c->n; i++) dup[i] = (uint8_t)nameset_has(&ns, arc_get(c->a, i)->base, 1);
-    int rc = 0;
-    for (size_t i = 0; i < c->n && rc == 0; i++) {
-        const char *base = arc_get(c->a, i)->base;
-        char *name = NULL;
-        for (unsigned k = 2; dup[i] && !name; k++) {
-            name = suffixed(base, k);
-            if (name && nameset_has(&ns, name, 1)) {
-                free(name);
-                name = NULL;
-            } else if (!name) {
-                break;
-            }
-        }
-        if (!dup[i]) name = fmt_alloc("%s", base);
-        if (!name) rc = ff_error_set(err, FF_E_NOMEM, path, -1, "no memory for entry names");
-        c->names[i] = name;
-        c->nrenamed += dup[i];
-    }
-    free(ns.slot);
-    return rc;
-}
-
 /* Opens the archive whose .fs/.fi/.fl is `path`, finding the siblings. */
 static int open_archive(corpus *c, const char *path, ff_error *err)
 {
@@ -274,7 +199,7 @@ static int open_archive(corpus *c, const char *path, ff_error *err)
     }
     rc = arc_open(paths[0], paths[1], paths[2], &c->a, err);
     if (rc == 0) c->n = arc_count(c->a);
-    if (rc == 0) rc = name_entries(c, path, err);
+    if (rc == 0) rc = names_unique(c->a, path, &c->names, &c->renamed, &c->nrenamed, err);
 done:
     for (int k = 0; k < 3; k++) {
         free(names[k]);
