@@ -113,13 +113,6 @@ int hs_run_limited(const char *const *argv, const char *cache_dir, const char *l
     return WEXITSTATUS(st);
 }
 
-void hs_skip_if_sanitized(void)
-{
-    const char *s = getenv("FF8DIFF_SANITIZE");
-    if (s && s[0] == '1')
-        cr_skip_test("built with sanitizers: they reserve far more address space than the limit");
-}
-
 char *hs_log(const char *log_dir, const char *name)
 {
     char *p = ts_path(log_dir, name);

@@ -18,7 +18,7 @@
  *
  * Limits: 1.5 GiB for `run` (Unicorn reserves about 1.1 GiB of address
  * space for its code buffer, --jobs 1), 384 MiB for commands without an
- * emulator. Skipped under sanitizers, which reserve terabytes.
+ * emulator. Disabled in sanitizer builds, which reserve terabytes.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -123,9 +123,9 @@ static void all_bad(const cJSON *report, unsigned n, const char *kind, const cha
     }
 }
 
-Test(memory, lz4_bomb_is_refused_from_the_index, .init = setup, .fini = cleanup, .timeout = 300)
+Test(memory, lz4_bomb_is_refused_from_the_index, .init = setup, .fini = cleanup, .timeout = 300,
+     .disabled = HS_SANITIZED)
 {
-    hs_skip_if_sanitized();
     char *arc = ts_path(scratch, "bomb"), *out = ts_path(scratch, "reports");
     zero_archive(arc, 4, 0x7FFFFFFEu);
     const char *run[] = {hs_cli(), "run", "-q", "--no-cache", "--jobs", "1", "--corpus", arc,
@@ -149,9 +149,9 @@ Test(memory, lz4_bomb_is_refused_from_the_index, .init = setup, .fini = cleanup,
     free(out);
 }
 
-Test(memory, run_holds_one_entry_at_a_time, .init = setup, .fini = cleanup, .timeout = 600)
+Test(memory, run_holds_one_entry_at_a_time, .init = setup, .fini = cleanup, .timeout = 600,
+     .disabled = HS_SANITIZED)
 {
-    hs_skip_if_sanitized();
     /* 40 x 60 MiB = 2.4 GB announced: more than the whole limit. Zeros do not parse. */
     char *arc = ts_path(scratch, "wide"), *out = ts_path(scratch, "reports");
     zero_archive(arc, 40, 60u << 20);
@@ -209,9 +209,8 @@ static void check_refuses(const char *corpus, const char *traces, const char *ha
 }
 
 Test(memory, a_100_mb_trace_line_is_an_error_naming_it, .init = setup, .fini = cleanup,
-     .timeout = 300)
+     .timeout = 300, .disabled = HS_SANITIZED)
 {
-    hs_skip_if_sanitized();
     char *corpus, *traces;
     one_file(&corpus, &traces);
     /* One line of 100 MB, about 400 KB once compressed. */
@@ -233,9 +232,8 @@ Test(memory, a_100_mb_trace_line_is_an_error_naming_it, .init = setup, .fini = c
 }
 
 Test(memory, a_trace_that_never_ends_or_repeats_a_key, .init = setup, .fini = cleanup,
-     .timeout = 120)
+     .timeout = 120, .disabled = HS_SANITIZED)
 {
-    hs_skip_if_sanitized();
     char *corpus, *traces;
     one_file(&corpus, &traces);
     char *link = ts_path(traces, "c0m000.dat.normal.jsonl");
@@ -254,9 +252,8 @@ Test(memory, a_trace_that_never_ends_or_repeats_a_key, .init = setup, .fini = cl
 }
 
 Test(memory, identify_refuses_a_huge_file_and_a_fifo_at_once, .init = setup, .fini = cleanup,
-     .timeout = 60)
+     .timeout = 60, .disabled = HS_SANITIZED)
 {
-    hs_skip_if_sanitized();
     char *big = ts_path(scratch, "big.exe"), *fifo = ts_path(scratch, "pipe.exe");
     int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);

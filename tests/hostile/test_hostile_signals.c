@@ -157,9 +157,9 @@ Test(signals, sigterm_exits_143_with_the_report, .init = setup, .fini = cleanup,
     free(out);
 }
 
-Test(signals, no_room_for_the_emulator_exits_3, .init = setup, .fini = cleanup, .timeout = 120)
+Test(signals, no_room_for_the_emulator_exits_3, .init = setup, .fini = cleanup, .timeout = 120,
+     .disabled = HS_SANITIZED)
 {
-    hs_skip_if_sanitized();
     char *corpus = ts_corpus(scratch), *out = ts_path(scratch, "reports");
     const char *run[] = {hs_cli(), "run", "-q", "--no-cache", "--jobs", "1", "--corpus", corpus,
                          "--out", out, NULL};
