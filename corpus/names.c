@@ -74,7 +74,8 @@ int names_unique(const arc *a, const char *path, char ***names, uint8_t **rename
     uint8_t *dup = calloc(n ? n : 1, 1);
     int rc = ns.slot && nm && dup ? 0 : -1;
     /* Every base name is taken first, so a generated name never takes a real one. */
-    for (size_t i = 0; i < n && rc == 0; i++) dup[i] = (uint8_t)nameset_has(&ns, arc_get(a, i)->base, 1);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        dup[i] = (uint8_t)nameset_has(&ns, arc_get(a, i)->base, 1);
     size_t count = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const char *base = arc_get(a, i)->base;

@@ -133,7 +133,7 @@ static void warn_renamed(const corpus *c)
                      corpus_path(c, i), corpus_name(c, i));
 }
 
-/* Without --force, the destinations that exist already (links included): all named, none written. */
+/* Without --force: destinations that exist (links included) are named, and nothing is written. */
 static int refuse_existing(const corpus *c, const char *out)
 {
     size_t taken = 0;

@@ -5,8 +5,8 @@
  * <skipped/> when nothing was compared), a "leaf" suite (one <testcase>
  * per routine) and, when the run was interrupted or has warnings, a "run"
  * suite (one <testcase>, an <error type="interrupted"> when the run did not
- * complete, the warnings in its <system-err>). Every string is escaped with sb_xml. Recomputes nothing:
- * it only counts the statuses the JSON holds.
+ * complete, the warnings in its <system-err>). Every string is escaped with
+ * sb_xml. Recomputes nothing: it only counts the statuses the JSON holds.
  */
 #include <stdio.h>
 #include <string.h>

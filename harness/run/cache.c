@@ -26,7 +26,8 @@
 
 #define ENV_MAGIC "FF8DCACH"
 #define ENV_VERSION 1u
-#define ENV_HEAD (8 + 4 + 4 + 8 + SHA256_BYTES) /* magic, version, key and payload lengths, digest */
+/* magic, version, key length, payload length, digest */
+#define ENV_HEAD (8 + 4 + 4 + 8 + SHA256_BYTES)
 
 typedef struct entry {
     char key[65];

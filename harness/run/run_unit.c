@@ -371,7 +371,8 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
         ff_error e;
         /* A cache that cannot be written only costs time next run: counted, one warning. */
         if (outcome_pack(&w->blob, &packed, &len, &e) == 0) {
-            if (cache_put(cfg->cache, &u->key, packed, len, &e) < 0) run_cache_unwritten(w->ctx, &e);
+            if (cache_put(cfg->cache, &u->key, packed, len, &e) < 0)
+                run_cache_unwritten(w->ctx, &e);
             free(packed);
         }
     }
