@@ -41,8 +41,9 @@ static void teardown(void)
 static cache_key key_of(const char *file_sha, mode_id mode)
 {
     cache_key k;
-    cache_key_in in = {"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855/standin/0123",
-                       file_sha, mode, "frame", 0};
+    static const char exe[] =
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855/standin/0123";
+    cache_key_in in = {exe, file_sha, mode, "frame", 0};
     ff_error err;
     cr_assert_eq(cache_key_make(&k, &in, &err), 0, "%s", err.reason);
     return k;

@@ -162,7 +162,7 @@ Test(memory, run_holds_one_entry_at_a_time, .init = setup, .fini = cleanup, .tim
     cr_assert_eq(st, 2, "bad input only: exit 2, not %d (%s)", st, err);
     free(err);
     cJSON *r = hs_report(out);
-    /* Each entry loaded, found not to be a .dat (zeros: 0 sections), let go: none ran out of memory. */
+    /* Each entry loaded, found not a .dat (zeros: 0 sections), let go: none ran out of memory. */
     all_bad(r, 40, "unsupported", "section count 0");
     cJSON_Delete(r);
     free(arc);

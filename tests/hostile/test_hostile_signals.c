@@ -126,8 +126,8 @@ static void assert_interrupted(const char *out, const char *sig)
     snprintf(want, sizeof want, "> **Interrupted** by %s", sig);
     cr_assert(strstr(md, want), "summary.md: %s", want);
     snprintf(want, sizeof want, "the run was interrupted by %s", sig);
-    cr_assert(strstr(xml, "<testsuite name=\"run\"") && strstr(xml, "<error type=\"interrupted\"") &&
-                  strstr(xml, want),
+    cr_assert(strstr(xml, "<testsuite name=\"run\"") &&
+                  strstr(xml, "<error type=\"interrupted\"") && strstr(xml, want),
               "junit.xml does not say the run was interrupted");
     free(html);
     free(md);

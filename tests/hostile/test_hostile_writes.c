@@ -175,7 +175,8 @@ Test(writes, entries_sharing_a_base_name_are_all_kept, .init = setup, .fini = cl
     ts_cli(scratch, &o, "record -q --corpus '%s' --modes normal,slow --out '%s'", arcdir, golden);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     ts_out_free(&o);
-    char *t1 = ts_path(golden, "c0m001.dat.slow.jsonl"), *t2 = ts_path(golden, "C0M001~2.DAT.slow.jsonl");
+    char *t1 = ts_path(golden, "c0m001.dat.slow.jsonl");
+    char *t2 = ts_path(golden, "C0M001~2.DAT.slow.jsonl");
     cr_assert_eq(access(t1, R_OK), 0, "%s missing", t1);
     cr_assert_eq(access(t2, R_OK), 0, "%s missing", t2);
     ts_cli(scratch, &o, "check -q --traces '%s' --out '%s'", golden, reports);
@@ -188,7 +189,8 @@ Test(writes, entries_sharing_a_base_name_are_all_kept, .init = setup, .fini = cl
     cr_assert(ts_result(r, "C0M001~2.DAT", 2, "slow"), "the renamed file is in the report");
     cr_assert(ts_result(r, "c0m001.dat", 1, "normal"));
     const cJSON *w = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "warnings");
-    cr_assert(cJSON_GetArraySize(w) == 1 && strstr(cJSON_GetArrayItem(w, 0)->valuestring, "C0M001~2.DAT"),
+    cr_assert(cJSON_GetArraySize(w) == 1 &&
+                  strstr(cJSON_GetArrayItem(w, 0)->valuestring, "C0M001~2.DAT"),
               "the report warns about the renamed entry");
     cJSON_Delete(r);
     free(t1);
