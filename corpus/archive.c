@@ -9,12 +9,10 @@
 #include "common/le.h"
 #include "corpus/archive.h"
 
-#include <fcntl.h>
 #include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "corpus/fileio.h"
@@ -67,13 +65,23 @@ static const char *base_name(const char *path)
     return b;
 }
 
-/* Counts FL lines; fails on an empty line (except a final one) or a NUL. */
+/* A control byte other than the line ends: names never carry one to a terminal or a file name. */
+static int is_control(uint8_t c)
+{
+    return (c < 0x20 && c != '\r' && c != '\n') || c == 0x7F;
+}
+
+/* Counts FL lines; fails on an empty line (except a final one), a NUL or another control byte. */
 static int fl_count(const uint8_t *fl, size_t size, const char *name, size_t *lines, ff_error *err)
 {
     size_t count = 0, start = 0;
     for (size_t i = 0; i <= size; i++) {
         if (i < size && fl[i] == '\0')
             return ff_error_set(err, FF_E_FORMAT, name, (int64_t)i, "NUL byte in the file list");
+        if (i < size && is_control(fl[i]))
+            return ff_error_set(err, FF_E_FORMAT, name, (int64_t)i,
+                                "control byte 0x%02x in line %zu of the file list", fl[i],
+                                count + 1);
         /* A CR is only ever a line end (before LF or the end of the file). */
         if (i + 1 < size && fl[i] == '\r' && fl[i + 1] != '\n')
             return ff_error_set(err, FF_E_FORMAT, name, (int64_t)i,
@@ -247,8 +255,9 @@ done:
     return 0;
 }
 
-static int extract(const arc_entry *entries, size_t n, size_t i, const fs_source *s,
-                   const char *fi_name, uint8_t **data, size_t *size, ff_error *err)
+/* The checks an entry passes before any of its data is read: the index's own claims. */
+static int check_entry(const arc_entry *entries, size_t n, size_t i, uint64_t fs_size,
+                       const char *fi_name, const char *fs_name, ff_error *err)
 {
     if (i >= n)
         return ff_error_set(err, FF_E_RANGE, fi_name, -1, "entry %zu of %zu does not exist", i, n);
@@ -256,10 +265,23 @@ static int extract(const arc_entry *entries, size_t n, size_t i, const fs_source
     if (e->comp > ARC_LZ4)
         return ff_error_set(err, FF_E_UNSUPPORTED, fi_name, (int64_t)(i * ARC_FI_RECORD + 8),
                             "entry %zu (%s): unknown compression %u", i, e->base, e->comp);
-    if (e->offset > s->size)
+    if (e->size > ARC_ENTRY_MAX)
+        return ff_error_set(err, FF_E_RANGE, fi_name, (int64_t)(i * ARC_FI_RECORD),
+                            "entry %zu (%s): %u bytes announced, above the limit of %u MiB for "
+                            "one entry",
+                            i, e->base, e->size, ARC_ENTRY_MAX >> 20);
+    if (e->offset > fs_size)
         return ff_error_set(err, FF_E_RANGE, fi_name, (int64_t)(i * ARC_FI_RECORD + 4),
                             "entry %zu (%s): data offset 0x%x past the end of %s (%llu bytes)", i,
-                            e->base, e->offset, s->name, (unsigned long long)s->size);
+                            e->base, e->offset, fs_name, (unsigned long long)fs_size);
+    return 0;
+}
+
+static int extract(const arc_entry *entries, size_t n, size_t i, const fs_source *s,
+                   const char *fi_name, uint8_t **data, size_t *size, ff_error *err)
+{
+    if (check_entry(entries, n, i, s->size, fi_name, s->name, err) < 0) return -1;
+    const arc_entry *e = &entries[i];
     uint8_t *p = NULL;
     int rc = e->comp == ARC_STORED ? read_stored(e, i, s, fi_name, &p, err)
                                    : read_packed(e, i, s, &p, err);
@@ -301,17 +323,12 @@ int arc_open(const char *fi_path, const char *fl_path, const char *fs_path, arc 
         ff_error_set(err, FF_E_NOMEM, fs_path, -1, "no memory for file names");
         goto fail;
     }
-    if (fio_read_all(fi_path, &fi, &fi_size, err) < 0) goto fail;
-    if (fio_read_all(fl_path, &fl, &fl_size, err) < 0) goto fail;
+    if (fio_read_file(fi_path, 0, ARC_INDEX_MAX, &fi, &fi_size, err) < 0) goto fail;
+    if (fio_read_file(fl_path, 0, ARC_INDEX_MAX, &fl, &fl_size, err) < 0) goto fail;
     if (arc_index_parse(fi, fi_size, fi_path, fl, fl_size, fl_path, &a->entries, &a->n, err) < 0)
         goto fail;
-    a->fd = open(fs_path, O_RDONLY);
-    struct stat st;
-    if (a->fd < 0 || fstat(a->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        ff_error_set(err, FF_E_IO, fs_path, -1, "cannot open the archive data file");
-        goto fail;
-    }
-    a->fs_size = (uint64_t)st.st_size;
+    a->fd = fio_open_regular(fs_path, 0, 0, &a->fs_size, err);
+    if (a->fd < 0) goto fail;
     free(fi);
     free(fl);
     *out = a;
@@ -357,6 +374,11 @@ int arc_find(const arc *a, const char *name, size_t *index)
             return 0;
         }
     return -1;
+}
+
+int arc_check(const arc *a, size_t i, ff_error *err)
+{
+    return check_entry(a->entries, a->n, i, a->fs_size, a->fi_name, a->fs_name, err);
 }
 
 int arc_read(const arc *a, size_t i, uint8_t **data, size_t *size, ff_error *err)

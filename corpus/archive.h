@@ -23,6 +23,14 @@
 #include "common/error.h"
 
 #define ARC_FI_RECORD 12
+/*
+ * Largest entry read (uncompressed): far above any real battle .dat (the
+ * largest is well under 1 MiB), low enough that a forged size cannot take
+ * the machine's memory. Larger entries are refused before any allocation.
+ */
+#define ARC_ENTRY_MAX (64u << 20)
+/* Largest FI or FL file read (about 5 million records). */
+#define ARC_INDEX_MAX (64u << 20)
 
 /* compression, FI value, name */
 #define ARC_COMP_MAP(XX)                                                                           \
@@ -52,8 +60,9 @@ typedef struct arc_entry {
  * Parses an index held in memory. fi_name / fl_name are used in errors.
  * Fails with FF_E_FORMAT when the FI size is not a multiple of 12 (offset of
  * the partial record), when FI and FL disagree on the record count (offset:
- * the end of the shorter file), or on an empty FL line or one holding a NUL
- * or a CR not followed by LF (its offset). On success *entries (count *n,
+ * the end of the shorter file), or on an empty FL line or one holding a NUL,
+ * another control byte (0x01-0x1f, 0x7f: names never carry one to a terminal
+ * or a file name) or a CR not followed by LF (its offset). On success *entries (count *n,
  * possibly 0) is owned by the caller: free it with arc_entries_free.
  */
 int arc_index_parse(const uint8_t *fi, size_t fi_size, const char *fi_name, const uint8_t *fl,
@@ -96,9 +105,17 @@ uint64_t arc_fs_size(const arc *a);
 int arc_find(const arc *a, const char *name, size_t *index);
 
 /*
+ * The checks of entry i that need none of its data (compression known, size
+ * within ARC_ENTRY_MAX, data offset inside FS): 0, or -1 with the error
+ * arc_read would give. For listings that must not decompress.
+ */
+int arc_check(const arc *a, size_t i, ff_error *err);
+
+/*
  * Reads and decompresses entry i into a new buffer (*data, caller frees) of
  * exactly the FI size. Errors, each naming file and offset:
- *   FF_E_RANGE       i out of range; data offset past the end of FS (FI,
+ *   FF_E_RANGE       i out of range; a size above ARC_ENTRY_MAX (FI, the
+ *                    record's size field); data offset past the end of FS (FI,
  *                    the record's offset field); a stored entry running past
  *                    FS (FI, size field); a compressed size past FS (FS, the
  *                    entry's size word);

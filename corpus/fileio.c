@@ -1,8 +1,10 @@
 /*
- * corpus/fileio.c: whole-file reads, ranged reads, atomic writes and
- * mkdir -p for the corpus library (POSIX).
+ * corpus/fileio.c: whole-file reads of regular files, ranged reads, writes
+ * through new temporary files and a rename (or a link, to never replace),
+ * and mkdir -p for the corpus library (POSIX).
  *
- * Must not print, exit or leave a temporary file behind on failure.
+ * Must not print, exit, follow a link it did not create when writing, or
+ * leave a temporary file behind on failure.
  */
 #include "corpus/fileio.h"
 
@@ -11,13 +13,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-int fio_read_all(const char *path, uint8_t **data, size_t *size, ff_error *err)
+static int mib_text(uint64_t max, char *buf, size_t n)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return ff_error_set(err, FF_E_IO, path, -1, "cannot open: %s", strerror(errno));
+    if (max % (1u << 20) == 0) return snprintf(buf, n, "%llu MiB", (unsigned long long)(max >> 20));
+    return snprintf(buf, n, "%llu bytes", (unsigned long long)max);
+}
+
+int fio_open_regular(const char *path, int flags, uint64_t max, uint64_t *size, ff_error *err)
+{
+    return fio_open_regular_at(AT_FDCWD, path, path, flags, max, size, err);
+}
+
+int fio_open_regular_at(int dirfd, const char *name, const char *path, int flags, uint64_t max,
+                        uint64_t *size, ff_error *err)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+    int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+    if (flags & FIO_NOFOLLOW) oflags |= O_NOFOLLOW;
+    int fd = openat(dirfd, name, oflags);
+    if (fd < 0) {
+        if (errno == ELOOP && (flags & FIO_NOFOLLOW))
+            return ff_error_set(err, FF_E_IO, path, -1, "is a symbolic link: refused");
+        return ff_error_set(err, FF_E_IO, path, -1, "cannot open: %s", strerror(errno));
+    }
     struct stat st;
     if (fstat(fd, &st) < 0) {
         int e = errno;
@@ -28,11 +51,35 @@ int fio_read_all(const char *path, uint8_t **data, size_t *size, ff_error *err)
         close(fd);
         return ff_error_set(err, FF_E_IO, path, -1, "not a regular file");
     }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX - 1) {
+    uint64_t n = (uint64_t)st.st_size;
+    if ((max && n > max) || n > (uint64_t)SIZE_MAX - 1) {
+        char lim[48];
+        mib_text(max ? max : (uint64_t)SIZE_MAX - 1, lim, sizeof lim);
         close(fd);
-        return ff_error_set(err, FF_E_RANGE, path, -1, "file too large to load");
+        return ff_error_set(err, FF_E_RANGE, path, -1,
+                            "file of %llu bytes, above the limit of %s: not read",
+                            (unsigned long long)n, lim);
     }
-    size_t n = (size_t)st.st_size;
+    /* Reads of a regular file never block: back to plain reads. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    *size = n;
+    return fd;
+}
+
+int fio_read_file(const char *path, int flags, uint64_t max, uint8_t **data, size_t *size,
+                  ff_error *err)
+{
+    return fio_read_at(AT_FDCWD, path, path, flags, max, data, size, err);
+}
+
+int fio_read_at(int dirfd, const char *name, const char *path, int flags, uint64_t max,
+                uint8_t **data, size_t *size, ff_error *err)
+{
+    uint64_t n64 = 0;
+    int fd = fio_open_regular_at(dirfd, name, path, flags, max, &n64, err);
+    if (fd < 0) return -1;
+    size_t n = (size_t)n64;
     uint8_t *buf = malloc(n ? n : 1);
     if (!buf) {
         close(fd);
@@ -47,6 +94,11 @@ int fio_read_all(const char *path, uint8_t **data, size_t *size, ff_error *err)
     *data = buf;
     *size = n;
     return 0;
+}
+
+int fio_read_all(const char *path, uint8_t **data, size_t *size, ff_error *err)
+{
+    return fio_read_file(path, 0, 0, data, size, err);
 }
 
 int fio_pread(int fd, const char *name, uint64_t off, void *buf, size_t len, ff_error *err)
@@ -81,37 +133,108 @@ static int write_fd(int fd, const char *name, const uint8_t *data, size_t size, 
     return 0;
 }
 
+/* Unpredictable bits for temporary names (O_EXCL keeps them safe anyway). */
+static uint64_t name_bits(void)
+{
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v) return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40);
+}
+
+/* Creates ".NAME.<16 hex>.tmp" in dirfd exclusively, never through a link; returns its fd. */
+static int create_temp(int dirfd, const char *shown, const char *name, char *tmp, size_t n,
+                       ff_error *err)
+{
+    for (int attempt = 0; attempt < 100; attempt++) {
+        snprintf(tmp, n, ".%.180s.%016llx.tmp", name, (unsigned long long)name_bits());
+        int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0) return fd;
+        if (errno != EEXIST)
+            return ff_error_set(err, FF_E_IO, shown, -1, "cannot create a temporary file: %s",
+                                strerror(errno));
+    }
+    return ff_error_set(err, FF_E_IO, shown, -1, "no free temporary name");
+}
+
+/* The temporary file, complete, becomes name: renamed over it, or linked when nothing is there. */
+static int put_in_place(int dirfd, const char *tmp, const char *shown, const char *name,
+                        int replace, ff_error *err)
+{
+    if (replace ? renameat(dirfd, tmp, dirfd, name) == 0 : linkat(dirfd, tmp, dirfd, name, 0) == 0)
+        return 0;
+    if (!replace && errno == EEXIST)
+        return ff_error_set(err, FF_E_IO, shown, -1, "already exists: not replaced");
+    return ff_error_set(err, FF_E_IO, shown, -1, "cannot move the new file into place: %s",
+                        strerror(errno));
+}
+
+static int write_in(int dirfd, const char *shown, const char *name, const uint8_t *data,
+                    size_t size, int replace, ff_error *err)
+{
+    char tmp[256];
+    int fd = create_temp(dirfd, shown, name, tmp, sizeof tmp, err);
+    if (fd < 0) return -1;
+    int rc = write_fd(fd, shown, data, size, err);
+    if (close(fd) < 0 && rc == 0)
+        rc = ff_error_set(err, FF_E_IO, shown, -1, "close failed: %s", strerror(errno));
+    if (rc == 0) rc = put_in_place(dirfd, tmp, shown, name, replace, err);
+    /* After a rename the temporary name is gone; after a link or a failure it is removed. */
+    if (rc < 0 || !replace) unlinkat(dirfd, tmp, 0);
+    return rc;
+}
+
+int fio_write_at(int dirfd, const char *dir_name, const char *name, const uint8_t *data,
+                 size_t size, int replace, ff_error *err)
+{
+    char shown[FF_ERR_FILE_MAX];
+    snprintf(shown, sizeof shown, "%s/%s", dir_name, name);
+    return write_in(dirfd, shown, name, data, size, replace, err);
+}
+
+/* Opens path's folder (links in the folder's own path are the caller's) and splits off NAME. */
+static int open_parent(const char *path, const char **name, ff_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    *name = slash ? slash + 1 : path;
+    if (!**name || !strcmp(*name, ".") || !strcmp(*name, ".."))
+        return ff_error_set(err, FF_E_USAGE, path, -1, "names a folder, not a file");
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir) return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory for a folder name");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) ff_error_set(err, FF_E_IO, dir, -1, "cannot open folder: %s", strerror(errno));
+    free(dir);
+    return fd;
+}
+
+static int write_path(const char *path, const uint8_t *data, size_t size, int replace,
+                      ff_error *err)
+{
+    const char *name;
+    int dfd = open_parent(path, &name, err);
+    if (dfd < 0) return -1;
+    int rc = write_in(dfd, path, name, data, size, replace, err);
+    close(dfd);
+    return rc;
+}
+
 int fio_write_atomic(const char *path, const uint8_t *data, size_t size, ff_error *err)
 {
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp) return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory for a file name");
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        ff_error_set(err, FF_E_IO, tmp, -1, "cannot create: %s", strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    if (write_fd(fd, tmp, data, size, err) < 0) goto fail;
-    if (close(fd) < 0) {
-        fd = -1;
-        ff_error_set(err, FF_E_IO, tmp, -1, "close failed: %s", strerror(errno));
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) < 0) {
-        ff_error_set(err, FF_E_IO, path, -1, "cannot rename %s into place: %s", tmp,
-                     strerror(errno));
-        goto fail;
-    }
-    free(tmp);
-    return 0;
-fail:
-    if (fd >= 0) close(fd);
-    unlink(tmp);
-    free(tmp);
-    return -1;
+    return write_path(path, data, size, 1, err);
+}
+
+int fio_write_new(const char *path, const uint8_t *data, size_t size, ff_error *err)
+{
+    return write_path(path, data, size, 0, err);
+}
+
+int fio_mkdir_new(const char *path, ff_error *err)
+{
+    if (mkdir(path, 0755) == 0) return 0;
+    if (errno == EEXIST)
+        return ff_error_set(err, FF_E_IO, path, -1, "already exists: a new folder was expected");
+    return ff_error_set(err, FF_E_IO, path, -1, "cannot create folder: %s", strerror(errno));
 }
 
 int fio_is_dir(const char *path)

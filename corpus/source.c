@@ -15,17 +15,21 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "corpus/archive.h"
 #include "corpus/fileio.h"
+#include "corpus/names.h"
 
 struct corpus {
     corpus_kind kind;
     char *desc;
     size_t n;
-    char **names; /* folder / file: owned */
-    char **paths; /* folder / file: owned */
-    arc *a;       /* archive / install */
+    char **names;     /* owned: file names, or the archive entries' unique names */
+    char **paths;     /* folder / file: owned */
+    arc *a;           /* archive / install */
+    uint8_t *renamed; /* archive: 1 when names[i] is not the FL base name */
+    size_t nrenamed;
 };
 
 /* A list of strings, for folder listings. */
@@ -195,6 +199,7 @@ static int open_archive(corpus *c, const char *path, ff_error *err)
     }
     rc = arc_open(paths[0], paths[1], paths[2], &c->a, err);
     if (rc == 0) c->n = arc_count(c->a);
+    if (rc == 0) rc = names_unique(c->a, path, &c->names, &c->renamed, &c->nrenamed, err);
 done:
     for (int k = 0; k < 3; k++) {
         free(names[k]);
@@ -433,6 +438,7 @@ void corpus_close(corpus *c)
         free(c->paths[i]);
     free(c->names);
     free(c->paths);
+    free(c->renamed);
     arc_close(c->a);
     free(c->desc);
     free(c);
@@ -465,8 +471,17 @@ size_t corpus_count(const corpus *c)
 
 const char *corpus_name(const corpus *c, size_t i)
 {
-    if (i >= c->n) return NULL;
-    return c->a ? arc_get(c->a, i)->base : c->names[i];
+    return i < c->n ? c->names[i] : NULL;
+}
+
+int corpus_renamed(const corpus *c, size_t i)
+{
+    return i < c->n && c->renamed && c->renamed[i];
+}
+
+size_t corpus_renamed_count(const corpus *c)
+{
+    return c->nrenamed;
 }
 
 const char *corpus_path(const corpus *c, size_t i)
@@ -483,9 +498,8 @@ int corpus_is_dat(const corpus *c, size_t i)
 
 int corpus_find(const corpus *c, const char *name, size_t *index)
 {
-    if (c->a) return arc_find(c->a, name, index);
     for (size_t i = 0; i < c->n; i++)
-        if (!strcasecmp(c->names[i], name) || !strcasecmp(c->paths[i], name)) {
+        if (!strcasecmp(c->names[i], name) || !strcasecmp(corpus_path(c, i), name)) {
             *index = i;
             return 0;
         }
@@ -498,5 +512,23 @@ int corpus_load(const corpus *c, size_t i, uint8_t **data, size_t *size, ff_erro
         return ff_error_set(err, FF_E_RANGE, NULL, -1, "corpus entry %zu of %zu does not exist", i,
                             c->n);
     if (c->a) return arc_read(c->a, i, data, size, err);
-    return fio_read_all(c->paths[i], data, size, err);
+    return fio_read_file(c->paths[i], 0, CORPUS_ENTRY_MAX, data, size, err);
+}
+
+int corpus_entry_info(const corpus *c, size_t i, uint64_t *size, const char **comp, ff_error *err)
+{
+    if (i >= c->n)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "corpus entry %zu of %zu does not exist", i,
+                            c->n);
+    if (c->a) {
+        const arc_entry *e = arc_get(c->a, i);
+        *size = e->size;
+        *comp = arc_comp_name(e->comp);
+        return arc_check(c->a, i, err);
+    }
+    *comp = NULL;
+    int fd = fio_open_regular(c->paths[i], 0, CORPUS_ENTRY_MAX, size, err);
+    if (fd < 0) return -1;
+    close(fd);
+    return 0;
 }

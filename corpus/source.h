@@ -21,6 +21,10 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "corpus/archive.h"
+
+/* Largest entry loaded, folder file or archive entry (ARC_ENTRY_MAX). */
+#define CORPUS_ENTRY_MAX ARC_ENTRY_MAX
 
 /* kind, name: a folder of .dat files, a battle.fs/fi/fl archive, an
  * install root (through its archive), one .dat file. */
@@ -63,10 +67,17 @@ const char *corpus_describe(const corpus *c);
 /* Number of entries: every .dat of a folder, every record of an archive. */
 size_t corpus_count(const corpus *c);
 /*
- * Entry i's name: the file name for a folder, the base name of the FL path
- * for an archive. NULL when i is out of range. Valid until corpus_close.
+ * Entry i's name: the file name for a folder; for an archive, the base name
+ * of the FL path, made unique: when an earlier entry has the same base name
+ * (ignoring case), "stem~2.ext", "stem~3.ext", ... (the first such name no
+ * entry has). No two entries share a name. NULL when i is out of range.
+ * Valid until corpus_close.
  */
 const char *corpus_name(const corpus *c, size_t i);
+/* 1 when entry i's name is not its FL base name (a duplicate, renamed). */
+int corpus_renamed(const corpus *c, size_t i);
+/* How many entries were renamed. */
+size_t corpus_renamed_count(const corpus *c);
 /* Entry i's full path (folder: the file's path; archive: the FL line). */
 const char *corpus_path(const corpus *c, size_t i);
 /* 1 when entry i is a model file candidate (name ends in .dat, any case). */
@@ -76,9 +87,20 @@ int corpus_find(const corpus *c, const char *name, size_t *index);
 
 /*
  * Loads entry i's bytes (decompressed) into a new buffer (*data, caller
- * frees). Errors name the file and offset (see arc_read for archives).
+ * frees). Errors name the file and offset (see arc_read for archives); an
+ * entry above CORPUS_ENTRY_MAX or a file that is not a regular file is
+ * refused before anything is read or allocated.
  */
 int corpus_load(const corpus *c, size_t i, uint8_t **data, size_t *size, ff_error *err);
+
+/*
+ * What entry i is without reading its data: *size (the FI size, or the
+ * file's), *comp (the compression's name for an archive entry, else NULL).
+ * Returns 0, or -1 with the error corpus_load would give for what can be
+ * told without decompressing (size above the limit, unknown compression,
+ * offset past the data file, not a regular file); *size is set either way.
+ */
+int corpus_entry_info(const corpus *c, size_t i, uint64_t *size, const char **comp, ff_error *err);
 
 /* 1 when name ends in ".dat", ignoring case. */
 int corpus_name_is_dat(const char *name);

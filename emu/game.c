@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/le.h"
 #include "emu/emu.h"
@@ -52,6 +53,30 @@ static int map_fixed(emu_game *g, ff_error *err)
         emu_map_area(g->e, GAME_LEAF, g->leaf, GAME_LEAF_MAX + GAME_PAGE, EMU_PROT_READ, err))
         return -1;
     return 0;
+}
+
+/* Per engine: Unicorn's code buffer (1 GiB in 2.0.1) and room for its other allocations. */
+#define GAME_ENGINE_RESERVE (((size_t)1 << 30) + ((size_t)128 << 20))
+#define GAME_MAX_ENGINES 256
+
+int emu_game_room(unsigned engines, ff_error *err)
+{
+    if (engines > GAME_MAX_ENGINES) engines = GAME_MAX_ENGINES;
+    void *held[GAME_MAX_ENGINES];
+    unsigned got = 0;
+    for (; got < engines; got++) {
+        /* PROT_NONE and unreserved: counted by an address-space limit, costs no memory. */
+        held[got] = mmap(NULL, GAME_ENGINE_RESERVE, PROT_NONE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (held[got] == MAP_FAILED) break;
+    }
+    for (unsigned i = 0; i < got; i++) munmap(held[i], GAME_ENGINE_RESERVE);
+    if (got == engines) return 0;
+    return ff_error_set(err, FF_E_NOMEM, NULL, -1,
+                        "no address space for %u emulator engine%s (Unicorn reserves about "
+                        "1.1 GiB each; room for %u): raise the limit (ulimit -v) or use fewer "
+                        "--jobs",
+                        engines, engines == 1 ? "" : "s", got);
 }
 
 int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **out, ff_error *err)

@@ -45,6 +45,15 @@ typedef struct emu_game_opts {
     uint64_t budget;   /* instructions per call before a BUDGET fault; 0: default */
 } emu_game_opts;
 
+/*
+ * Unicorn 2.0.1 reserves a 1 GiB code buffer for each engine when it first
+ * maps memory, and ends the whole process (exit(1)) when it cannot. Checks
+ * beforehand that the address space has room for `engines` of them (plus
+ * what each needs besides): 0, or -1 with FF_E_NOMEM naming the limit, so
+ * that an address-space limit (ulimit -v) is an error, never a silent exit.
+ */
+int emu_game_room(unsigned engines, ff_error *err);
+
 /* A new engine for this thread. img must outlive it. */
 int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **out,
                   ff_error *err);

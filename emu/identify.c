@@ -5,9 +5,13 @@
  */
 #include "emu/identify.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/sha256.h"
 #include "emu/pe.h"
@@ -157,36 +161,37 @@ int identify_read_file(const char *path, uint8_t **data, size_t *size, ff_error 
 {
     *data = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return ff_error_set(err, FF_E_IO, path, -1, "cannot open the file");
-    uint8_t *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap > IDENTIFY_MAX_FILE) {
-                free(buf);
-                fclose(f);
-                return ff_error_set(err, FF_E_UNSUPPORTED, path, -1, "file larger than 512 MiB");
-            }
-            size_t ncap = cap ? cap * 2 : 1u << 20;
-            uint8_t *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
+    /* A regular file only, its size known before reading: a FIFO must not block, a huge
+     * sparse file must not be read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return ff_error_set(err, FF_E_IO, path, -1, "cannot open the file");
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return ff_error_set(err, FF_E_IO, path, -1, "not a regular file");
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
+    if ((uint64_t)st.st_size > IDENTIFY_MAX_FILE) {
+        close(fd);
+        return ff_error_set(err, FF_E_UNSUPPORTED, path, -1,
+                            "file of %llu bytes, larger than 512 MiB: not read",
+                            (unsigned long long)st.st_size);
+    }
+    size_t n = (size_t)st.st_size, done = 0;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        close(fd);
+        return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
+    }
+    while (done < n) {
+        ssize_t k = pread(fd, buf + done, n - done, (off_t)done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        done += (size_t)k;
+    }
+    close(fd);
+    if (done != n) {
         free(buf);
-        return ff_error_set(err, FF_E_IO, path, -1, "read error");
+        return ff_error_set(err, FF_E_IO, path, (int64_t)done, "read error");
     }
     *data = buf;
     *size = n;

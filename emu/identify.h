@@ -84,7 +84,11 @@ int identify_file(const char *path, const emu_profile *profile, identify_result 
  */
 int identify_profile_arg(const char *name_or_path, emu_profile *out, ff_error *err);
 
-/* Reads a whole file (at most 512 MiB) into a malloc'd buffer. */
+/*
+ * Reads a whole regular file of at most 512 MiB into a malloc'd buffer. A
+ * FIFO, a device or a folder is refused without blocking (FF_E_IO "not a
+ * regular file"), a larger file from its size alone (FF_E_UNSUPPORTED).
+ */
 int identify_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err);
 
 const char *identify_verdict_name(identify_verdict v);

@@ -72,7 +72,11 @@ static double mib(uint64_t b)
 static int stats(cache *c, const char *root, const char *results, int json)
 {
     cache_stats st;
-    cache_stat(c, &st);
+    ff_error err;
+    if (cache_stat(c, &st, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
     char corpus[4200];
     snprintf(corpus, sizeof corpus, "%s/corpus", root);
     uint64_t cbytes = 0, cfiles = 0;
@@ -157,8 +161,8 @@ int cmd_cache(int argc, char **argv)
     } else {
         uint64_t removed = 0;
         cache_stats st;
-        cache_stat(ch, &st);
-        rc = cache_clear(ch, &removed, &err) < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+        rc = cache_stat(ch, &st, &err) < 0 || cache_clear(ch, &removed, &err) < 0 ? CLI_EXIT_ERROR
+                                                                                : CLI_EXIT_OK;
         if (rc)
             cli_print_error(&err);
         else

@@ -47,7 +47,8 @@ static void help(FILE *out)
           "corpus file differs from the one recorded (SHA-256), is bad input; a clip the\n"
           "original faulted on when recorded counts as a fault.\n"
           "Exit: 0 everything matches, 1 mismatches or faults, 2 usage or input errors\n"
-          "(bad input included), 130 interrupted.\n",
+          "(bad input included), 3 internal or resource errors (memory, a full disk for the\n"
+          "report), 130 / 143 interrupted by SIGINT / SIGTERM (a partial report is written).\n",
           out);
 }
 

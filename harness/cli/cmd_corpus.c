@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "corpus/archive.h"
 #include "corpus/fileio.h"
@@ -18,14 +19,17 @@ static void help(FILE *out)
 {
     fputs("usage: ff8diff corpus synth --out DIR [--preset small|vanilla] [--seed N]\n"
           "       ff8diff corpus list PATH\n"
-          "       ff8diff corpus extract PATH --out DIR\n"
+          "       ff8diff corpus extract PATH --out DIR [--force]\n"
           "       ff8diff corpus stats PATH\n\n"
           "PATH is a folder of .dat files, a battle.fs (its .fi and .fl beside it) or an\n"
           "install root (Data/lang-*/battle.fs is found).\n\n"
           "  synth     write a synthetic corpus, deterministic by seed (default preset small,\n"
           "            seed 1); vanilla is sized like the game's monster corpus\n"
-          "  list      every entry: name, size, and for archives the compression\n"
-          "  extract   every entry into DIR (byte for byte, decompressed)\n"
+          "  list      every entry: name, size, and for archives the compression, read from\n"
+          "            the index (nothing is decompressed: `stats` reads every entry)\n"
+          "  extract   every entry into DIR (byte for byte, decompressed); a file already in\n"
+          "            DIR is not replaced unless --force; entries sharing a base name are\n"
+          "            written as NAME~2.dat, NAME~3.dat, ... (a warning says which)\n"
           "  stats     totals: files by kind, animations, frames, scale-path use, max bones,\n"
           "            clips longer than 128 frames\n\n"
           "list and stats end with the entities a run would drive: each body with each\n"
@@ -165,50 +169,84 @@ static int show_entities(const corpus *c, const char *path, const pairs_file *fi
     return status;
 }
 
-/* Loads entry i and describes it for the pairing (kind and clips when it parses). */
-static int list_entry(const corpus *c, size_t i, pairs_file *f)
+/* One listing line: the name (escaped), then the size and compression or the refusal. */
+static void list_line(const corpus *c, size_t i, uint64_t size, const char *comp,
+                      const ff_error *err)
 {
-    uint8_t *data;
-    size_t size;
-    ff_error err;
-    f->name = corpus_path(c, i);
-    if (corpus_load(c, i, &data, &size, &err) < 0) {
-        printf("%-24s  ERROR: %s\n", corpus_path(c, i), err.reason);
-        return CLI_EXIT_ERROR;
+    char name[1024];
+    cli_safe(corpus_path(c, i), name, sizeof name);
+    if (err) {
+        char why[FF_ERR_REASON_MAX + 64];
+        printf("%-24s  ERROR: %s\n", name, cli_safe(err->reason, why, sizeof why));
+        return;
     }
-    printf("%-24s  %10zu bytes\n", corpus_path(c, i), size);
-    dat_file d;
-    if (corpus_is_dat(c, i) && dat_parse(data, size, corpus_name(c, i), &d, &err) == 0) {
-        f->parsed = 1;
-        f->kind = d.kind;
-        f->clips = d.clips;
-    }
-    free(data);
-    return CLI_EXIT_OK;
+    printf("%-24s  %10llu bytes%s%s\n", name, (unsigned long long)size, comp ? "  " : "",
+           comp ? comp : "");
 }
 
 static int do_list(const char *path)
 {
     corpus *c;
     if (open_corpus(path, &c)) return CLI_EXIT_ERROR;
-    printf("# %s\n", corpus_describe(c));
-    size_t n = corpus_count(c);
-    pairs_file *files = calloc(n ? n : 1, sizeof *files);
-    if (!files) {
-        cli_fail("out of memory");
-        corpus_close(c);
-        return CLI_EXIT_ERROR;
-    }
+    char desc[1200];
+    printf("# %s\n", cli_safe(corpus_describe(c), desc, sizeof desc));
     int status = CLI_EXIT_OK;
-    for (size_t i = 0; i < n; i++)
-        if (list_entry(c, i, &files[i]) != CLI_EXIT_OK) status = CLI_EXIT_ERROR;
-    if (show_entities(c, path, files, n) != CLI_EXIT_OK) status = CLI_EXIT_ERROR;
-    free(files);
+    for (size_t i = 0; i < corpus_count(c); i++) {
+        uint64_t size = 0;
+        const char *comp = NULL;
+        ff_error err;
+        int rc = corpus_entry_info(c, i, &size, &comp, &err);
+        list_line(c, i, size, comp, rc < 0 ? &err : NULL);
+        if (rc < 0) status = CLI_EXIT_ERROR;
+    }
     corpus_close(c);
     return status;
 }
 
-static int do_extract(const char *path, const char *out)
+/* Entries renamed because another has the same base name: one warning each. */
+static void warn_renamed(const corpus *c)
+{
+    for (size_t i = 0; i < corpus_count(c); i++)
+        if (corpus_renamed(c, i))
+            cli_warn("%s: another entry has the same base name: written as %s",
+                     corpus_path(c, i), corpus_name(c, i));
+}
+
+/* Without --force: destinations that exist (links included) are named, and nothing is written. */
+static int refuse_existing(const corpus *c, const char *out)
+{
+    size_t taken = 0;
+    for (size_t i = 0; i < corpus_count(c); i++) {
+        char *dst = fio_join(out, corpus_name(c, i));
+        struct stat st;
+        if (dst && lstat(dst, &st) == 0) {
+            if (taken++ < 5) cli_fail("corpus extract: %s exists", dst);
+        }
+        free(dst);
+    }
+    if (!taken) return 0;
+    cli_fail("corpus extract: %zu file%s in %s would be replaced: nothing extracted (--force "
+             "replaces them)",
+             taken, taken == 1 ? "" : "s", out);
+    return CLI_EXIT_ERROR;
+}
+
+static int extract_one(const corpus *c, size_t i, const char *out, int force, ff_error *err)
+{
+    uint8_t *data;
+    size_t size;
+    char *dst = fio_join(out, corpus_name(c, i));
+    if (!dst) return ff_error_set(err, FF_E_NOMEM, out, -1, "out of memory");
+    int rc = corpus_load(c, i, &data, &size, err);
+    if (rc == 0) {
+        rc = force ? fio_write_atomic(dst, data, size, err) : fio_write_new(dst, data, size, err);
+        free(data);
+    }
+    free(dst);
+    return rc;
+}
+
+static int do_extract(const char *path, const char *out, int force)
 {
     corpus *c;
     ff_error err;
@@ -218,26 +256,20 @@ static int do_extract(const char *path, const char *out)
         corpus_close(c);
         return CLI_EXIT_ERROR;
     }
+    if (!force && refuse_existing(c, out)) {
+        corpus_close(c);
+        return CLI_EXIT_ERROR;
+    }
+    warn_renamed(c);
     int status = CLI_EXIT_OK;
     size_t n = 0;
     for (size_t i = 0; i < corpus_count(c); i++) {
-        uint8_t *data;
-        size_t size;
-        char *dst = fio_join(out, corpus_name(c, i));
-        if (!dst || corpus_load(c, i, &data, &size, &err) < 0) {
-            if (dst) cli_print_error(&err);
-            free(dst);
-            status = CLI_EXIT_ERROR;
-            continue;
-        }
-        if (fio_write_atomic(dst, data, size, &err) < 0) {
+        if (extract_one(c, i, out, force, &err) < 0) {
             cli_print_error(&err);
-            status = CLI_EXIT_ERROR;
+            status = err.kind == FF_E_NOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_ERROR;
         } else {
             n++;
         }
-        free(data);
-        free(dst);
     }
     printf("%zu of %zu entries extracted into %s\n", n, corpus_count(c), out);
     corpus_close(c);
@@ -256,7 +288,8 @@ static int do_stats(const char *path)
         return CLI_EXIT_ERROR;
     }
     const manifest_totals *t = &m->totals;
-    printf("# %s\n", corpus_describe(c));
+    char text[1200], why[FF_ERR_REASON_MAX + 64];
+    printf("# %s\n", cli_safe(corpus_describe(c), text, sizeof text));
     printf("files:                 %u (%u bad)\n", t->files, t->bad);
     for (int k = 0; k < DAT__KIND_COUNT; k++)
         if (t->by_kind[k]) printf("  %-19s %u\n", dat_kind_name((dat_kind)k), t->by_kind[k]);
@@ -267,7 +300,9 @@ static int do_stats(const char *path)
     printf("max bones:             %u\n", t->max_bones);
     printf("clips over 128 frames: %u\n", t->long_clips);
     for (size_t i = 0; i < m->n; i++)
-        if (m->e[i].bad) printf("bad: %s: %s\n", m->e[i].name, m->e[i].error.reason);
+        if (m->e[i].bad)
+            printf("bad: %s: %s\n", cli_safe(m->e[i].name, text, sizeof text),
+                   cli_safe(m->e[i].error.reason, why, sizeof why));
     int status = t->bad ? CLI_EXIT_ERROR : CLI_EXIT_OK;
     pairs_file *files = calloc(m->n ? m->n : 1, sizeof *files);
     if (!files) {
@@ -296,12 +331,14 @@ int cmd_corpus(int argc, char **argv)
     if (!strcmp(sub, "stats") && argc == 3) return do_stats(argv[2]);
     if (!strcmp(sub, "extract")) {
         const char *path = NULL, *out = NULL;
+        int force = 0, extra = 0;
         for (int i = 2; i < argc; i++) {
             if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+            else if (!strcmp(argv[i], "--force")) force = 1;
             else if (!path) path = argv[i];
-            else path = NULL, i = argc;
+            else extra = 1;
         }
-        if (path && out) return do_extract(path, out);
+        if (path && out && !extra) return do_extract(path, out, force);
     }
     cli_fail("corpus: bad usage");
     help(stderr);

@@ -47,8 +47,9 @@ static void help(FILE *out)
           "  -q, --quiet       no progress line\n"
           "  -h, --help        this text\n\n"
           "Exit: 0 recorded (faults of the original are recorded too), 2 usage, input or\n"
-          "executable errors (files that cannot be read are listed in the manifest),\n"
-          "130 interrupted (no manifest is written).\n",
+          "executable errors (files that cannot be read are listed in the manifest), 3 internal\n"
+          "or resource errors (memory, the emulator, a full disk), 130 / 143 interrupted by\n"
+          "SIGINT / SIGTERM (no manifest is written).\n",
           out);
 }
 
@@ -85,12 +86,14 @@ static int after_run(void *arg, const report_meta *m, const run_results *r)
     if (r->interrupted) {
         cli_fail("record: interrupted: no manifest written, the traces in %s are incomplete",
                  job->dir);
-        return CLI_EXIT_INTERRUPTED;
+        return cli_interrupted_exit(r->interrupt_signal);
     }
     ff_error err;
     if (tset_write(job->dir, m, r, job->compress, &err) < 0) {
+        /* The traces are written; their manifest cannot be (a full disk, no memory). */
         cli_print_error(&err);
-        return CLI_EXIT_ERROR;
+        cli_fail("record: the manifest could not be written: internal or resource error");
+        return CLI_EXIT_INTERNAL;
     }
     uint64_t faults = 0, models = 0;
     for (size_t i = 0; i < r->nresults; i++)
@@ -141,7 +144,7 @@ int cmd_record(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     ff_error err;
-    if (fio_mkdirs(job.dir, &err) < 0) {
+    if (cli_dir_writable(job.dir, &err) < 0) {
         cli_print_error(&err);
         return CLI_EXIT_ERROR;
     }

@@ -54,7 +54,10 @@ static void help(FILE *out)
         "  -q, --quiet       no progress line\n"
         "  -h, --help        this text\n\n"
         "Exit: 0 everything matches, 1 mismatches or faults, 2 usage, input or executable\n"
-        "errors (bad input files included), 130 interrupted (a partial report is written).\n",
+        "errors (bad input files included), 3 internal or resource errors (out of memory,\n"
+        "the emulator cannot allocate, a full disk for the report), 130 / 143 interrupted\n"
+        "by SIGINT / SIGTERM (a partial report marked interrupted is written). --out, the\n"
+        "cache and the record folder are checked for writing before any work.\n",
         out);
 }
 

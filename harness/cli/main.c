@@ -1,6 +1,7 @@
 /*
  * harness/cli/main.c: ff8diff's entry point: dispatch to a subcommand.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,12 +27,15 @@ static void usage(FILE *out)
             FF8DIFF_VERSION);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-16s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nexit codes: 0 success, 1 mismatches or faults, 2 usage, input or "
-                 "executable errors\n");
+    fprintf(out, "\nexit codes: 0 success, 1 mismatches or faults, 2 usage, input or executable\n"
+                 "errors, 3 internal or resource errors (memory, emulator, full disk),\n"
+                 "130 / 143 interrupted by SIGINT / SIGTERM (a partial report is written)\n");
 }
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit makes writes fail with EFBIG (an error to report), not kill us. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_ERROR;

@@ -1,20 +1,19 @@
 /*
- * harness/cli/session.c: shared set-up of run-like commands.
- *
- * Process-wide state of the CLI (the only mutable globals of ff8diff):
- * the SIGINT flag pointer and the previous handler, which a signal handler
- * needs to reach.
+ * harness/cli/session.c: shared set-up of run-like commands: output
+ * locations checked before any work, the executable and its profile, the
+ * corpus, the results cache, the run, the report and the exit code.
+ * (The signal handlers and their state: signals.c; the progress line:
+ * progress.c.)
  */
 #include "harness/cli/session.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/sha256.h"
 #include "corpus/fileio.h"
 #include "corpus/synth.h"
 #include "emu/identify.h"
@@ -67,6 +66,28 @@ static int choose_profile(const char *path, const char *profile_arg, emu_profile
     return rc;
 }
 
+/*
+ * A digest of what the profile tells the emulator (image base, routines and
+ * globals with their addresses, scratch size), so two profiles of one name
+ * never share cache entries.
+ */
+static int profile_digest(const emu_profile *p, char out[SHA256_HEX])
+{
+    strbuf b;
+    sb_init(&b);
+    sb_printf(&b, "base=%x;scratch=%x;", p->image_base, p->scratch_size);
+    for (unsigned i = 0; i < p->nroutines; i++)
+        sb_printf(&b, "r:%s@%x/%u;", p->routines[i].name, p->routines[i].address,
+                  p->routines[i].args);
+    for (unsigned i = 0; i < p->nglobals; i++)
+        sb_printf(&b, "g:%s@%x+%x;", p->globals[i].name, p->globals[i].address,
+                  p->globals[i].size);
+    ff_error err;
+    int rc = strbuf_failed(&b) ? -1 : sha256_hex(b.s, b.len, out, &err);
+    sb_free(&b);
+    return rc;
+}
+
 int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
 {
     memset(out, 0, sizeof *out);
@@ -92,7 +113,13 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
         cli_warn("results hold only as far as this build's routines match profile '%s'",
                  out->profile.name);
     }
-    snprintf(out->id, sizeof out->id, "%s/%s", emu_image_sha256(out->image), out->profile.name);
+    char digest[SHA256_HEX];
+    if (profile_digest(&out->profile, digest) < 0) {
+        cli_fail("cannot hash the profile: internal error");
+        return CLI_EXIT_INTERNAL;
+    }
+    snprintf(out->id, sizeof out->id, "%s/%s/%.16s", emu_image_sha256(out->image),
+             out->profile.name, digest);
     return 0;
 }
 
@@ -126,8 +153,19 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
              SYNTH_CACHE_VERSION);
     if (fio_is_dir(path)) return 0;
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     ff_error err;
+    char parent[4200];
+    snprintf(parent, sizeof parent, "%s/corpus", root);
+    /* A new folder of our own: nothing planted at the name is written through. */
+    int made = fio_mkdirs(parent, &err) == 0 ? -1 : -2;
+    for (int k = 0; made == -1 && k < 100; k++) {
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%d", path, (long)getpid(), k);
+        if (fio_mkdir_new(tmp, &err) == 0) made = 0;
+    }
+    if (made < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
     synth_summary sum;
     memset(&sum, 0, sizeof sum);
     fprintf(stderr, "ff8diff: generating the synthetic '%s' corpus (seed %llu) into %s\n", preset,
@@ -141,128 +179,6 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
         return CLI_EXIT_ERROR;
     }
     return 0;
-}
-
-/* ---- progress ---- */
-
-struct cli_progress {
-    run_progress *p;
-    pthread_t th;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int stop;
-    struct timespec t0;
-};
-
-static double since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void draw(cli_progress *cp)
-{
-    run_progress *p = cp->p;
-    uint64_t total = atomic_load(&p->clips_total) + atomic_load(&p->leaf_total) / 1000;
-    uint64_t done = atomic_load(&p->clips_done) + atomic_load(&p->leaf_done) / 1000;
-    double el = since(&cp->t0);
-    double frac = total ? (double)done / (double)total : 0;
-    char bar[31];
-    int fill = (int)(frac * 30);
-    for (int i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
-    bar[30] = '\0';
-    char eta[32] = "--:--";
-    if (done && frac < 1) {
-        double left = el / frac - el;
-        snprintf(eta, sizeof eta, "%d:%02d", (int)left / 60, (int)left % 60);
-    }
-    fprintf(stderr, "\r[%s] clips %llu/%llu  mismatches %llu  faults %llu  bad %llu  ETA %s ",
-            bar, (unsigned long long)atomic_load(&p->clips_done),
-            (unsigned long long)atomic_load(&p->clips_total),
-            (unsigned long long)atomic_load(&p->mismatches),
-            (unsigned long long)atomic_load(&p->faults),
-            (unsigned long long)atomic_load(&p->bad_input), eta);
-    fflush(stderr);
-}
-
-static void *progress_thread(void *arg)
-{
-    cli_progress *cp = arg;
-    pthread_mutex_lock(&cp->lock);
-    while (!cp->stop) {
-        draw(cp);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 250 * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&cp->cond, &cp->lock, &until);
-    }
-    pthread_mutex_unlock(&cp->lock);
-    draw(cp);
-    fputc('\n', stderr);
-    return NULL;
-}
-
-cli_progress *cli_progress_start(run_progress *p, int enabled)
-{
-    if (!enabled || !isatty(STDERR_FILENO)) return NULL;
-    cli_progress *cp = calloc(1, sizeof *cp);
-    if (!cp) return NULL;
-    cp->p = p;
-    clock_gettime(CLOCK_MONOTONIC, &cp->t0);
-    pthread_mutex_init(&cp->lock, NULL);
-    pthread_cond_init(&cp->cond, NULL);
-    if (pthread_create(&cp->th, NULL, progress_thread, cp) != 0) {
-        free(cp);
-        return NULL;
-    }
-    return cp;
-}
-
-void cli_progress_stop(cli_progress *cp)
-{
-    if (!cp) return;
-    pthread_mutex_lock(&cp->lock);
-    cp->stop = 1;
-    pthread_cond_signal(&cp->cond);
-    pthread_mutex_unlock(&cp->lock);
-    pthread_join(cp->th, NULL);
-    pthread_mutex_destroy(&cp->lock);
-    pthread_cond_destroy(&cp->cond);
-    free(cp);
-}
-
-/* ---- SIGINT ---- */
-
-static volatile sig_atomic_t *sigint_flag;
-static struct sigaction sigint_old;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    if (sigint_flag) *sigint_flag = 1;
-    /* A second Ctrl-C ends the process the usual way. */
-    sigaction(SIGINT, &sigint_old, NULL);
-}
-
-void cli_sigint_install(volatile sig_atomic_t *flag)
-{
-    sigint_flag = flag;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &sigint_old);
-}
-
-void cli_sigint_restore(void)
-{
-    sigaction(SIGINT, &sigint_old, NULL);
-    sigint_flag = NULL;
 }
 
 /* ---- reports ---- */
@@ -281,16 +197,18 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
 {
     cJSON *report = report_build(m, r);
     if (!report) {
-        cli_fail("out of memory building the report");
-        return CLI_EXIT_ERROR;
+        cli_fail("out of memory building the report: internal or resource error");
+        return CLI_EXIT_INTERNAL;
     }
     char *dir = NULL;
     ff_error err;
     int rc = report_write(report, reports_dir, m->run_id, &dir, &err);
     cJSON_Delete(report);
     if (rc < 0) {
+        /* The run went through; its report could not be kept (a full disk, no memory). */
         cli_print_error(&err);
-        return CLI_EXIT_ERROR;
+        cli_fail("the report could not be written: internal or resource error");
+        return CLI_EXIT_INTERNAL;
     }
     const run_totals *t = &r->totals;
     printf("%s%llu comparisons: %llu match, %llu mismatch, %llu fault, %llu bad input", 
@@ -312,31 +230,57 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
 int cli_run_exit_code(const run_results *r)
 {
     const run_totals *t = &r->totals;
+    if (r->interrupted) return cli_interrupted_exit(r->interrupt_signal);
     if (t->by_status[RES_MISMATCH] || t->by_status[RES_FAULT] || t->leaf_mismatches ||
         t->leaf_faults)
         return CLI_EXIT_DIFF;
     if (t->by_status[RES_BAD_INPUT]) return CLI_EXIT_ERROR;
-    if (r->interrupted) return CLI_EXIT_INTERRUPTED;
     return CLI_EXIT_OK;
+}
+
+int cli_error_exit(const ff_error *err)
+{
+    return err->kind == FF_E_NOMEM || err->kind == FF_E_INTERNAL || err->kind == FF_E_EMU
+               ? CLI_EXIT_INTERNAL
+               : CLI_EXIT_ERROR;
 }
 
 /* ---- a whole run ---- */
 
-/* The results cache under the root, or NULL (a warning) when it cannot be opened. */
-static cache *open_cache(const cli_session *s, char *dir, size_t n)
+/*
+ * The results cache under the root, or NULL when it cannot be opened; a
+ * cache that cannot be opened or written is one warning (printed now, and
+ * in *warning for the report), and the run goes on.
+ */
+static cache *open_cache(const cli_session *s, char *dir, size_t n, char *warning, size_t wn)
 {
-    char root[4096];
+    char root[4096], msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
     if (s->cache_dir) snprintf(root, sizeof root, "%s", s->cache_dir);
     else cli_cache_root(root, sizeof root);
     snprintf(dir, n, "%s/results", root);
     cache *c = NULL;
     ff_error err;
     if (cache_open(dir, (uint64_t)s->cache_limit_mb << 20, &c, &err) < 0) {
-        cli_print_error(&err);
-        cli_warn("running without the results cache");
+        snprintf(warning, wn, "running without the results cache: %s",
+                 ff_error_format(&err, msg, sizeof msg));
+        cli_warn("%s", warning);
         return NULL;
     }
+    if (cache_writable(c, &err) < 0) {
+        snprintf(warning, wn, "the results cache cannot be written (%s): its entries are read, "
+                 "no new one is stored", ff_error_format(&err, msg, sizeof msg));
+        cli_warn("%s", warning);
+    }
     return c;
+}
+
+/* A run-stopping error in writing an output (the recorded traces) is a resource error. */
+static int run_error_exit(const ff_error *err, const run_config *cfg)
+{
+    size_t n = cfg->record_dir ? strlen(cfg->record_dir) : 0;
+    if (n && err->kind == FF_E_IO && strncmp(err->file, cfg->record_dir, n) == 0)
+        return CLI_EXIT_INTERNAL;
+    return cli_error_exit(err);
 }
 
 static void meta_options(report_meta *meta, const run_config *cfg, const run_progress *p)
@@ -372,6 +316,79 @@ static void meta_sides(report_meta *meta, const run_config *cfg, const run_resul
     }
 }
 
+/* Every output location, before any work: the reports folder (cleaned of dead runs). */
+static int check_outputs(const cli_session *s)
+{
+    if (!s->out_dir) return 0;
+    ff_error err;
+    unsigned cleaned = 0;
+    if (report_dir_prepare(s->out_dir, &cleaned, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    if (cleaned)
+        cli_warn("removed %u unfinished report folder%s left in %s by runs that were killed",
+                 cleaned, cleaned == 1 ? "" : "s", s->out_dir);
+    return 0;
+}
+
+/* What a run reads: the executable (unless traces are the authority) and the corpus. */
+static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, report_meta *meta,
+                       char *corpus_buf, size_t n)
+{
+    if (!cfg->traces_dir) {
+        int rc = cli_exe_open(s->exe, s->profile, x);
+        if (rc) return rc;
+        cfg->image = x->image;
+        cfg->cache_id = x->id;
+        cli_meta_exe(meta, x);
+        /* The pose convention: given, else pinned by the profile, else searched. */
+        ff_error e;
+        if (cfg->pose_level && !s->pose_given && x->profile.pose_convention[0] &&
+            ref_pose_opts_parse(x->profile.pose_convention, &cfg->pose_opts, &e) == 0)
+            cfg->pose_pinned = 1;
+        else if (cfg->pose_level && !s->pose_given)
+            cfg->pose_search = 1;
+    }
+    if (s->before) s->before(s->arg, meta);
+    const char *corpus_path = s->corpus_path;
+    if (!corpus_path && cfg->frame_level) {
+        if (cli_synthetic_corpus(s->preset, s->seed, corpus_buf, n)) return CLI_EXIT_ERROR;
+        corpus_path = corpus_buf;
+        meta->synthetic_preset = s->preset;
+        meta->synthetic_seed = s->seed;
+    }
+    cfg->corpus_path = corpus_path;
+    meta->corpus_path = corpus_path;
+    return 0;
+}
+
+/* The run's own warnings on stderr, then the session's (already printed) into the report. */
+static void merge_warnings(run_results *res, const char *session_warning)
+{
+    for (size_t i = 0; i < res->nwarnings; i++) cli_warn("%s", res->warnings[i]);
+    if (session_warning[0]) run_warn(res, "%s", session_warning);
+}
+
+/* After a run that went through: the command's own step, the report, the exit code. */
+static int finish(const cli_session *s, run_config *cfg, report_meta *meta, run_results *res,
+                  const run_progress *progress, char *finished, size_t n)
+{
+    report_now_iso(finished, n);
+    meta->finished = finished;
+    meta_options(meta, cfg, progress);
+    meta_sides(meta, cfg, res);
+    meta->jobs = res->jobs;
+    meta->corpus_kind = res->corpus_kind[0] ? res->corpus_kind : NULL;
+    meta->corpus_description = res->corpus_description[0] ? res->corpus_description : NULL;
+    int status = s->after ? s->after(s->arg, meta, res) : -1;
+    if (status < 0) {
+        status = s->out_dir ? cli_write_report(meta, res, s->out_dir) : 0;
+        if (status == 0) status = cli_run_exit_code(res);
+    }
+    return status;
+}
+
 int cli_session_run(const cli_session *s, run_config *cfg)
 {
     report_meta meta;
@@ -382,76 +399,47 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     report_now_iso(started, sizeof started);
     meta.run_id = run_id;
     meta.started = started;
-
+    /* From here a signal stops the run and still gets its partial report. */
+    volatile sig_atomic_t cancel = 0;
+    cli_signals_install(&cancel);
     cli_exe x;
     memset(&x, 0, sizeof x);
-    int need_exe = !cfg->traces_dir;
-    if (need_exe) {
-        int rc = cli_exe_open(s->exe, s->profile, &x);
-        if (rc) return rc;
-        cfg->image = x.image;
-        cfg->cache_id = x.id;
-        cli_meta_exe(&meta, &x);
-        /* The pose convention: given, else pinned by the profile, else searched. */
-        ff_error e;
-        if (cfg->pose_level && !s->pose_given && x.profile.pose_convention[0] &&
-            ref_pose_opts_parse(x.profile.pose_convention, &cfg->pose_opts, &e) == 0)
-            cfg->pose_pinned = 1;
-        else if (cfg->pose_level && !s->pose_given)
-            cfg->pose_search = 1;
+    char corpus_buf[4096], results_dir[4200], warning[FF_ERR_REASON_MAX + 512] = "";
+    int status = check_outputs(s);
+    if (status == 0) status = open_inputs(s, cfg, &x, &meta, corpus_buf, sizeof corpus_buf);
+    if (status) {
+        cli_signals_restore();
+        cli_exe_close(&x);
+        return status;
     }
-    if (s->before) s->before(s->arg, &meta);
-    const char *corpus_path = s->corpus_path;
-    char corpus_buf[4096];
-    if (!corpus_path && cfg->frame_level) {
-        if (cli_synthetic_corpus(s->preset, s->seed, corpus_buf, sizeof corpus_buf)) {
-            cli_exe_close(&x);
-            return CLI_EXIT_ERROR;
-        }
-        corpus_path = corpus_buf;
-        meta.synthetic_preset = s->preset;
-        meta.synthetic_seed = s->seed;
-    }
-    cfg->corpus_path = corpus_path;
-    meta.corpus_path = corpus_path;
-    char results_dir[4200];
-    cache *cache = s->use_cache && need_exe ? open_cache(s, results_dir, sizeof results_dir)
-                                            : NULL;
+    cache *cache = s->use_cache && !cfg->traces_dir
+                       ? open_cache(s, results_dir, sizeof results_dir, warning, sizeof warning)
+                       : NULL;
     if (cache) meta.cache_dir = results_dir;
     cfg->cache = cache;
 
-    volatile sig_atomic_t cancel = 0;
     run_progress progress;
     memset(&progress, 0, sizeof progress);
     cfg->cancel = &cancel;
     cfg->progress = &progress;
-    cli_sigint_install(&cancel);
     cli_progress *cp = cli_progress_start(&progress, !s->quiet);
     run_results res;
     ff_error err;
     ff_error_clear(&err);
+    cli_exit_guard(1);
     int rc = run_execute(cfg, &res, &err);
+    cli_exit_guard(0);
     cli_progress_stop(cp);
-    cli_sigint_restore();
 
-    int status;
     if (rc < 0) {
         cli_print_error(&err);
-        status = CLI_EXIT_ERROR;
+        status = run_error_exit(&err, cfg);
+        if (status == CLI_EXIT_INTERNAL) cli_fail("internal or resource error: no report written");
     } else {
-        report_now_iso(finished, sizeof finished);
-        meta.finished = finished;
-        meta_options(&meta, cfg, &progress);
-        meta_sides(&meta, cfg, &res);
-        meta.jobs = res.jobs;
-        meta.corpus_kind = res.corpus_kind[0] ? res.corpus_kind : NULL;
-        meta.corpus_description = res.corpus_description[0] ? res.corpus_description : NULL;
-        status = s->after ? s->after(s->arg, &meta, &res) : -1;
-        if (status < 0) {
-            status = s->out_dir ? cli_write_report(&meta, &res, s->out_dir) : 0;
-            if (status == 0) status = cli_run_exit_code(&res);
-        }
+        merge_warnings(&res, warning);
+        status = finish(s, cfg, &meta, &res, &progress, finished, sizeof finished);
     }
+    cli_signals_restore();
     run_results_free(&res);
     cache_close(cache);
     cli_exe_close(&x);

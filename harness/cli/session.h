@@ -24,7 +24,7 @@ typedef struct cli_exe {
     char path[4096];
     char verdict[32]; /* "known", "unknown_build" */
     char warning[512];
-    char id[160];     /* "<sha256>/<profile>": the cache's executable identity */
+    char id[160];     /* "<sha256>/<profile>/<profile digest>": the cache's executable identity */
 } cli_exe;
 
 /*
@@ -53,22 +53,37 @@ typedef struct cli_progress cli_progress;
 cli_progress *cli_progress_start(run_progress *p, int enabled);
 void cli_progress_stop(cli_progress *cp);
 
-/* SIGINT sets *flag (a second one kills); restored by cli_sigint_restore. */
-void cli_sigint_install(volatile sig_atomic_t *flag);
-void cli_sigint_restore(void);
+/*
+ * SIGINT and SIGTERM set *flag to the signal's number (the run stops, its
+ * partial report is written); a second signal ends the process the usual
+ * way. Restored by cli_signals_restore (signals.c).
+ */
+void cli_signals_install(volatile sig_atomic_t *flag);
+void cli_signals_restore(void);
+/* The exit code after signal sig: 130 for SIGINT, 143 for SIGTERM. */
+int cli_interrupted_exit(int sig);
+/*
+ * While on, an exit() from inside a library (Unicorn ends the process with
+ * exit(1) when it cannot allocate) prints a message and exits with
+ * CLI_EXIT_INTERNAL instead of a code that means "mismatches".
+ */
+void cli_exit_guard(int on);
+/* CLI_EXIT_INTERNAL for an error of memory, the emulator or ff8diff itself, else CLI_EXIT_ERROR. */
+int cli_error_exit(const ff_error *err);
 
 /* Fills the parts of meta that come from the executable. */
 void cli_meta_exe(report_meta *m, const cli_exe *x);
 
 /*
  * Builds and writes the report of a run into reports_dir, prints where it
- * is and a one-line summary. Returns 0 or CLI_EXIT_ERROR.
+ * is and a one-line summary. Returns 0, or CLI_EXIT_INTERNAL when it cannot
+ * be written (a full disk, out of memory).
  */
 int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir);
 
 /*
- * Exit code of a finished run: 1 mismatches or faults, else 2 bad input,
- * else 130 interrupted, else 0.
+ * Exit code of a finished run: 130 / 143 when a signal stopped it (whatever
+ * it found before), else 1 mismatches or faults, else 2 bad input, else 0.
  */
 int cli_run_exit_code(const run_results *r);
 

@@ -1,33 +1,75 @@
 /*
- * harness/cli/util.c: what every subcommand needs: error printing and
- * number parsing (files are read and written through corpus/fileio.h).
+ * harness/cli/util.c: what every subcommand needs: error printing (control
+ * bytes escaped: names come from files), number parsing, the writability
+ * check of output folders (files are read and written through corpus/fileio.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "corpus/fileio.h"
+#include "corpus/source.h"
 #include "harness/cli/cli.h"
+
+/* Writes "ff8diff: " + prefix + text + newline, every control byte of text as \xNN. */
+static void put_line(const char *prefix, const char *text)
+{
+    fputs("ff8diff: ", stderr);
+    fputs(prefix, stderr);
+    char buf[8];
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        fputs(cli_safe_char(*p, buf), stderr);
+    fputc('\n', stderr);
+}
+
+const char *cli_safe_char(unsigned char c, char buf[8])
+{
+    if (c < 0x20 || c == 0x7F) {
+        snprintf(buf, 8, "\\x%02x", c);
+    } else {
+        buf[0] = (char)c;
+        buf[1] = '\0';
+    }
+    return buf;
+}
+
+char *cli_safe(const char *s, char *buf, size_t n)
+{
+    size_t k = 0;
+    char one[8];
+    buf[0] = '\0';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        const char *piece = cli_safe_char(*p, one);
+        size_t len = strlen(piece);
+        if (k + len >= n) break;
+        memcpy(buf + k, piece, len + 1);
+        k += len;
+    }
+    return buf;
+}
 
 void cli_print_error(const ff_error *err)
 {
     char buf[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-    fprintf(stderr, "ff8diff: %s\n", ff_error_format(err, buf, sizeof buf));
+    put_line("", ff_error_format(err, buf, sizeof buf));
 }
 
-/* One line on stderr: prefix, the message, a newline. */
-static void say(const char *prefix, const char *fmt, va_list ap)
+static void put_va(const char *prefix, const char *fmt, va_list ap)
 {
-    fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char buf[2048];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    put_line(prefix, buf);
 }
 
 void cli_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say("ff8diff: ", fmt, ap);
+    put_va("", fmt, ap);
     va_end(ap);
 }
 
@@ -35,8 +77,22 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say("ff8diff: warning: ", fmt, ap);
+    put_va("warning: ", fmt, ap);
     va_end(ap);
+}
+
+int cli_dir_writable(const char *dir, ff_error *err)
+{
+    if (fio_mkdirs(dir, err) < 0) return -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return ff_error_set(err, FF_E_IO, dir, -1, "cannot open: %s", strerror(errno));
+    char probe[64];
+    snprintf(probe, sizeof probe, ".probe-%ld", (long)getpid());
+    int rc = fio_write_at(fd, dir, probe, (const uint8_t *)"", 0, 1, err);
+    if (rc == 0) unlinkat(fd, probe, 0);
+    close(fd);
+    if (rc < 0) ff_error_prefix(err, "the folder cannot be written");
+    return rc;
 }
 
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out)

@@ -127,6 +127,7 @@ typedef struct run_totals {
     uint64_t by_source[RES_SRC__COUNT];
     uint64_t ticks_ref, ticks_orig;
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
+    uint64_t cache_rejected; /* cache entries refused (key, length or checksum): re-emulated */
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */
@@ -148,8 +149,11 @@ typedef struct run_results {
     unsigned jobs;                 /* worker threads the run used */
     unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
     pose_conv pose;                /* the pose level's convention and how it was found */
-    int interrupted;
+    int interrupted;               /* stopped early by a signal (which: interrupt_signal) */
+    int interrupt_signal;          /* SIGINT, SIGTERM; 0 when not interrupted */
     double seconds;
+    size_t nwarnings;
+    char **warnings;               /* sentences the report shows (renamed entries, cache) */
 } run_results;
 
 void run_results_free(run_results *r);

@@ -1,13 +1,22 @@
 /*
- * harness/report/report.c: a report folder written whole: every file into
- * <dir>/.<id>.tmp, then one rename to <dir>/<id>.
+ * harness/report/report.c: a report folder written whole: every file into a
+ * new <dir>/.<id>.tmp, then one rename to <dir>/<id>; before a run, the
+ * reports folder checked for writing and the .<id>.tmp folders of runs that
+ * died writing removed. Writers hold <dir>/.ff8diff-reports.lock shared, the
+ * cleaner exclusively (and only when no one writes), so a live report is
+ * never removed.
+ *
+ * Must not follow a link it did not create, print or exit.
  */
 #include "harness/report/report.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,32 +42,45 @@ void report_now_iso(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int write_part(const char *dir, const char *name, const strbuf *b, ff_error *err)
+/* Held shared while a report folder is being written, exclusively to clean dead ones. */
+#define REPORT_LOCK ".ff8diff-reports.lock"
+
+static int open_lock(const char *reports_dir)
 {
-    if (strbuf_failed(b)) return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
     char path[4200];
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-        return ff_error_set(err, FF_E_IO, dir, -1, "path too long");
-    return fio_write_atomic(path, (const uint8_t *)(b->s ? b->s : ""), b->len, err);
+    if (snprintf(path, sizeof path, "%s/%s", reports_dir, REPORT_LOCK) >= (int)sizeof path)
+        return -1;
+    return open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
+static int write_part(int dirfd, const char *dir, const char *name, const strbuf *b,
+                      ff_error *err)
+{
+    if (strbuf_failed(b)) return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+    return fio_write_at(dirfd, dir, name, (const uint8_t *)(b->s ? b->s : ""), b->len, 1, err);
+}
+
+/* Removes the regular files of a temporary report folder, then the folder; never follows a link. */
 static void remove_tree(const char *dir)
 {
-    static const char *const parts[] = {"report.json", "index.html", "summary.md", "junit.xml"};
-    char path[4200];
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        if (snprintf(path, sizeof path, "%s/%s", dir, parts[i]) < (int)sizeof path) remove(path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
     rmdir(dir);
 }
 
-int report_write(const cJSON *report, const char *reports_dir, const char *run_id,
-                 char **dir_out, ff_error *err)
+/* The renderers, each into the folder open as dirfd. */
+static int write_parts(const cJSON *report, int dirfd, const char *tmp, ff_error *err)
 {
-    char tmp[4096], final[4096];
-    if (snprintf(tmp, sizeof tmp, "%s/.%s.tmp", reports_dir, run_id) >= (int)sizeof tmp ||
-        snprintf(final, sizeof final, "%s/%s", reports_dir, run_id) >= (int)sizeof final)
-        return ff_error_set(err, FF_E_IO, reports_dir, -1, "path too long");
-    if (fio_mkdirs(tmp, err) < 0) return -1;
     strbuf b;
     sb_init(&b);
     int rc = 0;
@@ -67,7 +89,7 @@ int report_write(const cJSON *report, const char *reports_dir, const char *run_i
     if (rc == 0) {
         sb_puts(&b, json);
         sb_putc(&b, '\n');
-        rc = write_part(tmp, "report.json", &b, err);
+        rc = write_part(dirfd, tmp, "report.json", &b, err);
     }
     cJSON_free(json);
     struct {
@@ -81,17 +103,89 @@ int report_write(const cJSON *report, const char *reports_dir, const char *run_i
         if (parts[i].render(report, &b) < 0)
             rc = ff_error_set(err, FF_E_INTERNAL, parts[i].name, -1, "cannot render");
         else
-            rc = write_part(tmp, parts[i].name, &b, err);
+            rc = write_part(dirfd, tmp, parts[i].name, &b, err);
     }
     sb_free(&b);
+    return rc;
+}
+
+int report_write(const cJSON *report, const char *reports_dir, const char *run_id,
+                 char **dir_out, ff_error *err)
+{
+    char tmp[4096], final[4096];
+    if (snprintf(tmp, sizeof tmp, "%s/.%s.tmp", reports_dir, run_id) >= (int)sizeof tmp ||
+        snprintf(final, sizeof final, "%s/%s", reports_dir, run_id) >= (int)sizeof final)
+        return ff_error_set(err, FF_E_IO, reports_dir, -1, "path too long");
+    if (fio_mkdirs(reports_dir, err) < 0) return -1;
+    /* Shared: other runs may write too; a cleaner waits for none of them. */
+    int lock = open_lock(reports_dir);
+    if (lock >= 0) flock(lock, LOCK_SH);
+    int rc = fio_mkdir_new(tmp, err);
+    int dirfd = rc == 0 ? open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (rc == 0 && dirfd < 0)
+        rc = ff_error_set(err, FF_E_IO, tmp, -1, "cannot open: %s", strerror(errno));
+    if (rc == 0) rc = write_parts(report, dirfd, tmp, err);
+    if (dirfd >= 0) close(dirfd);
     if (rc == 0 && rename(tmp, final) != 0)
         rc = ff_error_set(err, FF_E_IO, final, -1, "cannot move the report into place: %s",
                           strerror(errno));
-    if (rc < 0) {
-        remove_tree(tmp);
-        return -1;
-    }
+    if (rc < 0) remove_tree(tmp);
+    if (lock >= 0) close(lock);
+    if (rc < 0) return -1;
     if (dir_out && !(*dir_out = strdup(final)))
         return ff_error_set(err, FF_E_NOMEM, final, -1, "out of memory");
+    return 0;
+}
+
+/* ".<run-id>.tmp": a run folder being written, or left by a run that died. */
+static int is_temp_folder(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] == '.' && n > 5 && strcmp(name + n - 4, ".tmp") == 0;
+}
+
+/* With the lock held exclusively no report is being written: every temporary folder is dead. */
+static unsigned clean_dead(const char *reports_dir)
+{
+    DIR *d = opendir(reports_dir);
+    if (!d) return 0;
+    unsigned n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        if (!is_temp_folder(e->d_name) ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        char path[4200];
+        if (snprintf(path, sizeof path, "%s/%s", reports_dir, e->d_name) >= (int)sizeof path)
+            continue;
+        remove_tree(path);
+        n += fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0;
+    }
+    closedir(d);
+    return n;
+}
+
+int report_dir_prepare(const char *reports_dir, unsigned *cleaned, ff_error *err)
+{
+    if (cleaned) *cleaned = 0;
+    if (fio_mkdirs(reports_dir, err) < 0) return -1;
+    int dirfd = open(reports_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0)
+        return ff_error_set(err, FF_E_IO, reports_dir, -1, "cannot open: %s", strerror(errno));
+    char probe[64];
+    snprintf(probe, sizeof probe, ".probe-%ld", (long)getpid());
+    int rc = fio_write_at(dirfd, reports_dir, probe, (const uint8_t *)"", 0, 1, err);
+    if (rc == 0) unlinkat(dirfd, probe, 0);
+    close(dirfd);
+    if (rc < 0) {
+        ff_error_prefix(err, "the reports folder cannot be written");
+        return -1;
+    }
+    int lock = open_lock(reports_dir);
+    if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0) {
+        unsigned n = clean_dead(reports_dir);
+        if (cleaned) *cleaned = n;
+    }
+    if (lock >= 0) close(lock);
     return 0;
 }

@@ -85,11 +85,22 @@ int report_render_junit(const cJSON *report, strbuf *out);
 
 /*
  * Writes report.json, index.html, summary.md and junit.xml into
- * <reports_dir>/<run_id>/ through <reports_dir>/.<run_id>.tmp. *dir_out (may
- * be NULL) receives the final folder (caller frees).
+ * <reports_dir>/<run_id>/ through a new <reports_dir>/.<run_id>.tmp (a name
+ * already there, a link included, is an error: nothing is written through
+ * it). *dir_out (may be NULL) receives the final folder (caller frees). On
+ * failure (a full disk: FF_E_IO) the temporary folder is removed.
  */
 int report_write(const cJSON *report, const char *reports_dir, const char *run_id,
                  char **dir_out, ff_error *err);
+
+/*
+ * Before a run: creates reports_dir when missing and checks that it is a
+ * folder a file can be written to (FF_E_IO otherwise, before any work), then
+ * removes the .<run-id>.tmp folders that runs killed while writing left
+ * there, unless some run is writing a report in it right now. *cleaned (may
+ * be NULL) gets how many were removed.
+ */
+int report_dir_prepare(const char *reports_dir, unsigned *cleaned, ff_error *err);
 
 /* A run id sortable by time: "20261130-004512-1a2b". */
 void report_make_run_id(char *buf, size_t n);

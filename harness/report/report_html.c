@@ -264,11 +264,28 @@ static void header(strbuf *b, const cJSON *report, const rv_index *ix)
     sb_puts(b, " ");
     rh_text(b, rv_str(rv_obj(run, "tool"), "version", "?"));
     sb_puts(b, "</div></main></header>\n<main>\n");
-    if (rv_bool(run, "interrupted", 0))
-        sb_printf(b,
-                  "<div class=\"banner stop\" id=\"interrupted\">The run was interrupted: "
-                  "%llu comparisons were not run; the counts below are partial.</div>\n",
+    if (rv_bool(run, "interrupted", 0)) {
+        sb_puts(b, "<div class=\"banner stop\" id=\"interrupted\">The run was interrupted");
+        const char *sig = rv_str(run, "interrupted_by", NULL);
+        if (sig) {
+            sb_puts(b, " (");
+            rh_text(b, sig);
+            sb_puts(b, ")");
+        }
+        sb_printf(b, ": %llu comparisons were not run; the counts below are partial.</div>\n",
                   (unsigned long long)rv_u64(rv_obj(report, "totals"), "not_run", 0));
+    }
+    const cJSON *warnings = rv_arr(run, "warnings"), *w;
+    if (rv_len(warnings)) {
+        sb_puts(b, "<div class=\"banner warn\" id=\"warnings\">Warnings:<ul>");
+        cJSON_ArrayForEach(w, warnings)
+        {
+            sb_puts(b, "<li>");
+            rh_text(b, cJSON_IsString(w) ? w->valuestring : "?");
+            sb_puts(b, "</li>");
+        }
+        sb_puts(b, "</ul></div>\n");
+    }
     const char *warn = rv_str(exe, "warning", "");
     if (*warn) {
         sb_puts(b, "<div class=\"banner warn\" id=\"exe-warning\">Executable warning: ");
@@ -332,6 +349,8 @@ static void summary(strbuf *b, const cJSON *report, const rv_index *ix)
     for (int s = 1; s < RES_SRC__COUNT; s++)
         sb_printf(b, "%s%s %llu", s > 1 ? ", " : "", res_source_name((res_source)s),
                   (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
+    sb_printf(b, "; cache entries rejected %llu",
+              (unsigned long long)rv_u64(t, "cache_rejected", 0));
     sb_puts(b, "</td></tr>\n");
     sb_printf(b, "<tr><th>Leaf level</th><td>%llu calls, %llu mismatches, %llu faults</td></tr>\n",
               (unsigned long long)rv_u64(t, "leaf_calls", 0),

@@ -2,6 +2,7 @@
  * harness/report/report_json.c: report.json built from a run's results. This is
  * the one place results become report data; every renderer reads this tree.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -326,6 +327,12 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     add_str(o, "finished", m->finished);
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
     cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
+    cJSON_AddItemToObject(o, "interrupted_by",
+                          str_or_null(!r->interrupted                ? NULL
+                                      : r->interrupt_signal == SIGTERM ? "SIGTERM"
+                                                                       : "SIGINT"));
+    cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
+    for (size_t i = 0; i < r->nwarnings; i++) cJSON_AddItemToArray(warn, jstr(r->warnings[i]));
     report_json_identity(o, m);
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     if (m->frame_level) cJSON_AddItemToArray(levels, jstr("frame"));
@@ -377,6 +384,7 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "leaf_mismatches", (double)t->leaf_mismatches);
     cJSON_AddNumberToObject(o, "leaf_faults", (double)t->leaf_faults);
     cJSON_AddNumberToObject(o, "groups", (double)r->ngroups);
+    cJSON_AddNumberToObject(o, "cache_rejected", (double)t->cache_rejected);
     return o;
 }
 

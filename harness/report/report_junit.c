@@ -2,9 +2,11 @@
  * harness/report/report_junit.c: junit.xml rendered from the report tree alone.
  * <testsuites> holds one <testsuite> per mode (one <testcase> per file:
  * <failure> when a clip mismatched or faulted, <error> for bad input,
- * <skipped/> when nothing was compared) and a "leaf" suite (one <testcase>
- * per routine). Every string is escaped with sb_xml. Recomputes nothing:
- * it only counts the statuses the JSON holds.
+ * <skipped/> when nothing was compared), a "leaf" suite (one <testcase>
+ * per routine) and, when the run was interrupted or has warnings, a "run"
+ * suite (one <testcase>, an <error type="interrupted"> when the run did not
+ * complete, the warnings in its <system-err>). Every string is escaped with
+ * sb_xml. Recomputes nothing: it only counts the statuses the JSON holds.
  */
 #include <stdio.h>
 #include <string.h>
@@ -196,6 +198,51 @@ static void leaf_testcase(strbuf *b, const cJSON *l)
     sb_free(&t);
 }
 
+/*
+ * The "run" suite, only when the run was interrupted or has warnings: one
+ * test case, "run completed", an <error type="interrupted"> when it did not;
+ * the warnings as its <system-err>. *c gets its counts (zero when absent).
+ */
+static int run_suite_counts(const cJSON *run, jcount *c)
+{
+    memset(c, 0, sizeof *c);
+    int interrupted = rv_bool(run, "interrupted", 0);
+    if (!interrupted && !rv_len(rv_arr(run, "warnings"))) return 0;
+    count(c, interrupted ? JC_ERROR : JC_PASS);
+    return 1;
+}
+
+static void run_suite(strbuf *b, const cJSON *report, const jcount *c)
+{
+    const cJSON *run = rv_obj(report, "run"), *w;
+    suite_open(b, "run", c);
+    sb_puts(b, "    <testcase classname=\"ff8diff\" name=\"run completed\">");
+    if (rv_bool(run, "interrupted", 0)) {
+        strbuf t;
+        sb_init(&t);
+        sb_printf(&t, "the run was interrupted%s%s: %llu comparisons were not run",
+                  rv_str(run, "interrupted_by", NULL) ? " by " : "",
+                  rv_str(run, "interrupted_by", ""),
+                  (unsigned long long)rv_u64(rv_obj(report, "totals"), "not_run", 0));
+        sb_puts(b, "<error type=\"interrupted\" message=\"");
+        sb_xml(b, t.s ? t.s : "");
+        sb_puts(b, "\"/>");
+        sb_free(&t);
+    }
+    sb_puts(b, "</testcase>\n");
+    if (rv_len(rv_arr(run, "warnings"))) {
+        sb_puts(b, "    <system-err>");
+        cJSON_ArrayForEach(w, rv_arr(run, "warnings"))
+        {
+            sb_puts(b, "warning: ");
+            sb_xml(b, cJSON_IsString(w) ? w->valuestring : "?");
+            sb_puts(b, "\n");
+        }
+        sb_puts(b, "</system-err>\n");
+    }
+    sb_puts(b, "  </testsuite>\n");
+}
+
 int report_render_junit(const cJSON *report, strbuf *out)
 {
     rv_index ix;
@@ -225,6 +272,10 @@ int report_render_junit(const cJSON *report, strbuf *out)
     all.failures += lc.failures;
     all.errors += lc.errors;
     all.skipped += lc.skipped;
+    jcount rc;
+    int with_run = run_suite_counts(run, &rc);
+    all.tests += rc.tests;
+    all.errors += rc.errors;
 
     sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ff8diff ");
     sb_xml(out, rv_str(run, "id", ""));
@@ -249,6 +300,7 @@ int report_render_junit(const cJSON *report, strbuf *out)
         }
         sb_puts(out, "  </testsuite>\n");
     }
+    if (with_run) run_suite(out, report, &rc);
     sb_puts(out, "</testsuites>\n");
     rv_index_free(&ix);
     return strbuf_failed(out) ? -1 : 0;

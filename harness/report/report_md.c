@@ -147,7 +147,8 @@ static void totals_section(strbuf *b, const cJSON *report, const rv_index *ix)
     for (int s = 1; s < RES_SRC__COUNT; s++)
         sb_printf(b, "%s %s %llu", s > 1 ? "," : "", res_source_name((res_source)s),
                   (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
-    sb_puts(b, ".\n\n");
+    sb_printf(b, "; cache entries rejected (emulated again): %llu.\n\n",
+              (unsigned long long)rv_u64(t, "cache_rejected", 0));
 }
 
 static void stream_lines(strbuf *b, const cJSON *d)
@@ -393,9 +394,23 @@ int report_render_markdown(const cJSON *report, strbuf *out)
                                      : "PASS",
               (unsigned long long)mis, (unsigned long long)flt, (unsigned long long)bad,
               (unsigned long long)leaf);
-    if (interrupted)
-        sb_puts(out, "> **Interrupted**: the run was stopped early; comparisons not reached are "
-                     "counted as not run.\n\n");
+    if (interrupted) {
+        const char *sig = rv_str(run, "interrupted_by", NULL);
+        sb_puts(out, "> **Interrupted**");
+        if (sig) {
+            sb_puts(out, " by ");
+            md(out, sig);
+        }
+        sb_puts(out, ": the run was stopped early; comparisons not reached are counted as not "
+                     "run.\n\n");
+    }
+    const cJSON *w;
+    cJSON_ArrayForEach(w, rv_arr(run, "warnings"))
+    {
+        sb_puts(out, "> **Warning**: ");
+        md(out, cJSON_IsString(w) ? w->valuestring : "?");
+        sb_puts(out, "\n\n");
+    }
     const char *warn = rv_str(rv_obj(run, "executable"), "warning", "");
     if (*warn) {
         sb_puts(out, "> **Executable warning**: ");

@@ -134,13 +134,17 @@ static int run_original(run_ctx *ctx, sample *sm, uint64_t *faulted, ff_error *e
     size_t kept = 0;
     for (size_t i = 0; i < sm->n; i++) {
         state *s = &sm->s[i];
-        const dat_file *d = &ctx->dat[s->file];
-        if (loaded != (int64_t)s->file) {
+        if (i == 0 || s->file != sm->s[i - 1].file) {
+            /* States come file by file: each file is loaded once, from the run's files. */
+            const dat_file *d;
             ff_error e;
-            loaded = emu_game_load_file(g, d->data, d->size, d->skel_off,
-                                        d->section[DAT_SECTION_GEOMETRY], d->anim_off, &e) == 0
-                         ? (int64_t)s->file
-                         : -1;
+            loaded = -1;
+            if (run_file_get(ctx, s->file, &d, &e) == 0) {
+                if (emu_game_load_file(g, d->data, d->size, d->skel_off,
+                                       d->section[DAT_SECTION_GEOMETRY], d->anim_off, &e) == 0)
+                    loaded = (int64_t)s->file;
+                run_file_put(ctx, s->file);
+            }
         }
         uint32_t ret;
         emu_fault fault;
@@ -260,7 +264,7 @@ static void first_miss(pose_conv *pc, const run_ctx *ctx, const sample *sm,
         evaluate(sm, o, with_scale, CMP_CELLS | CMP_T, work, &miss, &bone, &k);
         if (!miss) continue;
         pc->all_match = 0;
-        snprintf(pc->first_file, sizeof pc->first_file, "%s", ctx->dat[miss->file].name);
+        snprintf(pc->first_file, sizeof pc->first_file, "%s", ctx->res->files[miss->file].name);
         pc->first_clip = miss->clip;
         pc->first_tick = miss->tick;
         pc->first_mode = miss->mode;
@@ -282,9 +286,13 @@ int pose_search_run(run_ctx *ctx, ff_error *err)
     sample sm;
     memset(&sm, 0, sizeof sm);
     int rc = 0;
-    for (uint32_t f = 0; f < ctx->res->nfiles && rc == 0; f++)
-        if (ctx->dat[f].data && dat_kind_has_model(ctx->dat[f].kind))
-            rc = sample_file(&sm, &ctx->dat[f], f, err);
+    for (uint32_t f = 0; f < ctx->res->nfiles && rc == 0; f++) {
+        const dat_file *d;
+        ff_error e;
+        if (!ctx->res->files[f].parsed || run_file_get(ctx, f, &d, &e) < 0) continue;
+        if (dat_kind_has_model(d->kind)) rc = sample_file(&sm, d, f, err);
+        run_file_put(ctx, f);
+    }
     if (rc == 0) rc = run_original(ctx, &sm, &pc->faulted, err);
     size_t maxlen = 0;
     for (size_t i = 0; i < sm.n; i++)

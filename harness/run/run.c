@@ -4,6 +4,7 @@
  */
 #include "harness/run/run.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,8 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     int rc = 0;
     unsigned made = 0;
     if (!args || !th || !running) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    /* Unicorn ends the process when it cannot reserve its code buffer: ask first. */
+    if (rc == 0 && ctx->cfg->image) rc = emu_game_room(jobs, err);
     for (; rc == 0 && made < jobs; made++) {
         args[made].ctx = ctx;
         if (!(args[made].w = worker_new(ctx, err))) rc = -1;
@@ -131,6 +134,64 @@ static void total_up(run_ctx *ctx)
         t->leaf_mismatches += res->leaf[i].mismatches;
         t->leaf_faults += res->leaf[i].faults;
     }
+    t->cache_rejected = ctx->cache_rejected;
+}
+
+int run_warn(run_results *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    char **w = s ? realloc(r->warnings, (r->nwarnings + 1) * sizeof *w) : NULL;
+    if (!w) {
+        free(s);
+        return -1;
+    }
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    r->warnings = w;
+    r->warnings[r->nwarnings++] = s;
+    return 0;
+}
+
+/* Entries renamed because another has the same base name: one warning each (at most 20). */
+static int warn_renamed(run_ctx *ctx)
+{
+    const corpus *c = ctx->corpus;
+    size_t shown = 0, total = corpus_renamed_count(c);
+    int rc = 0;
+    for (size_t i = 0; i < corpus_count(c) && shown < 20 && rc == 0; i++)
+        if (corpus_renamed(c, i) && ++shown)
+            rc = run_warn(ctx->res, "%s: another archive entry has the same base name: named %s",
+                          corpus_path(c, i), corpus_name(c, i));
+    if (rc == 0 && total > shown)
+        rc = run_warn(ctx->res, "... and %zu more entries renamed for the same reason",
+                      total - shown);
+    return rc;
+}
+
+/* The results cache's troubles of this run, one warning each. */
+static int warn_cache(run_ctx *ctx)
+{
+    char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
+    int rc = 0;
+    if (ctx->cache_rejected)
+        rc = run_warn(ctx->res,
+                      "%llu results cache entr%s refused and emulated again (first: %s)",
+                      (unsigned long long)ctx->cache_rejected,
+                      ctx->cache_rejected == 1 ? "y was" : "ies were",
+                      ff_error_format(&ctx->cache_reject_err, msg, sizeof msg));
+    if (rc == 0 && ctx->cache_unwritten)
+        rc = run_warn(ctx->res,
+                      "the results cache could not be written (%llu entr%s not stored: %s); "
+                      "the run went on without it",
+                      (unsigned long long)ctx->cache_unwritten,
+                      ctx->cache_unwritten == 1 ? "y" : "ies",
+                      ff_error_format(&ctx->cache_write_err, msg, sizeof msg));
+    return rc;
 }
 
 static void mark_cached(run_ctx *ctx)
@@ -141,25 +202,26 @@ static void mark_cached(run_ctx *ctx)
         run_unit *un = &ctx->units[u];
         if (un->kind != UNIT_FRAME) continue;
         ff_error e;
-        /* A unit without a key is emulated, as if the cache did not hold it. */
-        un->cached = cache_key(un->cache_key, cfg->cache_id ? cfg->cache_id : "",
-                               ctx->res->files[un->file].sha256, un->mode,
-                               cfg->pose_level              ? "frame+pose"
-                               : cfg->game.keep_matrices ? "frame+matrices"
-                                                         : "frame",
-                               &e) == 0 &&
-                     cache_has(cfg->cache, un->cache_key);
+        /* The pose level's original side includes the fixed base's world matrices. */
+        cache_key_in in = {cfg->cache_id, ctx->res->files[un->file].sha256, un->mode,
+                           cfg->pose_level              ? "frame+pose-base1"
+                           : cfg->game.keep_matrices ? "frame+matrices"
+                                                     : "frame",
+                           cfg->game.budget};
+        /* A unit without a key is emulated and not stored, as if there were no cache. */
+        un->keyed = cache_key_make(&un->key, &in, &e) == 0;
+        un->cached = un->keyed && cache_has(cfg->cache, &un->key);
     }
 }
 
 static void ctx_free(run_ctx *ctx)
 {
-    for (size_t i = 0; i < ctx->res->nfiles && ctx->data; i++) free(ctx->data[i]);
-    free(ctx->data);
-    free(ctx->size);
-    free(ctx->dat);
+    run_files_free(ctx);
     free(ctx->slot_of);
-    for (size_t i = 0; i < ctx->nslots; i++) outcome_free(&ctx->slots[i].out);
+    for (size_t i = 0; i < ctx->nslots; i++) {
+        outcome_free(&ctx->slots[i].out);
+        free(ctx->slots[i].reach);
+    }
     free(ctx->slots);
     free(ctx->units);
     free(ctx->chain_start);
@@ -189,6 +251,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     ctx.res = out;
     pthread_mutex_init(&ctx.lock, NULL);
     pthread_cond_init(&ctx.slot_done, NULL);
+    run_files_init(&ctx);
     int rc = 0;
     if (!cfg->image && !cfg->traces_dir)
         rc = ff_error_set(err, FF_E_USAGE, NULL, -1, "a run needs an executable or recorded traces");
@@ -201,6 +264,8 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
         snprintf(out->corpus_description, sizeof out->corpus_description, "%s",
                  corpus_describe(ctx.corpus));
     }
+    if (rc == 0 && ctx.corpus && warn_renamed(&ctx) < 0)
+        rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     if (rc == 0 && ctx.corpus) rc = plan_load_files(&ctx, err);
     if (rc == 0 && cfg->pose_level && cfg->pose_search && cfg->image && !cfg->traces_dir &&
         !run_cancelled(&ctx))
@@ -225,7 +290,10 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     group_sort(out);
     if (rc == 0) run_find_writers(&ctx);
     total_up(&ctx);
-    out->interrupted = cfg->cancel && *cfg->cancel;
+    if (warn_cache(&ctx) < 0 && rc == 0)
+        rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    out->interrupt_signal = cfg->cancel ? (int)*cfg->cancel : 0;
+    out->interrupted = out->interrupt_signal != 0;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     ctx_free(&ctx);
@@ -245,6 +313,8 @@ void run_results_free(run_results *r)
         free(r->groups[i].series.orig);
     }
     for (size_t i = 0; i < r->nfiles; i++) manifest_entry_clear(&r->files[i]);
+    for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);
+    free(r->warnings);
     free(r->results);
     free(r->leaf);
     free(r->groups);

@@ -59,7 +59,7 @@ typedef struct run_config {
     const struct tset *against_set; /* manifest of against_dir; may be NULL */
     const char *record_dir;   /* also write the authority's traces here */
     int record_lz4;           /* ... as .jsonl.lz4 */
-    volatile sig_atomic_t *cancel; /* set by the caller to stop early */
+    volatile sig_atomic_t *cancel; /* set by the caller (to the signal's number) to stop early */
     run_progress *progress;   /* may be NULL */
 } run_config;
 
@@ -72,8 +72,17 @@ void run_config_init(run_config *cfg);
  * through (whatever it found: mismatches, faults and bad files are results),
  * -1 with err when it could not run at all (corpus unreadable, engine could
  * not start, out of memory). When cfg->cancel is set mid-run, returns 0 with
- * out->interrupted = 1 and the clips not reached marked not_run.
+ * out->interrupted = 1 and the clips not reached marked not_run,
+ * out->interrupt_signal the value *cfg->cancel held. Warnings the report
+ * shows (entries renamed, results cache entries refused or not stored) go
+ * to out->warnings: a results cache that cannot be written never stops a run.
  */
 int run_execute(const run_config *cfg, run_results *out, ff_error *err);
+
+/*
+ * Adds a warning sentence (printf-style) to r->warnings, which the report
+ * shows. Returns -1 when memory runs out (r unchanged).
+ */
+int run_warn(run_results *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -12,6 +12,7 @@
 #include "harness/core/group.h"
 #include "harness/core/outcome.h"
 #include "harness/core/trace.h"
+#include "harness/run/cache.h"
 #include "harness/run/run.h"
 #include "ref/dat.h"
 #include "ref/pose.h"
@@ -27,8 +28,9 @@ typedef struct run_unit {
     unsigned leaf;     /* UNIT_LEAF: index into results.leaf */
     uint64_t chunk;    /* UNIT_LEAF: chunk number */
     uint64_t cost;     /* estimated work, for ordering */
-    int cached;        /* UNIT_FRAME: the cache holds the original's side */
-    char cache_key[65];
+    int cached;        /* UNIT_FRAME: the cache holds an entry of that name */
+    int keyed;         /* UNIT_FRAME: key holds the unit's cache key */
+    cache_key key;
     size_t chain;      /* units sharing emulations form one chain (plan_order) */
 } run_unit;
 
@@ -39,9 +41,26 @@ typedef struct dedup_slot {
     slot_state state;
     unsigned refs;       /* members that still need it */
     orig_outcome out;    /* the leader's outcome */
-    uint32_t file;       /* the leader's file and clip start */
-    uint64_t clip_start;
+    /* the leader's bytes from its clip's start to where its cursor reached (in its file) */
+    uint64_t reach_total; /* how far its cursor reached from the clip's start */
+    uint64_t reach_len;   /* of which in its file (the rest: the guard page's zeros) */
+    uint8_t *reach;       /* those reach_len bytes */
 } dedup_slot;
+
+/* Loaded files unheld by any unit are kept while they total less than this. */
+#define RUN_FILES_WARM (256u << 20)
+
+/* A corpus file of the run: where it is, what the plan learnt, its bytes when loaded. */
+typedef struct run_fslot {
+    size_t entry;        /* corpus entry index */
+    uint32_t clips;      /* clips (0 when the file has no model or did not parse) */
+    uint8_t *frames;     /* frame byte of each clip */
+    uint8_t *data;       /* NULL when not loaded */
+    size_t size;
+    dat_file dat;        /* valid while data is */
+    unsigned refs;       /* units holding it */
+    uint64_t used;       /* when it was last taken (files_clock) */
+} run_fslot;
 
 typedef struct run_ctx {
     const run_config *cfg;
@@ -50,10 +69,10 @@ typedef struct run_ctx {
     const ref_pose_opts *pose; /* &pose_opts with the pose level, else NULL */
     corpus *corpus;
     run_results *res;
-    /* per file: bytes and parse, kept for the whole run */
-    uint8_t **data;
-    size_t *size;
-    dat_file *dat;
+    /* per file (res->files order): loaded on demand, run_files.c */
+    run_fslot *fslots;
+    pthread_mutex_t files_lock;
+    uint64_t files_clock, loaded_bytes;
     /* per clip result: dedup slot (-1: none) and the ref's extent */
     int32_t *slot_of;
     size_t nslots;
@@ -72,7 +91,23 @@ typedef struct run_ctx {
     atomic_size_t next_chain;
     atomic_int failed;    /* a worker hit a run-stopping error */
     ff_error fail_err;
+    /* the results cache: entries refused, entries that could not be stored (under lock) */
+    uint64_t cache_rejected, cache_unwritten;
+    ff_error cache_reject_err, cache_write_err; /* the first of each */
 } run_ctx;
+
+/* run_files.c: files taken by units, released, kept warm within RUN_FILES_WARM. */
+void run_files_init(run_ctx *ctx);
+/* Gives the loaded file f the store (data owned from now on), unheld. */
+void run_files_keep(run_ctx *ctx, uint32_t f, uint8_t *data, size_t size, const dat_file *dat);
+/*
+ * Holds file f, loading it when needed (its SHA-256 must still be the one
+ * the plan recorded): *dat stays valid until run_file_put. -1 with err when
+ * it cannot be read again.
+ */
+int run_file_get(run_ctx *ctx, uint32_t f, const dat_file **dat, ff_error *err);
+void run_file_put(run_ctx *ctx, uint32_t f);
+void run_files_free(run_ctx *ctx);
 
 /* run_plan.c */
 int plan_load_files(run_ctx *ctx, ff_error *err);
@@ -87,6 +122,10 @@ void worker_free(worker *w);
 int worker_frame_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);
 struct emu_game *worker_game(worker *w);
+
+/* run_unit.c: a cache entry refused, or one that could not be stored (counted, first kept). */
+void run_cache_rejected(run_ctx *ctx, const ff_error *why);
+void run_cache_unwritten(run_ctx *ctx, const ff_error *why);
 
 /* writers.c: the original instruction behind each frame group's example. */
 void run_find_writers(run_ctx *ctx);

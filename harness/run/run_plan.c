@@ -1,7 +1,9 @@
 /*
- * harness/run/run_plan.c: before any emulation: load and parse every model
- * file, lay out one result slot per (file, mode, clip), cut the work into
- * units, and find identical clips so the original runs each only once.
+ * harness/run/run_plan.c: before any emulation: load, describe and parse
+ * every model file (one at a time: the bytes go to the run's file store,
+ * run_files.c), lay out one result slot per (file, mode, clip), cut the
+ * work into units, and find identical clips so the original runs each only
+ * once.
  *
  * Identity of a clip for the original: its mode flags, its index, the
  * skeleton section's bytes and the stream bytes from the clip's start to as
@@ -19,13 +21,32 @@
 #include "common/sha256.h"
 #include "corpus/manifest.h"
 
-static int load_one(run_ctx *ctx, size_t entry, run_file *f, uint8_t **data, size_t *size,
-                    dat_file *dat, ff_error *err)
+/* What the plan keeps of a parsed file: its clip count and each clip's frame byte. */
+static int note_clips(run_fslot *slot, const dat_file *dat, ff_error *err)
 {
+    if (!dat_kind_has_model(dat->kind)) return 0;
+    slot->frames = malloc(dat->clips ? dat->clips : 1);
+    if (!slot->frames) return ff_error_set(err, FF_E_NOMEM, dat->name, -1, "out of memory");
+    slot->clips = dat->clips;
+    for (uint32_t c = 0; c < dat->clips; c++) slot->frames[c] = (uint8_t)dat_clip_frames(dat, c);
+    return 0;
+}
+
+/*
+ * Loads entry (file k of the run) once, describes it, and hands its bytes to
+ * the store (which keeps them warm or frees them): one file in memory at a
+ * time here, whatever the corpus holds.
+ */
+static int load_one(run_ctx *ctx, size_t entry, uint32_t k, ff_error *err)
+{
+    run_file *f = &ctx->res->files[k];
     const char *name = corpus_name(ctx->corpus, entry);
+    ctx->fslots[k].entry = entry;
+    uint8_t *data = NULL;
+    size_t size = 0;
     ff_error e;
     ff_error_clear(&e);
-    if (corpus_load(ctx->corpus, entry, data, size, &e) < 0) {
+    if (corpus_load(ctx->corpus, entry, &data, &size, &e) < 0) {
         /* A file that cannot be loaded is that file's result, not the run's end. */
         memset(f, 0, sizeof *f);
         f->name = strdup(name);
@@ -33,8 +54,15 @@ static int load_one(run_ctx *ctx, size_t entry, run_file *f, uint8_t **data, siz
         f->error = e;
         return f->name ? 0 : ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
     }
-    if (manifest_analyze(name, *data, *size, f, err) < 0) return -1;
-    if (f->parsed && dat_parse(*data, *size, f->name, dat, err) < 0) return -1;
+    dat_file dat;
+    int rc = manifest_analyze(name, data, size, f, err);
+    if (rc == 0 && f->parsed) rc = dat_parse(data, size, f->name, &dat, err);
+    if (rc == 0 && f->parsed) rc = note_clips(&ctx->fslots[k], &dat, err);
+    if (rc < 0 || !f->parsed || !dat_kind_has_model(dat.kind)) {
+        free(data); /* never needed again */
+        return rc;
+    }
+    run_files_keep(ctx, k, data, size, &dat);
     return 0;
 }
 
@@ -44,16 +72,13 @@ int plan_load_files(run_ctx *ctx, ff_error *err)
     for (size_t i = 0; i < n; i++) ndat += corpus_is_dat(ctx->corpus, i) != 0;
     run_results *res = ctx->res;
     res->files = calloc(ndat ? ndat : 1, sizeof *res->files);
-    ctx->data = calloc(ndat ? ndat : 1, sizeof *ctx->data);
-    ctx->size = calloc(ndat ? ndat : 1, sizeof *ctx->size);
-    ctx->dat = calloc(ndat ? ndat : 1, sizeof *ctx->dat);
-    if (!res->files || !ctx->data || !ctx->size || !ctx->dat)
+    ctx->fslots = calloc(ndat ? ndat : 1, sizeof *ctx->fslots);
+    if (!res->files || !ctx->fslots)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory listing the corpus");
     for (size_t i = 0; i < n; i++) {
         if (!corpus_is_dat(ctx->corpus, i)) continue;
-        size_t k = res->nfiles++;
-        if (load_one(ctx, i, &res->files[k], &ctx->data[k], &ctx->size[k], &ctx->dat[k], err) < 0)
-            return -1;
+        uint32_t k = (uint32_t)res->nfiles++;
+        if (load_one(ctx, i, k, err) < 0) return -1;
     }
     return 0;
 }
@@ -110,7 +135,7 @@ static int layout_results(run_ctx *ctx, ff_error *err)
                 r->mode = (mode_id)m;
                 r->status = RES_NOT_RUN;
                 r->group = -1;
-                r->frames = dat_clip_frames(&ctx->dat[f], c);
+                r->frames = ctx->fslots[f].frames[c];
             }
         }
     }
@@ -201,7 +226,7 @@ int plan_order(run_ctx *ctx, ff_error *err)
         parent[u] = u;
         const run_unit *un = &ctx->units[u];
         if (un->kind != UNIT_FRAME) continue;
-        for (uint32_t c = 0; c < ctx->dat[un->file].clips; c++) unit_of[un->first + c] = u;
+        for (uint32_t c = 0; c < ctx->fslots[un->file].clips; c++) unit_of[un->first + c] = u;
     }
     /* Units holding members of one slot become one chain. */
     for (size_t s = 0; s < ctx->nslots; s++) slot_unit[s] = SIZE_MAX;
@@ -260,10 +285,8 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* Returns 0, or -1 when the key cannot be computed (the clip is then emulated alone). */
-static int clip_key(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t clip, uint64_t high,
-                    uint8_t key[32])
+static int clip_key(const dat_file *d, mode_id m, uint32_t clip, uint64_t high, uint8_t key[32])
 {
-    const dat_file *d = &ctx->dat[f];
     uint32_t start;
     if (dat_clip_offset(d, clip, &start, NULL) < 0) return -1;
     uint64_t end = high < d->size ? high : d->size;
@@ -293,11 +316,21 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         run_unit *un = &ctx->units[u];
         /* A cached unit is not emulated: no key, and its estimate will do. */
         if (un->kind != UNIT_FRAME || un->cached) continue;
-        const dat_file *d = &ctx->dat[un->file];
+        const dat_file *d;
+        ff_error e;
+        /* A file that cannot be read again gets no keys: its unit says why when it runs. */
+        if (run_file_get(ctx, un->file, &d, &e) < 0) {
+            if (e.kind != FF_E_NOMEM) continue;
+            *err = e;
+            free(keys);
+            trace_free(&t);
+            return -1;
+        }
         size_t skel_size = ref_skel_size(d);
         uint8_t *skel = malloc(skel_size);
         ref_anim a;
         if (!skel || ref_anim_init(&a, d, skel, skel_size, err) < 0) {
+            run_file_put(ctx, un->file);
             free(skel);
             free(keys);
             trace_free(&t);
@@ -313,10 +346,11 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
             if (rc < 0) continue; /* no key: emulated on its own */
             keyed *k = &keys[nkeys];
             k->result = un->first + c;
-            if (clip_key(ctx, un->file, un->mode, c, a.stream.high, k->key) == 0) nkeys++;
+            if (clip_key(d, un->mode, c, a.stream.high, k->key) == 0) nkeys++;
         }
         un->cost = cost + 1;
         free(skel);
+        run_file_put(ctx, un->file);
     }
     trace_free(&t);
     qsort(keys, nkeys, sizeof *keys, cmp_key);

@@ -102,10 +102,10 @@ static int world_room(worker *w, size_t len, uint8_t **world, uint8_t **placed, 
     return 0;
 }
 
-static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome *o, ff_error *err)
+static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
+                   orig_outcome *o, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
-    const dat_file *d = &ctx->dat[f];
     if (!w->game) return ff_error_set(err, FF_E_USAGE, d->name, -1, "no executable to emulate");
     if (w->loaded != (int64_t)f || w->dirty) {
         w->loaded = -1;
@@ -155,36 +155,49 @@ static int emulate(worker *w, uint32_t f, mode_id m, uint32_t clip, orig_outcome
 }
 
 /* Same bytes from each clip's start to where the leader's own cursor reached. */
-static int same_reach(const run_ctx *ctx, const dedup_slot *s, uint32_t f, uint64_t start)
+static int same_reach(const dedup_slot *s, const dat_file *b, uint64_t start)
 {
-    const dat_file *a = &ctx->dat[s->file], *b = &ctx->dat[f];
-    uint64_t reach = s->out.extent > s->clip_start ? s->out.extent - s->clip_start : 0;
-    uint64_t in_a = a->size - s->clip_start, in_b = b->size - start;
-    uint64_t la = reach < in_a ? reach : in_a, lb = reach < in_b ? reach : in_b;
-    return la == lb && memcmp(a->data + s->clip_start, b->data + start, (size_t)la) == 0;
+    uint64_t in_b = b->size - start;
+    uint64_t lb = s->reach_total < in_b ? s->reach_total : in_b;
+    return s->reach_len == lb && memcmp(s->reach, b->data + start, (size_t)lb) == 0;
+}
+
+/* The leader's reached bytes into its slot, so members compare without its file. */
+static int keep_reach(dedup_slot *s, const dat_file *d, uint64_t start, ff_error *err)
+{
+    uint64_t in = d->size - start;
+    s->reach_total = s->out.extent > start ? s->out.extent - start : 0;
+    s->reach_len = s->reach_total < in ? s->reach_total : in;
+    s->reach = malloc(s->reach_len ? (size_t)s->reach_len : 1);
+    if (!s->reach) return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
+    memcpy(s->reach, d->data + start, (size_t)s->reach_len);
+    return 0;
 }
 
 static void slot_release(dedup_slot *s)
 {
-    if (--s->refs == 0) outcome_free(&s->out);
+    if (--s->refs) return;
+    outcome_free(&s->out);
+    free(s->reach);
+    s->reach = NULL;
 }
 
 /*
  * The original's side through a dedup slot: the first to come emulates,
  * the others wait for it and copy. Returns 0, or -1 with err.
  */
-static int shared(worker *w, int32_t si, uint32_t f, mode_id m, uint32_t clip, res_source *src,
-                  ff_error *err)
+static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
+                  res_source *src, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     dedup_slot *s = &ctx->slots[si];
     uint32_t start;
-    if (dat_clip_offset(&ctx->dat[f], clip, &start, err) < 0) return -1;
+    if (dat_clip_offset(d, clip, &start, err) < 0) return -1;
     pthread_mutex_lock(&ctx->lock);
     while (s->state == SLOT_RUNNING)
         pthread_cond_wait(&ctx->slot_done, &ctx->lock);
     if (s->state == SLOT_DONE) {
-        int ok = same_reach(ctx, s, f, start);
+        int ok = same_reach(s, d, start);
         int rc = ok ? outcome_copy(&w->oo, &s->out, err) : 0;
         slot_release(s);
         pthread_mutex_unlock(&ctx->lock);
@@ -193,15 +206,14 @@ static int shared(worker *w, int32_t si, uint32_t f, mode_id m, uint32_t clip, r
             return rc;
         }
         *src = RES_SRC_EMULATED;
-        return emulate(w, f, m, clip, &w->oo, err);
+        return emulate(w, f, d, m, clip, &w->oo, err);
     }
     s->state = SLOT_RUNNING;
     pthread_mutex_unlock(&ctx->lock);
-    int rc = emulate(w, f, m, clip, &w->oo, err);
+    int rc = emulate(w, f, d, m, clip, &w->oo, err);
     pthread_mutex_lock(&ctx->lock);
     if (rc == 0) rc = outcome_copy(&s->out, &w->oo, err);
-    s->file = f;
-    s->clip_start = start;
+    if (rc == 0) rc = keep_reach(s, d, start, err);
     s->state = rc == 0 ? SLOT_DONE : SLOT_EMPTY;
     if (rc == 0) slot_release(s);
     pthread_cond_broadcast(&ctx->slot_done);
@@ -220,9 +232,8 @@ static void *dup_mem(const void *p, size_t n)
 }
 
 /* The stream bytes around a mismatch's cursor. Returns 0, or -1 with err. */
-static int stream_window(const run_ctx *ctx, clip_result *r, ff_error *err)
+static int stream_window(const dat_file *d, clip_result *r, ff_error *err)
 {
-    const dat_file *d = &ctx->dat[r->file];
     uint32_t start;
     if (dat_clip_offset(d, (uint32_t)r->clip, &start, err) < 0) return -1;
     int64_t cur = (int64_t)start + r->div.cursor_off;
@@ -249,12 +260,13 @@ static trace frames_view(const trace *t)
 }
 
 /* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
-static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err, int auth_ok,
-                    const ff_error *auth_err, res_source src, int frames, ff_error *err)
+static int classify(worker *w, const dat_file *d, size_t idx, int cand_ok,
+                    const ff_error *cand_err, int auth_ok, const ff_error *auth_err,
+                    res_source src, int frames, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     clip_result *r = &ctx->res->results[idx];
-    const char *name = ctx->dat[r->file].name;
+    const char *name = d->name;
     run_progress *p = ctx->cfg->progress;
     trace auth = frames ? frames_view(&w->oo.t) : w->oo.t;
     r->source = src;
@@ -280,12 +292,28 @@ static int classify(worker *w, size_t idx, int cand_ok, const ff_error *cand_err
         return 0;
     }
     r->status = RES_MISMATCH;
-    if (stream_window(ctx, r, err) < 0) return -1;
+    if (stream_window(d, r, err) < 0) return -1;
     if (p) atomic_fetch_add(&p->mismatches, 1);
     pthread_mutex_lock(&ctx->lock);
     int rc = group_add_frame(ctx->res, idx, &w->rt, &auth);
     pthread_mutex_unlock(&ctx->lock);
     return rc < 0 ? ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory grouping") : 0;
+}
+
+/* ---- the results cache's troubles: counted, the first reason kept ---- */
+
+void run_cache_rejected(run_ctx *ctx, const ff_error *why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->cache_rejected++ == 0) ctx->cache_reject_err = *why;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void run_cache_unwritten(run_ctx *ctx, const ff_error *why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->cache_unwritten++ == 0) ctx->cache_write_err = *why;
+    pthread_mutex_unlock(&ctx->lock);
 }
 
 /* ---- a frame unit ---- */
@@ -296,7 +324,8 @@ typedef struct unit_io {
     const tset_file *cand_set, *auth_set; /* manifest entries, NULL: none */
     uint8_t *raw;                         /* cached outcomes */
     size_t raw_len, raw_pos;
-    int cache_ok;
+    int cache_ok;      /* clips come from the cache */
+    int cache_partial; /* the entry ran short: the unit is stored again */
 } unit_io;
 
 static int setup_ref(worker *w, const dat_file *d, ref_anim *a, ff_error *err)
@@ -329,9 +358,11 @@ static void open_io(worker *w, const run_unit *u, unit_io *io)
         uint8_t *packed = NULL;
         size_t len = 0;
         ff_error e;
-        if (cache_get(cfg->cache, u->cache_key, &packed, &len, &e) == 1 &&
-            outcome_unpack(packed, len, u->cache_key, &io->raw, &io->raw_len, &e) == 0)
+        int got = cache_get(cfg->cache, &u->key, &packed, &len, &e);
+        if (got == 1 && outcome_unpack(packed, len, u->key.hex, &io->raw, &io->raw_len, &e) == 0)
             io->cache_ok = 1;
+        else if (got != 0)
+            run_cache_rejected(w->ctx, &e); /* refused or unreadable: emulated and stored again */
         free(packed);
     }
 }
@@ -344,10 +375,9 @@ static void close_io(unit_io *io)
 }
 
 /* The candidate's side of one clip: the reference, or traces. 1 ok, 0 error (cerr). */
-static int candidate(worker *w, const run_unit *u, unit_io *io, ref_anim *a, uint32_t clip,
-                     ff_error *cerr)
+static int candidate(worker *w, const run_unit *u, const dat_file *d, unit_io *io, ref_anim *a,
+                     uint32_t clip, ff_error *cerr)
 {
-    const dat_file *d = &w->ctx->dat[u->file];
     if (!io->use_cand)
         return refside_clip(a, mode_flags(u->mode), clip, &w->ctx->fields, w->ctx->pose, &w->rt,
                             cerr) == 0;
@@ -359,11 +389,10 @@ static int candidate(worker *w, const run_unit *u, unit_io *io, ref_anim *a, uin
 }
 
 /* The authority's side of one clip. Returns 1 ok, 0 input error (aerr), -1 run error. */
-static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, res_source *src,
-                     ff_error *aerr, ff_error *err)
+static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *io, uint32_t clip,
+                     res_source *src, ff_error *aerr, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
-    const dat_file *d = &ctx->dat[u->file];
     if (io->use_auth) {
         *src = RES_SRC_TRACES;
         return tf_recorded(&io->auth, io->auth_set, clip, d->bones, &ctx->fields, &w->oo, aerr) ==
@@ -371,20 +400,27 @@ static int authority(worker *w, const run_unit *u, unit_io *io, uint32_t clip, r
     }
     if (io->cache_ok) {
         uint32_t got;
-        int rc = outcome_next(io->raw, io->raw_len, &io->raw_pos, &got, &w->oo, u->cache_key, aerr);
+        ff_error e;
+        int rc = outcome_next(io->raw, io->raw_len, &io->raw_pos, &got, &w->oo, u->key.hex, &e);
         if (rc == 1 && got == clip) {
             *src = RES_SRC_CACHE;
             return 1;
         }
-        io->cache_ok = 0; /* damaged: emulate the rest */
+        /* A verified entry that does not hold this clip: the rest is emulated, the entry redone. */
+        if (rc >= 0)
+            ff_error_set(&e, FF_E_FORMAT, u->key.hex, -1, "the entry holds no record of anim %u",
+                         clip);
+        run_cache_rejected(ctx, &e);
+        io->cache_ok = 0;
+        io->cache_partial = 1;
     }
     int32_t si = ctx->slot_of[u->first + clip];
     int rc;
     *src = RES_SRC_EMULATED;
     if (si >= 0)
-        rc = shared(w, si, u->file, u->mode, clip, src, aerr);
+        rc = shared(w, si, u->file, d, u->mode, clip, src, aerr);
     else
-        rc = emulate(w, u->file, u->mode, clip, &w->oo, aerr);
+        rc = emulate(w, u->file, d, u->mode, clip, &w->oo, aerr);
     if (rc == 0) return 1;
     if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
     *err = *aerr;
@@ -395,13 +431,14 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
 {
     const run_config *cfg = w->ctx->cfg;
     int rc = 0;
-    if (complete && !from_cache && cfg->cache && w->blob.len && !cfg->traces_dir) {
+    if (complete && !from_cache && u->keyed && cfg->cache && w->blob.len && !cfg->traces_dir) {
         uint8_t *packed;
         size_t len;
         ff_error e;
-        /* A cache that cannot be written only costs time next run. */
+        /* A cache that cannot be written only costs time next run: counted, one warning. */
         if (outcome_pack(&w->blob, &packed, &len, &e) == 0) {
-            cache_put(cfg->cache, u->cache_key, packed, len, &e);
+            if (cache_put(cfg->cache, &u->key, packed, len, &e) < 0)
+                run_cache_unwritten(w->ctx, &e);
             free(packed);
         }
     }
@@ -417,10 +454,26 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
     return rc;
 }
 
-int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
+/* A unit whose file cannot be read again: each of its clips is bad input with the reason. */
+static int unit_unreadable(worker *w, const run_unit *u, const ff_error *why)
 {
     run_ctx *ctx = w->ctx;
-    const dat_file *d = &ctx->dat[u->file];
+    run_progress *p = ctx->cfg->progress;
+    for (uint32_t c = 0; c < ctx->fslots[u->file].clips; c++) {
+        clip_result *r = &ctx->res->results[u->first + c];
+        r->status = RES_BAD_INPUT;
+        if (!(r->error = dup_mem(why, sizeof *why))) return -1;
+        if (p) {
+            atomic_fetch_add(&p->bad_input, 1);
+            atomic_fetch_add(&p->clips_done, 1);
+        }
+    }
+    return 0;
+}
+
+static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error *err)
+{
+    run_ctx *ctx = w->ctx;
     ref_anim a;
     unit_io io;
     if (setup_ref(w, d, &a, err) < 0) return -1;
@@ -435,9 +488,9 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
         ff_error cerr, aerr;
         ff_error_clear(&cerr);
         ff_error_clear(&aerr);
-        int cand_ok = candidate(w, u, &io, &a, c, &cerr);
+        int cand_ok = candidate(w, u, d, &io, &a, c, &cerr);
         res_source src = RES_SRC_NONE;
-        int auth = authority(w, u, &io, c, &src, &aerr, err);
+        int auth = authority(w, u, d, &io, c, &src, &aerr, err);
         if (auth < 0) {
             rc = -1;
             break;
@@ -453,12 +506,30 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
             ctx->res->cand_formats |= frames ? RES_FMT_FRAMES : RES_FMT_TICKS;
             pthread_mutex_unlock(&ctx->lock);
         }
-        if (classify(w, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, frames, err) < 0)
+        if (classify(w, d, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, frames, err) < 0)
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
-    if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache, err);
+    if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache && !io.cache_partial, err);
     close_io(&io);
+    return rc;
+}
+
+int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
+{
+    const dat_file *d;
+    ff_error e;
+    if (run_file_get(w->ctx, u->file, &d, &e) < 0) {
+        if (e.kind == FF_E_NOMEM) {
+            *err = e;
+            return -1;
+        }
+        return unit_unreadable(w, u, &e) < 0
+                   ? ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory")
+                   : 0;
+    }
+    int rc = frame_unit(w, u, d, err);
+    run_file_put(w->ctx, u->file);
     return rc;
 }
 

@@ -12,10 +12,9 @@
 
 #include "harness/run/run_internal.h"
 
-static void one_group(run_ctx *ctx, emu_game *g, res_group *grp)
+/* Replays the group's example clip on g with the field's writes watched. */
+static void replay(emu_game *g, res_group *grp, const clip_result *r, const dat_file *d)
 {
-    const clip_result *r = &ctx->res->results[grp->example];
-    const dat_file *d = &ctx->dat[r->file];
     field_area where;
     uint32_t off, size;
     if (!field_locate(r->div.field, r->div.bone, &where, &off, &size)) {
@@ -38,6 +37,19 @@ static void one_group(run_ctx *ctx, emu_game *g, res_group *grp)
     if (!grp->writer.writes)
         snprintf(grp->writer_note, sizeof grp->writer_note,
                  "the original did not write this field during call %zu", r->div.tick);
+}
+
+static void one_group(run_ctx *ctx, emu_game *g, res_group *grp)
+{
+    const clip_result *r = &ctx->res->results[grp->example];
+    const dat_file *d;
+    ff_error err;
+    if (run_file_get(ctx, r->file, &d, &err) < 0) {
+        snprintf(grp->writer_note, sizeof grp->writer_note, "replay failed: %.120s", err.reason);
+        return;
+    }
+    replay(g, grp, r, d);
+    run_file_put(ctx, r->file);
 }
 
 void run_find_writers(run_ctx *ctx)

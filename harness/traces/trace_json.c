@@ -5,6 +5,7 @@
 #include "harness/traces/trace_json.h"
 
 #include "corpus/fileio.h"
+#include "harness/traces/json_keys.h"
 #include "harness/traces/trace_fields.h"
 
 #include <cjson/cJSON.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- writer ---- */
 
@@ -77,6 +79,7 @@ struct tj_reader {
     size_t in_len, in_pos;
     strbuf text;     /* decoded text not yet consumed */
     size_t text_pos;
+    size_t scanned;  /* bytes after text_pos already searched: no newline there */
     int eof;
     unsigned long line; /* number of the last line returned */
     tj_format format; /* decided by the first line */
@@ -105,9 +108,17 @@ tj_reader *tj_open(const char *path, ff_error *err)
 {
     tj_reader *r = reader_new(path, err);
     if (!r) return NULL;
-    r->f = fopen(path, "rb");
+    /* A regular file only: a FIFO or a link to /dev/zero would never end. */
+    uint64_t size;
+    int fd = fio_open_regular(path, 0, 0, &size, err);
+    if (fd < 0) {
+        tj_close(r);
+        return NULL;
+    }
+    r->f = fdopen(fd, "rb");
     if (!r->f) {
         ff_error_set(err, FF_E_IO, path, -1, "cannot open: %s", strerror(errno));
+        close(fd);
         tj_close(r);
         return NULL;
     }
@@ -191,24 +202,40 @@ static int fill(tj_reader *r, ff_error *err)
     }
 }
 
-/* Next line without its newline into r->linebuf; 1, 0 at end, -1 on error. */
+/*
+ * Next line without its newline into r->linebuf; 1, 0 at end, -1 on error.
+ * Every byte is searched for a newline once (r->scanned), so a line costs
+ * time in proportion to its length; a line longer than TJ_LINE_MAX is an
+ * error naming it, found before more than TJ_LINE_MAX + TJ_CHUNK bytes are
+ * held.
+ */
 static int next_line(tj_reader *r, ff_error *err)
 {
     for (;;) {
         char *start = r->text.s ? r->text.s + r->text_pos : NULL;
         size_t avail = r->text.len - r->text_pos;
-        char *nl = start ? memchr(start, '\n', avail) : NULL;
+        char *nl = start && avail > r->scanned
+                       ? memchr(start + r->scanned, '\n', avail - r->scanned)
+                       : NULL;
+        r->scanned = nl ? 0 : avail;
+        size_t len = nl ? (size_t)(nl - start) : avail;
+        if (len > TJ_LINE_MAX)
+            return ff_error_set(err, FF_E_RANGE, r->name, -1,
+                                "line %lu: longer than %u MiB, the limit of a trace line",
+                                r->line + 1, TJ_LINE_MAX >> 20);
         if (nl || (r->eof && avail > 0)) {
-            size_t len = nl ? (size_t)(nl - start) : avail;
             sb_reset(&r->linebuf);
             sb_add(&r->linebuf, start, len);
+            if (strbuf_failed(&r->linebuf))
+                return ff_error_set(err, FF_E_NOMEM, r->name, -1, "line %lu: out of memory",
+                                    r->line + 1);
             r->text_pos += len + (nl ? 1 : 0);
             r->line++;
             if (len && r->linebuf.s[len - 1] == '\r') r->linebuf.s[--r->linebuf.len] = '\0';
             return 1;
         }
         if (r->eof) return 0;
-        /* Drop consumed text before reading more. */
+        /* Drop consumed text before reading more: the part of one line, moved once. */
         if (r->text_pos) {
             memmove(r->text.s, r->text.s + r->text_pos, avail);
             r->text.len = avail;
@@ -347,6 +374,14 @@ static int take(tj_reader *r, cJSON **obj, unsigned long *line, ff_error *err)
         *line = r->line;
         if (!*obj) {
             line_err(r, r->line, err, "not valid JSON");
+            return -2;
+        }
+        char key[96], msg[160];
+        if (json_keys_duplicate(*obj, key, sizeof key)) {
+            cJSON_Delete(*obj);
+            *obj = NULL;
+            snprintf(msg, sizeof msg, "key \"%s\" appears twice in one object", key);
+            line_err(r, r->line, err, msg);
             return -2;
         }
         return 1;

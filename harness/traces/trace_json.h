@@ -10,9 +10,11 @@
  * The compared fields of a line (everything after "tick") come from the
  * field table (trace_fields.h): their keys, in the table's order, and which
  * of them a trace carries. The writer appends lines to a strbuf. The reader
- * takes lines one clip at a time from a plain or LZ4-frame (.lz4) file and
- * checks every key, shape, bone count and tick order, naming the line of
- * any error.
+ * takes lines one clip at a time from a plain or LZ4-frame (.lz4) regular
+ * file and checks every key, shape, bone count and tick order, naming the
+ * line of any error. It holds one line at a time, reads in time linear in
+ * the input, refuses a line longer than TJ_LINE_MAX and an object holding
+ * one key twice.
  */
 #ifndef FF8_HARNESS_TRACES_TRACE_JSON_H
 #define FF8_HARNESS_TRACES_TRACE_JSON_H
@@ -26,6 +28,8 @@
 #include "common/error.h"
 
 #define TJ_NAME_MAX 256
+/* Longest line read (a clip's tick of 255 bones takes about 25 KB). */
+#define TJ_LINE_MAX (64u << 20)
 
 /* Which clip a line belongs to. */
 typedef struct tj_clip {
@@ -60,7 +64,8 @@ typedef struct tj_reader tj_reader;
 
 /*
  * Opens path for reading; a name ending in ".lz4" is read through an LZ4
- * frame decoder. Returns NULL with err on failure.
+ * frame decoder. Only a regular file is opened (a FIFO or a link to a
+ * device is refused without blocking). Returns NULL with err on failure.
  */
 tj_reader *tj_open(const char *path, ff_error *err);
 /* Reads from an in-memory text (not copied: must outlive the reader). */

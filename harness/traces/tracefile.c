@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The trace file names tried for (name, m): per mode, then frames (normal mode only). */
 static int candidate_name(char *buf, size_t n, const char *name, mode_id m, int k, int frames_ok)
@@ -50,8 +51,14 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
             snprintf(tf->path, sizeof tf->path, "%s/%s", dir, file);
             ff_error e;
             tf->r = tj_open(tf->path, &e);
+            /* A file that is there but refused (not a regular file...) is the error. */
+            int there = !tf->r && access(tf->path, F_OK) == 0;
+            if (there) {
+                tf->err = e;
+                break;
+            }
         }
-        if (!tf->r)
+        if (!tf->r && tf->err.kind == FF_E_OK)
             ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode%s", f->name,
                          mode_name(m), frames_ok && m == MODE_NORMAL ? " (nor frames)" : "");
     }

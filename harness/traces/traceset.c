@@ -12,6 +12,7 @@
 
 #include "corpus/fileio.h"
 #include "harness/report/report.h"
+#include "harness/traces/json_keys.h"
 #include "harness/traces/trace_json.h"
 
 /* ---- faults read back (written by report_json_fault, as in report.json) ---- */
@@ -331,12 +332,18 @@ int tset_load(const char *dir, tset **out, ff_error *err)
     if (access(path, F_OK) != 0) return 0;
     uint8_t *data;
     size_t size;
-    if (fio_read_all(path, &data, &size, err) < 0) return -1;
+    if (fio_read_file(path, 0, TSET_MANIFEST_MAX, &data, &size, err) < 0) return -1;
     cJSON *root = cJSON_ParseWithLength((const char *)data, size);
     free(data);
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return ff_error_set(err, FF_E_FORMAT, path, -1, "not valid JSON");
+    }
+    char key[256], what[320];
+    if (json_keys_duplicate(root, key, sizeof key)) {
+        cJSON_Delete(root);
+        snprintf(what, sizeof what, "key \"%s\" appears twice in one object", key);
+        return bad(err, path, what);
     }
     tset *s = calloc(1, sizeof *s);
     int rc = s ? 0 : ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");

@@ -35,6 +35,7 @@
 
 #define TSET_FORMAT "ff8diff-traces/1"
 #define TSET_MANIFEST "manifest.json"
+#define TSET_MANIFEST_MAX (64u << 20) /* largest manifest read */
 
 /* A clip the original faulted on. */
 typedef struct tset_fault {
@@ -82,7 +83,8 @@ int tset_write(const char *dir, const report_meta *m, const run_results *r, int 
 /*
  * Reads <dir>/manifest.json into a new *out (tset_free). Returns 1, 0 when
  * the folder has no manifest (*out NULL), -1 with err when it is unreadable
- * or malformed (err names the key at fault).
+ * (not a regular file, above TSET_MANIFEST_MAX) or malformed (err names the
+ * key at fault; a key written twice in one object is malformed).
  */
 int tset_load(const char *dir, tset **out, ff_error *err);
 void tset_free(tset *s);

@@ -255,6 +255,24 @@ static void ratio_lie(hand *h)
 {
     le_put32(h->fi + 12, 100000);
 }
+/* An LZ4 bomb's record: 2 GiB - 2 bytes announced (the ratio check alone would pass it). */
+static void size_over_limit(hand *h)
+{
+    le_put32(h->fi + 12, 0x7FFFFFFEu);
+}
+static void size_just_over_limit(hand *h)
+{
+    le_put32(h->fi + 12, ARC_ENTRY_MAX + 1);
+}
+/* An ESC in line 2 ("c:\b\t" + ESC): names never carry control bytes to a terminal. */
+static void fl_control(hand *h)
+{
+    strcpy(h->fl, "c:\\b\\one.dat\r\nc:\\b\\t\x1bwo.dat\r\nc:\\b\\three.dat\r\n");
+}
+static void fl_delete(hand *h)
+{
+    strcpy(h->fl, "c:\\b\\one.dat\r\nc:\\b\\two.dat\r\nc:\\b\\three\x7f.dat\r\n");
+}
 
 static const defect defects[] = {
     {"FI size not a multiple of 12", fi_partial, 0, FF_E_FORMAT, "t.fi", 24},
@@ -270,6 +288,10 @@ static const defect defects[] = {
     {"size lies (smaller)", size_lies_down, 1, FF_E_FORMAT, "t.fs", 15},
     {"unknown compression", unknown_comp, 2, FF_E_UNSUPPORTED, "t.fi", 32},
     {"size beyond any expansion", ratio_lie, 1, FF_E_FORMAT, "t.fs", 8},
+    {"size of an LZ4 bomb", size_over_limit, 1, FF_E_RANGE, "t.fi", 12},
+    {"size one byte over the entry limit", size_just_over_limit, 1, FF_E_RANGE, "t.fi", 12},
+    {"control byte in an FL line", fl_control, 0, FF_E_FORMAT, "t.fl", 20},
+    {"DEL byte in an FL line", fl_delete, 0, FF_E_FORMAT, "t.fl", 38},
 };
 
 Test(archive, each_defect_names_file_and_offset)

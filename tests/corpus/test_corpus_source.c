@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/le.h"
 #include "corpus/archive.h"
@@ -248,5 +249,116 @@ Test(source, bad_entry_fails_alone)
     free(data);
     corpus_close(c);
     free(fi);
+    ct_rmtree(dir);
+}
+
+/*
+ * Four entries with one base name (ignoring case), one of them already named
+ * as the first generated name would be: each keeps its own bytes under its
+ * own name; the renamed ones are flagged.
+ */
+Test(source, duplicate_base_names_get_distinct_names)
+{
+    arc_input in[4] = {
+        {"c:\\a\\c0m001.dat", (const uint8_t *)"first", 5, ARC_STORED},
+        {"c:\\b\\C0M001.DAT", (const uint8_t *)"second", 6, ARC_LZSS},
+        {"c:\\c\\c0m001~2.dat", (const uint8_t *)"third", 5, ARC_STORED},
+        {"c:\\d\\c0m001.dat", (const uint8_t *)"fourth", 6, ARC_LZ4},
+    };
+    /* Taken first: c0m001.dat and c0m001~2.dat; then ~3 for entry 1, ~4 for entry 3. */
+    static const char *const want[4] = {"c0m001.dat", "C0M001~3.DAT", "c0m001~2.dat",
+                                        "c0m001~4.dat"};
+    static const int renamed[4] = {0, 1, 0, 1};
+    char *dir = ct_tempdir();
+    arc_image img;
+    ff_error err;
+    CT_OK(arc_build(in, 4, &img, &err), &err);
+    ct_write(dir, "battle.fi", img.fi, img.fi_size);
+    ct_write(dir, "battle.fl", img.fl, img.fl_size);
+    ct_write(dir, "battle.fs", img.fs, img.fs_size);
+    arc_image_free(&img);
+    corpus *c;
+    CT_OK(corpus_open(dir, &c, &err), &err);
+    cr_assert_eq(corpus_count(c), 4);
+    cr_assert_eq(corpus_renamed_count(c), 2);
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert_str_eq(corpus_name(c, i), want[i], "entry %zu", i);
+        cr_assert_eq(corpus_renamed(c, i), renamed[i], "entry %zu", i);
+        cr_assert_str_eq(corpus_path(c, i), in[i].path, "entry %zu keeps its FL path", i);
+        cr_assert(corpus_is_dat(c, i), "entry %zu is still a model file", i);
+        uint8_t *data;
+        size_t size;
+        CT_OK(corpus_load(c, i, &data, &size, &err), &err);
+        cr_assert_eq(size, in[i].size);
+        ts_assert_mem(data, in[i].data, size, want[i]);
+        free(data);
+        size_t at = 99;
+        cr_assert_eq(corpus_find(c, want[i], &at), 0);
+        cr_assert_eq(at, i, "%s is found under its own name", want[i]);
+    }
+    size_t at = 99;
+    cr_assert_eq(corpus_find(c, "c:\\d\\c0m001.dat", &at), 0);
+    cr_assert_eq(at, 3);
+    corpus_close(c);
+    ct_rmtree(dir);
+}
+
+/* A listing learns sizes and refusals from the index alone, without decompressing. */
+Test(source, entry_info_reads_no_data)
+{
+    char *dir = ct_tempdir();
+    write_archive(dir, "battle.fi", "battle.fl", "battle.fs");
+    /* Entry 0 (LZSS): data destroyed; entry 2 (LZ4): 2 GiB - 2 bytes announced. */
+    char *fi = ct_path(dir, "battle.fi"), *fs = ct_path(dir, "battle.fs");
+    FILE *f = fopen(fi, "r+b");
+    cr_assert(f);
+    uint8_t size_field[4];
+    le_put32(size_field, 0x7FFFFFFEu);
+    cr_assert_eq(fseek(f, 24, SEEK_SET), 0);
+    cr_assert_eq(fwrite(size_field, 1, 4, f), 4);
+    fclose(f);
+    corpus *c;
+    ff_error err;
+    CT_OK(corpus_open(dir, &c, &err), &err);
+    f = fopen(fs, "r+b");
+    cr_assert(f);
+    cr_assert_eq(fwrite("\xff\xff\xff\xff\xff\xff\xff\xff", 1, 8, f), 8);
+    fclose(f);
+    uint64_t size = 0;
+    const char *comp = NULL;
+    CT_OK(corpus_entry_info(c, 0, &size, &comp, &err), &err);
+    cr_assert_eq(size, 4);
+    cr_assert_str_eq(comp, "lzss");
+    uint8_t *data = NULL;
+    size_t got;
+    cr_assert_eq(corpus_load(c, 0, &data, &got, &err), -1, "the data is damaged when loaded");
+    cr_assert_eq(corpus_entry_info(c, 2, &size, &comp, &err), -1);
+    ct_assert_error(&err, FF_E_RANGE, "battle.fi", 24, "2 GiB entry");
+    cr_assert_eq(size, 0x7FFFFFFEu);
+    cr_assert_str_eq(comp, "lz4");
+    cr_assert_eq(corpus_load(c, 2, &data, &got, &err), -1);
+    ct_assert_error(&err, FF_E_RANGE, "battle.fi", 24, "2 GiB entry loaded");
+    corpus_close(c);
+    free(fi);
+    free(fs);
+    ct_rmtree(dir);
+}
+
+/* A folder's .dat that is a FIFO or a link to a device is refused, without blocking. */
+Test(source, folder_entry_that_is_no_regular_file, .timeout = 20)
+{
+    char *dir = ct_tempdir();
+    ct_write(dir, "c0m000.dat", "real", 4);
+    char *pipe = ct_path(dir, "c0m001.dat");
+    cr_assert_eq(mkfifo(pipe, 0600), 0);
+    corpus *c;
+    ff_error err;
+    CT_OK(corpus_open(dir, &c, &err), &err);
+    cr_assert_eq(corpus_count(c), 1, "a FIFO is not listed as a model file");
+    corpus_close(c);
+    char *one = ct_path(dir, "c0m001.dat");
+    cr_assert_eq(corpus_open(one, &c, &err), -1, "a FIFO named on its own is refused");
+    free(one);
+    free(pipe);
     ct_rmtree(dir);
 }

@@ -1,7 +1,7 @@
 /*
  * tests/harness/test_harness_core.c: difference shapes, outcome blobs, text
- * escaping, the results cache (the field table, traces and the comparer:
- * test_harness_fields.c).
+ * escaping (the field table, traces and the comparer: test_harness_fields.c;
+ * the results cache: test_harness_cache.c).
  * Expected values are worked out by hand in the comments.
  */
 #include <criterion/criterion.h>
@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/run/cache.h"
 #include "harness/core/compare.h"
 #include "harness/core/fields.h"
 #include "harness/core/group.h"
@@ -196,107 +195,4 @@ Test(strbuf, escaping)
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0);
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
     sb_free(&b);
-}
-
-/* Sets the write time of key's entry file in dir (cache.h: <dir>/<2 hex>/<64 hex>.bin). */
-static void set_entry_mtime(const char *dir, const char *key, time_t when)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%.2s/%s.bin", dir, key, key);
-    struct timespec t[2] = {{when, 0}, {when, 0}};
-    cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0, "%s: %s", path, strerror(errno));
-}
-
-static int entry_on_disk(const char *dir, const char *key)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%.2s/%s.bin", dir, key, key);
-    return access(path, F_OK) == 0;
-}
-
-/*
- * k1 and k2 written in that order into a fresh cache, their write times then
- * set on disk with `older` the older, the cache reopened (it reads the times
- * from the files) and a third entry put past the 2500-byte limit: `older`
- * must be the one to go, whichever of the two was written first.
- */
-static void oldest_goes_first(const char *k1, const char *k2, const char *k3, const char *older)
-{
-    char dir[] = "/tmp/ff8diff-cache-test-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    const char *newer = older == k1 ? k2 : k1;
-    uint8_t blob[1000];
-    memset(blob, 0x5A, sizeof blob);
-    cache *c;
-    ff_error err;
-    cr_assert_eq(cache_open(dir, 2500, &c, &err), 0, "%s", err.reason);
-    cr_assert_eq(cache_put(c, k1, blob, sizeof blob, &err), 0);
-    cr_assert_eq(cache_put(c, k2, blob, sizeof blob, &err), 0);
-    cache_close(c);
-    set_entry_mtime(dir, older, 1000000100);
-    set_entry_mtime(dir, newer, 1000000200);
-    cr_assert_eq(cache_open(dir, 2500, &c, &err), 0, "%s", err.reason);
-    cr_assert_eq(cache_put(c, k3, blob, sizeof blob, &err), 0);
-    cache_stats st;
-    cache_stat(c, &st);
-    cr_assert_eq(st.entries, 2);
-    cr_assert_eq(st.bytes, 2000);
-    const char *which = older == k1 ? "k1" : "k2";
-    cr_assert_eq(cache_has(c, older), 0, "the oldest entry (%s) goes first", which);
-    cr_assert(!entry_on_disk(dir, older), "the evicted entry's file (%s) is removed", which);
-    cr_assert_eq(cache_has(c, newer), 1, "%s stays", older == k1 ? "k2" : "k1");
-    cr_assert_eq(cache_has(c, k3), 1);
-    cache_close(c);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
-Test(cache, put_get_and_size_limit)
-{
-    char dir[] = "/tmp/ff8diff-cache-test-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    cache *c;
-    ff_error err;
-    /* A limit of 2500 bytes holds two 1000-byte entries, not three. */
-    cr_assert_eq(cache_open(dir, 2500, &c, &err), 0, "%s", err.reason);
-    char k1[65], k2[65], k3[65];
-    cr_assert_eq(cache_key(k1, "exe/profile", "aa", MODE_NORMAL, "frame", NULL), 0);
-    cr_assert_eq(cache_key(k2, "exe/profile", "aa", MODE_SLOW, "frame", NULL), 0);
-    cr_assert_eq(cache_key(k3, "exe/profile", "bb", MODE_NORMAL, "frame", NULL), 0);
-    cr_assert_str_neq(k1, k2);
-    cr_assert_str_neq(k1, k3);
-    uint8_t blob[1000];
-    for (int i = 0; i < 1000; i++) blob[i] = (uint8_t)i;
-    cr_assert_eq(cache_put(c, k1, blob, sizeof blob, &err), 0);
-    cr_assert_eq(cache_has(c, k1), 1);
-    cr_assert_eq(cache_has(c, k2), 0);
-    uint8_t *got;
-    size_t len;
-    cr_assert_eq(cache_get(c, k1, &got, &len, &err), 1);
-    cr_assert_eq(len, sizeof blob);
-    cr_assert_eq(memcmp(got, blob, len), 0);
-    free(got);
-    cr_assert_eq(cache_put(c, k2, blob, sizeof blob, &err), 0);
-    cache_stats st;
-    cache_stat(c, &st);
-    cr_assert_eq(st.entries, 2);
-    cache_close(c);
-    /* A new handle sees what is on disk. */
-    cr_assert_eq(cache_open(dir, 0, &c, &err), 0);
-    cache_stat(c, &st);
-    cr_assert_eq(st.entries, 2);
-    cr_assert_eq(st.bytes, 2000);
-    uint64_t removed;
-    cr_assert_eq(cache_clear(c, &removed, &err), 0);
-    cr_assert_eq(removed, 2);
-    cache_stat(c, &st);
-    cr_assert_eq(st.entries, 0);
-    cache_close(c);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
-    /* The same two entries aged both ways: only their write times decide. */
-    oldest_goes_first(k1, k2, k3, k1);
-    oldest_goes_first(k1, k2, k3, k2);
 }

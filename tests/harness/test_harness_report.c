@@ -3,12 +3,14 @@
  * (valid as built, broken copies rejected, enums equal to the C tables),
  * and the three renderers: index.html (well-formed, escaped, sections,
  * plots, stream bits), junit.xml (counts), summary.md (totals, escaping),
- * robustness on ill-typed trees, report_write's folder.
+ * robustness on ill-typed trees, report_write's folder, and a run stopped
+ * by SIGTERM with warnings and rejected cache entries in every format.
  *
  * Expected values come from the hand-built run in rt.c, worked out by hand.
  */
 #include <criterion/criterion.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "harness/report/report.h"
 #include "ref/dat.h"
 #include "common/error.h"
+#include "harness/run/run.h"
 #include "tests/harness/rt.h"
 
 static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what)
@@ -620,4 +623,67 @@ Test(html, large_run_is_capped)
     free(md);
     free(html);
     cJSON_Delete(j);
+}
+
+/*
+ * A run stopped by SIGTERM, with warnings (one holding markup) and rejected
+ * cache entries: every format says it was interrupted and by what, shows the
+ * warnings escaped, and report.json validates.
+ */
+Test(render, interrupted_by_a_signal_with_warnings_in_every_format)
+{
+    char *dir = ts_tempdir();
+    run_results r;
+    report_meta m;
+    rt_results(&r);
+    rt_meta(&m);
+    r.interrupted = 1;
+    r.interrupt_signal = SIGTERM;
+    r.totals.cache_rejected = 3;
+    cr_assert_eq(run_warn(&r, "c:\\b\\C0M001.DAT: named %s", "C0M001~2.DAT"), 0);
+    cr_assert_eq(run_warn(&r, "%s", "the results cache could not be written <b>disk full</b>"), 0);
+    cJSON *j = report_build(&m, &r);
+    run_results_free(&r);
+    cr_assert(j != NULL);
+    cJSON *v;
+    int st = validate(dir, j, &v);
+    char *txt = cJSON_PrintUnformatted(v);
+    cr_assert_eq(st, 0, "report.json does not validate: %s", txt);
+    free(txt);
+    cJSON_Delete(v);
+    const cJSON *run = cJSON_GetObjectItem(j, "run");
+    cr_assert_str_eq(cJSON_GetObjectItem(run, "interrupted_by")->valuestring, "SIGTERM");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(run, "warnings")), 2);
+    cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "totals"), "cache_rejected")->valueint,
+                 3);
+
+    char *html = render(report_render_html, j, "html");
+    cr_assert(strstr(html, "The run was interrupted (SIGTERM)"), "html: no signal in the banner");
+    cr_assert(strstr(html, "id=\"warnings\""), "html: no warnings banner");
+    cr_assert(strstr(html, "C0M001~2.DAT"));
+    cr_assert(strstr(html, "&lt;b&gt;disk full&lt;/b&gt;") && !strstr(html, "<b>disk"),
+              "html: a warning is not escaped");
+    cr_assert(strstr(html, "cache entries rejected 3"), "html: rejected entries not shown");
+    char *md = render(report_render_markdown, j, "markdown");
+    cr_assert(strstr(md, "> **Interrupted** by SIGTERM"), "markdown: no signal");
+    cr_assert_eq(ts_count(md, "> **Warning**: "), 2, "markdown: the two warnings");
+    cr_assert(strstr(md, "cache entries rejected (emulated again): 3"), "markdown: rejected");
+    char *xml = render(report_render_junit, j, "junit");
+    v = check_file(dir, "junit.xml", xml, "junit");
+    suite_counts(v, "run", 1, 0, 1, 0);
+    /* 12 test cases of the hand-built run, plus "run completed". */
+    cr_assert_eq(num(v, "tests"), 13);
+    cr_assert_eq(num(v, "errors"), 4);
+    const cJSON *rs = suite(v, "run");
+    cr_assert(has_string(cJSON_GetObjectItem(rs, "messages"),
+                         "the run was interrupted by SIGTERM: 1 comparisons were not run"),
+              "junit: no interrupted error");
+    cr_assert(strstr(xml, "<system-err>warning: c:\\b\\C0M001.DAT: named C0M001~2.DAT\n"),
+              "junit: warnings not in system-err");
+    cJSON_Delete(v);
+    free(xml);
+    free(md);
+    free(html);
+    cJSON_Delete(j);
+    ts_rmtree(dir);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -83,6 +84,12 @@ char *hs_standin(const char *name)
 
 int hs_run(const char *const *argv, const char *cache_dir, const char *log_dir)
 {
+    return hs_run_limited(argv, cache_dir, log_dir, 0, 0);
+}
+
+int hs_run_limited(const char *const *argv, const char *cache_dir, const char *log_dir,
+                   uint64_t as_bytes, uint64_t fsize_bytes)
+{
     char *out = ts_path(log_dir, "stdout"), *err = ts_path(log_dir, "stderr");
     fflush(NULL);
     pid_t pid = fork();
@@ -92,6 +99,9 @@ int hs_run(const char *const *argv, const char *cache_dir, const char *log_dir)
         int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
         setenv("FF8DIFF_CACHE_DIR", cache_dir, 1);
+        struct rlimit as = {as_bytes, as_bytes}, fs = {fsize_bytes, fsize_bytes};
+        if (as_bytes && setrlimit(RLIMIT_AS, &as) != 0) _exit(125);
+        if (fsize_bytes && setrlimit(RLIMIT_FSIZE, &fs) != 0) _exit(125);
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -101,6 +111,15 @@ int hs_run(const char *const *argv, const char *cache_dir, const char *log_dir)
     free(err);
     if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
     return WEXITSTATUS(st);
+}
+
+char *hs_log(const char *log_dir, const char *name)
+{
+    char *p = ts_path(log_dir, name);
+    char *s = ts_read(p, NULL);
+    cr_assert(s, "no %s", p);
+    free(p);
+    return s;
 }
 
 cJSON *hs_report(const char *out_dir)

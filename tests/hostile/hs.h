@@ -37,6 +37,23 @@ char *hs_standin(const char *name);
  * signal when killed).
  */
 int hs_run(const char *const *argv, const char *cache_dir, const char *log_dir);
+/*
+ * As hs_run, in a child whose address space (RLIMIT_AS, as_bytes) and
+ * largest file written (RLIMIT_FSIZE, fsize_bytes) are limited; 0: no limit.
+ * Peak memory is asserted this way, never by timing: a run that needs more
+ * fails inside the limit.
+ */
+int hs_run_limited(const char *const *argv, const char *cache_dir, const char *log_dir,
+                   uint64_t as_bytes, uint64_t fsize_bytes);
+/*
+ * 1 in a sanitizer build: tests that limit the address space are disabled
+ * there (.disabled = HS_SANITIZED), since ASan reserves terabytes of it.
+ */
+#ifndef HS_SANITIZED
+#define HS_SANITIZED 0
+#endif
+/* log_dir/name (stdout, stderr) as text, malloc'd. */
+char *hs_log(const char *log_dir, const char *name);
 
 /* Parses the report.json of the only run written under out_dir. */
 cJSON *hs_report(const char *out_dir);

@@ -1,0 +1,201 @@
+/*
+ * tests/hostile/test_hostile_cache.c: the results cache may never turn into
+ * a verdict, through the built ff8diff:
+ *   - one flipped byte in every entry: the next run rejects them all,
+ *     emulates, matches as before (no false mismatch), counts the
+ *     rejections, and the run after it reads the rewritten entries;
+ *   - a clean build's entry copied over a mutant build's entry (the
+ *     "misfiled" entry): the mutant's real mismatches are still found
+ *     (no false match);
+ *   - a cache that cannot be written: one warning, the run goes on.
+ * Entries are found on disk (<cache>/results/<2 hex>/<64 hex>.bin); what an
+ * entry belongs to is learnt by which run wrote it, never from the key code.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/hostile/hs.h"
+
+static char *scratch, *cache, *logs;
+
+static void setup(void)
+{
+    scratch = ts_tempdir();
+    cache = ts_path(scratch, "cache");
+    logs = ts_path(scratch, "logs");
+    ts_out o;
+    ts_sh(scratch, &o, "mkdir -p '%s' '%s'", cache, logs);
+    ts_out_free(&o);
+}
+
+static void cleanup(void)
+{
+    free(cache);
+    free(logs);
+    ts_rmtree(scratch);
+}
+
+/* The entries in the cache, sorted (malloc'd paths). */
+static char **entries(size_t *n)
+{
+    ts_out o;
+    ts_sh(scratch, &o, "find '%s/results' -name '*.bin' -type f | sort", cache);
+    cr_assert_eq(o.status, 0);
+    size_t cap = 16, k = 0;
+    char **v = malloc(cap * sizeof *v);
+    for (char *line = strtok(o.out, "\n"); line; line = strtok(NULL, "\n")) {
+        if (k == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+        v[k++] = strdup(line);
+    }
+    ts_out_free(&o);
+    *n = k;
+    return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+/* Runs ff8diff (argv after the program), returns the exit status; the report is in out. */
+static int run(const char *out, const char *const *args)
+{
+    const char *argv[24] = {hs_cli()};
+    size_t n = 1;
+    for (; args[n - 1]; n++) argv[n] = args[n - 1];
+    argv[n++] = "--out";
+    argv[n++] = out;
+    argv[n] = NULL;
+    return hs_run(argv, cache, logs);
+}
+
+Test(cache_hostile, a_flipped_byte_in_every_entry_is_no_verdict, .init = setup, .fini = cleanup,
+     .timeout = 300)
+{
+    char *corpus = ts_corpus(scratch);
+    char *r1 = ts_path(scratch, "r1"), *r2 = ts_path(scratch, "r2"), *r3 = ts_path(scratch, "r3");
+    const char *args[] = {"run", "-q", "--corpus", corpus, "--modes", "normal,slow", NULL};
+    cr_assert_eq(run(r1, args), 0, "the clean run matches");
+    cJSON *r = ts_report(r1);
+    double comparisons = ts_num(r, "totals.comparisons");
+    cJSON_Delete(r);
+    size_t n;
+    char **e = entries(&n);
+    cr_assert(n >= 10, "one entry per file and mode: %zu", n);
+    for (size_t i = 0; i < n; i++) {
+        size_t size;
+        char *bytes = ts_read(e[i], &size);
+        /* Each entry at another place: the header, the key, the payload, the last byte. */
+        size_t at = (i % 4 == 0) ? 20 : (i % 4 == 1) ? 70 : (i % 4 == 2) ? size / 2 : size - 1;
+        bytes[at] ^= 0x10;
+        ts_write(e[i], bytes, size);
+        free(bytes);
+    }
+    int st = run(r2, args);
+    char *err = hs_log(logs, "stderr");
+    cr_assert_eq(st, 0, "a damaged cache turned a clean run into exit %d: %s", st, err);
+    cr_assert_eq(ts_count(err, "refused and emulated again"), 1, "one warning: %s", err);
+    free(err);
+    r = ts_report(r2);
+    cr_assert_eq(ts_num(r, "totals.match"), comparisons, "no false mismatch");
+    cr_assert_eq(ts_num(r, "totals.cache_rejected"), (double)n, "every entry rejected");
+    cr_assert_eq(ts_num(r, "totals.sources.cache"), 0, "no clip from a damaged entry");
+    cJSON_Delete(r);
+    /* The rejected entries were stored again: the third run reads them all. */
+    cr_assert_eq(run(r3, args), 0);
+    r = ts_report(r3);
+    cr_assert_eq(ts_num(r, "totals.sources.cache"), comparisons);
+    cr_assert_eq(ts_num(r, "totals.cache_rejected"), 0);
+    cJSON_Delete(r);
+    free_list(e, n);
+    free(r1);
+    free(r2);
+    free(r3);
+    free(corpus);
+}
+
+Test(cache_hostile, a_clean_entry_over_a_mutant_entry_is_no_match, .init = setup,
+     .fini = cleanup, .timeout = 300)
+{
+    /* One file, one mode: each executable writes exactly one entry. */
+    char *corpus = ts_corpus(scratch), *one = ts_path(scratch, "one");
+    ts_out o;
+    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/c0m002.dat' '%s/'", one, corpus, one);
+    cr_assert_eq(o.status, 0);
+    ts_out_free(&o);
+    char *mutant = hs_standin("standin_mut_a.exe");
+    char *r0 = ts_path(scratch, "r0"), *r1 = ts_path(scratch, "r1"), *r2 = ts_path(scratch, "r2"),
+         *r3 = ts_path(scratch, "r3");
+    const char *nocache[] = {"run", "-q", "--no-cache", "--exe", mutant, "--profile", "standin",
+                             "--corpus", one, "--modes", "normal", NULL};
+    cr_assert_eq(run(r0, nocache), 1, "the mutant mismatches");
+    cJSON *r = ts_report(r0);
+    double mismatches = ts_num(r, "totals.mismatch");
+    cr_assert(mismatches > 0);
+    cJSON_Delete(r);
+    const char *clean[] = {"run", "-q", "--corpus", one, "--modes", "normal", NULL};
+    cr_assert_eq(run(r1, clean), 0);
+    size_t n1, n2;
+    char **e1 = entries(&n1);
+    cr_assert_eq(n1, 1);
+    const char *mut[] = {"run", "-q", "--exe", mutant, "--profile", "standin", "--corpus", one,
+                         "--modes", "normal", NULL};
+    cr_assert_eq(run(r2, mut), 1);
+    char **e2 = entries(&n2);
+    cr_assert_eq(n2, 2);
+    const char *mutant_entry = strcmp(e2[0], e1[0]) == 0 ? e2[1] : e2[0];
+    /* The clean build's result, copied over the mutant's name. */
+    size_t size;
+    char *bytes = ts_read(e1[0], &size);
+    ts_write(mutant_entry, bytes, size);
+    free(bytes);
+    int st = run(r3, mut);
+    cr_assert_eq(st, 1, "a misfiled entry turned real mismatches into exit %d", st);
+    r = ts_report(r3);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), mismatches, "every real mismatch is found");
+    cr_assert_eq(ts_num(r, "totals.cache_rejected"), 1);
+    cr_assert_eq(ts_num(r, "totals.sources.cache"), 0);
+    cJSON_Delete(r);
+    free_list(e1, n1);
+    free_list(e2, n2);
+    free(r0);
+    free(r1);
+    free(r2);
+    free(r3);
+    free(mutant);
+    free(one);
+    free(corpus);
+}
+
+Test(cache_hostile, a_cache_that_cannot_be_written_is_one_warning, .init = setup, .fini = cleanup,
+     .timeout = 300)
+{
+    /* Every entry folder name taken by a plain file: no entry can be stored. */
+    ts_out o;
+    ts_sh(scratch, &o, "mkdir -p '%s/results' && cd '%s/results' && for a in 0 1 2 3 4 5 6 7 8 9 "
+          "a b c d e f; do for b in 0 1 2 3 4 5 6 7 8 9 a b c d e f; do : > $a$b; done; done",
+          cache, cache);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    ts_out_free(&o);
+    char *corpus = ts_corpus(scratch), *out = ts_path(scratch, "r");
+    const char *args[] = {"run", "-q", "--corpus", corpus, "--modes", "fast", NULL};
+    int st = run(out, args);
+    char *err = hs_log(logs, "stderr");
+    cr_assert_eq(st, 0, "the run goes on: exit %d (%s)", st, err);
+    cr_assert_eq(ts_count(err, "warning: the results cache could not be written"), 1,
+                 "one warning: %s", err);
+    free(err);
+    cJSON *r = ts_report(out);
+    const cJSON *w = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "warnings");
+    cr_assert_eq(cJSON_GetArraySize(w), 1);
+    cr_assert(strstr(cJSON_GetArrayItem(w, 0)->valuestring, "could not be written"));
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
+    cr_assert(ts_num(r, "totals.match") > 0);
+    cJSON_Delete(r);
+    free(out);
+    free(corpus);
+}
