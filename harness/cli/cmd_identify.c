@@ -147,6 +147,10 @@ int cmd_identify(int argc, char **argv)
     }
     printf("%s\n  size %zu bytes, sha256 %s\n", path, res->size, res->sha256);
     if (!res->is_pe) printf("  not a usable PE32 (i386) executable: %s\n", res->pe_reason);
+    if (res->pe_warning[0]) {
+        printf("  mapped as Windows maps it, with a warning: %s\n", res->pe_warning);
+        cli_warn("%s: %s", path, res->pe_warning);
+    }
     for (unsigned i = 0; i < res->nmatches; i++)
         print_match(&res->matches[i], (int)i == res->accepted);
     if (res->accepted < 0) {

@@ -86,12 +86,12 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
         cli_print_error(&err);
         return CLI_EXIT_ERROR;
     }
-    snprintf(out->verdict, sizeof out->verdict, "%s", out->warning[0] ? "unknown_build" : "known");
-    if (out->warning[0]) {
-        cli_warn("%s", out->warning);
+    int known = emu_image_known(out->image);
+    snprintf(out->verdict, sizeof out->verdict, "%s", known ? "known" : "unknown_build");
+    if (out->warning[0]) cli_warn("%s", out->warning);
+    if (!known)
         cli_warn("results hold only as far as this build's routines match profile '%s'",
                  out->profile.name);
-    }
     snprintf(out->id, sizeof out->id, "%s/%s", emu_image_sha256(out->image), out->profile.name);
     return 0;
 }
