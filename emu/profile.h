@@ -14,9 +14,26 @@
  *    "fingerprints": [{"address": "0x508F90", "bytes": "83 EC 08 53 8B 5C 24 14"}],
  *    "routines": [{"name": "Battle_ReadAnimation", "address": "0x508F90",
  *                  "signature": "int Battle_ReadAnimation(Model *m, AnimCmd *cmd)",
- *                  "args": 2, "callees": ["Field_Alloc", "..."], "test": false}],
- *    "globals": [{"name": "field_alloc_cursor", "address": "0x1D999C4", "size": 4}],
- *    "scratch_size": 65536}
+ *                  "args": 2, "callees": ["Field_Alloc", "..."], "test": false,
+ *                  "pattern": "1f2e..."}],
+ *    "tables": [{"name": "position_widths", "address": "0xB8B9F0",
+ *                "bytes": "03 06 09 10", "read_by": ["ReadPositionType"]}],
+ *    "globals": [{"name": "field_alloc_cursor", "address": "0x1D999C4", "size": 4,
+ *                 "found_in": "Field_Alloc"}],
+ *    "scratch_size": 65536,
+ *    "located": {"from_profile": "...", "executable": "...", "patterns": "...",
+ *                "tool": "..."}}
+ * Optional: "test", "callees" and "pattern" of a routine; "tables";
+ * "found_in" of a global; "located". What the locator (emu/locate.h) uses:
+ *   - "callees": the routine's direct calls, exactly (named routines of the
+ *     profile, or "0x..." for a routine the profile does not name);
+ *   - "pattern": the routine's normalised instructions (emu/walk.h), four
+ *     hex digits per instruction, in address order, at most
+ *     PROFILE_PATTERN_MAX;
+ *   - "tables": data whose bytes are known, read by the routines named in
+ *     "read_by" (the locator's anchors);
+ *   - "found_in": the routine whose code holds the global's address;
+ *   - "located": present in a profile the locator wrote: where from.
  */
 #ifndef FF8_EMU_PROFILE_H
 #define FF8_EMU_PROFILE_H
@@ -32,6 +49,9 @@
 #define PROFILE_MAX_CALLEES 16
 #define PROFILE_MAX_GLOBALS 16
 #define PROFILE_FP_MAX_BYTES 32
+#define PROFILE_MAX_TABLES 8
+#define PROFILE_MAX_READERS 4
+#define PROFILE_PATTERN_MAX 1024
 
 /* The routines the harness calls, by the names of ENGINE.md section 2. */
 #define PROFILE_ROUTINE_MAP(XX)                                                \
@@ -70,13 +90,33 @@ typedef struct profile_routine {
     int callees_known; /* 0: "callees" absent, the structural check skips them */
     unsigned ncallees;
     char callees[PROFILE_MAX_CALLEES][64];
+    unsigned npattern; /* 0: no "pattern" */
+    uint16_t pattern[PROFILE_PATTERN_MAX];
 } profile_routine;
 
 typedef struct profile_global {
     char name[64];
     uint32_t address;
     uint32_t size;
+    char found_in[64]; /* "" or the routine whose code refers to it */
 } profile_global;
+
+typedef struct profile_table {
+    char name[64];
+    uint32_t address;
+    uint8_t bytes[PROFILE_FP_MAX_BYTES];
+    unsigned len;
+    unsigned nreaders;
+    char read_by[PROFILE_MAX_READERS][64];
+} profile_table;
+
+/* Where a located profile comes from ("located" in the file). */
+typedef struct profile_located {
+    char from_profile[64]; /* the profile whose routines were looked for */
+    char executable[256];  /* the file they were found in (its name) */
+    char patterns[160];    /* where the patterns came from */
+    char tool[64];         /* "ff8diff 0.1.0" */
+} profile_located;
 
 typedef struct emu_profile {
     char name[64];
@@ -91,7 +131,11 @@ typedef struct emu_profile {
     profile_routine routines[PROFILE_MAX_ROUTINES];
     unsigned nglobals;
     profile_global globals[PROFILE_MAX_GLOBALS];
+    unsigned ntables;
+    profile_table tables[PROFILE_MAX_TABLES];
     uint32_t scratch_size;
+    int located; /* 1: written by the locator; see located_from */
+    profile_located located_from;
     /* Index into routines[] of each engine routine, -1 when absent. */
     int engine[PROFILE_R__COUNT];
     /* Index into globals[] of "field_alloc_cursor", -1 when absent. */
@@ -110,5 +154,12 @@ int profile_builtin_by_name(const char *name, emu_profile *out, ff_error *err);
 const char *profile_routine_name(profile_routine_id id);
 /* The routine named name, or NULL. */
 const profile_routine *profile_find_routine(const emu_profile *p, const char *name);
+
+/*
+ * The profile as JSON text in the format above (malloc'd, NUL-terminated;
+ * the caller frees it), which profile_parse reads back to the same
+ * profile (source aside). NULL when memory runs out.
+ */
+char *profile_to_json(const emu_profile *p);
 
 #endif
