@@ -33,6 +33,15 @@
 CLI_COMMAND_MAP(CLI_DECLARE)
 #undef CLI_DECLARE
 
+/*
+ * identify EXE --locate (harness/cli/identify_locate.c): locates the
+ * routines of profile_arg (NULL: each built-in profile) in path, patterns
+ * learned from the known build `from` when given, writes the located
+ * profile to write_path (may be NULL). Returns the exit code.
+ */
+int cli_identify_locate(const char *path, const char *profile_arg, const char *from,
+                        const char *write_path);
+
 /* Prints "ff8diff: <formatted error>" on stderr. */
 void cli_print_error(const ff_error *err);
 /* Prints "ff8diff: <message>" on stderr. */

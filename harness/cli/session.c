@@ -56,8 +56,10 @@ static int choose_profile(const char *path, const char *profile_arg, emu_profile
         if (!res->is_pe) cli_fail("  %s", res->pe_reason);
         for (unsigned i = 0; i < res->nmatches; i++)
             cli_fail("  profile %s: %s", res->matches[i].profile, res->matches[i].reason);
-        cli_fail("  (ff8diff identify %s says more; a new build needs a profile: --profile PATH)",
-                 path);
+        cli_fail("  (ff8diff identify %s says more; another build of the engine may have its "
+                 "routines elsewhere: ff8diff identify %s --locate --write-profile FILE, then "
+                 "--profile FILE)",
+                 path, path);
         rc = CLI_EXIT_ERROR;
     } else if (profile_builtin_by_name(res->matches[res->accepted].profile, p, &err) < 0) {
         cli_print_error(&err);
@@ -92,6 +94,12 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
     if (!known)
         cli_warn("results hold only as far as this build's routines match profile '%s'",
                  out->profile.name);
+    if (out->profile.located)
+        fprintf(stderr,
+                "ff8diff: profile %s was located by structure in %s from profile %s "
+                "(ff8diff identify --locate); every report says so\n",
+                out->profile.name, out->profile.located_from.executable,
+                out->profile.located_from.from_profile);
     snprintf(out->id, sizeof out->id, "%s/%s", emu_image_sha256(out->image), out->profile.name);
     return 0;
 }
@@ -275,6 +283,12 @@ void cli_meta_exe(report_meta *m, const cli_exe *x)
     m->profile_source = x->profile.source;
     m->exe_verdict = x->verdict;
     m->exe_warning = x->warning;
+    if (x->profile.located) {
+        m->located_from = x->profile.located_from.from_profile;
+        m->located_exe = x->profile.located_from.executable;
+        m->located_patterns = x->profile.located_from.patterns;
+        m->located_tool = x->profile.located_from.tool;
+    }
 }
 
 int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir)
