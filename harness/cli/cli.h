@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "emu/profile.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_DIFF 1
@@ -41,6 +42,18 @@ CLI_COMMAND_MAP(CLI_DECLARE)
  */
 int cli_identify_locate(const char *path, const char *profile_arg, const char *from,
                         const char *write_path);
+
+/*
+ * Files that come with ff8diff, found relative to the running binary
+ * (harness/cli/datadir.c). cli_data_dir: the installed data folder
+ * (<prefix>/share/ff8diff), -1 when ff8diff runs from its build tree.
+ * cli_standin_path: $FF8DIFF_STANDIN, else the installed stand-in, else the
+ * build tree's. cli_profile_arg: a --profile argument: a built-in name, a
+ * file, or the name of a profile in the data folder's profiles/.
+ */
+int cli_data_dir(char *buf, size_t n);
+void cli_standin_path(char *buf, size_t n);
+int cli_profile_arg(const char *arg, emu_profile *out, ff_error *err);
 
 /* Prints "ff8diff: <formatted error>" on stderr. */
 void cli_print_error(const ff_error *err);

@@ -164,7 +164,7 @@ int cmd_identify(int argc, char **argv)
         goto done;
     }
     if (profile_arg) {
-        if (identify_profile_arg(profile_arg, chosen, &err) < 0) {
+        if (cli_profile_arg(profile_arg, chosen, &err) < 0) {
             cli_print_error(&err);
             goto done;
         }

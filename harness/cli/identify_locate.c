@@ -104,7 +104,7 @@ static int sources(const char *profile_arg, emu_profile **out, unsigned *n)
         return CLI_EXIT_ERROR;
     }
     for (unsigned i = 0; i < *n; i++) {
-        int rc = profile_arg ? identify_profile_arg(profile_arg, &(*out)[i], &err)
+        int rc = profile_arg ? cli_profile_arg(profile_arg, &(*out)[i], &err)
                              : profile_builtin(i, &(*out)[i], &err);
         if (rc < 0) {
             cli_print_error(&err);

@@ -20,23 +20,14 @@
 #include "emu/identify.h"
 #include "harness/cli/cli.h"
 
-#ifndef FF8DIFF_STANDIN_EXE
-#define FF8DIFF_STANDIN_EXE "standin.exe"
-#endif
 /* Bump when the synthetic generator's output changes: names the corpus cache folder. */
 #define SYNTH_CACHE_VERSION 1
-
-const char *cli_standin_path(void)
-{
-    const char *env = getenv("FF8DIFF_STANDIN");
-    return env && *env ? env : FF8DIFF_STANDIN_EXE;
-}
 
 static int choose_profile(const char *path, const char *profile_arg, emu_profile *p)
 {
     ff_error err;
     if (profile_arg) {
-        if (identify_profile_arg(profile_arg, p, &err) < 0) {
+        if (cli_profile_arg(profile_arg, p, &err) < 0) {
             cli_print_error(&err);
             return CLI_EXIT_ERROR;
         }
@@ -72,12 +63,14 @@ static int choose_profile(const char *path, const char *profile_arg, emu_profile
 int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
 {
     memset(out, 0, sizeof *out);
-    const char *path = exe_path ? exe_path : cli_standin_path();
+    char standin[4096];
+    cli_standin_path(standin, sizeof standin);
+    const char *path = exe_path ? exe_path : standin;
     snprintf(out->path, sizeof out->path, "%s", path);
     if (!exe_path && !profile_arg) profile_arg = "standin";
     if (!exe_path && access(path, R_OK) != 0) {
-        cli_fail("the stand-in engine %s is missing (%s): build ff8diff first, or set "
-                 "FF8DIFF_STANDIN", path, strerror(errno));
+        cli_fail("the stand-in engine %s is missing (%s): build ff8diff first (or install "
+                 "it), or set FF8DIFF_STANDIN", path, strerror(errno));
         return CLI_EXIT_ERROR;
     }
     int rc = choose_profile(path, profile_arg, &out->profile);
