@@ -132,6 +132,7 @@ static void shape(solver *sv, unsigned i)
     size_t m = 0;
     unsigned lo = ~0u, hi = 0;
     for (size_t k = 0; k < d->n && !sv->failed; k++) {
+        if (!walk_in_code(sv->pe, d->v[k])) continue;
         const walk_routine *w = locate_walk_of(sv, d->v[k]);
         if (!w || !w->decoded) continue;
         lo = w->ncalls < lo ? w->ncalls : lo;
@@ -239,16 +240,23 @@ static void keep_callers(solver *sv, unsigned qi, const dom *c, const char *evid
     narrow(sv, qi, keep, m, evidence);
 }
 
-/* One call edge of the profile: routine qi calls routine ci. */
-static void edge(solver *sv, unsigned qi, unsigned ci)
+/*
+ * One call edge of the profile: routine qi calls routine ci. Forward: the
+ * callee is among the caller's candidates' call targets. Backward: the
+ * caller calls one of the callee's candidates (gathering the callers of a
+ * routine is the costly step: it is left to the backward pass).
+ */
+static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
 {
     dom *q = &sv->d[qi], *c = &sv->d[ci];
     char ev[96];
     size_t n;
-    if (!q->any && q->n && q->n <= EXPAND_MAX) {
+    if (!backward) {
+        if (q->any || !q->n || q->n > EXPAND_MAX) return;
         uint32_t *t = targets_of(sv, q, &n);
         snprintf(ev, sizeof ev, "called by %s", sv->p->routines[qi].name);
         if (t) narrow(sv, ci, t, n, ev);
+        return;
     }
     if (c->any || !c->n || sv->failed) return;
     snprintf(ev, sizeof ev, "calls %s", sv->p->routines[ci].name);
@@ -260,7 +268,7 @@ static void edge(solver *sv, unsigned qi, unsigned ci)
     }
 }
 
-static void edges(solver *sv)
+static void edges(solver *sv, int backward)
 {
     const emu_profile *p = sv->p;
     for (unsigned qi = 0; qi < p->nroutines && !sv->failed; qi++) {
@@ -268,7 +276,7 @@ static void edges(solver *sv)
         for (unsigned k = 0; k < p->routines[qi].ncallees; k++) {
             const profile_routine *c = profile_find_routine(p, p->routines[qi].callees[k]);
             unsigned ci = c ? (unsigned)(c - p->routines) : 0;
-            if (c && !sv->skip[ci]) edge(sv, qi, ci);
+            if (c && !sv->skip[ci]) edge(sv, qi, ci, backward);
         }
     }
 }
@@ -342,7 +350,8 @@ static void solve(solver *sv)
         for (unsigned i = 0; i < sv->p->nroutines; i++)
             if (!sv->skip[i]) shape(sv, i);
         one_per_name(sv);
-        edges(sv);
+        edges(sv, 0);
+        if (!sv->changed) edges(sv, 1);
         if (!sv->changed) patterns(sv);
         if (!sv->changed) search(sv);
         if (!sv->changed) return;

@@ -64,9 +64,14 @@ static int add_edge(scan *s, uint32_t target, uint32_t site)
 
 static int add_entry(scan *s, uint32_t a, uint8_t kind)
 {
-    if (grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof *s->entries) ||
-        !(s->kinds = realloc(s->kinds, s->entries_cap)))
+    size_t cap = s->entries_cap;
+    if (grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof *s->entries))
         return -1;
+    if (cap != s->entries_cap || !s->kinds) {
+        uint8_t *k = realloc(s->kinds, s->entries_cap);
+        if (!k) return -1;
+        s->kinds = k;
+    }
     s->entries[s->nentries] = a;
     s->kinds[s->nentries++] = kind;
     return 0;
@@ -441,10 +446,14 @@ size_t scan_find_bytes(const scan *s, const uint8_t *bytes, size_t n, uint32_t *
 {
     size_t found = 0;
     if (!n) return 0;
+    int zeros = 1;
+    for (size_t i = 0; i < n; i++) zeros &= bytes[i] == 0;
     for (unsigned i = 0; i < s->pe->nsections; i++) {
         const pe_section *sec = &s->pe->sections[i];
-        if (sec->vsize < n) continue;
-        const uint8_t *p = s->img + sec->rva, *end = p + sec->vsize;
+        /* Past a section's file bytes there are only zeros. */
+        uint32_t len = zeros ? sec->vsize : sec->raw_size;
+        if (len < n) continue;
+        const uint8_t *p = s->img + sec->rva, *end = p + len;
         for (const uint8_t *q = p; (q = memchr(q, bytes[0], (size_t)(end - q) - n + 1)) != NULL;
              q++) {
             if (memcmp(q, bytes, n) == 0) {

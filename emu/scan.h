@@ -72,7 +72,11 @@ int scan_containing(scan *s, uint32_t addr, uint32_t *entry, ff_error *err);
  */
 long scan_callers(scan *s, uint32_t target, uint32_t *out, size_t cap, ff_error *err);
 
-/* Where bytes[0..n) occur in the mapped sections, ascending; returns how many (may exceed cap). */
+/*
+ * Where bytes[0..n) occur in the mapped sections (in their file bytes: the
+ * rest is zeros, searched only for a string of zeros), ascending; returns
+ * how many (may exceed cap).
+ */
 size_t scan_find_bytes(const scan *s, const uint8_t *bytes, size_t n, uint32_t *out, size_t cap);
 
 /*
