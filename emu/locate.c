@@ -105,8 +105,8 @@ static void narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char 
             char addrs[128] = "";
             locate_list_addresses(addrs, sizeof addrs, d->v, d->n);
             char lost[sizeof d->lost];
-            snprintf(lost, sizeof lost, "none of its %zu candidate%s (%s; %s) is also %s", d->n,
-                     d->n == 1 ? "" : "s", addrs, d->how, evidence);
+            snprintf(lost, sizeof lost, "none of its %zu candidate%s (%.90s; %.100s) is also %.80s",
+                     d->n, d->n == 1 ? "" : "s", addrs, d->how, evidence);
             memcpy(d->lost, lost, sizeof lost);
         }
         d->n = m;
@@ -149,8 +149,8 @@ static void shape(solver *sv, unsigned i)
                                     d->n == 1 ? "makes" : "make", lo, lo == 1 ? "" : "s");
         else snprintf(calls, sizeof calls, "make %u to %u distinct direct calls", lo, hi);
         char lost[sizeof d->lost];
-        snprintf(lost, sizeof lost, "its %zu candidate%s (%s; %s) %s, the profile lists %u", d->n,
-                 d->n == 1 ? "" : "s", addrs, d->how, calls, r->ncallees);
+        snprintf(lost, sizeof lost, "its %zu candidate%s (%.90s; %.100s) %.48s, the profile lists %u",
+                 d->n, d->n == 1 ? "" : "s", addrs, d->how, calls, r->ncallees);
         memcpy(d->lost, lost, sizeof lost);
     }
     d->n = m;

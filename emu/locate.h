@@ -34,6 +34,7 @@
 #include "emu/profile.h"
 
 #define LOCATE_MAX_CANDIDATES 16
+#define LOCATE_WHY_MAX 400
 
 /* status, JSON name, word for people */
 #define LOCATE_STATUS_MAP(XX)                                                                      \
@@ -59,7 +60,7 @@ typedef struct locate_item {
     unsigned first_candidates; /* candidates when the first evidence narrowed it */
     int pattern;               /* -1 no pattern to compare; else similarity 0..100 */
     char how[256];             /* the evidence, in the order it applied */
-    char why[256];             /* NOT_FOUND / AMBIGUOUS / SKIPPED: the reason */
+    char why[LOCATE_WHY_MAX];  /* NOT_FOUND / AMBIGUOUS / SKIPPED: the reason */
 } locate_item;
 
 typedef struct locate_opts {

@@ -19,7 +19,7 @@ typedef struct dom {
     size_t n;
     size_t first;   /* size after the first evidence */
     char how[256];  /* evidence that narrowed it */
-    char lost[256]; /* what ruled out the last candidates */
+    char lost[LOCATE_WHY_MAX]; /* what ruled out the last candidates */
 } dom;
 
 /* The state of one locate_buffer call. */
