@@ -336,7 +336,7 @@ static int read_triples(tj_reader *r, unsigned long line, const cJSON *o, const 
 static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip *c, long *tick,
                       ff_error *err)
 {
-    long v, anim;
+    long v = 0, anim = 0; /* set on success; -O3 cannot see it through need_int */
     if (!cJSON_IsObject(o)) return line_err(r, line, err, "not a JSON object");
     if (need_int(r, line, o, "v", 1, 1, &v, err) < 0) return -1;
     const cJSON *file = cJSON_GetObjectItemCaseSensitive(o, "file");
@@ -360,7 +360,7 @@ static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip 
 static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, unsigned anim,
                        trace *t, ff_error *err)
 {
-    long ret, frame, total, flags, off, bit, skel;
+    long ret = 0, frame = 0, total = 0, flags = 0, off = 0, bit = 0, skel = 0; /* as above */
     const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(o, "cmd");
     if (need_int(r, line, o, "ret", INT32_MIN, INT32_MAX, &ret, err) < 0) return -1;
     if (!cJSON_IsObject(cmd)) return line_err(r, line, err, "key \"cmd\" missing or not an object");
