@@ -129,7 +129,7 @@ Test(fields, names_and_parse_round_trip)
         unsigned bone;
         field_name((field_id)f, 7, buf, sizeof buf);
         cr_assert_eq(field_parse(buf, &got, &bone), 0, "%s", buf);
-        cr_assert_eq(got, f, "%s", buf);
+        cr_assert_eq(got, (field_id)f, "%s", buf);
         cr_assert_eq(bone, field_is_per_bone(f) ? 7u : 0u, "%s", buf);
     }
     field_id f;
