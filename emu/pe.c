@@ -212,8 +212,8 @@ static void map_raw(pe_image *img, pe_section *s, unsigned i, uint32_t rawoff, u
     uint32_t off = rawoff & ~(PE_RAW_ROUND - 1);
     uint32_t want = rawsz < s->vsize ? rawsz : s->vsize;
     uint64_t have = off >= size ? 0 : size - off;
-    s->raw_off = off;
     s->raw_size = have < want ? (uint32_t)have : want;
+    s->raw_off = s->raw_size ? off : 0; /* nothing of the file: no offset into it */
     if (s->raw_size == want) return;
     s->raw_missing = want - s->raw_size;
     warn(img,

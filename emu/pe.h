@@ -43,7 +43,7 @@ typedef struct pe_section {
     char name[9];      /* NUL-terminated copy of the 8-byte name */
     uint32_t rva;      /* VirtualAddress */
     uint32_t vsize;    /* mapped size: VirtualSize, or SizeOfRawData when 0 */
-    uint32_t raw_off;     /* PointerToRawData rounded down to 0x200 (0: no raw data) */
+    uint32_t raw_off;     /* PointerToRawData rounded down to 0x200 (0 when raw_size is 0) */
     uint32_t raw_size;    /* bytes copied from the file: min(SizeOfRawData, vsize), cut at EOF */
     uint32_t raw_missing; /* raw bytes the headers promise past the end of the file (zeros) */
     uint32_t characteristics;
