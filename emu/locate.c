@@ -17,8 +17,8 @@
 #include "common/sha256.h"
 #include "emu/locate_internal.h"
 
-#define EXPAND_MAX 4096  /* a candidate set larger than this says nothing */
-#define CALLERS_FROM 64  /* callers are gathered for at most this many candidates */
+#define EXPAND_MAX 4096   /* a candidate set larger than this says nothing */
+#define CALLERS_FROM 64   /* callers are gathered for at most this many candidates */
 #define SEARCH_MAX 200000 /* entries searched by pattern at most */
 #define MAX_ROUNDS 1000
 
@@ -144,13 +144,17 @@ static void shape(solver *sv, unsigned i)
     if (!m) {
         char addrs[128] = "", calls[48];
         locate_list_addresses(addrs, sizeof addrs, d->v, d->n);
-        if (lo > hi) snprintf(calls, sizeof calls, "none decodes as code");
-        else if (lo == hi) snprintf(calls, sizeof calls, "%s %u distinct direct call%s",
-                                    d->n == 1 ? "makes" : "make", lo, lo == 1 ? "" : "s");
-        else snprintf(calls, sizeof calls, "make %u to %u distinct direct calls", lo, hi);
+        if (lo > hi)
+            snprintf(calls, sizeof calls, "none decodes as code");
+        else if (lo == hi)
+            snprintf(calls, sizeof calls, "%s %u distinct direct call%s",
+                     d->n == 1 ? "makes" : "make", lo, lo == 1 ? "" : "s");
+        else
+            snprintf(calls, sizeof calls, "make %u to %u distinct direct calls", lo, hi);
         char lost[sizeof d->lost];
-        snprintf(lost, sizeof lost, "its %zu candidate%s (%.90s; %.100s) %.48s, the profile lists %u",
-                 d->n, d->n == 1 ? "" : "s", addrs, d->how, calls, r->ncallees);
+        snprintf(lost, sizeof lost,
+                 "its %zu candidate%s (%.90s; %.100s) %.48s, the profile lists %u", d->n,
+                 d->n == 1 ? "" : "s", addrs, d->how, calls, r->ncallees);
         memcpy(d->lost, lost, sizeof lost);
     }
     d->n = m;
@@ -193,7 +197,8 @@ static uint32_t *targets_of(solver *sv, const dom *q, size_t *n)
     for (size_t k = 0; k < q->n; k++) {
         const walk_routine *w = locate_walk_of(sv, q->v[k]);
         if (!w) break;
-        for (unsigned c = 0; c < w->ncalls; c++) out[(*n)++] = w->calls[c].address;
+        for (unsigned c = 0; c < w->ncalls; c++)
+            out[(*n)++] = w->calls[c].address;
     }
     return out;
 }
@@ -284,7 +289,8 @@ static void edges(solver *sv, int backward)
 unsigned locate_pattern_of(const walk_routine *w, uint16_t *out)
 {
     unsigned n = w->ninsns < PROFILE_PATTERN_MAX ? (unsigned)w->ninsns : PROFILE_PATTERN_MAX;
-    for (unsigned i = 0; i < n; i++) out[i] = w->insns[i].token;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = w->insns[i].token;
     return n;
 }
 
@@ -314,8 +320,10 @@ static void patterns(solver *sv)
             const walk_routine *w = locate_walk_of(sv, d->v[k]);
             if (w && locate_pattern_equal(w, r)) same[m++] = d->v[k];
         }
-        if (m && m < d->n) narrow(sv, i, same, m, "pattern");
-        else free(same);
+        if (m && m < d->n)
+            narrow(sv, i, same, m, "pattern");
+        else
+            free(same);
     }
 }
 
@@ -338,8 +346,10 @@ static void search(solver *sv)
             const walk_routine *w = locate_walk_of(sv, all[k]);
             if (w && locate_pattern_equal(w, r)) same[m++] = all[k];
         }
-        if (m) narrow(sv, i, same, m, "pattern, searched among every routine");
-        else free(same);
+        if (m)
+            narrow(sv, i, same, m, "pattern, searched among every routine");
+        else
+            free(same);
     }
 }
 
@@ -359,7 +369,6 @@ static void solve(solver *sv)
 }
 
 /* ---- anchors: tables ---- */
-
 
 /* Occurrences of table t and, per occurrence, the routines referring to it. */
 static void anchor_table(solver *sv, const profile_table *t)
@@ -401,7 +410,8 @@ static void anchor_table(solver *sv, const profile_table *t)
 
 static void free_domains(solver *sv)
 {
-    for (unsigned i = 0; i < PROFILE_MAX_ROUTINES; i++) free(sv->d[i].v);
+    for (unsigned i = 0; i < PROFILE_MAX_ROUTINES; i++)
+        free(sv->d[i].v);
 }
 
 static int run_solver(solver *sv, const pe_image *pe, const uint8_t *layout,
@@ -412,16 +422,16 @@ static int run_solver(solver *sv, const pe_image *pe, const uint8_t *layout,
         sv->d[i].any = 1;
         sv->skip[i] = p->routines[i].test;
     }
-    for (unsigned t = 0; t < p->ntables && !sv->failed; t++) anchor_table(sv, &p->tables[t]);
+    for (unsigned t = 0; t < p->ntables && !sv->failed; t++)
+        anchor_table(sv, &p->tables[t]);
     solve(sv);
     if (sv->failed || locate_items(sv, out) != 0) return -1;
-    if (out->complete)
-        return locate_build_profile(out, p, sv->sc, pe, layout, opts, sv->err);
+    if (out->complete) return locate_build_profile(out, p, sv->sc, pe, layout, opts, sv->err);
     return 0;
 }
 
-int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p,
-                  const locate_opts *opts, locate_result *out, ff_error *err)
+int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p, const locate_opts *opts,
+                  locate_result *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->profile, sizeof out->profile, "%s", p->name);

@@ -53,21 +53,21 @@ typedef enum locate_status {
 typedef struct locate_item {
     char name[64];
     locate_status status;
-    uint32_t known_address; /* where the profile has it */
-    uint32_t address;       /* where it is in this build (FOUND) */
-    unsigned ncandidates;   /* candidates left (AMBIGUOUS: more than 1) */
+    uint32_t known_address;                     /* where the profile has it */
+    uint32_t address;                           /* where it is in this build (FOUND) */
+    unsigned ncandidates;                       /* candidates left (AMBIGUOUS: more than 1) */
     uint32_t candidates[LOCATE_MAX_CANDIDATES]; /* the first of them */
-    unsigned first_candidates; /* candidates when the first evidence narrowed it */
-    int pattern;               /* -1 no pattern to compare; else similarity 0..100 */
-    char how[256];             /* the evidence, in the order it applied */
-    char why[LOCATE_WHY_MAX];  /* NOT_FOUND / AMBIGUOUS / SKIPPED: the reason */
+    unsigned first_candidates;                  /* candidates when the first evidence narrowed it */
+    int pattern;              /* -1 no pattern to compare; else similarity 0..100 */
+    char how[256];            /* the evidence, in the order it applied */
+    char why[LOCATE_WHY_MAX]; /* NOT_FOUND / AMBIGUOUS / SKIPPED: the reason */
 } locate_item;
 
 typedef struct locate_opts {
-    const char *exe_name;  /* recorded in the located profile */
-    const char *patterns;  /* where the profile's patterns come from, for the record */
-    const char *tool;      /* "ff8diff 0.1.0" */
-    const char *name;      /* the located profile's name; NULL: "<profile>_located_<sha8>" */
+    const char *exe_name; /* recorded in the located profile */
+    const char *patterns; /* where the profile's patterns come from, for the record */
+    const char *tool;     /* "ff8diff 0.1.0" */
+    const char *name;     /* the located profile's name; NULL: "<profile>_located_<sha8>" */
 } locate_opts;
 
 typedef struct locate_result {
@@ -78,9 +78,9 @@ typedef struct locate_result {
     locate_item tables[PROFILE_MAX_TABLES];
     locate_item globals[PROFILE_MAX_GLOBALS];
     unsigned nfound, nnot_found, nambiguous, nskipped;
-    int complete;                 /* everything found: located is the build's profile */
+    int complete;                    /* everything found: located is the build's profile */
     char refusal[FF_ERR_REASON_MAX]; /* otherwise: names what is missing or doubled */
-    emu_profile located;          /* complete only */
+    emu_profile located;             /* complete only */
     /* the code index, for the figures */
     uint64_t code_bytes, insns;
     size_t edges, entries, walks;
@@ -93,8 +93,8 @@ typedef struct locate_result {
  * names them. Fails (-1) when data is not a PE32 (FF_E_EXE with the
  * parser's reason) or memory runs out.
  */
-int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p,
-                  const locate_opts *opts, locate_result *out, ff_error *err);
+int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p, const locate_opts *opts,
+                  locate_result *out, ff_error *err);
 
 /*
  * Learns from a known build (data, which p describes: its addresses hold):

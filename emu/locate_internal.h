@@ -17,8 +17,8 @@ typedef struct dom {
     int any;     /* no evidence yet */
     uint32_t *v; /* ascending */
     size_t n;
-    size_t first;   /* size after the first evidence */
-    char how[256];  /* evidence that narrowed it */
+    size_t first;              /* size after the first evidence */
+    char how[256];             /* evidence that narrowed it */
     char lost[LOCATE_WHY_MAX]; /* what ruled out the last candidates */
 } dom;
 
@@ -55,8 +55,7 @@ int locate_pattern_equal(const walk_routine *w, const profile_routine *r);
  * the patterns and callees read from this build. Fails only when memory
  * runs out.
  */
-int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc,
-                         const pe_image *pe, const uint8_t *layout, const locate_opts *opts,
-                         ff_error *err);
+int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, const pe_image *pe,
+                         const uint8_t *layout, const locate_opts *opts, ff_error *err);
 
 #endif

@@ -21,7 +21,8 @@ static void item_from(const dom *d, locate_item *it)
     }
     it->first_candidates = (unsigned)d->first;
     it->ncandidates = (unsigned)d->n;
-    for (size_t k = 0; k < d->n && k < LOCATE_MAX_CANDIDATES; k++) it->candidates[k] = d->v[k];
+    for (size_t k = 0; k < d->n && k < LOCATE_MAX_CANDIDATES; k++)
+        it->candidates[k] = d->v[k];
     snprintf(it->how, sizeof it->how, "%s", d->how);
     if (d->n == 1) {
         it->status = LOCATE_FOUND;
@@ -141,8 +142,8 @@ static void table_item(solver *sv, const profile_table *t, const locate_result *
         if (!nocc)
             snprintf(it->why, sizeof it->why, "its bytes occur nowhere in the image");
         else if (!readers[0] && t->nreaders)
-            snprintf(it->why, sizeof it->why, "its bytes occur %zu times, its readers were not found",
-                     nocc);
+            snprintf(it->why, sizeof it->why,
+                     "its bytes occur %zu times, its readers were not found", nocc);
         else
             snprintf(it->why, sizeof it->why, "%u of its %zu occurrences %s", it->ncandidates, nocc,
                      t->nreaders ? "are read by its readers" : "qualify");
@@ -173,7 +174,8 @@ static void global_item(solver *sv, const profile_global *g, const locate_result
         const walk_ref *f = &w->refs[k];
         int table = 0;
         for (unsigned t = 0; t < out->ntables; t++)
-            table |= out->tables[t].status == LOCATE_FOUND && f->address >= out->tables[t].address &&
+            table |= out->tables[t].status == LOCATE_FOUND &&
+                     f->address >= out->tables[t].address &&
                      f->address - out->tables[t].address < 32;
         if (!f->bare || f->imm || table || walk_in_code(sv->pe, f->address) ||
             it->ncandidates == LOCATE_MAX_CANDIDATES)
@@ -187,8 +189,7 @@ static void global_item(solver *sv, const profile_global *g, const locate_result
         snprintf(it->how, sizeof it->how, "the one [address] %s refers to", r->name);
     } else if (it->ncandidates) {
         it->status = LOCATE_AMBIGUOUS;
-        snprintf(it->why, sizeof it->why, "%s refers to %u addresses: ", r->name,
-                 it->ncandidates);
+        snprintf(it->why, sizeof it->why, "%s refers to %u addresses: ", r->name, it->ncandidates);
         locate_list_addresses(it->why, sizeof it->why, it->candidates, it->ncandidates);
     } else {
         snprintf(it->why, sizeof it->why, "%s refers to no [address]", r->name);
@@ -206,17 +207,23 @@ static void conclude(locate_result *out)
         for (unsigned i = 0; i < counts[l]; i++) {
             const locate_item *it = &lists[l][i];
             switch (it->status) {
-            case LOCATE_FOUND: out->nfound++; continue;
-            case LOCATE_SKIPPED: out->nskipped++; continue;
-            case LOCATE_NOT_FOUND: out->nnot_found++; break;
-            default: out->nambiguous++; break;
+            case LOCATE_FOUND:
+                out->nfound++;
+                continue;
+            case LOCATE_SKIPPED:
+                out->nskipped++;
+                continue;
+            case LOCATE_NOT_FOUND:
+                out->nnot_found++;
+                break;
+            default:
+                out->nambiguous++;
+                break;
             }
             if (used < sizeof out->refusal)
-                used += (size_t)snprintf(out->refusal + used, sizeof out->refusal - used,
-                                         "%s%s %s (%s)", sep, it->name,
-                                         it->status == LOCATE_NOT_FOUND ? "not found"
-                                                                        : "found more than once",
-                                         it->why);
+                used += (size_t)snprintf(
+                    out->refusal + used, sizeof out->refusal - used, "%s%s %s (%s)", sep, it->name,
+                    it->status == LOCATE_NOT_FOUND ? "not found" : "found more than once", it->why);
             sep = "; ";
         }
     out->complete = out->nnot_found == 0 && out->nambiguous == 0;

@@ -38,8 +38,8 @@ static uint32_t moved_fingerprint(const locate_result *r, const emu_profile *src
     return scan_find_bytes(sc, f->bytes, f->len, at, 2) == 1 ? at[0] : 0;
 }
 
-static void fingerprints(emu_profile *out, const locate_result *r, const emu_profile *src,
-                         scan *sc, const pe_image *pe, const uint8_t *layout)
+static void fingerprints(emu_profile *out, const locate_result *r, const emu_profile *src, scan *sc,
+                         const pe_image *pe, const uint8_t *layout)
 {
     out->nfingerprints = 0;
     for (unsigned i = 0; i < src->nfingerprints; i++) {
@@ -94,14 +94,15 @@ static int routines(emu_profile *out, const locate_result *r, const emu_profile 
     return 0;
 }
 
-int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc,
-                         const pe_image *pe, const uint8_t *layout, const locate_opts *opts,
-                         ff_error *err)
+int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, const pe_image *pe,
+                         const uint8_t *layout, const locate_opts *opts, ff_error *err)
 {
     emu_profile *out = &r->located;
     *out = *src;
-    if (opts && opts->name) snprintf(out->name, sizeof out->name, "%s", opts->name);
-    else snprintf(out->name, sizeof out->name, "%.40s_located_%.8s", src->name, r->sha256);
+    if (opts && opts->name)
+        snprintf(out->name, sizeof out->name, "%s", opts->name);
+    else
+        snprintf(out->name, sizeof out->name, "%.40s_located_%.8s", src->name, r->sha256);
     const char *exe = opts && opts->exe_name ? base_name(opts->exe_name) : "(unnamed)";
     snprintf(out->description, sizeof out->description,
              "%.60s: routines located by structure from profile %.40s (ff8diff identify --locate)",
@@ -112,8 +113,10 @@ int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc,
     snprintf(out->sha256[0], sizeof out->sha256[0], "%s", r->sha256);
     fingerprints(out, r, src, sc, pe, layout);
     if (routines(out, r, src, sc, err) != 0) return -1;
-    for (unsigned t = 0; t < out->ntables; t++) out->tables[t].address = r->tables[t].address;
-    for (unsigned g = 0; g < out->nglobals; g++) out->globals[g].address = r->globals[g].address;
+    for (unsigned t = 0; t < out->ntables; t++)
+        out->tables[t].address = r->tables[t].address;
+    for (unsigned g = 0; g < out->nglobals; g++)
+        out->globals[g].address = r->globals[g].address;
     /* Engine routine and global indexes follow the new order. */
     for (int id = 0; id < PROFILE_R__COUNT; id++) {
         const profile_routine *rt = profile_find_routine(out, profile_routine_name(id));
@@ -137,8 +140,10 @@ static void learn_callees(profile_routine *r, const walk_routine *w, const emu_p
         const char *name = NULL;
         for (unsigned k = 0; k < p->nroutines; k++)
             if (p->routines[k].address == w->calls[c].address) name = p->routines[k].name;
-        if (name) snprintf(r->callees[c], sizeof r->callees[c], "%s", name);
-        else snprintf(r->callees[c], sizeof r->callees[c], "0x%X", w->calls[c].address);
+        if (name)
+            snprintf(r->callees[c], sizeof r->callees[c], "%s", name);
+        else
+            snprintf(r->callees[c], sizeof r->callees[c], "0x%X", w->calls[c].address);
     }
     r->ncallees = w->ncalls;
     r->callees_known = 1;

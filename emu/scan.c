@@ -30,7 +30,7 @@ struct scan {
     const pe_image *pe;
     const uint8_t *img;
     walker *w;
-    csh cs;      /* details on: checking one instruction */
+    csh cs; /* details on: checking one instruction */
     cs_insn *in;
     edge *edges; /* sorted by target, then site */
     size_t nedges, edges_cap;
@@ -47,7 +47,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap) return 0;
     size_t ncap = *cap ? *cap * 2 : 1024;
-    while (ncap < need) ncap *= 2;
+    while (ncap < need)
+        ncap *= 2;
     void *n = realloc(*p, ncap * size);
     if (!n) return -1;
     *p = n;
@@ -65,8 +66,7 @@ static int add_edge(scan *s, uint32_t target, uint32_t site)
 static int add_entry(scan *s, uint32_t a, uint8_t kind)
 {
     size_t cap = s->entries_cap;
-    if (grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof *s->entries))
-        return -1;
+    if (grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof *s->entries)) return -1;
     if (cap != s->entries_cap || !s->kinds) {
         uint8_t *k = realloc(s->kinds, s->entries_cap);
         if (!k) return -1;
@@ -119,8 +119,10 @@ static int sweep_section(scan *s, csh cs, cs_insn *in, const pe_section *sec, ed
             if (add_entry(s, a, 1)) return -1;
             after_end = 0;
         }
-        if (ends_path(in->id)) after_end = 1;
-        else if (!is_pad(in->id)) after_end = 0;
+        if (ends_path(in->id))
+            after_end = 1;
+        else if (!is_pad(in->id))
+            after_end = 0;
         uint32_t t = rel32_target(in, 0xE8);
         if (t && walk_in_code(s->pe, t) && add_edge(s, t, a)) return -1;
         t = rel32_target(in, 0xE9);
@@ -150,8 +152,10 @@ static long find_entry(const scan *s, uint32_t a)
     size_t lo = 0, hi = s->nentries;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->entries[mid] < a) lo = mid + 1;
-        else hi = mid;
+        if (s->entries[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < s->nentries && s->entries[lo] == a ? (long)lo : -1;
 }
@@ -305,7 +309,8 @@ static int cache_grow(scan *s)
     for (size_t i = 0; i < s->cache_cap; i++) {
         if (!s->cache[i].walk) continue;
         size_t k = hash_slot(s->cache[i].entry, ncap);
-        while (n[k].walk) k = (k + 1) & (ncap - 1);
+        while (n[k].walk)
+            k = (k + 1) & (ncap - 1);
         n[k] = s->cache[i];
     }
     free(s->cache);
@@ -335,7 +340,8 @@ const walk_routine *scan_walk(scan *s, uint32_t entry, ff_error *err)
         return NULL;
     }
     size_t k = hash_slot(entry, s->cache_cap);
-    while (s->cache[k].walk) k = (k + 1) & (s->cache_cap - 1);
+    while (s->cache[k].walk)
+        k = (k + 1) & (s->cache_cap - 1);
     s->cache[k] = (slot){entry, r};
     s->ncache++;
     s->st.walks++;
@@ -356,8 +362,10 @@ static long last_entry_at_or_before(const scan *s, uint32_t addr)
     size_t lo = 0, hi = s->nentries;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->entries[mid] <= addr) lo = mid + 1;
-        else hi = mid;
+        if (s->entries[mid] <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return (long)lo - 1;
 }
@@ -417,11 +425,14 @@ long scan_callers(scan *s, uint32_t target, uint32_t *out, size_t cap, ff_error 
     size_t lo = 0, hi = s->nedges;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->edges[mid].target < target) lo = mid + 1;
-        else hi = mid;
+        if (s->edges[mid].target < target)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     size_t end = lo;
-    while (end < s->nedges && s->edges[end].target == target) end++;
+    while (end < s->nedges && s->edges[end].target == target)
+        end++;
     uint32_t *all = malloc((end - lo + 1) * sizeof *all);
     if (!all) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     size_t n = 0;
@@ -447,7 +458,8 @@ size_t scan_find_bytes(const scan *s, const uint8_t *bytes, size_t n, uint32_t *
     size_t found = 0;
     if (!n) return 0;
     int zeros = 1;
-    for (size_t i = 0; i < n; i++) zeros &= bytes[i] == 0;
+    for (size_t i = 0; i < n; i++)
+        zeros &= bytes[i] == 0;
     for (unsigned i = 0; i < s->pe->nsections; i++) {
         const pe_section *sec = &s->pe->sections[i];
         /* Past a section's file bytes there are only zeros. */

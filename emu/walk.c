@@ -197,8 +197,10 @@ static int walk_path(walker *w, walk_routine *r, uint32_t a)
             id == X86_INS_UD2)
             return 0;
         if (id == X86_INS_CALL) {
-            if (imm) add_call(r, target, 0);
-            else r->nindirect++;
+            if (imm)
+                add_call(r, target, 0);
+            else
+                r->nindirect++;
         } else if (id == X86_INS_JMP) {
             if (!imm) {
                 r->nindirect++;
@@ -223,8 +225,8 @@ static int by_address(const void *a, const void *b)
     return x->address < y->address ? -1 : x->address > y->address;
 }
 
-int walk_routine_at(walker *w, uint32_t entry, walk_entry_fn is_entry, void *arg,
-                    walk_routine *out, ff_error *err)
+int walk_routine_at(walker *w, uint32_t entry, walk_entry_fn is_entry, void *arg, walk_routine *out,
+                    ff_error *err)
 {
     memset(out, 0, sizeof *out);
     out->entry = entry;
@@ -258,8 +260,10 @@ int walk_covers(const walk_routine *r, uint32_t addr)
     size_t lo = 0, hi = r->ninsns;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (r->insns[mid].address <= addr) lo = mid + 1;
-        else hi = mid;
+        if (r->insns[mid].address <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     if (lo == 0) return 0;
     const walk_insn *in = &r->insns[lo - 1];

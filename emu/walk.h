@@ -59,7 +59,7 @@ typedef struct walk_routine {
     unsigned ncalls;  /* direct call and tail-call targets, unique, in order found */
     walk_target calls[WALK_MAX_CALLS];
     unsigned nindirect; /* calls and jumps through a register or memory */
-    unsigned nrefs;     /* [address] anywhere, [reg + address] and address immediates in the image */
+    unsigned nrefs; /* [address] anywhere, [reg + address] and address immediates in the image */
     walk_ref refs[WALK_MAX_REFS];
 } walk_routine;
 
@@ -82,8 +82,8 @@ void walk_close(walker *w);
  * decodes is recorded in out (decoded 0, error), not an error. Returns -1
  * only when memory runs out.
  */
-int walk_routine_at(walker *w, uint32_t entry, walk_entry_fn is_entry, void *arg,
-                    walk_routine *out, ff_error *err);
+int walk_routine_at(walker *w, uint32_t entry, walk_entry_fn is_entry, void *arg, walk_routine *out,
+                    ff_error *err);
 void walk_routine_free(walk_routine *r);
 
 /* 1 when one of the routine's instructions starts at or spans addr. */

@@ -46,8 +46,7 @@ static uint8_t *read_all(const char *path, size_t *size, ff_error *err)
 }
 
 /* Every fingerprint of p holds in data. */
-static int check_fingerprints(const emu_profile *p, const uint8_t *data, size_t size,
-                              ff_error *err)
+static int check_fingerprints(const emu_profile *p, const uint8_t *data, size_t size, ff_error *err)
 {
     pe_image pe;
     if (pe_parse(data, size, &pe, err) != 0) return -1;

@@ -35,8 +35,8 @@ static void print_item(const locate_item *it, int with_pattern)
     else
         printf("  %-9s %-10s  %s (profile: 0x%08X)", locate_status_word(it->status), "", it->name,
                it->known_address);
-    if (it->first_candidates) printf(", candidates %u -> %u", it->first_candidates,
-                                     it->ncandidates);
+    if (it->first_candidates)
+        printf(", candidates %u -> %u", it->first_candidates, it->ncandidates);
     if (with_pattern && it->pattern >= 0) printf(", pattern %d%%", it->pattern);
     printf("\n");
     if (it->how[0]) printf("            how: %s\n", it->how);
@@ -53,11 +53,14 @@ static void print_result(const char *path, const locate_result *r, const char *p
            (unsigned long long)r->code_bytes, (unsigned long long)r->insns, r->edges, r->entries,
            r->walks, ms[0], ms[1]);
     printf("routines:\n");
-    for (unsigned i = 0; i < r->nroutines; i++) print_item(&r->routines[i], 1);
+    for (unsigned i = 0; i < r->nroutines; i++)
+        print_item(&r->routines[i], 1);
     printf("tables:\n");
-    for (unsigned i = 0; i < r->ntables; i++) print_item(&r->tables[i], 0);
+    for (unsigned i = 0; i < r->ntables; i++)
+        print_item(&r->tables[i], 0);
     printf("globals:\n");
-    for (unsigned i = 0; i < r->nglobals; i++) print_item(&r->globals[i], 0);
+    for (unsigned i = 0; i < r->nglobals; i++)
+        print_item(&r->globals[i], 0);
 }
 
 /* Patterns learned from the known build at known_path; 0 or an exit code. */
@@ -150,8 +153,7 @@ static int locate_all(const char *path, const uint8_t *data, size_t size, emu_pr
         ms[2 * i] = now_ms(CLOCK_MONOTONIC) - t0;
         ms[2 * i + 1] = now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
         const locate_result *b = &res[*best], *r = &res[i];
-        if ((r->complete && !b->complete) ||
-            (r->complete == b->complete && r->nfound > b->nfound))
+        if ((r->complete && !b->complete) || (r->complete == b->complete && r->nfound > b->nfound))
             *best = i;
     }
     return 0;
@@ -167,7 +169,7 @@ int cli_identify_locate(const char *path, const char *profile_arg, const char *f
     ff_error err;
     locate_result *res = NULL;
     double *ms = NULL;
-    char (*labels)[320] = NULL;
+    char(*labels)[320] = NULL;
     int status = sources(profile_arg, &src, &n);
     if (status) goto done;
     res = calloc(n, sizeof *res);
@@ -198,8 +200,8 @@ int cli_identify_locate(const char *path, const char *profile_arg, const char *f
     if (status) goto done;
     for (unsigned i = 0; i < n; i++)
         if (i != best)
-            printf("profile %s: %u found, %u not found, %u found more than once\n",
-                   res[i].profile, res[i].nfound, res[i].nnot_found, res[i].nambiguous);
+            printf("profile %s: %u found, %u not found, %u found more than once\n", res[i].profile,
+                   res[i].nfound, res[i].nnot_found, res[i].nambiguous);
     const locate_result *r = &res[best];
     print_result(path, r, labels[best], ms + 2 * best);
     if (!r->complete) {

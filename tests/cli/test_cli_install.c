@@ -42,9 +42,8 @@ Test(install, installed_ff8diff_runs_from_an_empty_folder, .init = setup, .fini 
     cr_assert_eq(o.status, 0, "install failed: %s%s", o.out, o.err);
     ts_out_free(&o);
     static const char *const files[] = {
-        "bin/ff8diff", "share/ff8diff/standin/standin.exe",
-        "share/ff8diff/profiles/standin.json", "share/ff8diff/profiles/ff8_en_steam2013.json",
-        "share/ff8diff/schema/report.schema.json"};
+        "bin/ff8diff", "share/ff8diff/standin/standin.exe", "share/ff8diff/profiles/standin.json",
+        "share/ff8diff/profiles/ff8_en_steam2013.json", "share/ff8diff/schema/report.schema.json"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char *f = ts_path(prefix, files[i]);
         cr_assert_eq(access(f, R_OK), 0, "%s was not installed", files[i]);
@@ -63,7 +62,8 @@ Test(install, installed_ff8diff_runs_from_an_empty_folder, .init = setup, .fini 
     cr_assert_gt(ts_num(r, "totals.comparisons"), 0);
     cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
     const char *exe = cJSON_GetObjectItem(
-        cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "executable"), "path")->valuestring;
+                          cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "executable"), "path")
+                          ->valuestring;
     char want[4200];
     snprintf(want, sizeof want, "%s/share/ff8diff/standin/standin.exe", moved);
     char *real_want = realpath(want, NULL);

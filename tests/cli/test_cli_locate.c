@@ -62,12 +62,13 @@ Test(locate_cli, relinked_build_located_written_and_run, .init = setup, .fini = 
     ts_out o;
     ts_cli(scratch, &o, "identify '%s' --locate --write-profile '%s'", exe, prof);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
-    static const char *const names[] = {"Battle_ReadAnimation", "StartClip", "Field_Alloc",
-                                        "Field_Free", "BuildBoneMatrices", "QueueAnimation"};
+    static const char *const names[] = {"Battle_ReadAnimation", "StartClip",
+                                        "Field_Alloc",          "Field_Free",
+                                        "BuildBoneMatrices",    "QueueAnimation"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char want[128];
-        snprintf(want, sizeof want, "found     0x%08X  %s (profile: 0x", sym("standin_relinked.sym",
-                 names[i]), names[i]);
+        snprintf(want, sizeof want, "found     0x%08X  %s (profile: 0x",
+                 sym("standin_relinked.sym", names[i]), names[i]);
         cr_assert(strstr(o.out, want), "no \"%s\" in:\n%s", want, o.out);
     }
     cr_assert(strstr(o.out, "how: reads table position_widths"), "%s", o.out);
@@ -137,8 +138,7 @@ Test(locate_cli, a_build_without_bone_matrices_is_refused, .init = setup, .fini 
     char *exe = standin("standin_nobbm.exe");
     char *prof = ts_path(scratch, "nobbm.json");
     ts_out o;
-    ts_cli(scratch, &o, "identify '%s' --locate --profile standin --write-profile '%s'", exe,
-           prof);
+    ts_cli(scratch, &o, "identify '%s' --locate --profile standin --write-profile '%s'", exe, prof);
     cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "NOT FOUND             BuildBoneMatrices"), "%s", o.out);
     cr_assert(strstr(o.out, "verdict: refused: BuildBoneMatrices not found"), "%s", o.out);
@@ -156,7 +156,8 @@ Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
     char *src = ts_path(bin, "emu/profiles/standin.json");
     cJSON *p = ts_json(src);
     cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItem(p, "routines")) cJSON_DeleteItemFromObject(r, "pattern");
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(p, "routines"))
+        cJSON_DeleteItemFromObject(r, "pattern");
     char *text = cJSON_Print(p);
     char *bare = ts_path(scratch, "bare.json");
     ts_write(bare, text, strlen(text));

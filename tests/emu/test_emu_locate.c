@@ -90,8 +90,7 @@ Test(locate, the_relinked_standin_is_located_whole)
         const locate_item *it = k < 2 ? item(r->tables, r->ntables, data_syms[k].item)
                                       : item(r->globals, r->nglobals, data_syms[k].item);
         cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
-        cr_assert_eq(it->address, sym("standin_relinked.sym", data_syms[k].symbol), "%s",
-                     it->name);
+        cr_assert_eq(it->address, sym("standin_relinked.sym", data_syms[k].symbol), "%s", it->name);
     }
     /* The tables are the anchors: each read by its reader. */
     cr_assert(strstr(item(r->routines, r->nroutines, "ReadPositionType")->how,
@@ -102,9 +101,9 @@ Test(locate, the_relinked_standin_is_located_whole)
 /* The relinked build really is another layout: the test above means something. */
 Test(locate, the_relinked_standin_moves_everything)
 {
-    static const char *const names[] = {"Field_Alloc", "Field_Free", "BuildBoneMatrices",
-                                        "Battle_ReadAnimation", "bitReader", "ReadPositionType",
-                                        "ReadRotationType", "StartClip", "QueueAnimation"};
+    static const char *const names[] = {"Field_Alloc",          "Field_Free", "BuildBoneMatrices",
+                                        "Battle_ReadAnimation", "bitReader",  "ReadPositionType",
+                                        "ReadRotationType",     "StartClip",  "QueueAnimation"};
     int64_t first_delta = 0;
     int deltas_differ = 0, order_changed = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -113,9 +112,9 @@ Test(locate, the_relinked_standin_moves_everything)
         if (i == 0) first_delta = d;
         deltas_differ |= d != first_delta;
         for (size_t j = 0; j < i; j++)
-            order_changed |= (sym("standin.sym", names[j]) < sym("standin.sym", names[i])) !=
-                             (sym("standin_relinked.sym", names[j]) <
-                              sym("standin_relinked.sym", names[i]));
+            order_changed |=
+                (sym("standin.sym", names[j]) < sym("standin.sym", names[i])) !=
+                (sym("standin_relinked.sym", names[j]) < sym("standin_relinked.sym", names[i]));
     }
     cr_assert(deltas_differ && order_changed);
     int64_t data_delta = (int64_t)sym("standin_relinked.sym", "standin_position_widths") -
@@ -162,7 +161,8 @@ Test(locate, twins_without_patterns_are_refused_naming_both)
 {
     emu_profile p;
     te_standin_profile(&p);
-    for (unsigned i = 0; i < p.nroutines; i++) p.routines[i].npattern = 0;
+    for (unsigned i = 0; i < p.nroutines; i++)
+        p.routines[i].npattern = 0;
     locate_result *r = locate("standin_relinked.exe", &p);
     cr_assert(!r->complete, "located on a guess");
     uint32_t fa = sym("standin_relinked.sym", "Field_Alloc");
@@ -191,7 +191,8 @@ Test(locate, patterns_learned_from_a_known_build)
 {
     emu_profile p;
     te_standin_profile(&p);
-    for (unsigned i = 0; i < p.nroutines; i++) p.routines[i].npattern = 0;
+    for (unsigned i = 0; i < p.nroutines; i++)
+        p.routines[i].npattern = 0;
     size_t size;
     uint8_t *known = te_read(te_standin_path("standin.exe"), &size);
     ff_error err;
@@ -262,7 +263,8 @@ Test(locate, damaged_code_is_refused_or_located_never_a_crash)
     unsigned nsec = le_u16(data + h + 6), opt = le_u16(data + h + 20);
     const uint8_t *code = NULL;
     for (unsigned i = 0; i < nsec; i++)
-        if (memcmp(data + h + 24 + opt + 40 * i, ".code", 6) == 0) code = data + h + 24 + opt + 40 * i;
+        if (memcmp(data + h + 24 + opt + 40 * i, ".code", 6) == 0)
+            code = data + h + 24 + opt + 40 * i;
     cr_assert(code, "no .code section");
     uint32_t off = le_u32(code + 20), len = le_u32(code + 8);
     locate_result *r = malloc(sizeof *r);

@@ -65,7 +65,8 @@ static uint8_t *layout(const uint8_t *data, size_t size, pe_image *img)
 static void expect_data(const uint8_t *lay, uint32_t data_rva, unsigned upto, const char *what)
 {
     uint8_t want[PATTERN_LEN];
-    for (unsigned i = 0; i < PATTERN_LEN; i++) want[i] = i < upto ? pattern(i) : 0;
+    for (unsigned i = 0; i < PATTERN_LEN; i++)
+        want[i] = i < upto ? pattern(i) : 0;
     ts_assert_mem(lay + data_rva, want, PATTERN_LEN, what);
 }
 
