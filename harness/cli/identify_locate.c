@@ -63,8 +63,12 @@ static void print_result(const char *path, const locate_result *r, const char *p
         print_item(&r->globals[i], 0);
 }
 
-/* Patterns learned from the known build at known_path; 0 or an exit code. */
-static int learn(const char *known_path, emu_profile *p, char *label, size_t n)
+/*
+ * Patterns learned from the known build at known_path: 0, or -1 when p
+ * does not describe that build (said only when quiet is 0), or an exit
+ * code.
+ */
+static int learn(const char *known_path, emu_profile *p, char *label, size_t n, int quiet)
 {
     uint8_t *data;
     size_t size;
@@ -83,8 +87,10 @@ static int learn(const char *known_path, emu_profile *p, char *label, size_t n)
     if (identify_buffer(data, size, p, 1, id, &err) < 0) {
         cli_print_error(&err);
     } else if (id->matches[0].verdict == IDENTIFY_REFUSED) {
-        cli_fail("--from %s: not the build profile %s describes: %s", known_path, p->name,
-                 id->matches[0].reason);
+        if (!quiet)
+            cli_fail("--from %s: not the build profile %s describes: %s", known_path, p->name,
+                     id->matches[0].reason);
+        rc = -1;
     } else if (locate_learn(data, size, p, &err) < 0) {
         cli_print_error(&err);
     } else {
@@ -182,14 +188,27 @@ int cli_identify_locate(const char *path, const char *profile_arg, const char *f
         status = CLI_EXIT_ERROR;
         goto done;
     }
+    /* With --from, the profiles that describe that build (all of them must, when named). */
+    unsigned kept = 0;
     for (unsigned i = 0; i < n && !status; i++) {
-        snprintf(labels[i], sizeof labels[i], "%s", "none (structure only)");
+        snprintf(labels[kept], sizeof labels[kept], "%s", "none (structure only)");
         for (unsigned k = 0; k < src[i].nroutines; k++)
             if (src[i].routines[k].npattern)
-                snprintf(labels[i], sizeof labels[i], "from the profile");
-        if (from) status = learn(from, &src[i], labels[i], sizeof labels[i]);
-        lp[i] = labels[i];
+                snprintf(labels[kept], sizeof labels[kept], "from the profile");
+        int rc = from ? learn(from, &src[i], labels[kept], sizeof labels[kept], !profile_arg) : 0;
+        if (rc > 0 || (rc < 0 && profile_arg)) status = rc > 0 ? rc : CLI_EXIT_ERROR;
+        if (rc == 0) {
+            if (kept != i) src[kept] = src[i];
+            lp[kept] = labels[kept];
+            kept++;
+        }
     }
+    if (!status && !kept) {
+        cli_fail("--from %s: no built-in profile describes that build (ff8diff identify %s)", from,
+                 from);
+        status = CLI_EXIT_ERROR;
+    }
+    n = kept;
     if (!status && cli_read_file(path, &data, &size, &err) < 0) {
         cli_print_error(&err);
         status = CLI_EXIT_ERROR;
@@ -206,6 +225,10 @@ int cli_identify_locate(const char *path, const char *profile_arg, const char *f
     print_result(path, r, labels[best], ms + 2 * best);
     if (!r->complete) {
         printf("verdict: refused: %s\n", r->refusal);
+        if (r->nambiguous && !from)
+            printf("  (routines of the same shape are told apart by their patterns: give --from "
+                   "a build the profile describes, e.g. --from FF8_EN.exe for "
+                   "ff8_en_steam2013)\n");
         cli_fail("%s: the routines of profile %s cannot all be located; nothing runs on a guess",
                  path, r->profile);
         status = CLI_EXIT_ERROR;

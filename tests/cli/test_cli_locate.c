@@ -169,6 +169,7 @@ Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
     cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "patterns: none (structure only)"), "%s", o.out);
     cr_assert(strstr(o.out, "AMBIGUOUS             Field_Alloc"), "%s", o.out);
+    cr_assert(strstr(o.out, "give --from a build the profile describes"), "%s", o.out);
     ts_out_free(&o);
     /* ...until the patterns come from a build the profile describes. */
     ts_cli(scratch, &o, "identify '%s' --locate --profile '%s' --from '%s'", exe, bare, known);
@@ -179,6 +180,15 @@ Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
     ts_cli(scratch, &o, "identify '%s' --locate --profile '%s' --from '%s'", exe, bare, exe);
     cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
     cr_assert(strstr(o.err, "not the build profile"), "%s", o.err);
+    ts_out_free(&o);
+    /* Without --profile, --from picks the built-in profiles that describe the known build. */
+    ts_cli(scratch, &o, "identify '%s' --locate --from '%s'", exe, known);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "locating the routines of profile standin"), "%s", o.out);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "identify '%s' --locate --from '%s'", exe, exe);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "no built-in profile describes that build"), "%s", o.err);
     ts_out_free(&o);
     ts_cli(scratch, &o, "identify '%s' --from '%s'", exe, known);
     cr_assert_eq(o.status, 2);
