@@ -27,12 +27,16 @@ typedef struct emu_game emu_game;
 /*
  * Loads the executable at path and checks it against profile (hash, then
  * fingerprints). On success *out is a new image; *warning (when not NULL)
- * receives "" or a sentence for an unknown build whose fingerprints hold.
- * A build the profile refuses fails with FF_E_EXE and the reason.
+ * receives "" or sentences: an unknown build whose fingerprints hold, a
+ * section whose raw data the file cuts short (mapped as far as it goes,
+ * zeros after). A build the profile refuses fails with FF_E_EXE and the
+ * reason.
  */
 int emu_image_load(const char *path, const emu_profile *profile, emu_image **out,
                    char *warning, size_t warning_size, ff_error *err);
 void emu_image_free(emu_image *img);
+/* 1 when the executable's SHA-256 is one the profile knows, 0 for an unknown build. */
+int emu_image_known(const emu_image *img);
 /* SHA-256 of the executable, lowercase hex (65 bytes with NUL). */
 const char *emu_image_sha256(const emu_image *img);
 const emu_profile *emu_image_profile(const emu_image *img);

@@ -147,6 +147,7 @@ int identify_buffer(const uint8_t *data, size_t size, const emu_profile *profile
         return 0;
     }
     out->is_pe = 1;
+    snprintf(out->pe_warning, sizeof out->pe_warning, "%s", pe.warning);
     for (unsigned i = 0; i < n; i++)
         match_profile(&pe, data, size, out->sha256, &profiles[i], &out->matches[i]);
     pe_free(&pe);

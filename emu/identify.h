@@ -58,6 +58,7 @@ typedef struct identify_result {
     size_t size;
     int is_pe; /* 1 when the file parsed as PE32 i386 */
     char pe_reason[FF_ERR_REASON_MAX];
+    char pe_warning[512]; /* "" or what was mapped leniently (pe_image.warning) */
     unsigned nmatches;
     identify_match matches[IDENTIFY_MAX_PROFILES];
     int accepted; /* index into matches of the profile to use (known first), or -1 */

@@ -17,6 +17,7 @@ struct emu_image {
     uint8_t *layout; /* size_of_image bytes */
     emu_profile profile;
     char sha256[65];
+    int known; /* the SHA-256 is one of the profile's */
 };
 
 int emu_image_load_buffer(const uint8_t *data, size_t size, const char *name,
@@ -38,8 +39,17 @@ int emu_image_load_buffer(const uint8_t *data, size_t size, const char *name,
         ff_error_set(err, FF_E_EXE, name, -1, "profile %s: %s", profile->name, m->reason);
         goto fail;
     }
-    if (m->verdict == IDENTIFY_UNKNOWN && warning && warning_size)
-        snprintf(warning, warning_size, "%s: %s", name ? name : "executable", m->reason);
+    if (warning && warning_size) {
+        const char *who = name ? name : "executable";
+        if (m->verdict == IDENTIFY_UNKNOWN)
+            snprintf(warning, warning_size, "%s: %s", who, m->reason);
+        if (res->pe_warning[0]) {
+            size_t used = strlen(warning);
+            snprintf(warning + used, warning_size - used, "%s%s: %s", used ? "; " : "", who,
+                     res->pe_warning);
+        }
+    }
+    img->known = m->verdict == IDENTIFY_KNOWN;
     memcpy(img->sha256, res->sha256, sizeof img->sha256);
     img->profile = *profile;
     if (pe_parse(data, size, &img->pe, err) != 0) goto fail;
@@ -78,6 +88,11 @@ void emu_image_free(emu_image *img)
     pe_free(&img->pe);
     free(img->layout);
     free(img);
+}
+
+int emu_image_known(const emu_image *img)
+{
+    return img->known;
 }
 
 const char *emu_image_sha256(const emu_image *img)

@@ -2,11 +2,14 @@
  * emu/pe.c: PE32 parsing and image layout (see emu/pe.h). Every size and
  * offset read from the file is checked before use, in an order that cannot
  * overflow (off > size first, then len > size - off), or widened to 64 bits.
+ * Section data is taken as the Windows loader takes it (map_raw); headers
+ * the Windows loader refuses are refused here too, with the reason.
  * No Unicorn here, no printing, no exit: this file is fuzzed.
  */
 #include "common/le.h"
 #include "emu/pe.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #define PE_SECTION_SIZE 40
 #define PE_IMPORT_DESC_SIZE 20
 #define PE_MAX_IMPORT_DLLS 4096
+#define PE_RAW_ROUND 0x200u /* the loader rounds PointerToRawData down to this */
 
 /* 1 when [off, off + len) lies inside a buffer of size bytes. */
 static int in_file(size_t size, uint64_t off, uint64_t len)
@@ -173,6 +177,51 @@ static int parse_imports(pe_image *img, const uint8_t *data, uint32_t dir_rva, f
                         PE_MAX_IMPORT_DLLS);
 }
 
+/* Appends a sentence to the image's warnings (cut when the buffer is full). */
+static void warn(pe_image *img, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(pe_image *img, const char *fmt, ...)
+{
+    size_t used = strlen(img->warning);
+    if (used + 3 >= sizeof img->warning) return;
+    if (used) {
+        memcpy(img->warning + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(img->warning + used, sizeof img->warning - used, fmt, ap);
+    va_end(ap);
+    img->nwarnings++;
+}
+
+/*
+ * The file bytes a section maps, as the Windows loader takes them: none
+ * when PointerToRawData is 0 (uninitialised data, whatever SizeOfRawData
+ * says); otherwise from PointerToRawData rounded down to 0x200, at most
+ * the virtual size, and only what the file holds: a raw size running past
+ * the end of the file maps the bytes that exist (the rest stays zero) and
+ * leaves a warning.
+ */
+static void map_raw(pe_image *img, pe_section *s, unsigned i, uint32_t rawoff, uint32_t rawsz,
+                    size_t size)
+{
+    s->raw_off = 0;
+    s->raw_size = 0;
+    s->raw_missing = 0;
+    if (rawoff == 0 || rawsz == 0) return;
+    uint32_t off = rawoff & ~(PE_RAW_ROUND - 1);
+    uint32_t want = rawsz < s->vsize ? rawsz : s->vsize;
+    uint64_t have = off >= size ? 0 : size - off;
+    s->raw_size = have < want ? (uint32_t)have : want;
+    s->raw_off = s->raw_size ? off : 0; /* nothing of the file: no offset into it */
+    if (s->raw_size == want) return;
+    s->raw_missing = want - s->raw_size;
+    warn(img,
+         "raw data of section %u (%s), 0x%x bytes at 0x%x, runs past the end of the file "
+         "(%zu bytes): 0x%x bytes mapped, 0x%x zero-filled",
+         i, s->name, want, off, size, s->raw_size, s->raw_missing);
+}
+
 static int parse_sections(pe_image *img, const uint8_t *data, size_t size, size_t tab, unsigned n,
                           ff_error *err)
 {
@@ -189,7 +238,7 @@ static int parse_sections(pe_image *img, const uint8_t *data, size_t size, size_
         s->characteristics = le_u32(p + 36);
         s->rva = rva;
         s->vsize = vsize ? vsize : rawsz;
-        if (s->vsize > PE_MAX_IMAGE_SIZE || rawsz > PE_MAX_IMAGE_SIZE)
+        if (s->vsize > PE_MAX_IMAGE_SIZE)
             return ff_error_set(err, FF_E_FORMAT, NULL, o + 8,
                                 "section %u (%s) has an absurd size (virtual 0x%x, raw 0x%x)", i,
                                 s->name, vsize, rawsz);
@@ -201,13 +250,7 @@ static int parse_sections(pe_image *img, const uint8_t *data, size_t size, size_
             return ff_error_set(err, FF_E_FORMAT, NULL, o + 12,
                                 "section %u (%s) at RVA 0x%x overlaps the headers (0x%x bytes)", i,
                                 s->name, rva, img->size_of_headers);
-        if (rawsz && !in_file(size, rawoff, rawsz))
-            return ff_error_set(err, FF_E_TRUNCATED, NULL, o + 20,
-                                "raw data of section %u (%s), 0x%x bytes at 0x%x, lies past the "
-                                "end of the file (%zu bytes)",
-                                i, s->name, rawsz, rawoff, size);
-        s->raw_off = rawsz ? rawoff : 0;
-        s->raw_size = rawsz < s->vsize ? rawsz : s->vsize;
+        map_raw(img, s, i, rawoff, rawsz, size);
     }
     for (unsigned i = 0; i < n; i++)
         for (unsigned j = i + 1; j < n; j++) {
@@ -254,6 +297,11 @@ static int parse_optional(pe_image *img, const uint8_t *data, size_t size, size_
         return ff_error_set(err, FF_E_FORMAT, NULL, opt + 32,
                             "section/file alignment 0x%x/0x%x is not a power of two",
                             img->section_alignment, img->file_alignment);
+    if (img->file_alignment > img->section_alignment)
+        return ff_error_set(err, FF_E_FORMAT, NULL, opt + 36,
+                            "file alignment 0x%x exceeds section alignment 0x%x (Windows refuses "
+                            "such an image)",
+                            img->file_alignment, img->section_alignment);
     if (img->size_of_image == 0 || img->size_of_image > PE_MAX_IMAGE_SIZE)
         return ff_error_set(err, FF_E_FORMAT, NULL, opt + 56, "absurd SizeOfImage 0x%x",
                             img->size_of_image);

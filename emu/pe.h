@@ -6,8 +6,18 @@
  *
  * This module knows nothing of Unicorn: it only reads the file and can lay
  * the image out in a host buffer the way the Windows loader would (headers
- * and sections at their RVAs, virtual size beyond raw size zeroed). It
- * never prints or exits.
+ * and sections at their RVAs, virtual size beyond raw size zeroed). Section
+ * data follows the Windows loader's rules for PE32 i386:
+ *   - PointerToRawData 0: uninitialised (zero) whatever SizeOfRawData says
+ *     (GNU ld writes NOLOAD .bss sections this way);
+ *   - raw data longer than the virtual size is cut to it;
+ *   - PointerToRawData is rounded down to a multiple of 0x200;
+ *   - raw data running past the end of the file maps what the file holds,
+ *     the rest is zero, and pe_image.warning says so.
+ * Headers the Windows loader refuses (no signature, another machine,
+ * PE32+, sections overlapping each other or the headers or running past
+ * SizeOfImage, bad alignments, a file ending inside the headers) are
+ * refused with the reason. It never prints or exits.
  */
 #ifndef FF8_EMU_PE_H
 #define FF8_EMU_PE_H
@@ -33,8 +43,9 @@ typedef struct pe_section {
     char name[9];      /* NUL-terminated copy of the 8-byte name */
     uint32_t rva;      /* VirtualAddress */
     uint32_t vsize;    /* mapped size: VirtualSize, or SizeOfRawData when 0 */
-    uint32_t raw_off;  /* PointerToRawData */
-    uint32_t raw_size; /* bytes copied from the file: min(SizeOfRawData, vsize) */
+    uint32_t raw_off;     /* PointerToRawData rounded down to 0x200 (0 when raw_size is 0) */
+    uint32_t raw_size;    /* bytes copied from the file: min(SizeOfRawData, vsize), cut at EOF */
+    uint32_t raw_missing; /* raw bytes the headers promise past the end of the file (zeros) */
     uint32_t characteristics;
 } pe_section;
 
@@ -57,11 +68,14 @@ typedef struct pe_image {
     pe_section sections[PE_MAX_SECTIONS];
     unsigned nimports;
     pe_import *imports; /* owned; released by pe_free */
+    unsigned nwarnings;
+    char warning[512]; /* "" or sentences joined by "; ": what was mapped leniently */
 } pe_image;
 
 /*
  * Parses and validates data[0..size) as a PE32 i386 image. On success fills
- * *out (which the caller releases with pe_free) and returns 0. On failure
+ * *out (which the caller releases with pe_free) and returns 0; out->warning
+ * then says what was mapped leniently (raw data cut at the end of the file). On failure
  * returns -1 with err->offset at the offending field and the reason
  * (FF_E_TRUNCATED, FF_E_FORMAT, FF_E_UNSUPPORTED for PE32+ or another
  * machine, FF_E_NOMEM); *out then owns nothing. err->file is left empty:

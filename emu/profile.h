@@ -14,10 +14,27 @@
  *    "fingerprints": [{"address": "0x508F90", "bytes": "83 EC 08 53 8B 5C 24 14"}],
  *    "routines": [{"name": "Battle_ReadAnimation", "address": "0x508F90",
  *                  "signature": "int Battle_ReadAnimation(Model *m, AnimCmd *cmd)",
- *                  "args": 2, "callees": ["Field_Alloc", "..."], "test": false}],
- *    "globals": [{"name": "field_alloc_cursor", "address": "0x1D999C4", "size": 4}],
+ *                  "args": 2, "callees": ["Field_Alloc", "..."], "test": false,
+ *                  "pattern": "1f2e..."}],
+ *    "tables": [{"name": "position_widths", "address": "0xB8B9F0",
+ *                "bytes": "03 06 09 10", "read_by": ["ReadPositionType"]}],
+ *    "globals": [{"name": "field_alloc_cursor", "address": "0x1D999C4", "size": 4,
+ *                 "found_in": "Field_Alloc"}],
  *    "scratch_size": 65536,
- *    "x87_control": "0x27F"}
+ *    "x87_control": "0x27F", "pose_convention": "order=...,scale=pre",
+ *    "located": {"from_profile": "...", "executable": "...", "patterns": "...",
+ *                "tool": "..."}}
+ * Optional: "test", "callees" and "pattern" of a routine; "tables";
+ * "found_in" of a global; "located". What the locator (emu/locate.h) uses:
+ *   - "callees": the routine's direct calls, exactly (named routines of the
+ *     profile, or "0x..." for a routine the profile does not name);
+ *   - "pattern": the routine's normalised instructions (emu/walk.h), four
+ *     hex digits per instruction, in address order, at most
+ *     PROFILE_PATTERN_MAX;
+ *   - "tables": data whose bytes are known, read by the routines named in
+ *     "read_by" (the locator's anchors);
+ *   - "found_in": the routine whose code holds the global's address;
+ *   - "located": present in a profile the locator wrote: where from.
  *
  * "x87_control" (optional, default 0x27F: 53-bit precision, round to
  * nearest, every exception masked, as Windows starts a thread) is the x87
@@ -68,6 +85,9 @@
 #define PROFILE_MAX_GLOBALS 16
 #define PROFILE_FP_MAX_BYTES 32
 #define PROFILE_MAX_ARGS 16
+#define PROFILE_MAX_TABLES 8
+#define PROFILE_MAX_READERS 4
+#define PROFILE_PATTERN_MAX 1024
 
 /* The routines the harness calls, by the names of ENGINE.md section 2. */
 #define PROFILE_ROUTINE_MAP(XX)                                                \
@@ -168,13 +188,33 @@ typedef struct profile_routine {
     int helper;                       /* profile_helper_id, -1: not a pose helper */
     uint8_t params[PROFILE_MAX_ARGS]; /* profile_param, args of them */
     uint8_t result;                   /* profile_result */
+    unsigned npattern; /* 0: no "pattern" */
+    uint16_t pattern[PROFILE_PATTERN_MAX];
 } profile_routine;
 
 typedef struct profile_global {
     char name[64];
     uint32_t address;
     uint32_t size;
+    char found_in[64]; /* "" or the routine whose code refers to it */
 } profile_global;
+
+typedef struct profile_table {
+    char name[64];
+    uint32_t address;
+    uint8_t bytes[PROFILE_FP_MAX_BYTES];
+    unsigned len;
+    unsigned nreaders;
+    char read_by[PROFILE_MAX_READERS][64];
+} profile_table;
+
+/* Where a located profile comes from ("located" in the file). */
+typedef struct profile_located {
+    char from_profile[64]; /* the profile whose routines were looked for */
+    char executable[256];  /* the file they were found in (its name) */
+    char patterns[160];    /* where the patterns came from */
+    char tool[64];         /* "ff8diff 0.1.0" */
+} profile_located;
 
 typedef struct emu_profile {
     char name[64];
@@ -189,7 +229,11 @@ typedef struct emu_profile {
     profile_routine routines[PROFILE_MAX_ROUTINES];
     unsigned nglobals;
     profile_global globals[PROFILE_MAX_GLOBALS];
+    unsigned ntables;
+    profile_table tables[PROFILE_MAX_TABLES];
     uint32_t scratch_size;
+    int located; /* 1: written by the locator; see located_from */
+    profile_located located_from;
     /* Index into routines[] of each engine routine, -1 when absent. */
     int engine[PROFILE_R__COUNT];
     /* Index into globals[] of "field_alloc_cursor", -1 when absent. */
@@ -219,5 +263,12 @@ const char *profile_param_name(profile_param kind);
 const char *profile_result_name(profile_result kind);
 /* The routine holding a helper role, or NULL when the profile has none. */
 const profile_routine *profile_helper(const emu_profile *p, profile_helper_id id);
+
+/*
+ * The profile as JSON text in the format above (malloc'd, NUL-terminated;
+ * the caller frees it), which profile_parse reads back to the same
+ * profile (source aside). NULL when memory runs out.
+ */
+char *profile_to_json(const emu_profile *p);
 
 #endif

@@ -1,33 +1,24 @@
 /*
  * emu/structure.c: the structural check of identify_routines (see
- * emu/identify.h). Each routine is disassembled from its entry with
- * Capstone, following its own control flow: conditional jumps both ways,
- * unconditional jumps inside it, stop at ret/hlt/int3/ud2 and at indirect
- * jumps; a direct jmp to another routine's entry (or out of the window
- * around the entry) is a tail call. Reads only; no printing, no exit.
+ * emu/identify.h). Each profile routine is walked from its entry
+ * (emu/walk.h; a jmp to another profile routine's entry is a tail call),
+ * its calls and references named after the profile's routines and globals
+ * and the imports, and its calls compared with the callees the profile
+ * expects. Reads only; no printing, no exit.
  */
-#include <capstone/capstone.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "emu/identify.h"
 #include "emu/pe.h"
+#include "emu/walk.h"
 
-#define WINDOW 0x10000u /* bytes after the entry a routine may span */
-#define MAX_WORK 4096   /* pending branch targets */
-#define MAX_INSNS 20000 /* instructions decoded per routine */
-
-typedef struct walker {
-    csh cs;
-    cs_insn *in;
+typedef struct sctx {
+    walker *w;
     const pe_image *pe;
-    const uint8_t *img; /* laid-out image, size_of_image bytes */
     const emu_profile *p;
-    uint8_t seen[WINDOW / 8];
-    uint32_t work[MAX_WORK];
-    unsigned nwork;
-} walker;
+} sctx;
 
 static int parse_hex(const char *s, uint32_t *out)
 {
@@ -40,30 +31,28 @@ static int parse_hex(const char *s, uint32_t *out)
 }
 
 /* Names addr: routine, global, or the import whose IAT slot it is. */
-static void name_of(const walker *w, uint32_t addr, char *out, size_t cap)
+static void name_of(const sctx *c, uint32_t addr, char *out, size_t cap)
 {
     out[0] = '\0';
-    for (unsigned i = 0; i < w->p->nroutines; i++)
-        if (w->p->routines[i].address == addr) {
-            snprintf(out, cap, "%s", w->p->routines[i].name);
+    for (unsigned i = 0; i < c->p->nroutines; i++)
+        if (c->p->routines[i].address == addr) {
+            snprintf(out, cap, "%s", c->p->routines[i].name);
             return;
         }
-    for (unsigned i = 0; i < w->p->nglobals; i++) {
-        const profile_global *g = &w->p->globals[i];
+    for (unsigned i = 0; i < c->p->nglobals; i++) {
+        const profile_global *g = &c->p->globals[i];
         if (addr >= g->address && addr - g->address < g->size) {
             snprintf(out, cap, "%s", g->name);
             return;
         }
     }
-    const pe_import *imp = pe_import_at_slot(w->pe, addr);
+    const pe_import *imp = pe_import_at_slot(c->pe, addr);
     if (imp) snprintf(out, cap, "%s!%s", imp->dll, imp->name);
 }
 
-static void add_target(const walker *w, identify_target *list, unsigned *n, int *trunc,
+static void add_target(const sctx *c, identify_target *list, unsigned *n, int *trunc,
                        uint32_t addr, int tail)
 {
-    for (unsigned i = 0; i < *n; i++)
-        if (list[i].address == addr) return;
     if (*n == IDENTIFY_MAX_CALLS) {
         *trunc = 1;
         return;
@@ -71,108 +60,33 @@ static void add_target(const walker *w, identify_target *list, unsigned *n, int 
     identify_target *t = &list[(*n)++];
     t->address = addr;
     t->tail = tail;
-    name_of(w, addr, t->name, sizeof t->name);
+    name_of(c, addr, t->name, sizeof t->name);
 }
 
-static int in_image(const walker *w, uint32_t a)
+static int is_global(const sctx *c, uint32_t a)
 {
-    return a >= w->pe->image_base && a - w->pe->image_base < w->pe->size_of_image;
-}
-
-static int is_global(const walker *w, uint32_t a)
-{
-    for (unsigned i = 0; i < w->p->nglobals; i++)
-        if (a >= w->p->globals[i].address && a - w->p->globals[i].address < w->p->globals[i].size)
+    for (unsigned i = 0; i < c->p->nglobals; i++)
+        if (a >= c->p->globals[i].address && a - c->p->globals[i].address < c->p->globals[i].size)
             return 1;
     return 0;
 }
 
-static int is_entry_of_other(const walker *w, uint32_t a, uint32_t self)
+/* The tail-call rule: a jmp to another profile routine's entry. */
+static int is_profile_entry(void *arg, uint32_t a)
 {
-    if (a == self) return 0;
-    for (unsigned i = 0; i < w->p->nroutines; i++)
-        if (w->p->routines[i].address == a) return 1;
+    const emu_profile *p = arg;
+    for (unsigned i = 0; i < p->nroutines; i++)
+        if (p->routines[i].address == a) return 1;
     return 0;
 }
 
-static void push(walker *w, identify_routine *r, uint32_t a)
-{
-    uint32_t off = a - r->address;
-    if (a < r->address || off >= WINDOW || (w->seen[off / 8] >> (off % 8) & 1)) return;
-    if (w->nwork == MAX_WORK) {
-        r->truncated = 1;
-        return;
-    }
-    w->work[w->nwork++] = a;
-}
-
-static void note_refs(walker *w, identify_routine *r, const cs_x86 *x)
-{
-    for (unsigned k = 0; k < x->op_count; k++) {
-        const cs_x86_op *op = &x->operands[k];
-        if (op->type != X86_OP_MEM) continue;
-        uint32_t d = (uint32_t)op->mem.disp;
-        if (in_image(w, d) || is_global(w, d))
-            add_target(w, r->refs, &r->nrefs, &r->truncated, d, 0);
-    }
-}
-
-/* Decodes one path from a; returns when it ends. */
-static void walk_path(walker *w, identify_routine *r, uint32_t a)
-{
-    for (;;) {
-        uint32_t off = a - r->address;
-        if (a < r->address || off >= WINDOW || (w->seen[off / 8] >> (off % 8) & 1)) return;
-        if (!in_image(w, a) || r->insns >= MAX_INSNS) {
-            r->truncated |= r->insns >= MAX_INSNS;
-            return;
-        }
-        w->seen[off / 8] |= (uint8_t)(1u << (off % 8));
-        const uint8_t *code = w->img + (a - w->pe->image_base);
-        size_t left = w->pe->size_of_image - (a - w->pe->image_base);
-        if (left > 16) left = 16;
-        uint64_t addr = a;
-        if (!cs_disasm_iter(w->cs, &code, &left, &addr, w->in)) return;
-        r->insns++;
-        const cs_x86 *x = &w->in->detail->x86;
-        note_refs(w, r, x);
-        unsigned id = w->in->id;
-        int imm = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
-        uint32_t target = imm ? (uint32_t)x->operands[0].imm : 0;
-        if (id == X86_INS_RET || id == X86_INS_RETF || id == X86_INS_HLT || id == X86_INS_INT3 ||
-            id == X86_INS_UD2)
-            return;
-        if (id == X86_INS_CALL) {
-            if (imm)
-                add_target(w, r->calls, &r->ncalls, &r->truncated, target, 0);
-            else
-                r->nindirect++;
-        } else if (id == X86_INS_JMP) {
-            if (!imm) {
-                r->nindirect++;
-                return;
-            }
-            if (is_entry_of_other(w, target, r->address) || target < r->address ||
-                target - r->address >= WINDOW) {
-                add_target(w, r->calls, &r->ncalls, &r->truncated, target, 1);
-                return;
-            }
-            a = target;
-            continue;
-        } else if (cs_insn_group(w->cs, w->in, CS_GRP_JUMP) && imm) {
-            push(w, r, target);
-        }
-        a = (uint32_t)addr;
-    }
-}
-
-static void compare(const walker *w, identify_routine *r, const profile_routine *pr)
+static void compare(const sctx *c, identify_routine *r, const profile_routine *pr)
 {
     r->callees_checked = pr->callees_known;
     if (!pr->callees_known) return;
     uint32_t expected[PROFILE_MAX_CALLEES];
     for (unsigned k = 0; k < pr->ncallees; k++) {
-        const profile_routine *t = profile_find_routine(w->p, pr->callees[k]);
+        const profile_routine *t = profile_find_routine(c->p, pr->callees[k]);
         expected[k] = t ? t->address : 0;
         if (!t && parse_hex(pr->callees[k], &expected[k]) != 0) expected[k] = 0;
         int found = 0;
@@ -189,26 +103,36 @@ static void compare(const walker *w, identify_routine *r, const profile_routine 
     }
 }
 
-static void check_routine(walker *w, const profile_routine *pr, identify_routine *r)
+static int check_routine(const sctx *c, const profile_routine *pr, identify_routine *r,
+                         ff_error *err)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", pr->name);
     r->address = pr->address;
-    if (!in_image(w, pr->address) || !pe_section_at(w->pe, pr->address)) {
-        snprintf(r->error, sizeof r->error, "entry 0x%X lies outside every section", pr->address);
-        return;
-    }
-    memset(w->seen, 0, sizeof w->seen);
-    w->nwork = 0;
-    walk_path(w, r, pr->address);
-    if (r->insns == 0) {
-        snprintf(r->error, sizeof r->error, "no instruction decodes at 0x%X", pr->address);
-        return;
+    walk_routine wr;
+    if (walk_routine_at(c->w, pr->address, is_profile_entry, (void *)c->p, &wr, err) != 0)
+        return -1;
+    if (!wr.decoded) {
+        snprintf(r->error, sizeof r->error, "%s", wr.error);
+        walk_routine_free(&wr);
+        return 0;
     }
     r->decoded = 1;
-    while (w->nwork)
-        walk_path(w, r, w->work[--w->nwork]);
-    compare(w, r, pr);
+    r->insns = (unsigned)wr.ninsns;
+    r->truncated = wr.truncated;
+    r->nindirect = wr.nindirect;
+    for (unsigned i = 0; i < wr.ncalls; i++)
+        add_target(c, r->calls, &r->ncalls, &r->truncated, wr.calls[i].address, wr.calls[i].tail);
+    for (unsigned i = 0; i < wr.nrefs; i++) {
+        const walk_ref *f = &wr.refs[i];
+        uint32_t a = f->address;
+        int in_img = a >= c->pe->image_base && a - c->pe->image_base < c->pe->size_of_image;
+        if (f->imm || !(in_img || is_global(c, a))) continue;
+        add_target(c, r->refs, &r->nrefs, &r->truncated, a, 0);
+    }
+    walk_routine_free(&wr);
+    compare(c, r, pr);
+    return 0;
 }
 
 int identify_routines(const uint8_t *data, size_t size, const emu_profile *p,
@@ -218,44 +142,26 @@ int identify_routines(const uint8_t *data, size_t size, const emu_profile *p,
     snprintf(out->profile, sizeof out->profile, "%s", p->name);
     pe_image pe;
     if (pe_parse(data, size, &pe, err) != 0) return -1;
-    walker *w = calloc(1, sizeof *w);
     uint8_t *img = malloc(pe.size_of_image);
+    sctx c = {NULL, &pe, p};
     int rc = -1;
-    if (!w || !img) {
+    if (!img) {
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         goto done;
     }
-    if (pe_build_image(&pe, data, size, img, pe.size_of_image, err) != 0) goto done;
-    if (cs_open(CS_ARCH_X86, CS_MODE_32, &w->cs) != CS_ERR_OK) {
-        ff_error_set(err, FF_E_EMU, NULL, -1, "opening Capstone failed");
+    if (pe_build_image(&pe, data, size, img, pe.size_of_image, err) != 0 ||
+        walk_open(&pe, img, &c.w, err) != 0)
         goto done;
-    }
-    /* The walk reads operands from the detail: without it, no walk. */
-    if (cs_option(w->cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK) {
-        ff_error_set(err, FF_E_EMU, NULL, -1, "Capstone refused its detail mode");
-        goto close;
-    }
-    w->in = cs_malloc(w->cs);
-    if (!w->in) {
-        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        goto close;
-    }
-    w->pe = &pe;
-    w->img = img;
-    w->p = p;
     out->nroutines = p->nroutines;
     for (unsigned i = 0; i < p->nroutines; i++) {
         identify_routine *r = &out->routines[i];
-        check_routine(w, &p->routines[i], r);
+        if (check_routine(&c, &p->routines[i], r, err) != 0) goto done;
         if (!r->decoded || r->nmissing || r->nunexpected) out->nproblems++;
     }
     rc = 0;
-    cs_free(w->in, 1);
-close:
-    cs_close(&w->cs);
 done:
+    walk_close(c.w);
     free(img);
-    free(w);
     pe_free(&pe);
     return rc;
 }

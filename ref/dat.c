@@ -191,7 +191,7 @@ int dat_clip_offset(const dat_file *f, uint32_t clip, uint32_t *off, ff_error *e
 
 unsigned dat_clip_frames(const dat_file *f, uint32_t clip)
 {
-    uint32_t off;
+    uint32_t off = 0; /* set on success; -O3 cannot see that through ff_error_set */
     if (dat_clip_offset(f, clip, &off, NULL) < 0) return 0;
     return f->data[off];
 }

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Builds ff8diff and passes the test suite (Criterion suites through CTest).
 # With FF_SANITIZE=1 in the environment, builds into build-asan with
-# -fsanitize=address,undefined; leaks fail the run.
+# -fsanitize=address,undefined; leaks fail the run. Warnings are errors here
+# (FF_WERROR=ON), as in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 dir=build
-opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFF_WERROR=ON)
 if [ "${FF_SANITIZE:-0}" = 1 ]; then
   dir=build-asan
-  opts=(-DCMAKE_BUILD_TYPE=Debug -DFF_SANITIZE=ON)
+  opts=(-DCMAKE_BUILD_TYPE=Debug -DFF_SANITIZE=ON -DFF_WERROR=ON)
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
   export LSAN_OPTIONS="exitcode=23:${LSAN_OPTIONS:-}"

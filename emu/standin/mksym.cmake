@@ -15,7 +15,7 @@ string(REPLACE "\n" ";" lines "${text}")
 set(body "")
 foreach(line IN LISTS lines)
   # C symbols carry one leading underscore on i686; linker-made ones two.
-  if(line MATCHES "^([0-9a-f]+) [TRDA] _([A-Za-z][A-Za-z0-9_]*)$")
+  if(line MATCHES "^([0-9a-f]+) [TRDAB] _([A-Za-z][A-Za-z0-9_]*)$")
     set(name "${CMAKE_MATCH_2}")
     math(EXPR addr "0x${CMAKE_MATCH_1}" OUTPUT_FORMAT HEXADECIMAL)
     string(TOUPPER "${addr}" addr)

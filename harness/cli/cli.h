@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "emu/profile.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_DIFF 1
@@ -36,6 +37,27 @@
 #define CLI_DECLARE(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_MAP(CLI_DECLARE)
 #undef CLI_DECLARE
+
+/*
+ * identify EXE --locate (harness/cli/identify_locate.c): locates the
+ * routines of profile_arg (NULL: each built-in profile) in path, patterns
+ * learned from the known build `from` when given, writes the located
+ * profile to write_path (may be NULL). Returns the exit code.
+ */
+int cli_identify_locate(const char *path, const char *profile_arg, const char *from,
+                        const char *write_path);
+
+/*
+ * Files that come with ff8diff, found relative to the running binary
+ * (harness/cli/datadir.c). cli_data_dir: the installed data folder
+ * (<prefix>/share/ff8diff), -1 when ff8diff runs from its build tree.
+ * cli_standin_path: $FF8DIFF_STANDIN, else the installed stand-in, else the
+ * build tree's. cli_profile_arg: a --profile argument: a built-in name, a
+ * file, or the name of a profile in the data folder's profiles/.
+ */
+int cli_data_dir(char *buf, size_t n);
+void cli_standin_path(char *buf, size_t n);
+int cli_profile_arg(const char *arg, emu_profile *out, ff_error *err);
 
 /*
  * Messages on stderr. Names in them come from files and archives: every

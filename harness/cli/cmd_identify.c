@@ -1,7 +1,9 @@
 /*
  * harness/cli/cmd_identify.c: `ff8diff identify EXE [--routines]`: which
  * profile an executable matches and why; with --routines, each profile
- * routine's direct calls and absolute references against the profile.
+ * routine's direct calls and absolute references against the profile;
+ * with --locate, where the profile's routines are in a build whose
+ * addresses differ (harness/cli/identify_locate.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,15 +15,27 @@
 
 static void help(FILE *out)
 {
-    fputs("usage: ff8diff identify EXE [--profile NAME|PATH] [--routines]\n\n"
+    fputs("usage: ff8diff identify EXE [--profile NAME|PATH] [--routines]\n"
+          "       ff8diff identify EXE --locate [--profile NAME|PATH] [--from KNOWN.exe]\n"
+          "                        [--write-profile FILE]\n\n"
           "Says which profile EXE matches: a known SHA-256, or an unknown build whose\n"
           "fingerprints all hold (it runs, with a warning), or refused with the reason.\n\n"
-          "  --profile P   check against this profile only (built-in name or file)\n"
-          "  --routines    disassemble each profile routine from its entry and compare its\n"
-          "                direct calls with the profile's expected callees\n"
-          "  -h, --help    this text\n\n"
-          "Exit: 0 accepted (known or unknown build), 1 structural problems with\n"
-          "--routines, 2 refused or unreadable.\n",
+          "  --profile P          check against this profile only (built-in name or file)\n"
+          "  --routines           disassemble each profile routine from its entry and compare\n"
+          "                       its direct calls with the profile's expected callees\n"
+          "  --locate             find the profile's routines, tables and globals in EXE when\n"
+          "                       they sit elsewhere (another language build or release): by\n"
+          "                       the tables they read, their call edges and their patterns;\n"
+          "                       says per item where, how and how sure. Without --profile,\n"
+          "                       each built-in profile is tried\n"
+          "  --from KNOWN.exe     with --locate: learn the patterns from a build the profile\n"
+          "                       describes (FF8_EN.exe for ff8_en_steam2013)\n"
+          "  --write-profile F    with --locate: write the located profile to F, for\n"
+          "                       `ff8diff run --exe EXE --profile F`\n"
+          "  -h, --help           this text\n\n"
+          "Exit: 0 accepted (known or unknown build) or located, 1 structural problems\n"
+          "with --routines, 2 refused (with --locate: a routine not found or found twice)\n"
+          "or unreadable.\n",
           out);
 }
 
@@ -106,15 +120,21 @@ int cmd_identify(int argc, char **argv)
 {
     static const struct option opts[] = {{"profile", required_argument, 0, 'p'},
                                          {"routines", no_argument, 0, 'r'},
+                                         {"locate", no_argument, 0, 'l'},
+                                         {"from", required_argument, 0, 'f'},
+                                         {"write-profile", required_argument, 0, 'w'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *profile_arg = NULL;
-    int routines = 0, c;
+    const char *profile_arg = NULL, *from = NULL, *write_path = NULL;
+    int routines = 0, locate = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'p': profile_arg = optarg; break;
         case 'r': routines = 1; break;
+        case 'l': locate = 1; break;
+        case 'f': from = optarg; break;
+        case 'w': write_path = optarg; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -125,6 +145,15 @@ int cmd_identify(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     const char *path = argv[optind];
+    if ((from || write_path) && !locate) {
+        cli_fail("identify: --from and --write-profile go with --locate");
+        return CLI_EXIT_ERROR;
+    }
+    if (locate && routines) {
+        cli_fail("identify: --locate and --routines do not go together");
+        return CLI_EXIT_ERROR;
+    }
+    if (locate) return cli_identify_locate(path, profile_arg, from, write_path);
     ff_error err;
     emu_profile *one = NULL;
     identify_result *res = malloc(sizeof *res);
@@ -135,7 +164,7 @@ int cmd_identify(int argc, char **argv)
         goto done;
     }
     if (profile_arg) {
-        if (identify_profile_arg(profile_arg, chosen, &err) < 0) {
+        if (cli_profile_arg(profile_arg, chosen, &err) < 0) {
             cli_print_error(&err);
             goto done;
         }
@@ -147,10 +176,22 @@ int cmd_identify(int argc, char **argv)
     }
     printf("%s\n  size %zu bytes, sha256 %s\n", path, res->size, res->sha256);
     if (!res->is_pe) printf("  not a usable PE32 (i386) executable: %s\n", res->pe_reason);
+    if (res->pe_warning[0]) {
+        printf("  mapped as Windows maps it, with a warning: %s\n", res->pe_warning);
+        cli_warn("%s: %s", path, res->pe_warning);
+    }
     for (unsigned i = 0; i < res->nmatches; i++)
         print_match(&res->matches[i], (int)i == res->accepted);
+    if (one && one->located)
+        printf("profile %s was located by structure in %s from profile %s (patterns: %s; %s)\n",
+               one->name, one->located_from.executable, one->located_from.from_profile,
+               one->located_from.patterns, one->located_from.tool);
     if (res->accepted < 0) {
         printf("verdict: refused: no profile accepts this executable\n");
+        if (res->is_pe)
+            printf("  (another build of the engine? its routines may sit elsewhere: "
+                   "ff8diff identify %s --locate)\n",
+                   path);
         goto done;
     }
     const identify_match *m = &res->matches[res->accepted];

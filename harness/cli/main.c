@@ -30,6 +30,11 @@ static void usage(FILE *out)
     fprintf(out, "\nexit codes: 0 success, 1 mismatches or faults, 2 usage, input or executable\n"
                  "errors, 3 internal or resource errors (memory, emulator, full disk),\n"
                  "130 / 143 interrupted by SIGINT / SIGTERM (a partial report is written)\n");
+    char data[4096], standin[4096];
+    cli_standin_path(standin, sizeof standin);
+    if (cli_data_dir(data, sizeof data) == 0)
+        fprintf(out, "files: %s (stand-in engine, profiles, report schema)\n", data);
+    fprintf(out, "stand-in engine: %s\n", standin);
 }
 
 int main(int argc, char **argv)

@@ -19,23 +19,14 @@
 #include "emu/identify.h"
 #include "harness/cli/cli.h"
 
-#ifndef FF8DIFF_STANDIN_EXE
-#define FF8DIFF_STANDIN_EXE "standin.exe"
-#endif
 /* Bump when the synthetic generator's output changes: names the corpus cache folder. */
 #define SYNTH_CACHE_VERSION 2
-
-const char *cli_standin_path(void)
-{
-    const char *env = getenv("FF8DIFF_STANDIN");
-    return env && *env ? env : FF8DIFF_STANDIN_EXE;
-}
 
 static int choose_profile(const char *path, const char *profile_arg, emu_profile *p)
 {
     ff_error err;
     if (profile_arg) {
-        if (identify_profile_arg(profile_arg, p, &err) < 0) {
+        if (cli_profile_arg(profile_arg, p, &err) < 0) {
             cli_print_error(&err);
             return CLI_EXIT_ERROR;
         }
@@ -55,8 +46,10 @@ static int choose_profile(const char *path, const char *profile_arg, emu_profile
         if (!res->is_pe) cli_fail("  %s", res->pe_reason);
         for (unsigned i = 0; i < res->nmatches; i++)
             cli_fail("  profile %s: %s", res->matches[i].profile, res->matches[i].reason);
-        cli_fail("  (ff8diff identify %s says more; a new build needs a profile: --profile PATH)",
-                 path);
+        cli_fail("  (ff8diff identify %s says more; another build of the engine may have its "
+                 "routines elsewhere: ff8diff identify %s --locate --write-profile FILE, then "
+                 "--profile FILE)",
+                 path, path);
         rc = CLI_EXIT_ERROR;
     } else if (profile_builtin_by_name(res->matches[res->accepted].profile, p, &err) < 0) {
         cli_print_error(&err);
@@ -91,12 +84,14 @@ static int profile_digest(const emu_profile *p, char out[SHA256_HEX])
 int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
 {
     memset(out, 0, sizeof *out);
-    const char *path = exe_path ? exe_path : cli_standin_path();
+    char standin[4096];
+    cli_standin_path(standin, sizeof standin);
+    const char *path = exe_path ? exe_path : standin;
     snprintf(out->path, sizeof out->path, "%s", path);
     if (!exe_path && !profile_arg) profile_arg = "standin";
     if (!exe_path && access(path, R_OK) != 0) {
-        cli_fail("the stand-in engine %s is missing (%s): build ff8diff first, or set "
-                 "FF8DIFF_STANDIN", path, strerror(errno));
+        cli_fail("the stand-in engine %s is missing (%s): build ff8diff first (or install "
+                 "it), or set FF8DIFF_STANDIN", path, strerror(errno));
         return CLI_EXIT_ERROR;
     }
     int rc = choose_profile(path, profile_arg, &out->profile);
@@ -107,12 +102,18 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
         cli_print_error(&err);
         return CLI_EXIT_ERROR;
     }
-    snprintf(out->verdict, sizeof out->verdict, "%s", out->warning[0] ? "unknown_build" : "known");
-    if (out->warning[0]) {
-        cli_warn("%s", out->warning);
+    int known = emu_image_known(out->image);
+    snprintf(out->verdict, sizeof out->verdict, "%s", known ? "known" : "unknown_build");
+    if (out->warning[0]) cli_warn("%s", out->warning);
+    if (!known)
         cli_warn("results hold only as far as this build's routines match profile '%s'",
                  out->profile.name);
-    }
+    if (out->profile.located)
+        fprintf(stderr,
+                "ff8diff: profile %s was located by structure in %s from profile %s "
+                "(ff8diff identify --locate); every report says so\n",
+                out->profile.name, out->profile.located_from.executable,
+                out->profile.located_from.from_profile);
     char digest[SHA256_HEX];
     if (profile_digest(&out->profile, digest) < 0) {
         cli_fail("cannot hash the profile: internal error");
@@ -191,6 +192,12 @@ void cli_meta_exe(report_meta *m, const cli_exe *x)
     m->profile_source = x->profile.source;
     m->exe_verdict = x->verdict;
     m->exe_warning = x->warning;
+    if (x->profile.located) {
+        m->located_from = x->profile.located_from.from_profile;
+        m->located_exe = x->profile.located_from.executable;
+        m->located_patterns = x->profile.located_from.patterns;
+        m->located_tool = x->profile.located_from.tool;
+    }
 }
 
 int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir)

@@ -36,9 +36,6 @@ typedef struct cli_exe {
 int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out);
 void cli_exe_close(cli_exe *x);
 
-/* The stand-in engine's path: $FF8DIFF_STANDIN, else the one built with ff8diff. */
-const char *cli_standin_path(void);
-
 /* The cache root: $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff or ~/.cache/ff8diff. */
 void cli_cache_root(char *buf, size_t n);
 

@@ -28,6 +28,8 @@ typedef struct report_meta {
     const char *exe_path, *exe_sha256, *profile, *profile_source;
     const char *exe_verdict;  /* "known", "unknown_build", "none" */
     const char *exe_warning;  /* "" when none */
+    /* a profile the locator wrote (ff8diff identify --locate): NULL when not located */
+    const char *located_from, *located_exe, *located_patterns, *located_tool;
     /* corpus */
     const char *corpus_path, *corpus_kind, *corpus_description;
     const char *synthetic_preset; /* NULL unless generated */

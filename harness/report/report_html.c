@@ -166,6 +166,18 @@ static void exe_rows(strbuf *b, const cJSON *exe)
         sb_puts(b, "</span>");
     }
     sb_puts(b, "</td></tr>\n");
+    const cJSON *loc = rv_obj(exe, "profile_located");
+    if (loc) {
+        sb_puts(b, "<tr><th>Located</th><td>by structure from profile ");
+        rh_text(b, rv_str(loc, "from_profile", "?"));
+        sb_puts(b, " in ");
+        rh_text(b, rv_str(loc, "executable", "?"));
+        sb_puts(b, " <span class=\"muted\">(patterns: ");
+        rh_text(b, rv_str(loc, "patterns", "?"));
+        sb_puts(b, "; ");
+        rh_text(b, rv_str(loc, "tool", "?"));
+        sb_puts(b, ")</span></td></tr>\n");
+    }
     rh_kv(b, "Verdict", rv_str(exe, "verdict", NULL));
 }
 
@@ -291,6 +303,15 @@ static void header(strbuf *b, const cJSON *report, const rv_index *ix)
         sb_puts(b, "<div class=\"banner warn\" id=\"exe-warning\">Executable warning: ");
         rh_text(b, warn);
         sb_puts(b, "</div>\n");
+    }
+    const cJSON *loc = rv_obj(exe, "profile_located");
+    if (loc) {
+        sb_puts(b, "<div class=\"banner note\" id=\"profile-located\">Located profile: the "
+                   "routine addresses of profile ");
+        rh_text(b, rv_str(exe, "profile", "?"));
+        sb_puts(b, " were found by structure (ff8diff identify --locate) from profile ");
+        rh_text(b, rv_str(loc, "from_profile", "?"));
+        sb_puts(b, ", not written by hand.</div>\n");
     }
     const char *bm = rv_str(rv_obj(run, "options"), "bone_matrices", "");
     if (strcmp(bm, "replaced_by_return") == 0 && strcmp(rv_sides(report).auth, "original") == 0)

@@ -302,6 +302,15 @@ void report_json_identity(cJSON *o, const report_meta *m)
     cJSON_AddItemToObject(exe, "profile_source", str_or_null(m->profile_source));
     add_str(exe, "verdict", m->exe_verdict ? m->exe_verdict : "none");
     add_str(exe, "warning", m->exe_warning ? m->exe_warning : "");
+    if (m->located_from) {
+        cJSON *loc = cJSON_AddObjectToObject(exe, "profile_located");
+        add_str(loc, "from_profile", m->located_from);
+        add_str(loc, "executable", m->located_exe ? m->located_exe : "");
+        add_str(loc, "patterns", m->located_patterns ? m->located_patterns : "");
+        add_str(loc, "tool", m->located_tool ? m->located_tool : "");
+    } else {
+        cJSON_AddNullToObject(exe, "profile_located");
+    }
     cJSON *c = cJSON_AddObjectToObject(o, "corpus");
     cJSON_AddItemToObject(c, "path", str_or_null(m->corpus_path));
     cJSON_AddItemToObject(c, "kind", str_or_null(m->corpus_kind));

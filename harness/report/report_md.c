@@ -94,6 +94,16 @@ static void run_section(strbuf *b, const cJSON *run)
     row(b, "Executable", rv_str(exe, "path", NULL));
     row(b, "SHA-256", rv_str(exe, "sha256", NULL));
     row(b, "Profile", rv_str(exe, "profile", NULL));
+    const cJSON *loc = rv_obj(exe, "profile_located");
+    if (loc) {
+        sb_puts(b, "| Located | by structure from profile ");
+        md(b, rv_str(loc, "from_profile", "?"));
+        sb_puts(b, " in ");
+        md(b, rv_str(loc, "executable", "?"));
+        sb_puts(b, " (patterns: ");
+        md(b, rv_str(loc, "patterns", "?"));
+        sb_puts(b, ") |\n");
+    }
     row(b, "Verdict", rv_str(exe, "verdict", NULL));
     row(b, "Corpus", rv_str(c, "path", NULL));
     row(b, "Corpus kind", rv_str(c, "kind", NULL));
@@ -416,6 +426,12 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         sb_puts(out, "> **Executable warning**: ");
         md(out, warn);
         sb_puts(out, "\n\n");
+    }
+    if (rv_obj(rv_obj(run, "executable"), "profile_located")) {
+        sb_puts(out, "> **Located profile**: the routine addresses of profile ");
+        md(out, rv_str(rv_obj(run, "executable"), "profile", "?"));
+        sb_puts(out, " were found by structure (`ff8diff identify --locate`), not written by "
+                     "hand.\n\n");
     }
     const cJSON *note;
     cJSON_ArrayForEach(note, rv_arr(run, "notes"))

@@ -298,7 +298,7 @@ static int detect(tj_reader *r, unsigned long line, const cJSON *o, ff_error *er
 static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip *c, long *tick,
                       ff_error *err)
 {
-    long v, anim;
+    long v = 0, anim = 0; /* set on success; -O3 cannot see it through need_int */
     if (detect(r, line, o, err) < 0) return -1;
     if (!cJSON_IsObject(o)) return line_err(r, line, err, "not a JSON object");
     int frames = r->format == TJ_FORMAT_FRAMES;

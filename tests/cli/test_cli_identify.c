@@ -127,3 +127,49 @@ Test(identify, not_an_executable, .init = setup, .fini = cleanup)
     ts_out_free(&o);
     free(junk);
 }
+
+/*
+ * A copy whose last section (.idata, where the file now ends) claims 0x1000
+ * raw bytes of which the file holds 0x200: Windows maps what exists and
+ * zero-fills the rest; identify and run say so, and the report keeps it.
+ */
+Test(identify, a_build_cut_short_maps_with_a_warning, .init = setup, .fini = cleanup)
+{
+    char *exe = standin();
+    size_t size;
+    char *pe = ts_read(exe, &size);
+    uint32_t h = le_u32((const uint8_t *)pe + 0x3C);
+    unsigned nsec = (unsigned char)pe[h + 6] | (unsigned char)pe[h + 7] << 8;
+    unsigned opt = (unsigned char)pe[h + 20] | (unsigned char)pe[h + 21] << 8;
+    uint8_t *sec = (uint8_t *)pe + h + 24 + opt + 40 * (nsec - 1);
+    cr_assert(memcmp(sec, ".idata", 6) == 0, "the last section is %.8s", (char *)sec);
+    size = le_u32(sec + 20) + le_u32(sec + 16); /* the COFF symbols after it go */
+    le_put32(sec + 8, 0x1000);
+    le_put32(sec + 16, 0x1000);
+    char *copy = ts_path(scratch, "cut.exe");
+    ts_write(copy, pe, size);
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s'", copy);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "mapped as Windows maps it, with a warning: raw data of section 9 "
+                            "(.idata)"),
+              "%s", o.out);
+    cr_assert(strstr(o.err, "runs past the end of the file"), "%s", o.err);
+    ts_out_free(&o);
+    char *reports = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run --exe '%s' --profile standin -q --no-cache --out '%s'", copy,
+           reports);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "0xe00 zero-filled"), "%s", o.err);
+    ts_out_free(&o);
+    cJSON *r = ts_report(reports);
+    const cJSON *w = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "executable"), "warning");
+    cr_assert(strstr(w->valuestring, "runs past the end of the file"), "%s", w->valuestring);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
+    cJSON_Delete(r);
+    free(reports);
+    free(copy);
+    free(pe);
+    free(exe);
+}

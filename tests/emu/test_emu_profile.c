@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu/profile.h"
@@ -174,6 +175,15 @@ Test(profile, bad_fields_name_source_and_key)
                            "\"signature\": \"int Y(int a)\", \"args\": 1, \"helper\": \"sin\", "
                            "\"params\": [\"angle\"], \"result\": \"eax\"}",
          "routines[1].helper"},
+        {"\"args\": 0,", "\"args\": 0, \"pattern\": \"abc\",", "routines[1].pattern"},
+        {"\"args\": 0,", "\"args\": 0, \"pattern\": \"12g4\",", "routines[1].pattern"},
+        {"\"size\": 4}", "\"size\": 4, \"found_in\": \"Y\"}", "globals[0].found_in"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"tables\": [{\"name\": \"w\", "
+         "\"address\": 1, \"bytes\": \"03\", \"read_by\": [\"Y\"]}]", "tables[0].read_by[0]"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"tables\": [{\"name\": \"w\", "
+         "\"address\": 1, \"bytes\": \"\", \"read_by\": []}]", "tables[0].bytes"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"located\": {\"from_profile\": "
+         "\"s\", \"executable\": \"e\", \"patterns\": \"p\"}", "located.tool"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ff_error err;
@@ -226,4 +236,38 @@ Test(profile, load_file_reads_the_source_profile)
     TE_OK(profile_load_file(path, &p, &err), &err);
     cr_assert_str_eq(p.source, path);
     cr_assert_str_eq(p.name, "ff8_en_steam2013");
+}
+
+/* profile_to_json gives back what it was given: every built-in profile, and one located. */
+Test(profile, written_profiles_read_back_the_same)
+{
+    emu_profile *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    ff_error err;
+    for (unsigned i = 0; i <= profile_builtin_count(); i++) {
+        if (i < profile_builtin_count()) {
+            TE_OK(profile_builtin(i, a, &err), &err);
+        } else { /* the last round: a located profile with tables and patterns */
+            TE_OK(profile_builtin_by_name("standin", a, &err), &err);
+            a->located = 1;
+            snprintf(a->located_from.from_profile, sizeof a->located_from.from_profile, "x");
+            snprintf(a->located_from.executable, sizeof a->located_from.executable, "y.exe");
+            snprintf(a->located_from.patterns, sizeof a->located_from.patterns, "none");
+            snprintf(a->located_from.tool, sizeof a->located_from.tool, "ff8diff");
+        }
+        char *text = profile_to_json(a);
+        cr_assert(text);
+        TE_OK(profile_parse(text, strlen(text), "(built-in)", b, &err), &err);
+        memset(a->source, 0, sizeof a->source); /* where it was read from is not content */
+        memset(b->source, 0, sizeof b->source);
+        cr_assert(memcmp(a, b, sizeof *a) == 0, "profile %s differs after writing and reading",
+                  a->name);
+        free(text);
+    }
+    /* The stand-in's profile carries the routines' patterns and its tables. */
+    TE_OK(profile_builtin_by_name("standin", a, &err), &err);
+    cr_assert_eq(a->ntables, 2u);
+    cr_assert_gt(profile_find_routine(a, "Battle_ReadAnimation")->npattern, 50u);
+    cr_assert_str_eq(a->globals[0].found_in, "Field_Alloc");
+    free(a);
+    free(b);
 }

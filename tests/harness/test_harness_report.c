@@ -357,6 +357,56 @@ Test(html, interrupted_banner)
     cJSON_Delete(j);
 }
 
+/* A run on a located profile: report.json records it, validates, and both pages say so. */
+Test(html, located_profile_banner)
+{
+    run_results r;
+    report_meta m;
+    rt_results(&r);
+    rt_meta(&m);
+    m.profile = "ff8_en_steam2013_located_0123abcd";
+    m.located_from = "ff8_en_steam2013";
+    m.located_exe = "FF8_FR.exe";
+    m.located_patterns = "learned from FF8_EN.exe";
+    m.located_tool = "ff8diff 0.1.0";
+    cJSON *j = report_build(&m, &r);
+    run_results_free(&r);
+    cr_assert(j != NULL);
+    const cJSON *loc =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "run"), "executable"),
+                            "profile_located");
+    cr_assert(cJSON_IsObject(loc));
+    cr_assert_str_eq(cJSON_GetObjectItem(loc, "executable")->valuestring, "FF8_FR.exe");
+    char *dir = ts_tempdir();
+    cJSON *v;
+    cr_assert_eq(validate(dir, j, &v), 0, "a located report does not validate");
+    cJSON_Delete(v);
+    ts_rmtree(dir);
+    char *html = render(report_render_html, j, "html");
+    cr_assert(strstr(html, "id=\"profile-located\""), "no located banner");
+    cr_assert(strstr(html, "FF8_FR.exe"));
+    char *md = render(report_render_markdown, j, "markdown");
+    cr_assert(strstr(md, "**Located profile**"), "markdown: no located line");
+    cr_assert(strstr(md, "| Located | by structure from profile ff8\\_en\\_steam2013 in "
+                         "FF8\\_FR.exe"),
+              "%s", md);
+    free(md);
+    free(html);
+    cJSON_Delete(j);
+    /* Without a located profile: null, and no banner. */
+    rt_results(&r);
+    rt_meta(&m);
+    j = report_build(&m, &r);
+    run_results_free(&r);
+    cr_assert(cJSON_IsNull(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "run"), "executable"),
+                            "profile_located")));
+    html = render(report_render_html, j, "html");
+    cr_assert_null(strstr(html, "profile-located"));
+    free(html);
+    cJSON_Delete(j);
+}
+
 Test(render, same_output_from_the_tree_and_from_report_json)
 {
     cJSON *j = rt_report();

@@ -1,0 +1,201 @@
+/*
+ * tests/cli/test_cli_locate.c: `ff8diff identify EXE --locate` as a user
+ * meets it, on the stand-in linked as another build (standin_relinked.exe)
+ * and as a build without BuildBoneMatrices (standin_nobbm.exe): where each
+ * routine is (checked against the build's own symbols, from nm), the
+ * written profile that `identify` and `run` accept, the run on it with
+ * zero mismatches and every report saying the profile was located, and
+ * the refusals (nothing written, nothing run).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/support/ts.h"
+
+static char *scratch;
+
+static void setup(void)
+{
+    scratch = ts_tempdir();
+}
+
+static void cleanup(void)
+{
+    ts_rmtree(scratch);
+}
+
+static char *standin(const char *name)
+{
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
+    char rel[128];
+    snprintf(rel, sizeof rel, "emu/standin/%s", name);
+    return ts_path(bin, rel);
+}
+
+/* The address nm gave name in emu/standin/<file>. */
+static unsigned sym(const char *file, const char *name)
+{
+    char *path = standin(file);
+    size_t n;
+    char **lines = ts_lines(path, &n);
+    unsigned found = 0;
+    for (size_t i = 0; i < n; i++) {
+        char nm[200];
+        unsigned a;
+        if (sscanf(lines[i], "%199s 0x%x", nm, &a) == 2 && strcmp(nm, name) == 0) found = a;
+        free(lines[i]);
+    }
+    free(lines);
+    free(path);
+    cr_assert(found, "%s not in %s", name, file);
+    return found;
+}
+
+Test(locate_cli, relinked_build_located_written_and_run, .init = setup, .fini = cleanup)
+{
+    char *exe = standin("standin_relinked.exe");
+    char *prof = ts_path(scratch, "relinked.json");
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s' --locate --write-profile '%s'", exe, prof);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    static const char *const names[] = {"Battle_ReadAnimation", "StartClip",
+                                        "Field_Alloc",          "Field_Free",
+                                        "BuildBoneMatrices",    "QueueAnimation"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "found     0x%08X  %s (profile: 0x",
+                 sym("standin_relinked.sym", names[i]), names[i]);
+        cr_assert(strstr(o.out, want), "no \"%s\" in:\n%s", want, o.out);
+    }
+    cr_assert(strstr(o.out, "how: reads table position_widths"), "%s", o.out);
+    cr_assert(strstr(o.out, "verdict: located"), "%s", o.out);
+    ts_out_free(&o);
+    cJSON *p = ts_json(prof);
+    cJSON *loc = cJSON_GetObjectItem(p, "located");
+    cr_assert(loc, "the written profile says it was located");
+    cr_assert_str_eq(cJSON_GetObjectItem(loc, "from_profile")->valuestring, "standin");
+    cJSON_Delete(p);
+
+    /* identify accepts it: the build is now known. */
+    ts_cli(scratch, &o, "identify '%s' --profile '%s' --routines", exe, prof);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "verdict: known"), "%s", o.out);
+    cr_assert(strstr(o.out, "was located by structure"), "%s", o.out);
+    cr_assert(strstr(o.out, "0 routines with problems"), "%s", o.out);
+    ts_out_free(&o);
+
+    /* run on it: zero mismatches, and the reports say the profile was located. */
+    char *reports = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run --exe '%s' --profile '%s' -q --no-cache --out '%s'", exe, prof,
+           reports);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "located by structure"), "%s", o.err);
+    ts_out_free(&o);
+    cJSON *r = ts_report(reports);
+    cr_assert_gt(ts_num(r, "totals.comparisons"), 0);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
+    cr_assert_eq(ts_num(r, "totals.fault"), 0);
+    const cJSON *ex = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "executable");
+    const cJSON *pl = cJSON_GetObjectItem(ex, "profile_located");
+    cr_assert(cJSON_IsObject(pl), "report.json says nothing of the located profile");
+    cr_assert_str_eq(cJSON_GetObjectItem(pl, "from_profile")->valuestring, "standin");
+    cr_assert_str_eq(cJSON_GetObjectItem(pl, "executable")->valuestring, "standin_relinked.exe");
+    cr_assert_str_eq(cJSON_GetObjectItem(ex, "verdict")->valuestring, "known");
+    cJSON_Delete(r);
+    ts_sh(scratch, &o, "cat '%s'/*/summary.md", reports);
+    cr_assert(strstr(o.out, "**Located profile**"), "%s", o.out);
+    cr_assert(strstr(o.out, "| Located | by structure from profile standin"), "%s", o.out);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "cat '%s'/*/index.html", reports);
+    cr_assert(strstr(o.out, "id=\"profile-located\""));
+    ts_out_free(&o);
+    free(reports);
+    free(prof);
+    free(exe);
+}
+
+Test(locate_cli, without_a_located_profile_the_build_is_refused, .init = setup, .fini = cleanup)
+{
+    char *exe = standin("standin_relinked.exe");
+    ts_out o;
+    ts_cli(scratch, &o, "run --exe '%s' -q --no-cache --out '%s/r'", exe, scratch);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "--locate"), "the refusal points to --locate: %s", o.err);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "identify '%s'", exe);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.out, "--locate"), "%s", o.out);
+    ts_out_free(&o);
+    free(exe);
+}
+
+Test(locate_cli, a_build_without_bone_matrices_is_refused, .init = setup, .fini = cleanup)
+{
+    char *exe = standin("standin_nobbm.exe");
+    char *prof = ts_path(scratch, "nobbm.json");
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s' --locate --profile standin --write-profile '%s'", exe, prof);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "NOT FOUND             BuildBoneMatrices"), "%s", o.out);
+    cr_assert(strstr(o.out, "verdict: refused: BuildBoneMatrices not found"), "%s", o.out);
+    cr_assert(strstr(o.err, "nothing runs on a guess"), "%s", o.err);
+    cr_assert_neq(access(prof, F_OK), 0, "a profile was written for a refused build");
+    ts_out_free(&o);
+    free(prof);
+    free(exe);
+}
+
+Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
+{
+    /* The stand-in's profile without its patterns: the allocator twins stay ambiguous... */
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    char *src = ts_path(bin, "emu/profiles/standin.json");
+    cJSON *p = ts_json(src);
+    cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(p, "routines"))
+        cJSON_DeleteItemFromObject(r, "pattern");
+    char *text = cJSON_Print(p);
+    char *bare = ts_path(scratch, "bare.json");
+    ts_write(bare, text, strlen(text));
+    free(text);
+    cJSON_Delete(p);
+    char *exe = standin("standin_relinked.exe"), *known = standin("standin.exe");
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s' --locate --profile '%s'", exe, bare);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "patterns: none (structure only)"), "%s", o.out);
+    cr_assert(strstr(o.out, "AMBIGUOUS             Field_Alloc"), "%s", o.out);
+    cr_assert(strstr(o.out, "give --from a build the profile describes"), "%s", o.out);
+    ts_out_free(&o);
+    /* ...until the patterns come from a build the profile describes. */
+    ts_cli(scratch, &o, "identify '%s' --locate --profile '%s' --from '%s'", exe, bare, known);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "patterns: learned from"), "%s", o.out);
+    ts_out_free(&o);
+    /* A known build the profile does not describe is refused. */
+    ts_cli(scratch, &o, "identify '%s' --locate --profile '%s' --from '%s'", exe, bare, exe);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "not the build profile"), "%s", o.err);
+    ts_out_free(&o);
+    /* Without --profile, --from picks the built-in profiles that describe the known build. */
+    ts_cli(scratch, &o, "identify '%s' --locate --from '%s'", exe, known);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "locating the routines of profile standin"), "%s", o.out);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "identify '%s' --locate --from '%s'", exe, exe);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "no built-in profile describes that build"), "%s", o.err);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "identify '%s' --from '%s'", exe, known);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "go with --locate"), "%s", o.err);
+    ts_out_free(&o);
+    free(exe);
+    free(known);
+    free(bare);
+    free(src);
+}

@@ -1,0 +1,299 @@
+/*
+ * tests/emu/test_emu_locate.c: the locator on the stand-in linked as other
+ * builds (emu/standin/relink.cmake): standin_relinked.exe (every routine
+ * and table moved, in another order, other padding, the cursor in a NOLOAD
+ * .bss) must be located whole, at the addresses its own symbol table gives
+ * (standin_relinked.sym, written by nm: not by the locator); without
+ * patterns the two allocator routines of the same shape must be refused as
+ * found twice, naming both; with patterns learned from standin.exe they
+ * are told apart again; standin_nobbm.exe (BuildBoneMatrices removed) must
+ * be refused naming BuildBoneMatrices. The located profile reads back,
+ * identifies the build as known and passes the structural check.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/le.h"
+#include "emu/identify.h"
+#include "emu/locate.h"
+#include "tests/emu/te.h"
+
+/* The address of name in a .sym file ("name 0xADDRESS" lines); fails when absent. */
+static uint32_t sym(const char *file, const char *name)
+{
+    FILE *f = fopen(te_standin_path(file), "r");
+    cr_assert(f, "cannot open %s", file);
+    char line[256], n[200];
+    unsigned a;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%199s 0x%x", n, &a) == 2 && strcmp(n, name) == 0) {
+            fclose(f);
+            return a;
+        }
+    fclose(f);
+    cr_assert_fail("%s is not in %s", name, file);
+    return 0;
+}
+
+/* Profile table and global names, and the stand-in's symbols for them. */
+static const struct {
+    const char *item, *symbol;
+} data_syms[] = {{"position_widths", "standin_position_widths"},
+                 {"rotation_widths", "standin_rotation_widths"},
+                 {"field_alloc_cursor", "field_alloc_cursor"}};
+
+static locate_result *locate(const char *exe, const emu_profile *p)
+{
+    size_t size;
+    uint8_t *data = te_read(te_standin_path(exe), &size);
+    locate_result *r = malloc(sizeof *r);
+    ff_error err;
+    locate_opts o = {exe, "test", "ff8diff test", NULL};
+    TE_OK(locate_buffer(data, size, p, &o, r, &err), &err);
+    free(data);
+    return r;
+}
+
+static const locate_item *item(const locate_item *list, unsigned n, const char *name)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(list[i].name, name) == 0) return &list[i];
+    cr_assert_fail("no item %s", name);
+    return NULL;
+}
+
+Test(locate, the_relinked_standin_is_located_whole)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    unsigned engine = 0;
+    for (unsigned i = 0; i < r->nroutines; i++) {
+        const locate_item *it = &r->routines[i];
+        if (p.routines[i].test) {
+            cr_assert_eq(it->status, LOCATE_SKIPPED, "%s", it->name);
+            continue;
+        }
+        engine++;
+        uint32_t want = sym("standin_relinked.sym", it->name);
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
+        cr_assert_eq(it->address, want, "%s at 0x%X, nm says 0x%X", it->name, it->address, want);
+        cr_assert_eq(it->ncandidates, 1);
+        cr_assert_eq(it->pattern, 100, "%s: same code, same pattern", it->name);
+        cr_assert(it->how[0], "%s: no evidence recorded", it->name);
+    }
+    /* Every routine the harness calls is among them (the test is not vacuous). */
+    for (int id = 0; id < PROFILE_R__COUNT; id++) {
+        cr_assert_geq(p.engine[id], 0, "the profile lacks %s", profile_routine_name(id));
+        cr_assert_eq(r->routines[p.engine[id]].status, LOCATE_FOUND);
+    }
+    cr_assert_geq(engine, PROFILE_R__COUNT);
+    for (size_t k = 0; k < sizeof data_syms / sizeof data_syms[0]; k++) {
+        const locate_item *it = k < 2 ? item(r->tables, r->ntables, data_syms[k].item)
+                                      : item(r->globals, r->nglobals, data_syms[k].item);
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
+        cr_assert_eq(it->address, sym("standin_relinked.sym", data_syms[k].symbol), "%s", it->name);
+    }
+    /* The tables are the anchors: each read by its reader. */
+    cr_assert(strstr(item(r->routines, r->nroutines, "ReadPositionType")->how,
+                     "reads table position_widths"));
+    free(r);
+}
+
+/* The relinked build really is another layout: the test above means something. */
+Test(locate, the_relinked_standin_moves_everything)
+{
+    static const char *const names[] = {"Field_Alloc",          "Field_Free", "BuildBoneMatrices",
+                                        "Battle_ReadAnimation", "bitReader",  "ReadPositionType",
+                                        "ReadRotationType",     "StartClip",  "QueueAnimation"};
+    int64_t first_delta = 0;
+    int deltas_differ = 0, order_changed = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int64_t d = (int64_t)sym("standin_relinked.sym", names[i]) - sym("standin.sym", names[i]);
+        cr_assert_neq(d, 0, "%s did not move", names[i]);
+        if (i == 0) first_delta = d;
+        deltas_differ |= d != first_delta;
+        for (size_t j = 0; j < i; j++)
+            order_changed |=
+                (sym("standin.sym", names[j]) < sym("standin.sym", names[i])) !=
+                (sym("standin_relinked.sym", names[j]) < sym("standin_relinked.sym", names[i]));
+    }
+    cr_assert(deltas_differ && order_changed);
+    int64_t data_delta = (int64_t)sym("standin_relinked.sym", "standin_position_widths") -
+                         sym("standin.sym", "standin_position_widths");
+    cr_assert_neq(data_delta, 0);
+    cr_assert_neq(data_delta, first_delta);
+}
+
+Test(locate, the_located_profile_reads_back_and_holds)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    char *text = profile_to_json(&r->located);
+    cr_assert(text);
+    emu_profile *back = malloc(sizeof *back);
+    ff_error err;
+    TE_OK(profile_parse(text, strlen(text), "located.json", back, &err), &err);
+    cr_assert(back->located);
+    cr_assert_str_eq(back->located_from.from_profile, "standin");
+    cr_assert_str_eq(back->located_from.executable, "standin_relinked.exe");
+    cr_assert_eq(back->routines[back->engine[PROFILE_R_READ_ANIMATION]].address,
+                 sym("standin_relinked.sym", "Battle_ReadAnimation"));
+    cr_assert_eq(back->globals[back->field_alloc_cursor].address,
+                 sym("standin_relinked.sym", "field_alloc_cursor"));
+    size_t size;
+    uint8_t *data = te_read(te_standin_path("standin_relinked.exe"), &size);
+    identify_result *id = malloc(sizeof *id);
+    TE_OK(identify_buffer(data, size, back, 1, id, &err), &err);
+    cr_assert_eq(id->matches[0].verdict, IDENTIFY_KNOWN, "%s", id->matches[0].reason);
+    identify_structure *st = malloc(sizeof *st);
+    TE_OK(identify_routines(data, size, back, st, &err), &err);
+    cr_assert_eq(st->nproblems, 0, "the located callees are the build's direct calls");
+    free(st);
+    free(id);
+    free(data);
+    free(back);
+    free(text);
+    free(r);
+}
+
+Test(locate, twins_without_patterns_are_refused_naming_both)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    for (unsigned i = 0; i < p.nroutines; i++)
+        p.routines[i].npattern = 0;
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(!r->complete, "located on a guess");
+    uint32_t fa = sym("standin_relinked.sym", "Field_Alloc");
+    uint32_t ff = sym("standin_relinked.sym", "Field_Free");
+    const char *names[] = {"Field_Alloc", "Field_Free"};
+    for (int k = 0; k < 2; k++) {
+        const locate_item *it = item(r->routines, r->nroutines, names[k]);
+        cr_assert_eq(it->status, LOCATE_AMBIGUOUS, "%s", names[k]);
+        cr_assert_eq(it->ncandidates, 2);
+        uint32_t lo = fa < ff ? fa : ff, hi = fa < ff ? ff : fa;
+        cr_assert(it->candidates[0] == lo && it->candidates[1] == hi, "%s: 0x%X 0x%X", names[k],
+                  it->candidates[0], it->candidates[1]);
+    }
+    char want[160];
+    snprintf(want, sizeof want, "Field_Alloc found more than once (2 candidates: 0x%X, 0x%X)",
+             fa < ff ? fa : ff, fa < ff ? ff : fa);
+    cr_assert(strstr(r->refusal, want), "%s", r->refusal);
+    /* Structure alone still finds what it can tell apart. */
+    const locate_item *bra = item(r->routines, r->nroutines, "Battle_ReadAnimation");
+    cr_assert_eq(bra->status, LOCATE_FOUND);
+    cr_assert_eq(bra->address, sym("standin_relinked.sym", "Battle_ReadAnimation"));
+    free(r);
+}
+
+Test(locate, patterns_learned_from_a_known_build)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    for (unsigned i = 0; i < p.nroutines; i++)
+        p.routines[i].npattern = 0;
+    size_t size;
+    uint8_t *known = te_read(te_standin_path("standin.exe"), &size);
+    ff_error err;
+    TE_OK(locate_learn(known, size, &p, &err), &err);
+    free(known);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    const locate_item *fa = item(r->routines, r->nroutines, "Field_Alloc");
+    cr_assert_eq(fa->address, sym("standin_relinked.sym", "Field_Alloc"));
+    cr_assert(strstr(fa->how, "pattern"), "%s", fa->how);
+    free(r);
+}
+
+Test(locate, a_build_without_bone_matrices_is_refused_naming_it)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    locate_result *r = locate("standin_nobbm.exe", &p);
+    cr_assert(!r->complete, "located a build that has no BuildBoneMatrices");
+    const locate_item *bbm = item(r->routines, r->nroutines, "BuildBoneMatrices");
+    cr_assert_eq(bbm->status, LOCATE_NOT_FOUND);
+    char stub[16];
+    snprintf(stub, sizeof stub, "0x%X", sym("standin_nobbm.sym", "BuildBoneMatrices"));
+    cr_assert(strstr(bbm->why, stub), "the routine in its place is named: %s", bbm->why);
+    char lists[48];
+    snprintf(lists, sizeof lists, "the profile lists %u",
+             profile_find_routine(&p, "BuildBoneMatrices")->ncallees);
+    cr_assert(strstr(bbm->why, lists), "%s", bbm->why);
+    cr_assert(strstr(r->refusal, "BuildBoneMatrices not found"), "%s", r->refusal);
+    cr_assert(!r->located.nroutines, "no profile is built from a refused build");
+    free(r);
+}
+
+Test(locate, the_standin_itself_is_located_where_its_profile_says)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    locate_result *r = locate("standin.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    for (unsigned i = 0; i < r->nroutines; i++)
+        if (!p.routines[i].test)
+            cr_assert_eq(r->routines[i].address, p.routines[i].address, "%s", p.routines[i].name);
+    free(r);
+}
+
+Test(locate, what_is_not_a_pe_is_an_error)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    static const uint8_t junk[] = "MZ not a portable executable at all, just text";
+    locate_result *r = malloc(sizeof *r);
+    ff_error err;
+    cr_assert_eq(locate_buffer(junk, sizeof junk, &p, NULL, r, &err), -1);
+    cr_assert_eq(err.kind, FF_E_EXE);
+    cr_assert(strstr(err.reason, "not a PE32"), "%s", err.reason);
+    free(r);
+}
+
+/*
+ * Damaged code never crashes the locator: bytes of the relinked build's
+ * code changed at random (seeded), each copy either located or refused
+ * with a reason, and every item accounted for once.
+ */
+Test(locate, damaged_code_is_refused_or_located_never_a_crash)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    size_t size;
+    uint8_t *data = te_read(te_standin_path("standin_relinked.exe"), &size);
+    uint32_t h = le_u32(data + 0x3C);
+    unsigned nsec = le_u16(data + h + 6), opt = le_u16(data + h + 20);
+    const uint8_t *code = NULL;
+    for (unsigned i = 0; i < nsec; i++)
+        if (memcmp(data + h + 24 + opt + 40 * i, ".code", 6) == 0)
+            code = data + h + 24 + opt + 40 * i;
+    cr_assert(code, "no .code section");
+    uint32_t off = le_u32(code + 20), len = le_u32(code + 8);
+    locate_result *r = malloc(sizeof *r);
+    uint8_t *copy = malloc(size);
+    uint32_t seed = 2024;
+    for (int round = 0; round < 30; round++) {
+        memcpy(copy, data, size);
+        for (int k = 0; k < 12; k++) {
+            seed = seed * 1103515245u + 12345u;
+            uint32_t at = off + (seed >> 8) % len;
+            seed = seed * 1103515245u + 12345u;
+            copy[at] = (uint8_t)(seed >> 16);
+        }
+        ff_error err;
+        cr_assert_eq(locate_buffer(copy, size, &p, NULL, r, &err), 0, "round %d: %s", round,
+                     err.reason);
+        cr_assert_eq(r->complete, !r->refusal[0], "round %d", round);
+        cr_assert_eq(r->nfound + r->nnot_found + r->nambiguous + r->nskipped,
+                     r->nroutines + r->ntables + r->nglobals, "round %d", round);
+    }
+    free(copy);
+    free(r);
+    free(data);
+}
