@@ -38,6 +38,9 @@ static void help(FILE *out)
           "  --preset NAME     synthetic corpus preset when DIR has no manifest (small)\n"
           "  --seed N          synthetic corpus seed when DIR has no manifest (1)\n"
           "  --modes LIST      modes to compare (default: the recorded ones, else all)\n"
+          "  --levels LIST     frame or frame,pose (default: as recorded)\n"
+          "  --pose-options S  the reference's pose convention (default: the one the\n"
+          "                    manifest names, found when the traces were recorded)\n"
           "  --jobs N          worker threads (default: all cores)\n"
           "  --out DIR         reports folder (default: reports)\n"
           "  -q, --quiet       no progress line\n"
@@ -61,6 +64,8 @@ static const struct option opts[] = {
     CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
     CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
+    CLI_OPT_ROW("levels", required_argument, CLI_OPT_LEVELS),
+    CLI_OPT_ROW("pose-options", required_argument, CLI_OPT_POSE_OPTIONS),
     CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
     CLI_OPT_ROW("out", required_argument, OPT_OUT),
@@ -143,9 +148,29 @@ static int load_set(const char *dir, const char *opt, tset **out)
 }
 
 /* Corpus and modes from the manifest when not given. */
+/* The pose level as recorded: the manifest's convention unless --pose-options. */
+static int pose_from(const tset *g, const cli_session *s, run_config *cfg)
+{
+    if (!s->levels_given && g->pose) cfg->pose_level = cfg->frame_level = 1;
+    if (cfg->pose_level && !g->pose) {
+        cli_fail("check: the golden traces were recorded without the pose level (record "
+                 "--levels frame,pose): they hold no matrices to compare");
+        return CLI_EXIT_ERROR;
+    }
+    ff_error e;
+    if (cfg->pose_level && !s->pose_given &&
+        ref_pose_opts_parse(g->pose_convention, &cfg->pose_opts, &e) < 0) {
+        cli_print_error(&e);
+        return CLI_EXIT_ERROR;
+    }
+    cfg->pose_search = 0;
+    return 0;
+}
+
 static int defaults_from(const tset *g, cli_session *s, run_config *cfg, int modes_given)
 {
     if (!modes_given && g->modes) cfg->modes = g->modes;
+    if (pose_from(g, s, cfg)) return CLI_EXIT_ERROR;
     if (s->corpus_path) return 0;
     if (g->synthetic) {
         s->preset = g->preset;

@@ -20,13 +20,20 @@
 static void help(FILE *out)
 {
     fputs("usage: ff8diff decode FILE... [--mode normal|slow|fast|slow+fast|all]\n"
-          "                              [--anim N] [--summary]\n\n"
+          "                              [--anim N] [--pose [--pose-options SPEC]]\n"
+          "                              [--summary]\n\n"
           "Decodes battle .dat files with the reference engine and prints one Trace JSON\n"
           "Lines v1 object per engine call (StartClip, then Battle_ReadAnimation up to and\n"
           "including the first call that returns 1), file by file, mode by mode, anim by\n"
           "anim.\n\n"
           "  --mode LIST   modes, comma separated, or all (default: normal)\n"
           "  --anim N      only animation N\n"
+          "  --pose        also the pose level: after every decoding call the bone matrices\n"
+          "                (\"mat\") and the world matrices under the identity (\"world\")\n"
+          "                and the fixed base (\"placed\")\n"
+          "  --pose-options SPEC   the convention (ref/pose.h text form; keys left out\n"
+          "                take the defaults order=xyz,trig=x87-nearest,step=nearest-even,\n"
+          "                offset=+z,length=parent,scale=pre)\n"
           "  --summary     per file: kind, bones, clips, frames, clips using the scale path\n"
           "  -h, --help    this text\n\n"
           "Errors go to stderr; the exit code is then 2 (other files are still decoded).\n",
@@ -34,14 +41,15 @@ static void help(FILE *out)
 }
 
 static int decode_file(const char *path, const dat_file *dat, unsigned modes, long anim,
-                       strbuf *out, ff_error *err)
+                       const ref_pose_opts *pose, strbuf *out, ff_error *err)
 {
     if (!dat_kind_has_model(dat->kind)) return 0;
     size_t skel_size = ref_skel_size(dat);
     uint8_t *skel = malloc(skel_size);
     if (!skel) return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
     ref_anim a;
-    field_set fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
+    field_set fields =
+        field_set_of_levels(1u << FIELD_LEVEL_FRAME | (pose ? 1u << FIELD_LEVEL_POSE : 0));
     trace t;
     trace_init(&t);
     int rc = ref_anim_init(&a, dat, skel, skel_size, err);
@@ -55,7 +63,7 @@ static int decode_file(const char *path, const dat_file *dat, unsigned modes, lo
         for (uint32_t k = 0; k < dat->clips; k++) {
             if (anim >= 0 && k != (uint32_t)anim) continue;
             c.anim = k;
-            rc = refside_clip(&a, mode_flags(c.mode), k, &fields, NULL, &t, err);
+            rc = refside_clip(&a, mode_flags(c.mode), k, &fields, pose, &t, err);
             tj_write_trace(out, &c, &t); /* the calls made before an error too */
             fwrite(out->s, 1, out->len, stdout);
             sb_reset(out);
@@ -92,11 +100,16 @@ int cmd_decode(int argc, char **argv)
     static const struct option opts[] = {{"mode", required_argument, 0, 'm'},
                                          {"anim", required_argument, 0, 'a'},
                                          {"summary", no_argument, 0, 's'},
+                                         {"pose", no_argument, 0, 'p'},
+                                         {"pose-options", required_argument, 0, 'o'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     unsigned modes = 1u << MODE_NORMAL;
     long anim = -1;
-    int summary = 0, c;
+    int summary = 0, pose = 0, c;
+    ref_pose_opts pose_opts;
+    ref_pose_opts_default(&pose_opts);
+    ff_error perr;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         unsigned long v;
@@ -116,6 +129,14 @@ int cmd_decode(int argc, char **argv)
             anim = (long)v;
             break;
         case 's': summary = 1; break;
+        case 'p': pose = 1; break;
+        case 'o':
+            pose = 1;
+            if (ref_pose_opts_parse(optarg, &pose_opts, &perr) < 0) {
+                cli_fail("decode: --pose-options: %s", perr.reason);
+                return CLI_EXIT_ERROR;
+            }
+            break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -142,7 +163,8 @@ int cmd_decode(int argc, char **argv)
                 (uint32_t)anim >= dat.clips)
                 rc = ff_error_set(&err, FF_E_RANGE, argv[i], -1, "no animation %ld (%u clips)",
                                   anim, dat.clips);
-            if (rc == 0) rc = decode_file(argv[i], &dat, modes, anim, &out, &err);
+            if (rc == 0)
+                rc = decode_file(argv[i], &dat, modes, anim, pose ? &pose_opts : NULL, &out, &err);
         }
         fflush(stdout);
         if (rc < 0) {

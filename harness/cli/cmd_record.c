@@ -36,6 +36,11 @@ static void help(FILE *out)
           "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
           "  --seed N          synthetic corpus seed (default 1)\n"
           "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
+          "  --levels LIST     frame (default) or frame,pose: with pose the traces also\n"
+          "                    carry the bone matrices (\"mat\") and the world matrices\n"
+          "                    (\"world\", \"placed\"); the manifest names the convention\n"
+          "  --pose-options S  the convention written into the manifest (default auto:\n"
+          "                    searched on the original, as `run` does)\n"
           "  --compress        write LZ4 frames (.jsonl.lz4, liblz4): about 10x smaller\n"
           "  --jobs N          worker threads, one engine each (default: all cores)\n"
           "  --keep-matrices   run the original BuildBoneMatrices (default: a plain return)\n"
@@ -62,6 +67,8 @@ static const struct option opts[] = {
     CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
     CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
+    CLI_OPT_ROW("levels", required_argument, CLI_OPT_LEVELS),
+    CLI_OPT_ROW("pose-options", required_argument, CLI_OPT_POSE_OPTIONS),
     CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
     CLI_OPT_ROW("keep-matrices", no_argument, CLI_OPT_KEEP),
     CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),

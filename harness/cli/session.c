@@ -512,6 +512,7 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
     case CLI_OPT_LEVELS:
         if (cli_parse_levels(arg, cfg) < 0)
             return bad_value(s, "--levels", arg, "a list of frame, pose, leaf");
+        s->levels_given = 1;
         return 0;
     case CLI_OPT_POSE_OPTIONS: {
         ff_error e;

@@ -98,6 +98,7 @@ typedef struct cli_session {
     int quiet;
     int modes_given;           /* --modes was on the command line */
     int pose_given;            /* --pose-options was on the command line */
+    int levels_given;          /* --levels was on the command line */
     /* Optional: fills meta before the run (identity of recorded traces). */
     void (*before)(void *arg, report_meta *m);
     /*

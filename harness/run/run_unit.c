@@ -287,6 +287,17 @@ static int classify(worker *w, const dat_file *d, size_t idx, int cand_ok,
         if (p) atomic_fetch_add(&p->faults, 1);
         return 0;
     }
+    if (ctx->pose && !trace_has(&auth, FIELD_M00)) {
+        /* Nothing defaulted: an authority without matrices cannot say the pose matches. */
+        r->status = RES_BAD_INPUT;
+        r->error = dup_mem(auth_err, sizeof *r->error);
+        if (!r->error) return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+        ff_error_set(r->error, FF_E_FORMAT, name, -1,
+                     "the original's side carries no bone matrices (traces recorded without "
+                     "the pose level)");
+        if (p) atomic_fetch_add(&p->bad_input, 1);
+        return 0;
+    }
     if (cmp_traces(&w->rt, &auth, &r->div) == 0) {
         r->status = RES_MATCH;
         return 0;

@@ -152,6 +152,14 @@ static cJSON *build(const char *dir, const report_meta *m, const run_results *r,
     report_json_identity(root, m);
     cJSON_AddStringToObject(root, "bone_matrices",
                             m->keep_matrices ? "original" : "replaced_by_return");
+    /* The pose level: the traces carry "mat", "world", "placed" under this convention. */
+    if (r->pose.source != POSE_CONV_NONE) {
+        cJSON *pose = cJSON_AddObjectToObject(root, "pose");
+        cJSON_AddStringToObject(pose, "convention", r->pose.chosen);
+        cJSON_AddStringToObject(pose, "source", pose_conv_source_name(r->pose.source));
+    } else {
+        cJSON_AddNullToObject(root, "pose");
+    }
     cJSON_AddBoolToObject(root, "compressed", compressed);
     cJSON_AddItemToObject(root, "compression",
                           compressed ? cJSON_CreateString("lz4-frame") : cJSON_CreateNull());
@@ -242,6 +250,17 @@ static int read_head(const cJSON *root, tset *s, const char *path, ff_error *err
         s->modes |= 1u << id;
     }
     s->compressed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "compressed"));
+    const cJSON *pose = cJSON_GetObjectItemCaseSensitive(root, "pose");
+    if (cJSON_IsObject(pose)) {
+        ref_pose_opts o;
+        ff_error e;
+        if (text_of(pose, "convention", s->pose_convention, sizeof s->pose_convention) < 0 ||
+            ref_pose_opts_parse(s->pose_convention, &o, &e) < 0)
+            return bad(err, path, "\"pose.convention\" is not a pose convention");
+        s->pose = 1;
+    } else if (pose && !cJSON_IsNull(pose)) {
+        return bad(err, path, "\"pose\" is neither null nor an object");
+    }
     return 0;
 }
 

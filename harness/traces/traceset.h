@@ -7,6 +7,7 @@
  *    "executable":{"path":..,"sha256":..,"profile":..,"verdict":"known","warning":""},
  *    "corpus":{"path":..,"synthetic":{"preset":"small","seed":1}|null},
  *    "modes":["normal",..],"bone_matrices":"replaced_by_return",
+ *    "pose":null|{"convention":"order=yxz,...","source":"search"},
  *    "compressed":false,"compression":null|"lz4-frame",
  *    "files":[{"name":"c0m000.dat","sha256":..,"size":18172,"kind":"monster",
  *              "bones":14,"clips":28,"status":"ok","error":null,
@@ -67,6 +68,8 @@ typedef struct tset {
     uint64_t seed;
     unsigned modes; /* bit i = mode_id i */
     int compressed;
+    int pose;                   /* recorded at the pose level ... */
+    char pose_convention[96];   /* ... under this convention (ref/pose.h text form) */
     size_t nfiles;
     tset_file *files;
 } tset;
