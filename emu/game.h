@@ -182,6 +182,19 @@ int emu_game_world_matrices(emu_game *g, const emu_matrix *base, emu_matrix *wor
                             uint32_t *ret, emu_fault *fault);
 
 /*
+ * The pose counterpart of emu_game_find_writer: replays clip up to call
+ * number tick (BuildBoneMatrices as this engine treats it inside the
+ * decoding calls), then calls BuildBoneMatrices with the write watch armed
+ * (base NULL), or calls it unwatched and then ComputeBonesWorldMatrices
+ * under *base with the watch armed, on size bytes at offset of the skeleton
+ * section; fills *w with the last instruction that wrote there. Returns 0;
+ * -1 with *fault or err as emu_game_find_writer.
+ */
+int emu_game_find_pose_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
+                              const emu_matrix *base, uint32_t offset, uint32_t size,
+                              emu_writer *w, emu_fault *fault, ff_error *err);
+
+/*
  * Operands and results of a pose helper called alone (emu_game_pose_helper).
  * Every operand is placed in guest memory before the call (at addresses of
  * its own) and read back after it; the routine gets, in the order of its

@@ -10,6 +10,7 @@
  * exits; a fault is returned and the skeleton is put back as it was.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/le.h"
@@ -167,4 +168,45 @@ int emu_game_pose_helper(emu_game *g, profile_helper_id role, emu_pose_io *io, e
     if (r->result == PROFILE_RES_ST0 && !io->has_st0)
         return fail(fault, r->name, " left the x87 stack empty, but its profile row says st0");
     return 0;
+}
+
+int emu_game_find_pose_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
+                              const emu_matrix *base, uint32_t offset, uint32_t size,
+                              emu_writer *w, emu_fault *fault, ff_error *err)
+{
+    memset(w, 0, sizeof *w);
+    if (!g->file) return ff_error_set(err, FF_E_USAGE, NULL, -1, "no file loaded");
+    if (size == 0 || offset > g->skel_len || size > g->skel_len - offset)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "watch range %u+%u outside the skeleton",
+                            offset, size);
+    emu_game_reset_skeleton(g);
+    uint32_t ret = 0;
+    for (size_t t = 0; t <= tick; t++) {
+        int rc = t == 0 ? emu_game_start_clip(g, flags, clip, &ret, fault)
+                        : emu_game_read_animation(g, &ret, fault);
+        if (rc < 0) return ff_error_set(err, FF_E_FAULT, NULL, -1, "the original faulted replaying");
+        if (t < tick && ret == 1)
+            return ff_error_set(err, FF_E_RANGE, NULL, -1,
+                                "clip %d returned 1 at call %zu, before call %zu", clip, t, tick);
+    }
+    uint32_t addr = GAME_FILE + g->skel_off + offset;
+    emu_matrix *world = NULL;
+    if (base) {
+        /* The world call composes onto the matrices of this call's rebuild. */
+        if (emu_game_build_matrices(g, &ret, fault) < 0)
+            return ff_error_set(err, FF_E_FAULT, NULL, -1, "the original faulted replaying");
+        world = malloc((bone_count(g) ? bone_count(g) : 1) * sizeof *world);
+        if (!world) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
+    if (emu_watch_writes(g->e, addr, size, err) < 0) {
+        free(world);
+        return -1;
+    }
+    int rc = base ? emu_game_world_matrices(g, base, world, bone_count(g), &ret, fault)
+                  : emu_game_build_matrices(g, &ret, fault);
+    emu_watch_result(g->e, w);
+    free(world);
+    if (emu_unwatch(g->e, err) < 0) return -1;
+    if (rc < 0) ff_error_set(err, FF_E_FAULT, NULL, -1, "the original faulted while replaying");
+    return rc;
 }

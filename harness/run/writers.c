@@ -5,11 +5,15 @@
  * guest bytes (emu_game_find_writer); the last instruction that wrote
  * there in that call is named with its routine and disassembly. A field the
  * call did not write says so: that is an answer too (e.g. StartClip not
- * clearing the root). Costs one clip replay per group, never per result.
+ * clearing the root). A pose field is watched during the call that writes
+ * it after the decoding call: BuildBoneMatrices for a bone matrix,
+ * ComputeBonesWorldMatrices under the run's base for a world matrix. Costs
+ * one clip replay per group, never per result.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/run/pose_side.h"
 #include "harness/run/run_internal.h"
 
 /* Replays the group's example clip on g with the field's writes watched. */
@@ -25,18 +29,29 @@ static void replay(emu_game *g, res_group *grp, const clip_result *r, const dat_
     ff_error err;
     emu_fault fault;
     ff_error_clear(&err);
-    if (emu_game_load_file(g, d->data, d->size, d->skel_off, d->section[DAT_SECTION_GEOMETRY],
-                           d->anim_off, &err) < 0 ||
-        emu_game_find_writer(g, mode_flags(r->mode), (int16_t)r->clip, r->div.tick,
-                             where == FIELD_AREA_CMD ? EMU_GAME_CMD : EMU_GAME_SKELETON, off, size,
-                             &grp->writer, &fault, &err) < 0) {
+    int pose = field_def_of(r->div.field)->level == FIELD_LEVEL_POSE;
+    emu_matrix base;
+    pose_base_emu(where == FIELD_AREA_PLACED, &base);
+    const char *call = !pose ? "call" : where == FIELD_AREA_BONE ? "BuildBoneMatrices after call"
+                                                                 : "the world call after call";
+    int rc = emu_game_load_file(g, d->data, d->size, d->skel_off,
+                                d->section[DAT_SECTION_GEOMETRY], d->anim_off, &err);
+    if (rc == 0 && pose)
+        rc = emu_game_find_pose_writer(g, mode_flags(r->mode), (int16_t)r->clip, r->div.tick,
+                                       where == FIELD_AREA_BONE ? NULL : &base, off, size,
+                                       &grp->writer, &fault, &err);
+    else if (rc == 0)
+        rc = emu_game_find_writer(g, mode_flags(r->mode), (int16_t)r->clip, r->div.tick,
+                                  where == FIELD_AREA_CMD ? EMU_GAME_CMD : EMU_GAME_SKELETON, off,
+                                  size, &grp->writer, &fault, &err);
+    if (rc < 0) {
         snprintf(grp->writer_note, sizeof grp->writer_note, "replay failed: %.120s", err.reason);
         return;
     }
     grp->have_writer = 1;
     if (!grp->writer.writes)
         snprintf(grp->writer_note, sizeof grp->writer_note,
-                 "the original did not write this field during call %zu", r->div.tick);
+                 "the original did not write this field during %s %zu", call, r->div.tick);
 }
 
 static void one_group(run_ctx *ctx, emu_game *g, res_group *grp)
