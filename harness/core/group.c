@@ -124,6 +124,8 @@ int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace 
     clip_result *r = &res->results[idx];
     char shape[48];
     group_shape(r->div.field, r->div.ref, r->div.orig, shape, sizeof shape);
+    /* The x87 emulation limit is a class of its own, never merged with real mismatches. */
+    if (r->x87_limit) snprintf(shape, sizeof shape, "x87_precision");
     int gi = find_or_add(res, "frame", signature_field(r->div.field, shape), mode_name(r->mode),
                          shape);
     if (gi < 0) return -1;

@@ -72,6 +72,7 @@ typedef struct clip_result {
     uint32_t frames; /* the clip's frame byte */
     /* MISMATCH */
     cmp_divergence div;
+    int x87_limit;            /* a pose value off by one within the x87 emulation limit */
     int group;                /* index into run_results.groups */
     uint64_t stream_off;      /* file offset of stream[0] */
     uint8_t stream_len;
@@ -128,6 +129,7 @@ typedef struct run_totals {
     uint64_t ticks_ref, ticks_orig;
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
     uint64_t cache_rejected; /* cache entries refused (key, length or checksum): re-emulated */
+    uint64_t x87_limit;      /* mismatches within the x87 emulation limit (POSE.md section 4) */
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */

@@ -379,6 +379,13 @@ static void summary(strbuf *b, const cJSON *report, const rv_index *ix)
               (unsigned long long)rv_u64(t, "leaf_faults", 0));
     sb_printf(b, "<tr><th>Groups</th><td>%llu</td></tr>\n",
               (unsigned long long)rv_u64(t, "groups", rv_len(rv_arr(report, "groups"))));
+    if (rv_u64(t, "x87_precision", 0))
+        sb_printf(b,
+                  "<tr><th>x87 precision (emulated)</th><td id=\"x87-precision\">%llu of the "
+                  "mismatches are pose values off by one whose exact value lies within 2^-20 of "
+                  "a rounding boundary: Unicorn's fsin may round them apart from real hardware "
+                  "(group shape x87_precision)</td></tr>\n",
+                  (unsigned long long)rv_u64(t, "x87_precision", 0));
     sb_puts(b, "</table></div></section>\n");
 }
 

@@ -394,6 +394,7 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "leaf_faults", (double)t->leaf_faults);
     cJSON_AddNumberToObject(o, "groups", (double)r->ngroups);
     cJSON_AddNumberToObject(o, "cache_rejected", (double)t->cache_rejected);
+    cJSON_AddNumberToObject(o, "x87_precision", (double)t->x87_limit);
     return o;
 }
 

@@ -159,6 +159,12 @@ static void totals_section(strbuf *b, const cJSON *report, const rv_index *ix)
                   (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
     sb_printf(b, "; cache entries rejected (emulated again): %llu.\n\n",
               (unsigned long long)rv_u64(t, "cache_rejected", 0));
+    if (rv_u64(t, "x87_precision", 0))
+        sb_printf(b,
+                  "**x87 precision (emulated)**: %llu of the mismatches are pose values off by "
+                  "one within 2^-20 of a rounding boundary, where Unicorn's fsin may round apart "
+                  "from real hardware (group shape `x87_precision`).\n\n",
+                  (unsigned long long)rv_u64(t, "x87_precision", 0));
 }
 
 static void stream_lines(strbuf *b, const cJSON *d)

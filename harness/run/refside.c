@@ -53,3 +53,39 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
     a->pose = NULL;
     return rc;
 }
+
+/* The near bit of a pose field's value (bone matrix layout, POSE.md section 1). */
+static uint16_t near_bit(field_id f)
+{
+    uint32_t off = field_def_of(f)->offset;
+    if (off >= FIELD_BONE_T(0)) return REF_POSE_NEAR_T((off - FIELD_BONE_T(0)) / 4);
+    unsigned k = (off - FIELD_BONE_M(0, 0)) / 2;
+    return REF_POSE_NEAR_CELL(k / 3, k % 3);
+}
+
+int refside_near(ref_anim *a, uint8_t flags, uint32_t clip, const ref_pose_opts *pose,
+                 size_t tick, field_id f, unsigned bone, int *near, ff_error *err)
+{
+    const field_def *d = field_def_of(f);
+    *near = 0;
+    if (!pose || !d || d->level != FIELD_LEVEL_POSE || bone >= a->bones) return 0;
+    uint16_t *mask = calloc(a->bones ? a->bones : 1, sizeof *mask);
+    if (!mask) return ff_error_set(err, FF_E_NOMEM, a->dat->name, -1, "out of memory");
+    ref_anim_reset_skeleton(a);
+    memset(&a->cmd, 0, sizeof a->cmd);
+    a->cmd.flags = flags;
+    a->pose = pose;
+    a->pose_near = mask;
+    int ret = 0, rc = ref_start_clip(a, (int16_t)clip, &ret, err);
+    for (size_t t = 1; rc == 0 && t <= tick && ret == 0; t++) rc = ref_read_animation(a, &ret, err);
+    if (rc == 0 && d->area != FIELD_AREA_BONE) {
+        ref_matrix base = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
+        if (d->area == FIELD_AREA_PLACED) pose_base_fixed(&base);
+        ref_pose_near_world(&base, mask, a->bones);
+    }
+    if (rc == 0) *near = (mask[bone] & near_bit(f)) != 0;
+    a->pose = NULL;
+    a->pose_near = NULL;
+    free(mask);
+    return rc;
+}

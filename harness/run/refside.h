@@ -32,4 +32,15 @@
 int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *have,
                  const ref_pose_opts *pose, trace *out, ff_error *err);
 
+/*
+ * The emulation limit (POSE.md section 4) of one pose value: replays clip
+ * with pose up to call tick and says, in *near, whether the value of (f,
+ * bone) there depends on a sin or cos whose exact value lies within 2^-20
+ * of its rounding boundary (ref/pose.h), where an x87 and Unicorn's
+ * double-precision fsin may round apart. *near is 0 for a field that is not
+ * a pose field. Returns 0, or -1 with err.
+ */
+int refside_near(ref_anim *a, uint8_t flags, uint32_t clip, const ref_pose_opts *pose,
+                 size_t tick, field_id f, unsigned bone, int *near, ff_error *err);
+
 #endif

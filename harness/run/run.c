@@ -125,6 +125,7 @@ static void total_up(run_ctx *ctx)
         const clip_result *r = &res->results[i];
         t->comparisons++;
         t->by_status[r->status]++;
+        t->x87_limit += r->status == RES_MISMATCH && r->x87_limit;
         t->by_source[r->source]++;
         t->ticks_ref += r->ref_ticks;
         t->ticks_orig += r->orig_ticks;

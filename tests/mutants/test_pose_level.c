@@ -168,3 +168,33 @@ Test(pose_level, search_names_the_mutants_order)
     run_results_free(&r);
     ts_rmtree(dir);
 }
+
+/*
+ * The x87 emulation limit (POSE.md section 4), shown apart. Rotation x =
+ * -2048 (-180 degrees): 4096 sin(-pi) is -5e-13 in double. Under trig
+ * x87-floor (the reference's option here) it floors to -1, and the value
+ * lies within 2^-20 of the integer 0, the kind of value an x87 and
+ * Unicorn's double fsin may round apart; the stand-in (x87-nearest) says 0.
+ * Rx = [[1,0,0],[0,c,-s],[0,s,c]] with c = -4096: m[1][2] = -s is 1 against
+ * 0, the first cell to differ (Ry(0) and Rz(0) are the identity).
+ */
+static const mt_clip clip_x87[] = {{2, {{.rot = {{-2048, 0, 0}}}, {.rot = {{0}}}}}};
+static const mt_model model_x87 = {"pose_x87.dat", 1, 0, {0}, ONE, 1, clip_x87};
+
+Test(pose_level, x87_limit_is_a_class_apart)
+{
+    char *dir = ts_tempdir();
+    mt_write_model(dir, &model_x87);
+    run_results r;
+    run_pose(dir, "standin.exe",
+             "order=yxz,trig=x87-floor,step=nearest-even,offset=-y,length=own,scale=post", &r);
+    mt_expect e[4];
+    expect_all_modes(model_x87.name, "bone[0].m[1][2]", 0, 1, 0, e);
+    mt_check(&r, e, 4);
+    cr_assert_eq(r.totals.x87_limit, 4, "every mode's mismatch is within the limit");
+    cr_assert_eq(r.ngroups, 4);
+    for (size_t i = 0; i < r.ngroups; i++)
+        cr_assert_str_eq(r.groups[i].shape, "x87_precision", "group %zu", i);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
