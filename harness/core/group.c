@@ -119,7 +119,37 @@ static const char *signature_field(field_id f, const char *shape)
     return field_kind_name(f);
 }
 
-int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig)
+/* The joints (bone t) of both sides at the divergence's tick, when both carry them. */
+static int capture_figure(res_figure *fig, const trace *ref, const trace *orig, size_t tick,
+                          unsigned bone, const int16_t *parents)
+{
+    static const field_id t[3] = {FIELD_T_X, FIELD_T_Y, FIELD_T_Z};
+    unsigned n = ref->lay.bones;
+    free(fig->parent);
+    free(fig->ref);
+    free(fig->orig);
+    memset(fig, 0, sizeof *fig);
+    if (!parents || !n || n != orig->lay.bones || tick >= ref->n || tick >= orig->n ||
+        !trace_has(ref, FIELD_T_X) || !trace_has(orig, FIELD_T_X))
+        return 0;
+    fig->parent = malloc(n * sizeof *fig->parent);
+    fig->ref = malloc(3 * n * sizeof *fig->ref);
+    fig->orig = malloc(3 * n * sizeof *fig->orig);
+    if (!fig->parent || !fig->ref || !fig->orig) return -1;
+    for (unsigned b = 0; b < n; b++) {
+        fig->parent[b] = parents[b];
+        for (int k = 0; k < 3; k++) {
+            fig->ref[3 * b + k] = trace_value(ref, tick, t[k], b);
+            fig->orig[3 * b + k] = trace_value(orig, tick, t[k], b);
+        }
+    }
+    fig->bones = n;
+    fig->bone = bone;
+    return 0;
+}
+
+int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig,
+                    const int16_t *parents)
 {
     clip_result *r = &res->results[idx];
     char shape[48];
@@ -135,6 +165,10 @@ int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace 
     if (g->example < 0 || (int64_t)idx < g->example) {
         g->example = (int64_t)idx;
         if (capture(&g->series, ref, orig, r->div.field, r->div.bone) < 0) return -1;
+        int pose = field_def_of(r->div.field)->level == FIELD_LEVEL_POSE;
+        if (capture_figure(&g->figure, ref, orig, r->div.tick, r->div.bone,
+                           pose ? parents : NULL) < 0)
+            return -1;
     }
     return 0;
 }

@@ -30,11 +30,14 @@ void group_shape(field_id f, int32_t ref, int32_t orig, char *out, size_t n);
 
 /*
  * Files mismatching frame result idx (its div already set) under its
- * signature, keeping the earliest example's diverging channel. The run
- * calls it under its lock. Returns 0, -1 when memory runs out (the result
- * then belongs to no group).
+ * signature, keeping the earliest example's diverging channel and, for a
+ * pose field when parents (the skeleton's parent indexes) is given, its
+ * posed skeleton at the divergence for a picture. The run calls it under
+ * its lock. Returns 0, -1 when memory runs out (the result then belongs to
+ * no group).
  */
-int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig);
+int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig,
+                    const int16_t *parents);
 /* Files leaf result leaf's mismatches (none: nothing). Returns 0 or -1 as above. */
 int group_add_leaf(run_results *res, unsigned leaf);
 /* Orders groups by count then signature and renumbers the results' group indexes. */

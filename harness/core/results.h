@@ -62,6 +62,14 @@ typedef struct res_series {
     int32_t *ref, *orig;
 } res_series;
 
+/* A posed skeleton at one tick, both sides, for the stick figure of a pose group. */
+typedef struct res_figure {
+    unsigned bones;  /* 0: no figure */
+    unsigned bone;   /* the diverging bone */
+    int16_t *parent; /* bones entries (-1: root) */
+    int32_t *ref, *orig; /* bones x 3 joint positions (the bones' t) */
+} res_figure;
+
 typedef struct clip_result {
     uint32_t file; /* index into run_results.files */
     int32_t clip;  /* -1: the whole file (bad input before any clip) */
@@ -113,6 +121,7 @@ typedef struct res_group {
     uint64_t count;
     int64_t example;    /* index into results (frame) or leaf (leaf) */
     res_series series;  /* frame level: the example's diverging channel */
+    res_figure figure;  /* pose level: the example's skeleton at its divergence */
     /* frame level, with an executable: the original instruction behind it */
     int have_writer;    /* writer holds a replay's answer */
     emu_writer writer;  /* writer.writes == 0: that call did not write the field */

@@ -74,6 +74,20 @@ cJSON *report_json_string(const char *s);
 cJSON *report_json_fault(const emu_fault *f);
 void report_json_identity(cJSON *o, const report_meta *m);
 
+/*
+ * A pose group's skeleton at its divergence for report.json's group
+ * "skeleton": {"bone", "parents", "ref": [[x,y,z],...], "orig"}; null when
+ * the group has none.
+ */
+cJSON *report_figure_json(const res_figure *f);
+/*
+ * Its picture: an inline SVG stick figure, joints at the bones' world
+ * translations projected on the x-y and z-y planes, both sides overlaid
+ * (labelled cand and auth), the diverging bone marked. Nothing when the
+ * group has no skeleton.
+ */
+void report_figure_svg(strbuf *b, const cJSON *skeleton, const char *cand, const char *auth);
+
 /* The pose level's convention for report.json's run.pose (null without the pose level). */
 cJSON *report_pose_json(const pose_conv *p);
 /* Its "Pose convention" section, from a report tree; nothing without the pose level. */

@@ -93,6 +93,11 @@ static const char css[] =
     "svg.plot .orig{stroke:#ea580c;fill:#ea580c;stroke-dasharray:5 3}"
     "svg.plot polyline.orig{fill:none}svg.plot circle.orig{stroke-dasharray:none}"
     "svg.plot line.ref,svg.plot line.orig{stroke-width:3}"
+    "svg.figure{background:#fff;border:1px solid #dfe3ea;border-radius:6px;margin-top:8px}"
+    "svg.figure .frame{fill:#fbfcfe;stroke:#dfe3ea}"
+    "svg.figure line{stroke-width:1.5}svg.figure .ref{stroke:#1f5fbf;fill:#1f5fbf}"
+    "svg.figure .orig{stroke:#ea580c;fill:none;stroke-dasharray:4 2}"
+    "svg.figure line.hit{stroke-width:4}svg.figure .lbl{font-size:11px;fill:#5b6578}"
     "svg.plot .div{stroke:#d2433f;stroke-dasharray:3 3;fill:#d2433f}"
     "svg.plot .lbl{font:11px system-ui,sans-serif;fill:#3b4559;stroke:none}"
     "pre{background:#1f2a3c;color:#e4e9f2;padding:10px 12px;border-radius:6px;overflow-x:auto;"
@@ -232,6 +237,8 @@ static void option_rows(strbuf *b, const cJSON *run)
         sb_puts(b, "replaced by a plain return");
     else if (bm && strcmp(bm, "original") == 0)
         sb_puts(b, "original routine kept");
+    else if (bm && strcmp(bm, "compared") == 0)
+        sb_puts(b, "run after every decoding call and compared (pose level)");
     else
         rh_text_or(b, bm, "not recorded");
     sb_puts(b, "</td></tr>\n<tr><th>Options</th><td>");
@@ -464,6 +471,8 @@ static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix, rv_labe
     writer_row(b, rv_obj(g, "writer"));
     sb_puts(b, "</table>\n</div><div class=\"gplot\">\n");
     report_plot_svg(b, rv_obj(g, "series"), rv_int(ex, "tick", -1), l.cand, l.auth);
+    const cJSON *skeleton = rv_obj(g, "skeleton");
+    if (skeleton) report_figure_svg(b, skeleton, l.cand, l.auth);
     sb_puts(b, "</div></div>\n");
     if (d) {
         sb_puts(b, "<div class=\"stream-box\">");

@@ -275,6 +275,7 @@ static cJSON *group_json(const run_results *res, size_t i)
         cJSON_AddItemToObject(o, "writer", g->have_writer || g->writer_note[0]
                                                ? writer_json(g)
                                                : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "skeleton", report_figure_json(&g->figure));
     } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nleaf) {
         const leaf_result *l = &res->leaf[g->example];
@@ -282,6 +283,7 @@ static cJSON *group_json(const run_results *res, size_t i)
         cJSON_AddNumberToObject(ex, "case", (double)l->first.index);
         cJSON_AddNullToObject(o, "series");
         cJSON_AddNullToObject(o, "writer");
+        cJSON_AddNullToObject(o, "skeleton");
     } else {
         /* A group always has an example; a tree without one is not emitted half-made. */
         cJSON_Delete(o);
@@ -350,7 +352,9 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     cJSON_AddNumberToObject(o, "jobs", m->jobs);
     cJSON *opt = cJSON_AddObjectToObject(o, "options");
     add_str(opt, "bone_matrices",
-                            m->keep_matrices ? "original" : "replaced_by_return");
+                            m->pose_level       ? "compared"
+                            : m->keep_matrices ? "original"
+                                               : "replaced_by_return");
     cJSON_AddBoolToObject(opt, "dedup", m->dedup);
     cJSON_AddNumberToObject(opt, "leaf_calls", (double)m->leaf_calls);
     cJSON_AddNumberToObject(opt, "seed", (double)m->seed);

@@ -115,6 +115,7 @@ static void run_section(strbuf *b, const cJSON *run)
     const char *bm = rv_str(opt, "bone_matrices", "");
     row(b, "BuildBoneMatrices",
         strcmp(bm, "replaced_by_return") == 0 ? "replaced by a plain return"
+        : strcmp(bm, "compared") == 0         ? "run after every decoding call and compared (pose level)"
         : strcmp(bm, "original") == 0         ? "original routine kept"
                                               : bm);
     sb_puts(b, "| Options | ");

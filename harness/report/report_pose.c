@@ -64,7 +64,8 @@ void report_pose_html(strbuf *b, const cJSON *report)
 {
     const cJSON *p = rv_obj(rv_obj(report, "run"), "pose"), *s = rv_obj(p, "search");
     if (!p) return;
-    sb_puts(b, "<section id=\"pose\"><h2>Pose convention</h2>\n<p>The reference's convention: <code id=\"pose-chosen\">");
+    sb_puts(b, "<section id=\"pose\"><h2>Pose convention</h2>\n<p>The reference's convention: "
+               "<code id=\"pose-chosen\">");
     rh_text(b, rv_str(p, "chosen", "?"));
     sb_puts(b, "</code>, ");
     rh_text(b, source_sentence(rv_str(p, "source", "?")));
@@ -79,8 +80,7 @@ void report_pose_html(strbuf *b, const cJSON *report)
               (unsigned long long)rv_u64(s, "states", 0),
               (unsigned long long)rv_u64(s, "scale_states", 0),
               (unsigned long long)rv_u64(s, "faulted", 0), rv_num(s, "seconds", 0));
-    if (rv_bool(s, "all_match", 0))
-        sb_puts(b, "The choice matches every sampled state.");
+    if (rv_bool(s, "all_match", 0)) sb_puts(b, "The choice matches every sampled state.");
     rh_text(b, rv_str(s, "note", ""));
     sb_puts(b, "</p>\n");
     const cJSON *m = rv_obj(s, "first_miss");
@@ -138,13 +138,15 @@ void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const c
                   (long long)rv_int(m, "tick", -1), rv_str(m, "field", "?"),
                   (long long)rv_int(m, "ref", 0), (long long)rv_int(m, "orig", 0));
     }
-    sb_puts(b, "\n\n| stage | candidate | states matched | values matched |\n|---|---|---:|---:|\n");
+    sb_puts(b,
+            "\n\n| stage | candidate | states matched | values matched |\n|---|---|---:|---:|\n");
     const cJSON *c;
     cJSON_ArrayForEach(c, rv_arr(s, "candidates"))
     {
         sb_printf(b, "| %s | `", rv_str(c, "stage", "?"));
         md(b, rv_str(c, "options", "?"));
-        sb_printf(b, "` | %llu / %llu | %llu / %llu |\n", (unsigned long long)rv_u64(c, "frames", 0),
+        sb_printf(b, "` | %llu / %llu | %llu / %llu |\n",
+                  (unsigned long long)rv_u64(c, "frames", 0),
                   (unsigned long long)rv_u64(c, "frames_total", 0),
                   (unsigned long long)rv_u64(c, "values", 0),
                   (unsigned long long)rv_u64(c, "values_total", 0));

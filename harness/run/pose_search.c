@@ -21,10 +21,10 @@
 #include "harness/run/refside.h"
 #include "harness/run/run_internal.h"
 
-#define PER_FILE 8        /* states per file and kind (plain, scale path) */
-#define MAX_STATES 256    /* plain states in all */
-#define MAX_SCALE 64      /* scale-path states in all */
-#define TICK_STRIDE 3     /* every third decoding call of a clip */
+#define PER_FILE 8     /* states per file and kind (plain, scale path) */
+#define MAX_STATES 256 /* plain states in all */
+#define MAX_SCALE 64   /* scale-path states in all */
+#define TICK_STRIDE 3  /* every third decoding call of a clip */
 
 typedef struct state {
     uint32_t file;
@@ -115,8 +115,10 @@ static int sample_file(sample *sm, const dat_file *d, uint32_t f, ff_error *err)
                               : plain < PER_FILE && sm->plain < MAX_STATES;
                 if (want && (tick % TICK_STRIDE == 0 || sp)) {
                     rc = keep(sm, &a, f, c, modes[k], tick, err);
-                    if (sp) scaled++, sm->scale++;
-                    else plain++, sm->plain++;
+                    if (sp)
+                        scaled++, sm->scale++;
+                    else
+                        plain++, sm->plain++;
                 }
                 if (ref_read_animation(&a, &ret, &e) < 0) break;
             }
@@ -229,7 +231,8 @@ static void stage(pose_conv *pc, const sample *sm, ref_pose_opts *best, const re
                   int nkeys, int with_scale, int what, const char *name, uint8_t *work)
 {
     unsigned total = 1;
-    for (int k = 0; k < nkeys; k++) total *= ref_pose_value_count(keys[k]);
+    for (int k = 0; k < nkeys; k++)
+        total *= ref_pose_value_count(keys[k]);
     ref_pose_opts winner = *best;
     score top = {0, 0, 0, 0};
     for (unsigned i = 0; i < total; i++) {
@@ -251,8 +254,8 @@ static void stage(pose_conv *pc, const sample *sm, ref_pose_opts *best, const re
     *best = winner;
 }
 
-static void first_miss(pose_conv *pc, const run_ctx *ctx, const sample *sm,
-                       const ref_pose_opts *o, uint8_t *work)
+static void first_miss(pose_conv *pc, const run_ctx *ctx, const sample *sm, const ref_pose_opts *o,
+                       uint8_t *work)
 {
     static const char *const names[12] = {"m[0][0]", "m[0][1]", "m[0][2]", "m[1][0]",
                                           "m[1][1]", "m[1][2]", "m[2][0]", "m[2][1]",

@@ -38,7 +38,8 @@ void pose_base_emu(int which, emu_matrix *out)
 {
     memset(out, 0, sizeof *out);
     if (which == 0) {
-        for (int i = 0; i < 3; i++) out->m[i][i] = 4096;
+        for (int i = 0; i < 3; i++)
+            out->m[i][i] = 4096;
         return;
     }
     ref_matrix b;
@@ -104,7 +105,8 @@ static void memo_clear(pose_memo *m)
 
 static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001B3ull;
     return h;
 }
 
@@ -145,7 +147,8 @@ static int reserve(pose_memo *m, size_t need, ff_error *err)
     if (m->used + need > m->budget || m->n + 1 > m->nslots / 2) memo_clear(m);
     if (m->used + need <= m->cap) return 0;
     size_t cap = m->cap ? m->cap * 2 : 1u << 20;
-    while (cap < m->used + need) cap *= 2;
+    while (cap < m->used + need)
+        cap *= 2;
     if (cap > m->budget) cap = m->budget > m->used + need ? m->budget : m->used + need;
     uint8_t *a = realloc(m->arena, cap);
     if (!a) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");

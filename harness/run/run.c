@@ -312,6 +312,9 @@ void run_results_free(run_results *r)
     for (size_t i = 0; i < r->ngroups; i++) {
         free(r->groups[i].series.ref);
         free(r->groups[i].series.orig);
+        free(r->groups[i].figure.parent);
+        free(r->groups[i].figure.ref);
+        free(r->groups[i].figure.orig);
     }
     for (size_t i = 0; i < r->nfiles; i++) manifest_entry_clear(&r->files[i]);
     for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);

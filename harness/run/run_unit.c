@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/pose_side.h"
@@ -311,8 +312,15 @@ static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int c
                      r->div.field, r->div.bone, &r->x87_limit, err) < 0)
         return -1;
     if (p) atomic_fetch_add(&p->mismatches, 1);
+    /* The pose level's groups get a picture: the skeleton's parents from the file. */
+    int16_t *parents = ctx->pose ? malloc((d->bones ? d->bones : 1) * sizeof *parents) : NULL;
+    if (ctx->pose && !parents) return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+    for (unsigned b = 0; parents && b < d->bones; b++)
+        parents[b] = le_s16(d->data + d->skel_off + DAT_SKEL_HEADER + (size_t)b * DAT_BONE_SIZE +
+                            DAT_BONE_PARENT);
     pthread_mutex_lock(&ctx->lock);
-    int rc = group_add_frame(ctx->res, idx, &w->rt, &auth);
+    int rc = group_add_frame(ctx->res, idx, &w->rt, &auth, parents);
+    free(parents);
     pthread_mutex_unlock(&ctx->lock);
     return rc < 0 ? ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory grouping") : 0;
 }

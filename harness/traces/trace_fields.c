@@ -17,8 +17,8 @@ typedef enum group_kind { G_VALUE, G_OBJECT, G_ARRAY, G_BONES } group_kind;
 typedef struct group {
     const char *key;
     group_kind kind;
-    unsigned n;               /* members */
-    field_id f[TJF_MEMBERS];  /* by json index for arrays, table order for objects */
+    unsigned n;              /* members */
+    field_id f[TJF_MEMBERS]; /* by json index for arrays, table order for objects */
 } group;
 
 typedef struct plan {
@@ -123,8 +123,12 @@ void tjf_write(strbuf *b, const trace *t, size_t i)
         if (!group_carried(t, g)) continue;
         put_key(b, g->key);
         switch (g->kind) {
-        case G_VALUE: sb_int(b, trace_value(t, i, g->f[0], 0)); break;
-        case G_ARRAY: put_list(b, t, i, g, 0); break;
+        case G_VALUE:
+            sb_int(b, trace_value(t, i, g->f[0], 0));
+            break;
+        case G_ARRAY:
+            put_list(b, t, i, g, 0);
+            break;
         case G_BONES:
             sb_putc(b, '[');
             for (unsigned bone = 0; bone < t->lay.bones; bone++) {
@@ -246,12 +250,12 @@ static int scan_group(const cJSON *o, const group *g, tjf_format fmt, field_set 
         }
         return 0;
     }
-    for (unsigned m = 0; m < g->n; m++) field_set_add(have, g->f[m]);
+    for (unsigned m = 0; m < g->n; m++)
+        field_set_add(have, g->f[m]);
     return 0;
 }
 
-int tjf_scan(const cJSON *o, tjf_format fmt, field_set *have, unsigned *bones, char *why,
-             size_t n)
+int tjf_scan(const cJSON *o, tjf_format fmt, field_set *have, unsigned *bones, char *why, size_t n)
 {
     plan p;
     plan_make(&p);
@@ -282,7 +286,8 @@ static int read_group(const cJSON *o, const group *g, const field_set *have, tra
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, g->key);
     int any = 0;
-    for (unsigned k = 0; k < g->n; k++) any |= field_set_has(have, g->f[k]);
+    for (unsigned k = 0; k < g->n; k++)
+        any |= field_set_has(have, g->f[k]);
     if (!any) return 0;
     char what[64];
     int32_t v[TJF_MEMBERS] = {0};
@@ -295,7 +300,8 @@ static int read_group(const cJSON *o, const group *g, const field_set *have, tra
         return 0;
     case G_ARRAY:
         if (take_list(item, g, what, v, why, n) < 0) return -1;
-        for (unsigned k = 0; k < g->n; k++) trace_set(t, i, g->f[k], 0, v[k]);
+        for (unsigned k = 0; k < g->n; k++)
+            trace_set(t, i, g->f[k], 0, v[k]);
         return 0;
     case G_OBJECT:
         for (unsigned m = 0; m < g->n; m++) {
@@ -312,7 +318,8 @@ static int read_group(const cJSON *o, const group *g, const field_set *have, tra
         {
             snprintf(what, sizeof what, "\"%s\"[%u]", g->key, bone);
             if (take_list(b, g, what, v, why, n) < 0) return -1;
-            for (unsigned k = 0; k < g->n; k++) trace_set(t, i, g->f[k], bone, v[k]);
+            for (unsigned k = 0; k < g->n; k++)
+                trace_set(t, i, g->f[k], bone, v[k]);
             bone++;
         }
         return 0;

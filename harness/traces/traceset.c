@@ -151,7 +151,9 @@ static cJSON *build(const char *dir, const report_meta *m, const run_results *r,
     cJSON_AddNumberToObject(root, "trace_format", 1);
     report_json_identity(root, m);
     cJSON_AddStringToObject(root, "bone_matrices",
-                            m->keep_matrices ? "original" : "replaced_by_return");
+                            m->pose_level       ? "compared"
+                            : m->keep_matrices ? "original"
+                                               : "replaced_by_return");
     /* The pose level: the traces carry "mat", "world", "placed" under this convention. */
     if (r->pose.source != POSE_CONV_NONE) {
         cJSON *pose = cJSON_AddObjectToObject(root, "pose");
