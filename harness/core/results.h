@@ -112,6 +112,20 @@ typedef struct leaf_result {
     int group;
 } leaf_result;
 
+/* The leaf level of one pose helper (harness/run/leaf_pose.c). */
+#define POSE_LEAF_HELPERS 5
+typedef struct pose_leaf_result {
+    char role[16];       /* "sin", "copy5", ... */
+    char routine[64];    /* its profile row; "" when the profile has none */
+    char signature[96];  /* "(angle) -> eax": the operands and result assumed */
+    char note[96];       /* why it did not run */
+    int ran, trig;       /* ran; sin or cos (trig_matched holds a tally) */
+    uint64_t calls, mismatches, faults;
+    char first[240];       /* the first mismatch in words, "" when none */
+    char first_fault[240]; /* the first fault, "" when none */
+    uint64_t trig_matched[4]; /* angles each trig option (ref/pose.h order) matches */
+} pose_leaf_result;
+
 /* A signature: what groups mismatches by cause. */
 typedef struct res_group {
     char level[8];  /* "frame" or "leaf" */
@@ -160,6 +174,8 @@ typedef struct run_results {
     unsigned jobs;                 /* worker threads the run used */
     unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
     pose_conv pose;                /* the pose level's convention and how it was found */
+    size_t npose_leaf;             /* the pose helpers' leaf level (leaf and pose levels) */
+    pose_leaf_result pose_leaf[POSE_LEAF_HELPERS];
     int interrupted;               /* stopped early by a signal (which: interrupt_signal) */
     int interrupt_signal;          /* SIGINT, SIGTERM; 0 when not interrupted */
     double seconds;

@@ -94,6 +94,11 @@ cJSON *report_pose_json(const pose_conv *p);
 void report_pose_html(strbuf *b, const cJSON *report);
 void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
+/* The pose helpers' leaf level: report.json's "pose_leaf" and its section. */
+cJSON *report_pose_leaf_json(const run_results *r);
+void report_pose_leaf_html(strbuf *b, const cJSON *report);
+void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
+
 /* Renderers: from a report tree (as built, or parsed back from report.json). */
 int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);

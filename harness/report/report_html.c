@@ -554,6 +554,7 @@ int report_render_html(const cJSON *report, strbuf *out)
     header(out, report, &ix);
     summary(out, report, &ix);
     report_pose_html(out, report);
+    report_pose_leaf_html(out, report);
     groups(out, report, &ix);
     rh_files(out, report, &ix);
     rh_nonmatching(out, &ix);

@@ -416,6 +416,7 @@ cJSON *report_build(const report_meta *m, const run_results *r)
         cJSON_AddItemToArray(res, result_json(r, &r->results[i]));
     cJSON *leaf = cJSON_AddArrayToObject(root, "leaf");
     for (size_t i = 0; i < r->nleaf; i++) cJSON_AddItemToArray(leaf, leaf_json(&r->leaf[i]));
+    cJSON_AddItemToObject(root, "pose_leaf", report_pose_leaf_json(r));
     cJSON *groups = cJSON_AddArrayToObject(root, "groups");
     for (size_t i = 0; i < r->ngroups; i++) {
         cJSON *g = group_json(r, i);

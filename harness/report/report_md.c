@@ -453,6 +453,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
     run_section(out, run);
     report_pose_md(out, report, md);
+    report_pose_leaf_md(out, report, md);
     totals_section(out, report, &ix);
     groups_section(out, report, &ix);
     faults_section(out, report, &ix);

@@ -153,3 +153,119 @@ void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const c
     }
     sb_puts(b, "\n");
 }
+
+cJSON *report_pose_leaf_json(const run_results *r)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; arr && i < r->npose_leaf; i++) {
+        const pose_leaf_result *h = &r->pose_leaf[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "role", h->role);
+        cJSON_AddItemToObject(o, "routine", h->routine[0] ? report_json_string(h->routine)
+                                                          : cJSON_CreateNull());
+        cJSON_AddStringToObject(o, "signature", h->signature);
+        cJSON_AddBoolToObject(o, "ran", h->ran);
+        cJSON_AddStringToObject(o, "note", h->note);
+        cJSON_AddNumberToObject(o, "calls", (double)h->calls);
+        cJSON_AddNumberToObject(o, "mismatches", (double)h->mismatches);
+        cJSON_AddNumberToObject(o, "faults", (double)h->faults);
+        cJSON_AddItemToObject(o, "first_mismatch",
+                              h->first[0] ? report_json_string(h->first) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "first_fault", h->first_fault[0]
+                                                    ? report_json_string(h->first_fault)
+                                                    : cJSON_CreateNull());
+        if (!h->trig) {
+            cJSON_AddNullToObject(o, "trig");
+            continue;
+        }
+        cJSON *t = cJSON_AddArrayToObject(o, "trig");
+        for (unsigned k = 0; k < REF_TRIG__COUNT; k++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "option", ref_pose_value_name(REF_POSE_KEY_TRIG, k));
+            cJSON_AddNumberToObject(e, "matched", (double)h->trig_matched[k]);
+            cJSON_AddBoolToObject(e, "every_angle", h->trig_matched[k] == h->calls && h->calls);
+            cJSON_AddItemToArray(t, e);
+        }
+    }
+    return arr;
+}
+
+/* "x87-nearest, x87-trunc" of the trig options that match every angle, or "none". */
+static void every_angle(strbuf *b, const cJSON *trig)
+{
+    const cJSON *e;
+    int n = 0;
+    cJSON_ArrayForEach(e, trig)
+    {
+        if (!rv_bool(e, "every_angle", 0)) continue;
+        sb_printf(b, "%s%s", n++ ? ", " : "", rv_str(e, "option", "?"));
+    }
+    if (!n) sb_puts(b, "none");
+}
+
+void report_pose_leaf_html(strbuf *b, const cJSON *report)
+{
+    const cJSON *arr = rv_arr(report, "pose_leaf"), *h;
+    if (!rv_len(arr)) return;
+    sb_puts(b, "<section id=\"pose-leaf\"><h2>Pose helpers (leaf level)</h2>\n"
+               "<table class=\"data\"><tr><th>helper</th><th>routine (signature assumed)</th>"
+               "<th>calls</th><th>mismatches</th><th>faults</th><th>first mismatch</th>"
+               "<th>trig options matching every angle</th></tr>\n");
+    cJSON_ArrayForEach(h, arr)
+    {
+        sb_puts(b, "<tr><td>");
+        rh_text(b, rv_str(h, "role", "?"));
+        sb_puts(b, "</td><td>");
+        if (rv_bool(h, "ran", 0)) {
+            rh_text(b, rv_str(h, "routine", "?"));
+            sb_puts(b, " <code>");
+            rh_text(b, rv_str(h, "signature", ""));
+            sb_puts(b, "</code>");
+        } else {
+            rh_text(b, rv_str(h, "note", "not run"));
+        }
+        sb_printf(b, "</td><td>%llu</td><td>%llu</td><td>%llu</td><td>",
+                  (unsigned long long)rv_u64(h, "calls", 0),
+                  (unsigned long long)rv_u64(h, "mismatches", 0),
+                  (unsigned long long)rv_u64(h, "faults", 0));
+        rh_text_or(b, rv_str(h, "first_mismatch", NULL), "-");
+        sb_puts(b, "</td><td>");
+        if (rv_arr(h, "trig")) every_angle(b, rv_arr(h, "trig"));
+        else sb_puts(b, "-");
+        sb_puts(b, "</td></tr>\n");
+    }
+    sb_puts(b, "</table>\n</section>\n");
+}
+
+void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *))
+{
+    const cJSON *arr = rv_arr(report, "pose_leaf"), *h;
+    if (!rv_len(arr)) return;
+    sb_puts(b, "## Pose helpers (leaf level)\n\n| helper | routine (signature assumed) | calls | "
+               "mismatches | faults | first mismatch | trig options matching every angle |\n"
+               "|---|---|---:|---:|---:|---|---|\n");
+    cJSON_ArrayForEach(h, arr)
+    {
+        sb_puts(b, "| ");
+        md(b, rv_str(h, "role", "?"));
+        sb_puts(b, " | ");
+        if (rv_bool(h, "ran", 0)) {
+            md(b, rv_str(h, "routine", "?"));
+            sb_puts(b, " `");
+            md(b, rv_str(h, "signature", ""));
+            sb_puts(b, "`");
+        } else {
+            md(b, rv_str(h, "note", "not run"));
+        }
+        sb_printf(b, " | %llu | %llu | %llu | ", (unsigned long long)rv_u64(h, "calls", 0),
+                  (unsigned long long)rv_u64(h, "mismatches", 0),
+                  (unsigned long long)rv_u64(h, "faults", 0));
+        md(b, rv_str(h, "first_mismatch", "-"));
+        sb_puts(b, " | ");
+        if (rv_arr(h, "trig")) every_angle(b, rv_arr(h, "trig"));
+        else sb_puts(b, "-");
+        sb_puts(b, " |\n");
+    }
+    sb_puts(b, "\n");
+}

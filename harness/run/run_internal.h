@@ -18,7 +18,7 @@
 #include "ref/pose.h"
 
 /* A unit of work: one file in one mode (frame level) or a leaf chunk. */
-typedef enum unit_kind { UNIT_FRAME, UNIT_LEAF } unit_kind;
+typedef enum unit_kind { UNIT_FRAME, UNIT_LEAF, UNIT_POSE_LEAF } unit_kind;
 
 typedef struct run_unit {
     unit_kind kind;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "harness/run/leaf.h"
+#include "harness/run/leaf_pose.h"
 #include "harness/run/refside.h"
 #include "harness/run/run_internal.h"
 #include "common/sha256.h"
@@ -149,12 +150,14 @@ int plan_units(run_ctx *ctx, ff_error *err)
     const run_config *cfg = ctx->cfg;
     run_results *res = ctx->res;
     if (layout_results(ctx, err) < 0) return -1;
-    size_t nframe = 0, nleaf_units = 0;
+    size_t nframe = 0, nleaf_units = 0, npose_units = 0;
     if (cfg->frame_level)
         for (size_t f = 0; f < res->nfiles; f++)
             if (has_clips(&res->files[f])) nframe += mode_count(cfg->modes);
     if (cfg->leaf_level && leaf_setup(ctx, &nleaf_units, err) < 0) return -1;
-    ctx->units = calloc(nframe + nleaf_units + 1, sizeof *ctx->units);
+    /* The pose helpers' leaf level: with the leaf and pose levels, on an executable. */
+    if (cfg->leaf_level && cfg->pose_level && cfg->image) leaf_pose_setup(ctx, &npose_units);
+    ctx->units = calloc(nframe + nleaf_units + npose_units + 1, sizeof *ctx->units);
     if (!ctx->units) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     size_t u = 0, k = 0;
     for (size_t f = 0; f < res->nfiles; f++) {
@@ -179,7 +182,8 @@ int plan_units(run_ctx *ctx, ff_error *err)
         }
     }
     if (cfg->leaf_level) leaf_units(ctx, ctx->units + u);
-    ctx->nunits = u + nleaf_units;
+    if (npose_units) leaf_pose_units(ctx, ctx->units + u + nleaf_units);
+    ctx->nunits = u + nleaf_units + npose_units;
     if (!cfg->frame_level) {
         /* Frame results stay not_run when only the leaf level runs. */
         res->nresults = 0;

@@ -15,6 +15,7 @@
 #include "common/le.h"
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
+#include "harness/run/leaf_pose.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
 #include "harness/run/run_internal.h"
@@ -562,5 +563,6 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err)
 {
     if (!w->game) return 0;
+    if (u->kind == UNIT_POSE_LEAF) return leaf_pose_run_unit(w->ctx, w->game, u, err);
     return leaf_run_unit(w->ctx, w->game, u, err);
 }
