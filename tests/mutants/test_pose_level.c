@@ -198,3 +198,56 @@ Test(pose_level, x87_limit_is_a_class_apart)
     run_results_free(&r);
     ts_rmtree(dir);
 }
+
+/* Runs the leaf and pose levels of exe over the order model (a corpus is needed for the run). */
+static void run_pose_leaf(const char *exe, run_results *r)
+{
+    char *dir = ts_tempdir();
+    mt_write_model(dir, &model_order);
+    emu_image *img = mt_image(exe);
+    run_config cfg;
+    mt_config(&cfg, dir, img, 2);
+    cfg.pose_level = 1;
+    cfg.leaf_level = 1;
+    cfg.leaf_calls = 64;
+    ff_error err;
+    MT_OK(ref_pose_opts_parse(STANDIN_POSE, &cfg.pose_opts, &err), &err);
+    mt_execute(&cfg, r);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
+static const pose_leaf_result *helper(const run_results *r, const char *role)
+{
+    for (size_t i = 0; i < r->npose_leaf; i++)
+        if (!strcmp(r->pose_leaf[i].role, role)) return &r->pose_leaf[i];
+    cr_assert_fail("no pose leaf result for %s", role);
+    return NULL;
+}
+
+/*
+ * The helpers alone: every s16 angle for sin and cos, matching x87-nearest
+ * (the stand-in's) everywhere and x87-trunc not: 4096 sin(2 * 2pi/4096) =
+ * 12.566 rounds to 13 and truncates to 12. The floor mutant's Copy5 differs.
+ */
+Test(pose_level, helpers_alone)
+{
+    run_results r;
+    run_pose_leaf("standin.exe", &r);
+    cr_assert_eq(r.npose_leaf, POSE_LEAF_HELPERS);
+    for (size_t i = 0; i < r.npose_leaf; i++) {
+        const pose_leaf_result *h = &r.pose_leaf[i];
+        cr_assert(h->ran, "%s ran", h->role);
+        cr_assert_eq(h->mismatches, 0, "%s: %s", h->role, h->first);
+        cr_assert_eq(h->faults, 0, "%s: %s", h->role, h->first_fault);
+    }
+    const pose_leaf_result *sin = helper(&r, "sin");
+    cr_assert_eq(sin->calls, 65536);
+    cr_assert_eq(sin->trig_matched[REF_TRIG_X87_NEAREST], 65536);
+    cr_assert_lt(sin->trig_matched[REF_TRIG_X87_TRUNC], 65536);
+    run_results_free(&r);
+    run_pose_leaf("standin_mut_pose_floor.exe", &r);
+    cr_assert_gt(helper(&r, "copy5")->mismatches, 0, "the floor mutant's Copy5 is caught alone");
+    cr_assert_eq(helper(&r, "sin")->mismatches, 0);
+    run_results_free(&r);
+}
