@@ -167,3 +167,25 @@ int outcome_unpack(const uint8_t *packed, size_t len, const char *name, uint8_t 
     *raw_len = out.len;
     return 0;
 }
+
+int outcome_pack_one(const orig_outcome *o, uint8_t **out, size_t *out_len, ff_error *err)
+{
+    strbuf raw;
+    sb_init(&raw);
+    outcome_append(&raw, 0, o);
+    int rc = outcome_pack(&raw, out, out_len, err);
+    sb_free(&raw);
+    return rc;
+}
+
+int outcome_unpack_one(const uint8_t *packed, size_t len, orig_outcome *o, ff_error *err)
+{
+    uint8_t *raw;
+    size_t raw_len, pos = 0;
+    uint32_t clip;
+    if (outcome_unpack(packed, len, "kept outcome", &raw, &raw_len, err) < 0) return -1;
+    int rc = outcome_next(raw, raw_len, &pos, &clip, o, "kept outcome", err);
+    free(raw);
+    if (rc == 0) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "a kept outcome is empty");
+    return rc < 0 ? -1 : 0;
+}

@@ -39,6 +39,15 @@ int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
                  orig_outcome *o, const char *name, ff_error *err);
 
 /*
+ * One outcome as a packed blob (its own header and one record, LZ4), for
+ * keeping it compact in memory: caller frees *out. Returns 0, or -1 with
+ * err when memory runs out.
+ */
+int outcome_pack_one(const orig_outcome *o, uint8_t **out, size_t *out_len, ff_error *err);
+/* The outcome of a blob from outcome_pack_one into o. Returns 0, or -1 with err. */
+int outcome_unpack_one(const uint8_t *packed, size_t len, orig_outcome *o, ff_error *err);
+
+/*
  * Wraps a raw blob (header + records) in an LZ4 frame; caller frees *out.
  * Returns 0, or -1 with err (FF_E_NOMEM also when an append to raw failed).
  */

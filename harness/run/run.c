@@ -220,7 +220,7 @@ static void ctx_free(run_ctx *ctx)
     run_files_free(ctx);
     free(ctx->slot_of);
     for (size_t i = 0; i < ctx->nslots; i++) {
-        outcome_free(&ctx->slots[i].out);
+        free(ctx->slots[i].packed);
         free(ctx->slots[i].reach);
     }
     free(ctx->slots);

@@ -40,7 +40,11 @@ typedef enum slot_state { SLOT_EMPTY, SLOT_RUNNING, SLOT_DONE } slot_state;
 typedef struct dedup_slot {
     slot_state state;
     unsigned refs;       /* members that still need it */
-    orig_outcome out;    /* the leader's outcome */
+    /* the leader's outcome, packed (outcome_pack_one): pose-level traces are
+     * large, and a slot lives until its last member took it */
+    uint8_t *packed;
+    size_t packed_len;
+    uint64_t extent;     /* the leader's cursor extent */
     /* the leader's bytes from its clip's start to where its cursor reached (in its file) */
     uint64_t reach_total; /* how far its cursor reached from the clip's start */
     uint64_t reach_len;   /* of which in its file (the rest: the guard page's zeros) */

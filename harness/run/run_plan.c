@@ -375,7 +375,6 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         size_t j = i + 1;
         while (j < nkeys && memcmp(keys[j].key, keys[i].key, 32) == 0) j++;
         if (j - i > 1) {
-            outcome_init(&ctx->slots[s].out);
             ctx->slots[s].refs = (unsigned)(j - i);
             for (size_t q = i; q < j; q++) ctx->slot_of[keys[q].result] = (int32_t)s;
             s++;

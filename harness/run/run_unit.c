@@ -168,7 +168,7 @@ static int same_reach(const dedup_slot *s, const dat_file *b, uint64_t start)
 static int keep_reach(dedup_slot *s, const dat_file *d, uint64_t start, ff_error *err)
 {
     uint64_t in = d->size - start;
-    s->reach_total = s->out.extent > start ? s->out.extent - start : 0;
+    s->reach_total = s->extent > start ? s->extent - start : 0;
     s->reach_len = s->reach_total < in ? s->reach_total : in;
     s->reach = malloc(s->reach_len ? (size_t)s->reach_len : 1);
     if (!s->reach) return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
@@ -179,7 +179,8 @@ static int keep_reach(dedup_slot *s, const dat_file *d, uint64_t start, ff_error
 static void slot_release(dedup_slot *s)
 {
     if (--s->refs) return;
-    outcome_free(&s->out);
+    free(s->packed);
+    s->packed = NULL;
     free(s->reach);
     s->reach = NULL;
 }
@@ -200,7 +201,7 @@ static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id 
         pthread_cond_wait(&ctx->slot_done, &ctx->lock);
     if (s->state == SLOT_DONE) {
         int ok = same_reach(s, d, start);
-        int rc = ok ? outcome_copy(&w->oo, &s->out, err) : 0;
+        int rc = ok ? outcome_unpack_one(s->packed, s->packed_len, &w->oo, err) : 0;
         slot_release(s);
         pthread_mutex_unlock(&ctx->lock);
         if (ok) {
@@ -214,7 +215,8 @@ static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id 
     pthread_mutex_unlock(&ctx->lock);
     int rc = emulate(w, f, d, m, clip, &w->oo, err);
     pthread_mutex_lock(&ctx->lock);
-    if (rc == 0) rc = outcome_copy(&s->out, &w->oo, err);
+    s->extent = w->oo.extent;
+    if (rc == 0) rc = outcome_pack_one(&w->oo, &s->packed, &s->packed_len, err);
     if (rc == 0) rc = keep_reach(s, d, start, err);
     s->state = rc == 0 ? SLOT_DONE : SLOT_EMPTY;
     if (rc == 0) slot_release(s);
