@@ -4,7 +4,8 @@
  * ComputeBonesWorldMatrices (0x5095B0) under the identity base and under a
  * fixed base, emulated once per distinct input (the skeleton bytes
  * BuildBoneMatrices reads) and replayed from a per-worker memo otherwise:
- * a FAST state is a normal state, a SLOW+FAST state a SLOW state. The
+ * a FAST state is a normal state (SLOW+FAST states are seldom SLOW
+ * states: each of its ticks adds halves of more than one delta). The
  * reference: ref/pose.h under the run's convention.
  *
  * The memo belongs to one worker and is bounded (it is emptied when full).

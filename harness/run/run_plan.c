@@ -242,8 +242,9 @@ int plan_order(run_ctx *ctx, ff_error *err)
     }
     /*
      * The pose level: a file's modes are one chain, in mode order, so that
-     * the worker's pose memo answers FAST from normal's states and
-     * SLOW+FAST from SLOW's.
+     * the worker's pose memo answers FAST from normal's states (a FAST
+     * tick is a normal frame). SLOW+FAST states are seldom SLOW states and
+     * seldom hit.
      */
     for (size_t u = 1; ctx->pose && u < n; u++) {
         const run_unit *a = &ctx->units[u - 1], *b = &ctx->units[u];
