@@ -88,6 +88,38 @@ Test(entity, body_and_weapon_each_by_their_own_length)
     emu_image_free(img);
 }
 
+/*
+ * The frame level's file and an armed entity on one engine at once (as a
+ * worker running both levels holds them): their areas coexist, and the
+ * frame level's clip and the entity's do not touch each other's bytes.
+ */
+Test(entity, beside_the_frame_level_file)
+{
+    emu_image *img = te_standin_image("standin.exe");
+    emu_game *g = open_game(img);
+    te_file f;
+    te_make_file(&f, 1, NULL);
+    ff_error err;
+    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err),
+          &err);
+    emu_entity *e;
+    TE_OK(emu_entity_open(g, &e, &err), &err);
+    emu_entity_file b = file_of(&f);
+    TE_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
+    uint32_t ret;
+    emu_fault fault;
+    TE_CALL(emu_entity_queue(e, 0, 0, &ret, &fault), &fault);
+    cr_expect_eq(le_s16(emu_game_skeleton(g) + 20), 100, "the frame level's skeleton untouched");
+    TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
+    TE_CALL(emu_game_read_animation(g, &ret, &fault), &fault);
+    expect_model(e, EMU_ENTITY_WEAPON, 4, 10, 1, 2, "after the frame level's calls");
+    expect_model(e, EMU_ENTITY_BODY, 4, 10, 1, 2, "after the frame level's calls");
+    cr_expect_eq(le_s16(emu_game_skeleton(g) + 8), 9, "the frame level's clip at F0 + F1");
+    emu_entity_close(e);
+    emu_game_close(g);
+    emu_image_free(img);
+}
+
 /* SLOW on both AnimCmds: totals 2n - 1, the half-step bit set after tick 0. */
 Test(entity, mode_flags_on_both_models)
 {
