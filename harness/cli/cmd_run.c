@@ -17,7 +17,7 @@ static void help(FILE *out)
 {
     fputs(
         "usage: ff8diff run [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
-        "                   [--modes LIST] [--levels leaf,frame] [--jobs N] [--out DIR]\n\n"
+        "                   [--modes LIST] [--levels frame,entity,leaf] [--jobs N] [--out DIR]\n\n"
         "Runs the reference engine and the original routines side by side on every clip\n"
         "of every model file in every mode, compares them field by field after every\n"
         "call, and writes a report (report.json, index.html, summary.md, junit.xml) into\n"
@@ -30,7 +30,9 @@ static void help(FILE *out)
         "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
         "  --seed N          synthetic corpus seed (default 1)\n"
         "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
-        "  --levels LIST     frame,leaf (default frame)\n"
+        "  --levels LIST     frame, entity, leaf, comma-separated (default frame); entity:\n"
+        "                    every body with each of its weapons (monsters and unarmed\n"
+        "                    bodies alone) driven by QueueAnimation and AdvanceBy1\n"
         "  --jobs N          worker threads, one engine each (default: all cores)\n"
         "  --out DIR         reports folder (default: reports)\n"
         "  --keep-matrices   run the original BuildBoneMatrices (default: replaced by a\n"
@@ -39,7 +41,7 @@ static void help(FILE *out)
         "  --cache-dir DIR   cache root (default $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff\n"
         "                    or ~/.cache/ff8diff)\n"
         "  --cache-limit MB  size limit of the results cache (default 2048)\n"
-        "  --no-dedup        emulate identical clips again instead of once\n"
+        "  --no-dedup        emulate identical clips (and entities) again instead of once\n"
         "  --leaf-calls N    bitReader cases at the leaf level (default 100000)\n"
         "  --leaf-seed N     seed of the leaf cases (default 1)\n"
         "  --budget N        instructions per emulated call before a fault (default 20M)\n"

@@ -302,6 +302,14 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
     if (t->leaf_calls)
         printf("; leaf: %llu calls, %llu mismatch, %llu fault", (unsigned long long)t->leaf_calls,
                (unsigned long long)t->leaf_mismatches, (unsigned long long)t->leaf_faults);
+    if (t->entities)
+        printf("; entity: %llu entities, %llu comparisons, %llu match, %llu mismatch, %llu fault, "
+               "%llu bad input",
+               (unsigned long long)t->entities, (unsigned long long)t->entity_comparisons,
+               (unsigned long long)t->entity_by_status[RES_MATCH],
+               (unsigned long long)t->entity_by_status[RES_MISMATCH],
+               (unsigned long long)t->entity_by_status[RES_FAULT],
+               (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
     printf(" (%.1f s)\n", r->seconds);
     if (r->ngroups) printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
     printf("report: %s/index.html\n", dir);
@@ -313,9 +321,9 @@ int cli_run_exit_code(const run_results *r)
 {
     const run_totals *t = &r->totals;
     if (t->by_status[RES_MISMATCH] || t->by_status[RES_FAULT] || t->leaf_mismatches ||
-        t->leaf_faults)
+        t->leaf_faults || t->entity_by_status[RES_MISMATCH] || t->entity_by_status[RES_FAULT])
         return CLI_EXIT_DIFF;
-    if (t->by_status[RES_BAD_INPUT]) return CLI_EXIT_ERROR;
+    if (t->by_status[RES_BAD_INPUT] || t->entity_by_status[RES_BAD_INPUT]) return CLI_EXIT_ERROR;
     if (r->interrupted) return CLI_EXIT_INTERRUPTED;
     return CLI_EXIT_OK;
 }
@@ -343,6 +351,7 @@ static void meta_options(report_meta *meta, const run_config *cfg, const run_pro
 {
     meta->modes = cfg->modes;
     meta->frame_level = cfg->frame_level;
+    meta->entity_level = cfg->entity_level;
     meta->leaf_level = cfg->leaf_level;
     meta->jobs = cfg->jobs;
     meta->leaf_calls = cfg->leaf_calls;
@@ -395,7 +404,7 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     if (s->before) s->before(s->arg, &meta);
     const char *corpus_path = s->corpus_path;
     char corpus_buf[4096];
-    if (!corpus_path && cfg->frame_level) {
+    if (!corpus_path && (cfg->frame_level || cfg->entity_level)) {
         if (cli_synthetic_corpus(s->preset, s->seed, corpus_buf, sizeof corpus_buf)) {
             cli_exe_close(&x);
             return CLI_EXIT_ERROR;
@@ -450,17 +459,18 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     return status;
 }
 
-int cli_parse_levels(const char *text, int *frame, int *leaf)
+int cli_parse_levels(const char *text, int *frame, int *leaf, int *entity)
 {
-    *frame = *leaf = 0;
+    *frame = *leaf = *entity = 0;
     char buf[64];
     snprintf(buf, sizeof buf, "%s", text);
     for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
         if (strcmp(w, "frame") == 0) *frame = 1;
         else if (strcmp(w, "leaf") == 0) *leaf = 1;
+        else if (strcmp(w, "entity") == 0) *entity = 1;
         else return -1;
     }
-    return *frame || *leaf ? 0 : -1;
+    return *frame || *leaf || *entity ? 0 : -1;
 }
 
 void cli_session_init(cli_session *s, const char *command)
@@ -501,8 +511,8 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
         s->modes_given = 1;
         return 0;
     case CLI_OPT_LEVELS:
-        if (cli_parse_levels(arg, &cfg->frame_level, &cfg->leaf_level) < 0)
-            return bad_value(s, "--levels", arg, "frame, leaf or frame,leaf");
+        if (cli_parse_levels(arg, &cfg->frame_level, &cfg->leaf_level, &cfg->entity_level) < 0)
+            return bad_value(s, "--levels", arg, "a list of frame, entity and leaf");
         return 0;
     case CLI_OPT_JOBS:
         if (cli_parse_uint(arg, 1, 256, &v) < 0) return bad_value(s, "--jobs", arg, "1..256");

@@ -140,7 +140,7 @@ int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
 /* After the options: 0, or -1 after saying so when an operand is left (none are taken). */
 int cli_no_operands(const cli_session *s, int argc, char **argv);
 
-/* Parses "frame", "leaf" or "frame,leaf"; -1 when it is neither. */
-int cli_parse_levels(const char *text, int *frame, int *leaf);
+/* Parses a list of "frame", "entity" and "leaf" ("frame,entity"); -1 when it is none. */
+int cli_parse_levels(const char *text, int *frame, int *leaf, int *entity);
 
 #endif

@@ -35,6 +35,7 @@ typedef struct report_meta {
     /* options */
     unsigned modes;
     int frame_level, leaf_level;
+    int entity_level;
     unsigned jobs;
     uint64_t leaf_calls, seed;
     int keep_matrices, dedup;

@@ -42,6 +42,7 @@ typedef struct run_config {
     emu_game_opts game;
     unsigned modes;           /* bit i = mode_id i */
     int frame_level, leaf_level;
+    int entity_level;         /* QueueAnimation + AdvanceBy1 on every entity (run_entity.h) */
     unsigned jobs;            /* 0: one per online core */
     uint64_t leaf_calls;      /* bitReader cases at the leaf level (0: 100000) */
     uint64_t seed;

@@ -15,8 +15,9 @@
 #include "harness/run/run.h"
 #include "ref/dat.h"
 
-/* A unit of work: one file in one mode (frame level) or a leaf chunk. */
-typedef enum unit_kind { UNIT_FRAME, UNIT_LEAF } unit_kind;
+/* A unit of work: one file in one mode (frame level), one entity in one
+ * mode (entity level) or a leaf chunk. */
+typedef enum unit_kind { UNIT_FRAME, UNIT_LEAF, UNIT_ENTITY } unit_kind;
 
 typedef struct run_unit {
     unit_kind kind;
@@ -29,6 +30,9 @@ typedef struct run_unit {
     int cached;        /* UNIT_FRAME: the cache holds the original's side */
     char cache_key[65];
     size_t chain;      /* units sharing emulations form one chain (plan_order) */
+    uint32_t entity;   /* UNIT_ENTITY: index into results.entities */
+    int32_t eslot;     /* UNIT_ENTITY: emulations shared with identical entities, -1: none */
+    int eleader;       /* UNIT_ENTITY: the one that emulates for its slot */
 } run_unit;
 
 /* An emulation shared by identical clips. */
@@ -69,6 +73,7 @@ typedef struct run_ctx {
     atomic_size_t next_chain;
     atomic_int failed;    /* a worker hit a run-stopping error */
     ff_error fail_err;
+    struct ent_plan *ent; /* the entity level (run_entity.h); NULL when it is off */
 } run_ctx;
 
 /* run_plan.c */
@@ -83,6 +88,7 @@ worker *worker_new(run_ctx *ctx, ff_error *err);
 void worker_free(worker *w);
 int worker_frame_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);
+int worker_entity_unit(worker *w, const run_unit *u, ff_error *err);
 struct emu_game *worker_game(worker *w);
 
 /* writers.c: the original instruction behind each frame group's example. */

@@ -15,6 +15,7 @@
 
 #include "harness/run/leaf.h"
 #include "harness/run/refside.h"
+#include "harness/run/run_entity.h"
 #include "harness/run/run_internal.h"
 #include "common/sha256.h"
 #include "corpus/manifest.h"
@@ -129,7 +130,9 @@ int plan_units(run_ctx *ctx, ff_error *err)
         for (size_t f = 0; f < res->nfiles; f++)
             if (has_clips(&res->files[f])) nframe += mode_count(cfg->modes);
     if (cfg->leaf_level && leaf_setup(ctx, &nleaf_units, err) < 0) return -1;
-    ctx->units = calloc(nframe + nleaf_units + 1, sizeof *ctx->units);
+    size_t nentity_units = 0;
+    if (cfg->entity_level && run_entity_plan(ctx, &nentity_units, err) < 0) return -1;
+    ctx->units = calloc(nframe + nleaf_units + nentity_units + 1, sizeof *ctx->units);
     if (!ctx->units) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     size_t u = 0, k = 0;
     for (size_t f = 0; f < res->nfiles; f++) {
@@ -154,7 +157,8 @@ int plan_units(run_ctx *ctx, ff_error *err)
         }
     }
     if (cfg->leaf_level) leaf_units(ctx, ctx->units + u);
-    ctx->nunits = u + nleaf_units;
+    if (cfg->entity_level) run_entity_units(ctx, ctx->units + u + nleaf_units);
+    ctx->nunits = u + nleaf_units + nentity_units;
     if (!cfg->frame_level) {
         /* Frame results stay not_run when only the leaf level runs. */
         res->nresults = 0;
@@ -210,6 +214,16 @@ int plan_order(run_ctx *ctx, ff_error *err)
         if (s < 0) continue;
         if (slot_unit[s] == SIZE_MAX) slot_unit[s] = unit_of[r];
         else parent[root_of(parent, unit_of[r])] = root_of(parent, slot_unit[s]);
+    }
+    /* Entity units sharing a leader's emulations (run_entity.h) are one chain too. */
+    for (size_t u = 0; u < n; u++) {
+        const run_unit *un = &ctx->units[u];
+        if (un->kind != UNIT_ENTITY || un->eslot < 0) continue;
+        for (size_t v = 0; v < u; v++)
+            if (ctx->units[v].kind == UNIT_ENTITY && ctx->units[v].eslot == un->eslot) {
+                parent[root_of(parent, u)] = root_of(parent, v);
+                break;
+            }
     }
     for (size_t u = 0; u < n; u++) cost[root_of(parent, u)] += ctx->units[u].cost;
     for (size_t u = 0; u < n; u++) {

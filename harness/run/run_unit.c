@@ -15,6 +15,7 @@
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/refside.h"
+#include "harness/run/run_entity.h"
 #include "harness/run/run_internal.h"
 #include "harness/traces/trace_json.h"
 #include "harness/traces/tracefile.h"
@@ -31,6 +32,7 @@ struct worker {
     orig_outcome oo; /* authority side */
     strbuf blob;     /* cache record under construction */
     strbuf rec;      /* recorded traces under construction */
+    ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
 };
 
 worker *worker_new(run_ctx *ctx, ff_error *err)
@@ -50,12 +52,17 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
         worker_free(w);
         return NULL;
     }
+    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, err))) {
+        worker_free(w);
+        return NULL;
+    }
     return w;
 }
 
 void worker_free(worker *w)
 {
     if (!w) return;
+    run_entity_worker_free(w->ent); /* its entity lives on the game's engine: first */
     emu_game_close(w->game);
     free(w->skel);
     trace_free(&w->rt);
@@ -413,6 +420,12 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
     if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache, err);
     close_io(&io);
     return rc;
+}
+
+int worker_entity_unit(worker *w, const run_unit *u, ff_error *err)
+{
+    if (!w->ent) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "an entity unit in a run without the entity level");
+    return run_entity_unit(w->ent, u, err);
 }
 
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err)
