@@ -294,7 +294,8 @@ void mt_ent_check(const run_results *r, const mt_ent_expect *e, size_t n)
         char name[64] = "";
         if (c->status == RES_MISMATCH)
             field_model_field_name(c->div.model, c->div.field, c->div.bone, name, sizeof name);
-        cr_assert(c->source == RES_SRC_EMULATED || c->source == RES_SRC_SHARED,
+        cr_assert(c->source == RES_SRC_EMULATED || c->source == RES_SRC_SHARED ||
+                      c->source == RES_SRC_CACHE,
                   "%s+%s clip %d %s: source %s", body, w ? w : "-", c->clip, mt_mode(c->mode),
                   res_source_name(c->source));
         if (!x) {

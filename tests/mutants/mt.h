@@ -133,7 +133,8 @@ const entity_result *mt_ent_find(const run_results *r, const char *body, const c
 /*
  * Asserts that r's entity results hold exactly the mismatches of the table
  * (tick, field with its model, values, cursor) and that every other one
- * is a match, with groups holding them all; no fault, no bad input.
+ * is a match, with groups holding them all; no fault, no bad input; the
+ * original's side emulated, shared or cached.
  */
 void mt_ent_check(const run_results *r, const mt_ent_expect *e, size_t n);
 

@@ -331,11 +331,11 @@ static const mt_expect expect_h[] = {
 static const mt_clip clips_body[] = {{2, {B1, B1}}, {2, {B1, B1}}, {3, {B1, B1, B1}}};
 static const mt_clip clips_weapon[] = {{2, {W1, W1}}, {3, {W1, W1, W1}}, {1, {W1}}};
 static const mt_clip clips_monster[] = {{2, {B1, B1}}};
-static const mt_model model_body = {
+const mt_model mt_model_body = {
     "d4c001.dat", 1, 0, {0}, ONE, COUNT(clips_body), clips_body, DAT_BODY};
-static const mt_model model_weapon = {
+const mt_model mt_model_weapon = {
     "d4w001.dat", 1, 0, {0}, ONE, COUNT(clips_weapon), clips_weapon, DAT_WEAPON};
-static const mt_model model_monster = {
+const mt_model mt_model_monster = {
     "c0m001.dat", 1, 0, {0}, ONE, COUNT(clips_monster), clips_monster, DAT_MONSTER};
 #define BODY "d4c001.dat"
 #define WEAPON "d4w001.dat"
@@ -357,7 +357,7 @@ static const mt_model model_monster = {
  *   and slow, two frames (5, 6) in fast and slow+fast.
  * c0m001: no weapon: matches.
  */
-static const mt_ent_expect ent_i[] = {
+const mt_ent_expect mt_ent_expect_i[MT_ENT_EXPECT_I] = {
     {BODY, WEAPON, 1, N, 2, "body.ret", 1, 0, 5, 6},
     {BODY, WEAPON, 1, S, 3, "body.ret", 1, 0, 5, 6},
     {BODY, WEAPON, 1, F, 1, "body.ret", 1, 0, 5, 6},
@@ -418,7 +418,7 @@ static const mt_ent_expect ent_k[] = {
     {letter, "standin_mut_" letter ".exe", {model0, model1, NULL}, expect, nexpect, 0, NULL, 0}
 /* A lockstep mutant: the entity corpus, no frame-level mismatch, entity expectations. */
 #define ENTITY_MUTANT(letter, ent)                                                                 \
-    {letter, "standin_mut_" letter ".exe", {&model_body, &model_weapon, &model_monster},          \
+    {letter, "standin_mut_" letter ".exe", {&mt_model_body, &mt_model_weapon, &mt_model_monster},          \
      NULL, 0, 1, ent, COUNT(ent)}
 
 const mt_mutant mt_mutants[MT_MUTANTS] = {
@@ -430,7 +430,7 @@ const mt_mutant mt_mutants[MT_MUTANTS] = {
     MUTANT("f", &model_f, NULL, expect_f, COUNT(expect_f)),
     MUTANT("g", &mt_model_g, NULL, expect_g, COUNT(expect_g)),
     MUTANT("h", &model_h0, &model_h1, expect_h, COUNT(expect_h)),
-    ENTITY_MUTANT("i", ent_i),
+    ENTITY_MUTANT("i", mt_ent_expect_i),
     ENTITY_MUTANT("j", ent_j),
     ENTITY_MUTANT("k", ent_k),
 };

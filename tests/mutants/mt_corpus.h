@@ -36,6 +36,11 @@ extern const mt_model mt_model_a, mt_model_b, mt_model_g;
 #define MT_EXPECT_A 8
 extern const mt_expect mt_expect_a[MT_EXPECT_A];
 
+/* The lockstep mutants' entity corpus (body, weapon, monster) and mutant i's table. */
+extern const mt_model mt_model_body, mt_model_weapon, mt_model_monster;
+#define MT_ENT_EXPECT_I 8
+extern const mt_ent_expect mt_ent_expect_i[MT_ENT_EXPECT_I];
+
 /* Writes the mutant's files into dir; returns how many. */
 unsigned mt_write_mutant(const char *dir, const mt_mutant *m);
 
