@@ -36,6 +36,9 @@ static void help(FILE *out)
           "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
           "  --seed N          synthetic corpus seed (default 1)\n"
           "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
+          "  --levels LIST     frame, entity or frame,entity (default frame): entity also\n"
+          "                    records every entity, <body>+<weapon>.entity.<mode>.jsonl\n"
+          "                    (<body>.entity.<mode>.jsonl without a weapon slot)\n"
           "  --compress        write LZ4 frames (.jsonl.lz4, liblz4): about 10x smaller\n"
           "  --jobs N          worker threads, one engine each (default: all cores)\n"
           "  --keep-matrices   run the original BuildBoneMatrices (default: a plain return)\n"
@@ -61,6 +64,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
     CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
+    CLI_OPT_ROW("levels", required_argument, CLI_OPT_LEVELS),
     CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
     CLI_OPT_ROW("keep-matrices", no_argument, CLI_OPT_KEEP),
     CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),
@@ -95,6 +99,8 @@ static int after_run(void *arg, const report_meta *m, const run_results *r)
     uint64_t faults = 0, models = 0;
     for (size_t i = 0; i < r->nresults; i++)
         faults += r->results[i].fault != NULL;
+    for (size_t i = 0; i < r->nentity_results; i++)
+        faults += r->entity_results[i].r.fault != NULL;
     for (size_t i = 0; i < r->nfiles; i++)
         models += r->files[i].parsed && dat_kind_has_model(r->files[i].kind);
     const run_totals *t = &r->totals;
@@ -107,6 +113,13 @@ static int after_run(void *arg, const report_meta *m, const run_results *r)
            (unsigned long long)t->by_status[RES_MATCH],
            (unsigned long long)t->by_status[RES_MISMATCH],
            (unsigned long long)t->by_status[RES_BAD_INPUT]);
+    if (r->nentities)
+        printf("entities: %llu recorded (%llu comparisons: %llu match, %llu mismatch, %llu bad "
+               "input)\n",
+               (unsigned long long)t->entities, (unsigned long long)t->entity_comparisons,
+               (unsigned long long)t->entity_by_status[RES_MATCH],
+               (unsigned long long)t->entity_by_status[RES_MISMATCH],
+               (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
     printf("manifest: %s/%s\n", job->dir, TSET_MANIFEST);
     if (t->bad_files) {
         cli_warn("%llu file%s could not be read and %s no traces (see the manifest)",

@@ -513,6 +513,7 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
     case CLI_OPT_LEVELS:
         if (cli_parse_levels(arg, &cfg->frame_level, &cfg->leaf_level, &cfg->entity_level) < 0)
             return bad_value(s, "--levels", arg, "a list of frame, entity and leaf");
+        s->levels_given = 1;
         return 0;
     case CLI_OPT_JOBS:
         if (cli_parse_uint(arg, 1, 256, &v) < 0) return bad_value(s, "--jobs", arg, "1..256");

@@ -85,6 +85,7 @@ typedef struct cli_session {
     const char *out_dir;       /* reports folder; NULL: no report, no summary */
     int quiet;
     int modes_given;           /* --modes was on the command line */
+    int levels_given;          /* --levels was on the command line */
     /* Optional: fills meta before the run (identity of recorded traces). */
     void (*before)(void *arg, report_meta *m);
     /*

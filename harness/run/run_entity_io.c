@@ -324,22 +324,8 @@ void ent_files_write(strbuf *b, run_ctx *ctx, const run_unit *u, uint32_t clip,
                      const ent_trace *t)
 {
     const res_entity *en = &ctx->res->entities[u->entity];
-    const char *body = ctx->res->files[en->body].name, *weapon = weapon_name(ctx, en);
-    tj_clip id;
-    memset(&id, 0, sizeof id);
-    id.entity = 1;
-    snprintf(id.ent_body, sizeof id.ent_body, "%s", body);
-    snprintf(id.ent_weapon, sizeof id.ent_weapon, "%s", weapon ? weapon : "");
-    id.anim = clip;
-    id.mode = u->mode;
-    if (t->armed && weapon) {
-        snprintf(id.file, sizeof id.file, "%s", weapon);
-        snprintf(id.model, sizeof id.model, "weapon");
-        tj_write_trace(b, &id, &t->weapon);
-    }
-    snprintf(id.file, sizeof id.file, "%s", body);
-    snprintf(id.model, sizeof id.model, "body");
-    tj_write_trace(b, &id, &t->body);
+    tj_write_entity(b, ctx->res->files[en->body].name, weapon_name(ctx, en), clip, u->mode,
+                    t->armed ? &t->weapon : NULL, &t->body);
 }
 
 int ent_files_record(run_ctx *ctx, const run_unit *u, const strbuf *b, ff_error *err)

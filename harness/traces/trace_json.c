@@ -63,6 +63,26 @@ void tj_write_trace(strbuf *b, const tj_clip *c, const trace *t)
     for (size_t i = 0; i < t->n; i++) tj_write_tick(b, c, t, i);
 }
 
+void tj_write_entity(strbuf *b, const char *body, const char *weapon, unsigned anim, mode_id mode,
+                     const trace *wt, const trace *bt)
+{
+    tj_clip id;
+    memset(&id, 0, sizeof id);
+    id.entity = 1;
+    snprintf(id.ent_body, sizeof id.ent_body, "%s", body);
+    snprintf(id.ent_weapon, sizeof id.ent_weapon, "%s", weapon ? weapon : "");
+    id.anim = anim;
+    id.mode = mode;
+    if (weapon && wt) {
+        snprintf(id.file, sizeof id.file, "%s", weapon);
+        snprintf(id.model, sizeof id.model, "weapon");
+        tj_write_trace(b, &id, wt);
+    }
+    snprintf(id.file, sizeof id.file, "%s", body);
+    snprintf(id.model, sizeof id.model, "body");
+    tj_write_trace(b, &id, bt);
+}
+
 int tj_write_file(const char *path, const strbuf *text, int lz4, ff_error *err)
 {
     if (strbuf_failed(text)) return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");

@@ -73,6 +73,13 @@ void tj_write_tick(strbuf *b, const tj_clip *c, const trace *t, size_t i);
 void tj_write_trace(strbuf *b, const tj_clip *c, const trace *t);
 
 /*
+ * Appends the calls of one entity clip: the weapon's lines (weapon NULL or
+ * wt NULL: no weapon slot) then the body's, each naming the pair.
+ */
+void tj_write_entity(strbuf *b, const char *body, const char *weapon, unsigned anim, mode_id mode,
+                     const trace *wt, const trace *bt);
+
+/*
  * Writes text to path (through a temporary name and a rename), as an LZ4
  * frame when lz4 is set. Returns -1 with err on failure.
  */
