@@ -407,7 +407,8 @@ int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err)
     }
     ent_io io;
     open_io(ew, u, &io);
-    int from_raw = io.raw_ok, keep = !cfg->traces_dir && (cfg->cache || u->eleader);
+    /* Outcomes kept for the cache and the followers, unless they came from there. */
+    int from_raw = io.raw_ok, keep = !from_raw && !cfg->traces_dir && (cfg->cache || u->eleader);
     int rc = 0;
     uint32_t c = 0;
     for (; c < en->clips && rc == 0 && !run_cancelled(ctx); c++) {
