@@ -358,6 +358,8 @@ static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip 
     snprintf(c->model, sizeof c->model, "%s", cJSON_IsString(model) ? model->valuestring : "");
     c->anim = (unsigned)anim;
     c->mode = (mode_id)m;
+    c->entity = 0; /* frames never name an entity */
+    c->ent_body[0] = c->ent_weapon[0] = '\0';
     return frames ? 0 : parse_entity(r, line, o, c, err);
 }
 
