@@ -94,8 +94,8 @@ int emu_entity_open(emu_game *g, emu_entity **out, ff_error *err)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     }
     memset(e->page, 0, ENT_PAGE_SIZE);
-    if (emu_map_area(e->e, ENT_PAGE, e->page, ENT_PAGE_SIZE, EMU_PROT_READ | EMU_PROT_WRITE,
-                     err) < 0) {
+    if (emu_map_area(e->e, ENT_PAGE, e->page, ENT_PAGE_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, err) <
+        0) {
         free(e->page);
         free(e);
         return -1;
@@ -134,7 +134,8 @@ void emu_entity_close(emu_entity *e)
 {
     if (!e) return;
     ff_error err;
-    for (int m = 0; m < 2; m++) (void)unmap_file(e, &e->f[m], &err);
+    for (int m = 0; m < 2; m++)
+        (void)unmap_file(e, &e->f[m], &err);
     /* A page Unicorn still maps is left to it rather than freed under it. */
     if (emu_unmap_area(e->e, ENT_PAGE, &err) == 0) free(e->page);
     free(e);
@@ -145,8 +146,8 @@ static int check_file(const emu_entity_file *in, const char *what, uint32_t *ske
 {
     if (in->size == 0 || in->size > ENT_FILE_MAX)
         return ff_error_set(err, FF_E_RANGE, what, -1,
-                            "file of %zu bytes does not fit the guest area (1..%u bytes)",
-                            in->size, ENT_FILE_MAX);
+                            "file of %zu bytes does not fit the guest area (1..%u bytes)", in->size,
+                            ENT_FILE_MAX);
     if (in->skel_off >= in->size || in->geom_off > in->size || in->anim_off >= in->size)
         return ff_error_set(err, FF_E_RANGE, what, -1,
                             "section offsets 0x%x/0x%x/0x%x lie past the end of the file (%zu)",
@@ -247,7 +248,8 @@ static void reset_file(ent_file *f)
 
 void emu_entity_reset(emu_entity *e)
 {
-    for (int m = 0; m < 2; m++) reset_file(&e->f[m]);
+    for (int m = 0; m < 2; m++)
+        reset_file(&e->f[m]);
 }
 
 /* After a fault: every byte of both files as loaded. */
@@ -321,8 +323,7 @@ static int entity_call(emu_entity *e, uint32_t addr, const uint32_t *args, unsig
     return 0;
 }
 
-int emu_entity_queue(emu_entity *e, uint8_t flags, int16_t clip, uint32_t *ret,
-                     emu_fault *fault)
+int emu_entity_queue(emu_entity *e, uint8_t flags, int16_t clip, uint32_t *ret, emu_fault *fault)
 {
     for (int m = 0; m < 2; m++) {
         uint8_t *cmd = cmd_of(e, (emu_entity_model)m);

@@ -91,8 +91,7 @@ void emu_entity_reset(emu_entity *e);
  * QueueAnimation(entity, clip). Returns 0 with *ret = EAX, or -1 with
  * *fault filled (a refusal when nothing is loaded).
  */
-int emu_entity_queue(emu_entity *e, uint8_t flags, int16_t clip, uint32_t *ret,
-                     emu_fault *fault);
+int emu_entity_queue(emu_entity *e, uint8_t flags, int16_t clip, uint32_t *ret, emu_fault *fault);
 /* Calls AdvanceBy1(entity) once. */
 int emu_entity_advance(emu_entity *e, uint32_t *ret, emu_fault *fault);
 

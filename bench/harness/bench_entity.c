@@ -138,7 +138,8 @@ static int load_all(loaded *l)
 
 static void unload_all(loaded *l)
 {
-    for (size_t i = 0; i < l->n; i++) free(l->data[i]);
+    for (size_t i = 0; i < l->n; i++)
+        free(l->data[i]);
     free(l->data);
     free(l->size);
     free(l->dat);
@@ -150,7 +151,7 @@ static void unload_all(loaded *l)
 static unsigned clips_of(const pairs_entity *e)
 {
     return e->weapon == PAIRS_NONE || e->body_clips < e->weapon_clips ? e->body_clips
-                                                                       : e->weapon_clips;
+                                                                      : e->weapon_clips;
 }
 
 /* One call's cost added to o. */
@@ -195,7 +196,8 @@ static int entity_alone(phase_out *o)
                 if (emu_entity_queue(ent, mode_flags((mode_id)m), (int16_t)c, &ret, &f) < 0)
                     continue;
                 count(o, g);
-                while (ret != 1 && emu_entity_advance(ent, &ret, &f) == 0) count(o, g);
+                while (ret != 1 && emu_entity_advance(ent, &ret, &f) == 0)
+                    count(o, g);
             }
         }
         spent += now() - t0;
@@ -224,7 +226,8 @@ static int model_clips(emu_game *g, const dat_file *d, unsigned clips, phase_out
             emu_game_reset_skeleton(g);
             if (emu_game_start_clip(g, mode_flags((mode_id)m), (int16_t)c, &ret, &f) < 0) continue;
             count(o, g);
-            while (ret != 1 && emu_game_read_animation(g, &ret, &f) == 0) count(o, g);
+            while (ret != 1 && emu_game_read_animation(g, &ret, &f) == 0)
+                count(o, g);
         }
     }
     *spent += now() - t0;
@@ -245,7 +248,8 @@ static int models_alone(phase_out *o)
     for (size_t i = 0; i < l.pairs.n; i++) {
         const pairs_entity *e = &l.pairs.e[i];
         if (model_clips(g, &l.dat[e->body], clips_of(e), o, &spent) < 0) return -1;
-        if (e->weapon != PAIRS_NONE && model_clips(g, &l.dat[e->weapon], clips_of(e), o, &spent) < 0)
+        if (e->weapon != PAIRS_NONE &&
+            model_clips(g, &l.dat[e->weapon], clips_of(e), o, &spent) < 0)
             return -1;
     }
     o->wall = spent;
@@ -298,10 +302,14 @@ int main(int argc, char **argv)
     const char *preset = "vanilla";
     for (int i = 1; i < argc; i++) {
         char bad[32];
-        if (!strcmp(argv[i], "--corpus") && i + 1 < argc) corpus_dir = argv[++i];
-        else if (!strcmp(argv[i], "--preset") && i + 1 < argc) preset = argv[++i];
-        else if (!strcmp(argv[i], "--standin") && i + 1 < argc) standin = argv[++i];
-        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) jobs = (unsigned)atoi(argv[++i]);
+        if (!strcmp(argv[i], "--corpus") && i + 1 < argc)
+            corpus_dir = argv[++i];
+        else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
+            preset = argv[++i];
+        else if (!strcmp(argv[i], "--standin") && i + 1 < argc)
+            standin = argv[++i];
+        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
+            jobs = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--modes") && i + 1 < argc &&
                  mode_parse_list(argv[++i], &modes, bad, sizeof bad) == 0)
             continue;

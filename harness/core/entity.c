@@ -120,7 +120,8 @@ int ent_cmp(const ent_trace *ref, const ent_trace *orig, cmp_divergence *d)
     field_set no_ret = ent_weapon_fields(&all);
     field_set_add(&ret, FIELD_RET);
     size_t i = 0;
-    while (i < common && !call_differs(ref, orig, i, &no_ret, &ret, d)) i++;
+    while (i < common && !call_differs(ref, orig, i, &no_ret, &ret, d))
+        i++;
     if (i == common) {
         if (ref->body.n == orig->body.n) return 0;
         /* One side went on: its extra call against "no call", on the body's ret. */
@@ -131,8 +132,8 @@ int ent_cmp(const ent_trace *ref, const ent_trace *orig, cmp_divergence *d)
         d->ref = ref->body.n > common ? trace_value(&ref->body, common, FIELD_RET, 0) : -1;
         d->orig = orig->body.n > common ? trace_value(&orig->body, common, FIELD_RET, 0) : -1;
         if (trace_cursor_at(longer, common, &d->cursor_off, &d->cursor_bit) < 0)
-            trace_cursor_at(longer == &ref->body ? &orig->body : &ref->body, common,
-                            &d->cursor_off, &d->cursor_bit);
+            trace_cursor_at(longer == &ref->body ? &orig->body : &ref->body, common, &d->cursor_off,
+                            &d->cursor_bit);
         d->differing = 1;
         return 1;
     }

@@ -43,7 +43,8 @@ uint64_t rh_entity_failures(const cJSON *report)
 static void mode_cell(strbuf *b, const rv_entity *en, int m)
 {
     uint64_t total = 0;
-    for (int s = 0; s < RES__COUNT; s++) total += en->n[m][s];
+    for (int s = 0; s < RES__COUNT; s++)
+        total += en->n[m][s];
     sb_puts(b, "<td>");
     if (!total) sb_puts(b, "<span class=\"muted\">-</span>");
     for (int s = 0; s < RES__COUNT; s++)
@@ -66,8 +67,10 @@ static void pair_table(strbuf *b, const rv_entities *x)
         sb_printf(b, "<tr class=\"entity\"><td class=\"num\">%zu</td><td class=\"name\">", i);
         rh_text(b, en->body);
         sb_puts(b, "</td><td class=\"name\">");
-        if (en->weapon) rh_text(b, en->weapon);
-        else sb_puts(b, "<span class=\"muted\">no weapon slot</span>");
+        if (en->weapon)
+            rh_text(b, en->weapon);
+        else
+            sb_puts(b, "<span class=\"muted\">no weapon slot</span>");
         sb_printf(b, "</td><td class=\"num\">%llu</td><td>",
                   (unsigned long long)rv_u64(en->e, "clips", 0));
         if (rv_bool(en->e, "pool_mismatch", 0))
@@ -80,7 +83,8 @@ static void pair_table(strbuf *b, const rv_entities *x)
         else if (!en->weapon)
             rh_text(b, rv_str(en->e, "why_text", ""));
         if (rv_has_num(en->e, "shares"))
-            sb_printf(b, " <span class=\"muted\">(same bytes as entity %lld: its emulations)</span>",
+            sb_printf(b,
+                      " <span class=\"muted\">(same bytes as entity %lld: its emulations)</span>",
                       (long long)rv_int(en->e, "shares", -1));
         sb_puts(b, "</td>");
         for (int m = 0; m < MODE__COUNT; m++)
@@ -99,8 +103,10 @@ static void weapon_end(strbuf *b, const cJSON *r, rv_labels l)
     const char *side[2] = {"ref", "orig"}, *label[2] = {l.cand, l.auth};
     for (int k = 0; k < 2; k++) {
         sb_printf(b, "%s %s ", k ? "," : "", label[k]);
-        if (rv_has_num(we, side[k])) sb_printf(b, "%lld", (long long)rv_int(we, side[k], -1));
-        else sb_puts(b, "none (still running)");
+        if (rv_has_num(we, side[k]))
+            sb_printf(b, "%lld", (long long)rv_int(we, side[k], -1));
+        else
+            sb_puts(b, "none (still running)");
     }
 }
 
@@ -143,8 +149,9 @@ static void offset_plots(strbuf *b, const rv_entity *en, rv_labels l)
     const cJSON *p = rv_obj(en->e, "plot");
     if (!p) return;
     static const char *const axes[3] = {"x", "y", "z"};
-    sb_printf(b, "<p class=\"muted\">In-hand offset, weapon root minus body root, over the calls "
-                 "of clip %lld ",
+    sb_printf(b,
+              "<p class=\"muted\">In-hand offset, weapon root minus body root, over the calls "
+              "of clip %lld ",
               (long long)rv_int(p, "clip", -1));
     rh_text(b, rv_str(p, "mode", "?"));
     sb_printf(b, " (%lld calls %s, %lld %s):</p>\n<div class=\"gbody offsets\">\n",
@@ -174,7 +181,8 @@ void rh_entities(strbuf *b, const cJSON *report, const rv_entities *x)
     for (size_t i = 0; i < x->n && shown < RH_MAX_LISTED; i++) {
         const rv_entity *en = &x->e[i];
         int any = rv_obj(en->e, "plot") != NULL;
-        for (int m = 0; m < MODE__COUNT; m++) any |= en->first_fail[m] || en->first_bad[m];
+        for (int m = 0; m < MODE__COUNT; m++)
+            any |= en->first_fail[m] || en->first_bad[m];
         if (!any) continue;
         shown++;
         sb_printf(b, "<div class=\"card-box entity\" id=\"entity-%zu\"><h3>", i);

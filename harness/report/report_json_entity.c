@@ -27,7 +27,8 @@ static cJSON *int_or_null(int64_t v)
 static cJSON *triple(const int16_t v[3])
 {
     cJSON *a = cJSON_CreateArray();
-    for (int k = 0; k < 3; k++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[k]));
+    for (int k = 0; k < 3; k++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[k]));
     return a;
 }
 
@@ -85,15 +86,18 @@ static cJSON *result_json(const run_results *r, size_t i)
     add_str(o, "status", res_status_name(c->status));
     add_str(o, "source", res_source_name(c->source));
     cJSON_AddNumberToObject(o, "frames", c->frames);
-    cJSON_AddItemToObject(o, "weapon_frames", e->weapon >= 0 ? cJSON_CreateNumber(er->weapon_frames)
-                                                             : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "weapon_frames",
+                          e->weapon >= 0 ? cJSON_CreateNumber(er->weapon_frames)
+                                         : cJSON_CreateNull());
     cJSON_AddNumberToObject(o, "ticks_ref", c->ref_ticks);
     cJSON_AddNumberToObject(o, "ticks_orig", c->orig_ticks);
     cJSON *we = cJSON_AddObjectToObject(o, "weapon_end");
     cJSON_AddItemToObject(we, "ref", int_or_null(er->weapon_end_ref));
     cJSON_AddItemToObject(we, "orig", int_or_null(er->weapon_end_orig));
-    if (c->group >= 0) cJSON_AddNumberToObject(o, "group", c->group);
-    else cJSON_AddNullToObject(o, "group");
+    if (c->group >= 0)
+        cJSON_AddNumberToObject(o, "group", c->group);
+    else
+        cJSON_AddNullToObject(o, "group");
     cJSON *div = report_json_divergence(c);
     if (cJSON_IsObject(div)) add_str(div, "model", field_model_name(c->div.model));
     cJSON_AddItemToObject(o, "divergence", div);
@@ -105,9 +109,11 @@ static cJSON *result_json(const run_results *r, size_t i)
 void report_json_entities(cJSON *root, const run_results *r)
 {
     cJSON *ents = cJSON_AddArrayToObject(root, "entities");
-    for (size_t i = 0; i < r->nentities; i++) cJSON_AddItemToArray(ents, entity_json(r, i));
+    for (size_t i = 0; i < r->nentities; i++)
+        cJSON_AddItemToArray(ents, entity_json(r, i));
     cJSON *res = cJSON_AddArrayToObject(root, "entity_results");
-    for (size_t i = 0; i < r->nentity_results; i++) cJSON_AddItemToArray(res, result_json(r, i));
+    for (size_t i = 0; i < r->nentity_results; i++)
+        cJSON_AddItemToArray(res, result_json(r, i));
 }
 
 cJSON *report_json_entity_totals(const run_results *r)

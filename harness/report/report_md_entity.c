@@ -28,8 +28,10 @@ static void weapon_end(strbuf *b, const cJSON *r, rv_labels l)
     const char *side[2] = {"ref", "orig"}, *label[2] = {l.cand, l.auth};
     for (int k = 0; k < 2; k++) {
         sb_printf(b, "%s %s ", k ? "," : "", label[k]);
-        if (rv_has_num(we, side[k])) sb_printf(b, "%lld", (long long)rv_int(we, side[k], -1));
-        else sb_puts(b, "none (still running)");
+        if (rv_has_num(we, side[k]))
+            sb_printf(b, "%lld", (long long)rv_int(we, side[k], -1));
+        else
+            sb_puts(b, "none (still running)");
     }
 }
 
@@ -102,8 +104,10 @@ void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x)
             if (en->first_bad[m]) failure_item(b, en->first_bad[m], l);
         }
     }
-    if (!n) sb_puts(b, "No entity with a problem.\n");
-    else if (n > RM_MAX_ROWS) sb_printf(b, "\n%zu more are in report.json.\n", n - RM_MAX_ROWS);
+    if (!n)
+        sb_puts(b, "No entity with a problem.\n");
+    else if (n > RM_MAX_ROWS)
+        sb_printf(b, "\n%zu more are in report.json.\n", n - RM_MAX_ROWS);
     sb_putc(b, '\n');
 }
 

@@ -14,7 +14,8 @@
 #include "harness/report/report_view.h"
 #include "harness/report/report_view_entity.h"
 
-/* report_md.c: text escaped for prose and table cells; an inline code span; a divergence's stream lines. */
+/* report_md.c: text escaped for prose and table cells; an inline code span; a divergence's stream
+ * lines. */
 void rm_text(strbuf *b, const char *s);
 void rm_code(strbuf *b, const char *s);
 void rm_stream_lines(strbuf *b, const cJSON *divergence);

@@ -17,10 +17,10 @@
 #include "harness/core/results.h"
 
 typedef struct rv_entity {
-    const cJSON *e;     /* its "entities" element; NULL when results name an unlisted one */
-    const char *body;   /* file names ("" when absent), weapon NULL without a weapon slot */
+    const cJSON *e;   /* its "entities" element; NULL when results name an unlisted one */
+    const char *body; /* file names ("" when absent), weapon NULL without a weapon slot */
     const char *weapon;
-    char pair[520];     /* "body+weapon", or the body alone */
+    char pair[520]; /* "body+weapon", or the body alone */
     uint64_t n[MODE__COUNT][RES__COUNT];
     const cJSON *first_fail[MODE__COUNT]; /* first mismatch or fault in that mode */
     const cJSON *first_bad[MODE__COUNT];  /* first bad_input in that mode */
@@ -28,7 +28,7 @@ typedef struct rv_entity {
 
 typedef struct rv_entities {
     size_t n;
-    rv_entity *e;                   /* "entities" order */
+    rv_entity *e; /* "entities" order */
     size_t nresults;
     const cJSON **results;          /* "entity_results", in order */
     unsigned modes;                 /* every mode seen in entity results */

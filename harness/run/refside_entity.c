@@ -20,8 +20,7 @@ static int push(ent_trace *out, const ref_entity *e, int ret, ff_error *err)
 int refside_entity_clip(ref_entity *e, uint8_t flags, uint32_t clip, const field_set *have,
                         ent_trace *out, ff_error *err)
 {
-    ent_trace_clear(out, e->weapon != NULL, have, e->body->bones,
-                    e->weapon ? e->weapon->bones : 0);
+    ent_trace_clear(out, e->weapon != NULL, have, e->body->bones, e->weapon ? e->weapon->bones : 0);
     if (clip > REFSIDE_MAX_CLIP)
         return ff_error_set(err, FF_E_RANGE, e->body->dat->name, -1,
                             "clip %u: the engine's AnimCmd holds clip indexes 0..%d", clip,
@@ -40,8 +39,7 @@ int refside_entity_clip(ref_entity *e, uint8_t flags, uint32_t clip, const field
         if (ret == 1) return 0;
         if (out->body.n >= REFSIDE_MAX_TICKS)
             return ff_error_set(err, FF_E_INTERNAL, e->body->dat->name, -1,
-                                "clip %u never returned 1 after %d calls", clip,
-                                REFSIDE_MAX_TICKS);
+                                "clip %u never returned 1 after %d calls", clip, REFSIDE_MAX_TICKS);
         if (ref_advance_by1(e, &ret, err) < 0) return -1;
     }
 }

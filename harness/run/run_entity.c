@@ -54,7 +54,8 @@ void run_entity_worker_free(ent_worker *ew)
 {
     if (!ew) return;
     emu_entity_close(ew->ent);
-    for (int m = 0; m < 2; m++) free(ew->skel[m]);
+    for (int m = 0; m < 2; m++)
+        free(ew->skel[m]);
     ent_trace_free(&ew->rt);
     ent_outcome_free(&ew->ao);
     sb_free(&ew->blob);
@@ -141,15 +142,14 @@ static int emulate(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *e
 
 /* Where the original's side of a unit's clips comes from. */
 typedef struct ent_io {
-    ent_files files;  /* trace files: candidate (against) and authority (traces) */
-    uint8_t *raw;     /* cached or shared outcomes */
+    ent_files files; /* trace files: candidate (against) and authority (traces) */
+    uint8_t *raw;    /* cached or shared outcomes */
     size_t raw_len, raw_pos;
     int raw_ok;
     res_source raw_src;
 } ent_io;
 
-static void take_raw(ent_io *io, const uint8_t *packed, size_t len, const char *key,
-                     res_source src)
+static void take_raw(ent_io *io, const uint8_t *packed, size_t len, const char *key, res_source src)
 {
     ff_error e;
     if (outcome_unpack(packed, len, key, &io->raw, &io->raw_len, &e) == 0) {
@@ -191,8 +191,8 @@ static void close_io(ent_io *io)
 }
 
 /* The authority's side of one clip. Returns 1 ok, 0 input error (aerr), -1 run error. */
-static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t clip,
-                     res_source *src, ff_error *aerr, ff_error *err)
+static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t clip, res_source *src,
+                     ff_error *aerr, ff_error *err)
 {
     run_ctx *ctx = ew->ctx;
     const res_entity *en = &ctx->res->entities[u->entity];
@@ -306,8 +306,8 @@ static int file_result(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
 }
 
 /* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
-static int classify(ent_worker *ew, size_t idx, int cand_ok, const ff_error *cand_err,
-                    int auth_ok, const ff_error *auth_err, res_source src, ff_error *err)
+static int classify(ent_worker *ew, size_t idx, int cand_ok, const ff_error *cand_err, int auth_ok,
+                    const ff_error *auth_err, res_source src, ff_error *err)
 {
     run_ctx *ctx = ew->ctx;
     entity_result *er = &ctx->res->entity_results[idx];
@@ -361,8 +361,7 @@ static int setup_ref(ent_worker *ew, int k, const dat_file *d, ref_anim *a, ff_e
 }
 
 /* The cache entry and the followers' outcomes, once every clip ran; the traces recorded. */
-static int finish_unit(ent_worker *ew, const run_unit *u, int complete, int from_raw,
-                       ff_error *err)
+static int finish_unit(ent_worker *ew, const run_unit *u, int complete, int from_raw, ff_error *err)
 {
     run_ctx *ctx = ew->ctx;
     const run_config *cfg = ctx->cfg;
@@ -415,11 +414,10 @@ int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err)
         ff_error cerr, aerr;
         ff_error_clear(&cerr);
         ff_error_clear(&aerr);
-        int cand_ok =
-            cfg->against_dir
-                ? ent_files_candidate(&io.files, ctx, en, c, &ew->rt, &cerr) == 0
-                : refside_entity_clip(&re, mode_flags(u->mode), c, &ctx->fields, &ew->rt,
-                                      &cerr) == 0;
+        int cand_ok = cfg->against_dir
+                          ? ent_files_candidate(&io.files, ctx, en, c, &ew->rt, &cerr) == 0
+                          : refside_entity_clip(&re, mode_flags(u->mode), c, &ctx->fields, &ew->rt,
+                                                &cerr) == 0;
         res_source src = RES_SRC_NONE;
         int auth = authority(ew, u, &io, c, &src, &aerr, err);
         if (auth < 0) {

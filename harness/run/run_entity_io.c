@@ -88,7 +88,8 @@ int ent_outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t clip,
 
 char *ent_files_pair_name(const run_results *r, const res_entity *en, char *buf, size_t n)
 {
-    tj_pair_name(buf, n, r->files[en->body].name, en->weapon >= 0 ? r->files[en->weapon].name : NULL);
+    tj_pair_name(buf, n, r->files[en->body].name,
+                 en->weapon >= 0 ? r->files[en->weapon].name : NULL);
     return buf;
 }
 
@@ -138,8 +139,10 @@ static void reader_open(ent_reader *rd, const run_ctx *ctx, const res_entity *en
     } else if (!te || same_files(ctx, en, te, dir, &e) == 0) {
         for (int lz4 = 0; lz4 < 2 && !rd->r; lz4++) {
             char file[1200];
-            if (te) snprintf(file, sizeof file, "%s", te->f.trace[m]);
-            else tj_entity_file_name(file, sizeof file, body, weapon, m, lz4);
+            if (te)
+                snprintf(file, sizeof file, "%s", te->f.trace[m]);
+            else
+                tj_entity_file_name(file, sizeof file, body, weapon, m, lz4);
             snprintf(rd->path, sizeof rd->path, "%s/%s", dir, file);
             rd->r = tj_open(rd->path, &e);
             if (te) break;
@@ -166,11 +169,9 @@ void ent_files_open(ent_files *f, run_ctx *ctx, const run_unit *u)
     trace_init(&f->auth.t);
     f->mode = u->mode;
     if (cfg->against_dir)
-        reader_open(&f->cand, ctx, en, u->mode, cfg->against_dir, cfg->against_set,
-                    &f->cand_entry);
+        reader_open(&f->cand, ctx, en, u->mode, cfg->against_dir, cfg->against_set, &f->cand_entry);
     if (cfg->traces_dir)
-        reader_open(&f->auth, ctx, en, u->mode, cfg->traces_dir, cfg->traces_set,
-                    &f->auth_entry);
+        reader_open(&f->auth, ctx, en, u->mode, cfg->traces_dir, cfg->traces_set, &f->auth_entry);
 }
 
 void ent_files_close(ent_files *f)
@@ -246,8 +247,8 @@ static int reader_take(ent_reader *rd, const want *w, trace *out, ff_error *err)
                             w->model, w->clip, c->anim);
     if (strcmp(c->model, w->model) != 0)
         return ff_error_set(err, FF_E_FORMAT, rd->path, -1,
-                            "line %lu: anim %u: \"%s\" lines where the %s's are expected",
-                            c->line, w->clip, c->model, w->model);
+                            "line %lu: anim %u: \"%s\" lines where the %s's are expected", c->line,
+                            w->clip, c->model, w->model);
     rd->have = 0;
     if (strcmp(c->file, w->file) != 0)
         return ff_error_set(err, FF_E_FORMAT, rd->path, -1,
@@ -291,8 +292,7 @@ int ent_files_candidate(ent_files *f, run_ctx *ctx, const res_entity *en, uint32
 {
     if (f->cand_entry && tset_fault_of(&f->cand_entry->f, f->mode, clip))
         return ff_error_set(err, FF_E_FAULT, ctx->cfg->against_dir, -1,
-                            "the traces compared record a fault of their engine on anim %u",
-                            clip);
+                            "the traces compared record a fault of their engine on anim %u", clip);
     return read_pair(&f->cand, ctx, en, f->mode, clip, out, err);
 }
 
@@ -311,8 +311,8 @@ int ent_files_authority(ent_files *f, run_ctx *ctx, const res_entity *en, uint32
     if (!ft) return 0;
     if (o->t.body.n != ft->ticks)
         return ff_error_set(err, FF_E_FORMAT, f->auth.path, -1,
-                            "anim %u has %zu calls, the manifest records %u before its fault",
-                            clip, o->t.body.n, ft->ticks);
+                            "anim %u has %zu calls, the manifest records %u before its fault", clip,
+                            o->t.body.n, ft->ticks);
     o->faulted = 1;
     o->fault = ft->fault;
     return 0;
@@ -320,8 +320,7 @@ int ent_files_authority(ent_files *f, run_ctx *ctx, const res_entity *en, uint32
 
 /* ---- writing ---- */
 
-void ent_files_write(strbuf *b, run_ctx *ctx, const run_unit *u, uint32_t clip,
-                     const ent_trace *t)
+void ent_files_write(strbuf *b, run_ctx *ctx, const run_unit *u, uint32_t clip, const ent_trace *t)
 {
     const res_entity *en = &ctx->res->entities[u->entity];
     tj_write_entity(b, ctx->res->files[en->body].name, weapon_name(ctx, en), clip, u->mode,

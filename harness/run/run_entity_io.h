@@ -77,8 +77,7 @@ int ent_files_candidate(ent_files *f, run_ctx *ctx, const res_entity *en, uint32
 int ent_files_authority(ent_files *f, run_ctx *ctx, const res_entity *en, uint32_t clip,
                         ent_outcome *o, ff_error *err);
 /* Appends the Trace JSON Lines of clip's calls t to b. */
-void ent_files_write(strbuf *b, run_ctx *ctx, const run_unit *u, uint32_t clip,
-                     const ent_trace *t);
+void ent_files_write(strbuf *b, run_ctx *ctx, const run_unit *u, uint32_t clip, const ent_trace *t);
 /* Writes b as the unit's trace file into the record folder. Returns 0, or -1 with err. */
 int ent_files_record(run_ctx *ctx, const run_unit *u, const strbuf *b, ff_error *err);
 

@@ -15,7 +15,8 @@
 static unsigned mode_count(unsigned mask)
 {
     unsigned n = 0;
-    for (int m = 0; m < MODE__COUNT; m++) n += (mask >> m) & 1;
+    for (int m = 0; m < MODE__COUNT; m++)
+        n += (mask >> m) & 1;
     return n;
 }
 
@@ -49,7 +50,7 @@ static void entity_of(res_entity *r, const pairs_entity *p)
     r->body_clips = p->body_clips;
     r->weapon_clips = p->weapon_clips;
     r->clips = p->weapon == PAIRS_NONE || p->body_clips < p->weapon_clips ? p->body_clips
-                                                                           : p->weapon_clips;
+                                                                          : p->weapon_clips;
     r->pool_mismatch = p->pool_mismatch;
     memcpy(r->attach_rot, p->attach.rot, sizeof r->attach_rot);
     memcpy(r->attach_trans, p->attach.trans, sizeof r->attach_trans);
@@ -63,7 +64,8 @@ static int layout_results(run_ctx *ctx, ff_error *err)
     run_results *res = ctx->res;
     unsigned modes = mode_count(ctx->cfg->modes);
     size_t total = 0;
-    for (size_t e = 0; e < res->nentities; e++) total += (size_t)res->entities[e].clips * modes;
+    for (size_t e = 0; e < res->nentities; e++)
+        total += (size_t)res->entities[e].clips * modes;
     res->entity_results = calloc(total ? total : 1, sizeof *res->entity_results);
     if (!res->entity_results)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for %zu results", total);
@@ -102,16 +104,19 @@ int run_entity_plan(run_ctx *ctx, size_t *nunits, ff_error *err)
         pairs_free(&s);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning entities");
     }
-    for (size_t i = 0; i < s.n; i++) entity_of(&res->entities[i], &s.e[i]);
+    for (size_t i = 0; i < s.n; i++)
+        entity_of(&res->entities[i], &s.e[i]);
     res->nentities = s.n;
     pairs_free(&s);
     ctx->ent->plot_rank = malloc((res->nentities ? res->nentities : 1) * sizeof(uint64_t));
     if (!ctx->ent->plot_rank)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning entities");
-    for (size_t i = 0; i < res->nentities; i++) ctx->ent->plot_rank[i] = UINT64_MAX;
+    for (size_t i = 0; i < res->nentities; i++)
+        ctx->ent->plot_rank[i] = UINT64_MAX;
     if (layout_results(ctx, err) < 0) return -1;
     unsigned modes = mode_count(ctx->cfg->modes);
-    for (size_t e = 0; e < res->nentities; e++) *nunits += res->entities[e].clips ? modes : 0;
+    for (size_t e = 0; e < res->nentities; e++)
+        *nunits += res->entities[e].clips ? modes : 0;
     return 0;
 }
 
@@ -119,7 +124,8 @@ int run_entity_plan(run_ctx *ctx, size_t *nunits, ff_error *err)
 static uint64_t model_cost(const dat_file *d, uint32_t clips)
 {
     uint64_t frames = 0;
-    for (uint32_t c = 0; c < clips; c++) frames += dat_clip_frames(d, c) + 1u;
+    for (uint32_t c = 0; c < clips; c++)
+        frames += dat_clip_frames(d, c) + 1u;
     return frames * (d->bones + 4);
 }
 
@@ -220,7 +226,8 @@ int run_entity_dedup(run_ctx *ctx, ff_error *err)
     size_t nslots = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && strcmp(k[j].id, k[i].id) == 0) j++;
+        while (j < n && strcmp(k[j].id, k[i].id) == 0)
+            j++;
         nslots += j - i > 1;
         i = j;
     }
@@ -232,7 +239,8 @@ int run_entity_dedup(run_ctx *ctx, ff_error *err)
     size_t s = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && strcmp(k[j].id, k[i].id) == 0) j++;
+        while (j < n && strcmp(k[j].id, k[i].id) == 0)
+            j++;
         for (size_t q = i; j - i > 1 && q < j; q++) {
             run_unit *un = &ctx->units[k[q].unit];
             un->eslot = (int32_t)s;
@@ -267,7 +275,8 @@ void run_entity_totals(run_ctx *ctx)
 void run_entity_plan_free(run_ctx *ctx)
 {
     if (!ctx->ent) return;
-    for (size_t i = 0; i < ctx->ent->nslots; i++) free(ctx->ent->slots[i].packed);
+    for (size_t i = 0; i < ctx->ent->nslots; i++)
+        free(ctx->ent->slots[i].packed);
     free(ctx->ent->slots);
     free(ctx->ent->plot_rank);
     free(ctx->ent);

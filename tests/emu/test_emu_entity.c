@@ -27,8 +27,8 @@ static emu_entity_file file_of(const te_file *f)
 }
 
 /* Root x, bone 0 rotation x, AnimCmd frame and total of model m. */
-static void expect_model(const emu_entity *e, emu_entity_model m, int root_x, int rot_x,
-                         int frame, int total, const char *what)
+static void expect_model(const emu_entity *e, emu_entity_model m, int root_x, int rot_x, int frame,
+                         int total, const char *what)
 {
     const uint8_t *sk = emu_entity_skeleton(e, m);
     const uint8_t *cmd = emu_entity_cmd(e, m);
@@ -100,8 +100,7 @@ Test(entity, beside_the_frame_level_file)
     te_file f;
     te_make_file(&f, 1, NULL);
     ff_error err;
-    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err),
-          &err);
+    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
     emu_entity *e;
     TE_OK(emu_entity_open(g, &e, &err), &err);
     emu_entity_file b = file_of(&f);
@@ -197,7 +196,8 @@ Test(entity, weapon_slot_layout)
     static const int16_t want[6] = {300, -2048, 4000, -7, 120, 2500};
     for (int k = 0; k < 6; k++)
         cr_expect_eq(le_s16(slot + 20 + 2 * k + (k >= 3 ? 2 : 0)), want[k], "attach field %d", k);
-    for (int k = 36; k < 68; k++) cr_expect_eq(slot[k], 0, "attach matrix byte %d", k);
+    for (int k = 36; k < 68; k++)
+        cr_expect_eq(slot[k], 0, "attach matrix byte %d", k);
     /* The slot's AnimCmd is the weapon's: QueueAnimation writes it there. */
     uint32_t ret;
     emu_fault f;

@@ -226,7 +226,8 @@ Test(entity_weapon, in_hand_offset)
 {
     ent_trace a;
     make(&a, 3, 1, 2, 2);
-    for (size_t t = 0; t < 3; t++) cr_assert_eq(ent_root_offset(&a, t, 0), 100);
+    for (size_t t = 0; t < 3; t++)
+        cr_assert_eq(ent_root_offset(&a, t, 0), 100);
     trace_set(&a.weapon, 1, FIELD_ROOT_Y, 0, -40);
     trace_set(&a.body, 1, FIELD_ROOT_Y, 0, 15);
     cr_assert_eq(ent_root_offset(&a, 1, 1), -55);

@@ -49,8 +49,7 @@ static void file(run_file *f, const char *name, dat_kind kind, unsigned clips)
     memset(f->sha256, 'a', 64);
 }
 
-static entity_result *eres(run_results *r, size_t i, uint32_t entity, int32_t clip,
-                           res_status s)
+static entity_result *eres(run_results *r, size_t i, uint32_t entity, int32_t clip, res_status s)
 {
     entity_result *e = &r->entity_results[i];
     e->entity = entity;
@@ -81,13 +80,30 @@ static void build(run_results *r)
     r->nentities = 3;
     r->entities = must(calloc(3, sizeof *r->entities));
     res_entity *en = r->entities;
-    en[0] = (res_entity){.body = 0, .weapon = -1, .why = PAIRS_NOWEAPON_MONSTER, .body_clips = 2,
-                         .clips = 2, .shares = -1, .plot_clip = -1};
-    en[1] = (res_entity){.body = 1, .weapon = 2, .body_clips = 3, .weapon_clips = 3, .clips = 2,
-                         .shares = -1, .plot_clip = 0, .plot_mode = MODE_NORMAL};
+    en[0] = (res_entity){.body = 0,
+                         .weapon = -1,
+                         .why = PAIRS_NOWEAPON_MONSTER,
+                         .body_clips = 2,
+                         .clips = 2,
+                         .shares = -1,
+                         .plot_clip = -1};
+    en[1] = (res_entity){.body = 1,
+                         .weapon = 2,
+                         .body_clips = 3,
+                         .weapon_clips = 3,
+                         .clips = 2,
+                         .shares = -1,
+                         .plot_clip = 0,
+                         .plot_mode = MODE_NORMAL};
     en[1].attach_rot[0] = 300;
-    en[2] = (res_entity){.body = 1, .weapon = 3, .body_clips = 3, .weapon_clips = 2, .clips = 2,
-                         .pool_mismatch = 1, .shares = -1, .plot_clip = -1};
+    en[2] = (res_entity){.body = 1,
+                         .weapon = 3,
+                         .body_clips = 3,
+                         .weapon_clips = 2,
+                         .clips = 2,
+                         .pool_mismatch = 1,
+                         .shares = -1,
+                         .plot_clip = -1};
     static const int32_t ref[4] = {10, 12, 14, 16}, orig[5] = {10, 12, 14, 18, 18};
     for (int k = 0; k < 3; k++) {
         en[1].offset[k] = (res_series){5, 4, 5, ints(ref, 4), ints(orig, 5)};
@@ -99,9 +115,16 @@ static void build(run_results *r)
     bad->r.error = must(malloc(sizeof *bad->r.error));
     ff_error_set(bad->r.error, FF_E_RANGE, "c0m001.dat", -1, "body: clip 1 reads past the end");
     entity_result *mis = eres(r, 2, 1, 0, RES_MISMATCH);
-    mis->r.div = (cmp_divergence){.tick = 3, .model = FIELD_MODEL_WEAPON, .field = FIELD_ROT_Z,
-                                  .bone = 1, .ref = 5, .orig = -5, .cursor_off = 7,
-                                  .cursor_bit = 2, .differing = 9, .ref_ticks = 5,
+    mis->r.div = (cmp_divergence){.tick = 3,
+                                  .model = FIELD_MODEL_WEAPON,
+                                  .field = FIELD_ROT_Z,
+                                  .bone = 1,
+                                  .ref = 5,
+                                  .orig = -5,
+                                  .cursor_off = 7,
+                                  .cursor_bit = 2,
+                                  .differing = 9,
+                                  .ref_ticks = 5,
                                   .orig_ticks = 6};
     mis->r.group = 0;
     mis->r.orig_ticks = 6;

@@ -57,8 +57,7 @@ static void same_entities(const run_results *a, const run_results *b, const char
                   "%s: entity result %zu differs", what, i);
         if (x->r.status == RES_MISMATCH)
             cr_assert(p->tick == q->tick && p->model == q->model && p->field == q->field &&
-                          p->ref == q->ref && p->orig == q->orig &&
-                          p->differing == q->differing &&
+                          p->ref == q->ref && p->orig == q->orig && p->differing == q->differing &&
                           x->r.cursor_file_off == y->r.cursor_file_off,
                       "%s: entity result %zu: divergences differ", what, i);
     }
@@ -74,9 +73,8 @@ static void same_entities(const run_results *a, const run_results *b, const char
                       x->offset[0].n == y->offset[0].n,
                   "%s: entity %zu: plots differ", what, e);
         for (int k = 0; k < 3; k++)
-            cr_assert(!x->offset[k].n ||
-                          !memcmp(x->offset[k].orig, y->offset[k].orig,
-                                  x->offset[k].n * sizeof *x->offset[k].orig),
+            cr_assert(!x->offset[k].n || !memcmp(x->offset[k].orig, y->offset[k].orig,
+                                                 x->offset[k].n * sizeof *x->offset[k].orig),
                       "%s: entity %zu axis %d", what, e, k);
     }
 }
@@ -115,7 +113,8 @@ Test(entity_run, same_results_for_1_and_2_jobs)
         cr_assert_eq(en->offset[1].orig[t], 0);
     }
     cr_assert_eq(r[1].entities[0].plot_clip, -1, "the monster has no weapon to plot");
-    for (int j = 0; j < 2; j++) run_results_free(&r[j]);
+    for (int j = 0; j < 2; j++)
+        run_results_free(&r[j]);
     emu_image_free(img);
     ts_rmtree(dir);
 }
@@ -165,7 +164,8 @@ Test(entity_run, identical_entities_emulated_once)
                      mt_mode(er->r.mode), res_source_name(er->r.source));
         cr_assert_eq(r[0].entity_results[i].r.source, RES_SRC_EMULATED);
     }
-    for (uint32_t k = 2; k < 5; k++) cr_assert_eq(r[1].entities[k].shares, 1, "entity %u", k);
+    for (uint32_t k = 2; k < 5; k++)
+        cr_assert_eq(r[1].entities[k].shares, 1, "entity %u", k);
     cr_assert_eq(r[1].entities[1].shares, -1);
     cr_assert_eq(r[0].entities[3].shares, -1, "no sharing without dedup");
     /* The armed calls are made once instead of four times; the monster's the same. */
@@ -173,7 +173,8 @@ Test(entity_run, identical_entities_emulated_once)
     uint64_t monster = 4 * 3; /* 2-frame clip: 3 + 4 + 2 + 3 calls */
     cr_assert_eq(off - monster, 4 * (on - monster), "calls: %llu without, %llu with dedup",
                  (unsigned long long)off, (unsigned long long)on);
-    for (int d = 0; d < 2; d++) run_results_free(&r[d]);
+    for (int d = 0; d < 2; d++)
+        run_results_free(&r[d]);
     emu_image_free(img);
     ts_rmtree(dir);
 }
@@ -191,7 +192,8 @@ static cache *open_cache(const char *root)
 static unsigned count_source(const run_results *r, res_source s)
 {
     unsigned n = 0;
-    for (size_t i = 0; i < r->nentity_results; i++) n += r->entity_results[i].r.source == s;
+    for (size_t i = 0; i < r->nentity_results; i++)
+        n += r->entity_results[i].r.source == s;
     return n;
 }
 
@@ -232,7 +234,8 @@ Test(entity_run, cache_keyed_by_both_files_and_the_attach_values)
     cr_assert_eq(count_source(&r[2], RES_SRC_EMULATED), 12u, "the pair's, with new attach values");
     cr_assert_eq(r[2].entities[1].attach_rot[2], 3);
     same_entities(&r[0], &r[2], "attach values do not change what the routines compute");
-    for (int k = 0; k < 3; k++) run_results_free(&r[k]);
+    for (int k = 0; k < 3; k++)
+        run_results_free(&r[k]);
     cache_close(c);
     emu_image_free(img);
     ts_rmtree(dir);

@@ -32,8 +32,9 @@ static void setup(scratch *s)
     s->golden = ts_path(s->tmp, "golden");
     s->rep = ts_path(s->tmp, "rep");
     ts_out o;
-    ts_cli(s->tmp, &o, "record -q --jobs 2 --corpus '%s' --out '%s' --modes normal --levels "
-                       "frame,entity",
+    ts_cli(s->tmp, &o,
+           "record -q --jobs 2 --corpus '%s' --out '%s' --modes normal --levels "
+           "frame,entity",
            s->corpus, s->golden);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
     ts_out_free(&o);
