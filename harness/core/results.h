@@ -183,7 +183,7 @@ typedef struct run_results {
     size_t nleaf;
     leaf_result *leaf;
     size_t nentities;
-    res_entity *entities;          /* bodies and monsters in file order, each body's weapons in file order */
+    res_entity *entities;          /* file order: bodies and monsters, a body's weapons */
     size_t nentity_results;
     entity_result *entity_results; /* ordered by (entity, mode, clip) */
     size_t ngroups;

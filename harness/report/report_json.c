@@ -178,7 +178,8 @@ static cJSON *manifest_json(const run_file *f)
     cJSON_AddNumberToObject(o, "scale_clips", f->scale_clips);
     cJSON_AddNumberToObject(o, "long_clips", f->long_clips);
     add_str(o, "status", f->parsed ? "ok" : "bad_input");
-    cJSON_AddItemToObject(o, "error", report_json_error(f->error.kind != FF_E_OK ? &f->error : NULL));
+    cJSON_AddItemToObject(o, "error",
+                          report_json_error(f->error.kind != FF_E_OK ? &f->error : NULL));
     return o;
 }
 

@@ -4,8 +4,9 @@
  * <failure> when a clip mismatched or faulted, <error> for bad input,
  * <skipped/> when nothing was compared), at the entity level one "entity
  * <mode>" suite per mode (one <testcase> per entity, the pair named, with
- * the same verdicts) and a "leaf" suite (one <testcase> per routine). Every string is escaped with sb_xml. Recomputes nothing:
- * it only counts the statuses the JSON holds.
+ * the same verdicts) and a "leaf" suite (one <testcase> per routine).
+ * Every string is escaped with sb_xml. Recomputes nothing: it only counts
+ * the statuses the JSON holds.
  */
 #include <stdio.h>
 #include <string.h>

@@ -424,7 +424,9 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
 
 int worker_entity_unit(worker *w, const run_unit *u, ff_error *err)
 {
-    if (!w->ent) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "an entity unit in a run without the entity level");
+    if (!w->ent)
+        return ff_error_set(err, FF_E_INTERNAL, NULL, -1,
+                            "an entity unit in a run without the entity level");
     return run_entity_unit(w->ent, u, err);
 }
 

@@ -289,7 +289,8 @@ void mt_ent_check(const run_results *r, const mt_ent_expect *e, size_t n)
         const char *body = r->files[r->entities[er->entity].body].name, *w = ent_weapon(r, er);
         const mt_ent_expect *x = NULL;
         for (size_t k = 0; k < n && !x; k++)
-            if (e[k].clip == c->clip && e[k].mode == c->mode && same_pair(r, er, e[k].body, e[k].weapon))
+            if (e[k].clip == c->clip && e[k].mode == c->mode &&
+                same_pair(r, er, e[k].body, e[k].weapon))
                 x = &e[k];
         char name[64] = "";
         if (c->status == RES_MISMATCH)

@@ -162,7 +162,8 @@ static const mt_clip clips_d[] = {
       {.root = {0, 0, -1}}}},
 };
 /* Rest scales 100, 200, 300: what the mutant adds to. */
-static const mt_model model_d = {"mut_d.dat", 1, 0, {0}, {100, 200, 300}, COUNT(clips_d), clips_d, DAT_MONSTER};
+static const mt_model model_d = 
+    {"mut_d.dat", 1, 0, {0}, {100, 200, 300}, COUNT(clips_d), clips_d, DAT_MONSTER};
 
 /*
  * clip 0 (f0 zero: 19 bits, (3, 3)): bone[0].scale.x 1024 vs 100 + 1024 =
@@ -188,8 +189,10 @@ static const mt_clip clips_e[] = {
     {1, {{.root = {0, 20, -30}}}},
 };
 /* Same clips; rest root (0, -20, 30) in e0, (0, 0, 0) in e1. */
-static const mt_model model_e0 = {"mut_e0.dat", 1, 0, {0, -20, 30}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
-static const mt_model model_e1 = {"mut_e1.dat", 1, 0, {0, 0, 0}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
+static const mt_model model_e0 = 
+    {"mut_e0.dat", 1, 0, {0, -20, 30}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
+static const mt_model model_e1 = 
+    {"mut_e1.dat", 1, 0, {0, 0, 0}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
 
 /*
  * mut_e0, tick 0 (root.x: rest 0, so equal; root.y comes next):
@@ -282,9 +285,11 @@ static const mt_clip clips_h1[] = {
     {1, {{.root = {0}}}},
     {1, {{.mode = 1, .scale = {ONE}}}},
 };
-static const mt_model model_h0 = {"mut_h0.dat", 1, 0x00, {0}, ONE, COUNT(clips_h0), clips_h0, DAT_MONSTER};
+static const mt_model model_h0 = 
+    {"mut_h0.dat", 1, 0x00, {0}, ONE, COUNT(clips_h0), clips_h0, DAT_MONSTER};
 /* Flag byte 0x81: bit 0 set at rest, bit 7 kept by every frame. */
-static const mt_model model_h1 = {"mut_h1.dat", 1, 0x81, {0}, ONE, COUNT(clips_h1), clips_h1, DAT_MONSTER};
+static const mt_model model_h1 = 
+    {"mut_h1.dat", 1, 0x81, {0}, ONE, COUNT(clips_h1), clips_h1, DAT_MONSTER};
 
 /*
  * mut_h0 clip 0 (f0 = 15 + 1 + 3 + 3 = 22 bits: (3, 6)): the roots come
@@ -418,8 +423,14 @@ static const mt_ent_expect ent_k[] = {
     {letter, "standin_mut_" letter ".exe", {model0, model1, NULL}, expect, nexpect, 0, NULL, 0}
 /* A lockstep mutant: the entity corpus, no frame-level mismatch, entity expectations. */
 #define ENTITY_MUTANT(letter, ent)                                                                 \
-    {letter, "standin_mut_" letter ".exe", {&mt_model_body, &mt_model_weapon, &mt_model_monster},          \
-     NULL, 0, 1, ent, COUNT(ent)}
+    {letter,                                                                                       \
+     "standin_mut_" letter ".exe",                                                                 \
+     {&mt_model_body, &mt_model_weapon, &mt_model_monster},                                        \
+     NULL,                                                                                         \
+     0,                                                                                            \
+     1,                                                                                            \
+     ent,                                                                                          \
+     COUNT(ent)}
 
 const mt_mutant mt_mutants[MT_MUTANTS] = {
     MUTANT("a", &mt_model_a, NULL, mt_expect_a, MT_EXPECT_A),
