@@ -12,7 +12,7 @@
 #include "emu/emu.h"
 
 #define EMU_PAGE 0x1000u
-#define EMU_MAX_AREAS 8
+#define EMU_MAX_AREAS 16
 #define EMU_MAX_PATCHES 8
 #define EMU_MAX_RUNS 64
 

@@ -382,6 +382,16 @@ uint64_t emu_game_last_insns(const emu_game *g)
     return emu_last_insns(g->e);
 }
 
+emu *emu_game_engine(emu_game *g)
+{
+    return g->e;
+}
+
+const emu_image *emu_game_image(const emu_game *g)
+{
+    return g->img;
+}
+
 uint64_t emu_game_cursor_extent(const emu_game *g)
 {
     return g->extent;

@@ -123,6 +123,13 @@ int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
                          emu_game_area area, uint32_t offset, uint32_t size, emu_writer *w,
                          emu_fault *fault, ff_error *err);
 
+/*
+ * For other modules of emu/ that lay their own structures on a game's
+ * engine (emu/entity.c), not for the harness: the engine and the image.
+ */
+emu *emu_game_engine(emu_game *g);
+const emu_image *emu_game_image(const emu_game *g);
+
 /* Leaf routines, on a buffer of len bytes placed in guest memory. */
 typedef enum emu_leaf {
     EMU_LEAF_BITREADER,

@@ -10,6 +10,19 @@ int QueueAnimation(sa_entity *e, s16 clip)
 {
     sa_weapon *w = e->weapon;
 
+#ifdef FF_MUTANT_J
+    /* Mutant j: the weapon is never started (its AnimCmd and skeleton
+     * stay as they were). */
+    w = 0;
+#endif
     if (w != 0) StartClip(&w->model, &w->cmd, clip);
+#ifdef FF_MUTANT_K
+    /* Mutant k: the weapon takes the body's frame count (total) instead
+     * of keeping its own. */
+    int r = StartClip(&e->model, &e->cmd, clip);
+    if (w != 0) w->cmd.total = e->cmd.total;
+    return r;
+#else
     return StartClip(&e->model, &e->cmd, clip);
+#endif
 }

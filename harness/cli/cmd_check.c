@@ -38,7 +38,9 @@ static void help(FILE *out)
           "  --preset NAME     synthetic corpus preset when DIR has no manifest (small)\n"
           "  --seed N          synthetic corpus seed when DIR has no manifest (1)\n"
           "  --modes LIST      modes to compare (default: the recorded ones, else all)\n"
-          "  --levels LIST     frame or frame,pose (default: as recorded)\n"
+          "  --levels LIST     frame, pose, entity, comma-separated (default: the levels\n"
+          "                    recorded in DIR's manifest, else frame); entity compares the\n"
+          "                    entities' traces, <body>+<weapon>.entity.<mode>.jsonl\n"
           "  --pose-options S  the reference's pose convention (default: the one the\n"
           "                    manifest names, found when the traces were recorded)\n"
           "  --jobs N          worker threads (default: all cores)\n"
@@ -118,13 +120,14 @@ static int after_run(void *arg, const report_meta *m, const run_results *r)
     (void)m;
     missing_files(job->golden, r);
     size_t shown = 0, total = 0;
-    for (size_t i = 0; i < r->nresults; i++) {
-        const clip_result *c = &r->results[i];
+    for (size_t i = 0; i < r->nresults + r->nentity_results; i++) {
+        int ent = i >= r->nresults;
+        const clip_result *c = ent ? &r->entity_results[i - r->nresults].r : &r->results[i];
         if (c->status != RES_BAD_INPUT || !c->error) continue;
         if (shown++ < SHOWN_ERRORS) {
             char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-            cli_fail("check: %s anim %d %s: %s", r->files[c->file].name, (int)c->clip,
-                     mode_name(c->mode), ff_error_format(c->error, msg, sizeof msg));
+            cli_fail("check: %s%s anim %d %s: %s", ent ? "entity " : "", r->files[c->file].name,
+                     (int)c->clip, mode_name(c->mode), ff_error_format(c->error, msg, sizeof msg));
         }
         total++;
     }
@@ -147,7 +150,6 @@ static int load_set(const char *dir, const char *opt, tset **out)
     return 0;
 }
 
-/* Corpus and modes from the manifest when not given. */
 /* The pose level as recorded: the manifest's convention unless --pose-options. */
 static int pose_from(const tset *g, const cli_session *s, run_config *cfg)
 {
@@ -167,9 +169,18 @@ static int pose_from(const tset *g, const cli_session *s, run_config *cfg)
     return 0;
 }
 
+/* Corpus, modes and levels from the manifest when not given. */
 static int defaults_from(const tset *g, cli_session *s, run_config *cfg, int modes_given)
 {
     if (!modes_given && g->modes) cfg->modes = g->modes;
+    if (!s->levels_given) {
+        /* The levels recorded: frame traces of any file, entity traces of any entity. */
+        int frame = 0;
+        for (size_t i = 0; i < g->nfiles && !frame; i++)
+            for (int m = 0; m < MODE__COUNT; m++) frame |= g->files[i].trace[m] != NULL;
+        cfg->entity_level = g->nentities > 0;
+        cfg->frame_level = frame || !cfg->entity_level;
+    }
     if (pose_from(g, s, cfg)) return CLI_EXIT_ERROR;
     if (s->corpus_path) return 0;
     if (g->synthetic) {

@@ -13,6 +13,7 @@
 #include "harness/cli/cli.h"
 #include "harness/core/modes.h"
 #include "harness/run/refside.h"
+#include "harness/run/refside_entity.h"
 #include "harness/traces/trace_json.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
@@ -21,21 +22,27 @@ static void help(FILE *out)
 {
     fputs("usage: ff8diff decode FILE... [--mode normal|slow|fast|slow+fast|all]\n"
           "                              [--anim N] [--pose [--pose-options SPEC]]\n"
-          "                              [--summary]\n\n"
+          "                              [--summary]\n"
+          "       ff8diff decode BODY [--weapon WEAPON | --entity] [--mode ...] [--anim N]\n\n"
           "Decodes battle .dat files with the reference engine and prints one Trace JSON\n"
           "Lines v1 object per engine call (StartClip, then Battle_ReadAnimation up to and\n"
           "including the first call that returns 1), file by file, mode by mode, anim by\n"
           "anim.\n\n"
-          "  --mode LIST   modes, comma separated, or all (default: normal)\n"
-          "  --anim N      only animation N\n"
-          "  --pose        also the pose level: after every decoding call the bone matrices\n"
-          "                (\"mat\") and the world matrices under the identity (\"world\")\n"
-          "                and the fixed base (\"placed\")\n"
-          "  --pose-options SPEC   the convention (ref/pose.h text form; keys left out\n"
-          "                take the defaults order=xyz,trig=x87-nearest,step=nearest-even,\n"
-          "                offset=+z,length=parent,scale=pre)\n"
-          "  --summary     per file: kind, bones, clips, frames, clips using the scale path\n"
-          "  -h, --help    this text\n\n"
+          "  --mode LIST      modes, comma separated, or all (default: normal)\n"
+          "  --anim N         only animation N\n"
+          "  --pose           also the pose level: after every decoding call the bone\n"
+          "                   matrices (\"mat\") and the world matrices under the identity\n"
+          "                   (\"world\") and the fixed base (\"placed\")\n"
+          "  --pose-options SPEC  the convention (ref/pose.h text form; keys left out take\n"
+          "                   the defaults order=xyz,trig=x87-nearest,step=nearest-even,\n"
+          "                   offset=+z,length=parent,scale=pre)\n"
+          "  --summary        per file: kind, bones, clips, frames, clips using the scale path\n"
+          "  --weapon WEAPON  BODY and WEAPON as one entity: QueueAnimation, then AdvanceBy1\n"
+          "                   to the body's end call, on the clips both have; per clip the\n"
+          "                   weapon's lines (\"model\":\"weapon\", no \"ret\") then the body's,\n"
+          "                   each naming the pair in \"entity\"\n"
+          "  --entity         the same for BODY alone (a NULL weapon slot)\n"
+          "  -h, --help       this text\n\n"
           "Errors go to stderr; the exit code is then 2 (other files are still decoded).\n",
           out);
 }
@@ -75,6 +82,72 @@ static int decode_file(const char *path, const dat_file *dat, unsigned modes, lo
     return rc;
 }
 
+/* One model file, read and parsed; its bytes stay in *data (caller frees). */
+static int load(const char *path, uint8_t **data, dat_file *dat, ff_error *err)
+{
+    size_t size = 0;
+    *data = NULL;
+    if (fio_read_all(path, data, &size, err) < 0) return -1;
+    if (dat_parse(*data, size, path, dat, err) < 0) return -1;
+    if (!dat_kind_has_model(dat->kind))
+        return ff_error_set(err, FF_E_FORMAT, path, -1, "a %s file holds no model to animate",
+                            dat_kind_name(dat->kind));
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* The clips of an entity (weapon_path NULL: no weapon slot) as entity lines. */
+static int decode_entity(const char *body_path, const char *weapon_path, unsigned modes, long anim,
+                         strbuf *out, ff_error *err)
+{
+    uint8_t *bdata = NULL, *wdata = NULL, *bskel = NULL, *wskel = NULL;
+    dat_file bd, wd;
+    ref_anim ba, wa;
+    ref_entity e = {&ba, NULL};
+    ent_trace t;
+    ent_trace_init(&t);
+    int rc = load(body_path, &bdata, &bd, err);
+    if (rc == 0 && weapon_path) rc = load(weapon_path, &wdata, &wd, err);
+    if (rc == 0 && !(bskel = malloc(ref_skel_size(&bd))))
+        rc = ff_error_set(err, FF_E_NOMEM, body_path, -1, "out of memory");
+    if (rc == 0) rc = ref_anim_init(&ba, &bd, bskel, ref_skel_size(&bd), err);
+    if (rc == 0 && weapon_path) {
+        if (!(wskel = malloc(ref_skel_size(&wd))))
+            rc = ff_error_set(err, FF_E_NOMEM, weapon_path, -1, "out of memory");
+        if (rc == 0) rc = ref_anim_init(&wa, &wd, wskel, ref_skel_size(&wd), err);
+        e.weapon = &wa;
+    }
+    uint32_t clips = rc == 0 ? bd.clips : 0;
+    if (rc == 0 && weapon_path && wd.clips < clips) clips = wd.clips;
+    if (rc == 0 && anim >= 0 && (uint32_t)anim >= clips)
+        rc = ff_error_set(err, FF_E_RANGE, body_path, -1, "no animation %ld (%u clips both have)",
+                          anim, clips);
+    field_set fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
+    for (int m = 0; rc == 0 && m < MODE__COUNT; m++) {
+        if (!(modes & (1u << m))) continue;
+        for (uint32_t k = 0; rc == 0 && k < clips; k++) {
+            if (anim >= 0 && k != (uint32_t)anim) continue;
+            rc = refside_entity_clip(&e, mode_flags((mode_id)m), k, &fields, &t, err);
+            /* the calls made before an error too */
+            tj_write_entity(out, base_name(body_path), weapon_path ? base_name(weapon_path) : NULL,
+                            k, (mode_id)m, t.armed ? &t.weapon : NULL, &t.body);
+            fwrite(out->s, 1, out->len, stdout);
+            sb_reset(out);
+        }
+    }
+    ent_trace_free(&t);
+    free(bskel);
+    free(wskel);
+    free(bdata);
+    free(wdata);
+    return rc;
+}
+
 static int summarize(const char *path, const uint8_t *data, size_t size, ff_error *err)
 {
     manifest_entry e;
@@ -102,11 +175,14 @@ int cmd_decode(int argc, char **argv)
                                          {"summary", no_argument, 0, 's'},
                                          {"pose", no_argument, 0, 'p'},
                                          {"pose-options", required_argument, 0, 'o'},
+                                         {"weapon", required_argument, 0, 'w'},
+                                         {"entity", no_argument, 0, 'e'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     unsigned modes = 1u << MODE_NORMAL;
     long anim = -1;
-    int summary = 0, pose = 0, c;
+    int summary = 0, pose = 0, entity = 0, c;
+    const char *weapon = NULL;
     ref_pose_opts pose_opts;
     ref_pose_opts_default(&pose_opts);
     ff_error perr;
@@ -137,6 +213,8 @@ int cmd_decode(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             }
             break;
+        case 'w': weapon = optarg; /* fall through */
+        case 'e': entity = 1; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -149,6 +227,23 @@ int cmd_decode(int argc, char **argv)
     int status = CLI_EXIT_OK;
     strbuf out;
     sb_init(&out);
+    if (entity) {
+        if (summary || argc - optind != 1) {
+            cli_fail("decode: --weapon and --entity take one BODY file%s",
+                     summary ? " and no --summary" : "");
+            sb_free(&out);
+            return CLI_EXIT_ERROR;
+        }
+        ff_error err;
+        ff_error_clear(&err);
+        if (decode_entity(argv[optind], weapon, modes, anim, &out, &err) < 0) {
+            cli_print_error(&err);
+            status = CLI_EXIT_ERROR;
+        }
+        fflush(stdout);
+        sb_free(&out);
+        return status;
+    }
     for (int i = optind; i < argc; i++) {
         ff_error err;
         ff_error_clear(&err);

@@ -36,9 +36,12 @@ static void help(FILE *out)
           "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
           "  --seed N          synthetic corpus seed (default 1)\n"
           "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
-          "  --levels LIST     frame (default) or frame,pose: with pose the traces also\n"
-          "                    carry the bone matrices (\"mat\") and the world matrices\n"
-          "                    (\"world\", \"placed\"); the manifest names the convention\n"
+          "  --levels LIST     frame (default), frame,pose, frame,entity or all three: pose\n"
+          "                    makes the traces also carry the bone matrices (\"mat\") and\n"
+          "                    the world matrices (\"world\", \"placed\"), the manifest naming\n"
+          "                    the convention; entity also records every entity,\n"
+          "                    <body>+<weapon>.entity.<mode>.jsonl (<body>.entity.<mode>.jsonl\n"
+          "                    without a weapon slot)\n"
           "  --pose-options S  the convention written into the manifest (default auto:\n"
           "                    searched on the original, as `run` does)\n"
           "  --compress        write LZ4 frames (.jsonl.lz4, liblz4): about 10x smaller\n"
@@ -105,6 +108,8 @@ static int after_run(void *arg, const report_meta *m, const run_results *r)
     uint64_t faults = 0, models = 0;
     for (size_t i = 0; i < r->nresults; i++)
         faults += r->results[i].fault != NULL;
+    for (size_t i = 0; i < r->nentity_results; i++)
+        faults += r->entity_results[i].r.fault != NULL;
     for (size_t i = 0; i < r->nfiles; i++)
         models += r->files[i].parsed && dat_kind_has_model(r->files[i].kind);
     const run_totals *t = &r->totals;
@@ -117,6 +122,13 @@ static int after_run(void *arg, const report_meta *m, const run_results *r)
            (unsigned long long)t->by_status[RES_MATCH],
            (unsigned long long)t->by_status[RES_MISMATCH],
            (unsigned long long)t->by_status[RES_BAD_INPUT]);
+    if (r->nentities)
+        printf("entities: %llu recorded (%llu comparisons: %llu match, %llu mismatch, %llu bad "
+               "input)\n",
+               (unsigned long long)t->entities, (unsigned long long)t->entity_comparisons,
+               (unsigned long long)t->entity_by_status[RES_MATCH],
+               (unsigned long long)t->entity_by_status[RES_MISMATCH],
+               (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
     printf("manifest: %s/%s\n", job->dir, TSET_MANIFEST);
     if (t->bad_files) {
         cli_warn("%llu file%s could not be read and %s no traces (see the manifest)",

@@ -227,6 +227,14 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
     if (t->leaf_calls)
         printf("; leaf: %llu calls, %llu mismatch, %llu fault", (unsigned long long)t->leaf_calls,
                (unsigned long long)t->leaf_mismatches, (unsigned long long)t->leaf_faults);
+    if (t->entities)
+        printf("; entity: %llu entities, %llu comparisons, %llu match, %llu mismatch, %llu fault, "
+               "%llu bad input",
+               (unsigned long long)t->entities, (unsigned long long)t->entity_comparisons,
+               (unsigned long long)t->entity_by_status[RES_MATCH],
+               (unsigned long long)t->entity_by_status[RES_MISMATCH],
+               (unsigned long long)t->entity_by_status[RES_FAULT],
+               (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
     printf(" (%.1f s)\n", r->seconds);
     if (r->ngroups) printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
     printf("report: %s/index.html\n", dir);
@@ -239,9 +247,9 @@ int cli_run_exit_code(const run_results *r)
     const run_totals *t = &r->totals;
     if (r->interrupted) return cli_interrupted_exit(r->interrupt_signal);
     if (t->by_status[RES_MISMATCH] || t->by_status[RES_FAULT] || t->leaf_mismatches ||
-        t->leaf_faults)
+        t->leaf_faults || t->entity_by_status[RES_MISMATCH] || t->entity_by_status[RES_FAULT])
         return CLI_EXIT_DIFF;
-    if (t->by_status[RES_BAD_INPUT]) return CLI_EXIT_ERROR;
+    if (t->by_status[RES_BAD_INPUT] || t->entity_by_status[RES_BAD_INPUT]) return CLI_EXIT_ERROR;
     return CLI_EXIT_OK;
 }
 
@@ -294,6 +302,7 @@ static void meta_options(report_meta *meta, const run_config *cfg, const run_pro
 {
     meta->modes = cfg->modes;
     meta->frame_level = cfg->frame_level;
+    meta->entity_level = cfg->entity_level;
     meta->leaf_level = cfg->leaf_level;
     meta->pose_level = cfg->pose_level;
     meta->jobs = cfg->jobs;
@@ -359,7 +368,7 @@ static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, report
     }
     if (s->before) s->before(s->arg, meta);
     const char *corpus_path = s->corpus_path;
-    if (!corpus_path && cfg->frame_level) {
+    if (!corpus_path && (cfg->frame_level || cfg->entity_level)) {
         if (cli_synthetic_corpus(s->preset, s->seed, corpus_buf, n)) return CLI_EXIT_ERROR;
         corpus_path = corpus_buf;
         meta->synthetic_preset = s->preset;
@@ -455,20 +464,22 @@ int cli_session_run(const cli_session *s, run_config *cfg)
 
 int cli_parse_levels(const char *text, run_config *cfg)
 {
-    int frame = 0, pose = 0, leaf = 0;
+    int frame = 0, pose = 0, leaf = 0, entity = 0;
     char buf[64];
     snprintf(buf, sizeof buf, "%s", text);
     for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
         if (strcmp(w, "frame") == 0) frame = 1;
         else if (strcmp(w, "pose") == 0) pose = 1;
         else if (strcmp(w, "leaf") == 0) leaf = 1;
+        else if (strcmp(w, "entity") == 0) entity = 1;
         else return -1;
     }
-    if (!frame && !pose && !leaf) return -1;
+    if (!frame && !pose && !leaf && !entity) return -1;
     /* The pose is compared after each decoding call: it needs the frame level's calls. */
     cfg->frame_level = frame || pose;
     cfg->pose_level = pose;
     cfg->leaf_level = leaf;
+    cfg->entity_level = entity;
     return 0;
 }
 
@@ -511,7 +522,7 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
         return 0;
     case CLI_OPT_LEVELS:
         if (cli_parse_levels(arg, cfg) < 0)
-            return bad_value(s, "--levels", arg, "a list of frame, pose, leaf");
+            return bad_value(s, "--levels", arg, "a list of frame, pose, entity, leaf");
         s->levels_given = 1;
         return 0;
     case CLI_OPT_POSE_OPTIONS: {

@@ -155,9 +155,9 @@ int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
 int cli_no_operands(const cli_session *s, int argc, char **argv);
 
 /*
- * Parses --levels ("frame,pose,leaf", any non-empty subset; pose implies
- * frame) into cfg's level flags. Returns 0, or -1 for an unknown or empty list
- * (cfg unchanged).
+ * Parses --levels ("frame,pose,entity,leaf", any non-empty subset; pose
+ * implies frame) into cfg's level flags. Returns 0, or -1 for an unknown or
+ * empty list (cfg unchanged).
  */
 int cli_parse_levels(const char *text, run_config *cfg);
 

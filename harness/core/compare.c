@@ -37,10 +37,12 @@ static void set_div(cmp_divergence *d, const trace *ref, const trace *orig, size
 typedef int (*field_visit)(const trace *ref, const trace *orig, size_t i, field_id f,
                            unsigned bone, void *arg);
 
-static int walk_common(const trace *ref, const trace *orig, size_t i, field_visit visit, void *arg)
+static int walk_common(const trace *ref, const trace *orig, size_t i, const field_set *only,
+                       field_visit visit, void *arg)
 {
     field_set a = trace_tick_fields(ref, i), b = trace_tick_fields(orig, i);
     field_set both = field_set_and(&a, &b);
+    if (only) both = field_set_and(&both, only);
     unsigned bones = ref->lay.bones < orig->lay.bones ? ref->lay.bones : orig->lay.bones;
     for (int f = 0; f < FIELD__COUNT;) {
         if (!field_is_per_bone((field_id)f)) {
@@ -67,21 +69,28 @@ static int first_differing(const trace *ref, const trace *orig, size_t i, field_
     return 1;
 }
 
-int cmp_tick(const trace *ref, const trace *orig, size_t i, cmp_divergence *d)
+int cmp_tick_in(const trace *ref, const trace *orig, size_t i, const field_set *only,
+                cmp_divergence *d)
 {
     if (same_layout(ref, orig)) {
         const int32_t *a = trace_row(ref, i), *b = trace_row(orig, i);
         for (size_t s = 0; s < ref->lay.width; s++) {
             field_id f;
             unsigned bone;
-            if (a[s] != b[s] && trace_layout_field(&ref->lay, s, &f, &bone) == 0) {
+            if (a[s] != b[s] && trace_layout_field(&ref->lay, s, &f, &bone) == 0 &&
+                (!only || field_set_has(only, f))) {
                 set_div(d, ref, orig, i, f, bone);
                 return 1;
             }
         }
         return 0;
     }
-    return walk_common(ref, orig, i, first_differing, d);
+    return walk_common(ref, orig, i, only, first_differing, d);
+}
+
+int cmp_tick(const trace *ref, const trace *orig, size_t i, cmp_divergence *d)
+{
+    return cmp_tick_in(ref, orig, i, NULL, d);
 }
 
 static int count_differing(const trace *ref, const trace *orig, size_t i, field_id f,
@@ -91,7 +100,7 @@ static int count_differing(const trace *ref, const trace *orig, size_t i, field_
     return 0;
 }
 
-static uint64_t count_tick(const trace *ref, const trace *orig, size_t i)
+uint64_t cmp_count_tick(const trace *ref, const trace *orig, size_t i)
 {
     uint64_t n = 0;
     if (same_layout(ref, orig)) {
@@ -99,7 +108,7 @@ static uint64_t count_tick(const trace *ref, const trace *orig, size_t i)
         for (size_t s = 0; s < ref->lay.width; s++) n += a[s] != b[s];
         return n;
     }
-    walk_common(ref, orig, i, count_differing, &n);
+    walk_common(ref, orig, i, NULL, count_differing, &n);
     return n;
 }
 
@@ -152,6 +161,6 @@ int cmp_traces(const trace *ref, const trace *orig, cmp_divergence *d)
         return 1;
     }
     cmp_tick(ref, orig, i, d);
-    for (size_t k = i; k < common; k++) d->differing += count_tick(ref, orig, k);
+    for (size_t k = i; k < common; k++) d->differing += cmp_count_tick(ref, orig, k);
     return 1;
 }

@@ -14,11 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/core/field_model.h"
 #include "harness/core/fields.h"
 #include "harness/core/trace.h"
 
 typedef struct cmp_divergence {
     size_t tick;
+    field_model model;   /* the entity level's model; FIELD_MODEL_NONE for a lone model */
     field_id field;
     unsigned bone;       /* per-bone fields */
     int32_t ref, orig;   /* values at the divergence */
@@ -41,5 +43,10 @@ int cmp_traces(const trace *ref, const trace *orig, cmp_divergence *d);
 
 /* Fills *d as the first differing field of tick i and returns 1, or returns 0 if none. */
 int cmp_tick(const trace *ref, const trace *orig, size_t i, cmp_divergence *d);
+/* cmp_tick on the fields of only alone (the others are not looked at). */
+int cmp_tick_in(const trace *ref, const trace *orig, size_t i, const field_set *only,
+                cmp_divergence *d);
+/* The number of common field values that differ at tick i (both traces have it). */
+uint64_t cmp_count_tick(const trace *ref, const trace *orig, size_t i);
 
 #endif

@@ -6,6 +6,8 @@
  */
 #include "harness/core/group.h"
 
+#include "harness/core/field_model.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +175,24 @@ int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace 
     return 0;
 }
 
+int group_add_entity(run_results *res, size_t idx, const trace *ref, const trace *orig)
+{
+    clip_result *r = &res->entity_results[idx].r;
+    char shape[48], field[32];
+    group_shape(r->div.field, r->div.ref, r->div.orig, shape, sizeof shape);
+    field_model_prefix(r->div.model, signature_field(r->div.field, shape), field, sizeof field);
+    int gi = find_or_add(res, "entity", field, mode_name(r->mode), shape);
+    if (gi < 0) return -1;
+    res_group *g = &res->groups[gi];
+    g->count++;
+    r->group = gi;
+    if (g->example < 0 || (int64_t)idx < g->example) {
+        g->example = (int64_t)idx;
+        if (capture(&g->series, ref, orig, r->div.field, r->div.bone) < 0) return -1;
+    }
+    return 0;
+}
+
 int group_add_leaf(run_results *res, unsigned leaf)
 {
     leaf_result *l = &res->leaf[leaf];
@@ -224,6 +244,9 @@ void group_sort(run_results *res)
         if (res->results[i].group >= 0) res->results[i].group = old_to_new[res->results[i].group];
     for (size_t i = 0; i < res->nleaf; i++)
         if (res->leaf[i].group >= 0) res->leaf[i].group = old_to_new[res->leaf[i].group];
+    for (size_t i = 0; i < res->nentity_results; i++)
+        if (res->entity_results[i].r.group >= 0)
+            res->entity_results[i].r.group = old_to_new[res->entity_results[i].r.group];
     memcpy(res->groups, sorted, n * sizeof *sorted);
     free(old_to_new);
     free(sorted);

@@ -38,6 +38,11 @@ void group_shape(field_id f, int32_t ref, int32_t orig, char *out, size_t n);
  */
 int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig,
                     const int16_t *parents);
+/*
+ * The same for entity result idx: the signature's field is the kind with
+ * its model ("weapon.rot.x"); ref and orig are the diverging model's traces.
+ */
+int group_add_entity(run_results *res, size_t idx, const trace *ref, const trace *orig);
 /* Files leaf result leaf's mismatches (none: nothing). Returns 0 or -1 as above. */
 int group_add_leaf(run_results *res, unsigned leaf);
 /* Orders groups by count then signature and renumbers the results' group indexes. */

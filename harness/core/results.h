@@ -1,7 +1,8 @@
 /*
  * harness/core/results.h: what a run produces, as plain data: one record per
- * (file, model, clip, mode) at the frame level, one per routine at the leaf
- * level, and the files of the corpus with their manifest entries. Report
+ * (file, model, clip, mode) at the frame level, one per (entity, clip, mode)
+ * at the entity level, one per routine at the leaf level, and the files of
+ * the corpus with their manifest entries. Report
  * writers read only this (through report.json) and never recompute it.
  */
 #ifndef FF8_HARNESS_CORE_RESULTS_H
@@ -125,15 +126,51 @@ typedef struct pose_leaf_result {
     char first_fault[240]; /* the first fault, "" when none */
     uint64_t trig_matched[4]; /* angles each trig option (ref/pose.h order) matches */
 } pose_leaf_result;
+/* ---- the entity level ---- */
+
+/* One entity of the run: a body (or monster) and at most one weapon model. */
+typedef struct res_entity {
+    uint32_t body;          /* index into run_results.files */
+    int32_t weapon;         /* index into run_results.files; -1: a NULL weapon slot */
+    int why;                /* corpus/pairs.h pairs_noweapon: why no weapon slot */
+    unsigned body_clips, weapon_clips;
+    unsigned clips;         /* the clips run: those both models have */
+    int pool_mismatch;      /* the clip counts differ (reported once per pair) */
+    int16_t attach_rot[3], attach_trans[3]; /* the weapon slot's attach fields */
+    int32_t shares;         /* the entity whose outcomes it shares (same bytes), -1: none */
+    /*
+     * The in-hand offset (weapon root minus body root, x y z) over the ticks
+     * of one clip: the entity's first mismatching (clip, mode), else its
+     * first clip run. plot_clip -1: no plot (no weapon, or nothing ran).
+     */
+    int32_t plot_clip;
+    mode_id plot_mode;
+    res_series offset[3];
+} res_entity;
+
+/* One entity clip in one mode: QueueAnimation, then AdvanceBy1 to the body's end call. */
+typedef struct entity_result {
+    uint32_t entity; /* index into run_results.entities */
+    /*
+     * r.file is the body's file, r.frames the body clip's frame byte,
+     * r.div.model the model that diverged (its stream window is from that
+     * model's file).
+     */
+    clip_result r;
+    uint32_t weapon_frames; /* the weapon clip's frame byte (0 without a weapon) */
+    /* the call at which the weapon's own clip ended on each side; -1: it
+     * was still running when the body completed, or no weapon */
+    int32_t weapon_end_ref, weapon_end_orig;
+} entity_result;
 
 /* A signature: what groups mismatches by cause. */
 typedef struct res_group {
-    char level[8];  /* "frame" or "leaf" */
-    char field[24]; /* field kind ("rot.x") or routine name */
+    char level[8];  /* "frame", "entity" or "leaf" */
+    char field[32]; /* field kind ("rot.x", "weapon.rot.x") or routine name */
     char mode[16];  /* mode name, "-" for leaf */
     char shape[48]; /* shape of the difference */
     uint64_t count;
-    int64_t example;    /* index into results (frame) or leaf (leaf) */
+    int64_t example;    /* index into results (frame), entity_results (entity) or leaf (leaf) */
     res_series series;  /* frame level: the example's diverging channel */
     res_figure figure;  /* pose level: the example's skeleton at its divergence */
     /* frame level, with an executable: the original instruction behind it */
@@ -153,6 +190,11 @@ typedef struct run_totals {
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
     uint64_t cache_rejected; /* cache entries refused (key, length or checksum): re-emulated */
     uint64_t x87_limit;      /* mismatches within the x87 emulation limit (POSE.md section 4) */
+    /* the entity level, apart from the frame level's counts above */
+    uint64_t entities, entities_armed, pool_mismatches;
+    uint64_t entity_comparisons;
+    uint64_t entity_by_status[RES__COUNT];
+    uint64_t entity_by_source[RES_SRC__COUNT];
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */
@@ -166,6 +208,10 @@ typedef struct run_results {
     clip_result *results; /* ordered by (file, mode, clip) */
     size_t nleaf;
     leaf_result *leaf;
+    size_t nentities;
+    res_entity *entities;          /* file order: bodies and monsters, a body's weapons */
+    size_t nentity_results;
+    entity_result *entity_results; /* ordered by (entity, mode, clip) */
     size_t ngroups;
     res_group *groups;    /* ordered by count, then signature */
     run_totals totals;

@@ -37,6 +37,7 @@ typedef struct report_meta {
     /* options */
     unsigned modes;
     int frame_level, leaf_level, pose_level;
+    int entity_level;
     unsigned jobs;
     uint64_t leaf_calls, seed;
     int keep_matrices, dedup;

@@ -13,6 +13,7 @@
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
 #include "harness/report/report_html.h"
+#include "harness/report/report_html_entity.h"
 #include "harness/report/report_plot.h"
 #include "harness/report/report_view.h"
 
@@ -256,7 +257,8 @@ static const char *verdict(const cJSON *report, const rv_index *ix)
     uint64_t bad = rv_u64(t, "mismatch", ix->by_status[RES_MISMATCH]) +
                    rv_u64(t, "fault", ix->by_status[RES_FAULT]) +
                    rv_u64(t, "bad_input", ix->by_status[RES_BAD_INPUT]) +
-                   rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0);
+                   rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0) +
+                   rh_entity_failures(report);
     if (bad) return "fail";
     if (rv_bool(rv_obj(report, "run"), "interrupted", 0) ||
         rv_u64(t, "not_run", ix->by_status[RES_NOT_RUN]))
@@ -384,6 +386,7 @@ static void summary(strbuf *b, const cJSON *report, const rv_index *ix)
               (unsigned long long)rv_u64(t, "leaf_calls", 0),
               (unsigned long long)rv_u64(t, "leaf_mismatches", 0),
               (unsigned long long)rv_u64(t, "leaf_faults", 0));
+    rh_entity_summary(b, report);
     sb_printf(b, "<tr><th>Groups</th><td>%llu</td></tr>\n",
               (unsigned long long)rv_u64(t, "groups", rv_len(rv_arr(report, "groups"))));
     if (rv_u64(t, "x87_precision", 0))
@@ -497,7 +500,7 @@ static void leaf_example(strbuf *b, const cJSON *g, const cJSON *report)
     sb_puts(b, "</table>\n");
 }
 
-static void groups(strbuf *b, const cJSON *report, const rv_index *ix)
+static void groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents)
 {
     const cJSON *arr = rv_arr(report, "groups"), *g;
     size_t n = rv_len(arr), shown = 0;
@@ -529,6 +532,8 @@ static void groups(strbuf *b, const cJSON *report, const rv_index *ix)
                        : (count == 1 ? "clip" : "clips"));
         if (leaf)
             leaf_example(b, g, report);
+        else if (strcmp(rv_str(g, "level", ""), "entity") == 0)
+            rh_entity_example(b, g, ents, rv_sides(report));
         else
             frame_example(b, g, ix, rv_sides(report));
         sb_puts(b, "</div>\n");
@@ -542,7 +547,12 @@ static void groups(strbuf *b, const cJSON *report, const rv_index *ix)
 int report_render_html(const cJSON *report, strbuf *out)
 {
     rv_index ix;
+    rv_entities ents;
     if (rv_index_build(report, &ix) < 0) return -1;
+    if (rv_entities_build(report, &ents) < 0) {
+        rv_index_free(&ix);
+        return -1;
+    }
     const cJSON *run = rv_obj(report, "run");
     sb_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
@@ -555,7 +565,8 @@ int report_render_html(const cJSON *report, strbuf *out)
     summary(out, report, &ix);
     report_pose_html(out, report);
     report_pose_leaf_html(out, report);
-    groups(out, report, &ix);
+    groups(out, report, &ix, &ents);
+    rh_entities(out, report, &ents);
     rh_files(out, report, &ix);
     rh_nonmatching(out, &ix);
     rh_faults(out, report, &ix);
@@ -569,5 +580,6 @@ int report_render_html(const cJSON *report, strbuf *out)
     rh_text(out, rv_str(rv_obj(run, "tool"), "version", "?"));
     sb_puts(out, ".</footer>\n</main>\n</body>\n</html>\n");
     rv_index_free(&ix);
+    rv_entities_free(&ents);
     return strbuf_failed(out) ? -1 : 0;
 }

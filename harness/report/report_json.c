@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/core/field_model.h"
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
+#include "harness/report/report_json_entity.h"
 #include "harness/version.h"
 
 /*
@@ -54,7 +56,7 @@ static void add_hex(cJSON *o, const char *key, uint32_t v)
     add_str(o, key, buf);
 }
 
-static cJSON *error_json(const ff_error *e)
+cJSON *report_json_error(const ff_error *e)
 {
     if (!e) return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
@@ -121,14 +123,14 @@ static cJSON *stream_json(const clip_result *r)
     return o;
 }
 
-static cJSON *divergence_json(const clip_result *r)
+cJSON *report_json_divergence(const clip_result *r)
 {
     if (r->status != RES_MISMATCH) return cJSON_CreateNull();
     const cmp_divergence *d = &r->div;
-    char name[48];
+    char name[64];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "tick", (double)d->tick);
-    add_str(o, "field", field_name(d->field, d->bone, name, sizeof name));
+    add_str(o, "field", field_model_field_name(d->model, d->field, d->bone, name, sizeof name));
     add_str(o, "field_kind", field_kind_name(d->field));
     if (field_is_per_bone(d->field)) cJSON_AddNumberToObject(o, "bone", d->bone);
     else cJSON_AddNullToObject(o, "bone");
@@ -158,9 +160,9 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     cJSON_AddNumberToObject(o, "ticks_orig", r->orig_ticks);
     if (r->group >= 0) cJSON_AddNumberToObject(o, "group", r->group);
     else cJSON_AddNullToObject(o, "group");
-    cJSON_AddItemToObject(o, "divergence", divergence_json(r));
+    cJSON_AddItemToObject(o, "divergence", report_json_divergence(r));
     cJSON_AddItemToObject(o, "fault", report_json_fault(r->fault));
-    cJSON_AddItemToObject(o, "error", error_json(r->error));
+    cJSON_AddItemToObject(o, "error", report_json_error(r->error));
     return o;
 }
 
@@ -177,7 +179,8 @@ static cJSON *manifest_json(const run_file *f)
     cJSON_AddNumberToObject(o, "scale_clips", f->scale_clips);
     cJSON_AddNumberToObject(o, "long_clips", f->long_clips);
     add_str(o, "status", f->parsed ? "ok" : "bad_input");
-    cJSON_AddItemToObject(o, "error", error_json(f->error.kind != FF_E_OK ? &f->error : NULL));
+    cJSON_AddItemToObject(o, "error",
+                          report_json_error(f->error.kind != FF_E_OK ? &f->error : NULL));
     return o;
 }
 
@@ -217,7 +220,7 @@ static cJSON *leaf_json(const leaf_result *l)
     return o;
 }
 
-static cJSON *ints(const int32_t *v, size_t n)
+cJSON *report_json_ints(const int32_t *v, size_t n)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
@@ -270,11 +273,15 @@ static cJSON *group_json(const run_results *res, size_t i)
         add_str(s, "field", name);
         cJSON_AddNumberToObject(s, "ref_ticks", (double)g->series.ref_n);
         cJSON_AddNumberToObject(s, "orig_ticks", (double)g->series.orig_n);
-        cJSON_AddItemToObject(s, "ref", ints(g->series.ref, g->series.ref_n));
-        cJSON_AddItemToObject(s, "orig", ints(g->series.orig, g->series.orig_n));
+        cJSON_AddItemToObject(s, "ref", report_json_ints(g->series.ref, g->series.ref_n));
+        cJSON_AddItemToObject(s, "orig", report_json_ints(g->series.orig, g->series.orig_n));
         cJSON_AddItemToObject(o, "writer", g->have_writer || g->writer_note[0]
                                                ? writer_json(g)
                                                : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "skeleton", report_figure_json(&g->figure));
+    } else if (strcmp(g->level, "entity") == 0 && g->example >= 0 &&
+               (size_t)g->example < res->nentity_results) {
+        report_json_entity_example(res, g, o, ex);
         cJSON_AddItemToObject(o, "skeleton", report_figure_json(&g->figure));
     } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nleaf) {
@@ -348,6 +355,7 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     if (m->frame_level) cJSON_AddItemToArray(levels, jstr("frame"));
     if (m->pose_level) cJSON_AddItemToArray(levels, jstr("pose"));
+    if (m->entity_level) cJSON_AddItemToArray(levels, jstr("entity"));
     if (m->leaf_level) cJSON_AddItemToArray(levels, jstr("leaf"));
     cJSON_AddNumberToObject(o, "jobs", m->jobs);
     cJSON *opt = cJSON_AddObjectToObject(o, "options");
@@ -399,6 +407,7 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "groups", (double)r->ngroups);
     cJSON_AddNumberToObject(o, "cache_rejected", (double)t->cache_rejected);
     cJSON_AddNumberToObject(o, "x87_precision", (double)t->x87_limit);
+    cJSON_AddItemToObject(o, "entity", report_json_entity_totals(r));
     return o;
 }
 
@@ -417,6 +426,7 @@ cJSON *report_build(const report_meta *m, const run_results *r)
     cJSON *leaf = cJSON_AddArrayToObject(root, "leaf");
     for (size_t i = 0; i < r->nleaf; i++) cJSON_AddItemToArray(leaf, leaf_json(&r->leaf[i]));
     cJSON_AddItemToObject(root, "pose_leaf", report_pose_leaf_json(r));
+    report_json_entities(root, r);
     cJSON *groups = cJSON_AddArrayToObject(root, "groups");
     for (size_t i = 0; i < r->ngroups; i++) {
         cJSON *g = group_json(r, i);

@@ -2,17 +2,20 @@
  * harness/report/report_junit.c: junit.xml rendered from the report tree alone.
  * <testsuites> holds one <testsuite> per mode (one <testcase> per file:
  * <failure> when a clip mismatched or faulted, <error> for bad input,
- * <skipped/> when nothing was compared), a "leaf" suite (one <testcase>
- * per routine) and, when the run was interrupted or has warnings, a "run"
- * suite (one <testcase>, an <error type="interrupted"> when the run did not
- * complete, the warnings in its <system-err>). Every string is escaped with
- * sb_xml. Recomputes nothing: it only counts the statuses the JSON holds.
+ * <skipped/> when nothing was compared), at the entity level one "entity
+ * <mode>" suite per mode (one <testcase> per entity, the pair named, with
+ * the same verdicts), a "leaf" suite (one <testcase> per routine) and,
+ * when the run was interrupted or has warnings, a "run" suite (one
+ * <testcase>, an <error type="interrupted"> when the run did not complete,
+ * the warnings in its <system-err>). Every string is escaped with sb_xml.
+ * Recomputes nothing: it only counts the statuses the JSON holds.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/report/report.h"
 #include "harness/report/report_view.h"
+#include "harness/report/report_view_entity.h"
 
 typedef enum jcase { JC_PASS, JC_FAIL, JC_ERROR, JC_SKIP } jcase;
 
@@ -28,13 +31,17 @@ static void count(jcount *c, jcase k)
     if (k == JC_SKIP) c->skipped++;
 }
 
-static jcase file_case(const rv_file *f, int m)
+static jcase counts_case(const uint64_t *n)
 {
-    const uint64_t *n = f->n[m];
     if (n[RES_MISMATCH] || n[RES_FAULT]) return JC_FAIL;
     if (n[RES_BAD_INPUT]) return JC_ERROR;
     if (!n[RES_MATCH]) return JC_SKIP;
     return JC_PASS;
+}
+
+static jcase file_case(const rv_file *f, int m)
+{
+    return counts_case(f->n[m]);
 }
 
 static jcase routine_case(const cJSON *l)
@@ -99,17 +106,21 @@ static void failure_body(strbuf *b, const cJSON *r)
     }
 }
 
-static void file_testcase(strbuf *b, const rv_file *f, int m, rv_labels l)
+/*
+ * One <testcase> from the counts of one (file or entity, mode): name its
+ * classname, the first failing and bad results fail and bad.
+ */
+static void testcase(strbuf *b, const char *name, int m, const uint64_t *n, const cJSON *fail,
+                     const cJSON *bad, rv_labels l)
 {
     const char *mode = mode_name((mode_id)m);
-    const uint64_t *n = f->n[m];
-    jcase k = file_case(f, m);
+    jcase k = counts_case(n);
     strbuf t;
     sb_init(&t);
     sb_puts(b, "    <testcase classname=\"");
-    sb_xml(b, f->name);
+    sb_xml(b, name);
     sb_puts(b, "\" name=\"");
-    sb_xml(b, f->name);
+    sb_xml(b, name);
     sb_printf(b, " %s\"", mode);
     if (k == JC_PASS) {
         sb_puts(b, "/>\n");
@@ -122,17 +133,17 @@ static void file_testcase(strbuf *b, const rv_file *f, int m, rv_labels l)
         sb_printf(&t, "%llu of %llu clips differ (%llu mismatched, %llu faulted); ",
                   (unsigned long long)(n[RES_MISMATCH] + n[RES_FAULT]), (unsigned long long)clips,
                   (unsigned long long)n[RES_MISMATCH], (unsigned long long)n[RES_FAULT]);
-        first_failure(&t, f->first_fail[m], l);
+        first_failure(&t, fail, l);
         sb_printf(b, "      <failure type=\"%s\" message=\"",
                   n[RES_MISMATCH] ? "mismatch" : "fault");
         sb_xml(b, t.s ? t.s : "");
         sb_puts(b, "\">");
         sb_reset(&t);
-        failure_body(&t, f->first_fail[m]);
+        failure_body(&t, fail);
         sb_xml(b, t.s ? t.s : "");
         sb_puts(b, "</failure>\n");
     } else if (k == JC_ERROR) {
-        const cJSON *err = rv_obj(f->first_bad[m], "error");
+        const cJSON *err = rv_obj(bad, "error");
         sb_puts(b, "      <error type=\"bad_input\" message=\"");
         sb_xml(b, rv_str(err, "message", "bad input"));
         sb_printf(b, "\">%llu bad input result(s); error kind ",
@@ -145,6 +156,16 @@ static void file_testcase(strbuf *b, const rv_file *f, int m, rv_labels l)
     }
     sb_puts(b, "    </testcase>\n");
     sb_free(&t);
+}
+
+static void file_testcase(strbuf *b, const rv_file *f, int m, rv_labels l)
+{
+    testcase(b, f->name, m, f->n[m], f->first_fail[m], f->first_bad[m], l);
+}
+
+static void entity_testcase(strbuf *b, const rv_entity *e, int m, rv_labels l)
+{
+    testcase(b, e->pair, m, e->n[m], e->first_fail[m], e->first_bad[m], l);
 }
 
 static void leaf_testcase(strbuf *b, const cJSON *l)
@@ -246,7 +267,18 @@ static void run_suite(strbuf *b, const cJSON *report, const jcount *c)
 int report_render_junit(const cJSON *report, strbuf *out)
 {
     rv_index ix;
+    rv_entities ents;
     if (rv_index_build(report, &ix) < 0) return -1;
+    if (rv_entities_build(report, &ents) < 0) {
+        rv_index_free(&ix);
+        return -1;
+    }
+    int entity = rv_entity_level(report);
+    jcount esuite[MODE__COUNT] = {{0}};
+    for (int m = 0; entity && m < MODE__COUNT; m++) {
+        if (!(ents.modes & (1u << m))) continue;
+        for (size_t i = 0; i < ents.n; i++) count(&esuite[m], counts_case(ents.e[i].n[m]));
+    }
     const cJSON *run = rv_obj(report, "run"), *levels = rv_arr(run, "levels");
     const cJSON *leaf = rv_arr(report, "leaf"), *l;
     /* frame suites when the frame level ran (or the report says nothing of levels) */
@@ -263,10 +295,10 @@ int report_render_junit(const cJSON *report, strbuf *out)
         count(&lc, routine_case(l));
     }
     for (int m = 0; m < MODE__COUNT; m++) {
-        all.tests += suite[m].tests;
-        all.failures += suite[m].failures;
-        all.errors += suite[m].errors;
-        all.skipped += suite[m].skipped;
+        all.tests += suite[m].tests + esuite[m].tests;
+        all.failures += suite[m].failures + esuite[m].failures;
+        all.errors += suite[m].errors + esuite[m].errors;
+        all.skipped += suite[m].skipped + esuite[m].skipped;
     }
     all.tests += lc.tests;
     all.failures += lc.failures;
@@ -292,6 +324,14 @@ int report_render_junit(const cJSON *report, strbuf *out)
             file_testcase(out, &ix.files[i], m, rv_sides(report));
         sb_puts(out, "  </testsuite>\n");
     }
+    for (int m = 0; entity && m < MODE__COUNT; m++) {
+        if (!(ents.modes & (1u << m))) continue;
+        char name[32];
+        snprintf(name, sizeof name, "entity %s", mode_name((mode_id)m));
+        suite_open(out, name, &esuite[m]);
+        for (size_t i = 0; i < ents.n; i++) entity_testcase(out, &ents.e[i], m, rv_sides(report));
+        sb_puts(out, "  </testsuite>\n");
+    }
     if (with_leaf) {
         suite_open(out, "leaf", &lc);
         cJSON_ArrayForEach(l, leaf)
@@ -303,5 +343,6 @@ int report_render_junit(const cJSON *report, strbuf *out)
     if (with_run) run_suite(out, report, &rc);
     sb_puts(out, "</testsuites>\n");
     rv_index_free(&ix);
+    rv_entities_free(&ents);
     return strbuf_failed(out) ? -1 : 0;
 }

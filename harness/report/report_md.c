@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/report/report.h"
+#include "harness/report/report_md_entity.h"
 #include "harness/report/report_view.h"
 
 #define MD_MAX_GROUPS 50
@@ -186,7 +187,8 @@ static void stream_lines(strbuf *b, const cJSON *d)
               (unsigned long long)rv_u64(d, "differing_fields", 0));
 }
 
-static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, rv_labels l)
+static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, const rv_entities *x,
+                       rv_labels l)
 {
     const cJSON *ex = rv_obj(g, "example");
     sb_printf(b, "### Group %lld: ", (long long)rv_int(g, "id", -1));
@@ -203,6 +205,10 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, rv_labels 
         md(b, rv_str(ex, "routine", "?"));
         sb_printf(b, ", first mismatching case %llu\n\n",
                   (unsigned long long)rv_u64(ex, "case", 0));
+        return;
+    }
+    if (strcmp(rv_str(g, "level", ""), "entity") == 0) {
+        rm_entity_group(b, g, x, l);
         return;
     }
     sb_puts(b, "- First divergence: file ");
@@ -231,7 +237,8 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, rv_labels 
     sb_putc(b, '\n');
 }
 
-static void groups_section(strbuf *b, const cJSON *report, const rv_index *ix)
+static void groups_section(strbuf *b, const cJSON *report, const rv_index *ix,
+                           const rv_entities *x)
 {
     const cJSON *arr = rv_arr(report, "groups"), *g;
     size_t n = rv_len(arr), shown = 0;
@@ -243,7 +250,7 @@ static void groups_section(strbuf *b, const cJSON *report, const rv_index *ix)
             sb_printf(b, "%zu more groups are in report.json.\n\n", n - MD_MAX_GROUPS);
             break;
         }
-        group_item(b, g, ix, rv_sides(report));
+        group_item(b, g, ix, x, rv_sides(report));
     }
 }
 
@@ -391,26 +398,51 @@ static void leaf_section(strbuf *b, const cJSON *report)
     sb_putc(b, '\n');
 }
 
+/* The escapes lent to report_md_entity.c. */
+void rm_text(strbuf *b, const char *s)
+{
+    md(b, s);
+}
+
+void rm_code(strbuf *b, const char *s)
+{
+    md_code(b, s);
+}
+
+void rm_stream_lines(strbuf *b, const cJSON *divergence)
+{
+    stream_lines(b, divergence);
+}
+
 int report_render_markdown(const cJSON *report, strbuf *out)
 {
     rv_index ix;
+    rv_entities ents;
     if (rv_index_build(report, &ix) < 0) return -1;
+    if (rv_entities_build(report, &ents) < 0) {
+        rv_index_free(&ix);
+        return -1;
+    }
     const cJSON *run = rv_obj(report, "run"), *t = rv_obj(report, "totals");
     uint64_t mis = rv_u64(t, "mismatch", ix.by_status[RES_MISMATCH]);
     uint64_t flt = rv_u64(t, "fault", ix.by_status[RES_FAULT]);
     uint64_t bad = rv_u64(t, "bad_input", ix.by_status[RES_BAD_INPUT]);
     uint64_t leaf = rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0);
+    uint64_t ent = rm_entity_failures(report);
     int interrupted = rv_bool(run, "interrupted", 0);
     sb_puts(out, "# ff8diff report ");
     md(out, rv_str(run, "id", "(no id)"));
     sb_printf(out,
               "\n\n**Result: %s**: %llu mismatches, %llu faults, %llu bad inputs, "
-              "%llu leaf mismatches or faults.\n\n",
-              mis + flt + bad + leaf ? "FAIL"
-              : interrupted          ? "INCOMPLETE"
-                                     : "PASS",
+              "%llu leaf mismatches or faults",
+              mis + flt + bad + leaf + ent ? "FAIL"
+              : interrupted                ? "INCOMPLETE"
+                                           : "PASS",
               (unsigned long long)mis, (unsigned long long)flt, (unsigned long long)bad,
               (unsigned long long)leaf);
+    if (rv_entity_level(report))
+        sb_printf(out, ", %llu entity mismatches, faults or bad inputs", (unsigned long long)ent);
+    sb_puts(out, ".\n\n");
     if (interrupted) {
         const char *sig = rv_str(run, "interrupted_by", NULL);
         sb_puts(out, "> **Interrupted**");
@@ -455,7 +487,8 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     report_pose_md(out, report, md);
     report_pose_leaf_md(out, report, md);
     totals_section(out, report, &ix);
-    groups_section(out, report, &ix);
+    groups_section(out, report, &ix, &ents);
+    rm_entities(out, report, &ents);
     faults_section(out, report, &ix);
     bad_section(out, &ix);
     files_section(out, &ix);
@@ -464,5 +497,6 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     md(out, rv_str(report, "schema", "?"));
     sb_puts(out, ".\n");
     rv_index_free(&ix);
+    rv_entities_free(&ents);
     return strbuf_failed(out) ? -1 : 0;
 }

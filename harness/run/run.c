@@ -14,6 +14,7 @@
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/pose_search.h"
+#include "harness/run/run_entity.h"
 #include "harness/run/run_internal.h"
 
 
@@ -52,8 +53,9 @@ static void *work(void *p)
             const run_unit *u = &ctx->units[i];
             ff_error err;
             ff_error_clear(&err);
-            int rc = u->kind == UNIT_FRAME ? worker_frame_unit(t->w, u, &err)
-                                           : worker_leaf_unit(t->w, u, &err);
+            int rc = u->kind == UNIT_FRAME    ? worker_frame_unit(t->w, u, &err)
+                     : u->kind == UNIT_ENTITY ? worker_entity_unit(t->w, u, &err)
+                                              : worker_leaf_unit(t->w, u, &err);
             if (rc < 0) {
                 fail(ctx, &err);
                 return NULL;
@@ -136,6 +138,7 @@ static void total_up(run_ctx *ctx)
         t->leaf_faults += res->leaf[i].faults;
     }
     t->cache_rejected = ctx->cache_rejected;
+    run_entity_totals(ctx);
 }
 
 int run_warn(run_results *r, const char *fmt, ...)
@@ -226,6 +229,7 @@ static void ctx_free(run_ctx *ctx)
     free(ctx->slots);
     free(ctx->units);
     free(ctx->chain_start);
+    run_entity_plan_free(ctx);
     corpus_close(ctx->corpus);
     pthread_mutex_destroy(&ctx->lock);
     pthread_cond_destroy(&ctx->slot_done);
@@ -256,7 +260,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     int rc = 0;
     if (!cfg->image && !cfg->traces_dir)
         rc = ff_error_set(err, FF_E_USAGE, NULL, -1, "a run needs an executable or recorded traces");
-    if (rc == 0 && cfg->frame_level && cfg->corpus_path == NULL)
+    if (rc == 0 && (cfg->frame_level || cfg->entity_level) && cfg->corpus_path == NULL)
         rc = ff_error_set(err, FF_E_USAGE, NULL, -1, "no corpus given");
     if (rc == 0 && cfg->corpus_path) rc = corpus_open(cfg->corpus_path, &ctx.corpus, err);
     if (rc == 0 && ctx.corpus) {
@@ -273,15 +277,22 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
         rc = pose_search_run(&ctx, err);
     if (rc == 0) rc = plan_units(&ctx, err);
     if (rc == 0) mark_cached(&ctx);
+    if (rc == 0) run_entity_mark_cached(&ctx);
     if (rc == 0 && cfg->frame_level && cfg->image && !cfg->traces_dir)
         rc = cfg->dedup ? plan_dedup(&ctx, err) : 0;
+    if (rc == 0 && cfg->entity_level && cfg->image && !cfg->traces_dir && cfg->dedup)
+        rc = run_entity_dedup(&ctx, err);
     if (rc == 0) rc = plan_order(&ctx, err);
     if (rc == 0) {
         if (cfg->progress)
-            for (size_t u = 0; u < ctx.nunits; u++)
+            for (size_t u = 0; u < ctx.nunits; u++) {
                 if (ctx.units[u].kind == UNIT_FRAME)
                     atomic_fetch_add(&cfg->progress->clips_total,
                                      out->files[ctx.units[u].file].clips);
+                else if (ctx.units[u].kind == UNIT_ENTITY)
+                    atomic_fetch_add(&cfg->progress->clips_total,
+                                     out->entities[ctx.units[u].entity].clips);
+            }
         rc = run_workers(&ctx, err);
     }
     /* The workers are done: the groups are this thread's alone now. */
@@ -319,6 +330,7 @@ void run_results_free(run_results *r)
     for (size_t i = 0; i < r->nfiles; i++) manifest_entry_clear(&r->files[i]);
     for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);
     free(r->warnings);
+    run_entity_results_free(r);
     free(r->results);
     free(r->leaf);
     free(r->groups);

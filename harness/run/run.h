@@ -4,12 +4,18 @@
  * asked for, compared field by field, tick by tick (frame level), and the
  * leaf routines over generated cursor cases (leaf level).
  *
+ * At the entity level (entity_level), every body of the corpus with each of
+ * its weapons, and every monster and unarmed body alone, is driven by
+ * QueueAnimation then AdvanceBy1 on both sides and compared call by call
+ * (harness/run/run_entity.h).
+ *
  * The "authority" side is the original: emulated from an executable image
  * (one Unicorn engine per worker thread), or read from the on-disk cache of
  * earlier emulations, or read from recorded traces. The "candidate" side is
  * the reference engine, or another trace set (an outside decoder).
  *
- * Work is split into units (one file in one mode; leaf chunks) taken by
+ * Work is split into units (one file in one mode; one entity in one mode;
+ * leaf chunks) taken by
  * --jobs workers; results land at fixed indexes, so they are identical for
  * any number of jobs. Identical clips (same skeleton bytes, same stream
  * bytes including what follows as far as the decoder reads, same mode and
@@ -47,6 +53,7 @@ typedef struct run_config {
     ref_pose_opts pose_opts;  /* the reference's pose convention, unless pose_search */
     int pose_search;          /* 1: found by the search on the original (`auto`) */
     int pose_pinned;          /* pose_opts comes from the executable's profile */
+    int entity_level;         /* QueueAnimation + AdvanceBy1 on every entity (run_entity.h) */
     unsigned jobs;            /* 0: one per online core */
     uint64_t leaf_calls;      /* bitReader cases at the leaf level (0: 100000) */
     uint64_t seed;

@@ -17,8 +17,9 @@
 #include "ref/dat.h"
 #include "ref/pose.h"
 
-/* A unit of work: one file in one mode (frame level) or a leaf chunk. */
-typedef enum unit_kind { UNIT_FRAME, UNIT_LEAF, UNIT_POSE_LEAF } unit_kind;
+/* A unit of work: one file in one mode (frame level), one entity in one
+ * mode (entity level), a leaf chunk or the pose helpers' leaf level. */
+typedef enum unit_kind { UNIT_FRAME, UNIT_LEAF, UNIT_POSE_LEAF, UNIT_ENTITY } unit_kind;
 
 typedef struct run_unit {
     unit_kind kind;
@@ -32,6 +33,9 @@ typedef struct run_unit {
     int keyed;         /* UNIT_FRAME: key holds the unit's cache key */
     cache_key key;
     size_t chain;      /* units sharing emulations form one chain (plan_order) */
+    uint32_t entity;   /* UNIT_ENTITY: index into results.entities */
+    int32_t eslot;     /* UNIT_ENTITY: emulations shared with identical entities, -1: none */
+    int eleader;       /* UNIT_ENTITY: the one that emulates for its slot */
 } run_unit;
 
 /* An emulation shared by identical clips. */
@@ -98,6 +102,7 @@ typedef struct run_ctx {
     /* the results cache: entries refused, entries that could not be stored (under lock) */
     uint64_t cache_rejected, cache_unwritten;
     ff_error cache_reject_err, cache_write_err; /* the first of each */
+    struct ent_plan *ent; /* the entity level (run_entity.h); NULL when it is off */
 } run_ctx;
 
 /* run_files.c: files taken by units, released, kept warm within RUN_FILES_WARM. */
@@ -125,6 +130,7 @@ worker *worker_new(run_ctx *ctx, ff_error *err);
 void worker_free(worker *w);
 int worker_frame_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);
+int worker_entity_unit(worker *w, const run_unit *u, ff_error *err);
 struct emu_game *worker_game(worker *w);
 
 /* run_unit.c: a cache entry refused, or one that could not be stored (counted, first kept). */

@@ -18,6 +18,7 @@
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
 #include "harness/run/refside.h"
+#include "harness/run/run_entity.h"
 #include "harness/run/run_internal.h"
 #include "common/sha256.h"
 #include "corpus/manifest.h"
@@ -157,7 +158,10 @@ int plan_units(run_ctx *ctx, ff_error *err)
     if (cfg->leaf_level && leaf_setup(ctx, &nleaf_units, err) < 0) return -1;
     /* The pose helpers' leaf level: with the leaf and pose levels, on an executable. */
     if (cfg->leaf_level && cfg->pose_level && cfg->image) leaf_pose_setup(ctx, &npose_units);
-    ctx->units = calloc(nframe + nleaf_units + npose_units + 1, sizeof *ctx->units);
+    size_t nentity_units = 0;
+    if (cfg->entity_level && run_entity_plan(ctx, &nentity_units, err) < 0) return -1;
+    ctx->units =
+        calloc(nframe + nleaf_units + npose_units + nentity_units + 1, sizeof *ctx->units);
     if (!ctx->units) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     size_t u = 0, k = 0;
     for (size_t f = 0; f < res->nfiles; f++) {
@@ -183,7 +187,8 @@ int plan_units(run_ctx *ctx, ff_error *err)
     }
     if (cfg->leaf_level) leaf_units(ctx, ctx->units + u);
     if (npose_units) leaf_pose_units(ctx, ctx->units + u + nleaf_units);
-    ctx->nunits = u + nleaf_units + npose_units;
+    if (cfg->entity_level) run_entity_units(ctx, ctx->units + u + nleaf_units + npose_units);
+    ctx->nunits = u + nleaf_units + npose_units + nentity_units;
     if (!cfg->frame_level) {
         /* Frame results stay not_run when only the leaf level runs. */
         res->nresults = 0;
@@ -250,6 +255,16 @@ int plan_order(run_ctx *ctx, ff_error *err)
         const run_unit *a = &ctx->units[u - 1], *b = &ctx->units[u];
         if (a->kind == UNIT_FRAME && b->kind == UNIT_FRAME && a->file == b->file)
             parent[root_of(parent, u)] = root_of(parent, u - 1);
+    }
+    /* Entity units sharing a leader's emulations (run_entity.h) are one chain too. */
+    for (size_t u = 0; u < n; u++) {
+        const run_unit *un = &ctx->units[u];
+        if (un->kind != UNIT_ENTITY || un->eslot < 0) continue;
+        for (size_t v = 0; v < u; v++)
+            if (ctx->units[v].kind == UNIT_ENTITY && ctx->units[v].eslot == un->eslot) {
+                parent[root_of(parent, u)] = root_of(parent, v);
+                break;
+            }
     }
     for (size_t u = 0; u < n; u++) cost[root_of(parent, u)] += ctx->units[u].cost;
     for (size_t u = 0; u < n; u++) {

@@ -18,6 +18,7 @@
 #include "harness/run/leaf_pose.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
+#include "harness/run/run_entity.h"
 #include "harness/run/run_internal.h"
 #include "harness/traces/trace_json.h"
 #include "harness/traces/tracefile.h"
@@ -37,6 +38,7 @@ struct worker {
     pose_memo *memo; /* pose level: the original's poses by input */
     uint8_t *world;  /* pose level: world and placed skeleton bytes */
     size_t world_cap;
+    ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
 };
 
 worker *worker_new(run_ctx *ctx, ff_error *err)
@@ -61,12 +63,17 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
         worker_free(w);
         return NULL;
     }
+    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, err))) {
+        worker_free(w);
+        return NULL;
+    }
     return w;
 }
 
 void worker_free(worker *w)
 {
     if (!w) return;
+    run_entity_worker_free(w->ent); /* its entity lives on the game's engine: first */
     emu_game_close(w->game);
     free(w->skel);
     pose_memo_free(w->memo);
@@ -560,6 +567,14 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
     int rc = frame_unit(w, u, d, err);
     run_file_put(w->ctx, u->file);
     return rc;
+}
+
+int worker_entity_unit(worker *w, const run_unit *u, ff_error *err)
+{
+    if (!w->ent)
+        return ff_error_set(err, FF_E_INTERNAL, NULL, -1,
+                            "an entity unit in a run without the entity level");
+    return run_entity_unit(w->ent, u, err);
 }
 
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err)

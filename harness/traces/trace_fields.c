@@ -69,7 +69,7 @@ static int required(field_id f, tjf_format fmt)
     const field_def *d = field_def_of(f);
     unsigned optional = fmt == TJF_FRAMES ? FIELD_FRAMES_OPTIONAL : FIELD_JSON_OPTIONAL;
     return d->level == FIELD_LEVEL_FRAME && !(d->flags & optional) &&
-           (fmt == TJF_TICKS || in_frames(f));
+           (fmt != TJF_FRAMES || in_frames(f)) && !(fmt == TJF_WEAPON && f == FIELD_RET);
 }
 
 static int group_required(const group *g, tjf_format fmt)
@@ -82,7 +82,7 @@ static int group_required(const group *g, tjf_format fmt)
 /* A key the format reads (the frames format ignores AnimCmd and ret keys). */
 static int group_read(const group *g, tjf_format fmt)
 {
-    return fmt == TJF_TICKS || in_frames(g->f[0]);
+    return fmt != TJF_FRAMES || in_frames(g->f[0]);
 }
 
 /* ---- writing ---- */
@@ -336,7 +336,7 @@ int tjf_read(const cJSON *o, tjf_format fmt, trace *t, char *why, size_t n, ff_e
     if (tjf_scan(o, fmt, &have, &bones, why, n) < 0) return -1;
     plan p;
     plan_make(&p);
-    if (fmt == TJF_TICKS && !field_set_eq(&have, &t->lay.have)) {
+    if (fmt != TJF_FRAMES && !field_set_eq(&have, &t->lay.have)) {
         explain_change(&p, &have, &t->lay.have, why, n);
         return -1;
     }

@@ -26,8 +26,12 @@
 #include "harness/core/strbuf.h"
 #include "harness/core/trace.h"
 
-/* Which rules a line follows. */
-typedef enum tjf_format { TJF_TICKS, TJF_FRAMES } tjf_format;
+/*
+ * Which rules a line follows: an engine call, a weapon's row of an entity
+ * call (like an engine call, but "ret" is not required: the call's result
+ * is the body's), or a decoded frame.
+ */
+typedef enum tjf_format { TJF_TICKS, TJF_FRAMES, TJF_WEAPON } tjf_format;
 
 /* Every field a frames-format clip may carry: its traces' layout. */
 field_set tjf_frames_fields(void);

@@ -23,12 +23,33 @@ void tj_file_name(char *buf, size_t n, const char *file, mode_id mode, int lz4)
     snprintf(buf, n, "%s.%s.jsonl%s", file, mode_name(mode), lz4 ? ".lz4" : "");
 }
 
+void tj_pair_name(char *buf, size_t n, const char *body, const char *weapon)
+{
+    snprintf(buf, n, "%s%s%s", body, weapon ? "+" : "", weapon ? weapon : "");
+}
+
+void tj_entity_file_name(char *buf, size_t n, const char *body, const char *weapon, mode_id mode,
+                         int lz4)
+{
+    char pair[2 * TJ_NAME_MAX + 2];
+    tj_pair_name(pair, sizeof pair, body, weapon);
+    snprintf(buf, n, "%s.entity.%s.jsonl%s", pair, mode_name(mode), lz4 ? ".lz4" : "");
+}
+
 void tj_write_tick(strbuf *b, const tj_clip *c, const trace *t, size_t i)
 {
     sb_puts(b, "{\"v\":1,\"file\":");
     sb_json_str(b, c->file);
     sb_puts(b, ",\"model\":");
     sb_json_str(b, c->model);
+    if (c->entity) {
+        sb_puts(b, ",\"entity\":{\"body\":");
+        sb_json_str(b, c->ent_body);
+        sb_puts(b, ",\"weapon\":");
+        if (c->ent_weapon[0]) sb_json_str(b, c->ent_weapon);
+        else sb_puts(b, "null");
+        sb_putc(b, '}');
+    }
     sb_puts(b, ",\"anim\":");
     sb_int(b, c->anim);
     sb_puts(b, ",\"mode\":\"");
@@ -42,6 +63,26 @@ void tj_write_tick(strbuf *b, const tj_clip *c, const trace *t, size_t i)
 void tj_write_trace(strbuf *b, const tj_clip *c, const trace *t)
 {
     for (size_t i = 0; i < t->n; i++) tj_write_tick(b, c, t, i);
+}
+
+void tj_write_entity(strbuf *b, const char *body, const char *weapon, unsigned anim, mode_id mode,
+                     const trace *wt, const trace *bt)
+{
+    tj_clip id;
+    memset(&id, 0, sizeof id);
+    id.entity = 1;
+    snprintf(id.ent_body, sizeof id.ent_body, "%s", body);
+    snprintf(id.ent_weapon, sizeof id.ent_weapon, "%s", weapon ? weapon : "");
+    id.anim = anim;
+    id.mode = mode;
+    if (weapon && wt) {
+        snprintf(id.file, sizeof id.file, "%s", weapon);
+        snprintf(id.model, sizeof id.model, "weapon");
+        tj_write_trace(b, &id, wt);
+    }
+    snprintf(id.file, sizeof id.file, "%s", body);
+    snprintf(id.model, sizeof id.model, "body");
+    tj_write_trace(b, &id, bt);
 }
 
 int tj_write_file(const char *path, const strbuf *text, int lz4, ff_error *err)
@@ -294,6 +335,29 @@ static int detect(tj_reader *r, unsigned long line, const cJSON *o, ff_error *er
     return 0;
 }
 
+/* The optional "entity" object of a line into c. Returns 0, or -1 with err. */
+static int parse_entity(tj_reader *r, unsigned long line, const cJSON *o, tj_clip *c,
+                        ff_error *err)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "entity");
+    c->entity = 0;
+    c->ent_body[0] = c->ent_weapon[0] = '\0';
+    if (!e) return 0;
+    const cJSON *body = cJSON_GetObjectItemCaseSensitive(e, "body");
+    const cJSON *weapon = cJSON_GetObjectItemCaseSensitive(e, "weapon");
+    if (!cJSON_IsObject(e) || !cJSON_IsString(body) ||
+        !(cJSON_IsString(weapon) || cJSON_IsNull(weapon)))
+        return line_err(r, line, err,
+                        "key \"entity\" is not {\"body\": name, \"weapon\": name or null}");
+    c->entity = 1;
+    snprintf(c->ent_body, sizeof c->ent_body, "%s", body->valuestring);
+    if (cJSON_IsString(weapon))
+        snprintf(c->ent_weapon, sizeof c->ent_weapon, "%s", weapon->valuestring);
+    if (strcmp(c->model, "body") != 0 && strcmp(c->model, "weapon") != 0)
+        return line_err(r, line, err, "an entity line's \"model\" is \"body\" or \"weapon\"");
+    return 0;
+}
+
 /* Parses the identity and tick (or frame) number of a line. */
 static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip *c, long *tick,
                       ff_error *err)
@@ -321,14 +385,19 @@ static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip 
     snprintf(c->model, sizeof c->model, "%s", cJSON_IsString(model) ? model->valuestring : "");
     c->anim = (unsigned)anim;
     c->mode = (mode_id)m;
-    return 0;
+    c->entity = 0; /* frames never name an entity */
+    c->ent_body[0] = c->ent_weapon[0] = '\0';
+    return frames ? 0 : parse_entity(r, line, o, c, err);
 }
 
 /* The compared fields of a line into a new tick of t; the clip's first line lays t out. */
-static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, trace *t, ff_error *err)
+static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, const tj_clip *c,
+                       trace *t, ff_error *err)
 {
     char why[256];
-    tjf_format fmt = r->format == TJ_FORMAT_FRAMES ? TJF_FRAMES : TJF_TICKS;
+    tjf_format fmt = r->format == TJ_FORMAT_FRAMES             ? TJF_FRAMES
+                     : c->entity && !strcmp(c->model, "weapon") ? TJF_WEAPON
+                                                                : TJF_TICKS;
     if (t->n == 0) {
         field_set have;
         unsigned bones;
@@ -350,7 +419,8 @@ static int parse_state(tj_reader *r, unsigned long line, const cJSON *o, trace *
 static int same_clip(const tj_clip *a, const tj_clip *b)
 {
     return a->anim == b->anim && a->mode == b->mode && strcmp(a->file, b->file) == 0 &&
-           strcmp(a->model, b->model) == 0;
+           strcmp(a->model, b->model) == 0 && a->entity == b->entity &&
+           strcmp(a->ent_body, b->ent_body) == 0 && strcmp(a->ent_weapon, b->ent_weapon) == 0;
 }
 
 /*
@@ -436,7 +506,7 @@ static int clip_line(tj_reader *r, cJSON *o, unsigned long line, tj_clip *c, tra
         line_err(r, line, &e, msg);
         spoil(c, &e);
     }
-    if (!c->bad && parse_state(r, line, o, t, &e) < 0) {
+    if (!c->bad && parse_state(r, line, o, c, t, &e) < 0) {
         if (e.kind == FF_E_NOMEM) {
             *err = e;
             cJSON_Delete(o);

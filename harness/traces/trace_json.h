@@ -7,6 +7,10 @@
  *    "root":[0,-12,40],"skel_flag":0,"rot":[[x,y,z],...],"scale":[[x,y,z],...],
  *    "cmd":{"frame":1,"off":12,"bit":3,"flags":5,"total":57,"clip":3},"ret":0}
  *
+ * At the entity level a line also names its pair, after "model":
+ *   "entity":{"body":"d4c009.dat","weapon":"d4w023.dat"}
+ * and one call gives a "weapon" line (no "ret") and a "body" line.
+ *
  * The compared fields of a line (everything after "tick") come from the
  * field table (trace_fields.h): their keys, in the table's order, and which
  * of them a trace carries. The writer appends lines to a strbuf. The reader
@@ -35,6 +39,15 @@
 typedef struct tj_clip {
     char file[TJ_NAME_MAX];
     char model[32];     /* "" in the frames format */
+    /*
+     * A line of an entity run names its pair: "entity":{"body":..,"weapon":..}
+     * (weapon null for a NULL weapon slot); "model" is then "body" or
+     * "weapon", the weapon's lines carry no "ret" (the call's result is the
+     * body's).
+     */
+    int entity;
+    char ent_body[TJ_NAME_MAX];
+    char ent_weapon[TJ_NAME_MAX]; /* "" without a weapon */
     unsigned anim;
     mode_id mode;       /* normal in the frames format */
     unsigned long line; /* reader: line of the clip's first tick */
@@ -49,10 +62,26 @@ typedef enum tj_format { TJ_FORMAT_UNKNOWN, TJ_FORMAT_TICKS, TJ_FORMAT_FRAMES } 
  * "c0m001.dat.slow.jsonl", with ".lz4" when compressed. */
 void tj_file_name(char *buf, size_t n, const char *file, mode_id mode, int lz4);
 
+/*
+ * The pair's name, "d4c009.dat+d4w023.dat" ("c0m000.dat" for a NULL weapon
+ * slot), and the trace file of an entity in one mode inside a traces
+ * folder: "<pair>.entity.slow.jsonl", with ".lz4" when compressed.
+ */
+void tj_pair_name(char *buf, size_t n, const char *body, const char *weapon);
+void tj_entity_file_name(char *buf, size_t n, const char *body, const char *weapon, mode_id mode,
+                         int lz4);
+
 /* Appends tick i of t as one line (with '\n'). */
 void tj_write_tick(strbuf *b, const tj_clip *c, const trace *t, size_t i);
 /* Appends every tick of t. */
 void tj_write_trace(strbuf *b, const tj_clip *c, const trace *t);
+
+/*
+ * Appends the calls of one entity clip: the weapon's lines (weapon NULL or
+ * wt NULL: no weapon slot) then the body's, each naming the pair.
+ */
+void tj_write_entity(strbuf *b, const char *body, const char *weapon, unsigned anim, mode_id mode,
+                     const trace *wt, const trace *bt);
 
 /*
  * Writes text to path (through a temporary name and a rename), as an LZ4

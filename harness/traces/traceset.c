@@ -98,6 +98,16 @@ static int trace_present(const char *dir, const char *name, mode_id m, int compr
     return access(path, R_OK) == 0;
 }
 
+static void add_fault(cJSON *fa, const clip_result *c)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "mode", mode_name(c->mode));
+    cJSON_AddNumberToObject(e, "anim", c->clip);
+    cJSON_AddNumberToObject(e, "ticks", c->orig_ticks);
+    cJSON_AddItemToObject(e, "fault", report_json_fault(c->fault));
+    cJSON_AddItemToArray(fa, e);
+}
+
 static cJSON *file_json(const char *dir, const report_meta *m, const run_results *r, size_t fi,
                         int compressed, uint64_t *ntraces, uint64_t *nfaults)
 {
@@ -129,12 +139,38 @@ static cJSON *file_json(const char *dir, const report_meta *m, const run_results
     for (size_t i = 0; i < r->nresults; i++) {
         const clip_result *c = &r->results[i];
         if (c->file != fi || !c->fault || c->clip < 0) continue;
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "mode", mode_name(c->mode));
-        cJSON_AddNumberToObject(e, "anim", c->clip);
-        cJSON_AddNumberToObject(e, "ticks", c->orig_ticks);
-        cJSON_AddItemToObject(e, "fault", report_json_fault(c->fault));
-        cJSON_AddItemToArray(fa, e);
+        add_fault(fa, c);
+        (*nfaults)++;
+    }
+    return o;
+}
+
+/* One entity's entry: its pair, its files' SHA-256, its trace files and faults. */
+static cJSON *entity_json(const char *dir, const report_meta *m, const run_results *r,
+                          size_t ei, int compressed, uint64_t *ntraces, uint64_t *nfaults)
+{
+    const res_entity *en = &r->entities[ei];
+    const run_file *b = &r->files[en->body], *w = en->weapon >= 0 ? &r->files[en->weapon] : NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "body", report_json_string(b->name));
+    cJSON_AddItemToObject(o, "weapon", str_or_null(w ? w->name : NULL));
+    cJSON_AddStringToObject(o, "body_sha256", b->sha256);
+    cJSON_AddItemToObject(o, "weapon_sha256", str_or_null(w ? w->sha256 : NULL));
+    cJSON *tr = cJSON_AddObjectToObject(o, "traces");
+    for (int k = 0; k < MODE__COUNT; k++) {
+        char file[1200], path[5400];
+        tj_entity_file_name(file, sizeof file, b->name, w ? w->name : NULL, (mode_id)k, compressed);
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        if ((m->modes & (1u << k)) && en->clips && access(path, R_OK) == 0) {
+            cJSON_AddItemToObject(tr, mode_name((mode_id)k), report_json_string(file));
+            (*ntraces)++;
+        }
+    }
+    cJSON *fa = cJSON_AddArrayToObject(o, "faults");
+    for (size_t i = 0; i < r->nentity_results; i++) {
+        const entity_result *er = &r->entity_results[i];
+        if (er->entity != ei || !er->r.fault) continue;
+        add_fault(fa, &er->r);
         (*nfaults)++;
     }
     return o;
@@ -171,8 +207,15 @@ static cJSON *build(const char *dir, const report_meta *m, const run_results *r,
         cJSON_AddItemToArray(files, file_json(dir, m, r, i, compressed, &ntraces, &nfaults));
         if (r->files[i].parsed && dat_kind_has_model(r->files[i].kind)) clips += r->files[i].clips;
     }
+    if (r->nentities) {
+        cJSON *ents = cJSON_AddArrayToObject(root, "entities");
+        for (size_t i = 0; i < r->nentities; i++)
+            cJSON_AddItemToArray(ents,
+                                 entity_json(dir, m, r, i, compressed, &ntraces, &nfaults));
+    }
     cJSON *t = cJSON_AddObjectToObject(root, "totals");
     cJSON_AddNumberToObject(t, "files", (double)r->nfiles);
+    cJSON_AddNumberToObject(t, "entities", (double)r->nentities);
     cJSON_AddNumberToObject(t, "trace_files", (double)ntraces);
     cJSON_AddNumberToObject(t, "clips", (double)clips);
     cJSON_AddNumberToObject(t, "faults", (double)nfaults);
@@ -322,6 +365,60 @@ static int read_file(const cJSON *o, tset_file *f, const char *path, ff_error *e
     return read_faults(cJSON_GetObjectItemCaseSensitive(o, "faults"), f, path, err);
 }
 
+static int read_entity(const cJSON *o, tset_entity *e, const char *path, ff_error *err)
+{
+    const cJSON *body = cJSON_GetObjectItemCaseSensitive(o, "body");
+    const cJSON *weapon = cJSON_GetObjectItemCaseSensitive(o, "weapon");
+    const cJSON *traces = cJSON_GetObjectItemCaseSensitive(o, "traces");
+    if (!cJSON_IsString(body) || !(cJSON_IsString(weapon) || cJSON_IsNull(weapon)) ||
+        text_of(o, "body_sha256", e->body_sha256, sizeof e->body_sha256) < 0 ||
+        opt_text(o, "weapon_sha256", e->weapon_sha256, sizeof e->weapon_sha256) < 0 ||
+        !cJSON_IsObject(traces))
+        return bad(err, path, "an entity entry lacks body, weapon, their sha256 or traces");
+    char pair[2 * TJ_NAME_MAX + 2];
+    tj_pair_name(pair, sizeof pair, body->valuestring,
+                 cJSON_IsString(weapon) ? weapon->valuestring : NULL);
+    if (!(e->body = strdup(body->valuestring)) || !(e->f.name = strdup(pair)) ||
+        (cJSON_IsString(weapon) && !(e->weapon = strdup(weapon->valuestring))))
+        return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
+    e->f.ok = 1;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, traces)
+    {
+        int m = mode_from_name(t->string);
+        if (m < 0 || !cJSON_IsString(t) || strchr(t->valuestring, '/'))
+            return bad(err, path, "an entity's \"traces\" names an unknown mode or a path");
+        free(e->f.trace[m]);
+        if (!(e->f.trace[m] = strdup(t->valuestring)))
+            return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
+    }
+    return read_faults(cJSON_GetObjectItemCaseSensitive(o, "faults"), &e->f, path, err);
+}
+
+static int cmp_entity(const void *a, const void *b)
+{
+    return strcmp(((const tset_entity *)a)->f.name, ((const tset_entity *)b)->f.name);
+}
+
+static int read_entities(const cJSON *root, tset *s, const char *path, ff_error *err)
+{
+    const cJSON *ents = cJSON_GetObjectItemCaseSensitive(root, "entities"), *o;
+    if (!ents) return 0; /* recorded before the entity level, or without it */
+    if (!cJSON_IsArray(ents)) return bad(err, path, "\"entities\" is not an array");
+    int n = cJSON_GetArraySize(ents);
+    s->entities = calloc(n ? (size_t)n : 1, sizeof *s->entities);
+    if (!s->entities) return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
+    cJSON_ArrayForEach(o, ents)
+    {
+        if (read_entity(o, &s->entities[s->nentities++], path, err) < 0) return -1;
+    }
+    qsort(s->entities, s->nentities, sizeof *s->entities, cmp_entity);
+    for (size_t i = 1; i < s->nentities; i++)
+        if (strcmp(s->entities[i - 1].f.name, s->entities[i].f.name) == 0)
+            return bad(err, path, "an entity is listed twice");
+    return 0;
+}
+
 static int cmp_file(const void *a, const void *b)
 {
     return strcmp(((const tset_file *)a)->name, ((const tset_file *)b)->name);
@@ -370,6 +467,7 @@ int tset_load(const char *dir, tset **out, ff_error *err)
     int rc = s ? 0 : ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
     if (rc == 0) rc = read_head(root, s, path, err);
     if (rc == 0) rc = read_files(root, s, path, err);
+    if (rc == 0) rc = read_entities(root, s, path, err);
     cJSON_Delete(root);
     if (rc < 0) {
         tset_free(s);
@@ -379,17 +477,36 @@ int tset_load(const char *dir, tset **out, ff_error *err)
     return 1;
 }
 
+static void file_free(tset_file *f)
+{
+    free(f->name);
+    for (int m = 0; m < MODE__COUNT; m++) free(f->trace[m]);
+    free(f->faults);
+}
+
 void tset_free(tset *s)
 {
     if (!s) return;
-    for (size_t i = 0; i < s->nfiles; i++) {
-        free(s->files[i].name);
-        for (int m = 0; m < MODE__COUNT; m++)
-            free(s->files[i].trace[m]);
-        free(s->files[i].faults);
+    for (size_t i = 0; i < s->nfiles; i++) file_free(&s->files[i]);
+    for (size_t i = 0; i < s->nentities; i++) {
+        file_free(&s->entities[i].f);
+        free(s->entities[i].body);
+        free(s->entities[i].weapon);
     }
     free(s->files);
+    free(s->entities);
     free(s);
+}
+
+const tset_entity *tset_find_entity(const tset *s, const char *body, const char *weapon)
+{
+    char pair[2 * TJ_NAME_MAX + 2];
+    tj_pair_name(pair, sizeof pair, body, weapon);
+    tset_entity key;
+    memset(&key, 0, sizeof key);
+    key.f.name = pair;
+    return s->nentities ? bsearch(&key, s->entities, s->nentities, sizeof *s->entities, cmp_entity)
+                        : NULL;
 }
 
 const tset_file *tset_find(const tset *s, const char *name)

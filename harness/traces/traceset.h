@@ -13,11 +13,17 @@
  *              "bones":14,"clips":28,"status":"ok","error":null,
  *              "traces":{"normal":"c0m000.dat.normal.jsonl",..},
  *              "faults":[{"mode":"slow","anim":3,"ticks":2,"fault":{..}}]}],
- *    "totals":{"files":..,"trace_files":..,"clips":..,"faults":..}}
+ *    "entities":[{"body":"d4c009.dat","weapon":"d4w023.dat"|null,
+ *                 "body_sha256":..,"weapon_sha256":..|null,
+ *                 "traces":{"normal":"d4c009.dat+d4w023.dat.entity.normal.jsonl",..},
+ *                 "faults":[..]}],
+ *    "totals":{"files":..,"trace_files":..,"clips":..,"faults":..,"entities":..}}
  *
  * Trace JSON Lines v1 cannot say that the original faulted, so the clips it
  * faulted on are listed here with their fault record; their trace file holds
- * the calls made before the fault ("ticks" lines). `check` uses the manifest
+ * the calls made before the fault ("ticks" lines). "entities" lists the
+ * entities recorded at the entity level (absent before it: no entity).
+ * `check` uses the manifest
  * to refuse traces of a different file (SHA-256) and to count those faults.
  *
  * Nothing here prints or exits.
@@ -55,6 +61,17 @@ typedef struct tset_file {
     tset_fault *faults;
 } tset_file;
 
+/*
+ * An entity whose traces were recorded (the entity level): its pair, both
+ * files' SHA-256, and in f its trace files per mode and its faults (f.name
+ * is the pair's name, "d4c009.dat+d4w023.dat"; f.sha256 unused).
+ */
+typedef struct tset_entity {
+    tset_file f;
+    char *body, *weapon; /* weapon NULL: no weapon slot */
+    char body_sha256[65], weapon_sha256[65];
+} tset_entity;
+
 /* A manifest as read back: plain data, files sorted by name. */
 typedef struct tset {
     char version[32]; /* tool version that recorded */
@@ -72,6 +89,8 @@ typedef struct tset {
     char pose_convention[96];   /* ... under this convention (ref/pose.h text form) */
     size_t nfiles;
     tset_file *files;
+    size_t nentities;
+    tset_entity *entities; /* sorted by pair name; none before the entity level */
 } tset;
 
 /*
@@ -94,6 +113,8 @@ void tset_free(tset *s);
 
 /* The entry of a corpus file, NULL when the manifest does not list it. */
 const tset_file *tset_find(const tset *s, const char *name);
+/* The entry of an entity (weapon NULL: none), NULL when the manifest does not list it. */
+const tset_entity *tset_find_entity(const tset *s, const char *body, const char *weapon);
 /* The recorded fault of (mode, anim) of f, NULL when it did not fault. */
 const tset_fault *tset_fault_of(const tset_file *f, mode_id mode, uint32_t anim);
 

@@ -72,6 +72,43 @@ Test(run_cli, clean_run_exits_0_with_every_report_file, .init = setup, .fini = c
     free(out);
 }
 
+/*
+ * --levels frame,entity on the small preset: its 8 entities compared (41 clips per mode,
+ * corpus/README.md), nothing to report; the lockstep mutant j (QueueAnimation never starts
+ * the weapon) fails every clip of both armed pairs at the entity level alone: exit 1.
+ */
+Test(run_cli, entity_level, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *out = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run -q --out '%s' --modes normal --levels frame,entity", out);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "entity: 8 entities, 41 comparisons, 41 match"), "%s", o.out);
+    ts_out_free(&o);
+    cJSON *r = ts_report(out);
+    cr_assert_eq(ts_num(r, "totals.entity.comparisons"), 41);
+    cr_assert_eq(ts_num(r, "totals.entity.armed"), 2);
+    cJSON_Delete(r);
+    ts_sh(scratch, &o, "rm -rf '%s'", out);
+    ts_out_free(&o);
+    char *mut = variant("standin_mut_j.exe");
+    ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s' --modes normal --levels "
+                        "frame,entity",
+           mut, out);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    r = ts_report(out);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0, "the frame level does not call QueueAnimation");
+    cr_assert_eq(ts_num(r, "totals.entity.mismatch"), 12, "d4c009's 6 clips with each weapon");
+    cJSON_Delete(r);
+    ts_sh(scratch, &o, "ls '%s'/*/report.json", out);
+    o.out[strcspn(o.out, "\n")] = '\0';
+    assert_valid(o.out);
+    ts_out_free(&o);
+    free(mut);
+    free(out);
+}
+
 Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanup)
 {
     ts_out o;

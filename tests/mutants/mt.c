@@ -14,6 +14,7 @@
 
 #include "corpus/synth.h"
 #include "emu/profile.h"
+#include "harness/core/field_model.h"
 #include "harness/core/fields.h"
 #include "harness/core/modes.h"
 
@@ -60,7 +61,7 @@ uint8_t *mt_encode(const mt_model *m, size_t *size)
     cr_assert(m->bones >= 1 && m->bones <= MT_MAX_BONES, "%s: %u bones", m->name, m->bones);
     synth_model s;
     memset(&s, 0, sizeof s);
-    s.kind = DAT_MONSTER;
+    s.kind = m->kind;
     s.bones = m->bones;
     s.bone = must(calloc(m->bones, sizeof *s.bone));
     for (unsigned b = 0; b < m->bones; b++) {
@@ -230,8 +231,111 @@ void mt_check(const run_results *r, const mt_expect *e, size_t n)
     cr_assert_eq(r->totals.by_status[RES_NOT_RUN], 0);
     uint64_t grouped = 0;
     for (size_t g = 0; g < r->ngroups; g++)
-        grouped += r->groups[g].count;
-    cr_assert_eq(grouped, n, "groups hold %llu mismatches, expected %zu",
+        if (!strcmp(r->groups[g].level, "frame")) grouped += r->groups[g].count;
+    cr_assert_eq(grouped, n, "frame groups hold %llu mismatches, expected %zu",
+                 (unsigned long long)grouped, n);
+}
+
+void mt_config_entity(run_config *cfg, const char *corpus, const emu_image *img, unsigned jobs)
+{
+    mt_config(cfg, corpus, img, jobs);
+    cfg->entity_level = 1;
+}
+
+void mt_run_entity(const char *corpus, const char *exe, unsigned jobs, run_results *out)
+{
+    emu_image *img = mt_image(exe);
+    run_config cfg;
+    mt_config_entity(&cfg, corpus, img, jobs);
+    mt_execute(&cfg, out);
+    emu_image_free(img);
+}
+
+static const char *ent_weapon(const run_results *r, const entity_result *er)
+{
+    int32_t w = r->entities[er->entity].weapon;
+    return w >= 0 ? r->files[w].name : NULL;
+}
+
+static int same_pair(const run_results *r, const entity_result *er, const char *body,
+                     const char *weapon)
+{
+    const char *w = ent_weapon(r, er);
+    return !strcmp(r->files[r->entities[er->entity].body].name, body) &&
+           (weapon ? w && !strcmp(w, weapon) : !w);
+}
+
+const entity_result *mt_ent_find(const run_results *r, const char *body, const char *weapon,
+                                 int32_t clip, mode_id mode)
+{
+    for (size_t i = 0; i < r->nentity_results; i++) {
+        const entity_result *er = &r->entity_results[i];
+        if (er->r.clip == clip && er->r.mode == mode && same_pair(r, er, body, weapon)) return er;
+    }
+    return NULL;
+}
+
+void mt_ent_check(const run_results *r, const mt_ent_expect *e, size_t n)
+{
+    cr_assert(!r->interrupted, "run interrupted");
+    cr_assert(r->nentity_results > 0, "no entity results");
+    for (size_t i = 0; i < n; i++)
+        cr_assert(mt_ent_find(r, e[i].body, e[i].weapon, e[i].clip, e[i].mode) != NULL,
+                  "expectation %zu: no result for %s+%s clip %d %s", i, e[i].body,
+                  e[i].weapon ? e[i].weapon : "-", e[i].clip, mt_mode(e[i].mode));
+    for (size_t i = 0; i < r->nentity_results; i++) {
+        const entity_result *er = &r->entity_results[i];
+        const clip_result *c = &er->r;
+        const char *body = r->files[r->entities[er->entity].body].name, *w = ent_weapon(r, er);
+        const mt_ent_expect *x = NULL;
+        for (size_t k = 0; k < n && !x; k++)
+            if (e[k].clip == c->clip && e[k].mode == c->mode &&
+                same_pair(r, er, e[k].body, e[k].weapon))
+                x = &e[k];
+        char name[64] = "";
+        if (c->status == RES_MISMATCH)
+            field_model_field_name(c->div.model, c->div.field, c->div.bone, name, sizeof name);
+        cr_assert(c->source == RES_SRC_EMULATED || c->source == RES_SRC_SHARED ||
+                      c->source == RES_SRC_CACHE,
+                  "%s+%s clip %d %s: source %s", body, w ? w : "-", c->clip, mt_mode(c->mode),
+                  res_source_name(c->source));
+        if (!x) {
+            cr_assert(c->status == RES_MATCH,
+                      "%s+%s clip %d %s: expected a match, got %s (tick %zu %s ref %d orig %d)",
+                      body, w ? w : "-", c->clip, mt_mode(c->mode), res_status_name(c->status),
+                      c->div.tick, name, c->div.ref, c->div.orig);
+            continue;
+        }
+        cr_assert(c->status == RES_MISMATCH, "%s+%s clip %d %s: expected a mismatch, got %s",
+                  body, w ? w : "-", c->clip, mt_mode(c->mode), res_status_name(c->status));
+        cr_assert(c->div.tick == x->tick && !strcmp(name, x->field),
+                  "%s+%s clip %d %s: first divergence tick %zu %s (ref %d orig %d), expected tick "
+                  "%zu %s",
+                  body, w ? w : "-", c->clip, mt_mode(c->mode), c->div.tick, name, c->div.ref,
+                  c->div.orig, x->tick, x->field);
+        cr_assert(c->div.ref == x->ref && c->div.orig == x->orig,
+                  "%s+%s clip %d %s tick %zu %s: ref %d orig %d, expected ref %d orig %d", body,
+                  w ? w : "-", c->clip, mt_mode(c->mode), c->div.tick, name, c->div.ref,
+                  c->div.orig, x->ref, x->orig);
+        cr_assert(c->div.cursor_off == x->cur_off && c->div.cursor_bit == x->cur_bit,
+                  "%s+%s clip %d %s tick %zu: cursor (%d, %d), expected (%d, %d)", body,
+                  w ? w : "-", c->clip, mt_mode(c->mode), c->div.tick, c->div.cursor_off,
+                  c->div.cursor_bit, x->cur_off, x->cur_bit);
+        cr_assert(c->group >= 0 && (size_t)c->group < r->ngroups &&
+                      !strcmp(r->groups[c->group].level, "entity"),
+                  "%s+%s clip %d %s: group %d", body, w ? w : "-", c->clip, mt_mode(c->mode),
+                  c->group);
+    }
+    const run_totals *t = &r->totals;
+    cr_assert_eq(t->entity_by_status[RES_MISMATCH], n, "entity mismatches: %llu, expected %zu",
+                 (unsigned long long)t->entity_by_status[RES_MISMATCH], n);
+    cr_assert_eq(t->entity_by_status[RES_FAULT], 0);
+    cr_assert_eq(t->entity_by_status[RES_BAD_INPUT], 0);
+    cr_assert_eq(t->entity_by_status[RES_NOT_RUN], 0);
+    uint64_t grouped = 0;
+    for (size_t g = 0; g < r->ngroups; g++)
+        if (!strcmp(r->groups[g].level, "entity")) grouped += r->groups[g].count;
+    cr_assert_eq(grouped, n, "entity groups hold %llu mismatches, expected %zu",
                  (unsigned long long)grouped, n);
 }
 

@@ -50,7 +50,8 @@ typedef struct mt_clip {
 } mt_clip;
 
 /*
- * A monster file (11 sections): bones (bone 0 a root, bone 1 its child),
+ * A monster file (11 sections; a body's 7 or a weapon's 8 when kind says
+ * so): bones (bone 0 a root, bone 1 its child),
  * every bone with rest rotation 0 and rest scale rest_scale, the skeleton
  * flag byte and rest root translation as given.
  */
@@ -62,6 +63,7 @@ typedef struct mt_model {
     int16_t rest_scale[3];
     unsigned nclips;
     const mt_clip *clip;
+    dat_kind kind; /* 0 (left out): a monster; DAT_BODY or DAT_WEAPON for an entity's files */
 } mt_model;
 
 /* The model's file bytes (malloc'd), section 3 zeroed. */
@@ -108,6 +110,33 @@ typedef struct mt_expect {
  * match; no fault, no bad input, not interrupted.
  */
 void mt_check(const run_results *r, const mt_expect *e, size_t n);
+
+/* run_config with every mode, the frame and entity levels, the given jobs. */
+void mt_config_entity(run_config *cfg, const char *corpus, const emu_image *img, unsigned jobs);
+/* Loads exe, runs every mode over corpus at the frame and entity levels. */
+void mt_run_entity(const char *corpus, const char *exe, unsigned jobs, run_results *out);
+
+/* An expected first divergence at the entity level (weapon NULL: no weapon slot). */
+typedef struct mt_ent_expect {
+    const char *body, *weapon;
+    int32_t clip;
+    mode_id mode;
+    size_t tick;
+    const char *field; /* full name with its model, "weapon.root.x" */
+    int32_t ref, orig;
+    int32_t cur_off, cur_bit; /* the diverging model's cursor where that tick began */
+} mt_ent_expect;
+
+/* The entity result of (body, weapon, clip, mode), or NULL. */
+const entity_result *mt_ent_find(const run_results *r, const char *body, const char *weapon,
+                                 int32_t clip, mode_id mode);
+/*
+ * Asserts that r's entity results hold exactly the mismatches of the table
+ * (tick, field with its model, values, cursor) and that every other one
+ * is a match, with groups holding them all; no fault, no bad input; the
+ * original's side emulated, shared or cached.
+ */
+void mt_ent_check(const run_results *r, const mt_ent_expect *e, size_t n);
 
 /* Ticks the reference makes on an n-frame clip in mode m (worked out from ENGINE.md). */
 uint32_t mt_ticks(unsigned n, mode_id m);

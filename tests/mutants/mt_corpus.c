@@ -57,7 +57,7 @@ static const mt_clip clips_a[] = {
       {.root = {-300, 5, 0}, .rot = {{-4, 1000, 0}, {64, -32, 2000}}},
       {.rot = {{0, 0, -1}, {128, 0, 0}}}}},
 };
-const mt_model mt_model_a = {"mut_a.dat", 2, 0, {0}, ONE, COUNT(clips_a), clips_a};
+const mt_model mt_model_a = {"mut_a.dat", 2, 0, {0}, ONE, COUNT(clips_a), clips_a, DAT_MONSTER};
 
 /*
  * clip 0 (f0 zero: 22 bits, tick 1 starts at bit 30 = (3, 6)):
@@ -94,7 +94,7 @@ static const mt_clip clips_b[] = {
       {.root = {4, -6, 7}, .rot = {{-8, 9, 0}}},
       {.root = {-2, 0, 1}, .rot = {{0, -100, 5}}}}},
 };
-const mt_model mt_model_b = {"mut_b.dat", 1, 0, {0}, ONE, COUNT(clips_b), clips_b};
+const mt_model mt_model_b = {"mut_b.dat", 1, 0, {0}, ONE, COUNT(clips_b), clips_b, DAT_MONSTER};
 
 /*
  * Normal and fast never halve: every clip matches there.
@@ -128,7 +128,7 @@ static const mt_clip clips_c[] = {
       {.rot = {{0}, {0, -50, 0}}},
       {.mode = 1, .scale = {{300, 400, 500}, {600, 700, 800}}}}},
 };
-static const mt_model model_c = {"mut_c.dat", 2, 0, {0}, ONE, COUNT(clips_c), clips_c};
+static const mt_model model_c = {"mut_c.dat", 2, 0, {0}, ONE, COUNT(clips_c), clips_c, DAT_MONSTER};
 
 /*
  * clip 0 (f0 zero, 2 bones: 22 bits, (3, 6)): every bone-0 field and bone 1's
@@ -162,7 +162,8 @@ static const mt_clip clips_d[] = {
       {.root = {0, 0, -1}}}},
 };
 /* Rest scales 100, 200, 300: what the mutant adds to. */
-static const mt_model model_d = {"mut_d.dat", 1, 0, {0}, {100, 200, 300}, COUNT(clips_d), clips_d};
+static const mt_model model_d = 
+    {"mut_d.dat", 1, 0, {0}, {100, 200, 300}, COUNT(clips_d), clips_d, DAT_MONSTER};
 
 /*
  * clip 0 (f0 zero: 19 bits, (3, 3)): bone[0].scale.x 1024 vs 100 + 1024 =
@@ -188,8 +189,10 @@ static const mt_clip clips_e[] = {
     {1, {{.root = {0, 20, -30}}}},
 };
 /* Same clips; rest root (0, -20, 30) in e0, (0, 0, 0) in e1. */
-static const mt_model model_e0 = {"mut_e0.dat", 1, 0, {0, -20, 30}, ONE, COUNT(clips_e), clips_e};
-static const mt_model model_e1 = {"mut_e1.dat", 1, 0, {0, 0, 0}, ONE, COUNT(clips_e), clips_e};
+static const mt_model model_e0 = 
+    {"mut_e0.dat", 1, 0, {0, -20, 30}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
+static const mt_model model_e1 = 
+    {"mut_e1.dat", 1, 0, {0, 0, 0}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
 
 /*
  * mut_e0, tick 0 (root.x: rest 0, so equal; root.y comes next):
@@ -219,7 +222,7 @@ static const mt_clip clips_f[] = {
     /* clip 2: two zero frames, the last clip of the file. */
     {2, {{.root = {0}}, {.root = {0}}}},
 };
-static const mt_model model_f = {"mut_f.dat", 1, 0, {0}, ONE, COUNT(clips_f), clips_f};
+static const mt_model model_f = {"mut_f.dat", 1, 0, {0}, ONE, COUNT(clips_f), clips_f, DAT_MONSTER};
 
 /*
  * Normal and fast never skip a save: every clip matches there. Values of a
@@ -250,7 +253,7 @@ static const mt_clip clips_g[] = {
     /* clip 2: one frame: FAST stops after it anyway. */
     {1, {{.root = {5, 5, 5}, .rot = {{1, 2, 3}}}}},
 };
-const mt_model mt_model_g = {"mut_g.dat", 1, 0, {0}, ONE, COUNT(clips_g), clips_g};
+const mt_model mt_model_g = {"mut_g.dat", 1, 0, {0}, ONE, COUNT(clips_g), clips_g, DAT_MONSTER};
 
 /*
  * Normal and slow do not use FAST: every clip matches there.
@@ -282,9 +285,11 @@ static const mt_clip clips_h1[] = {
     {1, {{.root = {0}}}},
     {1, {{.mode = 1, .scale = {ONE}}}},
 };
-static const mt_model model_h0 = {"mut_h0.dat", 1, 0x00, {0}, ONE, COUNT(clips_h0), clips_h0};
+static const mt_model model_h0 = 
+    {"mut_h0.dat", 1, 0x00, {0}, ONE, COUNT(clips_h0), clips_h0, DAT_MONSTER};
 /* Flag byte 0x81: bit 0 set at rest, bit 7 kept by every frame. */
-static const mt_model model_h1 = {"mut_h1.dat", 1, 0x81, {0}, ONE, COUNT(clips_h1), clips_h1};
+static const mt_model model_h1 = 
+    {"mut_h1.dat", 1, 0x81, {0}, ONE, COUNT(clips_h1), clips_h1, DAT_MONSTER};
 
 /*
  * mut_h0 clip 0 (f0 = 15 + 1 + 3 + 3 = 22 bits: (3, 6)): the roots come
@@ -310,11 +315,122 @@ static const mt_expect expect_h[] = {
     {"mut_h1.dat", 0, SF, 0, "skel.flag", 0, 0x80, 0x81, 1, 0},
 };
 
+/* ---- mutants i, j, k: the lockstep of QueueAnimation and AdvanceBy1 ---- */
+
+/*
+ * One entity corpus for the three: body d4c001 and weapon d4w001 (character
+ * 4: one armed entity), and monster c0m001 (an entity without a weapon
+ * slot). One bone each, rest root and rotations 0. Body frames: root
+ * (1, 0, 0), nothing else: 15 + 1 + 3 = 19 bits, so the body's cursor is
+ * (3, 3) after one frame and (5, 6) after two. Weapon frames: root
+ * (10, 0, 0): 8 + 5 + 5 + 1 + 3 = 22 bits. Clip 0: 2 frames on both;
+ * clip 1: the weapon is longer (body 2, weapon 3); clip 2: the weapon is
+ * shorter (body 3, weapon 1).
+ *
+ * Calls of an n-frame clip in mode m (ticks, the end call included):
+ * normal n + 1, slow 2n, fast ceil(n / 2) + 1, slow+fast n + 1. The body's
+ * end call is the last of its count, the entity's completion.
+ */
+#define B1 {.root = {1, 0, 0}}
+#define W1 {.root = {10, 0, 0}}
+static const mt_clip clips_body[] = {{2, {B1, B1}}, {2, {B1, B1}}, {3, {B1, B1, B1}}};
+static const mt_clip clips_weapon[] = {{2, {W1, W1}}, {3, {W1, W1, W1}}, {1, {W1}}};
+static const mt_clip clips_monster[] = {{2, {B1, B1}}};
+const mt_model mt_model_body = {
+    "d4c001.dat", 1, 0, {0}, ONE, COUNT(clips_body), clips_body, DAT_BODY};
+const mt_model mt_model_weapon = {
+    "d4w001.dat", 1, 0, {0}, ONE, COUNT(clips_weapon), clips_weapon, DAT_WEAPON};
+const mt_model mt_model_monster = {
+    "c0m001.dat", 1, 0, {0}, ONE, COUNT(clips_monster), clips_monster, DAT_MONSTER};
+#define BODY "d4c001.dat"
+#define WEAPON "d4w001.dat"
+
+/*
+ * Mutant i: AdvanceBy1 returns the weapon's result (a slot without a
+ * weapon, the body's). Both sides do the same to both models at every
+ * call; only the result differs, where the weapon's own end call is not
+ * the body's.
+ * clip 0: equal lengths, equal results: matches.
+ * clip 1 (weapon longer): at the body's end call (tick 2, 3, 1, 2 in
+ *   normal, slow, fast, slow+fast) the reference says 1, the mutant the
+ *   weapon's 0 (it still decodes). The body's cursor there is the one
+ *   saved after its two frames: (5, 6) in every mode (slow: tick 2 saves,
+ *   slow+fast: tick 0 saves after f0 + f1/2, tick 1 is a half-step).
+ * clip 2 (weapon shorter): the weapon ends after tick 0 in every mode, so
+ *   at tick 1 the mutant returns 1 (and stops) where the body goes on: ref
+ *   0, orig 1. The body's cursor after tick 0: one frame (3, 3) in normal
+ *   and slow, two frames (5, 6) in fast and slow+fast.
+ * c0m001: no weapon: matches.
+ */
+const mt_ent_expect mt_ent_expect_i[MT_ENT_EXPECT_I] = {
+    {BODY, WEAPON, 1, N, 2, "body.ret", 1, 0, 5, 6},
+    {BODY, WEAPON, 1, S, 3, "body.ret", 1, 0, 5, 6},
+    {BODY, WEAPON, 1, F, 1, "body.ret", 1, 0, 5, 6},
+    {BODY, WEAPON, 1, SF, 2, "body.ret", 1, 0, 5, 6},
+    {BODY, WEAPON, 2, N, 1, "body.ret", 0, 1, 3, 3},
+    {BODY, WEAPON, 2, S, 1, "body.ret", 0, 1, 3, 3},
+    {BODY, WEAPON, 2, F, 1, "body.ret", 0, 1, 5, 6},
+    {BODY, WEAPON, 2, SF, 1, "body.ret", 0, 1, 5, 6},
+};
+
+/*
+ * Mutant j: QueueAnimation never starts the weapon: its AnimCmd stays as
+ * the harness set it (flags only, total 0: every later call returns 1 at
+ * once) and its skeleton as loaded. The weapon comes first, root.x first:
+ * at tick 0 the reference has decoded frame 0 (10), fast frames 0 and 1
+ * (20, when the clip has two), slow+fast frame 0 and half of frame 1
+ * (10 + 5); the mutant has the file's rest root 0. Every clip, every mode.
+ */
+static const mt_ent_expect ent_j[] = {
+    {BODY, WEAPON, 0, N, 0, "weapon.root.x", 10, 0, 1, 0},
+    {BODY, WEAPON, 0, S, 0, "weapon.root.x", 10, 0, 1, 0},
+    {BODY, WEAPON, 0, F, 0, "weapon.root.x", 20, 0, 1, 0},
+    {BODY, WEAPON, 0, SF, 0, "weapon.root.x", 15, 0, 1, 0},
+    {BODY, WEAPON, 1, N, 0, "weapon.root.x", 10, 0, 1, 0},
+    {BODY, WEAPON, 1, S, 0, "weapon.root.x", 10, 0, 1, 0},
+    {BODY, WEAPON, 1, F, 0, "weapon.root.x", 20, 0, 1, 0},
+    {BODY, WEAPON, 1, SF, 0, "weapon.root.x", 15, 0, 1, 0},
+    {BODY, WEAPON, 2, N, 0, "weapon.root.x", 10, 0, 1, 0},
+    {BODY, WEAPON, 2, S, 0, "weapon.root.x", 10, 0, 1, 0},
+    {BODY, WEAPON, 2, F, 0, "weapon.root.x", 10, 0, 1, 0},
+    {BODY, WEAPON, 2, SF, 0, "weapon.root.x", 10, 0, 1, 0},
+};
+
+/*
+ * Mutant k: after both StartClips the weapon's total is set to the body's.
+ * The weapon's first call already ran with its own total, so at tick 0
+ * everything agrees but weapon.cmd.total (after the skeleton, frame, off,
+ * bit and flags): n, or 2n - 1 under slow, its own against the body's.
+ * clip 0: equal lengths: matches.
+ * clip 1: 3 vs 2 (normal, fast), 5 vs 3 (slow, slow+fast).
+ * clip 2: 1 vs 3 (normal, fast), 1 vs 5 (slow, slow+fast).
+ */
+static const mt_ent_expect ent_k[] = {
+    {BODY, WEAPON, 1, N, 0, "weapon.cmd.total", 3, 2, 1, 0},
+    {BODY, WEAPON, 1, S, 0, "weapon.cmd.total", 5, 3, 1, 0},
+    {BODY, WEAPON, 1, F, 0, "weapon.cmd.total", 3, 2, 1, 0},
+    {BODY, WEAPON, 1, SF, 0, "weapon.cmd.total", 5, 3, 1, 0},
+    {BODY, WEAPON, 2, N, 0, "weapon.cmd.total", 1, 3, 1, 0},
+    {BODY, WEAPON, 2, S, 0, "weapon.cmd.total", 1, 5, 1, 0},
+    {BODY, WEAPON, 2, F, 0, "weapon.cmd.total", 1, 3, 1, 0},
+    {BODY, WEAPON, 2, SF, 0, "weapon.cmd.total", 1, 5, 1, 0},
+};
+
 /* ---- the table of mutants ---- */
 
 /* A row from the mutant's letter alone: the name and the executable cannot disagree. */
 #define MUTANT(letter, model0, model1, expect, nexpect)                                            \
-    {letter, "standin_mut_" letter ".exe", {model0, model1}, expect, nexpect}
+    {letter, "standin_mut_" letter ".exe", {model0, model1, NULL}, expect, nexpect, 0, NULL, 0}
+/* A lockstep mutant: the entity corpus, no frame-level mismatch, entity expectations. */
+#define ENTITY_MUTANT(letter, ent)                                                                 \
+    {letter,                                                                                       \
+     "standin_mut_" letter ".exe",                                                                 \
+     {&mt_model_body, &mt_model_weapon, &mt_model_monster},                                        \
+     NULL,                                                                                         \
+     0,                                                                                            \
+     1,                                                                                            \
+     ent,                                                                                          \
+     COUNT(ent)}
 
 const mt_mutant mt_mutants[MT_MUTANTS] = {
     MUTANT("a", &mt_model_a, NULL, mt_expect_a, MT_EXPECT_A),
@@ -325,6 +441,9 @@ const mt_mutant mt_mutants[MT_MUTANTS] = {
     MUTANT("f", &model_f, NULL, expect_f, COUNT(expect_f)),
     MUTANT("g", &mt_model_g, NULL, expect_g, COUNT(expect_g)),
     MUTANT("h", &model_h0, &model_h1, expect_h, COUNT(expect_h)),
+    ENTITY_MUTANT("i", mt_ent_expect_i),
+    ENTITY_MUTANT("j", ent_j),
+    ENTITY_MUTANT("k", ent_k),
 };
 
 const mt_mutant *mt_mutant_named(const char *name)
@@ -339,8 +458,9 @@ const mt_mutant *mt_mutant_named(const char *name)
     return found;
 }
 
-void mt_write_mutant(const char *dir, const mt_mutant *m)
+unsigned mt_write_mutant(const char *dir, const mt_mutant *m)
 {
-    for (int i = 0; i < 2; i++)
-        if (m->models[i]) mt_write_model(dir, m->models[i]);
+    unsigned n = 0;
+    for (; n < 3 && m->models[n]; n++) mt_write_model(dir, m->models[n]);
+    return n;
 }

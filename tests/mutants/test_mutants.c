@@ -22,12 +22,14 @@
 static void run_mutant(const mt_mutant *m)
 {
     char *dir = ts_tempdir();
-    mt_write_mutant(dir, m);
+    unsigned files = mt_write_mutant(dir, m);
     run_results r;
-    mt_run(dir, m->exe, 2, &r);
-    cr_assert_eq(r.nfiles, m->models[1] ? 2u : 1u, "%s: %zu files", m->exe, r.nfiles);
+    if (m->entity) mt_run_entity(dir, m->exe, 2, &r);
+    else mt_run(dir, m->exe, 2, &r);
+    cr_assert_eq(r.nfiles, files, "%s: %zu files", m->exe, r.nfiles);
     mt_check(&r, m->expect, m->nexpect);
     mt_check_ticks(&r);
+    if (m->entity) mt_ent_check(&r, m->ent, m->nent);
     run_results_free(&r);
     ts_rmtree(dir);
 }
@@ -64,24 +66,91 @@ Test(mutants, h_mode_bit_ored)
 {
     run_mutant(mt_mutant_named("h"));
 }
+Test(mutants, i_advance_returns_the_weapons_result)
+{
+    run_mutant(mt_mutant_named("i"));
+}
+Test(mutants, j_queue_skips_the_weapon)
+{
+    run_mutant(mt_mutant_named("j"));
+}
+Test(mutants, k_weapon_takes_the_bodys_frame_count)
+{
+    run_mutant(mt_mutant_named("k"));
+}
 
-/* The unmutated stand-in over every mutant's corpus at once: no mismatch. */
+/* The unmutated stand-in over every mutant's corpus at once, both levels: no mismatch. */
 Test(mutants, standin_matches_every_corpus)
 {
     char *dir = ts_tempdir();
-    unsigned files = 0;
-    for (size_t i = 0; i < MT_MUTANTS; i++) {
-        mt_write_mutant(dir, &mt_mutants[i]);
-        files += mt_mutants[i].models[1] ? 2 : 1;
-    }
+    for (size_t i = 0; i < MT_MUTANTS; i++) mt_write_mutant(dir, &mt_mutants[i]);
     run_results r;
-    mt_run(dir, "standin.exe", 2, &r);
-    cr_assert_eq(r.nfiles, files);
-    /* 10 files of 3, 3, 3, 3, 2, 2, 3, 3, 3, 2 clips, 4 modes each. */
-    cr_assert_eq(r.nresults, 27u * 4, "%zu results", r.nresults);
+    mt_run_entity(dir, "standin.exe", 2, &r);
+    /* a..h: 10 monsters of 3, 3, 3, 3, 2, 2, 3, 3, 3, 2 clips; i..k share d4c001 (3
+     * clips), d4w001 (3) and c0m001 (1). 4 modes each. */
+    cr_assert_eq(r.nfiles, 13u);
+    cr_assert_eq(r.nresults, 34u * 4, "%zu results", r.nresults);
+    /* Entities: the 11 monsters alone, d4c001 with d4w001 (3 clips both have). */
+    cr_assert_eq(r.nentities, 12u);
+    cr_assert_eq(r.nentity_results, (27u + 1 + 3) * 4, "%zu entity results", r.nentity_results);
     mt_check(&r, NULL, 0);
     mt_check_ticks(&r);
+    mt_ent_check(&r, NULL, 0);
     cr_assert_eq(r.ngroups, 0);
+    /* Where the weapon ended, on both sides (tick of its own end call; -1: still running). */
+    const entity_result *e = mt_ent_find(&r, "d4c001.dat", "d4w001.dat", 1, MODE_NORMAL);
+    cr_assert_not_null(e);
+    cr_assert_eq(e->r.ref_ticks, 3u, "the body's 2 frames and its end call");
+    cr_assert_eq(e->weapon_end_ref, -1, "the 3-frame weapon still runs at the body's end");
+    cr_assert_eq(e->weapon_end_orig, -1);
+    e = mt_ent_find(&r, "d4c001.dat", "d4w001.dat", 2, MODE_SLOW);
+    cr_assert_not_null(e);
+    cr_assert_eq(e->r.ref_ticks, 6u, "slow: 2 x 3 calls");
+    cr_assert_eq(e->weapon_end_ref, 1, "the 1-frame weapon's end call is tick 1");
+    cr_assert_eq(e->weapon_end_orig, 1);
+    e = mt_ent_find(&r, "d4c001.dat", "d4w001.dat", 0, MODE_FAST);
+    cr_assert_eq(e->weapon_end_ref, 1, "equal lengths end together");
+    cr_assert_eq(e->weapon_end_orig, 1);
+    cr_assert_null(mt_ent_find(&r, "d4c001.dat", NULL, 0, MODE_FAST), "the body is armed only");
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+/*
+ * The unmutated stand-in over the 'small' preset's entities: no mismatch.
+ * Entities (corpus/README.md): the monsters c0m000..c0m003 (7, 4, 7, 7
+ * clips), d1c003 alone (2), d4c009 with d4w023 and with d4w024 (6 each),
+ * d7c016 alone (2): 41 clips per mode.
+ */
+Test(mutants, standin_matches_small_preset_entities)
+{
+    char *dir = ts_tempdir();
+    synth_summary sum;
+    ff_error err;
+    memset(&sum, 0, sizeof sum);
+    MT_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
+    run_results r;
+    mt_run_entity(dir, "standin.exe", 2, &r);
+    cr_assert_eq(r.nentities, 8u);
+    cr_assert_eq(r.totals.entities_armed, 2u);
+    cr_assert_eq(r.totals.pool_mismatches, 0u);
+    cr_assert_eq(r.nentity_results, 41u * 4, "%zu entity results", r.nentity_results);
+    mt_check(&r, NULL, 0);
+    mt_ent_check(&r, NULL, 0);
+    /* Clip 4: 15 frames on the body, 16 on the weapons: the weapon still runs at the end. */
+    const entity_result *e = mt_ent_find(&r, "d4c009.dat", "d4w024.dat", 4, MODE_NORMAL);
+    cr_assert_not_null(e);
+    cr_assert_eq(e->r.ref_ticks, 16u);
+    cr_assert_eq(e->weapon_frames, 16u);
+    cr_assert_eq(e->weapon_end_ref, -1);
+    cr_assert_eq(e->weapon_end_orig, -1);
+    /* Clip 0: 6 frames on both: the weapon's end call is the body's, tick 6. */
+    e = mt_ent_find(&r, "d4c009.dat", "d4w023.dat", 0, MODE_NORMAL);
+    cr_assert_eq(e->weapon_end_ref, 6);
+    cr_assert_eq(e->weapon_end_orig, 6);
+    /* Every armed entity has its in-hand offset plot; the others none. */
+    for (size_t i = 0; i < r.nentities; i++)
+        cr_assert_eq(r.entities[i].plot_clip >= 0, r.entities[i].weapon >= 0, "entity %zu", i);
     run_results_free(&r);
     ts_rmtree(dir);
 }

@@ -75,7 +75,7 @@ static void run_mutant(const mt_model *model, const char *exe, const char *field
  * row: m[0][0] is 0 on both, m[0][1] is -4096 against 0.
  */
 static const mt_clip clip_order[] = {{2, {{.rot = {{1024, 0, 1024}}}, {.rot = {{0}}}}}};
-static const mt_model model_order = {"pose_order.dat", 1, 0, {0}, ONE, 1, clip_order};
+static const mt_model model_order = {"pose_order.dat", 1, 0, {0}, ONE, 1, clip_order, 0};
 
 Test(pose_level, mutant_order)
 {
@@ -91,7 +91,7 @@ Test(pose_level, mutant_order)
  * cell to differ; Ry(0) leaves it as it is.
  */
 static const mt_clip clip_floor[] = {{2, {{.rot = {{512, 0, 512}}}, {.rot = {{0}}}}}};
-static const mt_model model_floor = {"pose_floor.dat", 1, 0, {0}, ONE, 1, clip_floor};
+static const mt_model model_floor = {"pose_floor.dat", 1, 0, {0}, ONE, 1, clip_floor, 0};
 
 Test(pose_level, mutant_floor)
 {
@@ -108,7 +108,7 @@ Test(pose_level, mutant_floor)
 static const mt_clip clip_sat[] = {{2,
                                     {{.mode = 1, .rot = {{0}}, .scale = {{32767, 1024, 1024}}},
                                      {.mode = 1, .rot = {{0}}, .scale = {{32767, 1024, 1024}}}}}};
-static const mt_model model_sat = {"pose_sat.dat", 1, 0, {0}, ONE, 1, clip_sat};
+static const mt_model model_sat = {"pose_sat.dat", 1, 0, {0}, ONE, 1, clip_sat, 0};
 
 Test(pose_level, mutant_saturate)
 {
@@ -122,7 +122,7 @@ Test(pose_level, mutant_saturate)
  * 0; the cells and the identity-base world agree. First: placed[0].t.x.
  */
 static const mt_clip clip_base[] = {{2, {{.rot = {{100, 200, 300}}}, {.rot = {{0}}}}}};
-static const mt_model model_base = {"pose_base.dat", 1, 0, {0}, ONE, 1, clip_base};
+static const mt_model model_base = {"pose_base.dat", 1, 0, {0}, ONE, 1, clip_base, 0};
 
 Test(pose_level, mutant_base_translation)
 {
@@ -179,7 +179,7 @@ Test(pose_level, search_names_the_mutants_order)
  * 0, the first cell to differ (Ry(0) and Rz(0) are the identity).
  */
 static const mt_clip clip_x87[] = {{2, {{.rot = {{-2048, 0, 0}}}, {.rot = {{0}}}}}};
-static const mt_model model_x87 = {"pose_x87.dat", 1, 0, {0}, ONE, 1, clip_x87};
+static const mt_model model_x87 = {"pose_x87.dat", 1, 0, {0}, ONE, 1, clip_x87, 0};
 
 Test(pose_level, x87_limit_is_a_class_apart)
 {

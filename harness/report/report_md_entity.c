@@ -1,0 +1,131 @@
+/*
+ * harness/report/report_md_entity.c: the entity level in summary.md: its
+ * totals, the entities with a problem or a pool mismatch (counts per mode,
+ * first failure, where the weapon ended), and an entity group's example.
+ * Strings from the tree go through report_md.c's escapes. Recomputes nothing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/report/report_md_entity.h"
+
+#define RM_MAX_ROWS 100
+
+static const char *const status_label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
+                                                     "not run"};
+
+uint64_t rm_entity_failures(const cJSON *report)
+{
+    const cJSON *e = rv_obj(rv_obj(report, "totals"), "entity");
+    return rv_u64(e, "mismatch", 0) + rv_u64(e, "fault", 0) + rv_u64(e, "bad_input", 0);
+}
+
+static void weapon_end(strbuf *b, const cJSON *r, rv_labels l)
+{
+    const cJSON *we = rv_obj(r, "weapon_end");
+    if (!rv_str(r, "weapon", NULL) || !we) return;
+    sb_puts(b, "; weapon's end call:");
+    const char *side[2] = {"ref", "orig"}, *label[2] = {l.cand, l.auth};
+    for (int k = 0; k < 2; k++) {
+        sb_printf(b, "%s %s ", k ? "," : "", label[k]);
+        if (rv_has_num(we, side[k]))
+            sb_printf(b, "%lld", (long long)rv_int(we, side[k], -1));
+        else
+            sb_puts(b, "none (still running)");
+    }
+}
+
+static void failure_item(strbuf *b, const cJSON *r, rv_labels l)
+{
+    int s = rv_status(rv_str(r, "status", NULL));
+    sb_printf(b, "  - %s, clip %lld ", s >= 0 ? status_label[s] : "?",
+              (long long)rv_int(r, "clip", -1));
+    rm_text(b, rv_str(r, "mode", "?"));
+    const cJSON *d = rv_obj(r, "divergence");
+    if (d) {
+        sb_printf(b, ": tick %lld, ", (long long)rv_int(d, "tick", -1));
+        rm_code(b, rv_str(d, "field", "?"));
+        sb_printf(b, " %s %lld, %s %lld", l.cand, (long long)rv_int(d, "ref", 0), l.auth,
+                  (long long)rv_int(d, "orig", 0));
+    } else if (s == RES_FAULT) {
+        sb_puts(b, ": ");
+        rm_text(b, rv_str(rv_obj(r, "fault"), "message", "fault"));
+        sb_puts(b, " at EIP ");
+        rm_code(b, rv_str(rv_obj(r, "fault"), "eip", "?"));
+    } else {
+        sb_puts(b, ": ");
+        rm_text(b, rv_str(rv_obj(r, "error"), "message", ""));
+    }
+    weapon_end(b, r, l);
+    sb_putc(b, '\n');
+}
+
+static int has_problem(const rv_entity *en)
+{
+    for (int m = 0; m < MODE__COUNT; m++)
+        if (en->first_fail[m] || en->first_bad[m]) return 1;
+    return rv_bool(en->e, "pool_mismatch", 0);
+}
+
+void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x)
+{
+    if (!rv_entity_level(report)) return;
+    const cJSON *t = rv_obj(rv_obj(report, "totals"), "entity");
+    rv_labels l = rv_sides(report);
+    sb_printf(b, "## Entities (%zu)\n\n", x->n);
+    sb_printf(b,
+              "%llu with a weapon, %llu pool mismatches; %llu comparisons (QueueAnimation, then "
+              "AdvanceBy1 to the body's end call; the weapon compared first, then the body, then "
+              "the call's result):",
+              (unsigned long long)rv_u64(t, "armed", 0),
+              (unsigned long long)rv_u64(t, "pool_mismatches", 0),
+              (unsigned long long)rv_u64(t, "comparisons", 0));
+    for (int s = 0; s < RES__COUNT; s++)
+        sb_printf(b, "%s %llu %s", s ? "," : "",
+                  (unsigned long long)rv_u64(t, res_status_name((res_status)s), 0),
+                  status_label[s]);
+    sb_puts(b, ". Which model the engine advances first cannot be seen between calls (the two "
+               "share no state) and is not checked.\n\n");
+    size_t n = 0;
+    for (size_t i = 0; i < x->n; i++) {
+        const rv_entity *en = &x->e[i];
+        if (!has_problem(en)) continue;
+        if (n++ >= RM_MAX_ROWS) continue;
+        sb_puts(b, "- ");
+        rm_text(b, en->pair);
+        if (rv_bool(en->e, "pool_mismatch", 0))
+            sb_printf(b, " (pool mismatch: body %llu clips, weapon %llu; the %llu both have ran)",
+                      (unsigned long long)rv_u64(en->e, "body_clips", 0),
+                      (unsigned long long)rv_u64(en->e, "weapon_clips", 0),
+                      (unsigned long long)rv_u64(en->e, "clips", 0));
+        sb_putc(b, '\n');
+        for (int m = 0; m < MODE__COUNT; m++) {
+            if (en->first_fail[m]) failure_item(b, en->first_fail[m], l);
+            if (en->first_bad[m]) failure_item(b, en->first_bad[m], l);
+        }
+    }
+    if (!n)
+        sb_puts(b, "No entity with a problem.\n");
+    else if (n > RM_MAX_ROWS)
+        sb_printf(b, "\n%zu more are in report.json.\n", n - RM_MAX_ROWS);
+    sb_putc(b, '\n');
+}
+
+void rm_entity_group(strbuf *b, const cJSON *g, const rv_entities *x, rv_labels l)
+{
+    const cJSON *ex = rv_obj(g, "example");
+    sb_puts(b, "- First divergence: entity ");
+    rm_text(b, rv_str(ex, "file", "?"));
+    if (rv_str(ex, "weapon", NULL)) {
+        sb_puts(b, "+");
+        rm_text(b, rv_str(ex, "weapon", ""));
+    }
+    sb_printf(b, ", clip %lld, mode ", (long long)rv_int(ex, "clip", -1));
+    rm_text(b, rv_str(ex, "mode", "?"));
+    sb_printf(b, ", call %lld, field ", (long long)rv_int(ex, "tick", -1));
+    rm_code(b, rv_str(ex, "field", "?"));
+    sb_printf(b, ": %s %lld, %s %lld\n", l.cand, (long long)rv_int(ex, "ref", 0), l.auth,
+              (long long)rv_int(ex, "orig", 0));
+    rm_stream_lines(b, rv_obj(rv_entity_result(x, rv_int(ex, "result", -1)), "divergence"));
+    sb_putc(b, '\n');
+}

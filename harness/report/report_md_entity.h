@@ -1,0 +1,30 @@
+/*
+ * harness/report/report_md_entity.h: the entity level in summary.md
+ * (report_md_entity.c), called by report_md.c, and the Markdown escapes
+ * report_md.c lends it. Internal to the Markdown renderer; reads the
+ * report tree only.
+ */
+#ifndef FF8_HARNESS_REPORT_REPORT_MD_ENTITY_H
+#define FF8_HARNESS_REPORT_REPORT_MD_ENTITY_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "harness/core/strbuf.h"
+#include "harness/report/report_view.h"
+#include "harness/report/report_view_entity.h"
+
+/* report_md.c: text escaped for prose and table cells; an inline code span; a divergence's stream
+ * lines. */
+void rm_text(strbuf *b, const char *s);
+void rm_code(strbuf *b, const char *s);
+void rm_stream_lines(strbuf *b, const cJSON *divergence);
+
+/* Entity mismatches, faults and bad inputs in the totals. */
+uint64_t rm_entity_failures(const cJSON *report);
+/* "## Entities": totals, the pairs with problems or pool mismatches, their first failures. */
+void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x);
+/* The lines of an entity group after its heading: the example and its stream. */
+void rm_entity_group(strbuf *b, const cJSON *g, const rv_entities *x, rv_labels l);
+
+#endif

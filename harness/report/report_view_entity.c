@@ -1,0 +1,76 @@
+/*
+ * harness/report/report_view_entity.c: the entity level of a report tree,
+ * indexed for the renderers.
+ */
+#include "harness/report/report_view_entity.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/report/report_view.h"
+
+static void name_pair(rv_entity *en, const cJSON *o)
+{
+    en->body = rv_str(o, "body", "");
+    en->weapon = rv_str(o, "weapon", NULL);
+    snprintf(en->pair, sizeof en->pair, "%s%s%s", en->body, en->weapon ? "+" : "",
+             en->weapon ? en->weapon : "");
+}
+
+static void tally(rv_entities *x, rv_entity *en, const cJSON *r)
+{
+    int m = rv_mode(rv_str(r, "mode", NULL));
+    int s = rv_status(rv_str(r, "status", NULL));
+    if (s < 0) return;
+    x->by_status[s]++;
+    if (m < 0) return;
+    x->modes |= 1u << m;
+    en->n[m][s]++;
+    if ((s == RES_MISMATCH || s == RES_FAULT) && !en->first_fail[m]) en->first_fail[m] = r;
+    if (s == RES_BAD_INPUT && !en->first_bad[m]) en->first_bad[m] = r;
+}
+
+int rv_entities_build(const cJSON *report, rv_entities *x)
+{
+    memset(x, 0, sizeof *x);
+    const cJSON *ents = rv_arr(report, "entities"), *res = rv_arr(report, "entity_results"), *o;
+    size_t ne = rv_len(ents), nr = rv_len(res);
+    x->e = calloc(ne ? ne : 1, sizeof *x->e);
+    x->results = malloc((nr ? nr : 1) * sizeof *x->results);
+    if (!x->e || !x->results) {
+        rv_entities_free(x);
+        return -1;
+    }
+    cJSON_ArrayForEach(o, ents)
+    {
+        rv_entity *en = &x->e[x->n++];
+        en->e = o;
+        name_pair(en, o);
+    }
+    cJSON_ArrayForEach(o, res)
+    {
+        x->results[x->nresults++] = o;
+        int64_t i = rv_int(o, "entity", -1);
+        if (i >= 0 && (uint64_t)i < x->n) tally(x, &x->e[i], o);
+    }
+    return 0;
+}
+
+void rv_entities_free(rv_entities *x)
+{
+    free(x->e);
+    free(x->results);
+    memset(x, 0, sizeof *x);
+}
+
+const cJSON *rv_entity_result(const rv_entities *x, int64_t i)
+{
+    return i >= 0 && (uint64_t)i < x->nresults ? x->results[i] : NULL;
+}
+
+int rv_entity_level(const cJSON *report)
+{
+    return rv_has_string(rv_arr(rv_obj(report, "run"), "levels"), "entity") ||
+           rv_len(rv_arr(report, "entities")) > 0;
+}

@@ -1,0 +1,488 @@
+/*
+ * harness/run/run_entity.c: what a worker does with one entity unit: every
+ * clip both models have, in one mode, both sides, compared with ent_cmp.
+ *
+ * The original's side of a clip comes from, in this order: recorded traces
+ * (check), the cache (the whole unit was found there), the outcomes of the
+ * identical entity that leads this one's slot, or a new emulation on this
+ * worker's own engine (emu/entity.h). Each clip's record is written at its
+ * fixed index; groups and plots are updated under the run's lock.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/entity.h"
+#include "harness/core/group.h"
+#include "harness/run/cache.h"
+#include "harness/run/refside.h"
+#include "harness/run/refside_entity.h"
+#include "harness/run/run_entity.h"
+#include "harness/run/run_entity_io.h"
+
+struct ent_worker {
+    run_ctx *ctx;
+    emu_game *g;     /* NULL when no executable */
+    emu_entity *ent; /* opened on g at the first emulation */
+    int64_t loaded;  /* entity in guest memory, -1: none */
+    uint8_t *skel[2];
+    size_t skel_cap[2];
+    ent_trace rt;   /* candidate side */
+    ent_outcome ao; /* authority side */
+    /* the unit's files, held (run_file_get) while it runs; wd NULL without a weapon */
+    const dat_file *bd, *wd;
+    strbuf blob;    /* outcomes under construction (cache, followers) */
+    strbuf rec;     /* recorded traces under construction */
+};
+
+ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, ff_error *err)
+{
+    ent_worker *ew = calloc(1, sizeof *ew);
+    if (!ew) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        return NULL;
+    }
+    ew->ctx = ctx;
+    ew->g = g;
+    ew->loaded = -1;
+    ent_trace_init(&ew->rt);
+    ent_outcome_init(&ew->ao);
+    sb_init(&ew->blob);
+    sb_init(&ew->rec);
+    return ew;
+}
+
+void run_entity_worker_free(ent_worker *ew)
+{
+    if (!ew) return;
+    emu_entity_close(ew->ent);
+    for (int m = 0; m < 2; m++)
+        free(ew->skel[m]);
+    ent_trace_free(&ew->rt);
+    ent_outcome_free(&ew->ao);
+    sb_free(&ew->blob);
+    sb_free(&ew->rec);
+    free(ew);
+}
+
+/* ---- the original's side ---- */
+
+static emu_entity_file file_of(const dat_file *d)
+{
+    return (emu_entity_file){d->data, d->size, d->skel_off, d->section[DAT_SECTION_GEOMETRY],
+                             d->anim_off};
+}
+
+static int load_entity(ent_worker *ew, uint32_t e, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const res_entity *en = &ctx->res->entities[e];
+    if (!ew->ent && emu_entity_open(ew->g, &ew->ent, err) < 0) return -1;
+    if (ew->loaded == (int64_t)e) {
+        emu_entity_reset(ew->ent);
+        return 0;
+    }
+    ew->loaded = -1;
+    emu_entity_file b = file_of(ew->bd), w = {0};
+    if (ew->wd) w = file_of(ew->wd);
+    emu_attach att;
+    memcpy(att.rot, en->attach_rot, sizeof att.rot);
+    memcpy(att.trans, en->attach_trans, sizeof att.trans);
+    if (emu_entity_load(ew->ent, &b, en->weapon >= 0 ? &w : NULL, &att, err) < 0) {
+        /* err's file names the model; the run's names the file. */
+        uint32_t f = strcmp(err->file, "weapon") == 0 ? (uint32_t)en->weapon : en->body;
+        const char *name = ctx->res->files[f].name;
+        snprintf(err->file, sizeof err->file, "%s", name);
+        return -1;
+    }
+    ew->loaded = e;
+    return 0;
+}
+
+static int push_call(ent_worker *ew, uint32_t ret, ff_error *err)
+{
+    ent_trace *t = &ew->ao.t;
+    if (t->armed) {
+        field_state w = {.cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_WEAPON),
+                         .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_WEAPON)};
+        if (trace_push_state(&t->weapon, &w, err) < 0) return -1;
+    }
+    field_state b = {.ret = (int32_t)ret,
+                     .cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_BODY),
+                     .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_BODY)};
+    return trace_push_state(&t->body, &b, err);
+}
+
+/* QueueAnimation, then AdvanceBy1 until the body's end call (or a fault). */
+static int emulate(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const res_entity *en = &ctx->res->entities[u->entity];
+    const dat_file *bd = ew->bd;
+    if (!ew->g) return ff_error_set(err, FF_E_USAGE, bd->name, -1, "no executable to emulate");
+    if (load_entity(ew, u->entity, err) < 0) return -1;
+    ent_outcome *o = &ew->ao;
+    o->faulted = 0;
+    ent_trace_clear(&o->t, en->weapon >= 0, &ctx->fields, bd->bones,
+                    ew->wd ? ew->wd->bones : 0);
+    uint32_t ret = 0;
+    int rc = emu_entity_queue(ew->ent, mode_flags(u->mode), (int16_t)clip, &ret, &o->fault);
+    uint64_t calls = 1;
+    while (rc == 0) {
+        if (push_call(ew, ret, err) < 0) return -1;
+        if (ret == 1 || o->t.body.n >= REFSIDE_MAX_TICKS) break;
+        rc = emu_entity_advance(ew->ent, &ret, &o->fault);
+        calls++;
+    }
+    if (rc < 0) {
+        o->faulted = 1;
+        ew->loaded = -1; /* reloaded next time, as after a frame-level fault */
+    }
+    if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->emulated_calls, calls);
+    return 0;
+}
+
+/* Where the original's side of a unit's clips comes from. */
+typedef struct ent_io {
+    ent_files files; /* trace files: candidate (against) and authority (traces) */
+    uint8_t *raw;    /* cached or shared outcomes */
+    size_t raw_len, raw_pos;
+    int raw_ok;
+    res_source raw_src;
+} ent_io;
+
+static void take_raw(ent_io *io, const uint8_t *packed, size_t len, const char *key, res_source src)
+{
+    ff_error e;
+    if (outcome_unpack(packed, len, key, &io->raw, &io->raw_len, &e) == 0) {
+        io->raw_ok = 1;
+        io->raw_src = src;
+    }
+}
+
+static void open_io(ent_worker *ew, const run_unit *u, ent_io *io)
+{
+    run_ctx *ctx = ew->ctx;
+    const run_config *cfg = ctx->cfg;
+    memset(io, 0, sizeof *io);
+    ent_files_open(&io->files, ctx, u);
+    if (cfg->traces_dir) return;
+    if (u->cached && cfg->cache) {
+        uint8_t *packed = NULL;
+        size_t len = 0;
+        ff_error e;
+        int got = cache_get(cfg->cache, &u->key, &packed, &len, &e);
+        if (got == 1) take_raw(io, packed, len, u->key.hex, RES_SRC_CACHE);
+        else if (got < 0) run_cache_rejected(ctx, &e);
+        free(packed);
+        return;
+    }
+    if (u->eslot >= 0 && !u->eleader) {
+        /* The leader ran earlier in this chain; its outcomes do not change once ready. */
+        ent_slot *s = &ctx->ent->slots[u->eslot];
+        pthread_mutex_lock(&ctx->lock);
+        int ready = s->ready;
+        pthread_mutex_unlock(&ctx->lock);
+        if (ready) take_raw(io, s->packed, s->len, "shared outcomes", RES_SRC_SHARED);
+    }
+}
+
+static void close_io(ent_io *io)
+{
+    ent_files_close(&io->files);
+    free(io->raw);
+}
+
+/* The authority's side of one clip. Returns 1 ok, 0 input error (aerr), -1 run error. */
+static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t clip, res_source *src,
+                     ff_error *aerr, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const res_entity *en = &ctx->res->entities[u->entity];
+    if (ctx->cfg->traces_dir) {
+        *src = RES_SRC_TRACES;
+        return ent_files_authority(&io->files, ctx, en, clip, &ew->ao, aerr) == 0;
+    }
+    if (io->raw_ok) {
+        if (ent_outcome_next(io->raw, io->raw_len, &io->raw_pos, clip, en->weapon >= 0, &ew->ao,
+                             aerr) == 1) {
+            *src = io->raw_src;
+            return 1;
+        }
+        io->raw_ok = 0; /* damaged or incomplete: emulate the rest */
+    }
+    *src = RES_SRC_EMULATED;
+    if (emulate(ew, u, clip, aerr) == 0) return 1;
+    if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
+    *err = *aerr;
+    return -1;
+}
+
+/* ---- one clip's record ---- */
+
+static void *dup_mem(const void *p, size_t n)
+{
+    void *q = malloc(n);
+    if (q) memcpy(q, p, n);
+    return q;
+}
+
+/* The stream bytes of the diverging model's file around its cursor. */
+static int stream_window(const ent_worker *ew, clip_result *r, ff_error *err)
+{
+    int weapon = r->div.model == FIELD_MODEL_WEAPON && ew->wd;
+    const dat_file *d = weapon ? ew->wd : ew->bd;
+    uint32_t start;
+    if (dat_clip_offset(d, (uint32_t)r->clip, &start, err) < 0) return -1;
+    int64_t cur = (int64_t)start + r->div.cursor_off;
+    if (cur < 0) cur = 0;
+    if ((uint64_t)cur > d->size) cur = (int64_t)d->size;
+    r->cursor_file_off = (uint64_t)cur;
+    uint64_t from = cur >= 4 ? (uint64_t)cur - 4 : 0;
+    uint64_t n = d->size - from < RES_STREAM_BYTES ? d->size - from : RES_STREAM_BYTES;
+    r->stream_off = from;
+    r->stream_len = (uint8_t)n;
+    memcpy(r->stream, d->data + from, (size_t)n);
+    return 0;
+}
+
+static void capture_axis(res_series *s, const ent_trace *ref, size_t ref_n, const ent_trace *orig,
+                         size_t orig_n, int k, int32_t *a, int32_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        a[i] = i < ref_n ? ent_root_offset(ref, i, k) : 0;
+        b[i] = i < orig_n ? ent_root_offset(orig, i, k) : 0;
+    }
+    free(s->ref);
+    free(s->orig);
+    s->ref = a;
+    s->orig = b;
+    s->n = n;
+    s->ref_n = ref_n < n ? ref_n : n;
+    s->orig_n = orig_n < n ? orig_n : n;
+}
+
+/*
+ * The entity's plot shows its first mismatching result, else its first
+ * result compared (lowest index: the same for any number of jobs). Called
+ * under the run's lock. Returns 0, or -1 when memory runs out.
+ */
+static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
+{
+    run_ctx *ctx = ew->ctx;
+    entity_result *er = &ctx->res->entity_results[idx];
+    res_entity *en = &ctx->res->entities[er->entity];
+    if (en->weapon < 0 || (er->r.status != RES_MATCH && er->r.status != RES_MISMATCH)) return 0;
+    uint64_t rank = ((uint64_t)(er->r.status != RES_MISMATCH) << 62) | idx;
+    if (rank >= ctx->ent->plot_rank[er->entity]) return 0;
+    size_t rn = cand_ok ? ew->rt.body.n : 0, on = auth_ok ? ew->ao.t.body.n : 0;
+    size_t n = rn > on ? rn : on;
+    if (n > RES_SERIES_MAX) n = RES_SERIES_MAX;
+    for (int k = 0; k < 3; k++) {
+        int32_t *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+        if (!a || !b) {
+            free(a);
+            free(b);
+            return -1;
+        }
+        capture_axis(&en->offset[k], &ew->rt, rn, &ew->ao.t, on, k, a, b, n);
+    }
+    ctx->ent->plot_rank[er->entity] = rank;
+    en->plot_clip = er->r.clip;
+    en->plot_mode = er->r.mode;
+    return 0;
+}
+
+/* Groups a mismatch and offers the plot, under the run's lock. */
+static int file_result(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
+{
+    run_ctx *ctx = ew->ctx;
+    clip_result *r = &ctx->res->entity_results[idx].r;
+    pthread_mutex_lock(&ctx->lock);
+    int rc = 0;
+    if (r->status == RES_MISMATCH)
+        rc = group_add_entity(ctx->res, idx, ent_trace_model_c(&ew->rt, r->div.model),
+                              ent_trace_model_c(&ew->ao.t, r->div.model));
+    if (rc == 0) rc = offer_plot(ew, idx, cand_ok, auth_ok);
+    pthread_mutex_unlock(&ctx->lock);
+    return rc;
+}
+
+/* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
+static int classify(ent_worker *ew, size_t idx, int cand_ok, const ff_error *cand_err, int auth_ok,
+                    const ff_error *auth_err, res_source src, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    entity_result *er = &ctx->res->entity_results[idx];
+    const res_entity *en = &ctx->res->entities[er->entity];
+    clip_result *r = &er->r;
+    const char *name = ctx->res->files[en->body].name;
+    run_progress *p = ctx->cfg->progress;
+    r->source = src;
+    r->ref_ticks = cand_ok ? (uint32_t)ew->rt.body.n : 0;
+    r->orig_ticks = auth_ok ? (uint32_t)ew->ao.t.body.n : 0;
+    if (cand_ok && ew->rt.armed) er->weapon_end_ref = ent_weapon_end(&ew->rt.weapon);
+    if (auth_ok && ew->ao.t.armed) er->weapon_end_orig = ent_weapon_end(&ew->ao.t.weapon);
+    if (auth_ok && ew->ao.faulted && !(r->fault = dup_mem(&ew->ao.fault, sizeof ew->ao.fault)))
+        return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+    if (!cand_ok || !auth_ok) {
+        r->status = RES_BAD_INPUT;
+        if (!(r->error = dup_mem(cand_ok ? auth_err : cand_err, sizeof *r->error)))
+            return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+        if (p) atomic_fetch_add(&p->bad_input, 1);
+        return 0;
+    }
+    if (ew->ao.faulted) {
+        r->status = RES_FAULT;
+        if (p) atomic_fetch_add(&p->faults, 1);
+        return 0;
+    }
+    if (ent_cmp(&ew->rt, &ew->ao.t, &r->div) == 0) {
+        r->status = RES_MATCH;
+    } else {
+        r->status = RES_MISMATCH;
+        if (stream_window(ew, r, err) < 0) return -1;
+        if (p) atomic_fetch_add(&p->mismatches, 1);
+    }
+    if (file_result(ew, idx, cand_ok, auth_ok) < 0)
+        return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory grouping");
+    return 0;
+}
+
+/* ---- a unit ---- */
+
+static int setup_ref(ent_worker *ew, int k, const dat_file *d, ref_anim *a, ff_error *err)
+{
+    size_t need = ref_skel_size(d);
+    if (need > ew->skel_cap[k]) {
+        uint8_t *p = realloc(ew->skel[k], need);
+        if (!p) return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
+        ew->skel[k] = p;
+        ew->skel_cap[k] = need;
+    }
+    return ref_anim_init(a, d, ew->skel[k], ew->skel_cap[k], err);
+}
+
+/* The cache entry and the followers' outcomes, once every clip ran; the traces recorded. */
+static int finish_unit(ent_worker *ew, const run_unit *u, int complete, int from_raw, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const run_config *cfg = ctx->cfg;
+    int lead = u->eslot >= 0 && u->eleader;
+    int rc = 0;
+    if (complete && !from_raw && ew->blob.len && !cfg->traces_dir && (cfg->cache || lead)) {
+        uint8_t *packed;
+        size_t len;
+        ff_error e;
+        /* A cache that cannot be written only costs time next run; followers then emulate. */
+        if (outcome_pack(&ew->blob, &packed, &len, &e) == 0) {
+            if (cfg->cache && u->keyed && cache_put(cfg->cache, &u->key, packed, len, &e) < 0)
+                run_cache_unwritten(ctx, &e);
+            if (lead) {
+                ent_slot *s = &ctx->ent->slots[u->eslot];
+                pthread_mutex_lock(&ctx->lock);
+                s->packed = packed;
+                s->len = len;
+                s->ready = 1;
+                pthread_mutex_unlock(&ctx->lock);
+            } else {
+                free(packed);
+            }
+        }
+    }
+    if (complete && cfg->record_dir) rc = ent_files_record(ctx, u, &ew->rec, err);
+    sb_reset(&ew->blob);
+    sb_reset(&ew->rec);
+    return rc;
+}
+
+static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const run_config *cfg = ctx->cfg;
+    const res_entity *en = &ctx->res->entities[u->entity];
+    ref_anim body, weapon;
+    ref_entity re = {&body, NULL};
+    if (setup_ref(ew, 1, ew->bd, &body, err) < 0) return -1;
+    if (en->weapon >= 0) {
+        if (setup_ref(ew, 0, ew->wd, &weapon, err) < 0) return -1;
+        re.weapon = &weapon;
+    }
+    ent_io io;
+    open_io(ew, u, &io);
+    /* Outcomes kept for the cache and the followers, unless they came from there. */
+    int from_raw = io.raw_ok, keep = !from_raw && !cfg->traces_dir && (cfg->cache || u->eleader);
+    int rc = 0;
+    uint32_t c = 0;
+    for (; c < en->clips && rc == 0 && !run_cancelled(ctx); c++) {
+        ff_error cerr, aerr;
+        ff_error_clear(&cerr);
+        ff_error_clear(&aerr);
+        int cand_ok = cfg->against_dir
+                          ? ent_files_candidate(&io.files, ctx, en, c, &ew->rt, &cerr) == 0
+                          : refside_entity_clip(&re, mode_flags(u->mode), c, &ctx->fields, &ew->rt,
+                                                &cerr) == 0;
+        res_source src = RES_SRC_NONE;
+        int auth = authority(ew, u, &io, c, &src, &aerr, err);
+        if (auth < 0) {
+            rc = -1;
+            break;
+        }
+        if (auth == 1 && keep) ent_outcome_append(&ew->blob, c, &ew->ao);
+        if (auth == 1 && cfg->record_dir) ent_files_write(&ew->rec, ctx, u, c, &ew->ao.t);
+        if (classify(ew, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, err) < 0) rc = -1;
+        if (cfg->progress) atomic_fetch_add(&cfg->progress->clips_done, 1);
+    }
+    if (rc == 0) rc = finish_unit(ew, u, c == en->clips, from_raw, err);
+    close_io(&io);
+    return rc;
+}
+
+/* Every clip of the unit is bad input: one of its files cannot be read again. */
+static int unit_unreadable(ent_worker *ew, const run_unit *u, const ff_error *why, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    run_progress *p = ctx->cfg->progress;
+    const res_entity *en = &ctx->res->entities[u->entity];
+    for (uint32_t c = 0; c < en->clips; c++) {
+        clip_result *r = &ctx->res->entity_results[u->first + c].r;
+        r->status = RES_BAD_INPUT;
+        if (!(r->error = dup_mem(why, sizeof *why)))
+            return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        if (p) {
+            atomic_fetch_add(&p->bad_input, 1);
+            atomic_fetch_add(&p->clips_done, 1);
+        }
+    }
+    return 0;
+}
+
+int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const res_entity *en = &ctx->res->entities[u->entity];
+    ff_error e;
+    int held_weapon = 0, rc;
+    /* Both files are held while the unit runs (run_files.c loads them on demand). */
+    rc = run_file_get(ctx, en->body, &ew->bd, &e);
+    if (rc == 0 && en->weapon >= 0) {
+        rc = run_file_get(ctx, (uint32_t)en->weapon, &ew->wd, &e);
+        held_weapon = rc == 0;
+        if (rc < 0) run_file_put(ctx, en->body);
+    } else {
+        ew->wd = NULL;
+    }
+    if (rc < 0) {
+        ew->bd = ew->wd = NULL;
+        if (e.kind == FF_E_NOMEM) {
+            *err = e;
+            return -1;
+        }
+        return unit_unreadable(ew, u, &e, err);
+    }
+    rc = entity_clips(ew, u, err);
+    if (held_weapon) run_file_put(ctx, (uint32_t)en->weapon);
+    run_file_put(ctx, en->body);
+    ew->bd = ew->wd = NULL;
+    return rc;
+}
