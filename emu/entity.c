@@ -4,7 +4,7 @@
  * Guest areas (inside emu.h's caller window, apart from emu/game.c's):
  *   0x67000000  entity page: the entity (0x80 bytes) at +0x000, the weapon
  *               slot (68 bytes) at +0x100, the body's Files at +0x180 and
- *               the weapon's at +0x190
+ *               the weapon's at +0x190, a world base MATRIX at +0x200
  *   0x68000000  the body file, whole, the rest of its last page zero, then
  *               one zeroed read-only guard page (64 MiB at most)
  *   0x6D000000  the weapon file, laid out the same way
@@ -29,6 +29,7 @@
 #define ENT_SLOT (ENT_PAGE + 0x100u)
 #define ENT_FILES_BODY (ENT_PAGE + 0x180u)
 #define ENT_FILES_WEAPON (ENT_PAGE + 0x190u)
+#define ENT_BASE (ENT_PAGE + 0x200u)
 #define ENT_FILE_BODY 0x68000000u
 #define ENT_FILE_WEAPON 0x6D000000u
 #define ENT_FILE_MAX 0x04000000u /* 64 MiB */
@@ -354,4 +355,72 @@ const uint8_t *emu_entity_skeleton(const emu_entity *e, emu_entity_model m)
 const uint8_t *emu_entity_slot(const emu_entity *e)
 {
     return e->armed ? e->page + (ENT_SLOT - ENT_PAGE) : NULL;
+}
+
+size_t emu_entity_skeleton_size(const emu_entity *e, emu_entity_model m)
+{
+    return e->f[m].mem ? e->f[m].skel_len : 0;
+}
+
+void emu_entity_set_skeleton(emu_entity *e, emu_entity_model m, const uint8_t *skel)
+{
+    ent_file *f = &e->f[m];
+    if (f->mem) memcpy(f->mem + f->skel_off, skel, f->skel_len);
+}
+
+void emu_entity_set_attach(emu_entity *e, const emu_matrix *attach)
+{
+    if (e->armed)
+        emu_matrix_encode(attach, e->page + (ENT_SLOT - ENT_PAGE) + EMU_SLOT_ATTACH_MATRIX);
+}
+
+/* The Model a pose routine takes: the model's 12-byte header. */
+static uint32_t model_addr(emu_entity_model m)
+{
+    return m == EMU_ENTITY_BODY ? ENT_ENTITY + EMU_ENTITY_BODY_HEADER : ENT_SLOT + EMU_SLOT_HEADER;
+}
+
+/* A pose routine of the profile on model m, the return patch lifted for the call. */
+static int pose_call(emu_entity *e, profile_routine_id id, emu_entity_model m, unsigned n,
+                     uint32_t *ret, emu_fault *fault)
+{
+    const emu_profile *p = emu_image_profile(emu_game_image(e->g));
+    ff_error err;
+    if (!e->f[m].mem) return emu_fault_refuse(fault, 0, "the entity has no %s model",
+                                              m == EMU_ENTITY_BODY ? "body" : "weapon");
+    if (p->engine[id] < 0)
+        return emu_fault_refuse(fault, 0, "profile %s has no routine %s", p->name,
+                                profile_routine_name(id));
+    uint32_t addr = p->routines[p->engine[id]].address;
+    uint32_t args[2] = {model_addr(m), ENT_BASE};
+    if (emu_game_matrices_patch(e->g, 0, &err) != 0)
+        return emu_fault_refuse(fault, addr, "lifting the BuildBoneMatrices return: %s",
+                                err.reason);
+    int rc = entity_call(e, addr, args, n, ret, fault);
+    if (emu_game_matrices_patch(e->g, 1, &err) != 0)
+        return emu_fault_refuse(fault, addr, "putting the BuildBoneMatrices return back: %s",
+                                err.reason);
+    return rc;
+}
+
+int emu_entity_build_matrices(emu_entity *e, emu_entity_model m, uint32_t *ret, emu_fault *fault)
+{
+    return pose_call(e, PROFILE_R_BUILD_MATRICES, m, 1, ret, fault);
+}
+
+int emu_entity_world_matrices(emu_entity *e, emu_entity_model m, const emu_matrix *base,
+                              emu_matrix *world, size_t cap, uint32_t *ret, emu_fault *fault)
+{
+    ent_file *f = &e->f[m];
+    unsigned bones = f->mem ? f->mem[f->skel_off + DAT_SKEL_BONE_COUNT] : 0;
+    if (f->mem && cap < bones)
+        return emu_fault_refuse(fault, 0, "no room for every bone's world matrix");
+    emu_matrix_encode(base, e->page + (ENT_BASE - ENT_PAGE));
+    if (pose_call(e, PROFILE_R_WORLD_MATRICES, m, 2, ret, fault) != 0) return -1;
+    const uint8_t *skel = f->mem + f->skel_off;
+    for (unsigned i = 0; i < bones; i++)
+        emu_matrix_decode(skel + DAT_SKEL_HEADER + (size_t)i * DAT_BONE_SIZE + 0x10, &world[i]);
+    /* The routine composes in place: the skeleton as it was before the call. */
+    memcpy(f->mem + f->skel_off, f->pre_skel, f->skel_len);
+    return 0;
 }

@@ -9,8 +9,9 @@
  *                (NULL: no weapon model)
  *   weapon slot  68 bytes: its own 12-byte header at +0, AnimCmd at +12,
  *                attach rotation s16 X/Y/Z at +20, attach translation s16
- *                X/Y/Z at +28, attach MATRIX at +36 (left zero: the game
- *                rebuilds it outside the routines run here)
+ *                X/Y/Z at +28, attach MATRIX at +36 (zero unless the caller
+ *                writes it: the game rebuilds it outside the routines run
+ *                here)
  *
  * Both model files are whole and contiguous in guest memory, each followed
  * by a zeroed read-only guard page, with Files {skeleton, geometry,
@@ -103,5 +104,26 @@ int emu_entity_advance(emu_entity *e, uint32_t *ret, emu_fault *fault);
 const uint8_t *emu_entity_cmd(const emu_entity *e, emu_entity_model m);
 const uint8_t *emu_entity_skeleton(const emu_entity *e, emu_entity_model m);
 const uint8_t *emu_entity_slot(const emu_entity *e);
+/* A model's skeleton section length in bytes (0 when the model is not loaded). */
+size_t emu_entity_skeleton_size(const emu_entity *e, emu_entity_model m);
+/* Overwrites a model's skeleton section (emu_entity_skeleton_size bytes). */
+void emu_entity_set_skeleton(emu_entity *e, emu_entity_model m, const uint8_t *skel);
+/* Writes the weapon slot's attach MATRIX (+36); nothing when unarmed. */
+void emu_entity_set_attach(emu_entity *e, const emu_matrix *attach);
+
+/*
+ * The pose routines on one model of the entity (its header is the Model
+ * they take: the body's at entity +0x60, the weapon's at slot +0), at the
+ * profile's addresses, the game's BuildBoneMatrices return patch lifted
+ * for the call. BuildBoneMatrices rewrites the model's bone matrices;
+ * ComputeBonesWorldMatrices runs under *base (placed in the entity page),
+ * every bone's MATRIX after it is copied into world[0 .. bones) and the
+ * skeleton is put back as it was before the call. cap smaller than the
+ * bone count is refused before any call. Return 0 with *ret = EAX, or -1
+ * with *fault (both files then restored as loaded, as after any fault).
+ */
+int emu_entity_build_matrices(emu_entity *e, emu_entity_model m, uint32_t *ret, emu_fault *fault);
+int emu_entity_world_matrices(emu_entity *e, emu_entity_model m, const emu_matrix *base,
+                              emu_matrix *world, size_t cap, uint32_t *ret, emu_fault *fault);
 
 #endif

@@ -66,17 +66,23 @@ static int pose_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned 
     return rc;
 }
 
+int emu_game_matrices_patch(emu_game *g, int on, ff_error *err)
+{
+    static const uint8_t ret_op = 0xC3;
+    if (!g->stub) return 0;
+    return on ? emu_patch(g->e, g->stub, &ret_op, 1, err) : emu_unpatch(g->e, g->stub, err);
+}
+
 int emu_game_build_matrices(emu_game *g, uint32_t *ret, emu_fault *fault)
 {
     uint32_t addr = emu_game_routine_addr(g, PROFILE_R_BUILD_MATRICES, fault);
     if (!addr || emu_game_no_file(g, fault)) return -1;
     uint32_t args[1] = {GAME_MODEL};
     ff_error err;
-    if (g->stub && emu_unpatch(g->e, g->stub, &err) != 0)
+    if (emu_game_matrices_patch(g, 0, &err) != 0)
         return fail(fault, "lifting the BuildBoneMatrices return: ", err.reason);
     int rc = pose_call(g, addr, args, 1, ret, fault);
-    static const uint8_t ret_op = 0xC3;
-    if (g->stub && emu_patch(g->e, g->stub, &ret_op, 1, &err) != 0)
+    if (emu_game_matrices_patch(g, 1, &err) != 0)
         return fail(fault, "putting the BuildBoneMatrices return back: ", err.reason);
     return rc;
 }

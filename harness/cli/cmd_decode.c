@@ -42,6 +42,9 @@ static void help(FILE *out)
           "                   weapon's lines (\"model\":\"weapon\", no \"ret\") then the body's,\n"
           "                   each naming the pair in \"entity\"\n"
           "  --entity         the same for BODY alone (a NULL weapon slot)\n"
+          "  --attach RX,RY,RZ,TX,TY,TZ  the weapon slot's attach rotation and translation\n"
+          "                   (default 0s): with --pose the weapon's world matrices are\n"
+          "                   under base o attach (rotation in the order zyx)\n"
           "  -h, --help       this text\n\n"
           "Errors go to stderr; the exit code is then 2 (other files are still decoded).\n",
           out);
@@ -103,7 +106,7 @@ static const char *base_name(const char *path)
 
 /* The clips of an entity (weapon_path NULL: no weapon slot) as entity lines. */
 static int decode_entity(const char *body_path, const char *weapon_path, unsigned modes, long anim,
-                         strbuf *out, ff_error *err)
+                         const refside_entity_pose *pose, strbuf *out, ff_error *err)
 {
     uint8_t *bdata = NULL, *wdata = NULL, *bskel = NULL, *wskel = NULL;
     dat_file bd, wd;
@@ -127,12 +130,13 @@ static int decode_entity(const char *body_path, const char *weapon_path, unsigne
     if (rc == 0 && anim >= 0 && (uint32_t)anim >= clips)
         rc = ff_error_set(err, FF_E_RANGE, body_path, -1, "no animation %ld (%u clips both have)",
                           anim, clips);
-    field_set fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
+    field_set fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME |
+                                           (pose ? 1u << FIELD_LEVEL_POSE : 0));
     for (int m = 0; rc == 0 && m < MODE__COUNT; m++) {
         if (!(modes & (1u << m))) continue;
         for (uint32_t k = 0; rc == 0 && k < clips; k++) {
             if (anim >= 0 && k != (uint32_t)anim) continue;
-            rc = refside_entity_clip(&e, mode_flags((mode_id)m), k, &fields, &t, err);
+            rc = refside_entity_clip(&e, mode_flags((mode_id)m), k, &fields, pose, &t, err);
             /* the calls made before an error too */
             tj_write_entity(out, base_name(body_path), weapon_path ? base_name(weapon_path) : NULL,
                             k, (mode_id)m, t.armed ? &t.weapon : NULL, &t.body);
@@ -168,6 +172,20 @@ static int summarize(const char *path, const uint8_t *data, size_t size, ff_erro
     return rc;
 }
 
+/* "RX,RY,RZ,TX,TY,TZ": six s16 values. Returns 0, or -1 when malformed. */
+static int parse_attach(const char *text, int16_t out[6])
+{
+    const char *p = text;
+    for (int k = 0; k < 6; k++) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < INT16_MIN || v > INT16_MAX || *end != (k < 5 ? ',' : '\0')) return -1;
+        out[k] = (int16_t)v;
+        p = end + 1;
+    }
+    return 0;
+}
+
 int cmd_decode(int argc, char **argv)
 {
     static const struct option opts[] = {{"mode", required_argument, 0, 'm'},
@@ -177,12 +195,14 @@ int cmd_decode(int argc, char **argv)
                                          {"pose-options", required_argument, 0, 'o'},
                                          {"weapon", required_argument, 0, 'w'},
                                          {"entity", no_argument, 0, 'e'},
+                                         {"attach", required_argument, 0, 't'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     unsigned modes = 1u << MODE_NORMAL;
     long anim = -1;
     int summary = 0, pose = 0, entity = 0, c;
     const char *weapon = NULL;
+    int16_t attach[6] = {0};
     ref_pose_opts pose_opts;
     ref_pose_opts_default(&pose_opts);
     ff_error perr;
@@ -215,6 +235,13 @@ int cmd_decode(int argc, char **argv)
             break;
         case 'w': weapon = optarg; /* fall through */
         case 'e': entity = 1; break;
+        case 't':
+            if (parse_attach(optarg, attach) < 0) {
+                cli_fail("decode: --attach takes six integers -32768..32767, RX,RY,RZ,TX,TY,TZ, "
+                         "not '%s'", optarg);
+                return CLI_EXIT_ERROR;
+            }
+            break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -236,7 +263,9 @@ int cmd_decode(int argc, char **argv)
         }
         ff_error err;
         ff_error_clear(&err);
-        if (decode_entity(argv[optind], weapon, modes, anim, &out, &err) < 0) {
+        refside_entity_pose ep;
+        if (pose) refside_entity_pose_make(&pose_opts, attach, attach + 3, &ep);
+        if (decode_entity(argv[optind], weapon, modes, anim, pose ? &ep : NULL, &out, &err) < 0) {
             cli_print_error(&err);
             status = CLI_EXIT_ERROR;
         }

@@ -166,43 +166,76 @@ static void world_bytes(const uint8_t *skel, size_t len, const emu_matrix *world
         emu_matrix_encode(&world[b], out + DAT_SKEL_HEADER + (size_t)b * DAT_BONE_SIZE + 0x10);
 }
 
-static int emulate(emu_game *g, uint8_t *world, uint8_t *placed, emu_fault *fault, ff_error *err)
+/* The frame level's target: the game's loaded model. */
+static const uint8_t *game_skel(void *self, size_t *len)
 {
-    size_t len = emu_game_skeleton_size(g);
-    unsigned bones = emu_game_skeleton(g)[DAT_SKEL_BONE_COUNT];
+    *len = emu_game_skeleton_size(self);
+    return emu_game_skeleton(self);
+}
+static void game_set_skel(void *self, const uint8_t *skel)
+{
+    emu_game_set_skeleton(self, skel);
+}
+static int game_build(void *self, uint32_t *ret, emu_fault *fault)
+{
+    return emu_game_build_matrices(self, ret, fault);
+}
+static int game_world(void *self, const emu_matrix *base, emu_matrix *world, size_t cap,
+                      uint32_t *ret, emu_fault *fault)
+{
+    return emu_game_world_matrices(self, base, world, cap, ret, fault);
+}
+
+pose_target pose_target_game(emu_game *g)
+{
+    return (pose_target){g, game_skel, game_set_skel, game_build, game_world};
+}
+
+void pose_bases_plain(emu_matrix base[2])
+{
+    pose_base_emu(0, &base[0]);
+    pose_base_emu(1, &base[1]);
+}
+
+static int emulate(const pose_target *t, const emu_matrix base[2], uint8_t *world,
+                   uint8_t *placed, emu_fault *fault, ff_error *err)
+{
+    size_t len;
+    const uint8_t *skel = t->skeleton(t->self, &len);
+    unsigned bones = skel[DAT_SKEL_BONE_COUNT];
     uint32_t ret;
-    if (emu_game_build_matrices(g, &ret, fault) != 0) return -1;
+    if (t->build(t->self, &ret, fault) != 0) return -1;
     emu_matrix *w = malloc((bones ? bones : 1) * sizeof *w);
     if (!w) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for world matrices");
     uint8_t *out[2] = {world, placed};
     for (int which = 0; which < 2; which++) {
-        emu_matrix base;
-        pose_base_emu(which, &base);
-        if (emu_game_world_matrices(g, &base, w, bones, &ret, fault) != 0) {
+        if (t->world(t->self, &base[which], w, bones, &ret, fault) != 0) {
             free(w);
             return -1;
         }
-        world_bytes(emu_game_skeleton(g), len, w, bones, out[which]);
+        world_bytes(t->skeleton(t->self, &len), len, w, bones, out[which]);
     }
     free(w);
     return 0;
 }
 
-int pose_orig_tick(pose_memo *m, emu_game *g, uint8_t *world, uint8_t *placed, int *emulated,
-                   emu_fault *fault, ff_error *err)
+int pose_orig_run(pose_memo *m, const pose_target *t, const emu_matrix base[2], uint8_t *world,
+                  uint8_t *placed, int *emulated, emu_fault *fault, ff_error *err)
 {
-    const uint8_t *skel = emu_game_skeleton(g);
-    size_t len = emu_game_skeleton_size(g);
+    size_t len = 0;
+    const uint8_t *skel = t->skeleton(t->self, &len);
     *emulated = 0;
     if (!skel) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "no model loaded for the pose");
-    uint8_t *key = malloc(len);
+    /* The key: what BuildBoneMatrices reads, then both bases. */
+    uint8_t *key = malloc(len + 2 * EMU_MATRIX_BYTES);
     if (!key) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
     size_t klen = make_key(skel, len, key);
+    for (int k = 0; k < 2; k++, klen += EMU_MATRIX_BYTES) emu_matrix_encode(&base[k], key + klen);
     uint64_t h = hash_bytes(0xCBF29CE484222325ull ^ len, key, klen);
     entry *e = lookup(m, h, key, klen, len);
     if (e->key_len) {
         const uint8_t *v = m->arena + e->value;
-        emu_game_set_skeleton(g, v);
+        t->set_skeleton(t->self, v);
         memcpy(world, v + len, len);
         memcpy(placed, v + 2 * len, len);
         m->stats.hits++;
@@ -211,7 +244,7 @@ int pose_orig_tick(pose_memo *m, emu_game *g, uint8_t *world, uint8_t *placed, i
     }
     *emulated = 1;
     m->stats.misses++;
-    if (emulate(g, world, placed, fault, err) != 0) {
+    if (emulate(t, base, world, placed, fault, err) != 0) {
         free(key);
         return -1;
     }
@@ -227,7 +260,7 @@ int pose_orig_tick(pose_memo *m, emu_game *g, uint8_t *world, uint8_t *placed, i
     memcpy(m->arena + m->used, key, klen);
     m->used += klen;
     e->value = m->used;
-    memcpy(m->arena + m->used, emu_game_skeleton(g), len);
+    memcpy(m->arena + m->used, t->skeleton(t->self, &len), len);
     memcpy(m->arena + m->used + len, world, len);
     memcpy(m->arena + m->used + 2 * len, placed, len);
     m->used += 3 * len;
@@ -236,14 +269,65 @@ int pose_orig_tick(pose_memo *m, emu_game *g, uint8_t *world, uint8_t *placed, i
     return 0;
 }
 
+int pose_orig_tick(pose_memo *m, emu_game *g, uint8_t *world, uint8_t *placed, int *emulated,
+                   emu_fault *fault, ff_error *err)
+{
+    pose_target t = pose_target_game(g);
+    emu_matrix base[2];
+    pose_bases_plain(base);
+    return pose_orig_run(m, &t, base, world, placed, emulated, fault, err);
+}
+
+void pose_ref_world_under(const uint8_t *skel, unsigned bones, const ref_pose_opts *o,
+                          const ref_matrix base[2], uint8_t *world, uint8_t *placed)
+{
+    size_t len = DAT_SKEL_HEADER + (size_t)bones * DAT_BONE_SIZE;
+    memcpy(world, skel, len);
+    memcpy(placed, skel, len);
+    ref_world_matrices(world, bones, &base[0], o);
+    ref_world_matrices(placed, bones, &base[1], o);
+}
+
+void pose_ref_bases(ref_matrix base[2])
+{
+    static const ref_matrix id = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
+    base[0] = id;
+    pose_base_fixed(&base[1]);
+}
+
 void pose_ref_world(const uint8_t *skel, unsigned bones, const ref_pose_opts *o, uint8_t *world,
                     uint8_t *placed)
 {
-    size_t len = DAT_SKEL_HEADER + (size_t)bones * DAT_BONE_SIZE;
-    ref_matrix id = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}}, fixed;
-    pose_base_fixed(&fixed);
-    memcpy(world, skel, len);
-    memcpy(placed, skel, len);
-    ref_world_matrices(world, bones, &id, o);
-    ref_world_matrices(placed, bones, &fixed, o);
+    ref_matrix base[2];
+    pose_ref_bases(base);
+    pose_ref_world_under(skel, bones, o, base, world, placed);
+}
+
+void pose_attach_matrix(const ref_pose_opts *o, const int16_t rot[3], const int16_t trans[3],
+                        ref_matrix *out)
+{
+    memset(out, 0, sizeof *out);
+    ref_pose_rotation(rot, REF_ORDER_ZYX, o->trig, o->step, out->m);
+    for (int k = 0; k < 3; k++) out->t[k] = trans[k];
+}
+
+void pose_attach_bases(const ref_pose_opts *o, const int16_t rot[3], const int16_t trans[3],
+                       ref_matrix base[2])
+{
+    ref_matrix attach, plain[2];
+    pose_attach_matrix(o, rot, trans, &attach);
+    pose_ref_bases(plain);
+    for (int k = 0; k < 2; k++) ref_pose_compose(&plain[k], &attach, o->step, &base[k]);
+}
+
+void pose_matrix_to_emu(const ref_matrix *in, emu_matrix *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->m, in->m, sizeof out->m);
+    memcpy(out->t, in->t, sizeof out->t);
+}
+
+void pose_bases_to_emu(const ref_matrix in[2], emu_matrix out[2])
+{
+    for (int k = 0; k < 2; k++) pose_matrix_to_emu(&in[k], &out[k]);
 }

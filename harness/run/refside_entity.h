@@ -14,14 +14,29 @@
 #include "harness/core/entity.h"
 #include "ref/engine.h"
 
+/* The pose level of an entity: the convention and each model's two world bases. */
+typedef struct refside_entity_pose {
+    const ref_pose_opts *opts;
+    ref_matrix body[2];   /* the identity and the fixed base */
+    ref_matrix weapon[2]; /* the same composed with the weapon slot's attach matrix */
+} refside_entity_pose;
+
+/* The pose of an entity whose weapon slot holds these attach fields (pose_attach_bases). */
+void refside_entity_pose_make(const ref_pose_opts *opts, const int16_t attach_rot[3],
+                              const int16_t attach_trans[3], refside_entity_pose *out);
+
 /*
  * Runs clip of e (e->weapon NULL: a NULL weapon slot) in the mode given by
  * flags into out (cleared first; the body carries the fields of have).
- * Returns 0, or -1 with err (prefixed "weapon: " or "body: " by the model
- * that failed); out then holds the calls made before the error. A clip index
- * past REFSIDE_MAX_CLIP is refused.
+ * With pose (the pose level; have then holds its fields), after every call
+ * each model's bone matrices are rebuilt from its skeleton as it is and
+ * its world matrices computed under its two bases, the same protocol as
+ * the original's side (harness/run/run_entity.c). Returns 0, or -1 with
+ * err (prefixed "weapon: " or "body: " by the model that failed); out then
+ * holds the calls made before the error. A clip index past
+ * REFSIDE_MAX_CLIP is refused.
  */
 int refside_entity_clip(ref_entity *e, uint8_t flags, uint32_t clip, const field_set *have,
-                        ent_trace *out, ff_error *err);
+                        const refside_entity_pose *pose, ent_trace *out, ff_error *err);
 
 #endif

@@ -15,6 +15,7 @@
 #include "emu/entity.h"
 #include "harness/core/group.h"
 #include "harness/run/cache.h"
+#include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
 #include "harness/run/refside_entity.h"
 #include "harness/run/run_entity.h"
@@ -29,13 +30,26 @@ struct ent_worker {
     size_t skel_cap[2];
     ent_trace rt;   /* candidate side */
     ent_outcome ao; /* authority side */
-    /* the unit's files, held (run_file_get) while it runs; wd NULL without a weapon */
-    const dat_file *bd, *wd;
     strbuf blob;    /* outcomes under construction (cache, followers) */
     strbuf rec;     /* recorded traces under construction */
+    /* the unit's files, held (run_file_get) while it runs; wd NULL without a weapon */
+    const dat_file *bd, *wd;
+    /* the pose level: the worker's memo (shared with its frame units), each
+     * model's world and placed states ([weapon, body]), the unit's bases */
+    pose_memo *memo;
+    uint8_t *world[2];
+    size_t world_cap[2];
+    refside_entity_pose pose;
+    emu_matrix base[2][2];
 };
 
-ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, ff_error *err)
+/* One model of the loaded entity as a pose target. */
+typedef struct ent_model {
+    emu_entity *ent;
+    emu_entity_model m;
+} ent_model;
+
+ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, ff_error *err)
 {
     ent_worker *ew = calloc(1, sizeof *ew);
     if (!ew) {
@@ -44,6 +58,7 @@ ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, ff_error *err)
     }
     ew->ctx = ctx;
     ew->g = g;
+    ew->memo = memo;
     ew->loaded = -1;
     ent_trace_init(&ew->rt);
     ent_outcome_init(&ew->ao);
@@ -56,8 +71,10 @@ void run_entity_worker_free(ent_worker *ew)
 {
     if (!ew) return;
     emu_entity_close(ew->ent);
-    for (int m = 0; m < 2; m++)
+    for (int m = 0; m < 2; m++) {
         free(ew->skel[m]);
+        free(ew->world[m]);
+    }
     ent_trace_free(&ew->rt);
     ent_outcome_free(&ew->ao);
     sb_free(&ew->blob);
@@ -95,21 +112,102 @@ static int load_entity(ent_worker *ew, uint32_t e, ff_error *err)
         snprintf(err->file, sizeof err->file, "%s", name);
         return -1;
     }
+    if (ctx->pose && ew->wd) {
+        /* The slot's attach MATRIX, as the game rebuilds it from +20 and +28. */
+        ref_matrix a;
+        emu_matrix am;
+        pose_attach_matrix(ctx->pose, en->attach_rot, en->attach_trans, &a);
+        pose_matrix_to_emu(&a, &am);
+        emu_entity_set_attach(ew->ent, &am);
+    }
     ew->loaded = e;
     return 0;
 }
 
-static int push_call(ent_worker *ew, uint32_t ret, ff_error *err)
+static const uint8_t *model_skel(void *self, size_t *len)
+{
+    const ent_model *em = self;
+    *len = emu_entity_skeleton_size(em->ent, em->m);
+    return emu_entity_skeleton(em->ent, em->m);
+}
+static void model_set_skel(void *self, const uint8_t *skel)
+{
+    const ent_model *em = self;
+    emu_entity_set_skeleton(em->ent, em->m, skel);
+}
+static int model_build(void *self, uint32_t *ret, emu_fault *fault)
+{
+    const ent_model *em = self;
+    return emu_entity_build_matrices(em->ent, em->m, ret, fault);
+}
+static int model_world(void *self, const emu_matrix *base, emu_matrix *world, size_t cap,
+                       uint32_t *ret, emu_fault *fault)
+{
+    const ent_model *em = self;
+    return emu_entity_world_matrices(em->ent, em->m, base, world, cap, ret, fault);
+}
+
+/* Room for model k's world and placed states. */
+static int world_room(ent_worker *ew, int k, size_t len, ff_error *err)
+{
+    if (2 * len <= ew->world_cap[k]) return 0;
+    uint8_t *p = realloc(ew->world[k], 2 * len);
+    if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for world matrices");
+    ew->world[k] = p;
+    ew->world_cap[k] = 2 * len;
+    return 0;
+}
+
+/*
+ * The pose level after a call: each model's BuildBoneMatrices and world
+ * matrices under its bases (the weapon's composed with its attach matrix),
+ * as the reference side does after every call. Returns 0, 1 when the
+ * original faulted (o->fault), -1 with err (memory).
+ */
+static int pose_models(ent_worker *ew, uint64_t *calls, ff_error *err)
+{
+    static const emu_entity_model model[2] = {EMU_ENTITY_WEAPON, EMU_ENTITY_BODY};
+    for (int k = 0; k < 2; k++) {
+        ent_model em = {ew->ent, model[k]};
+        pose_target t = {&em, model_skel, model_set_skel, model_build, model_world};
+        size_t len = emu_entity_skeleton_size(ew->ent, model[k]);
+        if (!len) continue;
+        if (world_room(ew, k, len, err) < 0) return -1;
+        int emulated = 0;
+        ff_error pe;
+        ff_error_clear(&pe);
+        int rc = pose_orig_run(ew->memo, &t, ew->base[k], ew->world[k], ew->world[k] + len,
+                               &emulated, &ew->ao.fault, &pe);
+        if (pe.kind != FF_E_OK) {
+            *err = pe; /* memory, not the original's doing */
+            return -1;
+        }
+        *calls += emulated ? 3 : 0;
+        if (rc < 0) return 1;
+    }
+    return 0;
+}
+
+/* One call's rows; 1 when the original faulted in its pose routines. */
+static int push_call(ent_worker *ew, uint32_t ret, uint64_t *calls, ff_error *err)
 {
     ent_trace *t = &ew->ao.t;
+    int pose = ew->ctx->pose != NULL, rc = pose ? pose_models(ew, calls, err) : 0;
+    if (rc) return rc;
+    size_t wl = emu_entity_skeleton_size(ew->ent, EMU_ENTITY_WEAPON);
+    size_t bl = emu_entity_skeleton_size(ew->ent, EMU_ENTITY_BODY);
     if (t->armed) {
         field_state w = {.cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_WEAPON),
-                         .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_WEAPON)};
+                         .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_WEAPON),
+                         .world = pose ? ew->world[0] : NULL,
+                         .placed = pose ? ew->world[0] + wl : NULL};
         if (trace_push_state(&t->weapon, &w, err) < 0) return -1;
     }
     field_state b = {.ret = (int32_t)ret,
                      .cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_BODY),
-                     .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_BODY)};
+                     .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_BODY),
+                     .world = pose ? ew->world[1] : NULL,
+                     .placed = pose ? ew->world[1] + bl : NULL};
     return trace_push_state(&t->body, &b, err);
 }
 
@@ -129,7 +227,12 @@ static int emulate(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *e
     int rc = emu_entity_queue(ew->ent, mode_flags(u->mode), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
-        if (push_call(ew, ret, err) < 0) return -1;
+        int pushed = push_call(ew, ret, &calls, err);
+        if (pushed < 0) return -1;
+        if (pushed > 0) {
+            rc = -1; /* the original faulted in its pose routines */
+            break;
+        }
         if (ret == 1 || o->t.body.n >= REFSIDE_MAX_TICKS) break;
         rc = emu_entity_advance(ew->ent, &ret, &o->fault);
         calls++;
@@ -420,7 +523,8 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
         ff_error_clear(&aerr);
         int cand_ok = cfg->against_dir
                           ? ent_files_candidate(&io.files, ctx, en, c, &ew->rt, &cerr) == 0
-                          : refside_entity_clip(&re, mode_flags(u->mode), c, &ctx->fields, &ew->rt,
+                          : refside_entity_clip(&re, mode_flags(u->mode), c, &ctx->fields,
+                                                ctx->pose ? &ew->pose : NULL, &ew->rt,
                                                 &cerr) == 0;
         res_source src = RES_SRC_NONE;
         int auth = authority(ew, u, &io, c, &src, &aerr, err);
@@ -479,6 +583,11 @@ int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err)
             return -1;
         }
         return unit_unreadable(ew, u, &e, err);
+    }
+    if (ctx->pose) {
+        refside_entity_pose_make(ctx->pose, en->attach_rot, en->attach_trans, &ew->pose);
+        pose_bases_to_emu(ew->pose.weapon, ew->base[0]);
+        pose_bases_to_emu(ew->pose.body, ew->base[1]);
     }
     rc = entity_clips(ew, u, err);
     if (held_weapon) run_file_put(ctx, (uint32_t)en->weapon);

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "harness/core/strbuf.h"
+#include "harness/run/pose_side.h"
 #include "harness/run/run_internal.h"
 
 /* The outcomes a leader leaves for its followers. */
@@ -40,6 +41,7 @@ struct ent_plan {
     ent_slot *slots;
     /* per entity: the result its plot shows, as a rank (lower wins) */
     uint64_t *plot_rank;
+    char level_tag[160]; /* run_entity_level_tag's text at the pose level */
 };
 
 /* ---- run_entity_plan.c ---- */
@@ -57,7 +59,10 @@ void run_entity_units(run_ctx *ctx, run_unit *units);
 void run_entity_mark_cached(run_ctx *ctx);
 /* Finds entity units that may share emulations (not cached ones). Returns 0 or -1 (memory). */
 int run_entity_dedup(run_ctx *ctx, ff_error *err);
-/* The level tag of entity cache keys ("entity", "entity+matrices"). */
+/*
+ * The level tag of entity cache keys ("entity", "entity+matrices", at the
+ * pose level "entity+pose-base1+attach-zyx/<convention>").
+ */
 const char *run_entity_level_tag(const run_ctx *ctx);
 /* Adds the entity level's figures to the run's totals. */
 void run_entity_totals(run_ctx *ctx);
@@ -69,8 +74,12 @@ void run_entity_results_free(run_results *r);
 /* ---- run_entity.c: a worker's entity state ---- */
 
 typedef struct ent_worker ent_worker;
-/* g: the worker's engine (NULL without an executable). */
-ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, ff_error *err);
+/*
+ * g: the worker's engine (NULL without an executable); memo: the worker's
+ * pose memo (the pose level on an executable; NULL otherwise).
+ */
+ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo,
+                                  ff_error *err);
 void run_entity_worker_free(ent_worker *ew);
 /* Runs every clip of one entity unit. Returns 0, or -1 with err (the run stops). */
 int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err);

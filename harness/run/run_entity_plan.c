@@ -179,7 +179,13 @@ static int identity_hex(const run_ctx *ctx, const res_entity *en, char out[SHA25
 
 const char *run_entity_level_tag(const run_ctx *ctx)
 {
-    return ctx->cfg->game.keep_matrices ? "entity+matrices" : "entity";
+    if (!ctx->pose) return ctx->cfg->game.keep_matrices ? "entity+matrices" : "entity";
+    /* The weapon's bases are built under the convention's trig and step. */
+    char opts[REF_POSE_OPTS_TEXT_MAX];
+    ref_pose_opts_format(ctx->pose, opts, sizeof opts);
+    snprintf(ctx->ent->level_tag, sizeof ctx->ent->level_tag, "entity+pose-base1+attach-zyx/%s",
+             opts);
+    return ctx->ent->level_tag;
 }
 
 void run_entity_mark_cached(run_ctx *ctx)

@@ -63,7 +63,7 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
         worker_free(w);
         return NULL;
     }
-    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, err))) {
+    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, err))) {
         worker_free(w);
         return NULL;
     }

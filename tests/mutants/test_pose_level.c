@@ -22,6 +22,7 @@
 
 #include "corpus/synth.h"
 #include "tests/mutants/mt.h"
+#include "tests/mutants/mt_corpus.h"
 
 #define STANDIN_POSE                                                                               \
     "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
@@ -250,4 +251,86 @@ Test(pose_level, helpers_alone)
     cr_assert_gt(helper(&r, "copy5")->mismatches, 0, "the floor mutant's Copy5 is caught alone");
     cr_assert_eq(helper(&r, "sin")->mismatches, 0);
     run_results_free(&r);
+}
+
+/* ---- the pose level on entities (POSE.md section 5) ---- */
+
+/*
+ * The lockstep corpus (mt_corpus.c: body d4c001, weapon d4w001, monster
+ * c0m001; one bone each, model scale 1024 so t = root * 4) with the weapon
+ * slot's attach translation (7, -3, 5) and rotation 0: the attach matrix is
+ * the identity rotation with t = (7, -3, 5). The weapon's world matrices
+ * are under base o attach: under the identity base its world t is
+ * bone.t + (7, -3, 5). The base mutant forgets the base's translation, so
+ * the weapon's world[0].t.x is off by exactly 7 at tick 0 in every mode;
+ * nothing the weapon carries diverges before it (it is compared first).
+ * In normal mode tick 0 is frame 0: root x 10, bone t.x 40, world 47 vs 40.
+ * The monster (no attach) first differs on body.placed[0].t.x, by the fixed
+ * base's t.x, 1200 (its identity-base world is untouched by the mutant).
+ */
+static const char attach_json[] =
+    "{\"format\": \"ff8diff-entities\", \"version\": 1, \"attach\": [\n"
+    " {\"body\": \"d4c001.dat\", \"weapon\": \"d4w001.dat\", \"rotation\": [0, 0, 0],\n"
+    "  \"translation\": [7, -3, 5]}]}\n";
+
+static void run_entity_pose(const char *dir, const char *exe, run_results *r)
+{
+    emu_image *img = mt_image(exe);
+    run_config cfg;
+    mt_config_entity(&cfg, dir, img, 2);
+    cfg.pose_level = 1;
+    ff_error err;
+    MT_OK(ref_pose_opts_parse(STANDIN_POSE, &cfg.pose_opts, &err), &err);
+    mt_execute(&cfg, r);
+    emu_image_free(img);
+}
+
+static const entity_result *first_mismatch(const run_results *r, const char *body, mode_id m)
+{
+    for (size_t i = 0; i < r->nentity_results; i++) {
+        const entity_result *er = &r->entity_results[i];
+        if (er->r.mode == m && er->r.clip == 0 && !strcmp(r->files[er->r.file].name, body))
+            return er;
+    }
+    cr_assert_fail("no clip 0 result of %s", body);
+    return NULL;
+}
+
+Test(pose_level, entity_weapon_world_is_under_base_and_attach)
+{
+    char *dir = ts_tempdir();
+    mt_write_model(dir, &mt_model_body);
+    mt_write_model(dir, &mt_model_weapon);
+    mt_write_model(dir, &mt_model_monster);
+    char *manifest = ts_path(dir, "entities.json");
+    ts_write(manifest, attach_json, strlen(attach_json));
+    free(manifest);
+
+    run_results r;
+    run_entity_pose(dir, "standin.exe", &r);
+    cr_assert_eq(r.totals.entity_by_status[RES_MISMATCH], 0, "the stand-in agrees");
+    cr_assert_eq(r.totals.entity_by_status[RES_MATCH], r.nentity_results);
+    cr_assert_eq(r.entities[1].attach_trans[0], 7, "the manifest's attach values were used");
+    run_results_free(&r);
+
+    run_entity_pose(dir, "standin_mut_pose_base.exe", &r);
+    char name[64];
+    for (int m = 0; m < MODE__COUNT; m++) {
+        const entity_result *w = first_mismatch(&r, "d4c001.dat", (mode_id)m);
+        cr_assert_eq(w->r.status, RES_MISMATCH, "%s", mt_mode((mode_id)m));
+        cr_assert_eq(w->r.div.tick, 0u);
+        cr_assert_eq(w->r.div.model, FIELD_MODEL_WEAPON);
+        cr_assert_str_eq(field_name(w->r.div.field, w->r.div.bone, name, sizeof name),
+                         "world[0].t.x");
+        cr_assert_eq(w->r.div.ref - w->r.div.orig, 7, "%s", mt_mode((mode_id)m));
+        if (m == MODE_NORMAL) cr_assert(w->r.div.ref == 47 && w->r.div.orig == 40);
+        const entity_result *b = first_mismatch(&r, "c0m001.dat", (mode_id)m);
+        cr_assert_eq(b->r.status, RES_MISMATCH);
+        cr_assert_eq(b->r.div.model, FIELD_MODEL_BODY);
+        cr_assert_str_eq(field_name(b->r.div.field, b->r.div.bone, name, sizeof name),
+                         "placed[0].t.x");
+        cr_assert_eq(b->r.div.ref - b->r.div.orig, 1200);
+    }
+    run_results_free(&r);
+    ts_rmtree(dir);
 }
