@@ -6,22 +6,24 @@
  * each product rounded by Fx_MulCopy5 (POSE.md section 3, option
  * order=yxz). m's translation is left alone.
  *
- * Mutant POSE_ORDER: the order zyx instead, R = Rz * Ry * Rx
- * (Fx_RotX(a[0]), Fx_RotY(a[1]), Fx_RotZ(a[2])).
+ * The order is standin.h's SA_AXIS_1 .. SA_AXIS_3, which BuildBoneMatrices
+ * shares. Mutant FF_MUTANT_POSE_ORDER: the order zyx instead, R = Rz * Ry
+ * * Rx (Fx_RotX(a[0]), Fx_RotY(a[1]), Fx_RotZ(a[2])).
  */
 #include "emu/standin/standin.h"
+
+/* m->m = R(axis k, angle a[k]) * m->m, through the axis' own helper. */
+#define SA_ROT_0 Fx_RotX
+#define SA_ROT_1 Fx_RotY
+#define SA_ROT_2 Fx_RotZ
+#define SA_ROTATE_(k) SA_ROT_##k(a[k], m)
+#define SA_ROTATE(k) SA_ROTATE_(k)
 
 /* m->m = the bone rotation of the angles a = {x, y, z}. */
 void Fx_BoneRotation(const s16 a[3], sa_matrix *m)
 {
     sa_identity(m);
-#ifdef FF_MUTANT_POSE_ORDER
-    Fx_RotX(a[0], m);
-    Fx_RotY(a[1], m);
-    Fx_RotZ(a[2], m);
-#else
-    Fx_RotZ(a[2], m);
-    Fx_RotX(a[0], m);
-    Fx_RotY(a[1], m);
-#endif
+    SA_ROTATE(SA_AXIS_1);
+    SA_ROTATE(SA_AXIS_2);
+    SA_ROTATE(SA_AXIS_3);
 }

@@ -8,41 +8,17 @@
  *
  * standin.exe rounds with integers, unrolled and without a branch (each
  * branch ends a translated block, which costs a block-hook call under
- * emulation). standin_x87.exe (FF_STANDIN_X87)
- * rounds as the game does on the x87: fild the sum, times the float 1/4096,
- * plus the double 2^52 + 2^31, fstp to a double and keep its low word. With
- * 53-bit precision control (the control word emu sets before each call)
- * both give the same cells for every input.
+ * emulation). standin_x87.exe rounds as the game does on the x87: fild
+ * the sum, times the float 1/4096, plus the double 2^52 + 2^31, fstp to a
+ * double and keep its low word. With 53-bit precision control (the control
+ * word emu sets before each call) both give the same cells for every input.
  *
- * Mutant POSE_FLOOR: the quotient is floored (sum >> 12) instead.
+ * The rounding is standin.h's sa_round_q12, which BuildBoneMatrices and
+ * ComputeBonesWorldMatrices share, and so are its variants:
+ * FF_STANDIN_X87 (the x87 rounding above) and FF_MUTANT_POSE_FLOOR (the
+ * mutant: the quotient is floored, sum >> 12, instead).
  */
 #include "emu/standin/standin.h"
-
-/* round-to-nearest-even(sum / 4096), low 16 bits. */
-SA_INLINE s16 sa_round_q12(s32 sum)
-{
-#if defined(FF_STANDIN_X87)
-    union {
-        double d;
-        u32 w[2];
-    } u;
-
-    __asm__("fildl %1\n\t"
-            "fmuls %2\n\t"
-            "faddl %3\n\t"
-            "fstpl %0"
-            : "=m"(u.d)
-            : "m"(sum), "m"(standin_x87_q12), "m"(standin_x87_magic));
-    return (s16)u.w[0];
-#elif defined(FF_MUTANT_POSE_FLOOR)
-    return (s16)(sum >> 12);
-#else
-    /* Adding 2047 plus the quotient's low bit before the shift rounds half
-     * to even without a branch; a 32-bit wrap of the sum moves the quotient
-     * by 2^20, which leaves its low 16 bits alone. */
-    return (s16)((sum + 0x7FF + ((sum >> 12) & 1)) >> 12);
-#endif
-}
 
 /* Row i of a->m times the column (b0, b1, b2), rounded. */
 #define SA_CELL(i) sa_round_q12(a->m[i][0] * b0 + a->m[i][1] * b1 + a->m[i][2] * b2)

@@ -26,6 +26,6 @@ int Fx_Cos(int angle)
             : "m"(angle), "m"(standin_x87_turn), "m"(standin_x87_4096));
     return r;
 #else
-    return standin_sine[(angle + SA_TURN / 4) & (SA_TURN - 1)];
+    return sa_cos(angle);
 #endif
 }

@@ -27,6 +27,6 @@ int Fx_Sin(int angle)
             : "m"(angle), "m"(standin_x87_turn), "m"(standin_x87_4096));
     return r;
 #else
-    return standin_sine[angle & (SA_TURN - 1)];
+    return sa_sin(angle);
 #endif
 }

@@ -5,9 +5,13 @@
 # fingerprint must hold in standin.exe and in every variant (mutants and
 # the faulty build run under this profile), every routine must sit at its
 # address in standin.sym, and every routine's "callees" must be exactly
-# the direct calls its code makes, in every variant.
+# the direct calls its code makes, in every variant. A variant whose
+# routine calls otherwise on purpose (the x87 variant's helper-composed
+# BuildBoneMatrices) names its calls in OWN_CALLS, and those are checked
+# instead of the profile's.
 #   cmake -DOBJDUMP=<objdump> -DEXE=<standin.exe> -DSYM=<standin.sym>
 #         -DTEMPLATE=<standin.json.in> -DOUT=<standin.json> -DVARIANTS=<a.exe;...>
+#         [-DOWN_CALLS=<exe name>|<routine>|<callee>,<callee>...;...]
 #         -P mkprofile.cmake
 cmake_minimum_required(VERSION 3.20)
 foreach(var OBJDUMP EXE SYM TEMPLATE OUT)
@@ -118,6 +122,28 @@ function(read_calls exe)
   endforeach()
 endfunction()
 
+# The calls OWN_CALLS gives exe's routine: sets found (0/1) and calls.
+function(own_calls exe routine found_out calls_out)
+  get_filename_component(exe_name "${exe}" NAME)
+  set(${found_out} 0 PARENT_SCOPE)
+  foreach(entry IN LISTS OWN_CALLS)
+    string(REPLACE "|" ";" parts "${entry}")
+    list(LENGTH parts n)
+    if(NOT n EQUAL 3)
+      message(FATAL_ERROR "mkprofile.cmake: OWN_CALLS entry '${entry}' is not exe|routine|calls")
+    endif()
+    list(GET parts 0 e)
+    list(GET parts 1 r)
+    list(GET parts 2 c)
+    if(e STREQUAL exe_name AND r STREQUAL routine)
+      string(REPLACE "," ";" c "${c}")
+      set(${found_out} 1 PARENT_SCOPE)
+      set(${calls_out} "${c}" PARENT_SCOPE)
+    endif()
+  endforeach()
+endfunction()
+
+set(own_used 0)
 foreach(exe IN LISTS EXE VARIANTS)
   read_calls("${exe}")
   foreach(i RANGE ${last})
@@ -131,6 +157,11 @@ foreach(exe IN LISTS EXE VARIANTS)
         list(APPEND want "${callee}")
       endforeach()
     endif()
+    own_calls("${exe}" "${name}" own own_want)
+    if(own)
+      set(want "${own_want}")
+      math(EXPR own_used "${own_used} + 1")
+    endif()
     list(SORT want)
     if(NOT "${want}" STREQUAL "${calls_${name}}")
       message(FATAL_ERROR "mkprofile.cmake: ${name} in ${exe} calls [${calls_${name}}], "
@@ -138,5 +169,11 @@ foreach(exe IN LISTS EXE VARIANTS)
     endif()
   endforeach()
 endforeach()
+
+# Every OWN_CALLS entry named a variant's routine that was checked.
+list(LENGTH OWN_CALLS nown)
+if(NOT own_used EQUAL nown)
+  message(FATAL_ERROR "mkprofile.cmake: ${nown} OWN_CALLS entries, ${own_used} matched a variant's routine")
+endif()
 
 file(RENAME "${OUT}.tmp" "${OUT}")

@@ -197,6 +197,74 @@ SA_INLINE void sa_identity(sa_matrix *m)
             m->m[i][j] = (s16)(i == j ? SA_ONE : 0);
 }
 
+/*
+ * Arithmetic shared by the matrix helpers and the routines that do the same
+ * work inline (BuildBoneMatrices, ComputeBonesWorldMatrices), so that both
+ * compute every cell the same way in every build. A variant macro applied
+ * here changes every source that uses the helper: each such source names
+ * the macro (the build compiles a variant's sources again by grepping them
+ * for its macro), and tests/emu/test_emu_variants.c checks that the
+ * routines named differ.
+ */
+
+/* round-to-nearest-even(sum / 4096), low 16 bits: the cell rounding of the
+ * Copy5 product (POSE.md section 2). A 32-bit wrap of the sum moves the
+ * quotient by 2^20, which leaves its low 16 bits alone.
+ *   FF_STANDIN_X87: on the x87 as the game's (fild, times the float 1/4096,
+ *     plus the double 2^52 + 2^31, fstp, low word of the double);
+ *   FF_MUTANT_POSE_FLOOR: floored (sum >> 12) instead. */
+SA_INLINE s16 sa_round_q12(s32 sum)
+{
+#if defined(FF_STANDIN_X87)
+    union {
+        double d;
+        u32 w[2];
+    } u;
+
+    __asm__("fildl %1\n\t"
+            "fmuls %2\n\t"
+            "faddl %3\n\t"
+            "fstpl %0"
+            : "=m"(u.d)
+            : "m"(sum), "m"(standin_x87_q12), "m"(standin_x87_magic));
+    return (s16)u.w[0];
+#elif defined(FF_MUTANT_POSE_FLOOR)
+    return (s16)(sum >> 12);
+#else
+    /* Adding 2047 plus the quotient's low bit before the shift rounds half
+     * to even without a branch. */
+    return (s16)((sum + 0x7FF + ((sum >> 12) & 1)) >> 12);
+#endif
+}
+
+/* The rounded Q12 sine and cosine of an angle from the table (the integer
+ * Fx_Sin and Fx_Cos; the cosine is the sine a quarter turn on). */
+SA_INLINE s32 sa_sin(int angle)
+{
+    return standin_sine[angle & (SA_TURN - 1)];
+}
+
+SA_INLINE s32 sa_cos(int angle)
+{
+    return standin_sine[(angle + SA_TURN / 4) & (SA_TURN - 1)];
+}
+
+/*
+ * The axes of a bone's local rotation in the order they are applied to the
+ * identity (the rightmost factor first): SA_AXIS_1, SA_AXIS_2, SA_AXIS_3
+ * (0 x, 1 y, 2 z). The stand-in's order yxz (R = Ry Rx Rz): z, x, y.
+ *   FF_MUTANT_POSE_ORDER: zyx (R = Rz Ry Rx): x, y, z.
+ */
+#if defined(FF_MUTANT_POSE_ORDER)
+#define SA_AXIS_1 0
+#define SA_AXIS_2 1
+#define SA_AXIS_3 2
+#else
+#define SA_AXIS_1 2
+#define SA_AXIS_2 0
+#define SA_AXIS_3 1
+#endif
+
 /* Copies the first n dwords of a MATRIX (5: the cells and the pad, 8: all). */
 SA_INLINE void sa_copy_dwords(sa_matrix *dst, const sa_matrix *src, int n)
 {
