@@ -66,6 +66,8 @@ int ref_read_position(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 int ref_read_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
 int ref_read_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
 
+struct ref_read_log;
+
 /* One model being animated: the engine's Model + Files + skeleton + AnimCmd. */
 typedef struct ref_anim {
     const dat_file *dat; /* borrowed; must outlive the ref_anim */
@@ -74,6 +76,9 @@ typedef struct ref_anim {
     unsigned bones;
     ref_animcmd cmd;
     unsigned tick; /* calls since the last StartClip, for errors */
+    /* NULL (as init leaves it): no recording. Else every read of the following
+     * calls is appended to it (ref/readlog.h); the caller owns it and clears it. */
+    struct ref_read_log *log;
 } ref_anim;
 
 /* Bytes a skeleton buffer needs for this file (0 when it has no model). */
