@@ -137,6 +137,52 @@ void emu_unwatch(emu *e);
  */
 int emu_pc_sync(emu *e, int on, ff_error *err);
 
+struct emu_blockmap;
+
+/*
+ * Coverage (emu/coverage.c): while started, every translated block the
+ * engine executes inside [m->lo, m->hi) sets hits[i] = 1 for each block i
+ * of m (emu/blocks.h) whose first instruction it holds. hits has
+ * m->nblocks bytes and, like m, stays the caller's and must outlive the
+ * start. One UC_HOOK_BLOCK bounded to that range; the image's translated
+ * code is dropped on start and stop so it applies at once. Fails (FF_E_EMU)
+ * when Unicorn refuses the hook.
+ */
+int emu_cover_start(emu *e, const struct emu_blockmap *m, uint8_t *hits, ff_error *err);
+void emu_cover_stop(emu *e);
+
+/* Deepest nesting of recorded calls (emu_calls_start). */
+#define EMU_CALL_MAX_DEPTH 16
+
+/* One recorded call of a watched routine. */
+typedef struct emu_callrec {
+    uint16_t routine;  /* index into the entries given to emu_calls_start */
+    uint16_t depth;    /* watched calls that were running when it began */
+    uint32_t esp;      /* ESP at entry: the return address's slot */
+    uint32_t ret_addr; /* [esp] */
+    uint32_t args[2];  /* [esp + 4], [esp + 8] */
+    uint8_t in[8];     /* 8 bytes at args[0] at entry (zero when unmapped) */
+    uint8_t out[8];    /* ... and when it returned */
+    uint32_t eax;      /* EAX at its ret */
+    uint8_t returned;  /* 0: its ret was never seen (a fault, or an unknown return site) */
+} emu_callrec;
+
+/*
+ * Call recording (emu/calllog.c): until emu_calls_stop, a code hook on each
+ * of the n entry addresses records a call (arguments and 8 bytes at the
+ * first argument), and a code hook on each of the nrets return sites (the
+ * ret instructions of those routines, from emu/blocks.h) completes the
+ * pending calls whose entry ESP it returns from (a tail-called routine's
+ * ret completes its caller too). Records go to recs (cap of them, caller's
+ * storage) in the order the calls began. Meant for replaying a call or two:
+ * the image's translated code is dropped on start and stop. entries and
+ * rets must stay valid until the stop.
+ */
+int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t *rets,
+                    unsigned nrets, emu_callrec *recs, size_t cap, ff_error *err);
+/* Removes the hooks; returns the records kept; *total (may be NULL) gets the calls seen. */
+size_t emu_calls_stop(emu *e, size_t *total);
+
 /* Guest address of the Field_Alloc scratch base (EMU_SCRATCH_BASE). */
 uint32_t emu_scratch_base(const emu *e);
 

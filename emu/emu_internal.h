@@ -91,11 +91,30 @@ struct emu {
         uint64_t value;
     } watch;
 
+    /* Coverage of profile code (emu/coverage.c). */
+    uc_hook cover_hook;
+    int covering;
+    const struct emu_blockmap *cover_map;
+    uint8_t *cover_hits;
+
+    /* Call recording (emu/calllog.c). */
+    uc_hook *call_hooks;
+    unsigned ncall_hooks;
+    const uint32_t *call_entries;
+    unsigned ncall_entries;
+    emu_callrec *call_recs;
+    size_t call_cap, call_n, call_total;
+    uint32_t call_pending[EMU_CALL_MAX_DEPTH]; /* indexes into call_recs (or ~0: not kept) */
+    uint32_t call_pending_esp[EMU_CALL_MAX_DEPTH];
+    unsigned call_depth;
+
     emu_block *blocks;
     uint32_t nblocks_cap, nblocks_used; /* cap is a power of two */
     cs_insn *insn;                      /* Capstone scratch instruction for counting */
 };
 
+/* Drops the image's translated code, so hooks added since apply (emu/watch.c). */
+int emu_drop_code(emu *e, ff_error *err);
 /* Installs the hooks and flushes translated code (emu/call.c). */
 int emu_install_hooks(emu *e, ff_error *err);
 /* After a fault: CPU context, image data, globals, TEB back to pristine (emu/emu.c). */

@@ -25,6 +25,7 @@
 #include "common/le.h"
 #include "emu/emu.h"
 #include "emu/game.h"
+#include "emu/game_internal.h"
 #include "emu/image.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
@@ -351,6 +352,17 @@ const uint8_t *emu_game_cmd(const emu_game *g)
 const uint8_t *emu_game_skeleton(const emu_game *g)
 {
     return g->file ? g->file + g->skel_off : NULL;
+}
+
+emu *emu_game_engine(emu_game *g)
+{
+    return g->e;
+}
+
+uint32_t emu_game_file_addr(const emu_game *g)
+{
+    (void)g;
+    return GAME_FILE;
 }
 
 uint64_t emu_game_last_insns(const emu_game *g)

@@ -1,10 +1,11 @@
 /*
  * emu/structure.c: the structural check of identify_routines (see
  * emu/identify.h). Each routine is disassembled from its entry with
- * Capstone, following its own control flow: conditional jumps both ways,
- * unconditional jumps inside it, stop at ret/hlt/int3/ud2 and at indirect
- * jumps; a direct jmp to another routine's entry (or out of the window
- * around the entry) is a tail call. Reads only; no printing, no exit.
+ * Capstone, following its own control flow (the rules of emu/structure.h:
+ * conditional jumps both ways, unconditional jumps inside it, stop at
+ * ret/hlt/int3/ud2 and at indirect jumps; a direct jmp to another routine's
+ * entry, or out of the window around the entry, is a tail call). Reads
+ * only; no printing, no exit.
  */
 #include <capstone/capstone.h>
 #include <stdlib.h>
@@ -13,8 +14,9 @@
 
 #include "emu/identify.h"
 #include "emu/pe.h"
+#include "emu/structure.h"
 
-#define WINDOW 0x10000u /* bytes after the entry a routine may span */
+#define WINDOW STRUCTURE_WINDOW
 #define MAX_WORK 4096   /* pending branch targets */
 #define MAX_INSNS 20000 /* instructions decoded per routine */
 
@@ -74,9 +76,14 @@ static void add_target(const walker *w, identify_target *list, unsigned *n, int 
     name_of(w, addr, t->name, sizeof t->name);
 }
 
+int structure_in_image(const pe_image *pe, uint32_t a)
+{
+    return a >= pe->image_base && a - pe->image_base < pe->size_of_image;
+}
+
 static int in_image(const walker *w, uint32_t a)
 {
-    return a >= w->pe->image_base && a - w->pe->image_base < w->pe->size_of_image;
+    return structure_in_image(w->pe, a);
 }
 
 static int is_global(const walker *w, uint32_t a)
@@ -87,12 +94,45 @@ static int is_global(const walker *w, uint32_t a)
     return 0;
 }
 
-static int is_entry_of_other(const walker *w, uint32_t a, uint32_t self)
+static int is_entry_of_other(const emu_profile *p, uint32_t a, uint32_t self)
 {
     if (a == self) return 0;
-    for (unsigned i = 0; i < w->p->nroutines; i++)
-        if (w->p->routines[i].address == a) return 1;
+    for (unsigned i = 0; i < p->nroutines; i++)
+        if (p->routines[i].address == a) return 1;
     return 0;
+}
+
+structure_flow structure_flow_of(csh cs, const cs_insn *in, const emu_profile *p, uint32_t entry,
+                                 uint32_t *target)
+{
+    const cs_x86 *x = &in->detail->x86;
+    unsigned id = in->id;
+    int imm = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
+    *target = imm ? (uint32_t)x->operands[0].imm : 0;
+    if (id == X86_INS_RET || id == X86_INS_RETF || id == X86_INS_HLT || id == X86_INS_INT3 ||
+        id == X86_INS_UD2)
+        return STRUCTURE_END;
+    if (id == X86_INS_CALL) return imm ? STRUCTURE_CALL : STRUCTURE_CALL_INDIRECT;
+    if (id == X86_INS_JMP) {
+        if (!imm) return STRUCTURE_JUMP_INDIRECT;
+        if (is_entry_of_other(p, *target, entry) || *target < entry ||
+            *target - entry >= WINDOW)
+            return STRUCTURE_TAIL;
+        return STRUCTURE_JUMP;
+    }
+    if (cs_insn_group(cs, in, CS_GRP_JUMP) && imm) return STRUCTURE_BRANCH;
+    *target = 0;
+    return STRUCTURE_NEXT;
+}
+
+int structure_decode(csh cs, const pe_image *pe, const uint8_t *img, uint32_t a, cs_insn *in)
+{
+    if (!structure_in_image(pe, a)) return -1;
+    const uint8_t *code = img + (a - pe->image_base);
+    size_t left = pe->size_of_image - (a - pe->image_base);
+    if (left > 16) left = 16;
+    uint64_t addr = a;
+    return cs_disasm_iter(cs, &code, &left, &addr, in) ? 0 : -1;
 }
 
 static void push(walker *w, identify_routine *r, uint32_t a)
@@ -128,41 +168,35 @@ static void walk_path(walker *w, identify_routine *r, uint32_t a)
             return;
         }
         w->seen[off / 8] |= (uint8_t)(1u << (off % 8));
-        const uint8_t *code = w->img + (a - w->pe->image_base);
-        size_t left = w->pe->size_of_image - (a - w->pe->image_base);
-        if (left > 16) left = 16;
-        uint64_t addr = a;
-        if (!cs_disasm_iter(w->cs, &code, &left, &addr, w->in)) return;
+        if (structure_decode(w->cs, w->pe, w->img, a, w->in) != 0) return;
         r->insns++;
-        const cs_x86 *x = &w->in->detail->x86;
-        note_refs(w, r, x);
-        unsigned id = w->in->id;
-        int imm = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
-        uint32_t target = imm ? (uint32_t)x->operands[0].imm : 0;
-        if (id == X86_INS_RET || id == X86_INS_RETF || id == X86_INS_HLT || id == X86_INS_INT3 ||
-            id == X86_INS_UD2)
+        note_refs(w, r, &w->in->detail->x86);
+        uint32_t target;
+        switch (structure_flow_of(w->cs, w->in, w->p, r->address, &target)) {
+        case STRUCTURE_END:
             return;
-        if (id == X86_INS_CALL) {
-            if (imm)
-                add_target(w, r->calls, &r->ncalls, &r->truncated, target, 0);
-            else
-                r->nindirect++;
-        } else if (id == X86_INS_JMP) {
-            if (!imm) {
-                r->nindirect++;
-                return;
-            }
-            if (is_entry_of_other(w, target, r->address) || target < r->address ||
-                target - r->address >= WINDOW) {
-                add_target(w, r->calls, &r->ncalls, &r->truncated, target, 1);
-                return;
-            }
+        case STRUCTURE_CALL:
+            add_target(w, r->calls, &r->ncalls, &r->truncated, target, 0);
+            break;
+        case STRUCTURE_CALL_INDIRECT:
+            r->nindirect++;
+            break;
+        case STRUCTURE_JUMP_INDIRECT:
+            r->nindirect++;
+            return;
+        case STRUCTURE_TAIL:
+            add_target(w, r->calls, &r->ncalls, &r->truncated, target, 1);
+            return;
+        case STRUCTURE_JUMP:
             a = target;
             continue;
-        } else if (cs_insn_group(w->cs, w->in, CS_GRP_JUMP) && imm) {
+        case STRUCTURE_BRANCH:
             push(w, r, target);
+            break;
+        case STRUCTURE_NEXT:
+            break;
         }
-        a = (uint32_t)addr;
+        a = (uint32_t)(w->in->address + w->in->size);
     }
 }
 

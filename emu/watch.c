@@ -39,7 +39,7 @@ static void on_pc_sync(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
     (void)user;
 }
 
-static int drop_code(emu *e, ff_error *err)
+int emu_drop_code(emu *e, ff_error *err)
 {
     uc_err ue = uc_ctl_remove_cache(e->uc, (uint64_t)e->image_base,
                                     (uint64_t)e->image_base + e->image_size);
@@ -60,7 +60,7 @@ int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err)
         return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a write watch: %s",
                             uc_strerror(ue));
     e->watching = 1;
-    return drop_code(e, err);
+    return emu_drop_code(e, err);
 }
 
 void emu_unwatch(emu *e)
@@ -68,7 +68,7 @@ void emu_unwatch(emu *e)
     if (!e->watching) return;
     uc_hook_del(e->uc, e->watch_hook);
     e->watching = 0;
-    drop_code(e, NULL);
+    emu_drop_code(e, NULL);
 }
 
 void emu_watch_reset(emu *e)
@@ -129,5 +129,5 @@ int emu_pc_sync(emu *e, int on, ff_error *err)
         uc_hook_del(e->uc, e->pc_sync_hook);
     }
     e->pc_sync = on;
-    return drop_code(e, err);
+    return emu_drop_code(e, err);
 }
