@@ -7,6 +7,7 @@
 
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
+#include "harness/report/report_causes.h"
 #include "harness/version.h"
 
 /*
@@ -157,7 +158,12 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     cJSON_AddNumberToObject(o, "ticks_orig", r->orig_ticks);
     if (r->group >= 0) cJSON_AddNumberToObject(o, "group", r->group);
     else cJSON_AddNullToObject(o, "group");
+    if (r->status == RES_MISMATCH && r->cause >= 0 && (size_t)r->cause < res->ncauses)
+        cJSON_AddNumberToObject(o, "cause", r->cause);
+    else
+        cJSON_AddNullToObject(o, "cause");
     cJSON_AddItemToObject(o, "divergence", divergence_json(r));
+    if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl));
     cJSON_AddItemToObject(o, "fault", report_json_fault(r->fault));
     cJSON_AddItemToObject(o, "error", error_json(r->error));
     return o;
@@ -253,6 +259,10 @@ static cJSON *group_json(const run_results *res, size_t i)
     add_str(o, "mode", g->mode);
     add_str(o, "shape", g->shape);
     cJSON_AddNumberToObject(o, "count", (double)g->count);
+    if (g->cause >= 0 && (size_t)g->cause < res->ncauses)
+        cJSON_AddNumberToObject(o, "cause", g->cause);
+    else
+        cJSON_AddNullToObject(o, "cause");
     cJSON *ex = cJSON_AddObjectToObject(o, "example");
     if (strcmp(g->level, "frame") == 0 && g->example >= 0) {
         const clip_result *r = &res->results[g->example];
@@ -274,6 +284,7 @@ static cJSON *group_json(const run_results *res, size_t i)
         cJSON_AddItemToObject(o, "writer", g->have_writer || g->writer_note[0]
                                                ? writer_json(g)
                                                : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "explanation", report_json_explain(&g->expl));
     } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nleaf) {
         const leaf_result *l = &res->leaf[g->example];
@@ -281,6 +292,7 @@ static cJSON *group_json(const run_results *res, size_t i)
         cJSON_AddNumberToObject(ex, "case", (double)l->first.index);
         cJSON_AddNullToObject(o, "series");
         cJSON_AddNullToObject(o, "writer");
+        cJSON_AddNullToObject(o, "explanation");
     } else {
         /* A group always has an example; a tree without one is not emitted half-made. */
         cJSON_Delete(o);
@@ -335,6 +347,8 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     add_str(opt, "bone_matrices",
                             m->keep_matrices ? "original" : "replaced_by_return");
     cJSON_AddBoolToObject(opt, "dedup", m->dedup);
+    add_str(opt, "explain", m->explain ? m->explain : "groups");
+    cJSON_AddBoolToObject(opt, "coverage", m->coverage);
     cJSON_AddNumberToObject(opt, "leaf_calls", (double)m->leaf_calls);
     cJSON_AddNumberToObject(opt, "seed", (double)m->seed);
     cJSON_AddItemToObject(opt, "cache", str_or_null(m->cache_dir));
@@ -363,6 +377,7 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "leaf_mismatches", (double)t->leaf_mismatches);
     cJSON_AddNumberToObject(o, "leaf_faults", (double)t->leaf_faults);
     cJSON_AddNumberToObject(o, "groups", (double)r->ngroups);
+    cJSON_AddNumberToObject(o, "causes", (double)r->ncauses);
     return o;
 }
 
@@ -380,10 +395,12 @@ cJSON *report_build(const report_meta *m, const run_results *r)
         cJSON_AddItemToArray(res, result_json(r, &r->results[i]));
     cJSON *leaf = cJSON_AddArrayToObject(root, "leaf");
     for (size_t i = 0; i < r->nleaf; i++) cJSON_AddItemToArray(leaf, leaf_json(&r->leaf[i]));
+    cJSON_AddItemToObject(root, "causes", report_json_causes(r));
     cJSON *groups = cJSON_AddArrayToObject(root, "groups");
     for (size_t i = 0; i < r->ngroups; i++) {
         cJSON *g = group_json(r, i);
         if (g) cJSON_AddItemToArray(groups, g);
     }
+    cJSON_AddItemToObject(root, "coverage", report_json_coverage(&r->coverage));
     return root;
 }

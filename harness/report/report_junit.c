@@ -51,8 +51,19 @@ static void suite_open(strbuf *b, const char *name, const jcount *c)
               (unsigned long long)c->errors, (unsigned long long)c->skipped);
 }
 
-/* One sentence on a failing result, for the failure message. */
-static void first_failure(strbuf *b, const cJSON *r)
+/* The statement of cause id, or NULL. */
+static const char *cause_statement(const cJSON *report, int64_t id)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, rv_arr(report, "causes"))
+    {
+        if (rv_int(c, "id", -1) == id) return rv_str(c, "statement", NULL);
+    }
+    return NULL;
+}
+
+/* One sentence on a failing result (and its cause), for the failure message. */
+static void first_failure(strbuf *b, const cJSON *r, const cJSON *report)
 {
     sb_printf(b, "first: clip %lld", (long long)rv_int(r, "clip", -1));
     const cJSON *d = rv_obj(r, "divergence"), *f = rv_obj(r, "fault");
@@ -64,6 +75,9 @@ static void first_failure(strbuf *b, const cJSON *r)
         sb_printf(b, " faulted: %s at EIP %s", rv_str(f, "message", rv_str(f, "kind", "?")),
                   rv_str(f, "eip", "?"));
     }
+    const char *why = rv_has_num(r, "cause") ? cause_statement(report, rv_int(r, "cause", -1))
+                                             : NULL;
+    if (why) sb_printf(b, "; cause %lld: %s", (long long)rv_int(r, "cause", -1), why);
 }
 
 /* Details of a failing result, for the failure body. */
@@ -97,7 +111,7 @@ static void failure_body(strbuf *b, const cJSON *r)
     }
 }
 
-static void file_testcase(strbuf *b, const rv_file *f, int m)
+static void file_testcase(strbuf *b, const rv_file *f, int m, const cJSON *report)
 {
     const char *mode = mode_name((mode_id)m);
     const uint64_t *n = f->n[m];
@@ -120,7 +134,7 @@ static void file_testcase(strbuf *b, const rv_file *f, int m)
         sb_printf(&t, "%llu of %llu clips differ (%llu mismatched, %llu faulted); ",
                   (unsigned long long)(n[RES_MISMATCH] + n[RES_FAULT]), (unsigned long long)clips,
                   (unsigned long long)n[RES_MISMATCH], (unsigned long long)n[RES_FAULT]);
-        first_failure(&t, f->first_fail[m]);
+        first_failure(&t, f->first_fail[m], report);
         sb_printf(b, "      <failure type=\"%s\" message=\"",
                   n[RES_MISMATCH] ? "mismatch" : "fault");
         sb_xml(b, t.s ? t.s : "");
@@ -238,7 +252,7 @@ int report_render_junit(const cJSON *report, strbuf *out)
         if (!(ix.modes & (1u << m))) continue;
         suite_open(out, mode_name((mode_id)m), &suite[m]);
         for (size_t i = 0; i < ix.nfiles; i++)
-            file_testcase(out, &ix.files[i], m);
+            file_testcase(out, &ix.files[i], m, report);
         sb_puts(out, "  </testsuite>\n");
     }
     if (with_leaf) {

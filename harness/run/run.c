@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/core/causes.h"
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/run_internal.h"
@@ -23,6 +24,8 @@ void run_config_init(run_config *cfg)
     cfg->leaf_calls = 100000;
     cfg->seed = 1;
     cfg->dedup = 1;
+    cfg->explain = RUN_EXPLAIN_GROUPS;
+    cfg->coverage = 1;
 }
 
 static void fail(run_ctx *ctx, const ff_error *err)
@@ -148,6 +151,18 @@ static void mark_cached(run_ctx *ctx)
     }
 }
 
+/* The original's blocks, for coverage and explanations (an executable only). */
+static int observe_setup(run_ctx *ctx, ff_error *err)
+{
+    const run_config *cfg = ctx->cfg;
+    if (!cfg->image || cfg->traces_dir || (!cfg->coverage && !cfg->explain)) return 0;
+    if (emu_image_blocks(cfg->image, &ctx->blocks, err) < 0) return -1;
+    if (!cfg->coverage) return 0;
+    ctx->cover_hits = calloc(ctx->blocks->nblocks ? ctx->blocks->nblocks : 1, 1);
+    if (!ctx->cover_hits) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    return 0;
+}
+
 static void ctx_free(run_ctx *ctx)
 {
     for (size_t i = 0; i < ctx->res->nfiles && ctx->data; i++) free(ctx->data[i]);
@@ -159,6 +174,8 @@ static void ctx_free(run_ctx *ctx)
     free(ctx->slots);
     free(ctx->units);
     free(ctx->chain_start);
+    emu_blocks_free(ctx->blocks);
+    free(ctx->cover_hits);
     corpus_close(ctx->corpus);
     pthread_mutex_destroy(&ctx->lock);
     pthread_cond_destroy(&ctx->slot_done);
@@ -194,6 +211,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0 && cfg->frame_level && cfg->image && !cfg->traces_dir)
         rc = cfg->dedup ? plan_dedup(&ctx, err) : 0;
     if (rc == 0) rc = plan_order(&ctx, err);
+    if (rc == 0) rc = observe_setup(&ctx, err);
     if (rc == 0) {
         if (cfg->progress)
             for (size_t u = 0; u < ctx.nunits; u++)
@@ -209,6 +227,8 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     group_sort(out);
     if (rc == 0) run_find_writers(&ctx);
     total_up(&ctx);
+    if (rc == 0) run_explain(&ctx);
+    if (rc == 0 && ctx.cover_hits) rc = run_coverage_build(&ctx, err);
     out->interrupted = cfg->cancel && *cfg->cancel;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -222,7 +242,10 @@ void run_results_free(run_results *r)
     for (size_t i = 0; i < r->nresults; i++) {
         free(r->results[i].fault);
         free(r->results[i].error);
+        free(r->results[i].expl);
     }
+    causes_free(r);
+    run_coverage_free(&r->coverage);
     for (size_t i = 0; i < r->nleaf; i++) free(r->leaf[i].fault);
     for (size_t i = 0; i < r->ngroups; i++) {
         free(r->groups[i].series.ref);

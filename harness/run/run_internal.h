@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "corpus/source.h"
+#include "emu/observe.h"
 #include "harness/core/group.h"
 #include "harness/core/outcome.h"
 #include "harness/core/trace.h"
@@ -70,6 +71,9 @@ typedef struct run_ctx {
     atomic_size_t next_chain;
     atomic_int failed;    /* a worker hit a run-stopping error */
     ff_error fail_err;
+    /* The original's routines as blocks (coverage, explanations); NULL: no executable. */
+    emu_blockmap *blocks;
+    uint8_t *cover_hits;  /* blocks->nblocks bytes, the workers' hits merged; NULL: off */
 } run_ctx;
 
 /* run_plan.c */
@@ -88,6 +92,11 @@ struct emu_game *worker_game(worker *w);
 
 /* writers.c: the original instruction behind each frame group's example. */
 void run_find_writers(run_ctx *ctx);
+/* explain.c: first differing reads (as cfg->explain asks), then the causes. */
+void run_explain(run_ctx *ctx);
+/* coverage.c: res->coverage from the merged hits. -1 when memory runs out. */
+int run_coverage_build(run_ctx *ctx, ff_error *err);
+void run_coverage_free(res_coverage *c);
 
 
 static inline int run_cancelled(const run_ctx *ctx)
