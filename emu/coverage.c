@@ -9,6 +9,8 @@
  * since blocks translated before a hook existed may not call it
  * (ENGINE.md section 8). Never prints or exits.
  */
+#include <string.h>
+
 #include "emu/blocks.h"
 #include "emu/emu_internal.h"
 
@@ -17,11 +19,20 @@ static void mark(void *arg, unsigned i)
     ((uint8_t *)arg)[i] = 1;
 }
 
+/*
+ * Called for every translated block run in the map's range: a translated
+ * block seen before (same start, same size; a direct-mapped memo) has
+ * marked its blocks already, so the common case is one lookup.
+ */
 static void on_cover_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)uc;
     emu *e = user;
+    emu_cover_memo *m = &e->cover_memo[((uint32_t)addr >> 1) & (EMU_COVER_MEMO - 1)];
+    if (m->addr == (uint32_t)addr && m->size == size) return;
     emu_blocks_in_range(e->cover_map, (uint32_t)addr, size, mark, e->cover_hits);
+    m->addr = (uint32_t)addr;
+    m->size = size;
 }
 
 int emu_cover_start(emu *e, const struct emu_blockmap *m, uint8_t *hits, ff_error *err)
@@ -30,6 +41,7 @@ int emu_cover_start(emu *e, const struct emu_blockmap *m, uint8_t *hits, ff_erro
     if (!m->nblocks) return 0;
     e->cover_map = m;
     e->cover_hits = hits;
+    memset(e->cover_memo, 0, sizeof e->cover_memo);
     uc_err ue = uc_hook_add(e->uc, &e->cover_hook, UC_HOOK_BLOCK, (void *)on_cover_block, e,
                             (uint64_t)m->lo, (uint64_t)m->hi - 1);
     if (ue != UC_ERR_OK)

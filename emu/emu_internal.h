@@ -16,6 +16,12 @@
 #define EMU_MAX_PATCHES 8
 #define EMU_MAX_RUNS 64
 
+/* A translated block whose blocks coverage has marked (emu/coverage.c). */
+#define EMU_COVER_MEMO 1024
+typedef struct emu_cover_memo {
+    uint32_t addr, size; /* addr 0: empty */
+} emu_cover_memo;
+
 /* A run of image pages whose data is writable (restored after a fault). */
 typedef struct emu_run {
     uint32_t off, len; /* offset from the image base, bytes */
@@ -96,6 +102,7 @@ struct emu {
     int covering;
     const struct emu_blockmap *cover_map;
     uint8_t *cover_hits;
+    emu_cover_memo cover_memo[EMU_COVER_MEMO];
 
     /* Call recording (emu/calllog.c). */
     uc_hook *call_hooks;
