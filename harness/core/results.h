@@ -237,6 +237,7 @@ typedef struct run_results {
     unsigned jobs;                 /* worker threads the run used */
     int interrupted;
     double seconds;
+    double explain_seconds;        /* of seconds: the replays with read logs (explain.c) */
 } run_results;
 
 void run_results_free(run_results *r);

@@ -16,8 +16,12 @@
 /* report.json pieces. */
 cJSON *report_json_causes(const run_results *res);
 cJSON *report_json_coverage(const res_coverage *c);
-/* A group's or a result's explanation; null when it was not explained. */
-cJSON *report_json_explain(const res_explain *e);
+/*
+ * A group's or a result's explanation; null when it was not explained. The
+ * read logs' window only with_window (a group's example: one per group; a
+ * result explained on its own keeps report.json small without it).
+ */
+cJSON *report_json_explain(const res_explain *e, int with_window);
 
 /*
  * One read of a window as text: "ReadRotationType = -300  3.6 -> 5.5", a

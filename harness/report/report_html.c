@@ -214,6 +214,10 @@ static void option_rows(strbuf *b, const cJSON *run)
         b, "<tr><th>Options</th><td>dedup %s, leaf calls %llu, seed %llu, jobs %llu</td></tr>\n",
         rv_bool(opt, "dedup", 0) ? "on" : "off", (unsigned long long)rv_u64(opt, "leaf_calls", 0),
         (unsigned long long)rv_u64(opt, "seed", 0), (unsigned long long)rv_u64(run, "jobs", 0));
+    sb_puts(b, "<tr><th>Explained</th><td>");
+    rh_text(b, rv_str(opt, "explain", "?"));
+    sb_printf(b, " (replays with read logs); coverage %s</td></tr>\n",
+              rv_bool(opt, "coverage", 0) ? "recorded" : "off");
     rh_kv(b, "Cache", rv_str(opt, "cache", NULL));
     rh_kv(b, "Traces (authority)", rv_str(opt, "traces", NULL));
     rh_kv(b, "Against (candidate)", rv_str(opt, "against", NULL));

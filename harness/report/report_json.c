@@ -163,7 +163,7 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     else
         cJSON_AddNullToObject(o, "cause");
     cJSON_AddItemToObject(o, "divergence", divergence_json(r));
-    if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl));
+    if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl, 0));
     cJSON_AddItemToObject(o, "fault", report_json_fault(r->fault));
     cJSON_AddItemToObject(o, "error", error_json(r->error));
     return o;
@@ -284,7 +284,7 @@ static cJSON *group_json(const run_results *res, size_t i)
         cJSON_AddItemToObject(o, "writer", g->have_writer || g->writer_note[0]
                                                ? writer_json(g)
                                                : cJSON_CreateNull());
-        cJSON_AddItemToObject(o, "explanation", report_json_explain(&g->expl));
+        cJSON_AddItemToObject(o, "explanation", report_json_explain(&g->expl, 1));
     } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nleaf) {
         const leaf_result *l = &res->leaf[g->example];
@@ -337,6 +337,7 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     add_str(o, "started", m->started);
     add_str(o, "finished", m->finished);
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
+    cJSON_AddNumberToObject(o, "explain_seconds", r->explain_seconds);
     cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
     report_json_identity(o, m);
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");

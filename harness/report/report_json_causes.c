@@ -58,7 +58,7 @@ static cJSON *writer_of(const res_explain *e)
     return o;
 }
 
-cJSON *report_json_explain(const res_explain *e)
+cJSON *report_json_explain(const res_explain *e, int with_window)
 {
     if (e->state == RES_EXPL_NONE) return cJSON_CreateNull();
     static const char *const states[] = {"none", "read", "combine", "failed"};
@@ -101,6 +101,7 @@ cJSON *report_json_explain(const res_explain *e)
     } else {
         cJSON_AddNullToObject(o, "combine");
     }
+    if (!with_window) return o;
     cJSON *w = cJSON_AddObjectToObject(o, "window");
     cJSON_AddNumberToObject(w, "first", (double)e->win_first);
     cJSON_AddItemToObject(w, "ref", reads_json(e->win_ref, e->win_ref_n, e->win_first));

@@ -123,6 +123,10 @@ static void run_section(strbuf *b, const cJSON *run)
         strcmp(bm, "replaced_by_return") == 0 ? "replaced by a plain return"
         : strcmp(bm, "original") == 0         ? "original routine kept"
                                               : bm);
+    sb_puts(b, "| Explained | ");
+    md(b, rv_str(opt, "explain", "?"));
+    sb_printf(b, " (replays with read logs); coverage %s |\n",
+              rv_bool(opt, "coverage", 0) ? "recorded" : "off");
     sb_printf(
         b, "| Options | dedup %s, leaf calls %llu, seed %llu, jobs %llu |\n\n",
         rv_bool(opt, "dedup", 0) ? "on" : "off", (unsigned long long)rv_u64(opt, "leaf_calls", 0),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "emu/image.h"
 #include "emu/observe.h"
@@ -207,8 +208,16 @@ static void explain_groups(explainer *x)
     }
 }
 
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 void run_explain(run_ctx *ctx)
 {
+    double t0 = seconds_now();
     const run_config *cfg = ctx->cfg;
     run_results *res = ctx->res;
     const char *decoder = profile_routine_name(PROFILE_R_READ_ANIMATION);
@@ -232,4 +241,5 @@ void run_explain(run_ctx *ctx)
     /* Leaf groups become causes even without replays. Out of memory: no causes, the
      * groups stand alone as before. */
     causes_build(res, decoder);
+    res->explain_seconds = seconds_now() - t0;
 }
