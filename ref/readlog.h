@@ -9,10 +9,16 @@
  * same records from the original's calls (emu/replay.c), so the two logs
  * align record by record.
  *
- * With no log the decoder takes its fused fast path and pays one test of a
- * pointer per value; with a log it takes the one-call-per-field path that
- * mirrors the original's calls. The log's storage is the caller's: nothing
- * here allocates, prints or exits.
+ * With no log the decoder is the same code as without logs (the frame
+ * decoder is inlined once with the log and once without); with a log it
+ * takes the one-call-per-field path that mirrors the original's calls. The
+ * log's storage is the caller's: nothing here allocates, prints or exits.
+ *
+ * Pose helpers (POSE.md) join as further rows of REF_ROUTINE_MAP, logged by
+ * the reference's pose code and hooked by name on the emulated side like
+ * the readers: a helper's record carries a digest of its inputs where a
+ * read has its cursor before, and of its outputs as value and cursor after,
+ * so alignment and cause signatures (harness/core) apply unchanged.
  */
 #ifndef FF8_REF_READLOG_H
 #define FF8_REF_READLOG_H
