@@ -1,12 +1,16 @@
 /*
- * emu/calllog.c: recording the calls of a few routines during a replay
+ * emu/calllog.c: recording the calls of a few routines during replays
  * (emu_calls_start, emu/emu.h): a UC_HOOK_CODE on exactly each entry
  * address and each return site. At an entry, ESP points at the return
  * address, the arguments follow it; at a return site (the ret about to
  * run), EAX holds the result and ESP is back where it was at the entry.
  * The hooks exist only between start and stop; the image's translated code
- * is dropped both times so they apply at once and cost nothing after.
- * Never prints or exits.
+ * is dropped both times so they apply at once and cost nothing after. Only
+ * calls made while a recording is on are kept: between recordings a hook
+ * returns at once, so the replays of one explanation phase share their
+ * translated code (dropping it for every replay made Unicorn 2.0.1
+ * translate anew into fresh code buffer each time: hundreds of MiB over
+ * thousands of replays). Never prints or exits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +44,7 @@ static void on_entry(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)size;
     emu *e = user;
+    if (!e->call_recs) return;
     unsigned r = 0;
     while (r < e->ncall_entries && e->call_entries[r] != (uint32_t)addr) r++;
     if (r == e->ncall_entries) return;
@@ -70,6 +75,7 @@ static void on_return(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     (void)addr;
     (void)size;
     emu *e = user;
+    if (!e->call_recs) return;
     uint32_t esp = reg(uc, UC_X86_REG_ESP), eax = reg(uc, UC_X86_REG_EAX);
     /* Every pending call entered at or below this ESP ends here: the one
      * returning, the ones that tail-called into it, and any deeper one whose
@@ -90,22 +96,24 @@ static void remove_hooks(emu *e)
     for (unsigned i = 0; i < e->ncall_hooks; i++)
         uc_hook_del(e->uc, e->call_hooks[i]);
     free(e->call_hooks);
+    free(e->call_entries);
     e->call_hooks = NULL;
-    e->ncall_hooks = 0;
+    e->call_entries = NULL;
+    e->ncall_hooks = e->ncall_entries = 0;
 }
 
 int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t *rets,
-                    unsigned nrets, emu_callrec *recs, size_t cap, ff_error *err)
+                    unsigned nrets, ff_error *err)
 {
-    emu_calls_stop(e, NULL);
+    emu_calls_stop(e);
     e->call_hooks = calloc((size_t)n + nrets + 1, sizeof *e->call_hooks);
-    if (!e->call_hooks) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    e->call_entries = entries;
+    e->call_entries = malloc(((size_t)n + 1) * sizeof *e->call_entries);
+    if (!e->call_hooks || !e->call_entries) {
+        remove_hooks(e);
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
+    memcpy(e->call_entries, entries, n * sizeof *entries);
     e->ncall_entries = n;
-    e->call_recs = recs;
-    e->call_cap = recs ? cap : 0;
-    e->call_n = e->call_total = 0;
-    e->call_depth = 0;
     for (unsigned i = 0; i < n + nrets; i++) {
         uint32_t a = i < n ? entries[i] : rets[i - n];
         uc_err ue = uc_hook_add(e->uc, &e->call_hooks[e->ncall_hooks], UC_HOOK_CODE,
@@ -125,17 +133,29 @@ int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t 
     return 0;
 }
 
-size_t emu_calls_stop(emu *e, size_t *total)
+int emu_calls_armed(const emu *e)
 {
-    size_t n = e->call_n;
+    return e->call_hooks != NULL;
+}
+
+void emu_calls_record(emu *e, emu_callrec *recs, size_t cap)
+{
+    e->call_recs = recs;
+    e->call_cap = recs ? cap : 0;
+    e->call_n = e->call_total = 0;
+    e->call_depth = 0;
+}
+
+size_t emu_calls_taken(const emu *e, size_t *total)
+{
     if (total) *total = e->call_total;
-    if (!e->call_hooks) return n;
+    return e->call_n;
+}
+
+void emu_calls_stop(emu *e)
+{
+    emu_calls_record(e, NULL, 0);
+    if (!e->call_hooks) return;
     remove_hooks(e);
     emu_drop_code(e, NULL);
-    e->call_recs = NULL;
-    e->call_entries = NULL;
-    e->ncall_entries = 0;
-    e->call_cap = 0;
-    e->call_depth = 0;
-    return n;
 }

@@ -279,6 +279,7 @@ void emu_close(emu *e)
         free(e->gpages[k].host);
     free(e->blocks);
     free(e->call_hooks);
+    free(e->call_entries);
     free(e->image);
     free(e->sys);
     free(e->stack);

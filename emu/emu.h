@@ -168,20 +168,32 @@ typedef struct emu_callrec {
 } emu_callrec;
 
 /*
- * Call recording (emu/calllog.c): until emu_calls_stop, a code hook on each
- * of the n entry addresses records a call (arguments and 8 bytes at the
- * first argument), and a code hook on each of the nrets return sites (the
- * ret instructions of those routines, from emu/blocks.h) completes the
- * pending calls whose entry ESP it returns from (a tail-called routine's
- * ret completes its caller too). Records go to recs (cap of them, caller's
- * storage) in the order the calls began. Meant for replaying a call or two:
- * the image's translated code is dropped on start and stop. entries and
- * rets must stay valid until the stop.
+ * Call recording (emu/calllog.c). emu_calls_start puts a code hook on each
+ * of the n entry addresses and on each of the nrets return sites (the ret
+ * instructions of those routines, from emu/blocks.h); the addresses are
+ * copied. While a recording is on (emu_calls_record with storage), a call
+ * entering a watched routine is recorded (arguments, 8 bytes at the first
+ * argument) and a return site completes the pending calls whose entry ESP
+ * it returns from (a tail-called routine's ret completes its caller too);
+ * records go to recs in the order the calls began. The hooks stay until
+ * emu_calls_stop, so a series of replays translates its code once: the
+ * image's translated code is dropped on start and on stop only. Fails
+ * (FF_E_EMU) when Unicorn refuses a hook, FF_E_NOMEM when memory runs out.
  */
 int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t *rets,
-                    unsigned nrets, emu_callrec *recs, size_t cap, ff_error *err);
-/* Removes the hooks; returns the records kept; *total (may be NULL) gets the calls seen. */
-size_t emu_calls_stop(emu *e, size_t *total);
+                    unsigned nrets, ff_error *err);
+/* 1 while hooks of emu_calls_start are in place. */
+int emu_calls_armed(const emu *e);
+/*
+ * Starts recording into recs (cap records, the caller's until the next
+ * emu_calls_record or emu_calls_stop), forgetting what was recorded; recs
+ * NULL stops recording. Call it between calls, never from a hook.
+ */
+void emu_calls_record(emu *e, emu_callrec *recs, size_t cap);
+/* Records kept by the current recording; *total (may be NULL) gets the calls seen. */
+size_t emu_calls_taken(const emu *e, size_t *total);
+/* Removes the hooks (nothing when none). */
+void emu_calls_stop(emu *e);
 
 /* Guest address of the Field_Alloc scratch base (EMU_SCRATCH_BASE). */
 uint32_t emu_scratch_base(const emu *e);

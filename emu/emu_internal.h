@@ -107,7 +107,7 @@ struct emu {
     /* Call recording (emu/calllog.c). */
     uc_hook *call_hooks;
     unsigned ncall_hooks;
-    const uint32_t *call_entries;
+    uint32_t *call_entries; /* owned copy */
     unsigned ncall_entries;
     emu_callrec *call_recs;
     size_t call_cap, call_n, call_total;

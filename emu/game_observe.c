@@ -78,33 +78,34 @@ static void to_reads(const emu_callrec *c, size_t n, size_t total, int64_t base,
     out->total = total;
 }
 
+/* Hooks on the logged routines, put in place once for a series of read logs. */
+static int arm(emu *e, const emu_blockmap *m, ff_error *err)
+{
+    if (emu_calls_armed(e)) return 0;
+    uint32_t entries[REF_R__COUNT], *rets;
+    unsigned nrets;
+    if (sites(m, entries, &rets, &nrets, err) < 0) return -1;
+    int rc = emu_calls_start(e, entries, REF_R__COUNT, rets, nrets, err);
+    free(rets);
+    return rc;
+}
+
 int emu_game_read_log(emu_game *g, const emu_blockmap *m, uint8_t flags, int16_t clip,
                       size_t tick, int64_t clip_start, ref_read_log *out, emu_fault *fault,
                       ff_error *err)
 {
     ref_read_log_clear(out);
     out->base = clip_start;
-    uint32_t entries[REF_R__COUNT], *rets;
-    unsigned nrets;
-    if (sites(m, entries, &rets, &nrets, err) < 0) return -1;
-    emu_callrec *recs = malloc((out->cap ? out->cap : 1) * sizeof *recs);
-    if (!recs) {
-        free(rets);
-        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    }
     emu *e = emu_game_engine(g);
+    if (arm(e, m, err) < 0) return -1;
+    emu_callrec *recs = malloc((out->cap ? out->cap : 1) * sizeof *recs);
+    if (!recs) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     int64_t base = (int64_t)emu_game_file_addr(g) + clip_start;
     emu_game_reset_skeleton(g);
     uint32_t ret = 0;
-    int rc = 0, armed = 0;
+    int rc = 0;
     for (size_t t = 0; t <= tick && rc == 0; t++) {
-        if (t == tick) {
-            if (emu_calls_start(e, entries, REF_R__COUNT, rets, nrets, recs, out->cap, err) < 0) {
-                rc = -2;
-                break;
-            }
-            armed = 1;
-        }
+        if (t == tick) emu_calls_record(e, recs, out->cap);
         rc = t == 0 ? emu_game_start_clip(g, flags, clip, &ret, fault)
                     : emu_game_read_animation(g, &ret, fault);
         if (rc == 0 && t < tick && ret == 1) {
@@ -113,12 +114,15 @@ int emu_game_read_log(emu_game *g, const emu_blockmap *m, uint8_t flags, int16_t
             rc = -2; /* err is set; not a fault */
         }
     }
-    if (armed) {
-        size_t total = 0, n = emu_calls_stop(e, &total);
-        to_reads(recs, n, total, base, out);
-    }
+    size_t total = 0, n = emu_calls_taken(e, &total);
+    to_reads(recs, n, total, base, out);
+    emu_calls_record(e, NULL, 0);
     free(recs);
-    free(rets);
     if (rc == -1) ff_error_set(err, FF_E_FAULT, NULL, -1, "the original faulted while replaying");
     return rc < 0 ? -1 : 0;
+}
+
+void emu_game_read_log_end(emu_game *g)
+{
+    emu_calls_stop(emu_game_engine(g));
 }

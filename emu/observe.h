@@ -6,7 +6,8 @@
  * ref/readlog.h, so it aligns with the reference's log).
  *
  * Hooks exist only while they are needed (coverage: from start to stop;
- * read logs: during the one replayed call). Nothing here prints or exits.
+ * read logs: from the first read log to emu_game_read_log_end, recording
+ * only during each replayed call). Nothing here prints or exits.
  */
 #ifndef FF8_EMU_OBSERVE_H
 #define FF8_EMU_OBSERVE_H
@@ -40,10 +41,14 @@ int emu_game_cover(emu_game *g, const emu_blockmap *m, uint8_t *hits, ff_error *
  * file); a cursor is 8 bytes at the first argument ({u32 ptr, s32 bit}).
  * Returns 0; -1 with *fault when a call faults (out then holds the reads up
  * to the fault), or with err when a routine is missing from m or the clip
- * ends before tick.
+ * ends before tick. The hooks stay in place (recording nothing) so that a
+ * series of read logs shares translated code: end the series with
+ * emu_game_read_log_end.
  */
 int emu_game_read_log(emu_game *g, const emu_blockmap *m, uint8_t flags, int16_t clip,
                       size_t tick, int64_t clip_start, ref_read_log *out, emu_fault *fault,
                       ff_error *err);
+/* Removes the read-log hooks (nothing when none); the game's calls run unhooked again. */
+void emu_game_read_log_end(emu_game *g);
 
 #endif

@@ -7,7 +7,8 @@
  * original with code hooks on its readers (emu/observe.h). The logs are
  * aligned (harness/core/readcmp.h) and the mismatches merged into causes
  * (harness/core/causes.h). One replay per group by default, never per
- * result; the hooks exist only during the replayed call.
+ * result, on an engine of its own: its hooks exist only during these
+ * replays (recording during each replayed call), never in the run's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,7 @@ void run_explain(run_ctx *ctx)
                 explain_all(&x);
             else
                 explain_groups(&x);
+            emu_game_read_log_end(x.game);
         }
         emu_game_close(x.game);
         free(x.ref_reads);

@@ -297,10 +297,18 @@ Test(observe, read_log_of_replayed_calls)
     cr_assert_eq(log.n, 0u);
     cr_assert_eq(emu_game_read_log(g, m, 0, 0, 3, f.clip_off[0], &log, &fault, &err), -1);
     cr_assert_eq(err.kind, FF_E_RANGE);
-    /* The hooks are gone: a plain call still decodes, and the log is untouched. */
+    /* Between read logs the hooks record nothing; after the end they are gone: plain
+     * calls decode, the log is untouched, and a new read log arms them again. */
     uint32_t ret;
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
     cr_assert_eq(log.n, 0u);
+    emu_game_read_log_end(g);
+    TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
+    TE_CALL(emu_game_read_animation(g, &ret, &fault), &fault);
+    cr_assert_eq(log.n, 0u);
+    TE_OK(emu_game_read_log(g, m, 0, 0, 1, f.clip_off[0], &log, &fault, &err), &err);
+    expect_log(&log, &y, "tick 1 again");
+    emu_game_read_log_end(g);
     emu_game_close(g);
     emu_blocks_free(m);
     emu_image_free(img);
