@@ -378,10 +378,8 @@ static int count(run_results *res, size_t c, uint8_t *file_seen)
     return 0;
 }
 
-static int fill_causes(run_results *res, const item *it, size_t n, const int *cause_of,
-                       const char *decoder)
+static int fill_causes(run_results *res, const item *it, size_t n, const int *cause_of)
 {
-    (void)decoder;
     assign(res, it, n, cause_of);
     uint8_t *file_seen = malloc(res->nfiles ? res->nfiles : 1);
     if (!file_seen) return -1;
@@ -458,7 +456,7 @@ static void sort_causes(run_results *res)
     free(old_to_new);
 }
 
-int causes_build(run_results *res, const char *decoder)
+int causes_build(run_results *res)
 {
     causes_free(res);
     for (size_t g = 0; g < res->ngroups; g++) res->groups[g].cause = -1;
@@ -484,7 +482,7 @@ int causes_build(run_results *res, const char *decoder)
         if (root == (int)i) cause_of[i] = (int)res->ncauses++;
     }
     for (size_t i = 0; i < n; i++) cause_of[i] = cause_of[find(it, (int)i)];
-    int rc = fill_causes(res, it, n, cause_of, decoder);
+    int rc = fill_causes(res, it, n, cause_of);
     free(cause_of);
     free(it);
     if (rc < 0) {

@@ -21,12 +21,11 @@
 #include "harness/core/results.h"
 
 /*
- * Builds res->causes (replacing any) and sets every group's and mismatching
- * clip result's cause. decoder names the routine that calls the readers
- * ("Battle_ReadAnimation"). Returns 0, -1 when memory runs out (no cause
- * is then kept).
+ * Builds res->causes (replacing any) from the explanations the results hold
+ * and sets every group's and mismatching clip result's cause (-1: none).
+ * Returns 0, -1 when memory runs out (no cause is then kept).
  */
-int causes_build(run_results *res, const char *decoder);
+int causes_build(run_results *res);
 /* Frees res->causes. */
 void causes_free(run_results *res);
 

@@ -159,27 +159,19 @@ static void explain_one(explainer *x, size_t idx, res_explain *e)
                     sizeof e->relation);
 }
 
-/* The writing instruction of a clip explained on its own (the group's when it is its example). */
+/*
+ * The writing instruction of a clip explained on its own: its group's (found
+ * for the group's example by harness/run/writers.c; a group is one field kind
+ * in one mode). Finding it again for every clip would cost a watched replay
+ * each, and every watch drops the engine's translated code.
+ */
 static void clip_writer(explainer *x, size_t idx, res_explain *e)
 {
     const clip_result *r = &x->ctx->res->results[idx];
     const res_group *g = r->group >= 0 ? &x->ctx->res->groups[r->group] : NULL;
-    if (g && g->example == (int64_t)idx) {
-        e->have_writer = g->have_writer;
-        e->writer = g->writer;
-        return;
-    }
-    field_area where;
-    uint32_t off, size;
-    if (!field_locate(r->div.field, r->div.bone, &where, &off, &size)) return;
-    ff_error err;
-    emu_fault fault;
-    if (emu_game_find_writer(x->game, mode_flags(r->mode), (int16_t)r->clip, r->div.tick,
-                             where == FIELD_AREA_CMD ? EMU_GAME_CMD : EMU_GAME_SKELETON, off,
-                             size, &e->writer, &fault, &err) == 0)
-        e->have_writer = 1;
-    else
-        x->loaded = -1;
+    if (!g) return;
+    e->have_writer = g->have_writer;
+    e->writer = g->writer;
 }
 
 static void explain_all(explainer *x)
@@ -221,7 +213,6 @@ void run_explain(run_ctx *ctx)
     double t0 = seconds_now();
     const run_config *cfg = ctx->cfg;
     run_results *res = ctx->res;
-    const char *decoder = profile_routine_name(PROFILE_R_READ_ANIMATION);
     if (cfg->explain && cfg->image && ctx->blocks && res->ngroups && !run_cancelled(ctx)) {
         explainer x = {ctx, NULL, -1, NULL, NULL, NULL, 0};
         ff_error err;
@@ -242,6 +233,6 @@ void run_explain(run_ctx *ctx)
     }
     /* Leaf groups become causes even without replays. Out of memory: no causes, the
      * groups stand alone as before. */
-    causes_build(res, decoder);
+    causes_build(res);
     res->explain_seconds = seconds_now() - t0;
 }

@@ -262,7 +262,7 @@ Test(causes, merging)
     combine_expl(&r.groups[4].expl, 0x200, "orig_lower_by_1");
     combine_expl(&r.groups[5].expl, 0x300, "");
     combine_expl(&r.groups[6].expl, 0x300, "");
-    cr_assert_eq(causes_build(&r, DEC), 0);
+    cr_assert_eq(causes_build(&r), 0);
     cr_assert_eq(r.ncauses, 4, "%zu causes", r.ncauses);
     static const int want_group_cause[7] = {0, 0, 3, 1, 1, 2, 2};
     for (size_t g = 0; g < 7; g++) {
