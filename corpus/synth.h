@@ -9,7 +9,7 @@
  *                ref/encode.h;
  *   synth_file_spec  a compact recipe (kind, bone count, clip list, seeds)
  *                expanded into a synth_model, random but deterministic;
- *   synth_plan   a preset's list of named files (small, vanilla), built one
+ *   synth_plan   a preset's list of named files (small, vanilla, cover), built one
  *                at a time in memory or written to a folder.
  * Every file parses with dat_parse, and every clip is followed by at least
  * two frames' worth of bytes (SYNTH_TAIL_FRAMES) before the end of the
@@ -88,12 +88,18 @@ typedef enum synth_clip_kind {
     SYNTH_CLIP_EXTREMES,   /* 10 frames: both extremes of every position and
                               rotation width, mode bit alternating, scales
                               absent, present and 0x7C00 payloads */
-    SYNTH_CLIP_WRAP        /* 20 frames: root and rotation sums pass
+    SYNTH_CLIP_WRAP,       /* 20 frames: root and rotation sums pass
                               +32767 and -32768 (s16 wrap) */
+    SYNTH_CLIP_COVER       /* 3 frames, every bone alike: each position type,
+                              each rotation type and absent rotations, scales
+                              absent, present and 0x7C00 on frames 0 and 2,
+                              odd negative deltas after frame 0 (halved by
+                              SLOW), an odd count for FAST's last pass */
 } synth_clip_kind;
 
 #define SYNTH_EXTREMES_FRAMES 10
 #define SYNTH_WRAP_FRAMES 20
+#define SYNTH_COVER_FRAMES 3
 
 typedef struct synth_clip_spec {
     uint8_t frames; /* 1..255 for RANDOM; ignored by the other kinds */
@@ -123,9 +129,20 @@ int synth_build_file(const synth_file_spec *spec, uint8_t **data, size_t *size, 
 
 /* ---- presets ---- */
 
-typedef enum synth_preset { SYNTH_SMALL = 0, SYNTH_VANILLA, SYNTH__PRESET_COUNT } synth_preset;
+/*
+ * small: a few files covering the decoding corners; vanilla: sized like the
+ * game's monster corpus; cover: the smallest corpus that runs every path of
+ * the decoding routines (two files: 1 bone with a COVER clip followed by a
+ * one-frame clip that SLOW+FAST reads into, and 255 bones with a COVER clip).
+ */
+typedef enum synth_preset {
+    SYNTH_SMALL = 0,
+    SYNTH_VANILLA,
+    SYNTH_COVER,
+    SYNTH__PRESET_COUNT
+} synth_preset;
 
-/* "small", "vanilla"; "?" when out of range. */
+/* "small", "vanilla", "cover"; "?" when out of range. */
 const char *synth_preset_name(synth_preset p);
 /* Preset by name; -1 when unknown. */
 int synth_preset_from_name(const char *name);

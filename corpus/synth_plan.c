@@ -6,7 +6,8 @@
  * seed, so its totals barely move from seed to seed.
  *
  * Must not print or exit. Building entries is done one at a time, on
- * demand (synth_plan_build).
+ * demand (synth_plan_build). `cover` is hand-written too: the fewest files
+ * and clips that run every path of the decoding routines.
  */
 #include "corpus/synth.h"
 
@@ -25,6 +26,8 @@ const char *synth_preset_name(synth_preset p)
         return "small";
     case SYNTH_VANILLA:
         return "vanilla";
+    case SYNTH_COVER:
+        return "cover";
     default:
         return "?";
     }
@@ -161,6 +164,7 @@ int synth_plan_character(synth_plan *p, const synth_character *c, ff_error *err)
 #define R SYNTH_CLIP_RANDOM
 #define X SYNTH_CLIP_EXTREMES
 #define W SYNTH_CLIP_WRAP
+#define C SYNTH_CLIP_COVER
 #define CLIPS(a) (unsigned)(sizeof a / sizeof a[0]), a
 
 /* The small preset's characters (corpus/README.md), kept cheap: a Rinoa-like
@@ -214,6 +218,24 @@ static int plan_small(synth_plan *p, ff_error *err)
     return small_characters(p, err);
 }
 
+/*
+ * cover: every path of the decoding routines in the fewest bytes. COVER
+ * clips hold each position and rotation type, absent rotations, the scale
+ * path with absent, present and 0x7C00 scales, odd negative deltas SLOW
+ * halves, and 3 frames so that FAST's second pass meets the clip's end;
+ * under SLOW+FAST the 1-bone file's first clip reads on into its second.
+ * Bone counts 1 and 255.
+ */
+static int plan_cover(synth_plan *p, ff_error *err)
+{
+    static const synth_clip_spec one_bone[] = {{0, 0, C}, {1, 0, R}};
+    static const synth_clip_spec most_bones[] = {{0, 0, C}};
+    if (synth_plan_add(p, "c0m000.dat", DAT_MONSTER, 1, CLIPS(one_bone), err) < 0 ||
+        synth_plan_add(p, "c0m001.dat", DAT_MONSTER, DAT_MAX_BONES, CLIPS(most_bones), err) < 0)
+        return -1;
+    return 0;
+}
+
 int synth_plan_make(synth_preset preset, uint64_t seed, synth_plan **out, ff_error *err)
 {
     if ((unsigned)preset >= SYNTH__PRESET_COUNT)
@@ -222,7 +244,9 @@ int synth_plan_make(synth_preset preset, uint64_t seed, synth_plan **out, ff_err
     if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
     p->preset = preset;
     p->seed = seed;
-    int rc = preset == SYNTH_SMALL ? plan_small(p, err) : synth_plan_vanilla(p, err);
+    int rc = preset == SYNTH_SMALL   ? plan_small(p, err)
+             : preset == SYNTH_COVER ? plan_cover(p, err)
+                                     : synth_plan_vanilla(p, err);
     if (rc < 0) {
         synth_plan_free(p);
         return -1;

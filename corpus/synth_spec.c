@@ -2,7 +2,7 @@
  * corpus/synth_spec.c: a recipe (synth_file_spec) expanded into an
  * explicit synth_model: a random skeleton, random clips shaped like game
  * motion (a full pose on frame 0, mostly small deltas after it), and the
- * planted coverage clips (width extremes, s16 wraps).
+ * planted coverage clips (width extremes, s16 wraps, every decoding path).
  *
  * Must not print or exit; every random choice comes from the recipe's seeds.
  */
@@ -110,6 +110,33 @@ static void wrap_clip(synth_clip *c, unsigned bones, rng *r)
     }
 }
 
+/*
+ * Frames of the COVER clip; every bone gets the same three rotations and
+ * scales. Positions: types 0, 1, 2 then 3 (16 bits), odd negatives -3 and
+ * -1 after frame 0. Rotations: absent, types 0 and 1, then types 2 and 3
+ * and odd negatives -127 and -1, then -2048 and absent again.
+ */
+static const int16_t cover_root[SYNTH_COVER_FRAMES][3] = {{-4, 31, -256}, {32767, -3, 5},
+                                                          {-1, 0, 1}};
+static const uint8_t cover_mode[SYNTH_COVER_FRAMES] = {1, 0, 1};
+static const int16_t cover_rot[SYNTH_COVER_FRAMES][3] = {{0, -3, 31}, {-127, 2047, -1},
+                                                         {-2048, 0, 7}};
+static const int16_t cover_scale[SYNTH_COVER_FRAMES][3] = {
+    {SCALE_ONE, 2000, -32768}, {SCALE_ONE, SCALE_ONE, SCALE_ONE}, {SCALE_ONE, SCALE_ONE, 1100}};
+
+static void cover_clip(synth_clip *c, unsigned bones)
+{
+    size_t per = (size_t)bones * 3;
+    for (unsigned f = 0; f < c->frames; f++) {
+        memcpy(c->root + 3 * f, cover_root[f], sizeof cover_root[f]);
+        c->mode[f] = cover_mode[f];
+        for (size_t i = 0; i < per; i++) {
+            c->rot[per * f + i] = cover_rot[f][i % 3];
+            c->scale[per * f + i] = cover_scale[f][i % 3];
+        }
+    }
+}
+
 static int make_clip(const synth_clip_spec *cs, unsigned bones, synth_clip *c, rng *r)
 {
     switch (cs->kind) {
@@ -120,6 +147,10 @@ static int make_clip(const synth_clip_spec *cs, unsigned bones, synth_clip *c, r
     case SYNTH_CLIP_WRAP:
         if (clip_alloc(c, SYNTH_WRAP_FRAMES, bones, 0) < 0) return -1;
         wrap_clip(c, bones, r);
+        return 0;
+    case SYNTH_CLIP_COVER:
+        if (clip_alloc(c, SYNTH_COVER_FRAMES, bones, 1) < 0) return -1;
+        cover_clip(c, bones);
         return 0;
     default:
         if (clip_alloc(c, cs->frames, bones, cs->scale) < 0) return -1;
@@ -158,7 +189,7 @@ static int check_spec(const synth_file_spec *spec, ff_error *err)
                             spec->nclips);
     for (unsigned c = 0; spec->clip && c < spec->nclips; c++) {
         const synth_clip_spec *cs = &spec->clip[c];
-        if (cs->kind > SYNTH_CLIP_WRAP || (cs->kind == SYNTH_CLIP_RANDOM && cs->frames < 1))
+        if (cs->kind > SYNTH_CLIP_COVER || (cs->kind == SYNTH_CLIP_RANDOM && cs->frames < 1))
             return ff_error_set(err, FF_E_USAGE, NULL, -1, "clip %u: kind %u, %u frames", c,
                                 cs->kind, cs->frames);
     }

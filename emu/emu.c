@@ -279,6 +279,8 @@ void emu_close(emu *e)
     for (unsigned k = 0; k < e->ngpages; k++)
         free(e->gpages[k].host);
     free(e->blocks);
+    free(e->call_hooks);
+    free(e->call_entries);
     free(e->image);
     free(e->sys);
     free(e->stack);

@@ -159,6 +159,64 @@ int emu_unwatch(emu *e, ff_error *err);
  */
 int emu_pc_sync(emu *e, int on, ff_error *err);
 
+struct emu_blockmap;
+
+/*
+ * Coverage (emu/coverage.c): while started, every translated block the
+ * engine executes inside [m->lo, m->hi) sets hits[i] = 1 for each block i
+ * of m (emu/blocks.h) whose first instruction it holds. hits has
+ * m->nblocks bytes and, like m, stays the caller's and must outlive the
+ * start. One UC_HOOK_BLOCK bounded to that range; the image's translated
+ * code is dropped on start and stop so it applies at once. Fails (FF_E_EMU)
+ * when Unicorn refuses the hook.
+ */
+int emu_cover_start(emu *e, const struct emu_blockmap *m, uint8_t *hits, ff_error *err);
+void emu_cover_stop(emu *e);
+
+/* Deepest nesting of recorded calls (emu_calls_start). */
+#define EMU_CALL_MAX_DEPTH 16
+
+/* One recorded call of a watched routine. */
+typedef struct emu_callrec {
+    uint16_t routine;  /* index into the entries given to emu_calls_start */
+    uint16_t depth;    /* watched calls that were running when it began */
+    uint32_t esp;      /* ESP at entry: the return address's slot */
+    uint32_t ret_addr; /* [esp] */
+    uint32_t args[2];  /* [esp + 4], [esp + 8] */
+    uint8_t in[8];     /* 8 bytes at args[0] at entry (zero when unmapped) */
+    uint8_t out[8];    /* ... and when it returned */
+    uint32_t eax;      /* EAX at its ret */
+    uint8_t returned;  /* 0: its ret was never seen (a fault, or an unknown return site) */
+} emu_callrec;
+
+/*
+ * Call recording (emu/calllog.c). emu_calls_start puts a code hook on each
+ * of the n entry addresses and on each of the nrets return sites (the ret
+ * instructions of those routines, from emu/blocks.h); the addresses are
+ * copied. While a recording is on (emu_calls_record with storage), a call
+ * entering a watched routine is recorded (arguments, 8 bytes at the first
+ * argument) and a return site completes the pending calls whose entry ESP
+ * it returns from (a tail-called routine's ret completes its caller too);
+ * records go to recs in the order the calls began. The hooks stay until
+ * emu_calls_stop, so a series of replays translates its code once: the
+ * image's translated code is dropped on start and on stop only. Fails
+ * (FF_E_EMU) when Unicorn refuses a hook, FF_E_NOMEM when memory runs out.
+ */
+int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t *rets,
+                    unsigned nrets, ff_error *err);
+/* 1 while hooks of emu_calls_start are in place. */
+int emu_calls_armed(const emu *e);
+/*
+ * Starts recording into recs (cap records, the caller's until the next
+ * emu_calls_record or emu_calls_stop), forgetting what was recorded; recs
+ * NULL stops recording. Call it between calls, never from a hook.
+ */
+void emu_calls_record(emu *e, emu_callrec *recs, size_t cap);
+/* Records kept by the current recording; *total (may be NULL) gets the calls seen. */
+size_t emu_calls_taken(const emu *e, size_t *total);
+/* Removes the hooks (nothing when none). */
+void emu_calls_stop(emu *e);
+
 /* Guest address of the Field_Alloc scratch base (EMU_SCRATCH_BASE). */
 uint32_t emu_scratch_base(const emu *e);
 

@@ -16,6 +16,12 @@
 #define EMU_MAX_PATCHES 8
 #define EMU_MAX_RUNS 64
 
+/* A translated block whose blocks coverage has marked (emu/coverage.c). */
+#define EMU_COVER_MEMO 1024
+typedef struct emu_cover_memo {
+    uint32_t addr, size; /* addr 0: empty */
+} emu_cover_memo;
+
 /* A run of image pages whose data is writable (restored after a fault). */
 typedef struct emu_run {
     uint32_t off, len; /* offset from the image base, bytes */
@@ -92,11 +98,31 @@ struct emu {
         uint64_t value;
     } watch;
 
+    /* Coverage of profile code (emu/coverage.c). */
+    uc_hook cover_hook;
+    int covering;
+    const struct emu_blockmap *cover_map;
+    uint8_t *cover_hits;
+    emu_cover_memo cover_memo[EMU_COVER_MEMO];
+
+    /* Call recording (emu/calllog.c). */
+    uc_hook *call_hooks;
+    unsigned ncall_hooks;
+    uint32_t *call_entries; /* owned copy */
+    unsigned ncall_entries;
+    emu_callrec *call_recs;
+    size_t call_cap, call_n, call_total;
+    uint32_t call_pending[EMU_CALL_MAX_DEPTH]; /* indexes into call_recs (or ~0: not kept) */
+    uint32_t call_pending_esp[EMU_CALL_MAX_DEPTH];
+    unsigned call_depth;
+
     emu_block *blocks;
     uint32_t nblocks_cap, nblocks_used; /* cap is a power of two */
     cs_insn *insn;                      /* Capstone scratch instruction for counting */
 };
 
+/* Drops the image's translated code, so hooks added since apply (emu/watch.c). */
+int emu_drop_code(emu *e, ff_error *err);
 /* Installs the hooks and flushes translated code (emu/call.c). */
 int emu_install_hooks(emu *e, ff_error *err);
 /*

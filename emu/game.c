@@ -377,6 +377,12 @@ size_t emu_game_skeleton_size(const emu_game *g)
     return g->file ? g->skel_len : 0;
 }
 
+uint32_t emu_game_file_addr(const emu_game *g)
+{
+    (void)g;
+    return GAME_FILE;
+}
+
 uint64_t emu_game_last_insns(const emu_game *g)
 {
     return emu_last_insns(g->e);

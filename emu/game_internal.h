@@ -1,7 +1,8 @@
 /*
  * emu/game_internal.h: the state of an emu_game (emu/game.h) shared by
- * emu/game.c (files, frame-level calls, leaves) and emu/game_pose.c (bone
- * and world matrices, pose helpers). Not a public header: nothing outside
+ * emu/game.c (files, frame-level calls, leaves), emu/game_pose.c (bone and
+ * world matrices, pose helpers) and the modules layered on a game (its
+ * observation: emu/game_observe.c). Not a public header: nothing outside
  * emu/ includes it.
  *
  * Guest areas (inside emu.h's caller window):
@@ -71,5 +72,7 @@ int emu_game_no_file(const emu_game *g, emu_fault *fault);
  */
 int emu_game_call_at(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
                      emu_fault *fault);
+/* Guest address of the loaded file's first byte. */
+uint32_t emu_game_file_addr(const emu_game *g);
 
 #endif

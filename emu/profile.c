@@ -619,6 +619,14 @@ const profile_routine *profile_find_routine(const emu_profile *p, const char *na
     return NULL;
 }
 
+int profile_is_entry(void *profile, uint32_t address)
+{
+    const emu_profile *p = profile;
+    for (unsigned i = 0; i < p->nroutines; i++)
+        if (p->routines[i].address == address) return 1;
+    return 0;
+}
+
 const char *profile_helper_name(profile_helper_id id)
 {
     return (unsigned)id < PROFILE_H__COUNT ? helper_names[id] : "?";

@@ -256,6 +256,12 @@ int profile_builtin_by_name(const char *name, emu_profile *out, ff_error *err);
 const char *profile_routine_name(profile_routine_id id);
 /* The routine named name, or NULL. */
 const profile_routine *profile_find_routine(const emu_profile *p, const char *name);
+/*
+ * 1 when address is the entry of one of the routines of profile (an
+ * emu_profile *): emu/walk.h's tail-call rule for routines named by a
+ * profile.
+ */
+int profile_is_entry(void *profile, uint32_t address);
 /* Profile names of a helper role ("copy5"), an operand kind ("out") and a
  * result kind ("st0"); "?" out of range. */
 const char *profile_helper_name(profile_helper_id id);

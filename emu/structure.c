@@ -71,15 +71,6 @@ static int is_global(const sctx *c, uint32_t a)
     return 0;
 }
 
-/* The tail-call rule: a jmp to another profile routine's entry. */
-static int is_profile_entry(void *arg, uint32_t a)
-{
-    const emu_profile *p = arg;
-    for (unsigned i = 0; i < p->nroutines; i++)
-        if (p->routines[i].address == a) return 1;
-    return 0;
-}
-
 static void compare(const sctx *c, identify_routine *r, const profile_routine *pr)
 {
     r->callees_checked = pr->callees_known;
@@ -110,7 +101,7 @@ static int check_routine(const sctx *c, const profile_routine *pr, identify_rout
     snprintf(r->name, sizeof r->name, "%s", pr->name);
     r->address = pr->address;
     walk_routine wr;
-    if (walk_routine_at(c->w, pr->address, is_profile_entry, (void *)c->p, &wr, err) != 0)
+    if (walk_routine_at(c->w, pr->address, profile_is_entry, (void *)c->p, &wr, err) != 0)
         return -1;
     if (!wr.decoded) {
         snprintf(r->error, sizeof r->error, "%s", wr.error);

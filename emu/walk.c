@@ -77,7 +77,7 @@ int walk_in_code(const pe_image *pe, uint32_t addr)
 
 static int in_image(const walker *w, uint32_t a)
 {
-    return a >= w->pe->image_base && a - w->pe->image_base < w->pe->size_of_image;
+    return walk_in_image(w->pe, a);
 }
 
 /* The instruction's token: mnemonic and operand kinds, FNV-1a folded to 16 bits. */
@@ -169,10 +169,42 @@ static void push_work(walker *w, walk_routine *r, uint32_t a)
     w->work[w->nwork++] = a;
 }
 
-static int other_entry(const walker *w, const walk_routine *r, uint32_t a)
+int walk_in_image(const pe_image *pe, uint32_t a)
 {
-    if (a < r->entry || a - r->entry >= WALK_WINDOW) return 1;
-    return a != r->entry && w->is_entry && w->is_entry(w->arg, a);
+    return a >= pe->image_base && a - pe->image_base < pe->size_of_image;
+}
+
+int walk_decode(csh cs, const pe_image *pe, const uint8_t *img, uint32_t a, cs_insn *in)
+{
+    if (!walk_in_image(pe, a)) return -1;
+    const uint8_t *code = img + (a - pe->image_base);
+    size_t left = pe->size_of_image - (a - pe->image_base);
+    if (left > 16) left = 16;
+    uint64_t addr = a;
+    return cs_disasm_iter(cs, &code, &left, &addr, in) ? 0 : -1;
+}
+
+walk_flow walk_flow_of(csh cs, const cs_insn *in, uint32_t entry, walk_entry_fn is_entry, void *arg,
+                       uint32_t *target)
+{
+    const cs_x86 *x = &in->detail->x86;
+    unsigned id = in->id;
+    int imm = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
+    *target = imm ? (uint32_t)x->operands[0].imm : 0;
+    if (id == X86_INS_RET || id == X86_INS_RETF || id == X86_INS_HLT || id == X86_INS_INT3 ||
+        id == X86_INS_UD2)
+        return WALK_END;
+    if (id == X86_INS_CALL) return imm ? WALK_CALL : WALK_CALL_INDIRECT;
+    if (id == X86_INS_JMP) {
+        if (!imm) return WALK_JUMP_INDIRECT;
+        uint32_t t = *target;
+        if (t < entry || t - entry >= WALK_WINDOW || (t != entry && is_entry && is_entry(arg, t)))
+            return WALK_TAIL;
+        return WALK_JUMP;
+    }
+    if (cs_insn_group(cs, in, CS_GRP_JUMP) && imm) return WALK_BRANCH;
+    *target = 0;
+    return WALK_NEXT;
 }
 
 /* Decodes one path from a; returns when it ends (-1: out of memory). */
@@ -186,41 +218,23 @@ static int walk_path(walker *w, walk_routine *r, uint32_t a)
         }
         uint32_t off = a - r->entry;
         w->seen[off / 8] |= (uint8_t)(1u << (off % 8));
-        const uint8_t *code = w->img + (a - w->pe->image_base);
-        size_t left = w->pe->size_of_image - (a - w->pe->image_base);
-        if (left > 16) left = 16;
-        uint64_t addr = a;
-        if (!cs_disasm_iter(w->cs, &code, &left, &addr, w->in)) return 0;
+        if (walk_decode(w->cs, w->pe, w->img, a, w->in) != 0) return 0;
         const cs_x86 *x = &w->in->detail->x86;
-        unsigned id = w->in->id;
-        int imm = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
-        int branch = id == X86_INS_CALL || cs_insn_group(w->cs, w->in, CS_GRP_JUMP);
-        uint32_t target = imm ? (uint32_t)x->operands[0].imm : 0;
+        int branch = w->in->id == X86_INS_CALL || cs_insn_group(w->cs, w->in, CS_GRP_JUMP);
         if (push_insn(w, r, a, (uint8_t)w->in->size, token_of(w->in)) != 0) return -1;
         note_refs(w, r, x, branch);
-        if (id == X86_INS_RET || id == X86_INS_RETF || id == X86_INS_HLT || id == X86_INS_INT3 ||
-            id == X86_INS_UD2)
-            return 0;
-        if (id == X86_INS_CALL) {
-            if (imm)
-                add_call(r, target, 0);
-            else
-                r->nindirect++;
-        } else if (id == X86_INS_JMP) {
-            if (!imm) {
-                r->nindirect++;
-                return 0;
-            }
-            if (other_entry(w, r, target)) {
-                add_call(r, target, 1);
-                return 0;
-            }
-            a = target;
-            continue;
-        } else if (branch && imm) {
-            push_work(w, r, target);
+        uint32_t target;
+        switch (walk_flow_of(w->cs, w->in, r->entry, w->is_entry, w->arg, &target)) {
+        case WALK_END: return 0;
+        case WALK_CALL: add_call(r, target, 0); break;
+        case WALK_CALL_INDIRECT: r->nindirect++; break;
+        case WALK_JUMP_INDIRECT: r->nindirect++; return 0;
+        case WALK_TAIL: add_call(r, target, 1); return 0;
+        case WALK_JUMP: a = target; continue;
+        case WALK_BRANCH: push_work(w, r, target); break;
+        case WALK_NEXT: break;
         }
-        a = (uint32_t)addr;
+        a = (uint32_t)(w->in->address + w->in->size);
     }
 }
 

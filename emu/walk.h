@@ -21,6 +21,7 @@
 #ifndef FF8_EMU_WALK_H
 #define FF8_EMU_WALK_H
 
+#include <capstone/capstone.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,35 @@ typedef struct walk_routine {
 
 /* Says whether addr is the entry of a routine other than the one walked. */
 typedef int (*walk_entry_fn)(void *arg, uint32_t addr);
+
+/* What one decoded instruction does to a path through its routine (the rules above). */
+typedef enum walk_flow {
+    WALK_NEXT,          /* falls through to the next instruction */
+    WALK_END,           /* ret, retf, hlt, int3, ud2: the path ends */
+    WALK_CALL,          /* direct call (target set); then the next instruction */
+    WALK_CALL_INDIRECT, /* call through a register or memory; then the next */
+    WALK_JUMP,          /* direct jump inside the routine (target set) */
+    WALK_TAIL,          /* direct jump out of the routine (target set): a tail call */
+    WALK_JUMP_INDIRECT, /* jump through a register or memory: the path ends */
+    WALK_BRANCH         /* conditional jump (target set): both ways */
+} walk_flow;
+
+/*
+ * Classifies in (decoded by Capstone with details on) as an instruction of
+ * the routine entered at entry; is_entry (may be NULL) names other
+ * routines' entries for the tail-call rule. *target gets the direct target
+ * when there is one, else 0. The one place the rules are written: the walk
+ * and the block recovery (emu/blocks.c) both follow it.
+ */
+walk_flow walk_flow_of(csh cs, const cs_insn *in, uint32_t entry, walk_entry_fn is_entry, void *arg,
+                       uint32_t *target);
+/* 1 when a lies inside the laid-out image of pe. */
+int walk_in_image(const pe_image *pe, uint32_t a);
+/*
+ * Decodes the instruction at a of the laid-out image (size_of_image bytes)
+ * into in; 0, or -1 when a is outside the image or nothing decodes there.
+ */
+int walk_decode(csh cs, const pe_image *pe, const uint8_t *img, uint32_t a, cs_insn *in);
 
 typedef struct walker walker;
 

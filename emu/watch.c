@@ -40,7 +40,7 @@ static void on_pc_sync(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
     (void)user;
 }
 
-static int drop_code(emu *e, ff_error *err)
+int emu_drop_code(emu *e, ff_error *err)
 {
     uc_err ue = uc_ctl_remove_cache(e->uc, (uint64_t)e->image_base,
                                     (uint64_t)e->image_base + e->image_size);
@@ -61,7 +61,7 @@ int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err)
         return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a write watch: %s",
                             uc_strerror(ue));
     e->watching = 1;
-    return drop_code(e, err);
+    return emu_drop_code(e, err);
 }
 
 int emu_unwatch(emu *e, ff_error *err)
@@ -72,7 +72,7 @@ int emu_unwatch(emu *e, ff_error *err)
         return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot remove the write watch: %s",
                             uc_strerror(ue));
     e->watching = 0;
-    return drop_code(e, err);
+    return emu_drop_code(e, err);
 }
 
 void emu_watch_reset(emu *e)
@@ -136,5 +136,5 @@ int emu_pc_sync(emu *e, int on, ff_error *err)
                                 uc_strerror(ue));
     }
     e->pc_sync = on;
-    return drop_code(e, err);
+    return emu_drop_code(e, err);
 }

@@ -11,6 +11,7 @@
 #include "common/le.h"
 #include "ref/engine.h"
 #include "ref/readers_inline.h"
+#include "ref/readlog.h"
 
 #include <string.h>
 
@@ -66,31 +67,54 @@ static int decode_failed(const ref_anim *a, uint32_t start, const ref_cursor *c,
     return -1;
 }
 
-/* One frame: root deltas, the mode bit, per bone rotations (and scales). */
-static int decode_frame(ref_anim *a, ref_cursor *c, int half, uint32_t start, ff_error *err)
+/* A value read: the fused reader, or the recorded one-call-per-field reader. */
+#define READ(what, log, s, c, v, err)                                                              \
+    ((log) ? refl_##what((log), (s), (c), (v), (err)) : refi_##what((s), (c), (v), (err)))
+
+#if defined(__GNUC__)
+#define REF_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define REF_ALWAYS_INLINE
+#endif
+
+/*
+ * One frame: root deltas, the mode bit, per bone rotations (and scales).
+ * Inlined twice by decode_frame: with log NULL every READ folds to the
+ * fused reader, so the path without a log is the same code as before logs.
+ */
+static inline REF_ALWAYS_INLINE int decode_frame_with(ref_anim *a, ref_cursor *c, int half,
+                                                      uint32_t start, struct ref_read_log *log,
+                                                      ff_error *err)
 {
     ref_stream *s = &a->stream;
     uint8_t *skel = a->skel;
     int16_t v;
     for (int k = 0; k < 3; k++) {
-        if (refi_position(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+        if (READ(position, log, s, c, &v, err) < 0) return decode_failed(a, start, c, err);
         accumulate(skel + DAT_SKEL_ROOT + 2 * k, v, half);
     }
-    if (refi_bits(s, c, 1, &v, err) < 0) return decode_failed(a, start, c, err);
+    if ((log ? refl_bits(log, s, c, 1, 0, &v, err) : refi_bits(s, c, 1, &v, err)) < 0)
+        return decode_failed(a, start, c, err);
     skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | ((unsigned)v & 1u));
     for (unsigned b = 0; b < a->bones; b++) {
         uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
         for (int k = 0; k < 3; k++) {
-            if (refi_rotation(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+            if (READ(rotation, log, s, c, &v, err) < 0) return decode_failed(a, start, c, err);
             accumulate(bone + DAT_BONE_ROT + 2 * k, v, half);
         }
         if (!(skel[DAT_SKEL_FLAGS] & 1u)) continue;
         for (int k = 0; k < 3; k++) {
-            if (refi_scale(s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+            if (READ(scale, log, s, c, &v, err) < 0) return decode_failed(a, start, c, err);
             le_put16(bone + DAT_BONE_SCALE + 2 * k, v);
         }
     }
     return 0;
+}
+
+static int decode_frame(ref_anim *a, ref_cursor *c, int half, uint32_t start, ff_error *err)
+{
+    if (a->log) return decode_frame_with(a, c, half, start, a->log, err);
+    return decode_frame_with(a, c, half, start, NULL, err);
 }
 
 /* Battle_ReadAnimation at the current tick (ENGINE.md section 4). */
@@ -104,6 +128,7 @@ static int read_tick(ref_anim *a, int *ret, ff_error *err)
     uint32_t start;
     if (dat_clip_offset(a->dat, cmd->clip, &start, err) < 0) return -1;
     ref_cursor c = {(int64_t)start + cmd->off, cmd->bit};
+    if (a->log) a->log->base = start;
     int slow = (cmd->flags & REF_CMD_SLOW) != 0;
     int passes = (cmd->flags & REF_CMD_FAST) ? 2 : 1;
     for (int p = 0; p < passes; p++) {

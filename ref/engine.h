@@ -67,6 +67,8 @@ int ref_read_position(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 int ref_read_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
 int ref_read_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
 
+struct ref_read_log;
+
 /* One model being animated: the engine's Model + Files + skeleton + AnimCmd. */
 typedef struct ref_anim {
     const dat_file *dat; /* borrowed; must outlive the ref_anim */
@@ -86,6 +88,9 @@ typedef struct ref_anim {
      */
     const ref_pose_opts *pose;
     uint16_t *pose_near;
+    /* NULL (as init leaves it): no recording. Else every read of the following
+     * calls is appended to it (ref/readlog.h); the caller owns it and clears it. */
+    struct ref_read_log *log;
 } ref_anim;
 
 /* Bytes a skeleton buffer needs for this file (0 when it has no model). */

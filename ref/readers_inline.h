@@ -16,6 +16,21 @@
 
 int refi_bits_checked(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *err);
 
+/*
+ * The readers one bitReader call per field, each call recorded in log
+ * (ref/readlog.c): what the decoder uses while a read log is attached.
+ * depth is the bitReader record's depth (0 when the decoder calls it).
+ */
+struct ref_read_log;
+int refl_bits(struct ref_read_log *log, ref_stream *s, ref_cursor *c, int n, int depth,
+              int16_t *out, ff_error *err);
+int refl_position(struct ref_read_log *log, ref_stream *s, ref_cursor *c, int16_t *out,
+                  ff_error *err);
+int refl_rotation(struct ref_read_log *log, ref_stream *s, ref_cursor *c, int16_t *out,
+                  ff_error *err);
+int refl_scale(struct ref_read_log *log, ref_stream *s, ref_cursor *c, int16_t *out,
+               ff_error *err);
+
 /* n in 1..16 and c->bit in 0..7 are the caller's promise (true inside ref/). */
 static inline int refi_bits(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *err)
 {

@@ -18,10 +18,18 @@
 #include "emu/emu.h"
 #include "emu/game.h"
 #include "emu/image.h"
+#include "emu/observe.h"
 #include "ref/encode.h"
 
 #define BONES 30
 #define FRAMES 20
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 static double now(void)
 {
@@ -87,15 +95,22 @@ static emu_game *open_game(const emu_image *img, int keep)
     return g;
 }
 
-static void bench_ticks(const emu_image *img, int keep, const uint8_t *file, size_t size,
-                        uint32_t geom, uint32_t anim)
+static void bench_ticks(const emu_image *img, int keep, int cover, const uint8_t *file,
+                        size_t size, uint32_t geom, uint32_t anim)
 {
     emu_game *g = open_game(img, keep);
     ff_error err;
     if (emu_game_load_file(g, file, size, 0, geom, anim, &err) != 0) die("load", &err);
+    emu_blockmap *m = NULL;
+    uint8_t *hits = NULL;
+    if (cover) {
+        if (emu_image_blocks(img, &m, &err) != 0) die("blocks", &err);
+        hits = calloc(m->nblocks, 1);
+        if (!hits || emu_game_cover(g, m, hits, &err) != 0) die("coverage", &err);
+    }
     const int reps = 300;
     uint64_t ticks = 0, insns = 0;
-    double t0 = now();
+    double t0 = now(), c0 = cpu_now();
     for (int r = 0; r < reps; r++) {
         emu_game_reset_skeleton(g);
         uint32_t ret;
@@ -112,11 +127,62 @@ static void bench_ticks(const emu_image *img, int keep, const uint8_t *file, siz
             insns += emu_game_last_insns(g);
         } while (ret == 0);
     }
+    double dt = now() - t0, dc = cpu_now() - c0;
+    printf("Battle_ReadAnimation tick, 30 bones, %-22s%-13s %8.2f us/tick (CPU %7.2f) %9.0f "
+           "insns/tick (%llu ticks)\n",
+           keep ? "matrices rebuilt:" : "BuildBoneMatrices=ret:", cover ? " coverage on:" : "",
+           dt / (double)ticks * 1e6, dc / (double)ticks * 1e6, (double)insns / (double)ticks,
+           (unsigned long long)ticks);
+    emu_game_close(g);
+    emu_blocks_free(m);
+    free(hits);
+}
+
+/* Dropping the image's translated code (what arming and disarming a hook costs). */
+static void bench_drop(const emu_image *img)
+{
+    emu_game *g = open_game(img, 0);
+    emu_blockmap *m;
+    ff_error err;
+    if (emu_image_blocks(img, &m, &err) != 0) die("blocks", &err);
+    uint8_t *hits = calloc(m->nblocks, 1);
+    const int reps = 50;
+    double t0 = now();
+    for (int r = 0; r < reps; r++) {
+        if (emu_game_cover(g, m, hits, &err) != 0) die("coverage", &err);
+        emu_game_cover(g, m, NULL, &err);
+    }
+    printf("coverage hook added and removed (2 code drops of the image):  %8.3f ms\n",
+           (now() - t0) / reps * 1e3);
+    free(hits);
+    emu_blocks_free(m);
+    emu_game_close(g);
+}
+
+/* A read-log replay of the clip's last delta tick (all calls before it replayed too). */
+static void bench_replay(const emu_image *img, const uint8_t *file, size_t size, uint32_t geom,
+                         uint32_t anim, uint32_t clip_start)
+{
+    emu_game *g = open_game(img, 0);
+    ff_error err;
+    if (emu_game_load_file(g, file, size, 0, geom, anim, &err) != 0) die("load", &err);
+    emu_blockmap *m;
+    if (emu_image_blocks(img, &m, &err) != 0) die("blocks", &err);
+    static ref_read reads[32768];
+    ref_read_log log;
+    ref_read_log_init(&log, reads, 32768);
+    const int reps = 20;
+    double t0 = now();
+    for (int r = 0; r < reps; r++) {
+        emu_fault f;
+        if (emu_game_read_log(g, m, 0, 0, FRAMES - 1, clip_start, &log, &f, &err) != 0)
+            die("read log", &err);
+    }
     double dt = now() - t0;
-    printf("Battle_ReadAnimation tick, 30 bones, %-22s %8.2f us/tick %9.0f insns/tick "
-           "(%llu ticks)\n",
-           keep ? "matrices rebuilt:" : "BuildBoneMatrices=ret:", dt / (double)ticks * 1e6,
-           (double)insns / (double)ticks, (unsigned long long)ticks);
+    printf("read-log replay of tick %d (%d calls, %zu reads logged):        %8.2f ms/replay\n",
+           FRAMES - 1, FRAMES, log.n, dt / reps * 1e3);
+    emu_game_read_log_end(g);
+    emu_blocks_free(m);
     emu_game_close(g);
 }
 
@@ -266,8 +332,14 @@ int main(int argc, char **argv)
     size_t size = make_file(file, sizeof file, &geom, &anim);
     printf("synthetic clip: %d bones, %d frames, file %zu bytes\n", BONES, FRAMES, size);
     bench_bitreader(img);
-    bench_ticks(img, 0, file, size, geom, anim);
-    bench_ticks(img, 1, file, size, geom, anim);
+    bench_ticks(img, 0, 0, file, size, geom, anim);
+    bench_ticks(img, 0, 1, file, size, geom, anim);
+    bench_ticks(img, 0, 0, file, size, geom, anim);
+    bench_ticks(img, 0, 1, file, size, geom, anim);
+    bench_ticks(img, 1, 0, file, size, geom, anim);
+    bench_ticks(img, 1, 1, file, size, geom, anim);
+    bench_replay(img, file, size, geom, anim, anim + le_u32(file + anim + 4));
+    bench_drop(img);
     bench_overhead(img);
     bench_return();
     bench_zeroing(img);

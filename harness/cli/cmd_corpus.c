@@ -17,14 +17,15 @@
 
 static void help(FILE *out)
 {
-    fputs("usage: ff8diff corpus synth --out DIR [--preset small|vanilla] [--seed N]\n"
+    fputs("usage: ff8diff corpus synth --out DIR [--preset small|vanilla|cover] [--seed N]\n"
           "       ff8diff corpus list PATH\n"
           "       ff8diff corpus extract PATH --out DIR [--force]\n"
           "       ff8diff corpus stats PATH\n\n"
           "PATH is a folder of .dat files, a battle.fs (its .fi and .fl beside it) or an\n"
           "install root (Data/lang-*/battle.fs is found).\n\n"
           "  synth     write a synthetic corpus, deterministic by seed (default preset small,\n"
-          "            seed 1); vanilla is sized like the game's monster corpus\n"
+          "            seed 1); vanilla is sized like the game's monster corpus; cover is\n"
+          "            the smallest corpus that runs every path of the decoding routines\n"
           "  list      every entry: name, size, and for archives the compression, read from\n"
           "            the index (nothing is decompressed: `stats` reads every entry)\n"
           "  extract   every entry into DIR (byte for byte, decompressed); a file already in\n"
@@ -76,7 +77,7 @@ static int do_synth(int argc, char **argv)
     }
     int p = synth_preset_from_name(preset);
     if (!out || p < 0 || optind != argc) {
-        cli_fail(p < 0 ? "corpus synth: unknown preset '%s' (small, vanilla)"
+        cli_fail(p < 0 ? "corpus synth: unknown preset '%s' (small, vanilla, cover)"
                        : "corpus synth: --out DIR is required (%s)",
                  preset);
         return CLI_EXIT_ERROR;

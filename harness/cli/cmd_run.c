@@ -28,7 +28,7 @@ static void help(FILE *out)
         "                    from the executable's hash or fingerprints)\n"
         "  --corpus PATH     a folder of .dat files, a battle.fs (with .fi/.fl beside it)\n"
         "                    or an install root (default: the synthetic corpus)\n"
-        "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
+        "  --preset NAME     synthetic corpus preset: small (default), vanilla or cover\n"
         "  --seed N          synthetic corpus seed (default 1)\n"
         "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
         "  --levels LIST     frame, pose, entity, leaf, comma-separated (default frame):\n"
@@ -50,6 +50,12 @@ static void help(FILE *out)
         "                    or ~/.cache/ff8diff)\n"
         "  --cache-limit MB  size limit of the results cache (default 2048)\n"
         "  --no-dedup        emulate identical clips (and entities) again instead of once\n"
+        "  --explain WHAT    groups (default): replay each group's example with read logs\n"
+        "                    and name its first differing read; all: every mismatching\n"
+        "                    clip; none: no replay (mismatches are then merged into causes\n"
+        "                    only at the leaf level)\n"
+        "  --coverage        record which blocks of the original's routines run (default)\n"
+        "  --no-coverage     do not\n"
         "  --leaf-calls N    bitReader cases at the leaf level (default 100000)\n"
         "  --leaf-seed N     seed of the leaf cases (default 1)\n"
         "  --budget N        instructions per emulated call before a fault (default 20M)\n"
@@ -83,6 +89,9 @@ static const struct option opts[] = {
     CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
     CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
+    CLI_OPT_ROW("explain", required_argument, CLI_OPT_OWN + 1),
+    CLI_OPT_ROW("coverage", no_argument, CLI_OPT_OWN + 2),
+    CLI_OPT_ROW("no-coverage", no_argument, CLI_OPT_OWN + 3),
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
@@ -99,6 +108,17 @@ int cmd_run(int argc, char **argv)
         switch (c) {
         case CLI_OPT_FAILED: return CLI_EXIT_ERROR;
         case CLI_OPT_OWN: s.out_dir = optarg; break;
+        case CLI_OPT_OWN + 1:
+            if (!strcmp(optarg, "none")) cfg.explain = RUN_EXPLAIN_NONE;
+            else if (!strcmp(optarg, "groups")) cfg.explain = RUN_EXPLAIN_GROUPS;
+            else if (!strcmp(optarg, "all")) cfg.explain = RUN_EXPLAIN_ALL;
+            else {
+                cli_fail("run: --explain takes none, groups or all, not '%s'", optarg);
+                return CLI_EXIT_ERROR;
+            }
+            break;
+        case CLI_OPT_OWN + 2: cfg.coverage = 1; break;
+        case CLI_OPT_OWN + 3: cfg.coverage = 0; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }

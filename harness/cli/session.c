@@ -145,7 +145,7 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
 {
     int p = synth_preset_from_name(preset);
     if (p < 0) {
-        cli_fail("unknown preset '%s' (small, vanilla)", preset);
+        cli_fail("unknown preset '%s' (small, vanilla, cover)", preset);
         return CLI_EXIT_ERROR;
     }
     char root[4096];
@@ -236,7 +236,21 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
                (unsigned long long)t->entity_by_status[RES_FAULT],
                (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
     printf(" (%.1f s)\n", r->seconds);
-    if (r->ngroups) printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
+    if (r->ngroups)
+        printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
+               r->ncauses, r->ncauses == 1 ? "" : "s");
+    for (size_t c = 0; c < r->ncauses && c < 5; c++)
+        printf("  cause %zu (%llu clips): %s\n", c, (unsigned long long)r->causes[c].clips,
+               r->causes[c].statement);
+    if (r->coverage.enabled) {
+        unsigned blocks = 0, covered = 0;
+        for (unsigned i = 0; i < r->coverage.nroutines; i++) {
+            blocks += r->coverage.routines[i].blocks;
+            covered += r->coverage.routines[i].covered;
+        }
+        printf("coverage: %u of %u blocks of the original's routines ran%s\n", covered, blocks,
+               r->coverage.complete ? "" : " (partial: some clips came from the cache)");
+    }
     printf("report: %s/index.html\n", dir);
     free(dir);
     return 0;
@@ -310,6 +324,10 @@ static void meta_options(report_meta *meta, const run_config *cfg, const run_pro
     meta->seed = cfg->seed;
     meta->keep_matrices = cfg->game.keep_matrices;
     meta->dedup = cfg->dedup;
+    meta->explain = cfg->explain == RUN_EXPLAIN_NONE  ? "none"
+                    : cfg->explain == RUN_EXPLAIN_ALL ? "all"
+                                                      : "groups";
+    meta->coverage = cfg->coverage && cfg->image && !cfg->traces_dir;
     meta->traces_dir = cfg->traces_dir;
     meta->against_dir = cfg->against_dir;
     meta->emulated_calls = atomic_load(&p->emulated_calls);

@@ -81,6 +81,7 @@ static int find_or_add(run_results *res, const char *level, const char *field,
     snprintf(g->mode, sizeof g->mode, "%s", mode);
     snprintf(g->shape, sizeof g->shape, "%s", shape);
     g->example = -1;
+    g->cause = -1;
     return (int)res->ngroups++;
 }
 

@@ -17,6 +17,7 @@
 #include "harness/core/compare.h"
 #include "harness/core/modes.h"
 #include "harness/core/pose_conv.h"
+#include "harness/core/readcmp.h"
 #include "ref/dat.h"
 #include "common/error.h"
 
@@ -70,6 +71,40 @@ typedef struct res_figure {
     int16_t *parent; /* bones entries (-1: root) */
     int32_t *ref, *orig; /* bones x 3 joint positions (the bones' t) */
 } res_figure;
+/* Reads shown on each side of the first differing read. */
+#define RES_WINDOW 6
+#define RES_WINDOW_LEN (2 * RES_WINDOW + 1)
+
+/* How far a mismatch was explained (harness/run/explain.c). */
+typedef enum res_expl_state {
+    RES_EXPL_NONE = 0, /* not explained (no replay asked, or no executable) */
+    RES_EXPL_READ,     /* a read differs: first */
+    RES_EXPL_COMBINE,  /* every read of the call agrees: the values are combined differently */
+    RES_EXPL_FAILED    /* the replay could not be made: note says why */
+} res_expl_state;
+
+/* A mismatch explained by replaying its diverging call on both sides with read logs. */
+typedef struct res_explain {
+    res_expl_state state;
+    char note[160];              /* FAILED: why; else "" */
+    size_t tick;                 /* the call replayed */
+    size_t ref_reads, orig_reads; /* reads each side made in that call */
+    readcmp_first first;         /* READ: the first differing read */
+    /* Both logs around the first differing read (COMBINE: the last reads). */
+    size_t win_first;            /* log index of win_ref[0] / win_orig[0] */
+    uint8_t win_ref_n, win_orig_n;
+    ref_read win_ref[RES_WINDOW_LEN], win_orig[RES_WINDOW_LEN];
+    /* COMBINE: how the original's value relates to the reference's */
+    int32_t before;              /* the field's value before the call (the same on both sides) */
+    char relation[32];           /* "orig_lower_by_1", "kept_previous", ... or "" */
+    int have_writer;             /* COMBINE: the original's instruction that wrote the field */
+    emu_writer writer;
+    /* READ: the original's call of the differing read ("call 0x509370"), when known */
+    uint32_t call_eip;
+    char call_insn[64];
+    char call_routine[64];
+    uint32_t call_offset;
+} res_explain;
 
 typedef struct clip_result {
     uint32_t file; /* index into run_results.files */
@@ -91,6 +126,9 @@ typedef struct clip_result {
     emu_fault *fault;
     /* BAD_INPUT (heap) */
     ff_error *error;
+    /* MISMATCH explained on its own (--explain all; heap, NULL otherwise) */
+    res_explain *expl;
+    int cause; /* index into run_results.causes, -1: none */
 } clip_result;
 
 typedef struct leaf_case {
@@ -177,7 +215,58 @@ typedef struct res_group {
     int have_writer;    /* writer holds a replay's answer */
     emu_writer writer;  /* writer.writes == 0: that call did not write the field */
     char writer_note[160]; /* why there is no writer ("" when there is one) */
+    res_explain expl;   /* frame level: its example explained */
+    int cause;          /* index into run_results.causes, -1: none */
 } res_group;
+
+/* Mismatches of one cause: the same first differing read, or the same combination. */
+typedef struct res_cause {
+    char kind[12];        /* "read" or "combine" */
+    char signature[192];  /* what merged them, for reading and for tests */
+    char statement[400];  /* one line */
+    char routine[64];     /* the routine that answers for it */
+    /* the instruction: the writer (combine) or, for reads, the call site of the read */
+    int have_insn;
+    uint32_t eip;
+    char insn[96];
+    char insn_routine[64];
+    uint32_t insn_offset;
+    uint64_t clips;       /* frame-level clip results it explains */
+    uint64_t leaf_calls;  /* leaf-level mismatching calls it explains */
+    unsigned modes;       /* bit i = mode_id i */
+    uint64_t files;
+    int64_t example;      /* the group whose example stands for it */
+    size_t ngroups;
+    int *groups;          /* the groups it explains (heap) */
+} res_cause;
+
+/* Coverage of one routine of the original. */
+typedef struct res_cov_block {
+    uint32_t start, end;
+    uint16_t insns;
+    uint32_t from;        /* the instruction that leads to it (0: none known) */
+    char edge[8];         /* "branch", "jump", "fall", "entry" */
+    int from_covered;     /* that instruction's block ran */
+    char branch[96];      /* the instruction at from */
+    char *disasm;         /* its instructions, one a line (heap) */
+} res_cov_block;
+
+typedef struct res_cov_routine {
+    char name[64];
+    uint32_t entry;
+    unsigned blocks, covered;
+    char note[96];        /* "replaced by a return", "not decodable", "" */
+    unsigned nuncovered;
+    res_cov_block *uncovered; /* heap */
+} res_cov_routine;
+
+typedef struct res_coverage {
+    int enabled;
+    int complete;         /* every compared clip was emulated here (none from cache or traces) */
+    uint64_t not_emulated; /* clip results whose original side was not emulated in this run */
+    unsigned nroutines;
+    res_cov_routine *routines; /* heap */
+} res_coverage;
 
 /* A file of the run: its manifest entry (name, kind, size, SHA-256, ...). */
 typedef manifest_entry run_file;
@@ -214,6 +303,10 @@ typedef struct run_results {
     entity_result *entity_results; /* ordered by (entity, mode, clip) */
     size_t ngroups;
     res_group *groups;    /* ordered by count, then signature */
+    size_t ncauses;
+    res_cause *causes;    /* ordered by clips explained, then first group */
+    int explained_all;    /* every mismatching clip was explained on its own */
+    res_coverage coverage;
     run_totals totals;
     char corpus_kind[16];          /* "folder", "archive", "install", "file" */
     char corpus_description[512];  /* what the corpus path turned out to be */
@@ -227,6 +320,7 @@ typedef struct run_results {
     double seconds;
     size_t nwarnings;
     char **warnings;               /* sentences the report shows (renamed entries, cache) */
+    double explain_seconds;        /* of seconds: the replays with read logs (explain.c) */
 } run_results;
 
 void run_results_free(run_results *r);

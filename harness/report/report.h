@@ -41,6 +41,8 @@ typedef struct report_meta {
     unsigned jobs;
     uint64_t leaf_calls, seed;
     int keep_matrices, dedup;
+    const char *explain;      /* "none", "groups" (NULL), "all" */
+    int coverage;
     const char *cache_dir;    /* NULL: no cache */
     const char *traces_dir, *against_dir;
     uint64_t emulated_calls;

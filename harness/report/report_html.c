@@ -12,6 +12,7 @@
 
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
+#include "harness/report/report_causes.h"
 #include "harness/report/report_html.h"
 #include "harness/report/report_html_entity.h"
 #include "harness/report/report_plot.h"
@@ -104,6 +105,12 @@ static const char css[] =
     "pre{background:#1f2a3c;color:#e4e9f2;padding:10px 12px;border-radius:6px;overflow-x:auto;"
     "margin:6px 0}"
     "pre .eip{background:#d2433f;color:#fff}"
+    ".cause{background:#fff;border:1px solid #d9dee7;border-left:5px solid #1f5fbf;"
+    "border-radius:8px;padding:12px 16px;margin:12px 0}"
+    ".cause .count{float:right;color:#183f78;font-weight:600}"
+    "p.statement{font-size:15px;font-weight:600;margin:4px 0 8px}"
+    "table.reads td{padding:2px 8px;white-space:pre}"
+    "table.grid.reads tr.first-diff td{background:#fde2e1;font-weight:700}"
     ".fault-box{border-left:5px solid #8e44ad}"
     ".muted{color:#7a8499}"
     "p.more{color:#55607a;font-style:italic}"
@@ -335,6 +342,7 @@ static void header(strbuf *b, const cJSON *report, const rv_index *ix)
         rh_text(b, note->valuestring);
         sb_puts(b, "</div>\n");
     }
+    rh_causes(b, report);
     sb_puts(b, "<section id=\"run\"><h2>Run</h2><div class=\"cols\">\n"
                "<div class=\"card-box\"><table class=\"kv\">\n");
     rh_kv(b, "Run id", rv_str(run, "id", NULL));
@@ -526,6 +534,9 @@ static void groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_
         rh_text(b, rv_str(g, "shape", "?"));
         int leaf = strcmp(rv_str(g, "level", ""), "leaf") == 0;
         uint64_t count = rv_u64(g, "count", 0);
+        if (rv_has_num(g, "cause"))
+            sb_printf(b, "</span><span class=\"tag\"><a href=\"#cause-%lld\">cause %lld</a>",
+                      (long long)rv_int(g, "cause", -1), (long long)rv_int(g, "cause", -1));
         sb_printf(b, "</span><span class=\"count\">%llu %s</span></h3>\n",
                   (unsigned long long)count,
                   leaf ? (count == 1 ? "mismatching call" : "mismatching calls")
@@ -565,6 +576,7 @@ int report_render_html(const cJSON *report, strbuf *out)
     summary(out, report, &ix);
     report_pose_html(out, report);
     report_pose_leaf_html(out, report);
+    rh_coverage(out, report);
     groups(out, report, &ix, &ents);
     rh_entities(out, report, &ents);
     rh_files(out, report, &ix);

@@ -10,6 +10,7 @@
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
 #include "harness/report/report_json_entity.h"
+#include "harness/report/report_causes.h"
 #include "harness/version.h"
 
 /*
@@ -160,7 +161,12 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     cJSON_AddNumberToObject(o, "ticks_orig", r->orig_ticks);
     if (r->group >= 0) cJSON_AddNumberToObject(o, "group", r->group);
     else cJSON_AddNullToObject(o, "group");
+    if (r->status == RES_MISMATCH && r->cause >= 0 && (size_t)r->cause < res->ncauses)
+        cJSON_AddNumberToObject(o, "cause", r->cause);
+    else
+        cJSON_AddNullToObject(o, "cause");
     cJSON_AddItemToObject(o, "divergence", report_json_divergence(r));
+    if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl, 0));
     cJSON_AddItemToObject(o, "fault", report_json_fault(r->fault));
     cJSON_AddItemToObject(o, "error", report_json_error(r->error));
     return o;
@@ -257,6 +263,10 @@ static cJSON *group_json(const run_results *res, size_t i)
     add_str(o, "mode", g->mode);
     add_str(o, "shape", g->shape);
     cJSON_AddNumberToObject(o, "count", (double)g->count);
+    if (g->cause >= 0 && (size_t)g->cause < res->ncauses)
+        cJSON_AddNumberToObject(o, "cause", g->cause);
+    else
+        cJSON_AddNullToObject(o, "cause");
     cJSON *ex = cJSON_AddObjectToObject(o, "example");
     if (strcmp(g->level, "frame") == 0 && g->example >= 0) {
         const clip_result *r = &res->results[g->example];
@@ -279,10 +289,12 @@ static cJSON *group_json(const run_results *res, size_t i)
                                                ? writer_json(g)
                                                : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "skeleton", report_figure_json(&g->figure));
+        cJSON_AddItemToObject(o, "explanation", report_json_explain(&g->expl, 1));
     } else if (strcmp(g->level, "entity") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nentity_results) {
         report_json_entity_example(res, g, o, ex);
         cJSON_AddItemToObject(o, "skeleton", report_figure_json(&g->figure));
+        cJSON_AddItemToObject(o, "explanation", report_json_explain(&g->expl, 1));
     } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nleaf) {
         const leaf_result *l = &res->leaf[g->example];
@@ -291,6 +303,7 @@ static cJSON *group_json(const run_results *res, size_t i)
         cJSON_AddNullToObject(o, "series");
         cJSON_AddNullToObject(o, "writer");
         cJSON_AddNullToObject(o, "skeleton");
+        cJSON_AddNullToObject(o, "explanation");
     } else {
         /* A group always has an example; a tree without one is not emitted half-made. */
         cJSON_Delete(o);
@@ -344,6 +357,7 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
     add_str(o, "started", m->started);
     add_str(o, "finished", m->finished);
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
+    cJSON_AddNumberToObject(o, "explain_seconds", r->explain_seconds);
     cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
     cJSON_AddItemToObject(o, "interrupted_by",
                           str_or_null(!r->interrupted                ? NULL
@@ -364,6 +378,8 @@ static cJSON *run_json(const report_meta *m, const run_results *r)
                             : m->keep_matrices ? "original"
                                                : "replaced_by_return");
     cJSON_AddBoolToObject(opt, "dedup", m->dedup);
+    add_str(opt, "explain", m->explain ? m->explain : "groups");
+    cJSON_AddBoolToObject(opt, "coverage", m->coverage);
     cJSON_AddNumberToObject(opt, "leaf_calls", (double)m->leaf_calls);
     cJSON_AddNumberToObject(opt, "seed", (double)m->seed);
     cJSON_AddItemToObject(opt, "cache", str_or_null(m->cache_dir));
@@ -407,6 +423,7 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "groups", (double)r->ngroups);
     cJSON_AddNumberToObject(o, "cache_rejected", (double)t->cache_rejected);
     cJSON_AddNumberToObject(o, "x87_precision", (double)t->x87_limit);
+    cJSON_AddNumberToObject(o, "causes", (double)r->ncauses);
     cJSON_AddItemToObject(o, "entity", report_json_entity_totals(r));
     return o;
 }
@@ -427,10 +444,12 @@ cJSON *report_build(const report_meta *m, const run_results *r)
     for (size_t i = 0; i < r->nleaf; i++) cJSON_AddItemToArray(leaf, leaf_json(&r->leaf[i]));
     cJSON_AddItemToObject(root, "pose_leaf", report_pose_leaf_json(r));
     report_json_entities(root, r);
+    cJSON_AddItemToObject(root, "causes", report_json_causes(r));
     cJSON *groups = cJSON_AddArrayToObject(root, "groups");
     for (size_t i = 0; i < r->ngroups; i++) {
         cJSON *g = group_json(r, i);
         if (g) cJSON_AddItemToArray(groups, g);
     }
+    cJSON_AddItemToObject(root, "coverage", report_json_coverage(&r->coverage));
     return root;
 }

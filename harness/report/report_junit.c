@@ -60,8 +60,19 @@ static void suite_open(strbuf *b, const char *name, const jcount *c)
               (unsigned long long)c->errors, (unsigned long long)c->skipped);
 }
 
-/* One sentence on a failing result, for the failure message. */
-static void first_failure(strbuf *b, const cJSON *r, rv_labels l)
+/* The statement of cause id, or NULL. */
+static const char *cause_statement(const cJSON *report, int64_t id)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, rv_arr(report, "causes"))
+    {
+        if (rv_int(c, "id", -1) == id) return rv_str(c, "statement", NULL);
+    }
+    return NULL;
+}
+
+/* One sentence on a failing result (and its cause), for the failure message. */
+static void first_failure(strbuf *b, const cJSON *r, rv_labels l, const cJSON *report)
 {
     sb_printf(b, "first: clip %lld", (long long)rv_int(r, "clip", -1));
     const cJSON *d = rv_obj(r, "divergence"), *f = rv_obj(r, "fault");
@@ -73,6 +84,9 @@ static void first_failure(strbuf *b, const cJSON *r, rv_labels l)
         sb_printf(b, " faulted: %s at EIP %s", rv_str(f, "message", rv_str(f, "kind", "?")),
                   rv_str(f, "eip", "?"));
     }
+    const char *why = rv_has_num(r, "cause") ? cause_statement(report, rv_int(r, "cause", -1))
+                                             : NULL;
+    if (why) sb_printf(b, "; cause %lld: %s", (long long)rv_int(r, "cause", -1), why);
 }
 
 /* Details of a failing result, for the failure body. */
@@ -111,7 +125,7 @@ static void failure_body(strbuf *b, const cJSON *r)
  * classname, the first failing and bad results fail and bad.
  */
 static void testcase(strbuf *b, const char *name, int m, const uint64_t *n, const cJSON *fail,
-                     const cJSON *bad, rv_labels l)
+                     const cJSON *bad, rv_labels l, const cJSON *report)
 {
     const char *mode = mode_name((mode_id)m);
     jcase k = counts_case(n);
@@ -133,7 +147,7 @@ static void testcase(strbuf *b, const char *name, int m, const uint64_t *n, cons
         sb_printf(&t, "%llu of %llu clips differ (%llu mismatched, %llu faulted); ",
                   (unsigned long long)(n[RES_MISMATCH] + n[RES_FAULT]), (unsigned long long)clips,
                   (unsigned long long)n[RES_MISMATCH], (unsigned long long)n[RES_FAULT]);
-        first_failure(&t, fail, l);
+        first_failure(&t, fail, l, report);
         sb_printf(b, "      <failure type=\"%s\" message=\"",
                   n[RES_MISMATCH] ? "mismatch" : "fault");
         sb_xml(b, t.s ? t.s : "");
@@ -158,14 +172,15 @@ static void testcase(strbuf *b, const char *name, int m, const uint64_t *n, cons
     sb_free(&t);
 }
 
-static void file_testcase(strbuf *b, const rv_file *f, int m, rv_labels l)
+static void file_testcase(strbuf *b, const rv_file *f, int m, const cJSON *report)
 {
-    testcase(b, f->name, m, f->n[m], f->first_fail[m], f->first_bad[m], l);
+    testcase(b, f->name, m, f->n[m], f->first_fail[m], f->first_bad[m], rv_sides(report), report);
 }
 
-static void entity_testcase(strbuf *b, const rv_entity *e, int m, rv_labels l)
+static void entity_testcase(strbuf *b, const rv_entity *e, int m, const cJSON *report)
 {
-    testcase(b, e->pair, m, e->n[m], e->first_fail[m], e->first_bad[m], l);
+    testcase(b, e->pair, m, e->n[m], e->first_fail[m], e->first_bad[m], rv_sides(report),
+             report);
 }
 
 static void leaf_testcase(strbuf *b, const cJSON *l)
@@ -321,7 +336,7 @@ int report_render_junit(const cJSON *report, strbuf *out)
         if (!(ix.modes & (1u << m))) continue;
         suite_open(out, mode_name((mode_id)m), &suite[m]);
         for (size_t i = 0; i < ix.nfiles; i++)
-            file_testcase(out, &ix.files[i], m, rv_sides(report));
+            file_testcase(out, &ix.files[i], m, report);
         sb_puts(out, "  </testsuite>\n");
     }
     for (int m = 0; entity && m < MODE__COUNT; m++) {
@@ -329,7 +344,7 @@ int report_render_junit(const cJSON *report, strbuf *out)
         char name[32];
         snprintf(name, sizeof name, "entity %s", mode_name((mode_id)m));
         suite_open(out, name, &esuite[m]);
-        for (size_t i = 0; i < ents.n; i++) entity_testcase(out, &ents.e[i], m, rv_sides(report));
+        for (size_t i = 0; i < ents.n; i++) entity_testcase(out, &ents.e[i], m, report);
         sb_puts(out, "  </testsuite>\n");
     }
     if (with_leaf) {

@@ -11,6 +11,7 @@
 
 #include "harness/report/report.h"
 #include "harness/report/report_md_entity.h"
+#include "harness/report/report_causes.h"
 #include "harness/report/report_view.h"
 
 #define MD_MAX_GROUPS 50
@@ -62,6 +63,21 @@ static void md_pre_line(strbuf *b, const char *s)
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
         sb_putc(b, *p == '`' || *p == '~' || *p < 0x20 || *p == 0x7F ? '?' : (char)*p);
     sb_putc(b, '\n');
+}
+
+void rm_text(strbuf *b, const char *s)
+{
+    md(b, s);
+}
+
+void rm_code(strbuf *b, const char *s)
+{
+    md_code(b, s);
+}
+
+void rm_pre_line(strbuf *b, const char *s)
+{
+    md_pre_line(b, s);
 }
 
 static void md_list(strbuf *b, const cJSON *arr)
@@ -199,7 +215,9 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, const rv_e
     md(b, rv_str(g, "mode", "?"));
     sb_puts(b, ", ");
     md(b, rv_str(g, "shape", "?"));
-    sb_printf(b, " (%llu)\n\n", (unsigned long long)rv_u64(g, "count", 0));
+    sb_printf(b, " (%llu)", (unsigned long long)rv_u64(g, "count", 0));
+    if (rv_has_num(g, "cause")) sb_printf(b, ", cause %lld", (long long)rv_int(g, "cause", -1));
+    sb_puts(b, "\n\n");
     if (strcmp(rv_str(g, "level", ""), "leaf") == 0) {
         sb_puts(b, "- Routine ");
         md(b, rv_str(ex, "routine", "?"));
@@ -398,17 +416,7 @@ static void leaf_section(strbuf *b, const cJSON *report)
     sb_putc(b, '\n');
 }
 
-/* The escapes lent to report_md_entity.c. */
-void rm_text(strbuf *b, const char *s)
-{
-    md(b, s);
-}
-
-void rm_code(strbuf *b, const char *s)
-{
-    md_code(b, s);
-}
-
+/* The stream lines lent to report_md_entity.c (rm_text and rm_code above too). */
 void rm_stream_lines(strbuf *b, const cJSON *divergence)
 {
     stream_lines(b, divergence);
@@ -483,10 +491,12 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     if (strcmp(rv_str(rv_obj(run, "options"), "bone_matrices", ""), "replaced_by_return") == 0 &&
         strcmp(rv_sides(report).auth, "original") == 0)
         sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
+    md_causes(out, report);
     run_section(out, run);
     report_pose_md(out, report, md);
     report_pose_leaf_md(out, report, md);
     totals_section(out, report, &ix);
+    md_coverage(out, report);
     groups_section(out, report, &ix, &ents);
     rm_entities(out, report, &ents);
     faults_section(out, report, &ix);

@@ -238,8 +238,12 @@ void rv_options_text(strbuf *b, const cJSON *run)
 {
     const cJSON *opt = rv_obj(run, "options");
     sb_printf(b, "jobs %llu", (unsigned long long)rv_u64(run, "jobs", 0));
-    if (rv_u64(run, "emulated_calls", 0) > 0 || !rv_str(opt, "traces", NULL))
+    if (rv_u64(run, "emulated_calls", 0) > 0 || !rv_str(opt, "traces", NULL)) {
         sb_printf(b, ", dedup %s", rv_bool(opt, "dedup", 0) ? "on" : "off");
+        /* Replays and coverage need the original's code: only then do they apply. */
+        sb_printf(b, ", explain %s (replays with read logs), coverage %s",
+                  rv_str(opt, "explain", "?"), rv_bool(opt, "coverage", 0) ? "recorded" : "off");
+    }
     if (rv_has_string(rv_arr(run, "levels"), "leaf"))
         sb_printf(b, ", leaf calls %llu, seed %llu",
                   (unsigned long long)rv_u64(opt, "leaf_calls", 0),

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/core/causes.h"
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/pose_search.h"
@@ -26,6 +27,8 @@ void run_config_init(run_config *cfg)
     cfg->leaf_calls = 100000;
     cfg->seed = 1;
     cfg->dedup = 1;
+    cfg->explain = RUN_EXPLAIN_GROUPS;
+    cfg->coverage = 1;
 }
 
 static void fail(run_ctx *ctx, const ff_error *err)
@@ -218,6 +221,18 @@ static void mark_cached(run_ctx *ctx)
     }
 }
 
+/* The original's blocks, for coverage and explanations (an executable only). */
+static int observe_setup(run_ctx *ctx, ff_error *err)
+{
+    const run_config *cfg = ctx->cfg;
+    if (!cfg->image || cfg->traces_dir || (!cfg->coverage && !cfg->explain)) return 0;
+    if (emu_image_blocks(cfg->image, &ctx->blocks, err) < 0) return -1;
+    if (!cfg->coverage) return 0;
+    ctx->cover_hits = calloc(ctx->blocks->nblocks ? ctx->blocks->nblocks : 1, 1);
+    if (!ctx->cover_hits) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    return 0;
+}
+
 static void ctx_free(run_ctx *ctx)
 {
     run_files_free(ctx);
@@ -230,6 +245,8 @@ static void ctx_free(run_ctx *ctx)
     free(ctx->units);
     free(ctx->chain_start);
     run_entity_plan_free(ctx);
+    emu_blocks_free(ctx->blocks);
+    free(ctx->cover_hits);
     corpus_close(ctx->corpus);
     pthread_mutex_destroy(&ctx->lock);
     pthread_cond_destroy(&ctx->slot_done);
@@ -283,6 +300,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0 && cfg->entity_level && cfg->image && !cfg->traces_dir && cfg->dedup)
         rc = run_entity_dedup(&ctx, err);
     if (rc == 0) rc = plan_order(&ctx, err);
+    if (rc == 0) rc = observe_setup(&ctx, err);
     if (rc == 0) {
         if (cfg->progress)
             for (size_t u = 0; u < ctx.nunits; u++) {
@@ -302,6 +320,8 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     group_sort(out);
     if (rc == 0) run_find_writers(&ctx);
     total_up(&ctx);
+    if (rc == 0) run_explain(&ctx);
+    if (rc == 0 && ctx.cover_hits) rc = run_coverage_build(&ctx, err);
     if (warn_cache(&ctx) < 0 && rc == 0)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     out->interrupt_signal = cfg->cancel ? (int)*cfg->cancel : 0;
@@ -318,7 +338,10 @@ void run_results_free(run_results *r)
     for (size_t i = 0; i < r->nresults; i++) {
         free(r->results[i].fault);
         free(r->results[i].error);
+        free(r->results[i].expl);
     }
+    causes_free(r);
+    run_coverage_free(&r->coverage);
     for (size_t i = 0; i < r->nleaf; i++) free(r->leaf[i].fault);
     for (size_t i = 0; i < r->ngroups; i++) {
         free(r->groups[i].series.ref);

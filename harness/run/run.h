@@ -43,6 +43,13 @@ typedef struct run_progress {
     atomic_uint_fast64_t emulated_calls;
 } run_progress;
 
+/* Which mismatches are explained by their first differing read (harness/run/explain.c). */
+typedef enum run_explain_mode {
+    RUN_EXPLAIN_NONE = 0,
+    RUN_EXPLAIN_GROUPS, /* each group's example (default) */
+    RUN_EXPLAIN_ALL     /* every mismatching clip */
+} run_explain_mode;
+
 typedef struct run_config {
     const char *corpus_path;
     const emu_image *image;   /* the original; NULL when traces_dir is the authority */
@@ -58,6 +65,8 @@ typedef struct run_config {
     uint64_t leaf_calls;      /* bitReader cases at the leaf level (0: 100000) */
     uint64_t seed;
     int dedup;                /* emulate identical clips once (default 1) */
+    run_explain_mode explain; /* default RUN_EXPLAIN_GROUPS */
+    int coverage;             /* record which blocks of the original's routines run (default 1) */
     struct cache *cache;      /* the original's results by content; NULL: none */
     const char *cache_id;     /* executable SHA-256 + profile, part of cache keys */
     const char *traces_dir;   /* authority = recorded traces in this folder */
@@ -70,7 +79,8 @@ typedef struct run_config {
     run_progress *progress;   /* may be NULL */
 } run_config;
 
-/* Defaults: all modes, frame level, dedup on, 100000 leaf calls, seed 1. */
+/* Defaults: all modes, frame level, dedup on, 100000 leaf calls, seed 1, group examples
+ * explained, coverage on. */
 void run_config_init(run_config *cfg);
 
 /*

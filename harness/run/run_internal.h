@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "corpus/source.h"
+#include "emu/observe.h"
 #include "harness/core/group.h"
 #include "harness/core/outcome.h"
 #include "harness/core/trace.h"
@@ -103,6 +104,9 @@ typedef struct run_ctx {
     uint64_t cache_rejected, cache_unwritten;
     ff_error cache_reject_err, cache_write_err; /* the first of each */
     struct ent_plan *ent; /* the entity level (run_entity.h); NULL when it is off */
+    /* The original's routines as blocks (coverage, explanations); NULL: no executable. */
+    emu_blockmap *blocks;
+    uint8_t *cover_hits;  /* blocks->nblocks bytes, the workers' hits merged; NULL: off */
 } run_ctx;
 
 /* run_files.c: files taken by units, released, kept warm within RUN_FILES_WARM. */
@@ -139,6 +143,11 @@ void run_cache_unwritten(run_ctx *ctx, const ff_error *why);
 
 /* writers.c: the original instruction behind each frame group's example. */
 void run_find_writers(run_ctx *ctx);
+/* explain.c: first differing reads (as cfg->explain asks), then the causes. */
+void run_explain(run_ctx *ctx);
+/* coverage.c: res->coverage from the merged hits. -1 when memory runs out. */
+int run_coverage_build(run_ctx *ctx, ff_error *err);
+void run_coverage_free(res_coverage *c);
 
 
 static inline int run_cancelled(const run_ctx *ctx)

@@ -39,6 +39,7 @@ struct worker {
     uint8_t *world;  /* pose level: world and placed skeleton bytes */
     size_t world_cap;
     ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
+    uint8_t *hits;   /* blocks this worker's engine ran (coverage on), merged when freed */
 };
 
 worker *worker_new(run_ctx *ctx, ff_error *err)
@@ -67,6 +68,14 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
         worker_free(w);
         return NULL;
     }
+    if (w->game && ctx->cover_hits) {
+        w->hits = calloc(ctx->blocks->nblocks ? ctx->blocks->nblocks : 1, 1);
+        if (!w->hits) ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        if (!w->hits || emu_game_cover(w->game, ctx->blocks, w->hits, err) < 0) {
+            worker_free(w);
+            return NULL;
+        }
+    }
     return w;
 }
 
@@ -74,6 +83,13 @@ void worker_free(worker *w)
 {
     if (!w) return;
     run_entity_worker_free(w->ent); /* its entity lives on the game's engine: first */
+    if (w->hits) {
+        run_ctx *ctx = w->ctx;
+        pthread_mutex_lock(&ctx->lock);
+        for (unsigned i = 0; i < ctx->blocks->nblocks; i++) ctx->cover_hits[i] |= w->hits[i];
+        pthread_mutex_unlock(&ctx->lock);
+        free(w->hits);
+    }
     emu_game_close(w->game);
     free(w->skel);
     pose_memo_free(w->memo);

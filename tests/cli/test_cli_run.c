@@ -4,6 +4,7 @@
  * its files, the progress line staying off when stderr is not a terminal,
  * and SIGINT: a valid partial report marked interrupted, exit 130.
  */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <stdio.h>
@@ -146,6 +147,58 @@ Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanu
     free(src);
     free(corpus);
     free(mut);
+}
+
+/*
+ * The cover preset with coverage (the default): every block of the decoding routines
+ * ran, as printed and in report.json; a mutant names its one cause on stdout; --explain
+ * takes none, groups or all; --no-coverage leaves coverage null.
+ */
+Test(run_cli, causes_and_coverage, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *out = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run -q --preset cover --out '%s'", out);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "coverage: "), "%s", o.out);
+    cJSON *r = ts_report(out);
+    const cJSON *rs = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "coverage"), "routines"), *x;
+    unsigned full = 0;
+    cJSON_ArrayForEach(x, rs)
+    {
+        const char *name = cJSON_GetObjectItem(x, "name")->valuestring;
+        int all = cJSON_GetObjectItem(x, "covered")->valueint ==
+                  cJSON_GetObjectItem(x, "blocks")->valueint;
+        if (!strcmp(name, "Battle_ReadAnimation") || !strcmp(name, "StartClip") ||
+            !strcmp(name, "bitReader") || !strncmp(name, "Read", 4))
+            full += all;
+    }
+    cr_assert_eq(full, 6, "decoding routines fully covered: %u of 6", full);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(
+                  cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "options"), "coverage")));
+    cJSON_Delete(r);
+    ts_out_free(&o);
+    char *mut = variant("standin_mut_c.exe");
+    char *out2 = ts_path(scratch, "reports2");
+    ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s' --no-coverage", mut,
+           out2);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, ", 1 cause\n"), "%s", o.out);
+    cr_assert(strstr(o.out, "cause 0 (") && strstr(o.out, "ReadBoneScale returns 0 where the "
+                                                             "reference returns 1024"),
+              "%s", o.out);
+    r = ts_report(out2);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(r, "coverage")), "coverage off");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(r, "causes")), 1);
+    cJSON_Delete(r);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "run -q --explain some");
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "--explain"), "%s", o.err);
+    ts_out_free(&o);
+    free(mut);
+    free(out2);
+    free(out);
 }
 
 Test(run_cli, sigint_writes_a_valid_partial_report, .init = setup, .fini = cleanup, .timeout = 300)

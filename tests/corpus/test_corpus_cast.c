@@ -42,7 +42,8 @@ static int is_small_longer(const char *key)
 
 Test(synth_cast, body_and_weapon_pairs)
 {
-    for (int preset = 0; preset < SYNTH__PRESET_COUNT; preset++) {
+    /* The presets shaped like the game's files; cover holds only what decoding needs. */
+    for (int preset = 0; preset <= SYNTH_VANILLA; preset++) {
         ct_built *b = ct_build_preset((synth_preset)preset, 5);
         const char *pname = synth_preset_name(preset);
         unsigned pairs = 0, longer = 0;

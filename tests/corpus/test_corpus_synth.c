@@ -39,6 +39,8 @@ typedef struct coverage {
     int scale_present, scale_absent, scale_7c00;
     int mode_up, mode_down;
     unsigned clips, scale_clips;
+    int pos_type[4], rot_type[4], rot_absent, odd_negative_late;
+    unsigned frame; /* of the frame being walked */
 } coverage;
 
 static int16_t bits(ref_stream *s, ref_cursor *c, int n)
@@ -67,6 +69,8 @@ static int walk_frame(const dat_file *d, ref_stream *s, ref_cursor *cur, int32_t
     for (int k = 0; k < 3; k++) {
         int t = bits(s, cur, 2) & 3;
         int16_t v = bits(s, cur, pos_width[t]);
+        cov->pos_type[t] = 1;
+        cov->odd_negative_late |= cov->frame > 0 && v < 0 && (v & 1);
         cov->pos_lo[t] |= v == -(1 << (pos_width[t] - 1));
         cov->pos_hi[t] |= v == (1 << (pos_width[t] - 1)) - 1;
         root[k] += v;
@@ -76,9 +80,14 @@ static int walk_frame(const dat_file *d, ref_stream *s, ref_cursor *cur, int32_t
     for (unsigned b = 0; b < d->bones; b++) {
         const uint8_t *bone = a->skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
         for (int k = 0; k < 3; k++) {
-            if (!(bits(s, cur, 1) & 1)) continue;
+            if (!(bits(s, cur, 1) & 1)) {
+                cov->rot_absent = 1;
+                continue;
+            }
             int t = bits(s, cur, 2) & 3;
             int16_t v = bits(s, cur, rot_width[t]);
+            cov->rot_type[t] = 1;
+            cov->odd_negative_late |= cov->frame > 0 && v < 0 && (v & 1);
             cov->rot_lo[t] |= v == -(1 << (rot_width[t] - 1));
             cov->rot_hi[t] |= v == (1 << (rot_width[t] - 1)) - 1;
             rot[3 * b + k] += v;
@@ -129,6 +138,7 @@ static int walk_clip(const dat_file *d, uint32_t c, coverage *cov)
         else
             CT_OK(ref_read_animation(&a, &ret, &err), &err);
         cr_assert_eq(ret, 0, "%s: engine stopped early", what);
+        cov->frame = f;
         int mode = walk_frame(d, &s, &cur, root, rot, &a, cov, what);
         cov->mode_up |= prev == 0 && mode == 1;
         cov->mode_down |= prev == 1 && mode == 0;
@@ -290,6 +300,33 @@ Test(synth, small_covers_every_corner)
               f129, f140);
     cr_assert_eq(min_bones, 1);
     cr_assert_geq(max_bones, 70);
+    ct_free_built(b);
+}
+
+/* cover: two files, every path of decoding (the stand-in's blocks: tests/mutants). */
+Test(synth, cover_holds_every_decoding_path)
+{
+    ct_built *b = ct_build_preset(SYNTH_COVER, 1);
+    coverage cov;
+    memset(&cov, 0, sizeof cov);
+    cr_assert_eq(b->n, 2u);
+    cr_assert_eq(b->dat[0].bones, 1u);
+    cr_assert_eq(b->dat[1].bones, 255u);
+    /* The 1-bone file's first clip is followed by another, which SLOW+FAST reads into:
+     * 3 frames make 5 SLOW ticks, whose second FAST call decodes one frame past the clip. */
+    cr_assert_eq(b->dat[0].clips, 2u);
+    cr_assert_eq(dat_clip_frames(&b->dat[0], 0), 3u);
+    for (size_t i = 0; i < b->n; i++)
+        for (uint32_t c = 0; c < b->dat[i].clips; c++) walk_clip(&b->dat[i], c, &cov);
+    for (int t = 0; t < 4; t++)
+        cr_assert(cov.pos_type[t] && cov.rot_type[t], "type %d: position %d rotation %d", t,
+                  cov.pos_type[t], cov.rot_type[t]);
+    cr_assert(cov.rot_absent, "an absent rotation");
+    cr_assert(cov.scale_present && cov.scale_absent && cov.scale_7c00, "scales");
+    cr_assert(cov.mode_up && cov.mode_down, "mode bit flips");
+    cr_assert(cov.odd_negative_late, "an odd negative delta after frame 0 (halved by SLOW)");
+    cr_assert_eq(b->sum.files, 2u);
+    cr_assert_eq(b->sum.clips, 3u);
     ct_free_built(b);
 }
 

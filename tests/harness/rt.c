@@ -18,6 +18,11 @@
  * c0m099.dat has no clip, so no result. Leaf: bitReader 3 mismatches
  * (group 2), ReadPositionType 1 import fault, ReadRotationType clean,
  * ReadBoneScale no call.
+ * Causes: 0 (read: ReadRotationType returns 36, reference 20) explains
+ * group 0 and result 1, with a read window; 1 (combine: root.y written at
+ * 0x50904d, 1 higher) explains group 1 and result 6; the leaf group has none.
+ * Coverage: partial (1 clip from the cache); bitReader 1 of 1 block,
+ * StartClip 2 of 3 with one block never run (escaped text in it).
  */
 #include "tests/harness/rt.h"
 
@@ -213,6 +218,119 @@ static void groups(run_results *r)
     set_group(&r->groups[2], "leaf", "bitReader", "-", "negated", 3, 0);
 }
 
+static ref_read rd(ref_routine r, int depth, int n, int value, int64_t pos, int bit,
+                   int64_t pos_after, int bit_after)
+{
+    ref_read x = {(uint8_t)r, (uint8_t)depth, (int16_t)n, (int16_t)value, bit, bit_after,
+                  pos, pos_after, 0};
+    return x;
+}
+
+static void explanations(run_results *r)
+{
+    res_explain *e = &r->groups[0].expl;
+    e->state = RES_EXPL_READ;
+    e->tick = 2;
+    e->ref_reads = e->orig_reads = 40;
+    readcmp_first *f = &e->first;
+    f->diff = READCMP_VALUE;
+    f->index = 21;
+    f->have_ref = f->have_orig = 1;
+    f->ref = rd(REF_R_ROTATION, 0, 0, 20, 5, 3, 6, 3);
+    f->orig = rd(REF_R_ROTATION, 0, 0, 36, 5, 3, 6, 3);
+    snprintf(f->routine, sizeof f->routine, "ReadRotationType");
+    snprintf(f->caller, sizeof f->caller, "Battle_ReadAnimation");
+    snprintf(f->responsible, sizeof f->responsible, "ReadRotationType");
+    snprintf(f->cls, sizeof f->cls, "rotation type 1");
+    e->call_eip = 0x50908d;
+    snprintf(e->call_insn, sizeof e->call_insn, "call 0x509370");
+    snprintf(e->call_routine, sizeof e->call_routine, "Battle_ReadAnimation");
+    e->call_offset = 0xfd;
+    e->win_first = 20;
+    e->win_ref_n = e->win_orig_n = 3;
+    e->win_ref[0] = e->win_orig[0] = rd(REF_R_BITREADER, 1, 6, -5, 4, 6, 5, 3);
+    e->win_ref[1] = f->ref;
+    e->win_orig[1] = f->orig;
+    e->win_ref[2] = e->win_orig[2] = rd(REF_R_BITREADER, 1, 1, -1, 5, 3, 5, 4);
+    e = &r->groups[1].expl;
+    e->state = RES_EXPL_COMBINE;
+    e->ref_reads = e->orig_reads = 16;
+    e->before = 0;
+    snprintf(e->relation, sizeof e->relation, "orig_higher_by_1");
+    e->have_writer = 1;
+    e->writer = (emu_writer){.writes = 1, .eip = 0x50904d, .size = 2, .value = 6,
+                             .routine = "Battle_ReadAnimation", .routine_offset = 0xbd,
+                             .insn = "mov word ptr [ebp + ecx*2 + 8], dx"};
+    e->win_ref_n = e->win_orig_n = 1;
+    e->win_ref[0] = e->win_orig[0] = rd(REF_R_POSITION, 0, 0, 5, 1, 0, 1, 5);
+}
+
+static void cause(res_cause *c, const char *kind, const char *statement, const char *routine,
+                  uint32_t eip, const char *insn, int group, unsigned mode)
+{
+    snprintf(c->kind, sizeof c->kind, "%s", kind);
+    snprintf(c->statement, sizeof c->statement, "%s", statement);
+    snprintf(c->routine, sizeof c->routine, "%s", routine);
+    snprintf(c->signature, sizeof c->signature, "%s|%s", kind, routine);
+    c->have_insn = 1;
+    c->eip = eip;
+    snprintf(c->insn, sizeof c->insn, "%s", insn);
+    snprintf(c->insn_routine, sizeof c->insn_routine, "Battle_ReadAnimation");
+    c->clips = c->files = 1;
+    c->modes = 1u << mode;
+    c->example = group;
+    c->ngroups = 1;
+    c->groups = must(malloc(sizeof *c->groups));
+    c->groups[0] = group;
+}
+
+static void causes(run_results *r)
+{
+    r->ncauses = 2;
+    r->causes = must(calloc(2, sizeof *r->causes));
+    cause(&r->causes[0], "read",
+          "ReadRotationType returns 36 where the reference returns 20 (rotation type 1)",
+          "ReadRotationType", 0x50908d, "call 0x509370", 0, MODE_NORMAL);
+    cause(&r->causes[1], "combine", "every read agrees, yet root.y differs <by 1> & more",
+          "Battle_ReadAnimation", 0x50904d, "mov word ptr [ebp + ecx*2 + 8], dx", 1,
+          MODE_NORMAL);
+    r->groups[0].cause = 0;
+    r->groups[1].cause = 1;
+    r->groups[2].cause = -1;
+    for (size_t i = 0; i < r->nresults; i++) r->results[i].cause = -1;
+    r->results[1].cause = 0;
+    r->results[6].cause = 1;
+    explanations(r);
+}
+
+static void coverage(run_results *r)
+{
+    res_coverage *c = &r->coverage;
+    c->enabled = 1;
+    c->not_emulated = 1;
+    c->nroutines = 2;
+    c->routines = must(calloc(2, sizeof *c->routines));
+    res_cov_routine *b = &c->routines[0], *s = &c->routines[1];
+    snprintf(b->name, sizeof b->name, "bitReader");
+    b->entry = 0x5092a0;
+    b->blocks = b->covered = 1;
+    snprintf(s->name, sizeof s->name, "StartClip");
+    s->entry = 0x509440;
+    s->blocks = 3;
+    s->covered = 2;
+    s->nuncovered = 1;
+    s->uncovered = must(calloc(1, sizeof *s->uncovered));
+    res_cov_block *u = &s->uncovered[0];
+    u->start = 0x509487;
+    u->end = 0x50948a;
+    u->insns = 2;
+    u->from = 0x509485;
+    u->from_covered = 1;
+    snprintf(u->edge, sizeof u->edge, "fall");
+    snprintf(u->branch, sizeof u->branch, "je 0x50948a");
+    u->disasm = must(strdup("0x509487: add ecx, ecx <&>\n0x509489: dec ecx\n"));
+}
+
 void rt_results(run_results *r)
 {
     memset(r, 0, sizeof *r);
@@ -229,6 +347,8 @@ void rt_results(run_results *r)
     frame_rows(r);
     leaf_rows(r);
     groups(r);
+    causes(r);
+    coverage(r);
     run_totals *t = &r->totals;
     t->files = 4;
     t->bad_files = 1;
@@ -270,6 +390,8 @@ void rt_meta(report_meta *m)
     m->seed = 1;
     m->keep_matrices = 0;
     m->dedup = 1;
+    m->explain = "groups";
+    m->coverage = 1;
     m->emulated_calls = 1234;
 }
 

@@ -26,7 +26,9 @@
  * The hand-built run (see rt.c for the table of what it holds):
  * 4 files (c0m001.dat, RT_HOSTILE, RT_PIPE bad, c0m099.dat without clips),
  * modes normal and slow, 12 results: 5 match, 2 mismatch, 1 fault,
- * 3 bad_input, 1 not_run; groups: 2 frame, 1 leaf; 4 leaf routines.
+ * 3 bad_input, 1 not_run; groups: 2 frame, 1 leaf; 4 leaf routines;
+ * causes 0 (read, group 0) and 1 (combine, group 1); partial coverage of
+ * bitReader and StartClip (one block of StartClip never run).
  */
 void rt_results(run_results *r);
 void rt_meta(report_meta *m);

@@ -314,12 +314,23 @@ Test(html, well_formed_escaped_with_sections_and_plots)
               "cursor bit not highlighted");
     cr_assert(strstr(html, "<td class=\"cur\">0x68</td>"), "cursor byte offset 104");
     cr_assert(!strstr(html, "id=\"interrupted\""), "interrupted banner on a complete run");
+    /* The page opens with the causes, before the run's details. */
+    cr_assert(strstr(html, "id=\"causes\"") && strstr(html, "id=\"run\"") &&
+                  strstr(html, "id=\"causes\"") < strstr(html, "id=\"run\""),
+              "causes before the run section");
+    cr_assert(strstr(html, "every read agrees, yet root.y differs &lt;by 1&gt; &amp; more"),
+              "cause statement escaped");
+    cr_assert(strstr(html, "<tr class=\"first-diff\"><td class=\"num\">21</td>"),
+              "the first differing read marked in the window");
+    cr_assert(strstr(html, "0x509487: add ecx, ecx &lt;&amp;&gt;"), "uncovered block text");
+    cr_assert(strstr(html, "je 0x50948a</code> (which ran)"), "the branch leading to it");
 
     cJSON *v = check_file(dir, "index.html", html, "html");
     cJSON *ids = cJSON_GetObjectItem(v, "ids");
     static const char *const want[] = {
         "summary", "groups",      "files",         "nonmatching", "faults",  "bad-input", "leaf",
-        "run",     "exe-warning", "bone-matrices", "group-0",     "group-1", "group-2"};
+        "run",     "exe-warning", "bone-matrices", "group-0",     "group-1", "group-2",
+        "causes",  "cause-0",     "cause-1",       "coverage",    "coverage-table"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         cr_assert(has_string(ids, want[i]), "no element id=\"%s\"", want[i]);
     cr_assert_eq(num(v, "groups"), 3, "groups: %d", num(v, "groups"));
@@ -518,7 +529,8 @@ Test(junit, suites_cases_and_counts)
     cr_assert(has_string(cJSON_GetObjectItem(n, "classnames"), RT_HOSTILE));
     cr_assert(has_string(cJSON_GetObjectItem(n, "messages"),
                          "2 of 3 clips differ (1 mismatched, 1 faulted); first: clip 1, tick 2, "
-                         "bone[3].rot.x: reference 20, original 36"),
+                         "bone[3].rot.x: reference 20, original 36; cause 0: ReadRotationType "
+                         "returns 36 where the reference returns 20 (rotation type 1)"),
               "failure message of c0m001.dat normal");
     cr_assert(has_string(cJSON_GetObjectItem(n, "messages"),
                          RT_PIPE ": offset 0x4 (4): section count 99 > 16"),
@@ -546,6 +558,17 @@ Test(markdown, totals_groups_and_escaping)
     cr_assert(strstr(md, "BuildBoneMatrices replaced by a plain return"));
     cr_assert(strstr(md, "> 0x5092a5: mov eax, dword ptr [ecx]\n"), "disassembly block");
     cr_assert_eq(ts_count(md, "### Group "), 3, "three groups");
+    cr_assert_eq(ts_count(md, "### Cause "), 2, "two causes");
+    cr_assert(strstr(md, "## Causes (2)") && strstr(md, "## Causes (2)") < strstr(md, "## Run"),
+              "causes open the summary");
+    cr_assert(strstr(md, "### Cause 1: every read agrees, yet root.y differs &lt;by 1&gt; &amp; "
+                         "more"),
+              "cause statement escaped");
+    cr_assert(strstr(md, "| **21** | `ReadRotationType = 20  5.3 -> 6.3` | "
+                         "`ReadRotationType = 36  5.3 -> 6.3` |"),
+              "read window with the first differing read marked");
+    cr_assert(strstr(md, "| StartClip | `0x509440` | 2 / 3 |"), "coverage row");
+    cr_assert(strstr(md, "from `0x509485` `je 0x50948a` (which ran)"), "uncovered block's way in");
     free(md);
     cJSON_Delete(j);
 }

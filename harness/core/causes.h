@@ -1,0 +1,40 @@
+/*
+ * harness/core/causes.h: mismatches merged into causes across modes and
+ * files. Each explained mismatch (a group's example, or every mismatching
+ * clip when all were explained, and each leaf group) has signatures:
+ *
+ *   a read differs:   read|<routine answering>|<what differs>|<routine>|<input class>
+ *                     (a different call: read|<caller>|sequence|original calls <routine>,
+ *                     or read|<caller>|sequence|original omits <the reference's routine>)
+ *   reads all agree:  write|<writer EIP>|<field kind>, and when the original's value
+ *                     is off by one or by a power of two from the reference's,
+ *                     arith|<writer's routine>|<that relation>
+ *
+ * Mismatches sharing any signature belong to one cause (a leaf group's
+ * read signature meets the frame level's). Counts, the statement, the
+ * routine and the instruction are the cause's, taken from its first
+ * example. Needs only the run's results; never prints.
+ */
+#ifndef FF8_HARNESS_CORE_CAUSES_H
+#define FF8_HARNESS_CORE_CAUSES_H
+
+#include "harness/core/results.h"
+
+/*
+ * Builds res->causes (replacing any) from the explanations the results hold
+ * and sets every group's and mismatching clip result's cause (-1: none).
+ * Returns 0, -1 when memory runs out (no cause is then kept).
+ */
+int causes_build(run_results *res);
+/* Frees res->causes. */
+void causes_free(run_results *res);
+
+/*
+ * How an original value relates to the reference's, for a field that is
+ * not a set of flag bits: "orig_lower_by_1", "orig_higher_by_1",
+ * "differs_by_2^k" (k >= 3), "kept_previous" (the original's value is the
+ * reference's plus the value before the call, before != 0), or "".
+ */
+void causes_relation(int32_t ref, int32_t orig, int32_t before, int bits, char *out, size_t n);
+
+#endif

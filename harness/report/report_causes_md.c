@@ -1,0 +1,199 @@
+/*
+ * harness/report/report_causes_md.c: summary.md's opening section, the
+ * causes (per cause: its statement, routine and instruction, counts, its
+ * first example with both read logs side by side around the first
+ * differing read, the groups it explains), and the coverage section.
+ * Rendered from the report tree alone; strings escaped as report_md.c does.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/report/report_causes.h"
+#include "harness/report/report_view.h"
+
+#define MD_MAX_CAUSES 20
+#define MD_MAX_UNCOVERED 40
+
+static void window_table(strbuf *b, const cJSON *expl)
+{
+    const cJSON *w = rv_obj(expl, "window"), *ref = rv_arr(w, "ref"), *orig = rv_arr(w, "orig");
+    const cJSON *first = rv_obj(expl, "first_read");
+    int64_t at = first ? rv_int(first, "index", -1) : -1;
+    size_t n = rv_len(ref) > rv_len(orig) ? rv_len(ref) : rv_len(orig);
+    if (!n) return;
+    sb_puts(b, "\n| read | reference | original |\n|---:|---|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *r = cJSON_GetArrayItem(ref, (int)i), *o = cJSON_GetArrayItem(orig, (int)i);
+        int64_t idx = rv_int(r ? r : o, "index", -1);
+        char rt[160] = "-", ot[160] = "-";
+        if (r) report_read_text(r, rt, sizeof rt);
+        if (o) report_read_text(o, ot, sizeof ot);
+        const char *mark = idx == at ? "**" : "";
+        sb_printf(b, "| %s%lld%s | ", mark, (long long)idx, mark);
+        rm_code(b, rt);
+        sb_puts(b, " | ");
+        rm_code(b, ot);
+        sb_puts(b, " |\n");
+    }
+}
+
+static void example(strbuf *b, const cJSON *report, const cJSON *cause)
+{
+    const cJSON *g = report_group_by_id(report, rv_int(cause, "example_group", -1));
+    const cJSON *ex = rv_obj(g, "example"), *expl = rv_obj(g, "explanation");
+    if (!g) return;
+    if (!strcmp(rv_str(g, "level", ""), "leaf")) {
+        sb_puts(b, "- Example: leaf level, ");
+        rm_text(b, rv_str(ex, "routine", "?"));
+        sb_printf(b, " case %llu\n", (unsigned long long)rv_u64(ex, "case", 0));
+        return;
+    }
+    sb_puts(b, "- First example: ");
+    rm_text(b, rv_str(ex, "file", "?"));
+    sb_printf(b, ", clip %lld, ", (long long)rv_int(ex, "clip", -1));
+    rm_text(b, rv_str(ex, "mode", "?"));
+    sb_printf(b, ", tick %lld, ", (long long)rv_int(ex, "tick", -1));
+    rm_code(b, rv_str(ex, "field", "?"));
+    sb_printf(b, " reference %lld, original %lld (group %lld)", (long long)rv_int(ex, "ref", 0),
+              (long long)rv_int(ex, "orig", 0), (long long)rv_int(g, "id", -1));
+    if (expl)
+        sb_printf(b, "; the call made %llu reads in the reference, %llu in the original",
+                  (unsigned long long)rv_u64(expl, "ref_reads", 0),
+                  (unsigned long long)rv_u64(expl, "orig_reads", 0));
+    sb_putc(b, '\n');
+    if (expl) window_table(b, expl);
+}
+
+static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
+{
+    const cJSON *in = rv_obj(c, "instruction"), *n = rv_obj(c, "counts"), *g;
+    sb_printf(b, "### Cause %lld: ", (long long)rv_int(c, "id", -1));
+    rm_text(b, rv_str(c, "statement", "?"));
+    sb_puts(b, "\n\n- Routine: ");
+    rm_code(b, rv_str(c, "routine", "?"));
+    if (in) {
+        sb_puts(b, "; instruction ");
+        rm_code(b, rv_str(in, "eip", "?"));
+        sb_puts(b, " ");
+        rm_code(b, rv_str(in, "text", "?"));
+        sb_puts(b, " in ");
+        rm_text(b, rv_str(in, "routine", "?"));
+        sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(in, "routine_offset", 0));
+    }
+    sb_printf(b, "\n- Explains %llu clip%s", (unsigned long long)rv_u64(n, "clips", 0),
+              rv_u64(n, "clips", 0) == 1 ? "" : "s");
+    if (rv_u64(n, "leaf_calls", 0))
+        sb_printf(b, " and %llu leaf calls", (unsigned long long)rv_u64(n, "leaf_calls", 0));
+    sb_printf(b, " in %zu mode%s (", rv_len(rv_arr(n, "modes")),
+              rv_len(rv_arr(n, "modes")) == 1 ? "" : "s");
+    const cJSON *m;
+    int k = 0;
+    cJSON_ArrayForEach(m, rv_arr(n, "modes"))
+    {
+        if (!cJSON_IsString(m)) continue;
+        if (k++) sb_puts(b, ", ");
+        rm_text(b, m->valuestring);
+    }
+    sb_printf(b, ") of %llu file%s\n- Signature: ", (unsigned long long)rv_u64(n, "files", 0),
+              rv_u64(n, "files", 0) == 1 ? "" : "s");
+    rm_code(b, rv_str(c, "signature", "?"));
+    sb_putc(b, '\n');
+    example(b, report, c);
+    sb_puts(b, "\nGroups it explains:");
+    k = 0;
+    cJSON_ArrayForEach(g, rv_arr(c, "groups"))
+    {
+        const cJSON *grp = report_group_by_id(report, (int64_t)g->valuedouble);
+        sb_printf(b, "%s %lld (", k++ ? "," : "", (long long)g->valuedouble);
+        rm_code(b, rv_str(grp, "field", "?"));
+        sb_puts(b, " ");
+        rm_text(b, rv_str(grp, "mode", "?"));
+        sb_puts(b, " ");
+        rm_text(b, rv_str(grp, "shape", "?"));
+        sb_printf(b, ", %llu)", (unsigned long long)rv_u64(grp, "count", 0));
+    }
+    sb_puts(b, "\n\n");
+}
+
+void md_causes(strbuf *b, const cJSON *report)
+{
+    const cJSON *arr = rv_arr(report, "causes"), *c;
+    size_t n = rv_len(arr), shown = 0;
+    if (!arr) return;
+    sb_printf(b, "## Causes (%zu)\n\n", n);
+    if (!n) {
+        sb_puts(b, rv_len(rv_arr(report, "groups"))
+                       ? "Mismatches were not explained (no replay of the original).\n\n"
+                       : "No mismatch.\n\n");
+        return;
+    }
+    cJSON_ArrayForEach(c, arr)
+    {
+        if (shown++ == MD_MAX_CAUSES) {
+            sb_printf(b, "%zu more causes are in report.json.\n\n", n - MD_MAX_CAUSES);
+            break;
+        }
+        cause_item(b, report, c);
+    }
+}
+
+static void uncovered(strbuf *b, const cJSON *r, size_t *listed)
+{
+    const cJSON *u;
+    cJSON_ArrayForEach(u, rv_arr(r, "uncovered"))
+    {
+        if ((*listed)++ >= MD_MAX_UNCOVERED) continue;
+        const cJSON *via = rv_obj(u, "reached_from"), *line;
+        sb_puts(b, "- ");
+        rm_text(b, rv_str(r, "name", "?"));
+        sb_puts(b, " block ");
+        rm_code(b, rv_str(u, "start", "?"));
+        sb_printf(b, " (%lld instructions), reached by ", (long long)rv_int(u, "instructions", 0));
+        rm_text(b, rv_str(via, "edge", "?"));
+        if (rv_str(via, "eip", NULL)) {
+            sb_puts(b, " from ");
+            rm_code(b, rv_str(via, "eip", "?"));
+            sb_puts(b, " ");
+            rm_code(b, rv_str(via, "instruction", "?"));
+            sb_puts(b, rv_bool(via, "covered", 0) ? " (which ran)" : " (which did not run)");
+        }
+        sb_puts(b, "\n\n~~~\n");
+        cJSON_ArrayForEach(line, rv_arr(u, "disassembly"))
+        {
+            if (cJSON_IsString(line)) rm_pre_line(b, line->valuestring);
+        }
+        sb_puts(b, "~~~\n\n");
+    }
+}
+
+void md_coverage(strbuf *b, const cJSON *report)
+{
+    const cJSON *cov = rv_obj(report, "coverage"), *r;
+    if (!cov) return;
+    sb_puts(b, "## Coverage of the original's routines\n\n");
+    if (!rv_bool(cov, "complete", 0))
+        sb_printf(b, "> Partial: %llu compared clips were not emulated in this run (cache or "
+                     "traces), or the run was interrupted; their blocks are not counted.\n\n",
+                  (unsigned long long)rv_u64(cov, "not_emulated", 0));
+    sb_puts(b, "| Routine | Entry | Blocks run | Note |\n|---|---|---:|---|\n");
+    cJSON_ArrayForEach(r, rv_arr(cov, "routines"))
+    {
+        sb_puts(b, "| ");
+        rm_text(b, rv_str(r, "name", "?"));
+        sb_puts(b, " | ");
+        rm_code(b, rv_str(r, "entry", "?"));
+        sb_printf(b, " | %llu / %llu | ", (unsigned long long)rv_u64(r, "covered", 0),
+                  (unsigned long long)rv_u64(r, "blocks", 0));
+        rm_text(b, rv_str(r, "note", ""));
+        sb_puts(b, " |\n");
+    }
+    sb_puts(b, "\nBlocks never run, in routines that ran:\n\n");
+    size_t listed = 0;
+    cJSON_ArrayForEach(r, rv_arr(cov, "routines"))
+    {
+        if (rv_u64(r, "covered", 0)) uncovered(b, r, &listed);
+    }
+    if (!listed) sb_puts(b, "None.\n\n");
+    else if (listed > MD_MAX_UNCOVERED)
+        sb_printf(b, "%zu more are in report.json.\n\n", listed - MD_MAX_UNCOVERED);
+}
