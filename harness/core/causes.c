@@ -415,7 +415,8 @@ static int fill_causes(run_results *res, const item *it, size_t n, const int *ca
 
 static int before_cause(const res_cause *x, const res_cause *y)
 {
-    uint64_t cx = x->clips + x->leaf_calls, cy = y->clips + y->leaf_calls;
+    uint64_t cx = x->clips + x->leaf_calls + x->entity_clips;
+    uint64_t cy = y->clips + y->leaf_calls + y->entity_clips;
     if (cx != cy) return cx > cy;
     return x->example < y->example;
 }
@@ -450,6 +451,10 @@ static void sort_causes(run_results *res)
         if (res->groups[g].cause >= 0) res->groups[g].cause = old_to_new[res->groups[g].cause];
     for (size_t i = 0; i < res->nresults; i++)
         if (res->results[i].cause >= 0) res->results[i].cause = old_to_new[res->results[i].cause];
+    for (size_t i = 0; i < res->nentity_results; i++) {
+        clip_result *r = &res->entity_results[i].r;
+        if (r->cause >= 0) r->cause = old_to_new[r->cause];
+    }
     memcpy(res->causes, sorted, n * sizeof *sorted);
     free(sorted);
     free(order);
@@ -461,6 +466,7 @@ int causes_build(run_results *res)
     causes_free(res);
     for (size_t g = 0; g < res->ngroups; g++) res->groups[g].cause = -1;
     for (size_t i = 0; i < res->nresults; i++) res->results[i].cause = -1;
+    for (size_t i = 0; i < res->nentity_results; i++) res->entity_results[i].r.cause = -1;
     size_t n;
     item *it = gather(res, &n);
     if (!it) return -1;
@@ -485,6 +491,7 @@ int causes_build(run_results *res)
     int rc = fill_causes(res, it, n, cause_of);
     free(cause_of);
     free(it);
+    if (rc == 0) rc = causes_add_entity(res);
     if (rc < 0) {
         causes_free(res);
         return -1;

@@ -26,6 +26,14 @@
  * Returns 0, -1 when memory runs out (no cause is then kept).
  */
 int causes_build(run_results *res);
+/*
+ * The entity level's groups joined to the causes (harness/core/causes_entity.c):
+ * a group whose diverging model mismatches at the frame level too (same file,
+ * clip and mode) takes that cause; the others merge into "lockstep" causes by
+ * routine (QueueAnimation at call 0, AdvanceBy1 after) and field with its
+ * model. Called by causes_build. Returns 0, -1 when memory runs out.
+ */
+int causes_add_entity(run_results *res);
 /* Frees res->causes. */
 void causes_free(run_results *res);
 

@@ -221,7 +221,7 @@ typedef struct res_group {
 
 /* Mismatches of one cause: the same first differing read, or the same combination. */
 typedef struct res_cause {
-    char kind[12];        /* "read" or "combine" */
+    char kind[12];        /* "read", "combine" or "lockstep" (causes_entity.c) */
     char signature[192];  /* what merged them, for reading and for tests */
     char statement[400];  /* one line */
     char routine[64];     /* the routine that answers for it */
@@ -233,6 +233,7 @@ typedef struct res_cause {
     uint32_t insn_offset;
     uint64_t clips;       /* frame-level clip results it explains */
     uint64_t leaf_calls;  /* leaf-level mismatching calls it explains */
+    uint64_t entity_clips; /* entity-level clip results it explains */
     unsigned modes;       /* bit i = mode_id i */
     uint64_t files;
     int64_t example;      /* the group whose example stands for it */

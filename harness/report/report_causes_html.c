@@ -81,8 +81,9 @@ static void cause_box(strbuf *b, const cJSON *report, const cJSON *c)
     sb_printf(b, "<div class=\"cause\" id=\"cause-%lld\"><h3>Cause %lld<span class=\"tag\">",
               (long long)id, (long long)id);
     rh_text(b, rv_str(c, "kind", "?"));
+    uint64_t clips = rv_u64(n, "clips", 0) + rv_u64(n, "entity_clips", 0);
     sb_printf(b, "</span><span class=\"count\">%llu clip%s</span></h3>\n<p class=\"statement\">",
-              (unsigned long long)rv_u64(n, "clips", 0), rv_u64(n, "clips", 0) == 1 ? "" : "s");
+              (unsigned long long)clips, clips == 1 ? "" : "s");
     rh_text(b, rv_str(c, "statement", "?"));
     sb_puts(b, "</p>\n<table class=\"kv\">\n<tr><th>Routine</th><td><code>");
     rh_text(b, rv_str(c, "routine", "?"));
@@ -96,8 +97,11 @@ static void cause_box(strbuf *b, const cJSON *report, const cJSON *c)
         rh_text(b, rv_str(in, "routine", "?"));
         sb_printf(b, "+0x%llx</td></tr>\n", (unsigned long long)rv_u64(in, "routine_offset", 0));
     }
-    sb_printf(b, "<tr><th>Counts</th><td>%llu clips, %llu leaf calls, %llu files, modes ",
+    sb_printf(b,
+              "<tr><th>Counts</th><td>%llu clips, %llu entity clips, %llu leaf calls, %llu files, "
+              "modes ",
               (unsigned long long)rv_u64(n, "clips", 0),
+              (unsigned long long)rv_u64(n, "entity_clips", 0),
               (unsigned long long)rv_u64(n, "leaf_calls", 0),
               (unsigned long long)rv_u64(n, "files", 0));
     rh_list(b, rv_arr(n, "modes"));

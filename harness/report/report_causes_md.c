@@ -82,6 +82,8 @@ static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
     }
     sb_printf(b, "\n- Explains %llu clip%s", (unsigned long long)rv_u64(n, "clips", 0),
               rv_u64(n, "clips", 0) == 1 ? "" : "s");
+    if (rv_u64(n, "entity_clips", 0))
+        sb_printf(b, " and %llu entity clips", (unsigned long long)rv_u64(n, "entity_clips", 0));
     if (rv_u64(n, "leaf_calls", 0))
         sb_printf(b, " and %llu leaf calls", (unsigned long long)rv_u64(n, "leaf_calls", 0));
     sb_printf(b, " in %zu mode%s (", rv_len(rv_arr(n, "modes")),

@@ -130,6 +130,7 @@ static cJSON *cause_json(const run_results *res, size_t i)
     cJSON *n = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(n, "clips", (double)c->clips);
     cJSON_AddNumberToObject(n, "leaf_calls", (double)c->leaf_calls);
+    cJSON_AddNumberToObject(n, "entity_clips", (double)c->entity_clips);
     cJSON_AddNumberToObject(n, "files", (double)c->files);
     cJSON *modes = cJSON_AddArrayToObject(n, "modes");
     for (int m = 0; m < MODE__COUNT; m++)

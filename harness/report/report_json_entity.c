@@ -100,6 +100,10 @@ static cJSON *result_json(const run_results *r, size_t i)
         cJSON_AddNullToObject(o, "group");
     cJSON *div = report_json_divergence(c);
     if (cJSON_IsObject(div)) add_str(div, "model", field_model_name(c->div.model));
+    if (c->status == RES_MISMATCH && c->cause >= 0 && (size_t)c->cause < r->ncauses)
+        cJSON_AddNumberToObject(o, "cause", c->cause);
+    else
+        cJSON_AddNullToObject(o, "cause");
     cJSON_AddItemToObject(o, "divergence", div);
     cJSON_AddItemToObject(o, "fault", report_json_fault(c->fault));
     cJSON_AddItemToObject(o, "error", report_json_error(c->error));

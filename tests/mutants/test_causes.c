@@ -309,3 +309,84 @@ Test(coverage, a_run_without_slow_misses_blocks)
     }
     run_results_free(&r);
 }
+
+/* ---- the entity level (harness/core/causes_entity.c) ---- */
+
+/* Writes the lockstep corpus (mt_corpus.c: body d4c001, weapon d4w001, monster c0m001). */
+static char *entity_corpus(void)
+{
+    char *dir = ts_tempdir();
+    mt_write_model(dir, &mt_model_body);
+    mt_write_model(dir, &mt_model_weapon);
+    mt_write_model(dir, &mt_model_monster);
+    return dir;
+}
+
+/*
+ * A lockstep mutant decodes each model right (the frame level agrees), so
+ * its entity mismatches make one "lockstep" cause named after the routine
+ * that parts the models: i returns the weapon's result from AdvanceBy1 (the
+ * body's end call, after call 0), j never starts the weapon and k gives it
+ * the body's frame count in QueueAnimation (call 0).
+ */
+static void lockstep_one(const char *exe, const char *routine, const char *field)
+{
+    char *dir = entity_corpus();
+    run_results r;
+    mt_run_entity(dir, exe, 2, &r);
+    cr_assert_eq(r.totals.by_status[RES_MISMATCH], 0, "%s: the frame level agrees", exe);
+    cr_assert_gt(r.totals.entity_by_status[RES_MISMATCH], 0);
+    cr_assert_eq(r.ncauses, 1, "%s: %zu causes (first: %s)", exe, r.ncauses,
+                 r.ncauses ? r.causes[0].statement : "-");
+    const res_cause *c = &r.causes[0];
+    cr_assert_str_eq(c->kind, "lockstep", "%s", exe);
+    cr_assert_str_eq(c->routine, routine, "%s: %s", exe, c->statement);
+    cr_assert(strstr(c->signature, field), "%s: signature %s, field %s", exe, c->signature, field);
+    cr_assert_eq(c->clips, 0);
+    cr_assert_eq(c->entity_clips, r.totals.entity_by_status[RES_MISMATCH], "%s: all of them", exe);
+    cr_assert_eq(c->ngroups, r.ngroups, "%s: every group", exe);
+    for (size_t i = 0; i < r.nentity_results; i++)
+        cr_assert_eq(r.entity_results[i].r.cause,
+                     r.entity_results[i].r.status == RES_MISMATCH ? 0 : -1, "%s: result %zu", exe,
+                     i);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+Test(causes, i_lockstep_result)
+{
+    lockstep_one("standin_mut_i.exe", "AdvanceBy1", "|body.ret");
+}
+
+Test(causes, j_weapon_not_started)
+{
+    lockstep_one("standin_mut_j.exe", "QueueAnimation", "|weapon.");
+}
+
+Test(causes, k_weapon_takes_body_count)
+{
+    lockstep_one("standin_mut_k.exe", "QueueAnimation", "|weapon.cmd.total");
+}
+
+/*
+ * A decoding bug shows at both levels: the entity groups join the frame
+ * level's cause (the diverging model mismatches there too, same file, clip
+ * and mode), so mutant a still gives one cause, explaining both.
+ */
+Test(causes, a_entity_groups_join_the_frame_cause)
+{
+    char *dir = ts_tempdir();
+    mt_write_mutant(dir, mutant("standin_mut_a.exe"));
+    mt_write_model(dir, &mt_model_body);
+    mt_write_model(dir, &mt_model_weapon);
+    run_results r;
+    mt_run_entity(dir, "standin_mut_a.exe", 2, &r);
+    cr_assert_eq(r.ncauses, 1, "%zu causes (first: %s)", r.ncauses,
+                 r.ncauses ? r.causes[0].statement : "-");
+    check_cause(&r.causes[0], want("standin_mut_a.exe"));
+    cr_assert_gt(r.causes[0].entity_clips, 0, "the entity level shows it too");
+    cr_assert_eq(r.causes[0].entity_clips, r.totals.entity_by_status[RES_MISMATCH]);
+    cr_assert_eq(r.causes[0].ngroups, r.ngroups);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
