@@ -122,6 +122,13 @@ typedef struct clip_result {
     uint8_t stream_len;
     uint8_t stream[RES_STREAM_BYTES];
     uint64_t cursor_file_off; /* file offset of the cursor byte at the divergence */
+    /* the read that produced the diverging value (harness/run/refside.h), when known; the
+     * stream window is then centred on it */
+    int have_value;
+    uint64_t value_file_off; /* file offset of the byte its first bit is in */
+    uint8_t value_bit;       /* that bit, 0..7 (LSB first) */
+    uint8_t value_routine;   /* ref/readlog.h's ref_routine */
+    uint16_t value_bits;     /* bits it consumed */
     /* FAULT (heap) */
     emu_fault *fault;
     /* BAD_INPUT (heap) */

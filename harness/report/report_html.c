@@ -85,6 +85,7 @@ static const char css[] =
     "table.stream td{padding:2px 6px;text-align:center;border-left:1px solid #edf0f4}"
     "table.stream td.cur{background:#ffe9a8;font-weight:700}"
     ".curbit{background:#d2433f;color:#fff;border-radius:2px;padding:0 1px}"
+    ".valbit{background:#f7dd72;border-radius:2px}"
     "svg.plot{background:#fff;border:1px solid "
     "#e2e6ee;border-radius:6px;max-width:100%;height:auto}"
     "svg.plot .bg{fill:#fbfcfe}"

@@ -9,9 +9,10 @@
 #include "harness/core/field_model.h"
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
-#include "harness/report/report_json_entity.h"
 #include "harness/report/report_causes.h"
+#include "harness/report/report_json_entity.h"
 #include "harness/version.h"
+#include "ref/readlog.h"
 
 /*
  * Every string of the report goes through here: names and messages come
@@ -120,7 +121,20 @@ static cJSON *stream_json(const clip_result *r)
     cJSON_AddNumberToObject(o, "offset", (double)r->stream_off);
     add_str(o, "hex", hex);
     add_str(o, "bits_lsb_first", bits);
-    cJSON_AddNumberToObject(o, "cursor_index", (double)(r->cursor_file_off - r->stream_off));
+    /* The window is centred on the value's read: the tick's cursor may lie outside it. */
+    if (r->cursor_file_off >= r->stream_off && r->cursor_file_off - r->stream_off < r->stream_len)
+        cJSON_AddNumberToObject(o, "cursor_index", (double)(r->cursor_file_off - r->stream_off));
+    else
+        cJSON_AddNullToObject(o, "cursor_index");
+    if (r->have_value && r->value_file_off >= r->stream_off) {
+        cJSON *v = cJSON_AddObjectToObject(o, "value");
+        add_str(v, "routine", ref_routine_name((ref_routine)r->value_routine));
+        cJSON_AddNumberToObject(v, "index", (double)(r->value_file_off - r->stream_off));
+        cJSON_AddNumberToObject(v, "bit", r->value_bit);
+        cJSON_AddNumberToObject(v, "bits", r->value_bits);
+    } else {
+        cJSON_AddNullToObject(o, "value");
+    }
     return o;
 }
 

@@ -190,8 +190,18 @@ static void stream_lines(strbuf *b, const cJSON *d)
     const cJSON *st = rv_obj(d, "stream"), *cur = rv_obj(d, "cursor");
     if (!st) return;
     int64_t ci = rv_int(st, "cursor_index", -1);
-    sb_printf(b, "- Stream from file offset 0x%llx (cursor byte is number %lld, from 0): hex ",
-              (unsigned long long)rv_u64(st, "offset", 0), (long long)ci);
+    const cJSON *v = rv_obj(st, "value");
+    sb_printf(b, "- Stream from file offset 0x%llx", (unsigned long long)rv_u64(st, "offset", 0));
+    if (v) {
+        sb_printf(b, " (the value's read: %lld bits of ", (long long)rv_int(v, "bits", 0));
+        md(b, rv_str(v, "routine", "?"));
+        sb_printf(b, " from byte number %lld, bit %lld", (long long)rv_int(v, "index", 0),
+                  (long long)rv_int(v, "bit", 0));
+        if (ci >= 0) sb_printf(b, "; the tick's cursor byte is number %lld", (long long)ci);
+        sb_puts(b, "): hex ");
+    } else {
+        sb_printf(b, " (cursor byte is number %lld, from 0): hex ", (long long)ci);
+    }
     md_code(b, rv_str(st, "hex", ""));
     sb_puts(b, "\n- Bits, LSB first per byte (the order the engine reads them): ");
     md_code(b, rv_str(st, "bits_lsb_first", ""));

@@ -197,6 +197,10 @@ void report_stream_table(strbuf *b, const cJSON *stream, int64_t cursor_bit)
     size_t n = nh > nb ? nh : nb;
     uint64_t base = rv_u64(stream, "offset", 0);
     int64_t cur = rv_int(stream, "cursor_index", -1);
+    /* The value's read, as bit numbers of the window (LSB first within each byte). */
+    const cJSON *val = rv_obj(stream, "value");
+    int64_t v0 = val ? rv_int(val, "index", 0) * 8 + rv_int(val, "bit", 0) : -1;
+    int64_t v1 = val ? v0 + rv_int(val, "bits", 0) : -1;
     if (n == 0) {
         sb_puts(b, "<p class=\"muted\">No stream bytes recorded.</p>\n");
         return;
@@ -218,11 +222,24 @@ void report_stream_table(strbuf *b, const cJSON *stream, int64_t cursor_bit)
         for (size_t k = 0; t[k]; k++) {
             char one[2] = {t[k], '\0'};
             int mark = (int64_t)i == cur && (int64_t)k == cursor_bit;
+            int64_t at = (int64_t)(i * 8 + k);
+            int in_value = at >= v0 && at < v1;
+            if (in_value) sb_puts(b, "<span class=\"valbit\">");
             if (mark) sb_puts(b, "<span class=\"curbit\">");
             sb_html(b, one);
             if (mark) sb_puts(b, "</span>");
+            if (in_value) sb_puts(b, "</span>");
         }
         sb_puts(b, "</td>");
     }
     sb_puts(b, "</tr>\n</table>\n");
+    if (val) {
+        sb_printf(b, "<p class=\"muted\">Marked: the %lld bits ", (long long)(v1 - v0));
+        sb_html(b, rv_str(val, "routine", "?"));
+        sb_printf(b, " read for the diverging value, from file offset 0x%llx bit %lld",
+                  (unsigned long long)(base + (uint64_t)rv_int(val, "index", 0)),
+                  (long long)rv_int(val, "bit", 0));
+        sb_puts(b, cur >= 0 ? "; in red, the cursor at the tick's start.</p>\n"
+                            : "; the cursor at the tick's start lies outside this window.</p>\n");
+    }
 }

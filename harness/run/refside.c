@@ -89,3 +89,92 @@ int refside_near(ref_anim *a, uint8_t flags, uint32_t clip, const ref_pose_opts 
     free(mask);
     return rc;
 }
+
+/* What a depth-0 read of one pass feeds, in Battle_ReadAnimation's order. */
+typedef struct pass_pos {
+    int step;      /* 0..2 root, 3 the mode bit, then per bone 6 slots (3 rot, 3 scale) */
+    int scale;     /* this pass's mode bit */
+    unsigned bones;
+} pass_pos;
+
+/* The field (and bone) of the next depth-0 read; advances p. -1: past the pass (a new one). */
+static int next_field(pass_pos *p, const ref_read *r, field_id *f, unsigned *bone)
+{
+    static const field_id root[3] = {FIELD_ROOT_X, FIELD_ROOT_Y, FIELD_ROOT_Z};
+    static const field_id per_bone[6] = {FIELD_ROT_X,   FIELD_ROT_Y,   FIELD_ROT_Z,
+                                         FIELD_SCALE_X, FIELD_SCALE_Y, FIELD_SCALE_Z};
+    *bone = 0;
+    if (p->step < 3) {
+        *f = root[p->step++];
+        return r->routine == REF_R_POSITION ? 0 : -1;
+    }
+    if (p->step == 3) {
+        *f = FIELD_SKEL_FLAG;
+        p->step++;
+        p->scale = r->value & 1;
+        return r->routine == REF_R_BITREADER ? 0 : -1;
+    }
+    for (;;) {
+        unsigned k = (unsigned)(p->step - 4);
+        if (k / 6 >= p->bones) return -1;
+        p->step++;
+        if (k % 6 >= 3 && !p->scale) continue; /* no scale reads off the scale path */
+        *bone = k / 6;
+        *f = per_bone[k % 6];
+        return 0;
+    }
+}
+
+/* The last depth-0 read of the log that feeds (f, bone). */
+static int match_read(const ref_read_log *log, unsigned bones, field_id f, unsigned bone,
+                      ref_read *out)
+{
+    pass_pos p = {0, 0, bones};
+    int found = 0;
+    for (size_t i = 0; i < log->n; i++) {
+        const ref_read *r = &log->reads[i];
+        if (r->depth != 0) continue;
+        field_id g;
+        unsigned b;
+        if (next_field(&p, r, &g, &b) < 0) {
+            /* A new pass starts with the root again. */
+            p = (pass_pos){0, 0, bones};
+            if (next_field(&p, r, &g, &b) < 0) break;
+        }
+        if (g == f && b == bone) {
+            *out = *r;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+int refside_value_read(ref_anim *a, uint8_t flags, uint32_t clip, size_t tick, field_id f,
+                       unsigned bone, ref_read *out, int *found, ff_error *err)
+{
+    *found = 0;
+    const field_def *d = field_def_of(f);
+    if (!d || d->level != FIELD_LEVEL_FRAME || (d->area != FIELD_AREA_SKEL &&
+                                                d->area != FIELD_AREA_BONE))
+        return 0;
+    /* Per pass: 3 + 1 + 6 per bone depth-0 reads, each with up to 3 bitReader calls. */
+    size_t cap = 2 * 4 * (4 + 6 * (size_t)a->bones) + 64;
+    ref_read *reads = malloc(cap * sizeof *reads);
+    if (!reads) return ff_error_set(err, FF_E_NOMEM, a->dat->name, -1, "out of memory");
+    ref_read_log log;
+    ref_read_log_init(&log, reads, cap);
+    ref_anim_reset_skeleton(a);
+    memset(&a->cmd, 0, sizeof a->cmd);
+    a->cmd.flags = flags;
+    a->pose = NULL;
+    int ret = 0, rc = 0;
+    for (size_t t = 0; rc == 0 && t <= tick; t++) {
+        if (t == tick) a->log = &log;
+        rc = t == 0 ? ref_start_clip(a, (int16_t)clip, &ret, err) : ref_read_animation(a, &ret, err);
+        if (t < tick && ret == 1) break;
+    }
+    a->log = NULL;
+    if (rc == 0 && log.total <= log.n) *found = match_read(&log, a->bones, f, bone, out);
+    free(reads);
+    return rc;
+}

@@ -11,6 +11,7 @@
 
 #include "harness/core/trace.h"
 #include "ref/engine.h"
+#include "ref/readlog.h"
 
 /* Ticks after which a clip that never returns 1 is refused (cannot happen
  * with an 8-bit frame counter; a guard, not a limit). */
@@ -42,5 +43,19 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
  */
 int refside_near(ref_anim *a, uint8_t flags, uint32_t clip, const ref_pose_opts *pose,
                  size_t tick, field_id f, unsigned bone, int *near, ff_error *err);
+
+/*
+ * The read of the stream that produced (f, bone)'s value at call tick: the
+ * clip replayed by the reference up to that call with a read log on it
+ * (ref/readlog.h), the log's value-reader records matched to fields in the
+ * order Battle_ReadAnimation reads them (ENGINE.md section 4: per pass the
+ * root x, y, z, the mode bit, then per bone its rotation x, y, z and, on
+ * the scale path, its scale x, y, z), the last one of the call kept (the
+ * second pass's under FAST). *found is 0 for a field no read produces (the
+ * AnimCmd, the result, the pose) and for a call that reads nothing. pos in
+ * *out counts from the clip's first byte. Returns 0, or -1 with err.
+ */
+int refside_value_read(ref_anim *a, uint8_t flags, uint32_t clip, size_t tick, field_id f,
+                       unsigned bone, ref_read *out, int *found, ff_error *err);
 
 #endif

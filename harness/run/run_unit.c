@@ -258,8 +258,12 @@ static void *dup_mem(const void *p, size_t n)
     return q;
 }
 
-/* The stream bytes around a mismatch's cursor. Returns 0, or -1 with err. */
-static int stream_window(const dat_file *d, clip_result *r, ff_error *err)
+/*
+ * The stream bytes around a mismatch: centred on the read that produced the
+ * diverging value when the reference can say which (a, NULL: it cannot),
+ * else from just before the tick's cursor. Returns 0, or -1 with err.
+ */
+static int stream_window(const dat_file *d, ref_anim *a, clip_result *r, ff_error *err)
 {
     uint32_t start;
     if (dat_clip_offset(d, (uint32_t)r->clip, &start, err) < 0) return -1;
@@ -267,7 +271,23 @@ static int stream_window(const dat_file *d, clip_result *r, ff_error *err)
     if (cur < 0) cur = 0;
     if ((uint64_t)cur > d->size) cur = (int64_t)d->size;
     r->cursor_file_off = (uint64_t)cur;
-    uint64_t from = cur >= 4 ? (uint64_t)cur - 4 : 0;
+    uint64_t at = (uint64_t)cur;
+    ref_read v;
+    int found = 0;
+    if (a && refside_value_read(a, mode_flags(r->mode), (uint32_t)r->clip, r->div.tick,
+                                r->div.field, r->div.bone, &v, &found, err) < 0)
+        return -1;
+    if (found && v.pos >= 0 && (uint64_t)start + (uint64_t)v.pos < d->size) {
+        r->have_value = 1;
+        r->value_file_off = (uint64_t)start + (uint64_t)v.pos;
+        r->value_bit = (uint8_t)v.bit;
+        r->value_routine = v.routine;
+        r->value_bits = (uint16_t)((v.pos_after - v.pos) * 8 + (v.bit_after - v.bit));
+        /* The read's bytes (up to 3 for 17 bits) in the middle of the window. */
+        at = r->value_file_off + 2;
+    }
+    uint64_t from = at >= RES_STREAM_BYTES / 2 ? at - RES_STREAM_BYTES / 2 : 0;
+    if (!r->have_value) from = cur >= 4 ? (uint64_t)cur - 4 : 0;
     uint64_t n = d->size - from < RES_STREAM_BYTES ? d->size - from : RES_STREAM_BYTES;
     r->stream_off = from;
     r->stream_len = (uint8_t)n;
@@ -330,7 +350,7 @@ static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int c
         return 0;
     }
     r->status = RES_MISMATCH;
-    if (stream_window(d, r, err) < 0) return -1;
+    if (stream_window(d, a, r, err) < 0) return -1;
     /* A pose cell off by one may be the x87 emulation limit: said apart, never accepted. */
     int32_t diff = r->div.ref - r->div.orig;
     if (a && ctx->pose && (diff == 1 || diff == -1) &&

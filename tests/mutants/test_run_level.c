@@ -571,3 +571,56 @@ Test(run_level, clip_indexes_past_a_byte_are_bad_input)
     emu_image_free(img);
     ts_rmtree(dir);
 }
+
+/*
+ * The stream window sits on the read that produced the diverging value
+ * (issue: a scale channel shows its payload bits). Mutant d over its corpus
+ * (mt_corpus.c): one bone, every position 0 (5 bits each), rotations absent
+ * (1 bit each), so before the bone's scale x come 15 + 1 + 3 = 19 bits.
+ *   clip 1, normal, tick 0: the cursor starts at byte 1 bit 0 (bit 8 of
+ *     the clip); scale x is read from bit 27 = byte 3 bit 3, present: 1 flag
+ *     bit and 16 payload bits = 17 bits.
+ *   clip 0, normal, tick 1: the cursor is at byte 3 bit 3 (bit 27); scale x
+ *     from bit 46 = byte 5 bit 6, absent: 1 bit.
+ * Both reads begin 2 bytes after their tick's cursor byte.
+ */
+static const clip_result *result_of(const run_results *r, int32_t clip, mode_id m)
+{
+    for (size_t i = 0; i < r->nresults; i++)
+        if (r->results[i].clip == clip && r->results[i].mode == m) return &r->results[i];
+    cr_assert_fail("no result for clip %d", clip);
+    return NULL;
+}
+
+Test(run_level, stream_window_on_the_value_read)
+{
+    char *dir = ts_tempdir();
+    const mt_mutant *m = mt_mutant_named("d");
+    mt_write_mutant(dir, m);
+    run_results r;
+    mt_run(dir, m->exe, 1, &r);
+    static const struct {
+        int32_t clip;
+        uint8_t bit;
+        uint16_t bits;
+    } want[] = {{1, 3, 17}, {0, 6, 1}};
+    for (size_t k = 0; k < 2; k++) {
+        const clip_result *c = result_of(&r, want[k].clip, MODE_NORMAL);
+        cr_assert_eq(c->status, RES_MISMATCH);
+        cr_assert_eq(c->div.field, FIELD_SCALE_X);
+        cr_assert(c->have_value, "clip %d: the value's read is known", want[k].clip);
+        cr_assert_eq(c->value_routine, REF_R_SCALE);
+        cr_assert_eq(c->value_file_off - c->cursor_file_off, 2u, "clip %d", want[k].clip);
+        cr_assert_eq(c->value_bit, want[k].bit, "clip %d: bit %u", want[k].clip, c->value_bit);
+        cr_assert_eq(c->value_bits, want[k].bits, "clip %d: %u bits", want[k].clip,
+                     c->value_bits);
+        /* The window holds the read's bytes, with room on both sides. */
+        cr_assert(c->value_file_off >= c->stream_off + 4 &&
+                      c->value_file_off + 3 <= c->stream_off + c->stream_len,
+                  "clip %d: window 0x%llx+%u, read at 0x%llx", want[k].clip,
+                  (unsigned long long)c->stream_off, c->stream_len,
+                  (unsigned long long)c->value_file_off);
+    }
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
