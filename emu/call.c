@@ -86,6 +86,10 @@ static uint32_t block_insns(emu *e, uint32_t addr, uint32_t size)
     return b.insns;
 }
 
+static const int all_regs[EMU__NREGS] = {
+    UC_X86_REG_EAX, UC_X86_REG_ECX, UC_X86_REG_EDX, UC_X86_REG_EBX, UC_X86_REG_ESP,
+    UC_X86_REG_EBP, UC_X86_REG_ESI, UC_X86_REG_EDI, UC_X86_REG_EIP, UC_X86_REG_EFLAGS};
+
 /* ---- hooks ---------------------------------------------------------------- */
 
 static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
@@ -99,6 +103,11 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = EMU_FAULT_BUDGET;
         e->stop_eip = (uint32_t)addr;
+        void *ptrs[EMU__NREGS];
+        for (int i = 0; i < EMU__NREGS; i++) ptrs[i] = &e->stop_regs[i];
+        e->have_stop_regs = uc_reg_read_batch(uc, (int *)all_regs, ptrs, EMU__NREGS) == UC_ERR_OK;
+        /* EIP is not kept up to date inside a block hook: the block's start is the EIP. */
+        e->stop_regs[EMU_EIP] = (uint32_t)addr;
     }
     /* Asked again at every later block: a refused request cannot let the
      * call run on unbounded. */
@@ -205,9 +214,6 @@ int emu_install_hooks(emu *e, ff_error *err)
 
 /* ---- classifying how a call ended ----------------------------------------- */
 
-static const int all_regs[EMU__NREGS] = {
-    UC_X86_REG_EAX, UC_X86_REG_ECX, UC_X86_REG_EDX, UC_X86_REG_EBX, UC_X86_REG_ESP,
-    UC_X86_REG_EBP, UC_X86_REG_ESI, UC_X86_REG_EDI, UC_X86_REG_EIP, UC_X86_REG_EFLAGS};
 
 static emu_fault_kind kind_of_uc_err(uc_err ue)
 {
@@ -335,6 +341,11 @@ static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routi
         ptrs[i] = &f->regs[i];
     uc_err regs_ue = uc_reg_read_batch(e->uc, (int *)all_regs, ptrs, EMU__NREGS);
     if (regs_ue != UC_ERR_OK) memset(f->regs, 0, sizeof f->regs);
+    /* Out of budget: the registers where it ran out, not where the engine noticed. */
+    if (kind == EMU_FAULT_BUDGET && e->stop_kind == kind && e->have_stop_regs) {
+        memcpy(f->regs, e->stop_regs, sizeof f->regs);
+        regs_ue = UC_ERR_OK;
+    }
     f->kind = kind;
     f->routine = routine;
     f->eip = f->regs[EMU_EIP];
@@ -384,6 +395,7 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
                                 uc_strerror(ue));
     e->insns = 0;
     e->stop_kind = EMU_FAULT_NONE;
+    e->have_stop_regs = 0;
     e->mem_seen = 0;
     e->block_addr = addr;
     e->block_size = 0;

@@ -372,6 +372,41 @@ int emu_unmap_area(emu *e, uint32_t addr, ff_error *err)
     return ff_error_set(err, FF_E_USAGE, NULL, -1, "no area at 0x%x", addr);
 }
 
+/* The stub's hook: at its address, while on, a `ret` (no guest store). */
+static void on_stub(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    emu *e = user;
+    (void)size;
+    if (!e->stub_on || address != e->stub_addr) return;
+    uint32_t esp = 0, ret = 0;
+    if (uc_reg_read(uc, UC_X86_REG_ESP, &esp) || uc_mem_read(uc, esp, &ret, 4)) return;
+    esp += 4;
+    uc_reg_write(uc, UC_X86_REG_ESP, &esp);
+    uc_reg_write(uc, UC_X86_REG_EIP, &ret);
+}
+
+int emu_stub_return(emu *e, uint32_t addr, ff_error *err)
+{
+    if (e->stub_addr) return ff_error_set(err, FF_E_USAGE, NULL, -1, "the engine has a stub");
+    if (addr < e->image_base || addr - e->image_base >= e->image_size)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "stub at 0x%x lies outside the image",
+                            addr);
+    uc_err ue = uc_hook_add(e->uc, &e->stub_hook, UC_HOOK_CODE, (void *)on_stub, e,
+                            (uint64_t)addr, (uint64_t)addr);
+    if (ue) return uc_fail(err, "adding the stub's hook", ue);
+    e->stub_addr = addr;
+    e->stub_on = 1;
+    /* A hook added after its code was translated may not fire: drop that code. */
+    ue = uc_ctl_remove_cache(e->uc, (uint64_t)addr, (uint64_t)addr + 1);
+    if (ue) return uc_fail(err, "dropping translated code", ue);
+    return 0;
+}
+
+void emu_stub_set(emu *e, int on)
+{
+    e->stub_on = on && e->stub_addr;
+}
+
 int emu_patch(emu *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err)
 {
     if (!len || len > sizeof e->patches[0].bytes || e->npatches == EMU_MAX_PATCHES)

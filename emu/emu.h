@@ -108,6 +108,20 @@ int emu_unmap_area(emu *e, uint32_t addr, ff_error *err);
 uint8_t *emu_host(emu *e, uint32_t addr, uint32_t len);
 
 /*
+ * Makes the routine at addr return at once (a plain `ret`: EAX untouched,
+ * the caller pops the arguments) while the stub is on, which it is from
+ * here. Done with a code hook on that address, not by changing code:
+ * switching it (emu_stub_set) drops no translated block, so a pose tick
+ * that runs the routine between two decoding calls costs no retranslation
+ * (Unicorn 2.0.1 never gives back the code buffer of dropped blocks). One
+ * stub per engine; FF_E_USAGE for a second, FF_E_EMU when Unicorn refuses
+ * the hook.
+ */
+int emu_stub_return(emu *e, uint32_t addr, ff_error *err);
+/* Turns the stub on (1) or off (0); nothing without a stub. */
+void emu_stub_set(emu *e, int on);
+
+/*
  * Overwrites len bytes of the engine's private image copy at addr (e.g. a
  * routine's first byte with 0xC3) and drops translated code there. The
  * patch survives the post-fault restore. At most 8 patches of 32 bytes.

@@ -84,10 +84,20 @@ struct emu {
     uint32_t block_addr, block_size;
     emu_fault_kind stop_kind; /* BUDGET, DIVIDE, INTERRUPT, INVALID_INSN from hooks */
     uint32_t stop_eip, intno;
+    /* BUDGET: the registers at the start of the block where the budget ran out
+     * (where the call stops later depends on which blocks are chained) */
+    uint32_t stop_regs[EMU__NREGS];
+    int have_stop_regs;
     int mem_seen;
     uc_mem_type mem_type;
     uint32_t mem_addr;
     int mem_size;
+
+    /* A routine returning at once while stub_on (emu_stub_return): a code hook, so
+     * switching it never changes code nor drops translated blocks. */
+    uc_hook stub_hook;
+    uint32_t stub_addr; /* 0: none */
+    int stub_on;
 
     /* Write watch and exact-EIP replays (emu/watch.c). */
     uc_hook watch_hook, pc_sync_hook;

@@ -98,9 +98,8 @@ int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **ou
                          "profile %s has no BuildBoneMatrices to replace by a return", p->name);
             goto fail;
         }
-        /* BuildBoneMatrices becomes a plain `ret` in this engine's image copy. */
-        static const uint8_t ret = 0xC3;
-        if (emu_patch(g->e, p->routines[bm].address, &ret, 1, err) != 0) goto fail;
+        /* BuildBoneMatrices returns at once in this engine (a hook, the code unchanged). */
+        if (emu_stub_return(g->e, p->routines[bm].address, err) != 0) goto fail;
         g->stub = p->routines[bm].address;
     }
     *out = g;

@@ -178,10 +178,11 @@ int emu_game_bone_matrix(const emu_game *g, unsigned i, emu_matrix *out);
 int emu_game_build_matrices(emu_game *g, uint32_t *ret, emu_fault *fault);
 
 /*
- * Sets (on 1) or lifts (on 0) this engine's BuildBoneMatrices return patch,
- * for callers that run the pose routines on models of their own
- * (emu/entity.c): lift it, call, set it back. Nothing happens when the
- * engine keeps the original BuildBoneMatrices. Returns 0, or -1 with err.
+ * Sets (on 1) or lifts (on 0) this engine's BuildBoneMatrices return stub
+ * (emu_stub_return: switching it changes no code), for callers that run
+ * the pose routines on models of their own (emu/entity.c): lift it, call,
+ * set it back. Nothing happens when the engine keeps the original
+ * BuildBoneMatrices. Returns 0, or -1 with err.
  */
 int emu_game_matrices_patch(emu_game *g, int on, ff_error *err);
 

@@ -57,7 +57,7 @@ struct emu_game {
     uint64_t extent;
     uint8_t pre_cmd[8]; /* the last call's inputs, for a replay after a fault */
     uint8_t *pre_skel;  /* skel_len bytes */
-    uint32_t stub;      /* BuildBoneMatrices' address when patched to a return, else 0 */
+    uint32_t stub;      /* BuildBoneMatrices' address when stubbed to a return, else 0 */
 };
 
 /* Address of an engine routine, or 0 with *fault explaining its absence. */

@@ -68,9 +68,9 @@ static int pose_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned 
 
 int emu_game_matrices_patch(emu_game *g, int on, ff_error *err)
 {
-    static const uint8_t ret_op = 0xC3;
-    if (!g->stub) return 0;
-    return on ? emu_patch(g->e, g->stub, &ret_op, 1, err) : emu_unpatch(g->e, g->stub, err);
+    (void)err;
+    if (g->stub) emu_stub_set(g->e, on);
+    return 0;
 }
 
 int emu_game_build_matrices(emu_game *g, uint32_t *ret, emu_fault *fault)

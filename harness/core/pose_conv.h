@@ -50,6 +50,9 @@ typedef struct pose_conv {
     int32_t first_ref, first_orig;
     char note[200]; /* "" or what the sample could not decide */
     double seconds;
+    /* the run: poses of the original emulated (BuildBoneMatrices and both world calls)
+     * and replayed from a worker's memo (the same input seen before) */
+    uint64_t states_emulated, states_replayed;
 } pose_conv;
 
 const char *pose_conv_source_name(pose_conv_source s);

@@ -17,6 +17,8 @@ cJSON *report_pose_json(const pose_conv *p)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "source", pose_conv_source_name(p->source));
     cJSON_AddStringToObject(o, "chosen", p->chosen);
+    cJSON_AddNumberToObject(o, "states_emulated", (double)p->states_emulated);
+    cJSON_AddNumberToObject(o, "states_replayed", (double)p->states_replayed);
     if (p->source != POSE_CONV_SEARCH) return o;
     cJSON *s = cJSON_AddObjectToObject(o, "search");
     cJSON_AddNumberToObject(s, "states", (double)p->states);
@@ -69,7 +71,11 @@ void report_pose_html(strbuf *b, const cJSON *report)
     rh_text(b, rv_str(p, "chosen", "?"));
     sb_puts(b, "</code>, ");
     rh_text(b, source_sentence(rv_str(p, "source", "?")));
-    sb_puts(b, ".</p>\n");
+    sb_printf(b,
+              ". The original's poses: %llu emulated, %llu replayed from memory (an input "
+              "seen before).</p>\n",
+              (unsigned long long)rv_u64(p, "states_emulated", 0),
+              (unsigned long long)rv_u64(p, "states_replayed", 0));
     if (!s) {
         sb_puts(b, "</section>\n");
         return;
@@ -121,7 +127,10 @@ void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const c
     if (!p) return;
     sb_puts(b, "## Pose convention\n\nThe reference's convention: `");
     md(b, rv_str(p, "chosen", "?"));
-    sb_printf(b, "`, %s.\n\n", source_sentence(rv_str(p, "source", "?")));
+    sb_printf(b, "`, %s. The original's poses: %llu emulated, %llu replayed from memory.\n\n",
+              source_sentence(rv_str(p, "source", "?")),
+              (unsigned long long)rv_u64(p, "states_emulated", 0),
+              (unsigned long long)rv_u64(p, "states_replayed", 0));
     if (!s) return;
     sb_printf(b, "%llu sampled states (%llu on the scale path, %llu faulted). ",
               (unsigned long long)rv_u64(s, "states", 0),

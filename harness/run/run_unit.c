@@ -92,6 +92,13 @@ void worker_free(worker *w)
     }
     emu_game_close(w->game);
     free(w->skel);
+    if (w->memo) {
+        pose_memo_stats st = pose_memo_get_stats(w->memo);
+        pthread_mutex_lock(&w->ctx->lock);
+        w->ctx->res->pose.states_emulated += st.misses;
+        w->ctx->res->pose.states_replayed += st.hits;
+        pthread_mutex_unlock(&w->ctx->lock);
+    }
     pose_memo_free(w->memo);
     free(w->world);
     trace_free(&w->rt);
