@@ -476,7 +476,7 @@ static int clip_line(tj_reader *r, cJSON *o, unsigned long line, tj_clip *c, tra
     ff_error e;
     ff_error_clear(&e);
     tj_clip head;
-    long tick;
+    long tick = 0;
     if (parse_head(r, line, o, &head, &tick, &e) < 0) {
         cJSON_Delete(o);
         spoil(c, &e);

@@ -36,7 +36,7 @@ Test(fields, names_and_parse_round_trip)
         cr_assert_eq(field_parse(buf, &got, &bone), 0, "%s", buf);
         cr_assert_eq((int)got, f, "%s", buf);
         cr_assert_eq(bone, field_is_per_bone(f) ? 7u : 0u, "%s", buf);
-        cr_assert_eq(field_from_kind_name(field_kind_name((field_id)f)), f, "kind of %s unique",
+        cr_assert_eq((int)field_from_kind_name(field_kind_name((field_id)f)), f, "kind of %s unique",
                      buf);
     }
     field_id f;
