@@ -2,7 +2,8 @@
  * emu/profile.c: executable profiles (see emu/profile.h) parsed with cJSON.
  * Every field is validated and an error names the source and the key
  * ("routines[3].address"). The built-in profiles are in
- * emu/profile_builtin.c, writing one back to JSON in emu/profile_write.c.
+ * emu/profile_builtin.c, writing one back to JSON in emu/profile_write.c,
+ * the enums' names and the lookups in emu/profile_names.c.
  * No printing, no exit.
  */
 #include "emu/profile.h"
@@ -14,34 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/profile_names.h"
 #include "ref/pose.h"
 
 #define PROFILE_FORMAT "ff8diff-profile/1"
 #define PROFILE_MAX_FILE (1u << 20)
-
-static const char *const routine_names[] = {
-#define PROFILE_ROUTINE_NAME(id, name) name,
-    PROFILE_ROUTINE_MAP(PROFILE_ROUTINE_NAME)
-#undef PROFILE_ROUTINE_NAME
-};
-
-static const char *const helper_names[] = {
-#define PROFILE_HELPER_NAME(id, name) name,
-    PROFILE_HELPER_MAP(PROFILE_HELPER_NAME)
-#undef PROFILE_HELPER_NAME
-};
-
-static const char *const param_names[] = {
-#define PROFILE_PARAM_NAME(id, name) name,
-    PROFILE_PARAM_MAP(PROFILE_PARAM_NAME)
-#undef PROFILE_PARAM_NAME
-};
-
-static const char *const result_names[] = {
-#define PROFILE_RESULT_NAME(id, name) name,
-    PROFILE_RESULT_MAP(PROFILE_RESULT_NAME)
-#undef PROFILE_RESULT_NAME
-};
 
 #define BIT(k) (1u << PROFILE_P_##k)
 /* The operand kinds each helper role takes (see profile.h), by role. */
@@ -240,8 +218,9 @@ static int parse_params(const pctx *c, const cJSON *arr, const char *where, prof
     for (int i = 0; i < n; i++) {
         const cJSON *v = cJSON_GetArrayItem(arr, i);
         snprintf(key, sizeof key, "%s.params[%d]", where, i);
-        int kind =
-            cJSON_IsString(v) ? name_index(param_names, PROFILE_P__COUNT, v->valuestring) : -1;
+        int kind = cJSON_IsString(v)
+                       ? name_index(profile_param_names, PROFILE_P__COUNT, v->valuestring)
+                       : -1;
         if (kind < 0) return bad(c, key, "expected angle, a, b, m, out, sv, v or vout");
         if (seen & (1u << kind)) return bad(c, key, "operand kind given twice");
         seen |= 1u << kind;
@@ -267,11 +246,13 @@ static int parse_helper(const pctx *c, const cJSON *o, const char *where, profil
     if (!h || !pa || !re)
         return bad(c, key, "missing (a pose helper needs helper, params, result)");
     snprintf(key, sizeof key, "%s.helper", where);
-    r->helper = cJSON_IsString(h) ? name_index(helper_names, PROFILE_H__COUNT, h->valuestring) : -1;
+    r->helper =
+        cJSON_IsString(h) ? name_index(profile_helper_names, PROFILE_H__COUNT, h->valuestring) : -1;
     if (r->helper < 0) return bad(c, key, "not a pose helper role (sin, cos, copy5, ...)");
     snprintf(key, sizeof key, "%s.result", where);
-    int res =
-        cJSON_IsString(re) ? name_index(result_names, PROFILE_RES__COUNT, re->valuestring) : -1;
+    int res = cJSON_IsString(re)
+                  ? name_index(profile_result_names, PROFILE_RES__COUNT, re->valuestring)
+                  : -1;
     if (res < 0) return bad(c, key, "expected none, eax, ax or st0");
     if ((r->helper == PROFILE_H_SIN || r->helper == PROFILE_H_COS) && res == PROFILE_RES_NONE)
         return bad(c, key, "sin and cos return a value");
@@ -304,9 +285,9 @@ static int parse_pattern(const pctx *c, const cJSON *v, const char *where, profi
 
 static int parse_routine(const pctx *c, const cJSON *o, int i, profile_routine *r)
 {
-    static const char *const keys[] = {"name",   "address", "signature", "args",    "callees",
-                                       "test",   "helper",  "params",    "result",  "pattern",
-                                       NULL};
+    static const char *const keys[] = {"name",    "address", "signature", "args",
+                                       "callees", "test",    "helper",    "params",
+                                       "result",  "pattern", NULL};
     char where[48], key[80];
     snprintf(where, sizeof where, "routines[%d]", i);
     if (check_keys(c, o, where, keys) != 0) return -1;
@@ -363,7 +344,7 @@ static int link_routines(const pctx *c, emu_profile *p)
             }
         }
         for (int id = 0; id < PROFILE_R__COUNT; id++)
-            if (strcmp(r->name, routine_names[id]) == 0) p->engine[id] = (int)i;
+            if (strcmp(r->name, profile_routine_names[id]) == 0) p->engine[id] = (int)i;
         if (r->helper >= 0) {
             if (p->helpers[r->helper] >= 0) {
                 snprintf(key, sizeof key, "routines[%u].helper", i);
@@ -604,46 +585,4 @@ int profile_load_file(const char *path, emu_profile *out, ff_error *err)
         rc = profile_parse(buf, n, path, out, err);
     free(buf);
     return rc;
-}
-
-const char *profile_routine_name(profile_routine_id id)
-{
-    if ((unsigned)id >= PROFILE_R__COUNT) return "?";
-    return routine_names[id];
-}
-
-const profile_routine *profile_find_routine(const emu_profile *p, const char *name)
-{
-    for (unsigned i = 0; i < p->nroutines; i++)
-        if (strcmp(p->routines[i].name, name) == 0) return &p->routines[i];
-    return NULL;
-}
-
-int profile_is_entry(void *profile, uint32_t address)
-{
-    const emu_profile *p = profile;
-    for (unsigned i = 0; i < p->nroutines; i++)
-        if (p->routines[i].address == address) return 1;
-    return 0;
-}
-
-const char *profile_helper_name(profile_helper_id id)
-{
-    return (unsigned)id < PROFILE_H__COUNT ? helper_names[id] : "?";
-}
-
-const char *profile_param_name(profile_param kind)
-{
-    return (unsigned)kind < PROFILE_P__COUNT ? param_names[kind] : "?";
-}
-
-const char *profile_result_name(profile_result kind)
-{
-    return (unsigned)kind < PROFILE_RES__COUNT ? result_names[kind] : "?";
-}
-
-const profile_routine *profile_helper(const emu_profile *p, profile_helper_id id)
-{
-    if ((unsigned)id >= PROFILE_H__COUNT || p->helpers[id] < 0) return NULL;
-    return &p->routines[p->helpers[id]];
 }

@@ -128,7 +128,7 @@ int plan_units(run_ctx *ctx, ff_error *err);
 int plan_dedup(run_ctx *ctx, ff_error *err);
 int plan_order(run_ctx *ctx, ff_error *err);
 
-/* run_unit.c: a worker's private state. */
+/* worker.c, run_unit.c: a worker's private state (worker.h). */
 typedef struct worker worker;
 worker *worker_new(run_ctx *ctx, ff_error *err);
 void worker_free(worker *w);

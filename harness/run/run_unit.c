@@ -6,7 +6,8 @@
  * whole unit was found there), recorded traces (check), an emulation
  * already made for an identical clip (dedup slot), or a new emulation on
  * this worker's own engine. Each clip's record is written at its fixed
- * index; groups are updated under the run's lock.
+ * index; groups are updated under the run's lock. A worker's making and
+ * freeing are in harness/run/worker.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,98 +21,10 @@
 #include "harness/run/refside.h"
 #include "harness/run/run_entity.h"
 #include "harness/run/run_internal.h"
+#include "harness/run/worker.h"
 #include "harness/traces/trace_json.h"
 #include "harness/traces/tracefile.h"
 #include "harness/traces/traceset.h"
-
-struct worker {
-    run_ctx *ctx;
-    emu_game *game; /* NULL when no executable */
-    int64_t loaded; /* file in guest memory, -1: none */
-    int dirty;      /* a fault may have damaged the guest copy */
-    uint8_t *skel;
-    size_t skel_cap;
-    trace rt;        /* candidate side */
-    orig_outcome oo; /* authority side */
-    strbuf blob;     /* cache record under construction */
-    strbuf rec;      /* recorded traces under construction */
-    pose_memo *memo; /* pose level: the original's poses by input */
-    uint8_t *world;  /* pose level: world and placed skeleton bytes */
-    size_t world_cap;
-    ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
-    uint8_t *hits;   /* blocks this worker's engine ran (coverage on), merged when freed */
-};
-
-worker *worker_new(run_ctx *ctx, ff_error *err)
-{
-    worker *w = calloc(1, sizeof *w);
-    if (!w) {
-        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        return NULL;
-    }
-    w->ctx = ctx;
-    w->loaded = -1;
-    trace_init(&w->rt);
-    outcome_init(&w->oo);
-    sb_init(&w->blob);
-    sb_init(&w->rec);
-    if (ctx->cfg->image && emu_game_open(ctx->cfg->image, &ctx->cfg->game, &w->game, err) < 0) {
-        worker_free(w);
-        return NULL;
-    }
-    if (ctx->pose && ctx->cfg->image && !(w->memo = pose_memo_new(0))) {
-        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
-        worker_free(w);
-        return NULL;
-    }
-    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, err))) {
-        worker_free(w);
-        return NULL;
-    }
-    if (w->game && ctx->cover_hits) {
-        w->hits = calloc(ctx->blocks->nblocks ? ctx->blocks->nblocks : 1, 1);
-        if (!w->hits) ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        if (!w->hits || emu_game_cover(w->game, ctx->blocks, w->hits, err) < 0) {
-            worker_free(w);
-            return NULL;
-        }
-    }
-    return w;
-}
-
-void worker_free(worker *w)
-{
-    if (!w) return;
-    run_entity_worker_free(w->ent); /* its entity lives on the game's engine: first */
-    if (w->hits) {
-        run_ctx *ctx = w->ctx;
-        pthread_mutex_lock(&ctx->lock);
-        for (unsigned i = 0; i < ctx->blocks->nblocks; i++) ctx->cover_hits[i] |= w->hits[i];
-        pthread_mutex_unlock(&ctx->lock);
-        free(w->hits);
-    }
-    emu_game_close(w->game);
-    free(w->skel);
-    if (w->memo) {
-        pose_memo_stats st = pose_memo_get_stats(w->memo);
-        pthread_mutex_lock(&w->ctx->lock);
-        w->ctx->res->pose.states_emulated += st.misses;
-        w->ctx->res->pose.states_replayed += st.hits;
-        pthread_mutex_unlock(&w->ctx->lock);
-    }
-    pose_memo_free(w->memo);
-    free(w->world);
-    trace_free(&w->rt);
-    outcome_free(&w->oo);
-    sb_free(&w->blob);
-    sb_free(&w->rec);
-    free(w);
-}
-
-emu_game *worker_game(worker *w)
-{
-    return w->game;
-}
 
 /* ---- the original's side ---- */
 
@@ -170,8 +83,11 @@ static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t
         }
         calls += emulated ? 3 : 0;
         if (rc < 0) break; /* the original faulted in its pose routines */
-        field_state s = {.ret = (int32_t)ret, .cmd = emu_game_cmd(w->game),
-                         .skel = emu_game_skeleton(w->game), .world = world, .placed = placed};
+        field_state s = {.ret = (int32_t)ret,
+                         .cmd = emu_game_cmd(w->game),
+                         .skel = emu_game_skeleton(w->game),
+                         .world = world,
+                         .placed = placed};
         if (trace_push_state(&o->t, &s, err) < 0) return -1;
         if (ret == 1 || o->t.n >= REFSIDE_MAX_TICKS) break;
         rc = emu_game_read_animation(w->game, &ret, &o->fault);
@@ -315,8 +231,8 @@ static trace frames_view(const trace *t)
 
 /* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
 static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int cand_ok,
-                    const ff_error *cand_err, int auth_ok, const ff_error *auth_err,
-                    res_source src, int frames, ff_error *err)
+                    const ff_error *cand_err, int auth_ok, const ff_error *auth_err, res_source src,
+                    int frames, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     clip_result *r = &ctx->res->results[idx];
@@ -522,8 +438,7 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
     }
     if (complete && cfg->record_dir) {
         char file[512], path[4096];
-        tj_file_name(file, sizeof file, w->ctx->res->files[u->file].name, u->mode,
-                       cfg->record_lz4);
+        tj_file_name(file, sizeof file, w->ctx->res->files[u->file].name, u->mode, cfg->record_lz4);
         snprintf(path, sizeof path, "%s/%s", cfg->record_dir, file);
         rc = tj_write_file(path, &w->rec, cfg->record_lz4, err);
     }
@@ -584,8 +499,8 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             ctx->res->cand_formats |= frames ? RES_FMT_FRAMES : RES_FMT_TICKS;
             pthread_mutex_unlock(&ctx->lock);
         }
-        if (classify(w, d, io.use_cand ? NULL : &a, u->first + c, cand_ok, &cerr, auth == 1,
-                     &aerr, src, frames, err) < 0)
+        if (classify(w, d, io.use_cand ? NULL : &a, u->first + c, cand_ok, &cerr, auth == 1, &aerr,
+                     src, frames, err) < 0)
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }

@@ -1,0 +1,82 @@
+/*
+ * harness/run/worker.c: a worker made and freed: its own engine on the
+ * executable, the pose memo, the entity level's state and its coverage
+ * marks, each only when the run needs it. Freeing merges what the worker
+ * counted (coverage, pose memo hits) into the run under its lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/run/worker.h"
+
+worker *worker_new(run_ctx *ctx, ff_error *err)
+{
+    worker *w = calloc(1, sizeof *w);
+    if (!w) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        return NULL;
+    }
+    w->ctx = ctx;
+    w->loaded = -1;
+    trace_init(&w->rt);
+    outcome_init(&w->oo);
+    sb_init(&w->blob);
+    sb_init(&w->rec);
+    if (ctx->cfg->image && emu_game_open(ctx->cfg->image, &ctx->cfg->game, &w->game, err) < 0) {
+        worker_free(w);
+        return NULL;
+    }
+    if (ctx->pose && ctx->cfg->image && !(w->memo = pose_memo_new(0))) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
+        worker_free(w);
+        return NULL;
+    }
+    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, err))) {
+        worker_free(w);
+        return NULL;
+    }
+    if (w->game && ctx->cover_hits) {
+        w->hits = calloc(ctx->blocks->nblocks ? ctx->blocks->nblocks : 1, 1);
+        if (!w->hits) ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        if (!w->hits || emu_game_cover(w->game, ctx->blocks, w->hits, err) < 0) {
+            worker_free(w);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+void worker_free(worker *w)
+{
+    if (!w) return;
+    run_entity_worker_free(w->ent); /* its entity lives on the game's engine: first */
+    if (w->hits) {
+        run_ctx *ctx = w->ctx;
+        pthread_mutex_lock(&ctx->lock);
+        for (unsigned i = 0; i < ctx->blocks->nblocks; i++)
+            ctx->cover_hits[i] |= w->hits[i];
+        pthread_mutex_unlock(&ctx->lock);
+        free(w->hits);
+    }
+    emu_game_close(w->game);
+    free(w->skel);
+    if (w->memo) {
+        pose_memo_stats st = pose_memo_get_stats(w->memo);
+        pthread_mutex_lock(&w->ctx->lock);
+        w->ctx->res->pose.states_emulated += st.misses;
+        w->ctx->res->pose.states_replayed += st.hits;
+        pthread_mutex_unlock(&w->ctx->lock);
+    }
+    pose_memo_free(w->memo);
+    free(w->world);
+    trace_free(&w->rt);
+    outcome_free(&w->oo);
+    sb_free(&w->blob);
+    sb_free(&w->rec);
+    free(w);
+}
+
+emu_game *worker_game(worker *w)
+{
+    return w->game;
+}

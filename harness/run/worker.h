@@ -1,0 +1,37 @@
+/*
+ * harness/run/worker.h: a worker's private state, shared by the file that
+ * makes it (worker.c) and the one that drives it (run_unit.c). Internal to
+ * harness/run/; the rest of the run knows a worker only through
+ * run_internal.h. One worker per thread: nothing here is locked.
+ */
+#ifndef FF_HARNESS_RUN_WORKER_H
+#define FF_HARNESS_RUN_WORKER_H
+
+#include <stdint.h>
+
+#include "harness/core/outcome.h"
+#include "harness/core/strbuf.h"
+#include "harness/core/trace.h"
+#include "harness/run/pose_side.h"
+#include "harness/run/run_entity.h"
+#include "harness/run/run_internal.h"
+
+struct worker {
+    run_ctx *ctx;
+    emu_game *game; /* NULL when no executable */
+    int64_t loaded; /* file in guest memory, -1: none */
+    int dirty;      /* a fault may have damaged the guest copy */
+    uint8_t *skel;
+    size_t skel_cap;
+    trace rt;        /* candidate side */
+    orig_outcome oo; /* authority side */
+    strbuf blob;     /* cache record under construction */
+    strbuf rec;      /* recorded traces under construction */
+    pose_memo *memo; /* pose level: the original's poses by input */
+    uint8_t *world;  /* pose level: world and placed skeleton bytes */
+    size_t world_cap;
+    ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
+    uint8_t *hits;   /* blocks this worker's engine ran (coverage on), merged when freed */
+};
+
+#endif
