@@ -2,8 +2,8 @@
  * harness/cli/session.c: shared set-up of run-like commands: output
  * locations checked before any work, the executable and its profile, the
  * corpus, the results cache, the run, the report and the exit code.
- * (The signal handlers and their state: signals.c; the progress line:
- * progress.c.)
+ * (The options they share: session_options.c; the signal handlers and
+ * their state: signals.c; the progress line: progress.c.)
  */
 #include "harness/cli/session.h"
 
@@ -73,8 +73,7 @@ static int profile_digest(const emu_profile *p, char out[SHA256_HEX])
         sb_printf(&b, "r:%s@%x/%u;", p->routines[i].name, p->routines[i].address,
                   p->routines[i].args);
     for (unsigned i = 0; i < p->nglobals; i++)
-        sb_printf(&b, "g:%s@%x+%x;", p->globals[i].name, p->globals[i].address,
-                  p->globals[i].size);
+        sb_printf(&b, "g:%s@%x+%x;", p->globals[i].name, p->globals[i].address, p->globals[i].size);
     ff_error err;
     int rc = strbuf_failed(&b) ? -1 : sha256_hex(b.s, b.len, out, &err);
     sb_free(&b);
@@ -91,14 +90,15 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
     if (!exe_path && !profile_arg) profile_arg = "standin";
     if (!exe_path && access(path, R_OK) != 0) {
         cli_fail("the stand-in engine %s is missing (%s): build ff8diff first (or install "
-                 "it), or set FF8DIFF_STANDIN", path, strerror(errno));
+                 "it), or set FF8DIFF_STANDIN",
+                 path, strerror(errno));
         return CLI_EXIT_ERROR;
     }
     int rc = choose_profile(path, profile_arg, &out->profile);
     if (rc) return rc;
     ff_error err;
-    if (emu_image_load(path, &out->profile, &out->image, out->warning, sizeof out->warning,
-                       &err) < 0) {
+    if (emu_image_load(path, &out->profile, &out->image, out->warning, sizeof out->warning, &err) <
+        0) {
         cli_print_error(&err);
         return CLI_EXIT_ERROR;
     }
@@ -135,10 +135,14 @@ void cli_cache_root(char *buf, size_t n)
     const char *env = getenv("FF8DIFF_CACHE_DIR");
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    if (env && *env) snprintf(buf, n, "%s", env);
-    else if (xdg && *xdg) snprintf(buf, n, "%s/ff8diff", xdg);
-    else if (home && *home) snprintf(buf, n, "%s/.cache/ff8diff", home);
-    else snprintf(buf, n, ".ff8diff-cache");
+    if (env && *env)
+        snprintf(buf, n, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(buf, n, "%s/ff8diff", xdg);
+    else if (home && *home)
+        snprintf(buf, n, "%s/.cache/ff8diff", home);
+    else
+        snprintf(buf, n, ".ff8diff-cache");
 }
 
 int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n)
@@ -218,7 +222,7 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
         return CLI_EXIT_INTERNAL;
     }
     const run_totals *t = &r->totals;
-    printf("%s%llu comparisons: %llu match, %llu mismatch, %llu fault, %llu bad input", 
+    printf("%s%llu comparisons: %llu match, %llu mismatch, %llu fault, %llu bad input",
            r->interrupted ? "INTERRUPTED: " : "", (unsigned long long)t->comparisons,
            (unsigned long long)t->by_status[RES_MATCH],
            (unsigned long long)t->by_status[RES_MISMATCH],
@@ -242,6 +246,13 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
     for (size_t c = 0; c < r->ncauses && c < 5; c++)
         printf("  cause %zu (%llu clips): %s\n", c, (unsigned long long)r->causes[c].clips,
                r->causes[c].statement);
+    if (r->pose.source == POSE_CONV_SEARCH)
+        printf("pose convention: %s (searched on %llu states: %s)\n", r->pose.chosen,
+               (unsigned long long)r->pose.states,
+               r->pose.all_match ? "matches every one" : "the closest, matches not all");
+    else if (r->pose.source != POSE_CONV_NONE)
+        printf("pose convention: %s (%s)\n", r->pose.chosen,
+               r->pose.source == POSE_CONV_GIVEN ? "--pose-options" : "pinned by the profile");
     if (r->coverage.enabled) {
         unsigned blocks = 0, covered = 0;
         for (unsigned i = 0; i < r->coverage.nroutines; i++) {
@@ -284,8 +295,10 @@ int cli_error_exit(const ff_error *err)
 static cache *open_cache(const cli_session *s, char *dir, size_t n, char *warning, size_t wn)
 {
     char root[4096], msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-    if (s->cache_dir) snprintf(root, sizeof root, "%s", s->cache_dir);
-    else cli_cache_root(root, sizeof root);
+    if (s->cache_dir)
+        snprintf(root, sizeof root, "%s", s->cache_dir);
+    else
+        cli_cache_root(root, sizeof root);
     snprintf(dir, n, "%s/results", root);
     cache *c = NULL;
     ff_error err;
@@ -296,8 +309,10 @@ static cache *open_cache(const cli_session *s, char *dir, size_t n, char *warnin
         return NULL;
     }
     if (cache_writable(c, &err) < 0) {
-        snprintf(warning, wn, "the results cache cannot be written (%s): its entries are read, "
-                 "no new one is stored", ff_error_format(&err, msg, sizeof msg));
+        snprintf(warning, wn,
+                 "the results cache cannot be written (%s): its entries are read, "
+                 "no new one is stored",
+                 ff_error_format(&err, msg, sizeof msg));
         cli_warn("%s", warning);
     }
     return c;
@@ -341,8 +356,8 @@ static void meta_sides(report_meta *meta, const run_config *cfg, const run_resul
         meta->cand_label = "candidate";
         meta->cand_source = cfg->against_dir;
         meta->cand_format = f == (RES_FMT_TICKS | RES_FMT_FRAMES) ? "trace-jsonl+frames"
-                            : f == RES_FMT_FRAMES                  ? "frames"
-                                                                   : "trace-jsonl";
+                            : f == RES_FMT_FRAMES                 ? "frames"
+                                                                  : "trace-jsonl";
     }
     if (cfg->traces_dir) {
         meta->auth_label = "golden";
@@ -400,7 +415,8 @@ static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, report
 /* The run's own warnings on stderr, then the session's (already printed) into the report. */
 static void merge_warnings(run_results *res, const char *session_warning)
 {
-    for (size_t i = 0; i < res->nwarnings; i++) cli_warn("%s", res->warnings[i]);
+    for (size_t i = 0; i < res->nwarnings; i++)
+        cli_warn("%s", res->warnings[i]);
     if (session_warning[0]) run_warn(res, "%s", session_warning);
 }
 
@@ -478,129 +494,4 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     cache_close(cache);
     cli_exe_close(&x);
     return status;
-}
-
-int cli_parse_levels(const char *text, run_config *cfg)
-{
-    int frame = 0, pose = 0, leaf = 0, entity = 0;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (strcmp(w, "frame") == 0) frame = 1;
-        else if (strcmp(w, "pose") == 0) pose = 1;
-        else if (strcmp(w, "leaf") == 0) leaf = 1;
-        else if (strcmp(w, "entity") == 0) entity = 1;
-        else return -1;
-    }
-    if (!frame && !pose && !leaf && !entity) return -1;
-    /* The pose is compared after each decoding call: it needs the frame level's calls. */
-    cfg->frame_level = frame || pose;
-    cfg->pose_level = pose;
-    cfg->leaf_level = leaf;
-    cfg->entity_level = entity;
-    return 0;
-}
-
-void cli_session_init(cli_session *s, const char *command)
-{
-    memset(s, 0, sizeof *s);
-    s->command = command;
-    s->preset = "small";
-    s->seed = 1;
-    s->use_cache = 1;
-    s->cache_limit_mb = 2048;
-}
-
-static int bad_value(const cli_session *s, const char *opt, const char *arg, const char *what)
-{
-    cli_fail("%s: %s takes %s, not '%s'", s->command, opt, what, arg);
-    return CLI_EXIT_ERROR;
-}
-
-int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg)
-{
-    unsigned long v;
-    char bad[32];
-    switch (opt) {
-    case CLI_OPT_EXE: s->exe = arg; return 0;
-    case CLI_OPT_PROFILE: s->profile = arg; return 0;
-    case CLI_OPT_CORPUS: s->corpus_path = arg; return 0;
-    case CLI_OPT_PRESET: s->preset = arg; return 0;
-    case CLI_OPT_SEED:
-        if (cli_parse_uint(arg, 0, ~0ul, &v) < 0) return bad_value(s, "--seed", arg, "a number");
-        s->seed = v;
-        return 0;
-    case CLI_OPT_MODES:
-        if (mode_parse_list(arg, &cfg->modes, bad, sizeof bad) < 0) {
-            cli_fail("%s: unknown mode '%s' (normal, slow, fast, slow+fast, all)", s->command,
-                     bad);
-            return CLI_EXIT_ERROR;
-        }
-        s->modes_given = 1;
-        return 0;
-    case CLI_OPT_LEVELS:
-        if (cli_parse_levels(arg, cfg) < 0)
-            return bad_value(s, "--levels", arg, "a list of frame, pose, entity, leaf");
-        s->levels_given = 1;
-        return 0;
-    case CLI_OPT_POSE_OPTIONS: {
-        ff_error e;
-        s->pose_given = 1;
-        cfg->pose_search = strcmp(arg, "auto") == 0;
-        ref_pose_opts_default(&cfg->pose_opts);
-        if (!cfg->pose_search && ref_pose_opts_parse(arg, &cfg->pose_opts, &e) < 0) {
-            cli_fail("%s: --pose-options: %s", s->command, e.reason);
-            return CLI_EXIT_ERROR;
-        }
-        return 0;
-    }
-    case CLI_OPT_JOBS:
-        if (cli_parse_uint(arg, 1, 256, &v) < 0) return bad_value(s, "--jobs", arg, "1..256");
-        cfg->jobs = (unsigned)v;
-        return 0;
-    case CLI_OPT_KEEP: cfg->game.keep_matrices = 1; return 0;
-    case CLI_OPT_NO_CACHE: s->use_cache = 0; return 0;
-    case CLI_OPT_CACHE_DIR: s->cache_dir = arg; return 0;
-    case CLI_OPT_CACHE_LIMIT:
-        if (cli_parse_uint(arg, 1, 1ul << 30, &s->cache_limit_mb) < 0)
-            return bad_value(s, "--cache-limit", arg, "a size in MiB");
-        return 0;
-    case CLI_OPT_NO_DEDUP: cfg->dedup = 0; return 0;
-    case CLI_OPT_LEAF_CALLS:
-        if (cli_parse_uint(arg, 1, 1ul << 32, &v) < 0)
-            return bad_value(s, "--leaf-calls", arg, "a number");
-        cfg->leaf_calls = v;
-        return 0;
-    case CLI_OPT_LEAF_SEED:
-        if (cli_parse_uint(arg, 0, ~0ul, &v) < 0) return bad_value(s, "--leaf-seed", arg, "a number");
-        cfg->seed = v;
-        return 0;
-    case CLI_OPT_BUDGET:
-        if (cli_parse_uint(arg, 1000, ~0ul, &v) < 0)
-            return bad_value(s, "--budget", arg, "a number of instructions (>= 1000)");
-        cfg->game.budget = v;
-        return 0;
-    case CLI_OPT_QUIET: s->quiet = 1; return 0;
-    default: return 1;
-    }
-}
-
-int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
-                    const struct option *opts)
-{
-    int c;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        if (c == 'q') c = CLI_OPT_QUIET;
-        int rc = cli_session_option(s, cfg, c, optarg);
-        if (rc == 0) continue;
-        return rc == 1 ? c : CLI_OPT_FAILED;
-    }
-    return -1;
-}
-
-int cli_no_operands(const cli_session *s, int argc, char **argv)
-{
-    if (optind >= argc) return 0;
-    cli_fail("%s: unexpected argument '%s'", s->command, argv[optind]);
-    return -1;
 }
