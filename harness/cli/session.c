@@ -240,9 +240,11 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
                (unsigned long long)t->entity_by_status[RES_FAULT],
                (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
     printf(" (%.1f s)\n", r->seconds);
-    if (r->ngroups)
+    if (r->ngroups && r->ncauses) /* causes come from replays: none in a check */
         printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
                r->ncauses, r->ncauses == 1 ? "" : "s");
+    else if (r->ngroups)
+        printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
     for (size_t c = 0; c < r->ncauses && c < 5; c++)
         printf("  cause %zu (%llu clips): %s\n", c, (unsigned long long)r->causes[c].clips,
                r->causes[c].statement);
