@@ -15,11 +15,11 @@
 #include "harness/core/modes.h"
 #include "ref/pose.h"
 
-#define POSE_CONV_MAX_CANDIDATES 64
+#define POSE_CONV_MAX_CANDIDATES 224
 
 typedef struct pose_candidate {
     char opts[REF_POSE_OPTS_TEXT_MAX];
-    char stage[16];        /* "cells", "translations", "scale", "final" */
+    char stage[16];        /* "cells", "translations", "scale", "joint", "final" */
     uint64_t frames;       /* sampled states matched whole at this stage */
     uint64_t frames_total; /* states the stage looked at */
     uint64_t values;       /* cells (or translations) equal */

@@ -9,7 +9,9 @@
  * trig and step show in the cells (states without the scale path); offset
  * and length in the translations, given the best cells; scale only on
  * states whose flag bit0 is set. That is 48 + 12 + 2 candidates instead of
- * the 1152 combinations. Every candidate tried is kept for the report.
+ * the 1152 combinations; when the staged choice misses sampled states, a
+ * joint stage on every state follows (refine). Every candidate tried is kept
+ * for the report.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,14 +179,17 @@ typedef struct score {
     uint64_t frames, frames_total, values, values_total;
 } score;
 
-/* Scores o on the states of one kind (scale path or not); first: the first miss, if asked. */
+/*
+ * Scores o on the states of one kind (with_scale 1: scale path, 0: not, -1:
+ * every state); miss: the first miss, if asked.
+ */
 static score evaluate(const sample *sm, const ref_pose_opts *o, int with_scale, int what,
                       uint8_t *work, const state **miss, int *miss_bone, int *miss_k)
 {
     score sc = {0, 0, 0, 0};
     for (size_t i = 0; i < sm->n; i++) {
         const state *s = &sm->s[i];
-        if (scale_path(s->in) != with_scale) continue;
+        if (with_scale >= 0 && scale_path(s->in) != with_scale) continue;
         memcpy(work, s->in, s->len);
         ref_build_bone_matrices(work, s->bones, o);
         int whole = 1;
@@ -254,6 +259,34 @@ static void stage(pose_conv *pc, const sample *sm, ref_pose_opts *best, const re
     *best = winner;
 }
 
+/*
+ * The stages are decided on the states that show their choice; when those
+ * cannot tell the candidates apart (few plain states, or small skeletons:
+ * every candidate ties and the default stays), the staged choice misses
+ * states the right one matches. Then the cells, and the translations with
+ * the scale, are decided again jointly on every sampled state, at most
+ * twice each, until the choice matches every state or stops improving.
+ */
+static void refine(pose_conv *pc, const sample *sm, ref_pose_opts *best, uint8_t *work)
+{
+    static const ref_pose_key cells[] = {REF_POSE_KEY_ORDER, REF_POSE_KEY_TRIG, REF_POSE_KEY_STEP};
+    static const ref_pose_key rest[] = {REF_POSE_KEY_OFFSET, REF_POSE_KEY_LENGTH,
+                                        REF_POSE_KEY_SCALE};
+    score now = evaluate(sm, best, -1, CMP_CELLS | CMP_T, work, NULL, NULL, NULL);
+    ref_pose_opts staged = *best;
+    for (int round = 0; round < 2 && now.frames < now.frames_total; round++) {
+        uint64_t before = now.frames;
+        stage(pc, sm, best, rest, 3, -1, CMP_CELLS | CMP_T, "joint", work);
+        stage(pc, sm, best, cells, 3, -1, CMP_CELLS | CMP_T, "joint", work);
+        now = evaluate(sm, best, -1, CMP_CELLS | CMP_T, work, NULL, NULL, NULL);
+        if (now.frames <= before) break;
+    }
+    if (memcmp(&staged, best, sizeof staged) != 0)
+        snprintf(pc->note, sizeof pc->note,
+                 "The states that show each choice left it undecided; it was decided jointly on "
+                 "every sampled state");
+}
+
 static void first_miss(pose_conv *pc, const run_ctx *ctx, const sample *sm, const ref_pose_opts *o,
                        uint8_t *work)
 {
@@ -319,19 +352,15 @@ int pose_search_run(run_ctx *ctx, ff_error *err)
             stage(pc, &sm, &best, scale, 1, 1, CMP_CELLS | CMP_T, "scale", work);
         else
             snprintf(pc->note, sizeof pc->note,
-                     "no sampled state takes the scale path: the scale option is not "
+                     "No sampled state takes the scale path: the scale option is not "
                      "determined (default kept)");
-        score all = evaluate(&sm, &best, 0, CMP_CELLS | CMP_T, work, NULL, NULL, NULL);
-        score sc = evaluate(&sm, &best, 1, CMP_CELLS | CMP_T, work, NULL, NULL, NULL);
-        all.frames += sc.frames;
-        all.frames_total += sc.frames_total;
-        all.values += sc.values;
-        all.values_total += sc.values_total;
+        refine(pc, &sm, &best, work);
+        score all = evaluate(&sm, &best, -1, CMP_CELLS | CMP_T, work, NULL, NULL, NULL);
         record(pc, &best, "final", all);
         first_miss(pc, ctx, &sm, &best, work);
         if (!sm.n)
             snprintf(pc->note, sizeof pc->note,
-                     "no state could be sampled: the default convention is kept");
+                     "No state could be sampled: the default convention is kept");
         ctx->pose_opts = best;
         pc->source = POSE_CONV_SEARCH;
         ref_pose_opts_format(&best, pc->chosen, sizeof pc->chosen);

@@ -156,6 +156,31 @@ Test(pose_level, standin_searched_and_matched)
     ts_rmtree(dir);
 }
 
+/*
+ * The cover preset: 12 sampled states, 10 on the scale path, the 2 plain ones
+ * too small to tell offset and length apart (every translation candidate ties
+ * on them). The staged search alone kept the default offset and length and
+ * then matched 7 of 12 states; the joint stage on every state must find the
+ * stand-in's convention, which matches all of them.
+ */
+Test(pose_level, search_undecided_by_plain_states_is_decided_on_all)
+{
+    char *dir = ts_tempdir();
+    synth_summary sum;
+    ff_error err;
+    memset(&sum, 0, sizeof sum);
+    MT_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
+    run_results r;
+    run_pose(dir, "standin.exe", NULL, &r);
+    cr_assert_eq(r.pose.source, POSE_CONV_SEARCH);
+    cr_assert_str_eq(r.pose.chosen, STANDIN_POSE);
+    cr_assert(r.pose.all_match, "the choice matches every sampled state");
+    cr_assert_gt(r.pose.scale_states, r.pose.states / 2, "most sampled states take the scale path");
+    mt_check(&r, NULL, 0);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
 /* The search names the order mutant's order (zyx), the rest as the stand-in's. */
 Test(pose_level, search_names_the_mutants_order)
 {
