@@ -81,6 +81,13 @@ int fz_trace_one(const uint8_t *data, size_t size, fz_report *r)
             rc = fz_rejected(r, &e, FZ_TRACE_NAME, "tj_next_clip");
             break;
         }
+        if (c.bad) { /* a spoiled clip: its own bad input, with a reason; others read on */
+            if (!c.error.reason[0]) {
+                rc = fz_broken(r, "clip anim %u spoiled without a reason", c.anim);
+                break;
+            }
+            continue;
+        }
         r->accepted++;
         if (t.n == 0 || t.lay.bones > 255 || c.anim > 255 || (unsigned)c.mode >= MODE__COUNT) {
             rc = fz_broken(r, "clip accepted with %zu ticks, %u bones, anim %u", t.n, t.lay.bones,
