@@ -78,8 +78,11 @@ static void frame_sigs(const res_explain *e, field_id field, item *it)
         return;
     }
     const emu_writer *w = &e->writer;
+    /* One store writing several fields of one kind (a loop over a matrix's cells, a
+     * vector's components) is one cause: the field's group, not the field, goes with it. */
+    const field_def *d = field_def_of(field);
     if (e->have_writer && w->writes)
-        snprintf(it->sig[0], SIG_MAX, "write|0x%x|%s", w->eip, field_kind_name(field));
+        snprintf(it->sig[0], SIG_MAX, "write|0x%x|%s", w->eip, d ? d->json_key : "?");
     else
         snprintf(it->sig[0], SIG_MAX, "write|none|%s", field_kind_name(field));
     if (e->have_writer && w->writes && w->routine[0] && e->relation[0] &&

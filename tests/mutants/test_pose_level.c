@@ -181,6 +181,33 @@ Test(pose_level, search_undecided_by_plain_states_is_decided_on_all)
     ts_rmtree(dir);
 }
 
+/*
+ * One bug, one cause at the pose level: the saturating scale path over the
+ * cover preset differs in several cells (m[2][2] by 2^15 in one clip,
+ * m[0][1] saturated at 32767 in another), all written by the same store of
+ * Bone_ScaleColumns while every read of the call agrees: one cause, not one
+ * per cell.
+ */
+Test(pose_level, saturate_is_one_cause_across_cells)
+{
+    char *dir = ts_tempdir();
+    synth_summary sum;
+    ff_error err;
+    memset(&sum, 0, sizeof sum);
+    MT_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
+    run_results r;
+    run_pose(dir, "standin_mut_pose_saturate.exe", STANDIN_POSE, &r);
+    cr_assert_gt(r.totals.by_status[RES_MISMATCH], 1);
+    cr_assert_gt(r.ngroups, 1, "the cells differ in several groups");
+    cr_assert_eq(r.ncauses, 1, "%zu causes (first: %s)", r.ncauses,
+                 r.ncauses ? r.causes[0].statement : "-");
+    cr_assert_str_eq(r.causes[0].kind, "combine");
+    cr_assert_str_eq(r.causes[0].routine, "Bone_ScaleColumns");
+    cr_assert_eq(r.causes[0].ngroups, r.ngroups);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
 /* The search names the order mutant's order (zyx), the rest as the stand-in's. */
 Test(pose_level, search_names_the_mutants_order)
 {
