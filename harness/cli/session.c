@@ -204,6 +204,22 @@ void cli_meta_exe(report_meta *m, const cli_exe *x)
     }
 }
 
+/* "186 clips", "14 entity clips", "3 clips, 2 leaf calls": what a cause explains. */
+static void cause_counts(const res_cause *k, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    const uint64_t v[3] = {k->clips, k->entity_clips, k->leaf_calls};
+    static const char *const what[3] = {"clip", "entity clip", "leaf call"};
+    for (int i = 0; i < 3 && at < n; i++) {
+        if (!v[i] && (i > 0 || k->entity_clips || k->leaf_calls)) continue;
+        int w = snprintf(buf + at, n - at, "%s%llu %s%s", at ? ", " : "", (unsigned long long)v[i],
+                         what[i], v[i] == 1 ? "" : "s");
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+}
+
 int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir)
 {
     cJSON *report = report_build(m, r);
@@ -245,9 +261,12 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
                r->ncauses, r->ncauses == 1 ? "" : "s");
     else if (r->ngroups)
         printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
-    for (size_t c = 0; c < r->ncauses && c < 5; c++)
-        printf("  cause %zu (%llu clips): %s\n", c, (unsigned long long)r->causes[c].clips,
-               r->causes[c].statement);
+    for (size_t c = 0; c < r->ncauses && c < 5; c++) {
+        const res_cause *k = &r->causes[c];
+        char counts[96];
+        cause_counts(k, counts, sizeof counts);
+        printf("  cause %zu (%s): %s\n", c, counts, k->statement);
+    }
     if (r->pose.source == POSE_CONV_SEARCH)
         printf("pose convention: %s (searched on %llu states: %s)\n", r->pose.chosen,
                (unsigned long long)r->pose.states,

@@ -80,12 +80,16 @@ static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
         rm_text(b, rv_str(in, "routine", "?"));
         sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(in, "routine_offset", 0));
     }
-    sb_printf(b, "\n- Explains %llu clip%s", (unsigned long long)rv_u64(n, "clips", 0),
-              rv_u64(n, "clips", 0) == 1 ? "" : "s");
-    if (rv_u64(n, "entity_clips", 0))
-        sb_printf(b, " and %llu entity clips", (unsigned long long)rv_u64(n, "entity_clips", 0));
-    if (rv_u64(n, "leaf_calls", 0))
-        sb_printf(b, " and %llu leaf calls", (unsigned long long)rv_u64(n, "leaf_calls", 0));
+    /* what it explains: clips unless only entity clips or leaf calls */
+    const uint64_t v[3] = {rv_u64(n, "clips", 0), rv_u64(n, "entity_clips", 0),
+                           rv_u64(n, "leaf_calls", 0)};
+    static const char *const what[3] = {"clip", "entity clip", "leaf call"};
+    sb_puts(b, "\n- Explains ");
+    for (int i = 0, k = 0; i < 3; i++) {
+        if (!v[i] && (i > 0 || v[1] || v[2])) continue;
+        sb_printf(b, "%s%llu %s%s", k++ ? " and " : "", (unsigned long long)v[i], what[i],
+                  v[i] == 1 ? "" : "s");
+    }
     sb_printf(b, " in %zu mode%s (", rv_len(rv_arr(n, "modes")),
               rv_len(rv_arr(n, "modes")) == 1 ? "" : "s");
     const cJSON *m;
@@ -174,8 +178,9 @@ void md_coverage(strbuf *b, const cJSON *report)
     if (!cov) return;
     sb_puts(b, "## Coverage of the original's routines\n\n");
     if (!rv_bool(cov, "complete", 0))
-        sb_printf(b, "> Partial: %llu compared clips were not emulated in this run (cache or "
-                     "traces), or the run was interrupted; their blocks are not counted.\n\n",
+        sb_printf(b,
+                  "> Partial: %llu compared clips were not emulated in this run (cache or "
+                  "traces), or the run was interrupted; their blocks are not counted.\n\n",
                   (unsigned long long)rv_u64(cov, "not_emulated", 0));
     sb_puts(b, "| Routine | Entry | Blocks run | Note |\n|---|---|---:|---|\n");
     cJSON_ArrayForEach(r, rv_arr(cov, "routines"))
@@ -195,7 +200,8 @@ void md_coverage(strbuf *b, const cJSON *report)
     {
         if (rv_u64(r, "covered", 0)) uncovered(b, r, &listed);
     }
-    if (!listed) sb_puts(b, "None.\n\n");
+    if (!listed)
+        sb_puts(b, "None.\n\n");
     else if (listed > MD_MAX_UNCOVERED)
         sb_printf(b, "%zu more are in report.json.\n\n", listed - MD_MAX_UNCOVERED);
 }
