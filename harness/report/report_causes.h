@@ -32,11 +32,6 @@ void report_read_text(const cJSON *read, char *out, size_t n);
 /* The group whose "id" is id in the report, or NULL. */
 const cJSON *report_group_by_id(const cJSON *report, int64_t id);
 
-/* Markdown escaping shared by summary.md's renderers (report_md.c). */
-void rm_text(strbuf *b, const char *s);
-void rm_code(strbuf *b, const char *s);
-void rm_pre_line(strbuf *b, const char *s);
-
 /* index.html: the causes (opening the page) and the coverage section. */
 void rh_causes(strbuf *b, const cJSON *report);
 void rh_coverage(strbuf *b, const cJSON *report);

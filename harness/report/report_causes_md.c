@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/report/report_causes.h"
+#include "harness/report/report_md_base.h"
 #include "harness/report/report_view.h"
 
 #define MD_MAX_CAUSES 20

@@ -10,166 +10,21 @@
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
 #include "harness/report/report_causes.h"
+#include "harness/report/report_json_base.h"
 #include "harness/report/report_json_entity.h"
 #include "harness/version.h"
 #include "ref/readlog.h"
-
-/*
- * Every string of the report goes through here: names and messages come
- * from files, and report.json must stay valid UTF-8 whatever they hold.
- */
-cJSON *report_json_string(const char *s)
-{
-    if (!s) s = "";
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int n = utf8_seq_len(p);
-        if (!n) break;
-        p += n;
-    }
-    if (!*p) return cJSON_CreateString(s);
-    strbuf b;
-    sb_init(&b);
-    sb_utf8(&b, s);
-    cJSON *item = cJSON_CreateString(strbuf_failed(&b) ? "?" : b.s);
-    sb_free(&b);
-    return item;
-}
-
-static cJSON *jstr(const char *s)
-{
-    return report_json_string(s);
-}
-
-static void add_str(cJSON *o, const char *key, const char *s)
-{
-    cJSON_AddItemToObject(o, key, jstr(s));
-}
-
-static cJSON *str_or_null(const char *s)
-{
-    return s ? jstr(s) : cJSON_CreateNull();
-}
-
-static void add_hex(cJSON *o, const char *key, uint32_t v)
-{
-    char buf[16];
-    snprintf(buf, sizeof buf, "0x%x", v);
-    add_str(o, key, buf);
-}
-
-cJSON *report_json_error(const ff_error *e)
-{
-    if (!e) return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-    add_str(o, "kind", ff_errkind_name(e->kind));
-    add_str(o, "file", e->file);
-    if (e->offset >= 0) cJSON_AddNumberToObject(o, "offset", (double)e->offset);
-    else cJSON_AddNullToObject(o, "offset");
-    add_str(o, "reason", e->reason);
-    add_str(o, "message", ff_error_format(e, msg, sizeof msg));
-    return o;
-}
-
-cJSON *report_json_fault(const emu_fault *f)
-{
-    if (!f) return cJSON_CreateNull();
-    static const char *const regs[EMU__NREGS] = {"eax", "ecx", "edx", "ebx", "esp",
-                                                 "ebp", "esi", "edi", "eip", "eflags"};
-    cJSON *o = cJSON_CreateObject();
-    add_str(o, "kind", emu_fault_name(f->kind));
-    add_str(o, "message", emu_fault_message(f->kind));
-    add_hex(o, "routine", f->routine);
-    add_hex(o, "eip", f->eip);
-    add_hex(o, "address", f->addr);
-    cJSON *r = cJSON_AddObjectToObject(o, "registers");
-    for (int i = 0; i < EMU__NREGS; i++) add_hex(r, regs[i], f->regs[i]);
-    if (f->kind == EMU_FAULT_IMPORT) {
-        cJSON *imp = cJSON_AddObjectToObject(o, "import");
-        add_str(imp, "dll", f->import_dll);
-        add_str(imp, "name", f->import_name);
-        add_hex(imp, "caller", f->caller);
-    } else {
-        cJSON_AddNullToObject(o, "import");
-    }
-    add_str(o, "detail", f->detail);
-    cJSON *dis = cJSON_AddArrayToObject(o, "disassembly");
-    const char *p = f->disasm;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char line[256];
-        snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);
-        cJSON_AddItemToArray(dis, jstr(line));
-        p += len + (nl ? 1 : 0);
-    }
-    return o;
-}
-
-static cJSON *stream_json(const clip_result *r)
-{
-    cJSON *o = cJSON_CreateObject();
-    char hex[RES_STREAM_BYTES * 3 + 1] = "", bits[RES_STREAM_BYTES * 9 + 1] = "";
-    size_t h = 0, b = 0;
-    for (unsigned i = 0; i < r->stream_len; i++) {
-        h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", r->stream[i]);
-        if (i) bits[b++] = ' ';
-        for (int k = 0; k < 8; k++) bits[b++] = (char)('0' + ((r->stream[i] >> k) & 1));
-    }
-    bits[b] = '\0';
-    cJSON_AddNumberToObject(o, "offset", (double)r->stream_off);
-    add_str(o, "hex", hex);
-    add_str(o, "bits_lsb_first", bits);
-    /* The window is centred on the value's read: the tick's cursor may lie outside it. */
-    if (r->cursor_file_off >= r->stream_off && r->cursor_file_off - r->stream_off < r->stream_len)
-        cJSON_AddNumberToObject(o, "cursor_index", (double)(r->cursor_file_off - r->stream_off));
-    else
-        cJSON_AddNullToObject(o, "cursor_index");
-    if (r->have_value && r->value_file_off >= r->stream_off) {
-        cJSON *v = cJSON_AddObjectToObject(o, "value");
-        add_str(v, "routine", ref_routine_name((ref_routine)r->value_routine));
-        cJSON_AddNumberToObject(v, "index", (double)(r->value_file_off - r->stream_off));
-        cJSON_AddNumberToObject(v, "bit", r->value_bit);
-        cJSON_AddNumberToObject(v, "bits", r->value_bits);
-    } else {
-        cJSON_AddNullToObject(o, "value");
-    }
-    return o;
-}
-
-cJSON *report_json_divergence(const clip_result *r)
-{
-    if (r->status != RES_MISMATCH) return cJSON_CreateNull();
-    const cmp_divergence *d = &r->div;
-    char name[64];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "tick", (double)d->tick);
-    add_str(o, "field", field_model_field_name(d->model, d->field, d->bone, name, sizeof name));
-    add_str(o, "field_kind", field_kind_name(d->field));
-    if (field_is_per_bone(d->field)) cJSON_AddNumberToObject(o, "bone", d->bone);
-    else cJSON_AddNullToObject(o, "bone");
-    cJSON_AddNumberToObject(o, "ref", d->ref);
-    cJSON_AddNumberToObject(o, "orig", d->orig);
-    cJSON *c = cJSON_AddObjectToObject(o, "cursor");
-    cJSON_AddNumberToObject(c, "byte", d->cursor_off);
-    cJSON_AddNumberToObject(c, "bit", d->cursor_bit);
-    cJSON_AddNumberToObject(c, "file_offset", (double)r->cursor_file_off);
-    cJSON_AddItemToObject(o, "stream", stream_json(r));
-    cJSON_AddNumberToObject(o, "differing_fields", (double)d->differing);
-    return o;
-}
 
 static cJSON *result_json(const run_results *res, const clip_result *r)
 {
     const run_file *f = &res->files[r->file];
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "file", f->name);
-    cJSON_AddItemToObject(o, "model", str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
+    rj_add_str(o, "file", f->name);
+    cJSON_AddItemToObject(o, "model", rj_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "clip", r->clip);
-    add_str(o, "mode", mode_name(r->mode));
-    add_str(o, "status", res_status_name(r->status));
-    add_str(o, "source", res_source_name(r->source));
+    rj_add_str(o, "mode", mode_name(r->mode));
+    rj_add_str(o, "status", res_status_name(r->status));
+    rj_add_str(o, "source", res_source_name(r->source));
     cJSON_AddNumberToObject(o, "frames", r->frames);
     cJSON_AddNumberToObject(o, "ticks_ref", r->ref_ticks);
     cJSON_AddNumberToObject(o, "ticks_orig", r->orig_ticks);
@@ -189,16 +44,16 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
 static cJSON *manifest_json(const run_file *f)
 {
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "name", f->name);
-    cJSON_AddItemToObject(o, "kind", str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
+    rj_add_str(o, "name", f->name);
+    cJSON_AddItemToObject(o, "kind", rj_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "size", (double)f->size);
-    add_str(o, "sha256", f->sha256);
+    rj_add_str(o, "sha256", f->sha256);
     cJSON_AddNumberToObject(o, "bones", f->bones);
     cJSON_AddNumberToObject(o, "clips", f->clips);
     cJSON_AddNumberToObject(o, "frames", (double)f->frames);
     cJSON_AddNumberToObject(o, "scale_clips", f->scale_clips);
     cJSON_AddNumberToObject(o, "long_clips", f->long_clips);
-    add_str(o, "status", f->parsed ? "ok" : "bad_input");
+    rj_add_str(o, "status", f->parsed ? "ok" : "bad_input");
     cJSON_AddItemToObject(o, "error",
                           report_json_error(f->error.kind != FF_E_OK ? &f->error : NULL));
     return o;
@@ -207,7 +62,7 @@ static cJSON *manifest_json(const run_file *f)
 static cJSON *leaf_json(const leaf_result *l)
 {
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "routine", l->routine);
+    rj_add_str(o, "routine", l->routine);
     cJSON_AddNumberToObject(o, "calls", (double)l->calls);
     cJSON_AddNumberToObject(o, "mismatches", (double)l->mismatches);
     cJSON_AddNumberToObject(o, "faults", (double)l->faults);
@@ -221,7 +76,7 @@ static cJSON *leaf_json(const leaf_result *l)
         for (int i = 0; i < 8; i++)
             h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", c->buf[i]);
         cJSON_AddNumberToObject(m, "case", (double)c->index);
-        add_str(m, "bytes", hex);
+        rj_add_str(m, "bytes", hex);
         cJSON_AddNumberToObject(m, "bit", c->bit);
         cJSON_AddNumberToObject(m, "n", c->n);
         cJSON *ref = cJSON_AddObjectToObject(m, "ref"), *orig = cJSON_AddObjectToObject(m, "orig");
@@ -240,30 +95,23 @@ static cJSON *leaf_json(const leaf_result *l)
     return o;
 }
 
-cJSON *report_json_ints(const int32_t *v, size_t n)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-    return a;
-}
-
 /* The original instruction behind a group's first divergence (harness/run/writers.c). */
 static cJSON *writer_json(const res_group *g)
 {
     cJSON *o = cJSON_CreateObject();
     const emu_writer *w = &g->writer;
     if (g->have_writer && w->writes) {
-        add_hex(o, "eip", w->eip);
-        add_str(o, "routine", w->routine);
+        rj_add_hex(o, "eip", w->eip);
+        rj_add_str(o, "routine", w->routine);
         cJSON_AddNumberToObject(o, "routine_offset", w->routine_offset);
-        add_str(o, "instruction", w->insn);
+        rj_add_str(o, "instruction", w->insn);
         cJSON_AddNumberToObject(o, "writes", w->writes);
         cJSON_AddNumberToObject(o, "size", w->size);
         cJSON_AddNumberToObject(o, "value", (double)(w->value & 0xFFFFFFFFu));
     } else {
         cJSON_AddNullToObject(o, "eip");
     }
-    add_str(o, "note", g->writer_note);
+    rj_add_str(o, "note", g->writer_note);
     return o;
 }
 
@@ -272,10 +120,10 @@ static cJSON *group_json(const run_results *res, size_t i)
     const res_group *g = &res->groups[i];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "id", (double)i);
-    add_str(o, "level", g->level);
-    add_str(o, "field", g->field);
-    add_str(o, "mode", g->mode);
-    add_str(o, "shape", g->shape);
+    rj_add_str(o, "level", g->level);
+    rj_add_str(o, "field", g->field);
+    rj_add_str(o, "mode", g->mode);
+    rj_add_str(o, "shape", g->shape);
     cJSON_AddNumberToObject(o, "count", (double)g->count);
     if (g->cause >= 0 && (size_t)g->cause < res->ncauses)
         cJSON_AddNumberToObject(o, "cause", g->cause);
@@ -286,15 +134,15 @@ static cJSON *group_json(const run_results *res, size_t i)
         const clip_result *r = &res->results[g->example];
         char name[48];
         cJSON_AddNumberToObject(ex, "result", (double)g->example);
-        add_str(ex, "file", res->files[r->file].name);
+        rj_add_str(ex, "file", res->files[r->file].name);
         cJSON_AddNumberToObject(ex, "clip", r->clip);
-        add_str(ex, "mode", mode_name(r->mode));
+        rj_add_str(ex, "mode", mode_name(r->mode));
         cJSON_AddNumberToObject(ex, "tick", (double)r->div.tick);
-        add_str(ex, "field", field_name(r->div.field, r->div.bone, name, sizeof name));
+        rj_add_str(ex, "field", field_name(r->div.field, r->div.bone, name, sizeof name));
         cJSON_AddNumberToObject(ex, "ref", r->div.ref);
         cJSON_AddNumberToObject(ex, "orig", r->div.orig);
         cJSON *s = cJSON_AddObjectToObject(o, "series");
-        add_str(s, "field", name);
+        rj_add_str(s, "field", name);
         cJSON_AddNumberToObject(s, "ref_ticks", (double)g->series.ref_n);
         cJSON_AddNumberToObject(s, "orig_ticks", (double)g->series.orig_n);
         cJSON_AddItemToObject(s, "ref", report_json_ints(g->series.ref, g->series.ref_n));
@@ -312,7 +160,7 @@ static cJSON *group_json(const run_results *res, size_t i)
     } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nleaf) {
         const leaf_result *l = &res->leaf[g->example];
-        add_str(ex, "routine", l->routine);
+        rj_add_str(ex, "routine", l->routine);
         cJSON_AddNumberToObject(ex, "case", (double)l->first.index);
         cJSON_AddNullToObject(o, "series");
         cJSON_AddNullToObject(o, "writer");
@@ -329,87 +177,87 @@ static cJSON *group_json(const run_results *res, size_t i)
 void report_json_identity(cJSON *o, const report_meta *m)
 {
     cJSON *tool = cJSON_AddObjectToObject(o, "tool");
-    add_str(tool, "name", "ff8diff");
-    add_str(tool, "version", FF8DIFF_VERSION);
+    rj_add_str(tool, "name", "ff8diff");
+    rj_add_str(tool, "version", FF8DIFF_VERSION);
     cJSON *exe = cJSON_AddObjectToObject(o, "executable");
-    cJSON_AddItemToObject(exe, "path", str_or_null(m->exe_path));
-    cJSON_AddItemToObject(exe, "sha256", str_or_null(m->exe_sha256));
-    cJSON_AddItemToObject(exe, "profile", str_or_null(m->profile));
-    cJSON_AddItemToObject(exe, "profile_source", str_or_null(m->profile_source));
-    add_str(exe, "verdict", m->exe_verdict ? m->exe_verdict : "none");
-    add_str(exe, "warning", m->exe_warning ? m->exe_warning : "");
+    cJSON_AddItemToObject(exe, "path", rj_str_or_null(m->exe_path));
+    cJSON_AddItemToObject(exe, "sha256", rj_str_or_null(m->exe_sha256));
+    cJSON_AddItemToObject(exe, "profile", rj_str_or_null(m->profile));
+    cJSON_AddItemToObject(exe, "profile_source", rj_str_or_null(m->profile_source));
+    rj_add_str(exe, "verdict", m->exe_verdict ? m->exe_verdict : "none");
+    rj_add_str(exe, "warning", m->exe_warning ? m->exe_warning : "");
     if (m->located_from) {
         cJSON *loc = cJSON_AddObjectToObject(exe, "profile_located");
-        add_str(loc, "from_profile", m->located_from);
-        add_str(loc, "executable", m->located_exe ? m->located_exe : "");
-        add_str(loc, "patterns", m->located_patterns ? m->located_patterns : "");
-        add_str(loc, "tool", m->located_tool ? m->located_tool : "");
+        rj_add_str(loc, "from_profile", m->located_from);
+        rj_add_str(loc, "executable", m->located_exe ? m->located_exe : "");
+        rj_add_str(loc, "patterns", m->located_patterns ? m->located_patterns : "");
+        rj_add_str(loc, "tool", m->located_tool ? m->located_tool : "");
     } else {
         cJSON_AddNullToObject(exe, "profile_located");
     }
     cJSON *c = cJSON_AddObjectToObject(o, "corpus");
-    cJSON_AddItemToObject(c, "path", str_or_null(m->corpus_path));
-    cJSON_AddItemToObject(c, "kind", str_or_null(m->corpus_kind));
-    cJSON_AddItemToObject(c, "description", str_or_null(m->corpus_description));
+    cJSON_AddItemToObject(c, "path", rj_str_or_null(m->corpus_path));
+    cJSON_AddItemToObject(c, "kind", rj_str_or_null(m->corpus_kind));
+    cJSON_AddItemToObject(c, "description", rj_str_or_null(m->corpus_description));
     if (m->synthetic_preset) {
         cJSON *s = cJSON_AddObjectToObject(c, "synthetic");
-        add_str(s, "preset", m->synthetic_preset);
+        rj_add_str(s, "preset", m->synthetic_preset);
         cJSON_AddNumberToObject(s, "seed", (double)m->synthetic_seed);
     } else {
         cJSON_AddNullToObject(c, "synthetic");
     }
     cJSON *modes = cJSON_AddArrayToObject(o, "modes");
     for (int i = 0; i < MODE__COUNT; i++)
-        if (m->modes & (1u << i)) cJSON_AddItemToArray(modes, jstr(mode_name(i)));
+        if (m->modes & (1u << i)) cJSON_AddItemToArray(modes, report_json_string(mode_name(i)));
 }
 
 static cJSON *run_json(const report_meta *m, const run_results *r)
 {
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "command", m->command);
-    add_str(o, "id", m->run_id);
-    add_str(o, "started", m->started);
-    add_str(o, "finished", m->finished);
+    rj_add_str(o, "command", m->command);
+    rj_add_str(o, "id", m->run_id);
+    rj_add_str(o, "started", m->started);
+    rj_add_str(o, "finished", m->finished);
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
     cJSON_AddNumberToObject(o, "explain_seconds", r->explain_seconds);
     cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
     cJSON_AddItemToObject(o, "interrupted_by",
-                          str_or_null(!r->interrupted                ? NULL
+                          rj_str_or_null(!r->interrupted                ? NULL
                                       : r->interrupt_signal == SIGTERM ? "SIGTERM"
                                                                        : "SIGINT"));
     cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
-    for (size_t i = 0; i < r->nwarnings; i++) cJSON_AddItemToArray(warn, jstr(r->warnings[i]));
+    for (size_t i = 0; i < r->nwarnings; i++) cJSON_AddItemToArray(warn, report_json_string(r->warnings[i]));
     report_json_identity(o, m);
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
-    if (m->frame_level) cJSON_AddItemToArray(levels, jstr("frame"));
-    if (m->pose_level) cJSON_AddItemToArray(levels, jstr("pose"));
-    if (m->entity_level) cJSON_AddItemToArray(levels, jstr("entity"));
-    if (m->leaf_level) cJSON_AddItemToArray(levels, jstr("leaf"));
+    if (m->frame_level) cJSON_AddItemToArray(levels, report_json_string("frame"));
+    if (m->pose_level) cJSON_AddItemToArray(levels, report_json_string("pose"));
+    if (m->entity_level) cJSON_AddItemToArray(levels, report_json_string("entity"));
+    if (m->leaf_level) cJSON_AddItemToArray(levels, report_json_string("leaf"));
     cJSON_AddNumberToObject(o, "jobs", m->jobs);
     cJSON *opt = cJSON_AddObjectToObject(o, "options");
-    add_str(opt, "bone_matrices",
+    rj_add_str(opt, "bone_matrices",
                             m->pose_level       ? "compared"
                             : m->keep_matrices ? "original"
                                                : "replaced_by_return");
     cJSON_AddBoolToObject(opt, "dedup", m->dedup);
-    add_str(opt, "explain", m->explain ? m->explain : "groups");
+    rj_add_str(opt, "explain", m->explain ? m->explain : "groups");
     cJSON_AddBoolToObject(opt, "coverage", m->coverage);
     cJSON_AddNumberToObject(opt, "leaf_calls", (double)m->leaf_calls);
     cJSON_AddNumberToObject(opt, "seed", (double)m->seed);
-    cJSON_AddItemToObject(opt, "cache", str_or_null(m->cache_dir));
-    cJSON_AddItemToObject(opt, "traces", str_or_null(m->traces_dir));
-    cJSON_AddItemToObject(opt, "against", str_or_null(m->against_dir));
+    cJSON_AddItemToObject(opt, "cache", rj_str_or_null(m->cache_dir));
+    cJSON_AddItemToObject(opt, "traces", rj_str_or_null(m->traces_dir));
+    cJSON_AddItemToObject(opt, "against", rj_str_or_null(m->against_dir));
     cJSON_AddNumberToObject(o, "emulated_calls", (double)m->emulated_calls);
     cJSON_AddItemToObject(o, "pose", report_pose_json(&r->pose));
     cJSON *sides = cJSON_AddObjectToObject(o, "sides");
     cJSON *cand = cJSON_AddObjectToObject(sides, "candidate");
-    add_str(cand, "label", m->cand_label ? m->cand_label : "reference");
-    add_str(cand, "source", m->cand_source ? m->cand_source : "ff8diff reference engine (ref/)");
-    add_str(cand, "format", m->cand_format ? m->cand_format : "engine");
+    rj_add_str(cand, "label", m->cand_label ? m->cand_label : "reference");
+    rj_add_str(cand, "source", m->cand_source ? m->cand_source : "ff8diff reference engine (ref/)");
+    rj_add_str(cand, "format", m->cand_format ? m->cand_format : "engine");
     cJSON *auth = cJSON_AddObjectToObject(sides, "authority");
-    add_str(auth, "label", m->auth_label ? m->auth_label : "original");
+    rj_add_str(auth, "label", m->auth_label ? m->auth_label : "original");
     cJSON_AddItemToObject(auth, "source",
-                          str_or_null(m->auth_source ? m->auth_source : m->exe_path));
+                          rj_str_or_null(m->auth_source ? m->auth_source : m->exe_path));
     cJSON *notes = cJSON_AddArrayToObject(o, "notes");
     for (unsigned i = 0; i < m->nnotes && i < REPORT_MAX_NOTES; i++)
         cJSON_AddItemToArray(notes, report_json_string(m->notes[i]));
@@ -446,7 +294,7 @@ cJSON *report_build(const report_meta *m, const run_results *r)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root) return NULL;
-    add_str(root, "schema", REPORT_SCHEMA);
+    rj_add_str(root, "schema", REPORT_SCHEMA);
     cJSON_AddItemToObject(root, "run", run_json(m, r));
     cJSON_AddItemToObject(root, "totals", totals_json(r));
     cJSON *man = cJSON_AddArrayToObject(root, "manifest");

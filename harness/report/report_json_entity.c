@@ -8,11 +8,7 @@
 #include "corpus/pairs.h"
 #include "harness/core/field_model.h"
 #include "harness/report/report.h"
-
-static void add_str(cJSON *o, const char *key, const char *s)
-{
-    cJSON_AddItemToObject(o, key, report_json_string(s));
-}
+#include "harness/report/report_json_base.h"
 
 static cJSON *name_or_null(const run_results *r, int32_t file)
 {
@@ -39,7 +35,7 @@ static cJSON *plot_json(const res_entity *e)
     static const char *const axes[3] = {"x", "y", "z"};
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "clip", e->plot_clip);
-    add_str(o, "mode", mode_name(e->plot_mode));
+    rj_add_str(o, "mode", mode_name(e->plot_mode));
     cJSON_AddNumberToObject(o, "ticks_ref", (double)e->offset[0].ref_n);
     cJSON_AddNumberToObject(o, "ticks_orig", (double)e->offset[0].orig_n);
     for (int k = 0; k < 3; k++) {
@@ -58,8 +54,8 @@ static cJSON *entity_json(const run_results *r, size_t i)
     cJSON_AddNumberToObject(o, "id", (double)i);
     cJSON_AddItemToObject(o, "body", name_or_null(r, (int32_t)e->body));
     cJSON_AddItemToObject(o, "weapon", name_or_null(r, e->weapon));
-    add_str(o, "why", pairs_noweapon_name((pairs_noweapon)e->why));
-    add_str(o, "why_text", pairs_noweapon_text((pairs_noweapon)e->why));
+    rj_add_str(o, "why", pairs_noweapon_name((pairs_noweapon)e->why));
+    rj_add_str(o, "why_text", pairs_noweapon_text((pairs_noweapon)e->why));
     cJSON_AddNumberToObject(o, "body_clips", e->body_clips);
     cJSON_AddNumberToObject(o, "weapon_clips", e->weapon_clips);
     cJSON_AddNumberToObject(o, "clips", e->clips);
@@ -82,9 +78,9 @@ static cJSON *result_json(const run_results *r, size_t i)
     cJSON_AddItemToObject(o, "body", name_or_null(r, (int32_t)e->body));
     cJSON_AddItemToObject(o, "weapon", name_or_null(r, e->weapon));
     cJSON_AddNumberToObject(o, "clip", c->clip);
-    add_str(o, "mode", mode_name(c->mode));
-    add_str(o, "status", res_status_name(c->status));
-    add_str(o, "source", res_source_name(c->source));
+    rj_add_str(o, "mode", mode_name(c->mode));
+    rj_add_str(o, "status", res_status_name(c->status));
+    rj_add_str(o, "source", res_source_name(c->source));
     cJSON_AddNumberToObject(o, "frames", c->frames);
     cJSON_AddItemToObject(o, "weapon_frames",
                           e->weapon >= 0 ? cJSON_CreateNumber(er->weapon_frames)
@@ -99,7 +95,7 @@ static cJSON *result_json(const run_results *r, size_t i)
     else
         cJSON_AddNullToObject(o, "group");
     cJSON *div = report_json_divergence(c);
-    if (cJSON_IsObject(div)) add_str(div, "model", field_model_name(c->div.model));
+    if (cJSON_IsObject(div)) rj_add_str(div, "model", field_model_name(c->div.model));
     if (c->status == RES_MISMATCH && c->cause >= 0 && (size_t)c->cause < r->ncauses)
         cJSON_AddNumberToObject(o, "cause", c->cause);
     else
@@ -149,14 +145,14 @@ void report_json_entity_example(const run_results *r, const res_group *g, cJSON 
     cJSON_AddItemToObject(ex, "file", name_or_null(r, (int32_t)e->body));
     cJSON_AddItemToObject(ex, "weapon", name_or_null(r, e->weapon));
     cJSON_AddNumberToObject(ex, "clip", c->clip);
-    add_str(ex, "mode", mode_name(c->mode));
+    rj_add_str(ex, "mode", mode_name(c->mode));
     cJSON_AddNumberToObject(ex, "tick", (double)c->div.tick);
-    add_str(ex, "field", name);
-    add_str(ex, "model", field_model_name(c->div.model));
+    rj_add_str(ex, "field", name);
+    rj_add_str(ex, "model", field_model_name(c->div.model));
     cJSON_AddNumberToObject(ex, "ref", c->div.ref);
     cJSON_AddNumberToObject(ex, "orig", c->div.orig);
     cJSON *s = cJSON_AddObjectToObject(o, "series");
-    add_str(s, "field", name);
+    rj_add_str(s, "field", name);
     cJSON_AddNumberToObject(s, "ref_ticks", (double)g->series.ref_n);
     cJSON_AddNumberToObject(s, "orig_ticks", (double)g->series.orig_n);
     cJSON_AddItemToObject(s, "ref", report_json_ints(g->series.ref, g->series.ref_n));

@@ -19,10 +19,4 @@ cJSON *report_json_entity_totals(const run_results *r);
 /* Fills an entity group's "example", "series" and "writer" (group object o, its example ex). */
 void report_json_entity_example(const run_results *r, const res_group *g, cJSON *o, cJSON *ex);
 
-/* Shared with report_json.c: an error (null when e is NULL), a divergence
- * (null unless r is a mismatch; its field named with its model), an array. */
-cJSON *report_json_error(const ff_error *e);
-cJSON *report_json_divergence(const clip_result *r);
-cJSON *report_json_ints(const int32_t *v, size_t n);
-
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/report/report.h"
+#include "harness/report/report_md_base.h"
 #include "harness/report/report_md_entity.h"
 #include "harness/report/report_causes.h"
 #include "harness/report/report_view.h"
@@ -21,65 +22,6 @@
 static const char *const status_label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
                                                      "not run"};
 
-/* Text escaped for Markdown prose and table cells. */
-static void md(strbuf *b, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '&')
-            sb_puts(b, "&amp;");
-        else if (*p == '<')
-            sb_puts(b, "&lt;");
-        else if (*p == '>')
-            sb_puts(b, "&gt;");
-        else if (*p == '\n' || *p == '\r' || *p == '\t')
-            sb_putc(b, ' ');
-        else if (*p < 0x20 || *p == 0x7F)
-            sb_putc(b, '?');
-        else {
-            if (strchr("\\`*_[]|#~!", *p)) sb_putc(b, '\\');
-            sb_putc(b, (char)*p);
-        }
-    }
-}
-
-/* s as an inline code span that is also safe inside a table cell. */
-static void md_code(strbuf *b, const char *s)
-{
-    sb_putc(b, '`');
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '|')
-            sb_puts(b, "\\|");
-        else if (*p == '`')
-            sb_putc(b, '\'');
-        else
-            sb_putc(b, *p < 0x20 || *p == 0x7F ? ' ' : (char)*p);
-    }
-    sb_putc(b, '`');
-}
-
-/* One line of a fenced block: nothing that could close the fence. */
-static void md_pre_line(strbuf *b, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-        sb_putc(b, *p == '`' || *p == '~' || *p < 0x20 || *p == 0x7F ? '?' : (char)*p);
-    sb_putc(b, '\n');
-}
-
-void rm_text(strbuf *b, const char *s)
-{
-    md(b, s);
-}
-
-void rm_code(strbuf *b, const char *s)
-{
-    md_code(b, s);
-}
-
-void rm_pre_line(strbuf *b, const char *s)
-{
-    md_pre_line(b, s);
-}
-
 static void md_list(strbuf *b, const cJSON *arr)
 {
     const cJSON *e;
@@ -88,7 +30,7 @@ static void md_list(strbuf *b, const cJSON *arr)
     {
         if (!cJSON_IsString(e)) continue;
         if (n++) sb_puts(b, ", ");
-        md(b, e->valuestring);
+        rm_text(b, e->valuestring);
     }
     if (!n) sb_puts(b, "none");
 }
@@ -96,7 +38,7 @@ static void md_list(strbuf *b, const cJSON *arr)
 static void row(strbuf *b, const char *key, const char *val)
 {
     sb_printf(b, "| %s | ", key);
-    md(b, val && *val ? val : "none");
+    rm_text(b, val && *val ? val : "none");
     sb_puts(b, " |\n");
 }
 
@@ -114,11 +56,11 @@ static void run_section(strbuf *b, const cJSON *run)
     const cJSON *loc = rv_obj(exe, "profile_located");
     if (loc) {
         sb_puts(b, "| Located | by structure from profile ");
-        md(b, rv_str(loc, "from_profile", "?"));
+        rm_text(b, rv_str(loc, "from_profile", "?"));
         sb_puts(b, " in ");
-        md(b, rv_str(loc, "executable", "?"));
+        rm_text(b, rv_str(loc, "executable", "?"));
         sb_puts(b, " (patterns: ");
-        md(b, rv_str(loc, "patterns", "?"));
+        rm_text(b, rv_str(loc, "patterns", "?"));
         sb_puts(b, ") |\n");
     }
     row(b, "Verdict", rv_str(exe, "verdict", NULL));
@@ -142,15 +84,15 @@ static void run_section(strbuf *b, const cJSON *run)
     const cJSON *cs = rv_obj(sides, "candidate"), *as = rv_obj(sides, "authority");
     if (sides) {
         sb_puts(b, "| Candidate | ");
-        md(b, rv_str(cs, "label", "?"));
+        rm_text(b, rv_str(cs, "label", "?"));
         sb_puts(b, ": ");
-        md(b, rv_str(cs, "source", "?"));
+        rm_text(b, rv_str(cs, "source", "?"));
         sb_puts(b, " (");
-        md(b, rv_str(cs, "format", "?"));
+        rm_text(b, rv_str(cs, "format", "?"));
         sb_puts(b, ") |\n| Authority | ");
-        md(b, rv_str(as, "label", "?"));
+        rm_text(b, rv_str(as, "label", "?"));
         sb_puts(b, ": ");
-        md(b, rv_str(as, "source", "not recorded"));
+        rm_text(b, rv_str(as, "source", "not recorded"));
         sb_puts(b, " |\n");
     }
     sb_puts(b, "\n");
@@ -185,52 +127,24 @@ static void totals_section(strbuf *b, const cJSON *report, const rv_index *ix)
                   (unsigned long long)rv_u64(t, "x87_precision", 0));
 }
 
-static void stream_lines(strbuf *b, const cJSON *d)
-{
-    const cJSON *st = rv_obj(d, "stream"), *cur = rv_obj(d, "cursor");
-    if (!st) return;
-    int64_t ci = rv_int(st, "cursor_index", -1);
-    const cJSON *v = rv_obj(st, "value");
-    sb_printf(b, "- Stream from file offset 0x%llx", (unsigned long long)rv_u64(st, "offset", 0));
-    if (v) {
-        sb_printf(b, " (the value's read: %lld bits of ", (long long)rv_int(v, "bits", 0));
-        md(b, rv_str(v, "routine", "?"));
-        sb_printf(b, " from byte number %lld, bit %lld", (long long)rv_int(v, "index", 0),
-                  (long long)rv_int(v, "bit", 0));
-        if (ci >= 0) sb_printf(b, "; the tick's cursor byte is number %lld", (long long)ci);
-        sb_puts(b, "): hex ");
-    } else {
-        sb_printf(b, " (cursor byte is number %lld, from 0): hex ", (long long)ci);
-    }
-    md_code(b, rv_str(st, "hex", ""));
-    sb_puts(b, "\n- Bits, LSB first per byte (the order the engine reads them): ");
-    md_code(b, rv_str(st, "bits_lsb_first", ""));
-    sb_printf(b,
-              "\n- Cursor at the tick's start: byte %lld, bit %lld (file offset 0x%llx); "
-              "differing field values: %llu\n",
-              (long long)rv_int(cur, "byte", -1), (long long)rv_int(cur, "bit", -1),
-              (unsigned long long)rv_u64(cur, "file_offset", 0),
-              (unsigned long long)rv_u64(d, "differing_fields", 0));
-}
-
 static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, const rv_entities *x,
                        rv_labels l)
 {
     const cJSON *ex = rv_obj(g, "example");
     sb_printf(b, "### Group %lld: ", (long long)rv_int(g, "id", -1));
-    md_code(b, rv_str(g, "field", "?"));
+    rm_code(b, rv_str(g, "field", "?"));
     sb_puts(b, ", ");
-    md(b, rv_str(g, "level", "?"));
+    rm_text(b, rv_str(g, "level", "?"));
     sb_puts(b, ", ");
-    md(b, rv_str(g, "mode", "?"));
+    rm_text(b, rv_str(g, "mode", "?"));
     sb_puts(b, ", ");
-    md(b, rv_str(g, "shape", "?"));
+    rm_text(b, rv_str(g, "shape", "?"));
     sb_printf(b, " (%llu)", (unsigned long long)rv_u64(g, "count", 0));
     if (rv_has_num(g, "cause")) sb_printf(b, ", cause %lld", (long long)rv_int(g, "cause", -1));
     sb_puts(b, "\n\n");
     if (strcmp(rv_str(g, "level", ""), "leaf") == 0) {
         sb_puts(b, "- Routine ");
-        md(b, rv_str(ex, "routine", "?"));
+        rm_text(b, rv_str(ex, "routine", "?"));
         sb_printf(b, ", first mismatching case %llu\n\n",
                   (unsigned long long)rv_u64(ex, "case", 0));
         return;
@@ -240,26 +154,26 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, const rv_e
         return;
     }
     sb_puts(b, "- First divergence: file ");
-    md(b, rv_str(ex, "file", "?"));
+    rm_text(b, rv_str(ex, "file", "?"));
     sb_printf(b, ", clip %lld, mode ", (long long)rv_int(ex, "clip", -1));
-    md(b, rv_str(ex, "mode", "?"));
+    rm_text(b, rv_str(ex, "mode", "?"));
     sb_printf(b, ", tick %lld, field ", (long long)rv_int(ex, "tick", -1));
-    md_code(b, rv_str(ex, "field", "?"));
+    rm_code(b, rv_str(ex, "field", "?"));
     sb_printf(b, ": %s %lld, %s %lld\n", l.cand, (long long)rv_int(ex, "ref", 0), l.auth,
               (long long)rv_int(ex, "orig", 0));
-    stream_lines(b, rv_obj(rv_result(ix, rv_int(ex, "result", -1)), "divergence"));
+    rm_stream_lines(b, rv_obj(rv_result(ix, rv_int(ex, "result", -1)), "divergence"));
     const cJSON *w = rv_obj(g, "writer");
     if (w && rv_str(w, "eip", NULL)) {
         sb_puts(b, "- Original writer: ");
-        md_code(b, rv_str(w, "eip", "?"));
+        rm_code(b, rv_str(w, "eip", "?"));
         sb_puts(b, " ");
-        md_code(b, rv_str(w, "instruction", "?"));
+        rm_code(b, rv_str(w, "instruction", "?"));
         sb_puts(b, " in ");
-        md(b, rv_str(w, "routine", "?"));
+        rm_text(b, rv_str(w, "routine", "?"));
         sb_printf(b, "+0x%llx\n", (unsigned long long)rv_u64(w, "routine_offset", 0));
     } else if (w && rv_str(w, "note", "")[0]) {
         sb_puts(b, "- Original writer: ");
-        md(b, rv_str(w, "note", ""));
+        rm_text(b, rv_str(w, "note", ""));
         sb_putc(b, '\n');
     }
     sb_putc(b, '\n');
@@ -286,27 +200,27 @@ static void fault_item(strbuf *b, const cJSON *f, const char *who, const char *w
 {
     const cJSON *imp = rv_obj(f, "import"), *e;
     sb_puts(b, "**");
-    md(b, who);
+    rm_text(b, who);
     sb_puts(b, "** ");
-    md(b, where);
+    rm_text(b, where);
     sb_puts(b, ": ");
-    md(b, rv_str(f, "message", "?"));
+    rm_text(b, rv_str(f, "message", "?"));
     sb_puts(b, " (");
-    md(b, rv_str(f, "kind", "?"));
+    rm_text(b, rv_str(f, "kind", "?"));
     sb_puts(b, ") at EIP ");
-    md_code(b, rv_str(f, "eip", "?"));
+    rm_code(b, rv_str(f, "eip", "?"));
     sb_puts(b, ", address ");
-    md_code(b, rv_str(f, "address", "?"));
+    rm_code(b, rv_str(f, "address", "?"));
     if (imp) {
         sb_puts(b, ", import ");
-        md_code(b, rv_str(imp, "dll", "?"));
+        rm_code(b, rv_str(imp, "dll", "?"));
         sb_puts(b, " ");
-        md_code(b, rv_str(imp, "name", "?"));
+        rm_code(b, rv_str(imp, "name", "?"));
     }
     sb_puts(b, "\n\n~~~\n");
     cJSON_ArrayForEach(e, rv_arr(f, "disassembly"))
     {
-        if (cJSON_IsString(e)) md_pre_line(b, e->valuestring);
+        if (cJSON_IsString(e)) rm_pre_line(b, e->valuestring);
     }
     sb_puts(b, "~~~\n\n");
 }
@@ -345,17 +259,17 @@ static void bad_section(strbuf *b, const rv_index *ix)
         if (n++ >= MD_MAX_ROWS) continue;
         if (n == 1) sb_puts(b, "| File | Clip | Mode | Kind | Error |\n|---|---:|---|---|---|\n");
         sb_puts(b, "| ");
-        md(b, rv_str(r, "file", "?"));
+        rm_text(b, rv_str(r, "file", "?"));
         int64_t clip = rv_int(r, "clip", -1);
         if (clip >= 0)
             sb_printf(b, " | %lld | ", (long long)clip);
         else
             sb_puts(b, " | file | ");
-        md(b, rv_str(r, "mode", "?"));
+        rm_text(b, rv_str(r, "mode", "?"));
         sb_puts(b, " | ");
-        md(b, rv_str(err, "kind", "?"));
+        rm_text(b, rv_str(err, "kind", "?"));
         sb_puts(b, " | ");
-        md(b, rv_str(err, "message", "?"));
+        rm_text(b, rv_str(err, "message", "?"));
         sb_puts(b, " |\n");
     }
     if (!n)
@@ -381,7 +295,7 @@ static void files_section(strbuf *b, const rv_index *ix)
                 sb_puts(b, "\n|---|---|---:|---:|---:|---:|---:|\n");
             }
             sb_puts(b, "| ");
-            md(b, f->name);
+            rm_text(b, f->name);
             sb_printf(b, " | %s |", mode_name((mode_id)m));
             for (int s = 0; s < RES__COUNT; s++)
                 sb_printf(b, " %llu |", (unsigned long long)f->n[m][s]);
@@ -405,14 +319,14 @@ static void leaf_section(strbuf *b, const cJSON *report)
     {
         const cJSON *m = rv_obj(l, "first_mismatch");
         sb_puts(b, "| ");
-        md(b, rv_str(l, "routine", "?"));
+        rm_text(b, rv_str(l, "routine", "?"));
         sb_printf(b, " | %llu | %llu | %llu | ", (unsigned long long)rv_u64(l, "calls", 0),
                   (unsigned long long)rv_u64(l, "mismatches", 0),
                   (unsigned long long)rv_u64(l, "faults", 0));
         if (m) {
             const cJSON *r = rv_obj(m, "ref"), *o = rv_obj(m, "orig");
             sb_printf(b, "case %llu, bytes ", (unsigned long long)rv_u64(m, "case", 0));
-            md_code(b, rv_str(m, "bytes", "?"));
+            rm_code(b, rv_str(m, "bytes", "?"));
             sb_printf(b, " bit %lld n %lld: ax %lld vs %lld, cursor %lld.%lld vs %lld.%lld",
                       (long long)rv_int(m, "bit", 0), (long long)rv_int(m, "n", 0),
                       (long long)rv_int(r, "ax", 0), (long long)rv_int(o, "ax", 0),
@@ -424,12 +338,6 @@ static void leaf_section(strbuf *b, const cJSON *report)
         sb_puts(b, " |\n");
     }
     sb_putc(b, '\n');
-}
-
-/* The stream lines lent to report_md_entity.c (rm_text and rm_code above too). */
-void rm_stream_lines(strbuf *b, const cJSON *divergence)
-{
-    stream_lines(b, divergence);
 }
 
 int report_render_markdown(const cJSON *report, strbuf *out)
@@ -449,7 +357,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     uint64_t ent = rm_entity_failures(report);
     int interrupted = rv_bool(run, "interrupted", 0);
     sb_puts(out, "# ff8diff report ");
-    md(out, rv_str(run, "id", "(no id)"));
+    rm_text(out, rv_str(run, "id", "(no id)"));
     sb_printf(out,
               "\n\n**Result: %s**: %llu mismatches, %llu faults, %llu bad inputs, "
               "%llu leaf mismatches or faults",
@@ -466,7 +374,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         sb_puts(out, "> **Interrupted**");
         if (sig) {
             sb_puts(out, " by ");
-            md(out, sig);
+            rm_text(out, sig);
         }
         sb_puts(out, ": the run was stopped early; comparisons not reached are counted as not "
                      "run.\n\n");
@@ -475,18 +383,18 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     cJSON_ArrayForEach(w, rv_arr(run, "warnings"))
     {
         sb_puts(out, "> **Warning**: ");
-        md(out, cJSON_IsString(w) ? w->valuestring : "?");
+        rm_text(out, cJSON_IsString(w) ? w->valuestring : "?");
         sb_puts(out, "\n\n");
     }
     const char *warn = rv_str(rv_obj(run, "executable"), "warning", "");
     if (*warn) {
         sb_puts(out, "> **Executable warning**: ");
-        md(out, warn);
+        rm_text(out, warn);
         sb_puts(out, "\n\n");
     }
     if (rv_obj(rv_obj(run, "executable"), "profile_located")) {
         sb_puts(out, "> **Located profile**: the routine addresses of profile ");
-        md(out, rv_str(rv_obj(run, "executable"), "profile", "?"));
+        rm_text(out, rv_str(rv_obj(run, "executable"), "profile", "?"));
         sb_puts(out, " were found by structure (`ff8diff identify --locate`), not written by "
                      "hand.\n\n");
     }
@@ -495,7 +403,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     {
         if (!cJSON_IsString(note)) continue;
         sb_puts(out, "> **Note**: ");
-        md(out, note->valuestring);
+        rm_text(out, note->valuestring);
         sb_puts(out, "\n\n");
     }
     if (strcmp(rv_str(rv_obj(run, "options"), "bone_matrices", ""), "replaced_by_return") == 0 &&
@@ -503,8 +411,8 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
     md_causes(out, report);
     run_section(out, run);
-    report_pose_md(out, report, md);
-    report_pose_leaf_md(out, report, md);
+    report_pose_md(out, report, rm_text);
+    report_pose_leaf_md(out, report, rm_text);
     totals_section(out, report, &ix);
     md_coverage(out, report);
     groups_section(out, report, &ix, &ents);
@@ -514,7 +422,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     files_section(out, &ix);
     leaf_section(out, report);
     sb_puts(out, "Rendered from report.json, schema ");
-    md(out, rv_str(report, "schema", "?"));
+    rm_text(out, rv_str(report, "schema", "?"));
     sb_puts(out, ".\n");
     rv_index_free(&ix);
     rv_entities_free(&ents);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/report/report_md_base.h"
 #include "harness/report/report_md_entity.h"
 
 #define RM_MAX_ROWS 100

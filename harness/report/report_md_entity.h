@@ -1,8 +1,8 @@
 /*
  * harness/report/report_md_entity.h: the entity level in summary.md
- * (report_md_entity.c), called by report_md.c, and the Markdown escapes
- * report_md.c lends it. Internal to the Markdown renderer; reads the
- * report tree only.
+ * (report_md_entity.c), called by report_md.c; written with the pieces of
+ * report_md_base.h. Internal to the Markdown renderer; reads the report
+ * tree only.
  */
 #ifndef FF8_HARNESS_REPORT_REPORT_MD_ENTITY_H
 #define FF8_HARNESS_REPORT_REPORT_MD_ENTITY_H
@@ -13,12 +13,6 @@
 #include "harness/core/strbuf.h"
 #include "harness/report/report_view.h"
 #include "harness/report/report_view_entity.h"
-
-/* report_md.c: text escaped for prose and table cells; an inline code span; a divergence's stream
- * lines. */
-void rm_text(strbuf *b, const char *s);
-void rm_code(strbuf *b, const char *s);
-void rm_stream_lines(strbuf *b, const cJSON *divergence);
 
 /* Entity mismatches, faults and bad inputs in the totals. */
 uint64_t rm_entity_failures(const cJSON *report);
