@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "emu/image.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 void run_coverage_free(res_coverage *c)
 {

@@ -18,7 +18,7 @@
 #include "emu/image.h"
 #include "emu/observe.h"
 #include "harness/core/causes.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 #define EXPLAIN_LOG_CAP 32768 /* reads per call: a 255-bone FAST tick with scales is ~11,000 */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/rng.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 #include "ref/engine.h"
 
 static const char *const names[LEAF_ROUTINES] = {"bitReader", "ReadPositionType",

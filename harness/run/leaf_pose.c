@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common/rng.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 #define MATRIX_CASES 8192
 

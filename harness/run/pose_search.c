@@ -21,7 +21,7 @@
 #include "common/le.h"
 #include "harness/run/pose_search.h"
 #include "harness/run/refside.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 #define PER_FILE 8     /* states per file and kind (plain, scale path) */
 #define MAX_STATES 256 /* plain states in all */

@@ -16,7 +16,7 @@
 #include "harness/run/leaf.h"
 #include "harness/run/pose_search.h"
 #include "harness/run/run_entity.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 
 void run_config_init(run_config *cfg)

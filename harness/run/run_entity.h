@@ -26,7 +26,7 @@
 
 #include "harness/core/strbuf.h"
 #include "harness/run/pose_side.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 /* The outcomes a leader leaves for its followers. */
 typedef struct ent_slot {

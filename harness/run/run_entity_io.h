@@ -25,7 +25,7 @@
 #include "emu/fault.h"
 #include "harness/core/entity.h"
 #include "harness/core/strbuf.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 #include "harness/traces/trace_json.h"
 
 typedef struct ent_outcome {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/sha256.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 void run_files_init(run_ctx *ctx)
 {

@@ -19,7 +19,7 @@
 #include "harness/run/leaf_pose.h"
 #include "harness/run/refside.h"
 #include "harness/run/run_entity.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 #include "common/sha256.h"
 #include "corpus/manifest.h"
 

@@ -20,7 +20,7 @@
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
 #include "harness/run/run_entity.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 #include "harness/run/worker.h"
 #include "harness/traces/trace_json.h"
 #include "harness/traces/tracefile.h"
@@ -292,22 +292,6 @@ static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int c
     free(parents);
     pthread_mutex_unlock(&ctx->lock);
     return rc < 0 ? ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory grouping") : 0;
-}
-
-/* ---- the results cache's troubles: counted, the first reason kept ---- */
-
-void run_cache_rejected(run_ctx *ctx, const ff_error *why)
-{
-    pthread_mutex_lock(&ctx->lock);
-    if (ctx->cache_rejected++ == 0) ctx->cache_reject_err = *why;
-    pthread_mutex_unlock(&ctx->lock);
-}
-
-void run_cache_unwritten(run_ctx *ctx, const ff_error *why)
-{
-    pthread_mutex_lock(&ctx->lock);
-    if (ctx->cache_unwritten++ == 0) ctx->cache_write_err = *why;
-    pthread_mutex_unlock(&ctx->lock);
 }
 
 /* ---- a frame unit ---- */

@@ -2,7 +2,7 @@
  * harness/run/worker.h: a worker's private state, shared by the file that
  * makes it (worker.c) and the one that drives it (run_unit.c). Internal to
  * harness/run/; the rest of the run knows a worker only through
- * run_internal.h. One worker per thread: nothing here is locked.
+ * context.h. One worker per thread: nothing here is locked.
  */
 #ifndef FF_HARNESS_RUN_WORKER_H
 #define FF_HARNESS_RUN_WORKER_H
@@ -14,7 +14,7 @@
 #include "harness/core/trace.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/run_entity.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 struct worker {
     run_ctx *ctx;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "harness/run/pose_side.h"
-#include "harness/run/run_internal.h"
+#include "harness/run/context.h"
 
 /* Replays the group's example clip on g with the field's writes watched. */
 static void replay(emu_game *g, res_group *grp, const clip_result *r, const dat_file *d)

@@ -1,9 +1,9 @@
 /*
- * harness/run/run_internal.h: the state shared by the pieces of a run (plan,
+ * harness/run/context.h: the state shared by the pieces of a run (plan,
  * workers, dedup table, groups). Not for use outside harness/run/.
  */
-#ifndef FF8_HARNESS_RUN_RUN_INTERNAL_H
-#define FF8_HARNESS_RUN_RUN_INTERNAL_H
+#ifndef FF8_HARNESS_RUN_CONTEXT_H
+#define FF8_HARNESS_RUN_CONTEXT_H
 
 #include <pthread.h>
 #include <stdint.h>
@@ -137,9 +137,6 @@ int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_entity_unit(worker *w, const run_unit *u, ff_error *err);
 struct emu_game *worker_game(worker *w);
 
-/* run_unit.c: a cache entry refused, or one that could not be stored (counted, first kept). */
-void run_cache_rejected(run_ctx *ctx, const ff_error *why);
-void run_cache_unwritten(run_ctx *ctx, const ff_error *why);
 
 /* writers.c: the original instruction behind each frame group's example. */
 void run_find_writers(run_ctx *ctx);
@@ -149,10 +146,24 @@ void run_explain(run_ctx *ctx);
 int run_coverage_build(run_ctx *ctx, ff_error *err);
 void run_coverage_free(res_coverage *c);
 
-
 static inline int run_cancelled(const run_ctx *ctx)
 {
     return (ctx->cfg->cancel && *ctx->cfg->cancel) || atomic_load(&ctx->failed);
+}
+
+/* A cache entry refused, or one that could not be stored: counted, the first reason kept. */
+static inline void run_cache_rejected(run_ctx *ctx, const ff_error *why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->cache_rejected++ == 0) ctx->cache_reject_err = *why;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+static inline void run_cache_unwritten(run_ctx *ctx, const ff_error *why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->cache_unwritten++ == 0) ctx->cache_write_err = *why;
+    pthread_mutex_unlock(&ctx->lock);
 }
 
 #endif
