@@ -179,4 +179,3 @@ int synth_plan_build(const synth_plan *p, size_t i, uint8_t **data, size_t *size
     synth_model_free(&m);
     return rc;
 }
-

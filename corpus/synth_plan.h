@@ -1,7 +1,7 @@
 /*
  * corpus/synth_plan.h: the inside of a synth_plan, shared by the preset
- * files of corpus/ only (synth_plan.c, synth_presets.c, synth_vanilla.c). Not part of the
- * library's interface.
+ * files of corpus/ only (synth_plan.c, synth_presets.c, synth_vanilla.c).
+ * Not part of the library's interface.
  */
 #ifndef FF8_CORPUS_SYNTH_PLAN_H
 #define FF8_CORPUS_SYNTH_PLAN_H
