@@ -27,6 +27,8 @@ void rh_kv_num(strbuf *b, const char *key, const cJSON *o, const char *k);
 void rh_list(strbuf *b, const cJSON *arr);
 /* o[key] in a <span class=cls>, with hex when field_kind is a flag byte. */
 void rh_value(strbuf *b, const cJSON *o, const char *key, const char *field_kind, const char *cls);
+/* A <td> of clip counts by status, one pill each ("-" when all are 0). */
+void rh_status_cell(strbuf *b, const uint64_t n[RES__COUNT]);
 /* Rows describing a leaf "first_mismatch" object. */
 void rh_leaf_case(strbuf *b, const cJSON *m);
 

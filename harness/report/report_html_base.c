@@ -74,3 +74,17 @@ void rh_value(strbuf *b, const cJSON *o, const char *key, const char *field_kind
         sb_printf(b, " (0x%02llx)", (unsigned long long)v & 0xFF);
     sb_puts(b, "</span>");
 }
+
+void rh_status_cell(strbuf *b, const uint64_t n[RES__COUNT])
+{
+    uint64_t total = 0;
+    for (int s = 0; s < RES__COUNT; s++)
+        total += n[s];
+    sb_puts(b, "<td>");
+    if (!total) sb_puts(b, "<span class=\"muted\">-</span>");
+    for (int s = 0; s < RES__COUNT; s++)
+        if (n[s])
+            sb_printf(b, "<span class=\"pill %s\" title=\"%s\">%llu</span>",
+                      res_status_name((res_status)s), rv_status_label(s), (unsigned long long)n[s]);
+    sb_puts(b, "</td>");
+}

@@ -13,9 +13,6 @@
 #include "harness/report/report_html_entity.h"
 #include "harness/report/report_plot.h"
 
-static const char *const status_label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
-                                                     "not run"};
-
 void rh_entity_summary(strbuf *b, const cJSON *report)
 {
     const cJSON *e = rv_obj(rv_obj(report, "totals"), "entity");
@@ -30,7 +27,7 @@ void rh_entity_summary(strbuf *b, const cJSON *report)
     for (int s = 0; s < RES__COUNT; s++)
         sb_printf(b, "%s %llu %s", s ? "," : "",
                   (unsigned long long)rv_u64(e, res_status_name((res_status)s), 0),
-                  status_label[s]);
+                  rv_status_label(s));
     sb_puts(b, "</td></tr>\n");
 }
 
@@ -38,21 +35,6 @@ uint64_t rh_entity_failures(const cJSON *report)
 {
     const cJSON *e = rv_obj(rv_obj(report, "totals"), "entity");
     return rv_u64(e, "mismatch", 0) + rv_u64(e, "fault", 0) + rv_u64(e, "bad_input", 0);
-}
-
-static void mode_cell(strbuf *b, const rv_entity *en, int m)
-{
-    uint64_t total = 0;
-    for (int s = 0; s < RES__COUNT; s++)
-        total += en->n[m][s];
-    sb_puts(b, "<td>");
-    if (!total) sb_puts(b, "<span class=\"muted\">-</span>");
-    for (int s = 0; s < RES__COUNT; s++)
-        if (en->n[m][s])
-            sb_printf(b, "<span class=\"pill %s\" title=\"%s\">%llu</span>",
-                      res_status_name((res_status)s), status_label[s],
-                      (unsigned long long)en->n[m][s]);
-    sb_puts(b, "</td>");
 }
 
 static void pair_table(strbuf *b, const rv_entities *x)
@@ -88,7 +70,7 @@ static void pair_table(strbuf *b, const rv_entities *x)
                       (long long)rv_int(en->e, "shares", -1));
         sb_puts(b, "</td>");
         for (int m = 0; m < MODE__COUNT; m++)
-            if (x->modes & (1u << m)) mode_cell(b, en, m);
+            if (x->modes & (1u << m)) rh_status_cell(b, en->n[m]);
         sb_puts(b, "</tr>\n");
     }
     sb_puts(b, "</table>\n");
@@ -115,7 +97,7 @@ static void result_line(strbuf *b, const cJSON *r, rv_labels l)
 {
     int s = rv_status(rv_str(r, "status", NULL));
     sb_printf(b, "<li><span class=\"pill %s\">%s</span> clip %lld ",
-              s >= 0 ? res_status_name((res_status)s) : "?", s >= 0 ? status_label[s] : "?",
+              s >= 0 ? res_status_name((res_status)s) : "?", rv_status_label(s),
               (long long)rv_int(r, "clip", -1));
     rh_text(b, rv_str(r, "mode", "?"));
     sb_printf(b, " (body %lld frames", (long long)rv_int(r, "frames", 0));

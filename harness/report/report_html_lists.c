@@ -9,9 +9,6 @@
 
 #include "harness/report/report_html.h"
 
-static const char *const status_label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
-                                                     "not run"};
-
 static void td_text(strbuf *b, const char *cls, const char *s)
 {
     if (cls)
@@ -30,28 +27,13 @@ static void td_num(strbuf *b, const cJSON *o, const char *key)
         sb_puts(b, "<td class=\"num muted\">-</td>");
 }
 
-static void mode_cell(strbuf *b, const rv_file *f, int m)
-{
-    uint64_t total = 0;
-    for (int s = 0; s < RES__COUNT; s++)
-        total += f->n[m][s];
-    sb_puts(b, "<td>");
-    if (!total) sb_puts(b, "<span class=\"muted\">-</span>");
-    for (int s = 0; s < RES__COUNT; s++)
-        if (f->n[m][s])
-            sb_printf(b, "<span class=\"pill %s\" title=\"%s\">%llu</span>",
-                      res_status_name((res_status)s), status_label[s],
-                      (unsigned long long)f->n[m][s]);
-    sb_puts(b, "</td>");
-}
-
 void rh_files(strbuf *b, const cJSON *report, const rv_index *ix)
 {
     (void)report;
     sb_printf(b, "<section id=\"files\"><h2>Files (%zu)</h2>\n<p>", ix->nfiles);
     for (int s = 0; s < RES__COUNT; s++)
         sb_printf(b, "<span class=\"pill %s\">%s</span>", res_status_name((res_status)s),
-                  status_label[s]);
+                  rv_status_label(s));
     sb_puts(b, " <span class=\"muted\">clip counts per mode</span></p>\n");
     sb_puts(b,
             "<table class=\"grid\" id=\"files-table\">\n<tr><th class=\"num\">#</th><th>File</th>"
@@ -73,7 +55,7 @@ void rh_files(strbuf *b, const cJSON *report, const rv_index *ix)
         td_num(b, f->entry, "clips");
         td_num(b, f->entry, "size");
         for (int m = 0; m < MODE__COUNT; m++)
-            if (ix->modes & (1u << m)) mode_cell(b, f, m);
+            if (ix->modes & (1u << m)) rh_status_cell(b, f->n[m]);
         sb_puts(b, "</tr>\n");
     }
     sb_puts(b, "</table>\n</section>\n");
@@ -127,7 +109,7 @@ void rh_nonmatching(strbuf *b, const rv_index *ix)
             sb_puts(b, "<td class=\"num muted\">file</td>");
         td_text(b, NULL, rv_str(r, "mode", NULL));
         sb_printf(b, "<td><span class=\"pill %s\">%s</span></td>", res_status_name((res_status)s),
-                  status_label[s]);
+                  rv_status_label(s));
         td_text(b, NULL, rv_str(r, "source", NULL));
         sb_puts(b, "<td>");
         result_detail(b, r, s);

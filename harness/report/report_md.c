@@ -19,9 +19,6 @@
 #define MD_MAX_FAULTS 20
 #define MD_MAX_ROWS 100
 
-static const char *const status_label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
-                                                     "not run"};
-
 static void md_list(strbuf *b, const cJSON *arr)
 {
     const cJSON *e;
@@ -291,7 +288,7 @@ static void files_section(strbuf *b, const rv_index *ix)
             if (n == 1) {
                 sb_puts(b, "| File | Mode |");
                 for (int s = 0; s < RES__COUNT; s++)
-                    sb_printf(b, " %s |", status_label[s]);
+                    sb_printf(b, " %s |", rv_status_label(s));
                 sb_puts(b, "\n|---|---|---:|---:|---:|---:|---:|\n");
             }
             sb_puts(b, "| ");

@@ -78,6 +78,13 @@ int rv_status(const char *name)
     return -1;
 }
 
+const char *rv_status_label(int s)
+{
+    static const char *const label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
+                                                  "not run"};
+    return s >= 0 && s < RES__COUNT ? label[s] : "?";
+}
+
 int rv_mode(const char *name)
 {
     return name ? mode_from_name(name) : -1;

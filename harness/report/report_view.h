@@ -39,6 +39,8 @@ size_t rv_len(const cJSON *a);
 /* Index of a status / mode name, -1 when unknown or NULL. */
 int rv_status(const char *name);
 int rv_mode(const char *name);
+/* A status as readers say it ("match", "bad input", "not run"); "?" when out of range. */
+const char *rv_status_label(int s);
 /* 1 when the string array arr holds s. */
 int rv_has_string(const cJSON *arr, const char *s);
 
