@@ -23,11 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/harness/bench_child.h"
 #include "corpus/pairs.h"
 #include "corpus/source.h"
 #include "corpus/synth.h"
@@ -267,34 +266,14 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return remove(path);
 }
 
-/* Runs one phase in a child: its figures, CPU seconds and peak RSS (KiB). */
-static int in_child(int which, phase_out *o, double *cpu, long *rss_kib)
+/* One phase, in the child bench_in_child makes. */
+static int phase(int which, void *out)
 {
-    int fd[2];
-    if (pipe(fd) < 0) return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        phase_out r = {0};
-        int rc = which == 0   ? run_phase(0, &r)
-                 : which == 1 ? run_phase(1, &r)
-                 : which == 2 ? entity_alone(&r)
-                              : models_alone(&r);
-        if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) rc = -1;
-        _exit(rc < 0 ? 1 : 0);
-    }
-    close(fd[1]);
-    ssize_t got = read(fd[0], o, sizeof *o);
-    close(fd[0]);
-    int status;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0 || got != (ssize_t)sizeof *o || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0)
-        return -1;
-    *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec / 1e6;
-    *rss_kib = ru.ru_maxrss;
-    return 0;
+    phase_out *r = out;
+    return which == 0   ? run_phase(0, r)
+           : which == 1 ? run_phase(1, r)
+           : which == 2 ? entity_alone(r)
+                        : models_alone(r);
 }
 
 int main(int argc, char **argv)
@@ -341,7 +320,7 @@ int main(int argc, char **argv)
            "instructions", "comparisons", "RSS MiB");
     for (int k = 0; k < 4; k++) {
         memset(&o[k], 0, sizeof o[k]);
-        if (in_child(k, &o[k], &cpu[k], &rss[k]) < 0) {
+        if (bench_in_child(phase, k, &o[k], sizeof o[k], &cpu[k], &rss[k]) < 0) {
             fprintf(stderr, "bench_entity: phase '%s' failed\n", names[k]);
             return 2;
         }

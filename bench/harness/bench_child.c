@@ -1,0 +1,44 @@
+/*
+ * bench/harness/bench_child.c: one measured phase in a child process (see
+ * bench_child.h). Benchmarks only.
+ */
+#include "bench/harness/bench_child.h"
+
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t size, double *cpu,
+                   long *rss_kib)
+{
+    int fd[2];
+    if (pipe(fd) < 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        void *r = calloc(1, size);
+        int rc = r ? fn(arg, r) : -1;
+        if (r && write(fd[1], r, size) != (ssize_t)size) rc = -1;
+        _exit(rc < 0 ? 1 : 0);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], out, size);
+    close(fd[0]);
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0 || got != (ssize_t)size || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return -1;
+    if (cpu)
+        *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+               ru.ru_stime.tv_usec / 1e6;
+    if (rss_kib) *rss_kib = ru.ru_maxrss;
+    return 0;
+}

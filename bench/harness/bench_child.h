@@ -1,0 +1,19 @@
+/*
+ * bench/harness/bench_child.h: runs one measured phase in a child process,
+ * so each phase's peak RSS and CPU time are its own (getrusage of the
+ * child). Shared by bench_harness and bench_entity; benchmarks only.
+ */
+#ifndef FF8_BENCH_HARNESS_BENCH_CHILD_H
+#define FF8_BENCH_HARNESS_BENCH_CHILD_H
+
+#include <stddef.h>
+
+/*
+ * Calls fn(arg, out) in a child and copies its size-byte result back into
+ * out. Returns 0, or -1 when the child fails (fn < 0, a crash, a short
+ * result). cpu (user + system seconds) and rss_kib (peak RSS) may be NULL.
+ */
+int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t size, double *cpu,
+                   long *rss_kib);
+
+#endif
