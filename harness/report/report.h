@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
+#include "emu/unicorn_info.h"
 #include "harness/core/results.h"
 #include "harness/core/strbuf.h"
 #include "common/error.h"
@@ -57,6 +58,9 @@ typedef struct report_meta {
     /* Sentences every report shows before its results ("compared normal only"). */
     const char *notes[REPORT_MAX_NOTES];
     unsigned nnotes;
+    /* The Unicorn the original ran under, with its store path; NULL when
+     * nothing was emulated (a check against traces). */
+    const emu_unicorn_info *unicorn;
 } report_meta;
 
 /*

@@ -179,6 +179,15 @@ void report_json_identity(cJSON *o, const report_meta *m)
     cJSON *tool = cJSON_AddObjectToObject(o, "tool");
     rj_add_str(tool, "name", "ff8diff");
     rj_add_str(tool, "version", FF8DIFF_VERSION);
+    if (m->unicorn) {
+        cJSON *uc = cJSON_AddObjectToObject(tool, "unicorn");
+        rj_add_str(uc, "version", m->unicorn->version);
+        rj_add_str(uc, "store_path", emu_store_path_name(m->unicorn->store));
+        cJSON_AddNumberToObject(uc, "store_ns", m->unicorn->store_ns);
+        cJSON_AddNumberToObject(uc, "load_ns", m->unicorn->load_ns);
+    } else {
+        cJSON_AddNullToObject(tool, "unicorn");
+    }
     cJSON *exe = cJSON_AddObjectToObject(o, "executable");
     cJSON_AddItemToObject(exe, "path", rj_str_or_null(m->exe_path));
     cJSON_AddItemToObject(exe, "sha256", rj_str_or_null(m->exe_sha256));
