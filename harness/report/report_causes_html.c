@@ -108,6 +108,20 @@ static void cause_box(strbuf *b, const cJSON *report, const cJSON *c)
     sb_puts(b, "</td></tr>\n<tr><th>Signature</th><td><code>");
     rh_text(b, rv_str(c, "signature", "?"));
     sb_puts(b, "</code></td></tr>\n");
+    if (rv_len(rv_arr(c, "values"))) {
+        sb_puts(b, "<tr><th>Values<br>(original vs reference)</th><td>");
+        const cJSON *v;
+        int k = 0;
+        cJSON_ArrayForEach(v, rv_arr(c, "values"))
+        {
+            if (!cJSON_IsString(v)) continue;
+            if (k++) sb_puts(b, "<br>");
+            rh_text(b, v->valuestring);
+        }
+        uint64_t more = rv_u64(c, "more_values", 0);
+        if (more) sb_printf(b, "; %llu more", (unsigned long long)more);
+        sb_puts(b, "</td></tr>\n");
+    }
     example(b, report, c);
     sb_puts(b, "<tr><th>Groups</th><td>");
     int k = 0;

@@ -65,6 +65,22 @@ static void example(strbuf *b, const cJSON *report, const cJSON *cause)
     if (expl) window_table(b, expl);
 }
 
+/* How the values differ under the cause, one input class (or field) each. */
+static void values(strbuf *b, const cJSON *c)
+{
+    const cJSON *v;
+    int k = 0;
+    cJSON_ArrayForEach(v, rv_arr(c, "values"))
+    {
+        if (!cJSON_IsString(v)) continue;
+        sb_puts(b, k++ ? "; " : "- Values (original vs reference): ");
+        rm_text(b, v->valuestring);
+    }
+    uint64_t more = rv_u64(c, "more_values", 0);
+    if (k && more) sb_printf(b, "; %llu more", (unsigned long long)more);
+    if (k) sb_putc(b, '\n');
+}
+
 static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
 {
     const cJSON *in = rv_obj(c, "instruction"), *n = rv_obj(c, "counts"), *g;
@@ -105,6 +121,7 @@ static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
               rv_u64(n, "files", 0) == 1 ? "" : "s");
     rm_code(b, rv_str(c, "signature", "?"));
     sb_putc(b, '\n');
+    values(b, c);
     example(b, report, c);
     sb_puts(b, "\nGroups it explains:");
     k = 0;

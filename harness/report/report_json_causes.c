@@ -116,6 +116,10 @@ static cJSON *cause_json(const run_results *res, size_t i)
         cJSON_AddNullToObject(o, "instruction");
     }
     rj_add_str(o, "signature", c->signature);
+    cJSON *vals = cJSON_AddArrayToObject(o, "values");
+    for (unsigned k = 0; k < c->nvalues; k++)
+        cJSON_AddItemToArray(vals, report_json_string(c->values[k]));
+    cJSON_AddNumberToObject(o, "more_values", c->more_values);
     cJSON *n = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(n, "clips", (double)c->clips);
     cJSON_AddNumberToObject(n, "leaf_calls", (double)c->leaf_calls);
