@@ -67,8 +67,11 @@ static void read_sig(const res_explain *e, char *out)
     const readcmp_first *f = &e->first;
     if (own_read(f))
         snprintf(out, SIG_MAX, "read|%s|%s", f->routine, readcmp_diff_name(f->diff));
-    else if (e->call_eip && e->call_routine[0])
+    else if (e->call_eip && e->call_routine[0] && e->call_in_profile)
         snprintf(out, SIG_MAX, "read|%s+0x%x|%s", e->call_routine, e->call_offset,
+                 readcmp_diff_name(f->diff));
+    else if (e->call_eip && e->call_routine[0]) /* a routine the profile does not list */
+        snprintf(out, SIG_MAX, "read|0x%x+0x%x|%s", e->call_eip - e->call_offset, e->call_offset,
                  readcmp_diff_name(f->diff));
     else if (e->call_eip)
         snprintf(out, SIG_MAX, "read|0x%x|%s", e->call_eip, readcmp_diff_name(f->diff));
@@ -224,6 +227,7 @@ static void describe(const run_results *res, const item *x, res_cause *c)
             c->eip = e->call_eip;
             causes_put(c->insn, sizeof c->insn, "%s", e->call_insn);
             causes_put(c->insn_routine, sizeof c->insn_routine, "%s", e->call_routine);
+            c->insn_in_profile = e->call_in_profile;
             c->insn_offset = e->call_offset;
         }
         return;
@@ -236,6 +240,7 @@ static void describe(const run_results *res, const item *x, res_cause *c)
         c->eip = w->eip;
         causes_put(c->insn, sizeof c->insn, "%s", w->insn);
         causes_put(c->insn_routine, sizeof c->insn_routine, "%s", w->routine);
+        c->insn_in_profile = w->routine_in_profile;
         c->insn_offset = w->routine_offset;
     }
     const clip_result *r = item_result(res, x);

@@ -117,12 +117,17 @@ void causes_combine_statement(const res_explain *e, const clip_result *r, char *
     field_name(r->div.field, r->div.bone, name, sizeof name);
     const char *how = relation_text(e, rel, sizeof rel);
     const emu_writer *w = &e->writer;
+    char where[EMU_OWNER_NAME + 32];
+    if (!w->routine[0]) causes_put(where, sizeof where, "in no routine walked");
+    else if (w->routine_in_profile)
+        causes_put(where, sizeof where, "%s+0x%x", w->routine, w->routine_offset);
+    else causes_put(where, sizeof where, "in %s, +0x%x", w->routine, w->routine_offset);
     if (e->have_writer && w->writes)
         causes_put(out, n,
                    "every read of call %zu agrees (%zu reads), yet %s differs: reference %d, "
-                   "original %d%s; the original wrote it with `%s` at 0x%x (%s+0x%x)",
+                   "original %d%s; the original wrote it with `%s` at 0x%x (%s)",
                    e->tick, e->orig_reads, name, r->div.ref, r->div.orig, how, w->insn, w->eip,
-                   w->routine[0] ? w->routine : "?", w->routine_offset);
+                   where);
     else
         causes_put(out, n,
                    "every read of call %zu agrees (%zu reads), yet %s differs: reference %d, "

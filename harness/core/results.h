@@ -102,8 +102,9 @@ typedef struct res_explain {
     /* READ: the original's call of the differing read ("call 0x509370"), when known */
     uint32_t call_eip;
     char call_insn[64];
-    char call_routine[64];
-    uint32_t call_offset;
+    char call_routine[EMU_OWNER_NAME]; /* the routine holding it (emu/owner.h), "" if none */
+    int call_in_profile;               /* call_routine is a profile routine */
+    uint32_t call_offset;              /* call_eip minus call_routine's entry */
 } res_explain;
 
 typedef struct clip_result {
@@ -240,7 +241,8 @@ typedef struct res_cause {
     int have_insn;
     uint32_t eip;
     char insn[96];
-    char insn_routine[64];
+    char insn_routine[EMU_OWNER_NAME]; /* as emu_writer.routine */
+    int insn_in_profile;
     uint32_t insn_offset;
     /* How the values differ, one entry per input class (or field) among its mismatches,
      * original vs reference ("rotation type 3: 16 vs 12 bits"); the example's first. */

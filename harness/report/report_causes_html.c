@@ -95,7 +95,8 @@ static void cause_box(strbuf *b, const cJSON *report, const cJSON *c)
         rh_text(b, rv_str(in, "text", "?"));
         sb_puts(b, "</code> in ");
         rh_text(b, rv_str(in, "routine", "?"));
-        sb_printf(b, "+0x%llx</td></tr>\n", (unsigned long long)rv_u64(in, "routine_offset", 0));
+        char off[48];
+        sb_printf(b, "%s</td></tr>\n", rv_offset_text(in, off, sizeof off));
     }
     sb_printf(b,
               "<tr><th>Counts</th><td>%llu clips, %llu entity clips, %llu leaf calls, %llu files, "

@@ -95,7 +95,8 @@ static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
         rm_code(b, rv_str(in, "text", "?"));
         sb_puts(b, " in ");
         rm_text(b, rv_str(in, "routine", "?"));
-        sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(in, "routine_offset", 0));
+        char off[48];
+        sb_puts(b, rv_offset_text(in, off, sizeof off));
     }
     /* what it explains: clips unless only entity clips or leaf calls */
     const uint64_t v[3] = {rv_u64(n, "clips", 0), rv_u64(n, "entity_clips", 0),

@@ -313,6 +313,7 @@ static void width_expl(res_explain *e, const char *cls, int orig_n, int ref_n, u
     e->call_eip = eip;
     snprintf(e->call_insn, sizeof e->call_insn, "call 0x5092a0");
     snprintf(e->call_routine, sizeof e->call_routine, "%s", routine);
+    e->call_in_profile = 1;
     e->call_offset = off;
 }
 
