@@ -343,27 +343,44 @@ int locate_pattern_equal(const walk_routine *w, const profile_routine *r)
     return 1;
 }
 
+/*
+ * Among routine i's candidates, those whose walk ok() accepts, when some but not all are
+ * (evidence that tells candidates apart, never one that rules them all out).
+ */
+static void keep_where(solver *sv, unsigned i,
+                       int (*ok)(const solver *sv, const profile_routine *r, const walk_routine *w),
+                       const char *evidence)
+{
+    dom *d = &sv->d[i];
+    uint32_t *same = malloc(d->n * sizeof *same);
+    if (!same) {
+        sv->failed = 1;
+        return;
+    }
+    size_t m = 0;
+    for (size_t k = 0; k < d->n; k++) {
+        const walk_routine *w = locate_walk_of(sv, d->v[k]);
+        if (w && ok(sv, &sv->p->routines[i], w)) same[m++] = d->v[k];
+    }
+    if (m && m < d->n)
+        narrow(sv, i, same, m, evidence);
+    else
+        free(same);
+}
+
+static int same_pattern(const solver *sv, const profile_routine *r, const walk_routine *w)
+{
+    (void)sv;
+    return locate_pattern_equal(w, r);
+}
+
 /* Among several candidates, those whose pattern is the profile's (when some are). */
 static void patterns(solver *sv)
 {
     for (unsigned i = 0; i < sv->p->nroutines && !sv->failed; i++) {
-        dom *d = &sv->d[i];
-        const profile_routine *r = &sv->p->routines[i];
-        if (sv->skip[i] || d->any || d->n < 2 || !r->npattern) continue;
-        uint32_t *same = malloc(d->n * sizeof *same);
-        if (!same) {
-            sv->failed = 1;
-            return;
-        }
-        size_t m = 0;
-        for (size_t k = 0; k < d->n; k++) {
-            const walk_routine *w = locate_walk_of(sv, d->v[k]);
-            if (w && locate_pattern_equal(w, r)) same[m++] = d->v[k];
-        }
-        if (m && m < d->n)
-            narrow(sv, i, same, m, "pattern");
-        else
-            free(same);
+        const dom *d = &sv->d[i];
+        if (sv->skip[i] || d->any || d->n < 2 || !sv->p->routines[i].npattern) continue;
+        keep_where(sv, i, same_pattern, "pattern");
     }
 }
 
@@ -390,23 +407,10 @@ static int in_call_order(const solver *sv, const profile_routine *r, const walk_
 static void call_order(solver *sv)
 {
     for (unsigned i = 0; i < sv->p->nroutines && !sv->failed; i++) {
-        dom *d = &sv->d[i];
+        const dom *d = &sv->d[i];
         const profile_routine *r = &sv->p->routines[i];
         if (sv->skip[i] || d->any || d->n < 2 || !r->callees_known || r->ncallees < 2) continue;
-        uint32_t *same = malloc(d->n * sizeof *same);
-        if (!same) {
-            sv->failed = 1;
-            return;
-        }
-        size_t m = 0;
-        for (size_t k = 0; k < d->n; k++) {
-            const walk_routine *w = locate_walk_of(sv, d->v[k]);
-            if (w && in_call_order(sv, r, w)) same[m++] = d->v[k];
-        }
-        if (m && m < d->n)
-            narrow(sv, i, same, m, "calls its callees in the profile's order");
-        else
-            free(same);
+        keep_where(sv, i, in_call_order, "calls its callees in the profile's order");
     }
 }
 
