@@ -159,14 +159,27 @@ int BuildBoneMatrices(sa_model *m)
     volatile int i;
     int k;
 
+#ifdef FF_VARIANT_CALLS
+    sa_matrix ident;
+
+    sa_identity(&ident);
+#endif
     for (k = 0; k < 3; k++)
         vec[0][k] = SA_ONE;
     for (i = 0; i < sk->count; i++) {
         bone = &sk->bones[i];
+#ifdef FF_VARIANT_CALLS
+        /* standin_calls.exe: a root too takes L from the column code, as a
+         * child of the identity (Copy5(I, L) = L), so Fx_BoneRotation is
+         * never called: one direct call fewer than the profile lists. */
+        if (1) {
+            up = (unsigned)bone->parent < (unsigned)i ? &sk->bones[bone->parent].world : &ident;
+#else
         if ((unsigned)bone->parent < (unsigned)i) {
             /* A child (of an earlier bone): m = Copy5(up.m, L), t = up.t +
              * (up.m * (0, -size, 0)) >> 12. */
             up = &sk->bones[bone->parent].world;
+#endif
             for (k = 0; k < 3; k++) {
                 int axis = SA_AXIS_1 + k < 3 ? SA_AXIS_1 + k : SA_AXIS_1 + k - 3;
 
@@ -213,7 +226,13 @@ int BuildBoneMatrices(sa_model *m)
             } while (top_cell != bone->world.m[1]);
             /* The bone's own size along -y, the s16 wrapping. */
             for (k = 0; k < 3; k++)
+#ifdef FF_VARIANT_CALLS
+                bone->world.t[k] = up == &ident
+                                       ? (sk->root[k] * sk->model_scale) >> 8
+                                       : up->t[k] + ((up->m[k][1] * (s16)-bone->size) >> 12);
+#else
                 bone->world.t[k] = up->t[k] + ((up->m[k][1] * (s16)-bone->size) >> 12);
+#endif
         } else {
             /* A root (the parent is not an earlier bone): L itself. */
             Fx_BoneRotation(bone->rot, &bone->world);

@@ -152,6 +152,8 @@ int BuildBoneMatrices(sa_model *m);
 int QueueAnimation(sa_entity *e, s16 clip);
 int AdvanceBy1(sa_entity *e);
 int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base);
+/* standin_calls.exe only (FF_VARIANT_CALLS): the SLOW half-step as a routine. */
+int Anim_Halve(int delta);
 
 /*
  * Matrix helpers of BuildBoneMatrices at the addresses of the game's own

@@ -102,8 +102,9 @@ typedef struct res_explain {
     /* READ: the original's call of the differing read ("call 0x509370"), when known */
     uint32_t call_eip;
     char call_insn[64];
-    char call_routine[64];
-    uint32_t call_offset;
+    char call_routine[EMU_OWNER_NAME]; /* the routine holding it (emu/owner.h), "" if none */
+    int call_in_profile;               /* call_routine is a profile routine */
+    uint32_t call_offset;              /* call_eip minus call_routine's entry */
 } res_explain;
 
 typedef struct clip_result {
@@ -226,7 +227,11 @@ typedef struct res_group {
     int cause;          /* index into run_results.causes, -1: none */
 } res_group;
 
-/* Mismatches of one cause: the same first differing read, or the same combination. */
+/* Value differences listed per cause at most. */
+#define RES_CAUSE_VALUES 8
+
+/* Mismatches of one cause: the same instruction of the original behind the first differing
+ * value (the call that read it, the routine that returned it, the store that wrote it). */
 typedef struct res_cause {
     char kind[12];        /* "read", "combine" or "lockstep" (causes_entity.c) */
     char signature[192];  /* what merged them, for reading and for tests */
@@ -236,8 +241,14 @@ typedef struct res_cause {
     int have_insn;
     uint32_t eip;
     char insn[96];
-    char insn_routine[64];
+    char insn_routine[EMU_OWNER_NAME]; /* as emu_writer.routine */
+    int insn_in_profile;
     uint32_t insn_offset;
+    /* How the values differ, one entry per input class (or field) among its mismatches,
+     * original vs reference ("rotation type 3: 16 vs 12 bits"); the example's first. */
+    unsigned nvalues;
+    char values[RES_CAUSE_VALUES][80];
+    unsigned more_values; /* classes beyond RES_CAUSE_VALUES, not listed */
     uint64_t clips;       /* frame-level clip results it explains */
     uint64_t leaf_calls;  /* leaf-level mismatching calls it explains */
     uint64_t entity_clips; /* entity-level clip results it explains */

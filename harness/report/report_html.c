@@ -378,7 +378,8 @@ static void writer_row(strbuf *b, const cJSON *w)
         rh_text(b, rv_str(w, "instruction", "?"));
         sb_puts(b, "</code> in ");
         rh_text(b, rv_str(w, "routine", "?"));
-        sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(w, "routine_offset", 0));
+        char off[48];
+        sb_puts(b, rv_offset_text(w, off, sizeof off));
         sb_printf(b, " (last of %llu writes in that call, value 0x%llx)",
                   (unsigned long long)rv_u64(w, "writes", 0),
                   (unsigned long long)rv_u64(w, "value", 0));

@@ -103,6 +103,7 @@ static cJSON *writer_json(const res_group *g)
     if (g->have_writer && w->writes) {
         rj_add_hex(o, "eip", w->eip);
         rj_add_str(o, "routine", w->routine);
+        cJSON_AddBoolToObject(o, "in_profile", w->routine_in_profile);
         cJSON_AddNumberToObject(o, "routine_offset", w->routine_offset);
         rj_add_str(o, "instruction", w->insn);
         cJSON_AddNumberToObject(o, "writes", w->writes);

@@ -167,7 +167,8 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, const rv_e
         rm_code(b, rv_str(w, "instruction", "?"));
         sb_puts(b, " in ");
         rm_text(b, rv_str(w, "routine", "?"));
-        sb_printf(b, "+0x%llx\n", (unsigned long long)rv_u64(w, "routine_offset", 0));
+        char off[48];
+        sb_printf(b, "%s\n", rv_offset_text(w, off, sizeof off));
     } else if (w && rv_str(w, "note", "")[0]) {
         sb_puts(b, "- Original writer: ");
         rm_text(b, rv_str(w, "note", ""));
