@@ -84,25 +84,32 @@ static const char *matrices_text(const cJSON *c)
     return rv_str(c, "matrices", "not compared");
 }
 
-/* The sentence both renderers open with; returns 0 when there is nothing to say. */
-static int lead(strbuf *b, const cJSON *report, const rv_labels *l)
+/* Whole-turn values in the run (the sections are left out without any). */
+static uint64_t whole_turns(const cJSON *report)
+{
+    return rv_u64(rv_obj(rv_obj(report, "totals"), "cells"), "whole_turns", 0);
+}
+
+/* The sentence both renderers open with, through their escaping text(). */
+static void lead(strbuf *b, const cJSON *report, const rv_labels *l,
+                 void (*text)(strbuf *, const char *))
 {
     const cJSON *t = rv_obj(rv_obj(report, "totals"), "cells");
-    uint64_t wt = rv_u64(t, "whole_turns", 0);
-    if (!wt) return 0;
+    uint64_t wt = whole_turns(report);
     uint64_t eq = rv_u64(t, "whole_turns_matrices_equal", 0);
     uint64_t df = rv_u64(t, "whole_turns_matrices_differ", 0);
-    sb_printf(b,
-              "%llu differing values are %s (rotations off by multiples of 4096, 16-bit wraps "
-              "included). They are listed and counted, and their clips stay mismatches: the "
-              "%s's value is not the %s's. Bone matrices at their ticks: %llu equal, %llu "
-              "differ, %llu not compared. Other differing values: %llu pose, %llu decoder "
-              "state.",
-              (unsigned long long)wt, cell_class_text(CELL_WHOLE_TURNS), l->cand, l->auth,
-              (unsigned long long)eq, (unsigned long long)df,
-              (unsigned long long)(wt - (eq + df <= wt ? eq + df : wt)),
-              (unsigned long long)rv_u64(t, "pose", 0), (unsigned long long)rv_u64(t, "state", 0));
-    return 1;
+    char s[1024];
+    snprintf(s, sizeof s,
+             "%llu differing values are %s (rotations off by multiples of 4096, 16-bit wraps "
+             "included). They are listed and counted, and their clips stay mismatches: the "
+             "%s's value is not the %s's. Bone matrices at their ticks: %llu equal, %llu "
+             "differ, %llu not compared. Other differing values: %llu pose, %llu decoder "
+             "state.",
+             (unsigned long long)wt, cell_class_text(CELL_WHOLE_TURNS), l->cand, l->auth,
+             (unsigned long long)eq, (unsigned long long)df,
+             (unsigned long long)(wt - (eq + df <= wt ? eq + df : wt)),
+             (unsigned long long)rv_u64(t, "pose", 0), (unsigned long long)rv_u64(t, "state", 0));
+    text(b, s);
 }
 
 /* Calls row(b, result, cell) on each listed whole-turn cell, up to cap; returns how many exist. */
@@ -138,16 +145,10 @@ static void html_row(strbuf *b, const cJSON *r, const cJSON *c)
 
 void report_cells_html(strbuf *b, const cJSON *report, const rv_index *ix)
 {
+    if (!whole_turns(report)) return;
     rv_labels l = rv_sides(report);
-    strbuf s;
-    sb_init(&s);
-    if (!lead(&s, report, &l)) {
-        sb_free(&s);
-        return;
-    }
     sb_puts(b, "<section id=\"whole-turns\"><h2>Differences a viewer never shows</h2>\n<p>");
-    rh_text(b, s.s);
-    sb_free(&s);
+    lead(b, report, &l, rh_text);
     sb_puts(b, "</p>\n<table class=\"grid\" id=\"whole-turns-table\">\n<tr><th>File</th>"
                "<th class=\"num\">Clip</th><th>Mode</th><th class=\"num\">Tick</th><th>Field</th>"
                "<th class=\"num\">");
@@ -182,16 +183,10 @@ static void md_row(strbuf *b, const cJSON *r, const cJSON *c)
 
 void report_cells_md(strbuf *b, const cJSON *report, const rv_index *ix)
 {
+    if (!whole_turns(report)) return;
     rv_labels l = rv_sides(report);
-    strbuf s;
-    sb_init(&s);
-    if (!lead(&s, report, &l)) {
-        sb_free(&s);
-        return;
-    }
     sb_puts(b, "## Differences a viewer never shows\n\n");
-    rm_text(b, s.s);
-    sb_free(&s);
+    lead(b, report, &l, rm_text);
     sb_puts(b, "\n\n| File | Clip | Mode | Tick | Field | ");
     rm_text(b, l.Cand);
     sb_puts(b, " | ");
