@@ -5,6 +5,7 @@
  * index.html and summary.md that lists the whole-turn differences, the
  * ones a viewer never shows. The sections render from report.json only.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,10 +74,10 @@ cJSON *report_cells_totals_json(const run_totals *t)
 
 /* ---- rendered from report.json ---- */
 
-/* Whole turns of a listed cell, from its two values. */
-static long long turns(const cJSON *c)
+/* Whole turns of a listed cell, from its two values (in double: an edited file may hold any). */
+static double turns(const cJSON *c)
 {
-    return (long long)((rv_int(c, "ref", 0) - rv_int(c, "orig", 0)) / 4096);
+    return trunc((rv_num(c, "ref", 0) - rv_num(c, "orig", 0)) / 4096);
 }
 
 static const char *matrices_text(const cJSON *c)
@@ -138,7 +139,7 @@ static void html_row(strbuf *b, const cJSON *r, const cJSON *c)
     rh_text(b, rv_str(c, "field", "?"));
     sb_printf(b, "</code></td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>",
               (long long)rv_int(c, "ref", 0), (long long)rv_int(c, "orig", 0));
-    sb_printf(b, "<td class=\"num\">%+lld</td><td>", turns(c));
+    sb_printf(b, "<td class=\"num\">%+.0f</td><td>", turns(c));
     rh_text(b, matrices_text(c));
     sb_puts(b, "</td></tr>\n");
 }
@@ -172,7 +173,7 @@ static void md_row(strbuf *b, const cJSON *r, const cJSON *c)
     rm_text(b, rv_str(r, "mode", "?"));
     sb_printf(b, " | %lld | ", (long long)rv_int(c, "tick", -1));
     rm_code(b, rv_str(c, "field", "?"));
-    sb_printf(b, " | %lld | %lld | %+lld | ", (long long)rv_int(c, "ref", 0),
+    sb_printf(b, " | %lld | %lld | %+.0f | ", (long long)rv_int(c, "ref", 0),
               (long long)rv_int(c, "orig", 0), turns(c));
     rm_text(b, matrices_text(c));
     sb_puts(b, " |\n");
