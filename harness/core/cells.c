@@ -39,7 +39,9 @@ int cell_class_from_name(const char *name)
 
 const char *cell_mat_from_name(cell_mat_from m)
 {
-    return m == CELL_MAT_FROM_CANDIDATE ? "candidate" : m == CELL_MAT_FROM_COMPUTED ? "computed" : NULL;
+    return m == CELL_MAT_FROM_CANDIDATE  ? "candidate"
+           : m == CELL_MAT_FROM_COMPUTED ? "computed"
+                                         : NULL;
 }
 
 /* 4096 = 360 degrees (ENGINE.md section 3). */
@@ -82,13 +84,13 @@ static int one(void *arg, field_id f, unsigned bone, int32_t ref, int32_t orig)
     if (c->listed[k] < cap) {
         c->listed[k]++;
         o->cell[o->n++] = (cell_value){(uint32_t)c->tick, (uint16_t)f, (uint16_t)bone, ref, orig,
-                                 (uint8_t)k, (int8_t)mat};
+                                       (uint8_t)k,        (int8_t)mat};
     }
     return 0;
 }
 
-int cell_collect(const trace *ref, const trace *orig, size_t from, cell_check_fn check,
-                  void *arg, cell_list *out, ff_error *err)
+int cell_collect(const trace *ref, const trace *orig, size_t from, cell_check_fn check, void *arg,
+                 cell_list *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
     collect c = {out, 0, check, arg, err, {0}};

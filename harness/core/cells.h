@@ -75,8 +75,8 @@ typedef struct cell_value {
     uint16_t field; /* field_id */
     uint16_t bone;
     int32_t ref, orig;
-    uint8_t cls;    /* cell_class */
-    int8_t mat;     /* cell_mat (whole turns only; UNKNOWN otherwise) */
+    uint8_t cls; /* cell_class */
+    int8_t mat;  /* cell_mat (whole turns only; UNKNOWN otherwise) */
 } cell_value;
 
 typedef struct cell_list {
@@ -93,7 +93,7 @@ typedef struct cell_list {
  * from. Returns 0, or -1 with err (memory).
  */
 typedef int (*cell_check_fn)(void *arg, size_t tick, unsigned bone, cell_mat *out,
-                              cell_mat_from *from, ff_error *err);
+                             cell_mat_from *from, ff_error *err);
 
 /*
  * Collects into *out (zeroed first) every differing common value of ref
@@ -102,7 +102,7 @@ typedef int (*cell_check_fn)(void *arg, size_t tick, unsigned bone, cell_mat *ou
  * compared) answers for every whole-turn cell. Returns 0, or -1 with err
  * when check fails.
  */
-int cell_collect(const trace *ref, const trace *orig, size_t from, cell_check_fn check,
-                  void *arg, cell_list *out, ff_error *err);
+int cell_collect(const trace *ref, const trace *orig, size_t from, cell_check_fn check, void *arg,
+                 cell_list *out, ff_error *err);
 
 #endif

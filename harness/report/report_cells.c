@@ -57,7 +57,8 @@ cJSON *report_cells_json(const cell_list *c)
     cJSON_AddNumberToObject(m, "equal", (double)c->turns_equal);
     cJSON_AddNumberToObject(m, "differ", (double)c->turns_differ);
     cJSON *l = cJSON_AddArrayToObject(o, "listed");
-    for (uint32_t i = 0; i < c->n; i++) cJSON_AddItemToArray(l, cell_json(&c->cell[i]));
+    for (uint32_t i = 0; i < c->n; i++)
+        cJSON_AddItemToArray(l, cell_json(&c->cell[i]));
     cJSON_AddNumberToObject(o, "unlisted", (double)(total - c->n));
     return o;
 }

@@ -24,11 +24,11 @@
 /* One clip's context for cells_pose_check. */
 typedef struct cells_pose {
     const dat_file *d;
-    const ref_pose_opts *o;   /* the pose level's convention; NULL: no pose level */
+    const ref_pose_opts *o; /* the pose level's convention; NULL: no pose level */
     const trace *cand, *auth;
-    uint8_t *skel;            /* 2 skeletons of scratch (cells_pose_init) */
+    uint8_t *skel; /* 2 skeletons of scratch (cells_pose_init) */
     size_t len;
-    int64_t built;            /* the tick both skeletons were built for, -1: none */
+    int64_t built; /* the tick both skeletons were built for, -1: none */
 } cells_pose;
 
 /* Sets c up for one clip (no allocation until needed). */

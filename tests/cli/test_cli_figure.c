@@ -17,8 +17,7 @@
 #include "harness/core/fields.h"
 #include "tests/support/ts.h"
 
-#define STANDIN_POSE                                                                               \
-    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
+#define STANDIN_POSE "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
 
 static char *scratch;
 
@@ -68,7 +67,9 @@ static void expect_skeleton(const cJSON *g)
     cr_assert_eq(d->level, FIELD_LEVEL_POSE, "a pose field: %s", str_of(ex, "field"));
     cr_assert_eq(ts_num(sk, "bone"), bone);
     cr_assert_eq(ts_num(sk, "tick"), ts_num(ex, "tick"), "the first divergent tick");
-    const char *space = d->area == FIELD_AREA_WORLD ? "world" : d->area == FIELD_AREA_PLACED ? "placed" : "bone";
+    const char *space = d->area == FIELD_AREA_WORLD    ? "world"
+                        : d->area == FIELD_AREA_PLACED ? "placed"
+                                                       : "bone";
     cr_assert_str_eq(str_of(sk, "space"), space);
     int bones = cJSON_GetArraySize(cJSON_GetObjectItem(sk, "parents"));
     static const char *const keys[4] = {"ref", "orig", "ref_matrices", "orig_matrices"};
@@ -110,7 +111,8 @@ Test(figure, a_pose_mismatch_is_drawn_in_three_views, .init = setup, .fini = cle
 
     ts_sh(scratch, &o, "ls -d '%s'/*/", out);
     o.out[strcspn(o.out, "\n")] = '\0';
-    char *run = strdup(o.out), *json = ts_path(run, "report.json"), *html = ts_path(run, "index.html");
+    char *run = strdup(o.out), *json = ts_path(run, "report.json"),
+         *html = ts_path(run, "index.html");
     ts_out_free(&o);
     char *checker = ts_source("tests/harness/report_check.py");
     char *schema = ts_source("reports/schema/report.schema.json");

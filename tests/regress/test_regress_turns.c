@@ -32,7 +32,8 @@ static void setup(void)
     s.dir = ts_tempdir();
     s.corpus = ts_corpus(s.dir);
     ts_out o;
-    ts_cli(s.dir, &o, "record -q --jobs 2 --levels frame,pose --modes normal --corpus '%s' --out '%s/golden'",
+    ts_cli(s.dir, &o,
+           "record -q --jobs 2 --levels frame,pose --modes normal --corpus '%s' --out '%s/golden'",
            s.corpus, s.dir);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
     ts_out_free(&o);
@@ -49,8 +50,8 @@ TestSuite(turns, .init = setup, .fini = teardown);
 typedef struct checked {
     cJSON *planted; /* the fixture's {"bone", "cells"} */
     cJSON *report;
-    char *out;      /* check's stdout */
-    char *rep;      /* its reports folder */
+    char *out; /* check's stdout */
+    char *rep; /* its reports folder */
 } checked;
 
 /* Plants (flags for the fixture), checks with extra options; exit status must be 1. */
@@ -103,7 +104,8 @@ static const cJSON *expect_cells(const checked *c, const char *from, const char 
     cr_assert_eq(ts_num(r, "totals.bad_input"), 0);
     const cJSON *res = ts_result(r, FILE_, CLIP, "normal");
     cr_assert(res && strcmp(str_of(res, "status"), "mismatch") == 0, "the clip is a mismatch");
-    const cJSON *first = cJSON_GetArrayItem(planted, 0), *d = cJSON_GetObjectItem(res, "divergence");
+    const cJSON *first = cJSON_GetArrayItem(planted, 0),
+                *d = cJSON_GetObjectItem(res, "divergence");
     cr_assert_eq(ts_num(d, "tick"), ts_num(first, "tick"));
     cr_assert_str_eq(str_of(d, "field"), str_of(first, "field"));
     const cJSON *cells = cJSON_GetObjectItem(res, "cells");
@@ -122,7 +124,8 @@ static const cJSON *expect_cells(const checked *c, const char *from, const char 
         const char *mat = str_of(l, "matrices");
         if (strcmp(cls, "whole_turns") == 0) {
             const char *w = want[turns++];
-            cr_assert(w ? mat && strcmp(mat, w) == 0 : cJSON_IsNull(cJSON_GetObjectItem(l, "matrices")),
+            cr_assert(w ? mat && strcmp(mat, w) == 0
+                        : cJSON_IsNull(cJSON_GetObjectItem(l, "matrices")),
                       "cell %d (%s): matrices %s, expected %s", i, str_of(p, "field"),
                       mat ? mat : "null", w ? w : "null");
         } else {
