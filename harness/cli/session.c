@@ -261,6 +261,16 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
                r->ncauses, r->ncauses == 1 ? "" : "s");
     else if (r->ngroups)
         printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
+    if (t->cells[CELL_WHOLE_TURNS]) {
+        uint64_t wt = t->cells[CELL_WHOLE_TURNS], known = t->turns_equal + t->turns_differ;
+        printf("%llu differing values are whole turns: no pose effect beyond trig rounding "
+               "(still mismatches; bone matrices: %llu equal, %llu differ, %llu not compared); "
+               "%llu pose differences\n",
+               (unsigned long long)wt, (unsigned long long)t->turns_equal,
+               (unsigned long long)t->turns_differ,
+               (unsigned long long)(known <= wt ? wt - known : 0),
+               (unsigned long long)t->cells[CELL_POSE]);
+    }
     for (size_t c = 0; c < r->ncauses && c < 5; c++) {
         const res_cause *k = &r->causes[c];
         char counts[96];

@@ -256,6 +256,15 @@ void field_read_bones(field_id f, const field_state *s, unsigned bones, int32_t 
                       size_t stride);
 
 /*
+ * Stores v into a skeleton's bytes (16-byte header + 48-byte bones) at
+ * (f, bone) of area SKEL or BONE, as the engine's field holds it: the low
+ * bytes of its width (a value past 16 bits wraps). Returns 1, or 0 (nothing
+ * written) for a field of another area. The caller guarantees bone <
+ * the skeleton's bones.
+ */
+int field_write(field_id f, unsigned bone, uint8_t *skel, int32_t v);
+
+/*
  * Where (f, bone) lives in memory: area and byte offset within the AnimCmd
  * (area CMD) or within the skeleton bytes (header and bones: areas SKEL,
  * BONE, and WORLD and PLACED, the skeleton after a world call), and its

@@ -14,6 +14,7 @@
 #include "corpus/manifest.h"
 #include "emu/emu.h"
 #include "emu/fault.h"
+#include "harness/core/cells.h"
 #include "harness/core/compare.h"
 #include "harness/core/modes.h"
 #include "harness/core/pose_conv.h"
@@ -64,12 +65,19 @@ typedef struct res_series {
     int32_t *ref, *orig;
 } res_series;
 
-/* A posed skeleton at one tick, both sides, for the stick figure of a pose group. */
+/*
+ * A posed skeleton at one tick, both sides, for the stick figure of a pose
+ * group: the matrices of the area the divergence is in (the bone matrices,
+ * or the world matrices under the identity or the fixed base).
+ */
 typedef struct res_figure {
     unsigned bones;  /* 0: no figure */
     unsigned bone;   /* the diverging bone */
+    size_t tick;     /* the divergence's tick */
+    field_area area; /* FIELD_AREA_BONE, _WORLD or _PLACED */
     int16_t *parent; /* bones entries (-1: root) */
-    int32_t *ref, *orig; /* bones x 3 joint positions (the bones' t) */
+    int32_t *ref, *orig;     /* bones x 3: each bone's t (its joint) */
+    int32_t *ref_m, *orig_m; /* bones x 9: each bone's m, row-major (Q12) */
 } res_figure;
 /* Reads shown on each side of the first differing read. */
 #define RES_WINDOW 6
@@ -137,6 +145,9 @@ typedef struct clip_result {
     /* MISMATCH explained on its own (--explain all; heap, NULL otherwise) */
     res_explain *expl;
     int cause; /* index into run_results.causes, -1: none */
+    /* MISMATCH against recorded traces (check): every differing value, classed
+     * by its effect on the pose (harness/core/cells.h; heap, NULL otherwise) */
+    cell_list *cells;
 } clip_result;
 
 typedef struct leaf_case {
@@ -298,6 +309,10 @@ typedef struct run_totals {
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
     uint64_t cache_rejected; /* cache entries refused (key, length or checksum): re-emulated */
     uint64_t x87_limit;      /* mismatches within the x87 emulation limit (POSE.md section 4) */
+    /* differing values of the clips whose cells were collected, by class, and
+     * the whole-turn ones by whether their bone matrices differed */
+    uint64_t cells[CELL__COUNT];
+    uint64_t turns_equal, turns_differ;
     /* the entity level, apart from the frame level's counts above */
     uint64_t entities, entities_armed, pool_mismatches;
     uint64_t entity_comparisons;

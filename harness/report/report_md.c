@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/report/report.h"
+#include "harness/report/report_cells.h"
 #include "harness/report/report_md_base.h"
 #include "harness/report/report_md_entity.h"
 #include "harness/report/report_causes.h"
@@ -414,6 +415,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     totals_section(out, report, &ix);
     md_coverage(out, report);
     groups_section(out, report, &ix, &ents);
+    report_cells_md(out, report, &ix);
     rm_entities(out, report, &ents);
     faults_section(out, report, &ix);
     bad_section(out, &ix);

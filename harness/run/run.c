@@ -131,6 +131,9 @@ static void total_up(run_ctx *ctx)
         t->comparisons++;
         t->by_status[r->status]++;
         t->x87_limit += r->status == RES_MISMATCH && r->x87_limit;
+        for (int k = 0; r->cells && k < CELL__COUNT; k++) t->cells[k] += r->cells->count[k];
+        t->turns_equal += r->cells ? r->cells->turns_equal : 0;
+        t->turns_differ += r->cells ? r->cells->turns_differ : 0;
         t->by_source[r->source]++;
         t->ticks_ref += r->ref_ticks;
         t->ticks_orig += r->orig_ticks;
@@ -339,6 +342,7 @@ void run_results_free(run_results *r)
         free(r->results[i].fault);
         free(r->results[i].error);
         free(r->results[i].expl);
+        free(r->results[i].cells);
     }
     causes_free(r);
     run_coverage_free(&r->coverage);
@@ -346,9 +350,7 @@ void run_results_free(run_results *r)
     for (size_t i = 0; i < r->ngroups; i++) {
         free(r->groups[i].series.ref);
         free(r->groups[i].series.orig);
-        free(r->groups[i].figure.parent);
-        free(r->groups[i].figure.ref);
-        free(r->groups[i].figure.orig);
+        group_figure_free(&r->groups[i].figure);
     }
     for (size_t i = 0; i < r->nfiles; i++) manifest_entry_clear(&r->files[i]);
     for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);
