@@ -6,7 +6,7 @@
  * on the order mutant names the mutant's order.
  *
  * The stand-in's convention (emu/standin/README.md):
- *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post
+ *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post,width=32
  * Matrices are Q12 (4096 = 1.0); the PsyQ axis matrices are
  *   Rx = [[1,0,0],[0,c,-s],[0,s,c]], Ry = [[c,0,s],[0,1,0],[-s,0,c]],
  *   Rz = [[c,-s,0],[s,c,0],[0,0,1]],
@@ -25,7 +25,7 @@
 #include "tests/mutants/mt_corpus.h"
 
 #define STANDIN_POSE                                                                               \
-    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
+    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post,width=32"
 
 #define ONE {1024, 1024, 1024}
 
@@ -215,8 +215,8 @@ Test(pose_level, search_names_the_mutants_order)
     small_preset(&dir);
     run_results r;
     run_pose(dir, "standin_mut_pose_order.exe", NULL, &r);
-    cr_assert_str_eq(r.pose.chosen,
-                     "order=zyx,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post");
+    cr_assert_str_eq(r.pose.chosen, "order=zyx,trig=x87-nearest,step=nearest-even,offset=-y,"
+                                    "length=own,scale=post,width=32");
     mt_check(&r, NULL, 0); /* compared under its own order, it agrees */
     run_results_free(&r);
     ts_rmtree(dir);
