@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "corpus/synth.h"
+#include "harness/report/report.h"
 #include "tests/mutants/mt.h"
 
 #define STANDIN_POSE                                                                               \
@@ -212,6 +213,16 @@ Test(pose_width, the_comparison_decides_where_the_sample_cannot)
         cr_assert_gt(r.pose.width_clips, 0);
         cr_assert_eq(r.pose.width_contradicted, 0);
         cr_assert_eq(r.pose.width_neither, 0);
+        /* report.json says it: the width's decision and where */
+        cJSON *j = report_pose_json(&r.pose);
+        const cJSON *dec = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "decisions"), 6);
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "key")->valuestring, "width");
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "value")->valuestring, e ? "64" : "32");
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "basis")->valuestring, "comparison");
+        const cJSON *where = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "width"), "decided_at");
+        cr_assert_str_eq(cJSON_GetObjectItem(where, "file")->valuestring, "hidden.dat");
+        cr_assert_eq(cJSON_GetObjectItem(where, "clip")->valueint, 2);
+        cJSON_Delete(j);
         mt_check(&r, NULL, 0);
         run_results_free(&r);
     }
