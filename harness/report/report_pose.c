@@ -33,6 +33,19 @@ static cJSON *decisions_json(const pose_conv *p)
     return arr;
 }
 
+/* An object named name in o locating a state: file, clip, mode, tick, field. */
+static cJSON *place_json(cJSON *o, const char *name, const char *file, int32_t clip, mode_id mode,
+                         int32_t tick, const char *field)
+{
+    cJSON *m = cJSON_AddObjectToObject(o, name);
+    cJSON_AddItemToObject(m, "file", report_json_string(file));
+    cJSON_AddNumberToObject(m, "clip", clip);
+    cJSON_AddStringToObject(m, "mode", mode_name(mode));
+    cJSON_AddNumberToObject(m, "tick", tick);
+    cJSON_AddStringToObject(m, "field", field);
+    return m;
+}
+
 /* The width of the sums as the comparison saw it (null when it did not decide it). */
 static cJSON *width_json(const pose_conv *p)
 {
@@ -48,12 +61,7 @@ static cJSON *width_json(const pose_conv *p)
         return w;
     }
     const pose_width_at *at = &p->width_at;
-    cJSON *a = cJSON_AddObjectToObject(w, "decided_at");
-    cJSON_AddItemToObject(a, "file", report_json_string(at->file));
-    cJSON_AddNumberToObject(a, "clip", at->clip);
-    cJSON_AddStringToObject(a, "mode", mode_name(at->mode));
-    cJSON_AddNumberToObject(a, "tick", at->tick);
-    cJSON_AddStringToObject(a, "field", at->field);
+    cJSON *a = place_json(w, "decided_at", at->file, at->clip, at->mode, at->tick, at->field);
     cJSON_AddNumberToObject(a, "ref_32", at->ref32);
     cJSON_AddNumberToObject(a, "ref_64", at->ref64);
     cJSON_AddNumberToObject(a, "orig", at->orig);
@@ -83,12 +91,8 @@ cJSON *report_pose_json(const pose_conv *p)
     if (p->all_match) {
         cJSON_AddNullToObject(s, "first_miss");
     } else {
-        cJSON *m = cJSON_AddObjectToObject(s, "first_miss");
-        cJSON_AddItemToObject(m, "file", report_json_string(p->first_file));
-        cJSON_AddNumberToObject(m, "clip", p->first_clip);
-        cJSON_AddStringToObject(m, "mode", mode_name(p->first_mode));
-        cJSON_AddNumberToObject(m, "tick", p->first_tick);
-        cJSON_AddStringToObject(m, "field", p->first_field);
+        cJSON *m = place_json(s, "first_miss", p->first_file, p->first_clip, p->first_mode,
+                              p->first_tick, p->first_field);
         cJSON_AddNumberToObject(m, "ref", p->first_ref);
         cJSON_AddNumberToObject(m, "orig", p->first_orig);
     }

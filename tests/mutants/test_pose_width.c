@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/synth.h"
 #include "harness/report/report.h"
 #include "tests/mutants/mt.h"
 
@@ -38,28 +37,7 @@
     "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
 #define UNDECIDED "undecided: no state of this corpus tells 32-bit from 64-bit sums"
 
-/* Runs exe over dir at the frame and pose levels, with conv (NULL: the search). */
-static void run_pose(const char *dir, const char *exe, const char *conv, run_results *r)
-{
-    emu_image *img = mt_image(exe);
-    run_config cfg;
-    mt_config(&cfg, dir, img, 2);
-    cfg.pose_level = 1;
-    cfg.pose_search = conv == NULL;
-    ff_error err;
-    if (conv) MT_OK(ref_pose_opts_parse(conv, &cfg.pose_opts, &err), &err);
-    mt_execute(&cfg, r);
-    emu_image_free(img);
-}
 
-static void small_preset(char **dir)
-{
-    *dir = ts_tempdir();
-    synth_summary sum;
-    ff_error err;
-    memset(&sum, 0, sizeof sum);
-    MT_OK(synth_write(*dir, SYNTH_SMALL, 1, &sum, &err), &err);
-}
 
 static const pose_key_decision *width_of(const run_results *r)
 {
@@ -69,10 +47,9 @@ static const pose_key_decision *width_of(const run_results *r)
 /* The search on the small preset names the engine's width, by evidence, and nothing differs. */
 static void picks(const char *exe, const char *width)
 {
-    char *dir;
-    small_preset(&dir);
+    char *dir = mt_small_preset();
     run_results r;
-    run_pose(dir, exe, NULL, &r);
+    mt_run_pose(dir, exe, NULL, &r);
     char want[REF_POSE_OPTS_TEXT_MAX];
     snprintf(want, sizeof want, "%s,width=%s", STANDIN_POSE, width);
     cr_assert_str_eq(r.pose.chosen, want, "%s", exe);
@@ -102,10 +79,9 @@ Test(pose_width, search_picks_64_bits)
  */
 Test(pose_width, a_wrong_width_given_is_a_mismatch_of_2_to_the_20)
 {
-    char *dir;
-    small_preset(&dir);
+    char *dir = mt_small_preset();
     run_results r;
-    run_pose(dir, "standin_width64.exe", STANDIN_POSE ",width=32", &r);
+    mt_run_pose(dir, "standin_width64.exe", STANDIN_POSE ",width=32", &r);
     cr_assert_eq(width_of(&r)->basis, POSE_BASIS_GIVEN);
     cr_assert_gt(r.totals.by_status[RES_MISMATCH], 0);
     unsigned by_2_20 = 0;
@@ -167,7 +143,7 @@ Test(pose_width, undecided_when_no_sum_passes_2_to_the_31)
     static const char *const exes[] = {"standin.exe", "standin_width64.exe"};
     for (int e = 0; e < 2; e++) {
         run_results r;
-        run_pose(dir, exes[e], NULL, &r);
+        mt_run_pose(dir, exes[e], NULL, &r);
         cr_assert_eq(r.pose.width_states, 0, "%s", exes[e]);
         cr_assert_eq(width_of(&r)->basis, POSE_BASIS_UNDECIDED, "%s", exes[e]);
         cr_assert_str_eq(width_of(&r)->note, UNDECIDED);
@@ -196,7 +172,7 @@ Test(pose_width, the_comparison_decides_where_the_sample_cannot)
     static const char *const exes[] = {"standin.exe", "standin_width64.exe"};
     for (int e = 0; e < 2; e++) {
         run_results r;
-        run_pose(dir, exes[e], NULL, &r);
+        mt_run_pose(dir, exes[e], NULL, &r);
         const pose_key_decision *d = width_of(&r);
         cr_assert_eq(r.pose.width_states, 0, "%s: the sample holds no telling state", exes[e]);
         cr_assert_eq(d->basis, POSE_BASIS_COMPARISON, "%s: %s", exes[e], d->note);
