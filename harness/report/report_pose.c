@@ -136,6 +136,7 @@ static const char *basis_sentence(const char *basis)
 typedef struct markup {
     const char *open, *item, *code, *uncode, *end_item, *close, *para, *end_para;
     void (*text)(strbuf *, const char *);
+    void (*code_text)(strbuf *, const char *); /* inside code: Markdown escapes nothing */
 } markup;
 
 /* What decided each choice, then where the comparison decided the width. */
@@ -147,9 +148,9 @@ static void decisions_out(strbuf *b, const cJSON *p, const markup *mk)
     {
         sb_puts(b, mk->item);
         sb_puts(b, mk->code);
-        mk->text(b, rv_str(d, "key", "?"));
+        mk->code_text(b, rv_str(d, "key", "?"));
         sb_puts(b, "=");
-        mk->text(b, rv_str(d, "value", "?"));
+        mk->code_text(b, rv_str(d, "value", "?"));
         sb_puts(b, mk->uncode);
         sb_puts(b, ": ");
         mk->text(b, basis_sentence(rv_str(d, "basis", "?")));
@@ -170,16 +171,16 @@ static void decisions_out(strbuf *b, const cJSON *p, const markup *mk)
         sb_printf(b, " clip %lld (%s) after call %lld: ", (long long)rv_int(at, "clip", -1),
                   rv_str(at, "mode", "?"), (long long)rv_int(at, "tick", -1));
         sb_puts(b, mk->code);
-        mk->text(b, rv_str(at, "field", "?"));
+        mk->code_text(b, rv_str(at, "field", "?"));
         sb_puts(b, mk->uncode);
         sb_printf(b, " is %lld with 32-bit sums, %lld with 64-bit ones, %lld in the original. ",
                   (long long)rv_int(at, "ref_32", 0), (long long)rv_int(at, "ref_64", 0),
                   (long long)rv_int(at, "orig", 0));
     }
     sb_printf(b,
-              "%llu compared clips told 32-bit from 64-bit sums apart: %llu agreed with the "
-              "width taken, %llu contradicted it (mismatches), %llu met before it agreed with "
-              "neither.",
+              "%llu compared clips tell 32-bit from 64-bit sums apart: %llu agree with the "
+              "width taken, %llu contradict it (mismatches), %llu (met before a width was "
+              "taken) agree with neither.",
               (unsigned long long)rv_u64(w, "clips", 0), (unsigned long long)rv_u64(w, "agreed", 0),
               (unsigned long long)rv_u64(w, "contradicted", 0),
               (unsigned long long)rv_u64(w, "neither", 0));
@@ -202,7 +203,7 @@ void report_pose_html(strbuf *b, const cJSON *report)
               (unsigned long long)rv_u64(p, "states_replayed", 0));
     static const markup html = {"<ul id=\"pose-decisions\">\n", "<li>", "<code>", "</code>",
                                 "</li>\n", "</ul>\n", "<p id=\"pose-width\">", "</p>\n",
-                                rh_text};
+                                rh_text, rh_text};
     decisions_out(b, p, &html);
     if (!s) {
         sb_puts(b, "</section>\n");
@@ -262,7 +263,7 @@ void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const c
               source_sentence(rv_str(p, "source", "?")),
               (unsigned long long)rv_u64(p, "states_emulated", 0),
               (unsigned long long)rv_u64(p, "states_replayed", 0));
-    const markup text = {"", "- ", "`", "`", "\n", "\n", "", "\n\n", md};
+    const markup text = {"", "- ", "`", "`", "\n", "\n", "", "\n\n", md, sb_puts};
     decisions_out(b, p, &text);
     if (!s) return;
     sb_printf(b,
