@@ -14,7 +14,10 @@
  *   - skeleton flag bit 0 set (the scale path): the Q12 scale vector v =
  *     scale << 2 for a root, (scale * v of the parent) >> 10 for a child,
  *     and after composing (scale=post) Bone_ScaleColumns(m, v).
- * All integer work wraps at 32 bits (-fwrapv); cells wrap to 16 bits.
+ * Integer work wraps at 32 bits (-fwrapv) except the scale vectors'
+ * products, in standin.h's width (sa_mul_shift; FF_STANDIN_WIDTH64: 64
+ * bits, exact); cells wrap to 16 bits. (The translation's one product, an
+ * s16 cell times the s16 size, never passes 2^30: no width shows there.)
  * Scratch: Field_Alloc(0x58), released before returning. Returns 0.
  *
  * Two versions compute the same cells and translations (the pad word
@@ -80,7 +83,7 @@ SA_INLINE void sa_scale_vector(const sa_bone *bone, int p, s32 vec[][3], int i)
     int k;
 
     for (k = 0; k < 3; k++)
-        vec[i][k] = p < 0 ? bone->scale[k] * 4 : (bone->scale[k] * vec[p][k]) >> 10;
+        vec[i][k] = p < 0 ? bone->scale[k] * 4 : sa_mul_shift(bone->scale[k], vec[p][k], 10);
 }
 
 /* Returns 0. Rewrites the cells, pad and translation of every bone. */
@@ -243,7 +246,7 @@ int BuildBoneMatrices(sa_model *m)
             int p = (unsigned)bone->parent < (unsigned)i ? bone->parent + 1 : 0;
 
             for (k = 0; k < 3; k++)
-                vec[i + 1][k] = (bone->scale[k] * vec[p][k]) >> 10;
+                vec[i + 1][k] = sa_mul_shift(bone->scale[k], vec[p][k], 10);
             Bone_ScaleColumns(&bone->world, vec[i + 1]);
         }
     }

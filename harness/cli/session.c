@@ -284,6 +284,10 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
     else if (r->pose.source != POSE_CONV_NONE)
         printf("pose convention: %s (%s)\n", r->pose.chosen,
                r->pose.source == POSE_CONV_GIVEN ? "--pose-options" : "pinned by the profile");
+    if (r->pose.source == POSE_CONV_SEARCH) {
+        const pose_key_decision *wd = &r->pose.keys[REF_POSE_KEY_WIDTH];
+        printf("pose width: %s, %s\n", pose_basis_name(wd->basis), wd->note);
+    }
     if (r->coverage.enabled) {
         unsigned blocks = 0, covered = 0;
         for (unsigned i = 0; i < r->coverage.nroutines; i++) {

@@ -272,6 +272,11 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
                            : cfg->pose_pinned ? POSE_CONV_PROFILE
                                               : POSE_CONV_GIVEN;
         ref_pose_opts_format(&ctx.pose_opts, out->pose.chosen, sizeof out->pose.chosen);
+        /* Given or pinned, every choice is; the search, when it runs, says what decided each. */
+        for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++)
+            out->pose.keys[k].basis = cfg->pose_search   ? POSE_BASIS_DEFAULT
+                                      : cfg->pose_pinned ? POSE_BASIS_PINNED
+                                                         : POSE_BASIS_GIVEN;
     }
     ctx.res = out;
     pthread_mutex_init(&ctx.lock, NULL);
@@ -316,6 +321,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
             }
         rc = run_workers(&ctx, err);
     }
+    pose_width_finish(&ctx); /* before the replays: they pose under the width taken */
     /* The workers are done: the groups are this thread's alone now. */
     for (size_t i = 0; i < out->nleaf && ctx.res->leaf; i++)
         if (group_add_leaf(out, (unsigned)i) < 0 && rc == 0)

@@ -493,6 +493,12 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             break;
         }
         if (auth == 1 && !io.use_auth && ctx->cfg->cache) outcome_append(&w->blob, c, &w->oo);
+        if (cand_ok && auth == 1 && !io.use_cand && !w->oo.faulted &&
+            pose_width_settle(ctx, &a, u->file, u->mode, c, &w->rt, &w->rt_alt, &w->oo.t, err) <
+                0) {
+            rc = -1;
+            break;
+        }
         if (auth == 1 && ctx->cfg->record_dir) {
             id.anim = c;
             tj_write_trace(&w->rec, &id, &w->oo.t);
