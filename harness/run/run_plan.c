@@ -323,16 +323,71 @@ static int clip_key(const dat_file *d, mode_id m, uint32_t clip, uint64_t high, 
     return sha256_parts(parts, 3, key, &e);
 }
 
+typedef struct skel_digest {
+    uint8_t d[32];
+    uint32_t file;
+} skel_digest;
+
+static int cmp_digest(const void *a, const void *b)
+{
+    return memcmp(((const skel_digest *)a)->d, ((const skel_digest *)b)->d, 32);
+}
+
+/*
+ * shared[f] = 1 when file f's skeleton bytes are those of another file of
+ * the run. A clip's key holds its file's skeleton bytes, so a clip of a file
+ * whose skeleton no other file has can share with nothing: the plan need not
+ * decode it. Files that cannot be read stay 0 (their units say why).
+ */
+static int mark_shared_skeletons(run_ctx *ctx, uint8_t *shared, ff_error *err)
+{
+    size_t nfiles = ctx->res->nfiles, n = 0;
+    skel_digest *dg = malloc((nfiles ? nfiles : 1) * sizeof *dg);
+    if (!dg) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
+    for (size_t u = 0; u < ctx->nunits; u++) {
+        const run_unit *un = &ctx->units[u];
+        if (un->kind != UNIT_FRAME || un->cached || (n && dg[n - 1].file == un->file)) continue;
+        const dat_file *d;
+        ff_error e;
+        if (run_file_get(ctx, un->file, &d, &e) < 0) {
+            if (e.kind != FF_E_NOMEM) continue;
+            free(dg);
+            *err = e;
+            return -1;
+        }
+        sha256_part part = {d->data + d->skel_off, d->skel_size};
+        int rc = sha256_parts(&part, 1, dg[n].d, &e);
+        run_file_put(ctx, un->file);
+        if (rc < 0) continue; /* no digest: its clips are decoded, as before */
+        dg[n++].file = un->file;
+    }
+    qsort(dg, n, sizeof *dg, cmp_digest);
+    for (size_t i = 0; i < n; i++)
+        if ((i > 0 && !memcmp(dg[i].d, dg[i - 1].d, 32)) ||
+            (i + 1 < n && !memcmp(dg[i].d, dg[i + 1].d, 32)))
+            shared[dg[i].file] = 1;
+    free(dg);
+    return 0;
+}
+
 int plan_dedup(run_ctx *ctx, ff_error *err)
 {
     run_results *res = ctx->res;
     keyed *keys = malloc((res->nresults ? res->nresults : 1) * sizeof *keys);
-    if (!keys) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
+    uint8_t *shared = calloc(res->nfiles ? res->nfiles : 1, 1);
+    int rc = keys && shared ? mark_shared_skeletons(ctx, shared, err)
+                            : ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
+    if (rc < 0) {
+        free(keys);
+        free(shared);
+        return -1;
+    }
     size_t nkeys = 0;
     for (size_t u = 0; u < ctx->nunits; u++) {
         run_unit *un = &ctx->units[u];
-        /* A cached unit is not emulated: no key, and its estimate will do. */
-        if (un->kind != UNIT_FRAME || un->cached) continue;
+        /* A cached unit is not emulated: no key, and its estimate will do. So
+         * for a file whose clips can share with none. */
+        if (un->kind != UNIT_FRAME || un->cached || !shared[un->file]) continue;
         const dat_file *d;
         ff_error e;
         /* A file that cannot be read again gets no keys: its unit says why when it runs. */
@@ -340,6 +395,7 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
             if (e.kind != FF_E_NOMEM) continue;
             *err = e;
             free(keys);
+            free(shared);
             return -1;
         }
         size_t skel_size = ref_skel_size(d);
@@ -349,6 +405,7 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
             run_file_put(ctx, un->file);
             free(skel);
             free(keys);
+            free(shared);
             return skel ? -1 : ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         }
         uint64_t cost = 0;
@@ -379,6 +436,7 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
     ctx->slots = calloc(nslots ? nslots : 1, sizeof *ctx->slots);
     if (!ctx->slots) {
         free(keys);
+        free(shared);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
     }
     size_t s = 0;
@@ -394,5 +452,6 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
     }
     ctx->nslots = nslots;
     free(keys);
+    free(shared);
     return 0;
 }
