@@ -49,8 +49,21 @@ Test(install, installed_ff8diff_runs_from_an_empty_folder, .init = setup, .fini 
         cr_assert_eq(access(f, R_OK), 0, "%s was not installed", files[i]);
         free(f);
     }
+    /* A project-local Unicorn (cmake/unicorn.cmake) goes with it. */
+    const char *local_uc = getenv("FF8DIFF_UNICORN_LOCAL");
+    if (local_uc && *local_uc) {
+        char *lib = ts_path(prefix, "lib/ff8diff/libunicorn.so.2");
+        cr_assert_eq(access(lib, R_OK), 0, "the build's Unicorn (%s) was not installed", local_uc);
+        free(lib);
+    }
     /* Moved as a whole: nothing may point back at the prefix or the build tree. */
     cr_assert_eq(rename(prefix, moved), 0);
+    if (local_uc && *local_uc) {
+        ts_sh(scratch, &o, "ldd '%s/bin/ff8diff' | grep libunicorn", moved);
+        cr_assert(strstr(o.out, "/moved/bin/../lib/ff8diff/libunicorn.so.2"),
+                  "the moved ff8diff does not load its own Unicorn: %s", o.out);
+        ts_out_free(&o);
+    }
     char *work = ts_path(scratch, "work");
     cr_assert_eq(mkdir(work, 0755), 0);
     ts_sh(scratch, &o, "cd '%s' && env -u FF8DIFF_STANDIN '%s/bin/ff8diff' run -q --no-cache", work,
