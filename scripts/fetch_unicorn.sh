@@ -50,7 +50,8 @@ warn_fallback() {
   echo "setup: WARNING: emulated store takes a slow path (runs about 10x slower)." >&2
   exit 0
 }
-apt-get "${apt_opts[@]}" -qq update >"$work/log" 2>&1 || warn_fallback "apt-get update: $(tail -n1 "$work/log")"
+apt-get "${apt_opts[@]}" -qq --error-on=any update >"$work/log" 2>&1 \
+  || warn_fallback "apt-get update: $(grep -m1 -E "^(E|W):" "$work/log" || tail -n1 "$work/log")"
 (cd "$work/dl" && apt-get "${apt_opts[@]}" -qq download \
    "libunicorn2t64=$version" "libunicorn-dev=$version") >>"$work/log" 2>&1 \
    || warn_fallback "apt-get download: $(tail -n1 "$work/log")"
