@@ -229,33 +229,22 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
     }
     char *dir = NULL;
     ff_error err;
-    int rc = report_write(report, reports_dir, m->run_id, &dir, &err);
+    int rc = reports_dir ? report_write(report, reports_dir, m->run_id, &dir, &err) : 0;
+    int status = report_exit_code(report);
+    strbuf line;
+    sb_init(&line);
+    report_render_summary(report, &line);
     cJSON_Delete(report);
     if (rc < 0) {
         /* The run went through; its report could not be kept (a full disk, no memory). */
         cli_print_error(&err);
         cli_fail("the report could not be written: internal or resource error");
+        sb_free(&line);
         return CLI_EXIT_INTERNAL;
     }
-    const run_totals *t = &r->totals;
-    printf("%s%llu comparisons: %llu match, %llu mismatch, %llu fault, %llu bad input",
-           r->interrupted ? "INTERRUPTED: " : "", (unsigned long long)t->comparisons,
-           (unsigned long long)t->by_status[RES_MATCH],
-           (unsigned long long)t->by_status[RES_MISMATCH],
-           (unsigned long long)t->by_status[RES_FAULT],
-           (unsigned long long)t->by_status[RES_BAD_INPUT]);
-    if (t->leaf_calls)
-        printf("; leaf: %llu calls, %llu mismatch, %llu fault", (unsigned long long)t->leaf_calls,
-               (unsigned long long)t->leaf_mismatches, (unsigned long long)t->leaf_faults);
-    if (t->entities)
-        printf("; entity: %llu entities, %llu comparisons, %llu match, %llu mismatch, %llu fault, "
-               "%llu bad input",
-               (unsigned long long)t->entities, (unsigned long long)t->entity_comparisons,
-               (unsigned long long)t->entity_by_status[RES_MATCH],
-               (unsigned long long)t->entity_by_status[RES_MISMATCH],
-               (unsigned long long)t->entity_by_status[RES_FAULT],
-               (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
-    printf(" (%.1f s)\n", r->seconds);
+    if (reports_dir) fputs(line.s ? line.s : "", stdout);
+    sb_free(&line);
+    if (!reports_dir) return status; /* nothing written: nothing to say where */
     if (r->ngroups && r->ncauses) /* causes come from replays: none in a check */
         printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
                r->ncauses, r->ncauses == 1 ? "" : "s");
@@ -285,18 +274,7 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
     }
     printf("report: %s/index.html\n", dir);
     free(dir);
-    return 0;
-}
-
-int cli_run_exit_code(const run_results *r)
-{
-    const run_totals *t = &r->totals;
-    if (r->interrupted) return cli_interrupted_exit(r->interrupt_signal);
-    if (t->by_status[RES_MISMATCH] || t->by_status[RES_FAULT] || t->leaf_mismatches ||
-        t->leaf_faults || t->entity_by_status[RES_MISMATCH] || t->entity_by_status[RES_FAULT])
-        return CLI_EXIT_DIFF;
-    if (t->by_status[RES_BAD_INPUT] || t->entity_by_status[RES_BAD_INPUT]) return CLI_EXIT_ERROR;
-    return CLI_EXIT_OK;
+    return status;
 }
 
 int cli_error_exit(const ff_error *err)
@@ -454,8 +432,7 @@ static int finish(const cli_session *s, run_config *cfg, report_meta *meta, run_
     meta->corpus_description = res->corpus_description[0] ? res->corpus_description : NULL;
     int status = s->after ? s->after(s->arg, meta, res) : -1;
     if (status < 0) {
-        status = s->out_dir ? cli_write_report(meta, res, s->out_dir) : 0;
-        if (status == 0) status = cli_run_exit_code(res);
+        status = cli_write_report(meta, res, s->out_dir);
     }
     return status;
 }

@@ -72,17 +72,14 @@ int cli_error_exit(const ff_error *err);
 void cli_meta_exe(report_meta *m, const cli_exe *x);
 
 /*
- * Builds and writes the report of a run into reports_dir, prints where it
- * is and a one-line summary. Returns 0, or CLI_EXIT_INTERNAL when it cannot
- * be written (a full disk, out of memory).
+ * Builds the report of a run and, when reports_dir is not NULL, writes it
+ * there and prints a one-line summary led by its verdict and where it is.
+ * Returns the exit code of the verdict the report stores
+ * (report_exit_code), or CLI_EXIT_INTERNAL when it cannot be built or
+ * written (a full disk, out of memory).
  */
 int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir);
 
-/*
- * Exit code of a finished run: 130 / 143 when a signal stopped it (whatever
- * it found before), else 1 mismatches or faults, else 2 bad input, else 0.
- */
-int cli_run_exit_code(const run_results *r);
 
 /* What a run-like command asks of cli_session_run. */
 typedef struct cli_session {

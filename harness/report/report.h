@@ -13,6 +13,7 @@
 
 #include "harness/core/results.h"
 #include "harness/core/strbuf.h"
+#include "harness/core/verdict.h"
 #include "common/error.h"
 
 #define REPORT_SCHEMA "ff8diff-report/1"
@@ -68,6 +69,12 @@ typedef struct report_meta {
 cJSON *report_build(const report_meta *m, const run_results *r);
 
 /*
+ * report.json's "verdict": {"result": "fail", "reason": "differences"}, from
+ * the one decision (verdict_decide). NULL when out of memory.
+ */
+cJSON *report_json_verdict(verdict v);
+
+/*
  * Pieces of the report tree that the trace-set manifest shares, so both
  * files describe a run and a fault in one shape: a string made valid UTF-8
  * (names come from files), a fault (null when f is NULL), and the run's
@@ -106,6 +113,16 @@ void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, co
 int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);
 int report_render_junit(const cJSON *report, strbuf *out);
+/*
+ * The terminal's one-line summary: the stored verdict ("PASS", "FAIL
+ * (interrupted)"), then the frame, leaf and entity counts and the seconds.
+ */
+int report_render_summary(const cJSON *report, strbuf *out);
+/*
+ * The command's exit code for a report: verdict_exit_code of its stored
+ * verdict and the signal of run.interrupted_by.
+ */
+int report_exit_code(const cJSON *report);
 
 /*
  * Writes report.json, index.html, summary.md and junit.xml into

@@ -12,6 +12,7 @@
 #include "corpus/fileio.h"
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
+#include "harness/report/report_view.h"
 
 static const struct {
     const char *name, *heading;
@@ -200,6 +201,10 @@ static int read_side(const cJSON *root, side_in *s, rdiff_run *run, ff_error *er
         return schema_err(err, s, "\"results\" or \"leaf\" is not an array");
     snprintf(run->id, sizeof run->id, "%s", id->valuestring);
     snprintf(run->command, sizeof run->command, "%s", cmd->valuestring);
+    int stored = rv_verdict(root, &run->verdict);
+    if (stored < 0)
+        return schema_err(err, s, "\"verdict\" is not a result and its reason (verdict.h)");
+    run->verdict_stored = stored;
     if (read_array(results, s, 0, err) < 0) return -1;
     return read_array(leaf, s, 1, err);
 }

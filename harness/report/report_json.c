@@ -290,6 +290,14 @@ static cJSON *totals_json(const run_results *r)
     return o;
 }
 
+cJSON *report_json_verdict(verdict v)
+{
+    cJSON *o = cJSON_CreateObject();
+    rj_add_str(o, "result", verdict_result_name(verdict_result_of(v)));
+    rj_add_str(o, "reason", verdict_reason_name(v));
+    return o;
+}
+
 cJSON *report_build(const report_meta *m, const run_results *r)
 {
     cJSON *root = cJSON_CreateObject();
@@ -297,6 +305,8 @@ cJSON *report_build(const report_meta *m, const run_results *r)
     rj_add_str(root, "schema", REPORT_SCHEMA);
     cJSON_AddItemToObject(root, "run", run_json(m, r));
     cJSON_AddItemToObject(root, "totals", totals_json(r));
+    cJSON_AddItemToObject(root, "verdict",
+                          report_json_verdict(verdict_decide(&r->totals, r->interrupted)));
     cJSON *man = cJSON_AddArrayToObject(root, "manifest");
     for (size_t i = 0; i < r->nfiles; i++) cJSON_AddItemToArray(man, manifest_json(&r->files[i]));
     cJSON *res = cJSON_AddArrayToObject(root, "results");

@@ -230,6 +230,10 @@ static const char *source_n(int i)
 {
     return res_source_name((res_source)i);
 }
+static const char *verdict_n(int i)
+{
+    return verdict_reason_name((verdict)i);
+}
 static const char *routine_n(int i)
 {
     return leaf_routine_name((emu_leaf)i);
@@ -243,6 +247,7 @@ Test(schema, enums_equal_the_c_tables)
     cJSON *s = cJSON_Parse(text);
     cr_assert(s != NULL, "%s is not JSON", path);
     same_enum(s, "fault_kind", EMU_FAULT__COUNT, fault_n);
+    same_enum(s, "verdict_reason", VERDICT__COUNT, verdict_n);
     same_enum(s, "error_kind", FF_E__COUNT, err_n);
     same_pattern(s, "field_kind", FIELD__COUNT, field_n);
     same_pattern(s, "field_name", FIELD__COUNT, field_full_n);
@@ -512,14 +517,17 @@ Test(junit, suites_cases_and_counts)
     cr_assert(strstr(xml, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
     cJSON *v = check_file(dir, "junit.xml", xml, "junit");
     cr_assert_str_eq(cJSON_GetObjectItem(v, "root")->valuestring, "testsuites");
-    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(v, "suites")), 3, "normal, slow, leaf");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(v, "suites")), 4,
+                 "normal, slow, leaf, run");
     /* normal: c0m001 fails (mismatch + fault), hostile fails, broken errors, c0m099 skipped */
     suite_counts(v, "normal", 4, 2, 1, 1);
     /* slow: c0m001 passes (2 match, 1 not run), hostile and broken error, c0m099 skipped */
     suite_counts(v, "slow", 4, 0, 2, 1);
     /* leaf: bitReader mismatches, ReadPositionType faults, ReadBoneScale made no call */
     suite_counts(v, "leaf", 4, 2, 0, 1);
-    cr_assert_eq(num(v, "tests"), 12);
+    /* run: "run completed" passes (the run was not interrupted) */
+    suite_counts(v, "run", 1, 0, 0, 0);
+    cr_assert_eq(num(v, "tests"), 13);
     cr_assert_eq(num(v, "failures"), 4);
     cr_assert_eq(num(v, "errors"), 3);
     cr_assert_eq(num(v, "skipped"), 3);
@@ -688,10 +696,10 @@ Test(html, large_run_is_capped)
     char *md = render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "100 more groups are in report.json."), "150 groups, 50 in Markdown");
     char *xml = render(report_render_junit, j, "junit");
-    cr_assert_eq(ts_count(xml, "<testcase "), 4000, "1000 files x 4 modes");
-    cr_assert(strstr(xml, "tests=\"4000\" failures=\"3000\" errors=\"0\" skipped=\"0\""),
+    cr_assert_eq(ts_count(xml, "<testcase "), 4001, "1000 files x 4 modes, run completed");
+    cr_assert(strstr(xml, "tests=\"4001\" failures=\"3000\" errors=\"0\" skipped=\"0\""),
               "testsuites counts");
-    cr_assert_eq(ts_count(xml, "<testsuite "), 4, "four modes, no leaf level");
+    cr_assert_eq(ts_count(xml, "<testsuite "), 5, "four modes and the run, no leaf level");
     free(xml);
     free(md);
     free(html);
