@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "emu/walk.h"
 
 #define WINDOW WALK_WINDOW
@@ -40,7 +41,8 @@ typedef struct walk {
     size_t nedges, capedges;
     /* the map under construction */
     emu_bblock *blocks;
-    unsigned nblocks, capblocks;
+    unsigned nblocks;
+    size_t capblocks;
 } walk;
 
 static int is_lead(const walk *w, uint32_t off)
@@ -55,13 +57,7 @@ static void set_lead(walk *w, uint32_t off)
 
 static int add_edge(walk *w, uint32_t from, uint32_t to, emu_edge kind)
 {
-    if (w->nedges == w->capedges) {
-        size_t cap = w->capedges ? w->capedges * 2 : 256;
-        edge *e = realloc(w->edges, cap * sizeof *e);
-        if (!e) return -1;
-        w->edges = e;
-        w->capedges = cap;
-    }
+    if (GROW(w->edges, w->capedges, w->nedges + 1, 256) < 0) return -1;
     w->edges[w->nedges++] = (edge){from, to, (uint8_t)kind};
     return 0;
 }
@@ -135,13 +131,7 @@ static int ends_block(uint8_t flow)
 
 static emu_bblock *new_block(walk *w)
 {
-    if (w->nblocks == w->capblocks) {
-        unsigned cap = w->capblocks ? w->capblocks * 2 : 256;
-        emu_bblock *b = realloc(w->blocks, cap * sizeof *b);
-        if (!b) return NULL;
-        w->blocks = b;
-        w->capblocks = cap;
-    }
+    if (GROW(w->blocks, w->capblocks, (size_t)w->nblocks + 1, 256) < 0) return NULL;
     emu_bblock *b = &w->blocks[w->nblocks++];
     memset(b, 0, sizeof *b);
     return b;

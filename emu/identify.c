@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/sha256.h"
 #include "emu/pe.h"
 
@@ -162,41 +163,7 @@ int identify_read_file(const char *path, uint8_t **data, size_t *size, ff_error 
 {
     *data = NULL;
     *size = 0;
-    /* A regular file only, its size known before reading: a FIFO must not block, a huge
-     * sparse file must not be read. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return ff_error_set(err, FF_E_IO, path, -1, "cannot open the file");
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return ff_error_set(err, FF_E_IO, path, -1, "not a regular file");
-    }
-    if ((uint64_t)st.st_size > IDENTIFY_MAX_FILE) {
-        close(fd);
-        return ff_error_set(err, FF_E_UNSUPPORTED, path, -1,
-                            "file of %llu bytes, larger than 512 MiB: not read",
-                            (unsigned long long)st.st_size);
-    }
-    size_t n = (size_t)st.st_size, done = 0;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) {
-        close(fd);
-        return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
-    }
-    while (done < n) {
-        ssize_t k = pread(fd, buf + done, n - done, (off_t)done);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        done += (size_t)k;
-    }
-    close(fd);
-    if (done != n) {
-        free(buf);
-        return ff_error_set(err, FF_E_IO, path, (int64_t)done, "read error");
-    }
-    *data = buf;
-    *size = n;
-    return 0;
+    return file_read(path, 0, IDENTIFY_MAX_FILE, data, size, err);
 }
 
 int identify_file(const char *path, const emu_profile *profile, identify_result *out, ff_error *err)

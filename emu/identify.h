@@ -86,9 +86,10 @@ int identify_file(const char *path, const emu_profile *profile, identify_result 
 int identify_profile_arg(const char *name_or_path, emu_profile *out, ff_error *err);
 
 /*
- * Reads a whole regular file of at most 512 MiB into a malloc'd buffer. A
- * FIFO, a device or a folder is refused without blocking (FF_E_IO "not a
- * regular file"), a larger file from its size alone (FF_E_UNSUPPORTED).
+ * Reads an executable: a whole regular file of at most 512 MiB
+ * (IDENTIFY_MAX_FILE) into a malloc'd buffer, with common/file.h's checks
+ * (a FIFO, a device or a folder refused without blocking, FF_E_IO; a
+ * larger file from its size alone, FF_E_RANGE).
  */
 int identify_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err);
 

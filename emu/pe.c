@@ -6,6 +6,7 @@
  * the Windows loader refuses are refused here too, with the reason.
  * No Unicorn here, no printing, no exit: this file is fuzzed.
  */
+#include "common/grow.h"
 #include "common/le.h"
 #include "emu/pe.h"
 
@@ -107,13 +108,8 @@ static int push_import(pe_image *img, size_t *cap, const pe_import *imp, ff_erro
     if (img->nimports >= PE_MAX_IMPORTS)
         return ff_error_set(err, FF_E_FORMAT, NULL, -1, "more than %u imports",
                             (unsigned)PE_MAX_IMPORTS);
-    if (img->nimports == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 64;
-        pe_import *n = realloc(img->imports, ncap * sizeof *n);
-        if (!n) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for imports");
-        img->imports = n;
-        *cap = ncap;
-    }
+    if (GROW(img->imports, *cap, (size_t)img->nimports + 1, 64) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for imports");
     img->imports[img->nimports++] = *imp;
     return 0;
 }

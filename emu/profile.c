@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "emu/profile_names.h"
 #include "ref/pose.h"
 
@@ -566,23 +567,10 @@ int profile_parse(const char *json, size_t len, const char *source, emu_profile 
 
 int profile_load_file(const char *path, emu_profile *out, ff_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return ff_error_set(err, FF_E_IO, path, -1, "cannot open the profile");
-    char *buf = malloc(PROFILE_MAX_FILE + 1);
-    if (!buf) {
-        fclose(f);
-        return ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
-    }
-    size_t n = fread(buf, 1, PROFILE_MAX_FILE + 1, f);
-    int rd_err = ferror(f);
-    fclose(f);
-    int rc;
-    if (rd_err)
-        rc = ff_error_set(err, FF_E_IO, path, -1, "read error");
-    else if (n > PROFILE_MAX_FILE)
-        rc = ff_error_set(err, FF_E_FORMAT, path, -1, "profile larger than 1 MiB");
-    else
-        rc = profile_parse(buf, n, path, out, err);
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    if (file_read(path, 0, PROFILE_MAX_FILE, &buf, &n, err) < 0) return -1;
+    int rc = profile_parse((const char *)buf, n, path, out, err);
     free(buf);
     return rc;
 }

@@ -247,6 +247,7 @@ typedef struct emu_profile {
 /* Parses JSON text; source names it in errors. */
 int profile_parse(const char *json, size_t len, const char *source, emu_profile *out,
                   ff_error *err);
+/* Reads and parses a profile file: a regular file of at most 1 MiB (common/file.h). */
 int profile_load_file(const char *path, emu_profile *out, ff_error *err);
 /* The profiles built into ff8diff ("ff8_en_steam2013", "standin"). */
 unsigned profile_builtin_count(void);

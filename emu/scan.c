@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/le.h"
 
 #define CONTAIN_TRIES 64 /* entries tried before an address */
@@ -43,22 +44,9 @@ struct scan {
     scan_stats st;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return 0;
-    size_t ncap = *cap ? *cap * 2 : 1024;
-    while (ncap < need)
-        ncap *= 2;
-    void *n = realloc(*p, ncap * size);
-    if (!n) return -1;
-    *p = n;
-    *cap = ncap;
-    return 0;
-}
-
 static int add_edge(scan *s, uint32_t target, uint32_t site)
 {
-    if (grow((void **)&s->edges, &s->edges_cap, s->nedges + 1, sizeof *s->edges)) return -1;
+    if (GROW(s->edges, s->edges_cap, s->nedges + 1, 1024)) return -1;
     s->edges[s->nedges++] = (edge){target, site};
     return 0;
 }
@@ -66,7 +54,7 @@ static int add_edge(scan *s, uint32_t target, uint32_t site)
 static int add_entry(scan *s, uint32_t a, uint8_t kind)
 {
     size_t cap = s->entries_cap;
-    if (grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof *s->entries)) return -1;
+    if (GROW(s->entries, s->entries_cap, s->nentries + 1, 1024)) return -1;
     if (cap != s->entries_cap || !s->kinds) {
         uint8_t *k = realloc(s->kinds, s->entries_cap);
         if (!k) return -1;
@@ -127,7 +115,7 @@ static int sweep_section(scan *s, csh cs, cs_insn *in, const pe_section *sec, ed
         if (t && walk_in_code(s->pe, t) && add_edge(s, t, a)) return -1;
         t = rel32_target(in, 0xE9);
         if (t && walk_in_code(s->pe, t)) {
-            if (grow((void **)tails, tcap, *ntails + 1, sizeof **tails)) return -1;
+            if (GROW(*tails, *tcap, *ntails + 1, 1024)) return -1;
             (*tails)[(*ntails)++] = (edge){t, a};
         }
     }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #define MAX_WORK 4096 /* pending branch targets */
 
 struct walker {
@@ -142,13 +144,7 @@ static void note_refs(const walker *w, walk_routine *r, const cs_x86 *x, int bra
 
 static int push_insn(walker *w, walk_routine *r, uint32_t a, uint8_t size, uint16_t token)
 {
-    if (r->ninsns == w->cap) {
-        size_t ncap = w->cap ? w->cap * 2 : 64;
-        walk_insn *n = realloc(r->insns, ncap * sizeof *n);
-        if (!n) return -1;
-        r->insns = n;
-        w->cap = ncap;
-    }
+    if (GROW(r->insns, w->cap, (size_t)r->ninsns + 1, 64) < 0) return -1;
     r->insns[r->ninsns++] = (walk_insn){a, size, token};
     return 0;
 }

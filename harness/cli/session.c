@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/path.h"
 #include "common/sha256.h"
 #include "corpus/fileio.h"
 #include "corpus/synth.h"
@@ -130,19 +131,15 @@ void cli_exe_close(cli_exe *x)
     x->image = NULL;
 }
 
-void cli_cache_root(char *buf, size_t n)
+int cli_cache_root(char *buf, size_t n, ff_error *err)
 {
     const char *env = getenv("FF8DIFF_CACHE_DIR");
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    if (env && *env)
-        snprintf(buf, n, "%s", env);
-    else if (xdg && *xdg)
-        snprintf(buf, n, "%s/ff8diff", xdg);
-    else if (home && *home)
-        snprintf(buf, n, "%s/.cache/ff8diff", home);
-    else
-        snprintf(buf, n, ".ff8diff-cache");
+    if (env && *env) return path_format(buf, n, err, "%s", env);
+    if (xdg && *xdg) return path_join(buf, n, xdg, "ff8diff", err);
+    if (home && *home) return path_join(buf, n, home, ".cache/ff8diff", err);
+    return path_format(buf, n, err, ".ff8diff-cache");
 }
 
 int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n)
@@ -152,15 +149,16 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
         cli_fail("unknown preset '%s' (small, vanilla, cover)", preset);
         return CLI_EXIT_ERROR;
     }
-    char root[4096];
-    cli_cache_root(root, sizeof root);
-    snprintf(path, n, "%s/corpus/%s-seed%llu-v%d", root, preset, (unsigned long long)seed,
-             SYNTH_CACHE_VERSION);
-    if (fio_is_dir(path)) return 0;
-    char tmp[4200];
+    char root[4096], tmp[4200], parent[4200];
     ff_error err;
-    char parent[4200];
-    snprintf(parent, sizeof parent, "%s/corpus", root);
+    if (cli_cache_root(root, sizeof root, &err) < 0 ||
+        path_format(path, n, &err, "%s/corpus/%s-seed%llu-v%d", root, preset,
+                    (unsigned long long)seed, SYNTH_CACHE_VERSION) < 0 ||
+        path_join(parent, sizeof parent, root, "corpus", &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    if (fio_is_dir(path)) return 0;
     /* A new folder of our own: nothing planted at the name is written through. */
     int made = fio_mkdirs(parent, &err) == 0 ? -1 : -2;
     for (int k = 0; made == -1 && k < 100; k++) {
@@ -294,14 +292,12 @@ int cli_error_exit(const ff_error *err)
 static cache *open_cache(const cli_session *s, char *dir, size_t n, char *warning, size_t wn)
 {
     char root[4096], msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-    if (s->cache_dir)
-        snprintf(root, sizeof root, "%s", s->cache_dir);
-    else
-        cli_cache_root(root, sizeof root);
-    snprintf(dir, n, "%s/results", root);
     cache *c = NULL;
     ff_error err;
-    if (cache_open(dir, (uint64_t)s->cache_limit_mb << 20, &c, &err) < 0) {
+    int rc = s->cache_dir ? path_format(root, sizeof root, &err, "%s", s->cache_dir)
+                          : cli_cache_root(root, sizeof root, &err);
+    if (rc == 0) rc = path_join(dir, n, root, "results", &err);
+    if (rc < 0 || cache_open(dir, (uint64_t)s->cache_limit_mb << 20, &c, &err) < 0) {
         snprintf(warning, wn, "running without the results cache: %s",
                  ff_error_format(&err, msg, sizeof msg));
         cli_warn("%s", warning);

@@ -36,8 +36,12 @@ typedef struct cli_exe {
 int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out);
 void cli_exe_close(cli_exe *x);
 
-/* The cache root: $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff or ~/.cache/ff8diff. */
-void cli_cache_root(char *buf, size_t n);
+/*
+ * The cache root: $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff or
+ * ~/.cache/ff8diff into buf. Returns 0, or -1 with err (FF_E_RANGE) when it
+ * does not fit in n bytes.
+ */
+int cli_cache_root(char *buf, size_t n, ff_error *err);
 
 /*
  * The folder of the synthetic corpus for (preset, seed), generated into the

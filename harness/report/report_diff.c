@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
 #include "harness/report/report_view.h"
@@ -326,7 +326,7 @@ static cJSON *load(const char *path, ff_error *err)
 {
     uint8_t *data;
     size_t size;
-    if (fio_read_all(path, &data, &size, err) < 0) return NULL;
+    if (file_read_all(path, &data, &size, err) < 0) return NULL;
     cJSON *root = cJSON_ParseWithLength((const char *)data, size);
     free(data);
     if (!root) ff_error_set(err, FF_E_FORMAT, path, -1, "not valid JSON");

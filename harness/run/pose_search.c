@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/grow.h"
 #include "common/le.h"
 #include "harness/run/pose_search.h"
 #include "harness/run/refside.h"
@@ -56,13 +57,8 @@ static void sample_free(sample *sm)
 static int keep(sample *sm, const ref_anim *a, uint32_t f, uint32_t clip, mode_id m, int tick,
                 ff_error *err)
 {
-    if (sm->n == sm->cap) {
-        size_t cap = sm->cap ? sm->cap * 2 : 64;
-        state *p = realloc(sm->s, cap * sizeof *p);
-        if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory sampling poses");
-        sm->s = p;
-        sm->cap = cap;
-    }
+    if (GROW(sm->s, sm->cap, sm->n + 1, 64) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory sampling poses");
     size_t len = ref_skel_size(a->dat);
     state *s = &sm->s[sm->n];
     memset(s, 0, sizeof *s);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/le.h"
+#include "common/path.h"
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
@@ -423,8 +424,8 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
     if (complete && cfg->record_dir) {
         char file[512], path[4096];
         tj_file_name(file, sizeof file, w->ctx->res->files[u->file].name, u->mode, cfg->record_lz4);
-        snprintf(path, sizeof path, "%s/%s", cfg->record_dir, file);
-        rc = tj_write_file(path, &w->rec, cfg->record_lz4, err);
+        rc = path_join(path, sizeof path, cfg->record_dir, file, err);
+        if (rc == 0) rc = tj_write_file(path, &w->rec, cfg->record_lz4, err);
     }
     sb_reset(&w->blob);
     sb_reset(&w->rec);

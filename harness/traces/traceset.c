@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/file.h"
+#include "common/path.h"
 #include "corpus/fileio.h"
 #include "harness/report/report.h"
 #include "harness/traces/json_keys.h"
@@ -94,8 +96,8 @@ static int trace_present(const char *dir, const char *name, mode_id m, int compr
 {
     char path[4600];
     tj_file_name(file, n, name, m, compressed);
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    return access(path, R_OK) == 0;
+    /* A path too long to build names no file that can be there. */
+    return path_join(path, sizeof path, dir, file, NULL) == 0 && access(path, R_OK) == 0;
 }
 
 static void add_fault(cJSON *fa, const clip_result *c)
@@ -160,8 +162,8 @@ static cJSON *entity_json(const char *dir, const report_meta *m, const run_resul
     for (int k = 0; k < MODE__COUNT; k++) {
         char file[1200], path[5400];
         tj_entity_file_name(file, sizeof file, b->name, w ? w->name : NULL, (mode_id)k, compressed);
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        if ((m->modes & (1u << k)) && en->clips && access(path, R_OK) == 0) {
+        if ((m->modes & (1u << k)) && en->clips &&
+            path_join(path, sizeof path, dir, file, NULL) == 0 && access(path, R_OK) == 0) {
             cJSON_AddItemToObject(tr, mode_name((mode_id)k), report_json_string(file));
             (*ntraces)++;
         }
@@ -230,7 +232,10 @@ int tset_write(const char *dir, const report_meta *m, const run_results *r, int 
     cJSON_Delete(root);
     if (!text) return ff_error_set(err, FF_E_NOMEM, TSET_MANIFEST, -1, "out of memory");
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, TSET_MANIFEST);
+    if (path_join(path, sizeof path, dir, TSET_MANIFEST, err) < 0) {
+        cJSON_free(text);
+        return -1;
+    }
     strbuf b;
     sb_init(&b);
     sb_puts(&b, text);
@@ -446,11 +451,11 @@ int tset_load(const char *dir, tset **out, ff_error *err)
 {
     *out = NULL;
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, TSET_MANIFEST);
+    if (path_join(path, sizeof path, dir, TSET_MANIFEST, err) < 0) return -1;
     if (access(path, F_OK) != 0) return 0;
     uint8_t *data;
     size_t size;
-    if (fio_read_file(path, 0, TSET_MANIFEST_MAX, &data, &size, err) < 0) return -1;
+    if (file_read(path, 0, TSET_MANIFEST_MAX, &data, &size, err) < 0) return -1;
     cJSON *root = cJSON_ParseWithLength((const char *)data, size);
     free(data);
     if (!cJSON_IsObject(root)) {

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "corpus/fileio.h"
 #include "tests/corpus/ct.h"
 
@@ -164,7 +165,7 @@ Test(fileio, reads_refuse_a_fifo_without_blocking, .init = setup, .fini = teardo
     uint8_t *data = NULL;
     size_t size = 0;
     ff_error err;
-    cr_assert_eq(fio_read_all(fifo, &data, &size, &err), -1);
+    cr_assert_eq(file_read_all(fifo, &data, &size, &err), -1);
     ct_assert_error(&err, FF_E_IO, "pipe.dat", -1, "fifo");
     cr_assert(strstr(err.reason, "not a regular file"), "%s", err.reason);
     cr_assert_null(data);
@@ -178,7 +179,7 @@ Test(fileio, reads_refuse_devices_through_links, .init = setup, .fini = teardown
     uint8_t *data = NULL;
     size_t size = 0;
     ff_error err;
-    cr_assert_eq(fio_read_all(link, &data, &size, &err), -1);
+    cr_assert_eq(file_read_all(link, &data, &size, &err), -1);
     cr_assert(strstr(err.reason, "not a regular file"), "%s", err.reason);
     free(link);
 }
@@ -194,7 +195,7 @@ Test(fileio, reads_above_the_limit_are_refused_before_reading, .init = setup, .f
     uint8_t *data = NULL;
     size_t size = 0;
     ff_error err;
-    cr_assert_eq(fio_read_file(big, 0, 64u << 20, &data, &size, &err), -1);
+    cr_assert_eq(file_read(big, 0, 64u << 20, &data, &size, &err), -1);
     ct_assert_error(&err, FF_E_RANGE, "big.dat", -1, "2 GiB file");
     cr_assert(strstr(err.reason, "2147483648 bytes") && strstr(err.reason, "64 MiB"), "%s",
               err.reason);
@@ -202,10 +203,10 @@ Test(fileio, reads_above_the_limit_are_refused_before_reading, .init = setup, .f
     /* At the limit exactly, the file is read. */
     ct_write(dir, "small.dat", "0123456789", 10);
     char *small = ct_path(dir, "small.dat");
-    CT_OK(fio_read_file(small, 0, 10, &data, &size, &err), &err);
+    CT_OK(file_read(small, 0, 10, &data, &size, &err), &err);
     cr_assert_eq(size, 10);
     free(data);
-    cr_assert_eq(fio_read_file(small, 0, 9, &data, &size, &err), -1);
+    cr_assert_eq(file_read(small, 0, 9, &data, &size, &err), -1);
     free(small);
     free(big);
 }
@@ -218,8 +219,8 @@ Test(fileio, nofollow_reads_refuse_a_link, .init = setup, .fini = teardown)
     uint8_t *data = NULL;
     size_t size = 0;
     ff_error err;
-    cr_assert_eq(fio_read_file(link, FIO_NOFOLLOW, 0, &data, &size, &err), -1);
-    CT_OK(fio_read_file(link, 0, 0, &data, &size, &err), &err);
+    cr_assert_eq(file_read(link, FILE_NOFOLLOW, 0, &data, &size, &err), -1);
+    CT_OK(file_read(link, 0, 0, &data, &size, &err), &err);
     cr_assert_eq(size, 3);
     free(data);
     free(real);

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
 #include "corpus/synth.h"
 
 const char *const hs_modes[4] = {"normal", "slow", "fast", "slow+fast"};
@@ -140,7 +140,7 @@ cJSON *hs_report(const char *out_dir)
     uint8_t *text;
     size_t size;
     ff_error e;
-    cr_assert(fio_read_all(path, &text, &size, &e) == 0, "%s: %s", path, e.reason);
+    cr_assert(file_read_all(path, &text, &size, &e) == 0, "%s: %s", path, e.reason);
     cJSON *report = cJSON_ParseWithLength((const char *)text, size);
     cr_assert(report, "%s is not valid JSON", path);
     free(text);
