@@ -91,7 +91,7 @@ typedef struct record_job {
 } record_job;
 
 /* Writes the manifest once the traces are in place; says what was recorded. */
-static int after_run(void *arg, const report_meta *m, const run_results *r)
+static int after_run(void *arg, const run_meta *m, const run_results *r)
 {
     const record_job *job = arg;
     if (r->interrupted) {

@@ -186,7 +186,7 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
 
 /* ---- reports ---- */
 
-void cli_meta_exe(report_meta *m, const cli_exe *x)
+void cli_meta_exe(run_meta *m, const cli_exe *x)
 {
     m->exe_path = x->path;
     m->exe_sha256 = emu_image_sha256(x->image);
@@ -218,7 +218,7 @@ static void cause_counts(const res_cause *k, char *buf, size_t n)
     }
 }
 
-int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir)
+int cli_write_report(const run_meta *m, const run_results *r, const char *reports_dir)
 {
     cJSON *report = report_build(m, r);
     if (!report) {
@@ -322,7 +322,7 @@ static int run_error_exit(const ff_error *err, const run_config *cfg)
     return cli_error_exit(err);
 }
 
-static void meta_options(report_meta *meta, const run_config *cfg, const run_progress *p)
+static void meta_options(run_meta *meta, const run_config *cfg, const run_progress *p)
 {
     meta->modes = cfg->modes;
     meta->frame_level = cfg->frame_level;
@@ -344,7 +344,7 @@ static void meta_options(report_meta *meta, const run_config *cfg, const run_pro
 }
 
 /* What each side is called and where it came from. */
-static void meta_sides(report_meta *meta, const run_config *cfg, const run_results *r)
+static void meta_sides(run_meta *meta, const run_config *cfg, const run_results *r)
 {
     if (cfg->against_dir) {
         unsigned f = r->cand_formats;
@@ -377,7 +377,7 @@ static int check_outputs(const cli_session *s)
 }
 
 /* What a run reads: the executable (unless traces are the authority) and the corpus. */
-static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, report_meta *meta,
+static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, run_meta *meta,
                        char *corpus_buf, size_t n)
 {
     if (!cfg->traces_dir) {
@@ -416,10 +416,10 @@ static void merge_warnings(run_results *res, const char *session_warning)
 }
 
 /* After a run that went through: the command's own step, the report, the exit code. */
-static int finish(const cli_session *s, run_config *cfg, report_meta *meta, run_results *res,
+static int finish(const cli_session *s, run_config *cfg, run_meta *meta, run_results *res,
                   const run_progress *progress, char *finished, size_t n)
 {
-    report_now_iso(finished, n);
+    run_meta_now_iso(finished, n);
     meta->finished = finished;
     meta_options(meta, cfg, progress);
     meta_sides(meta, cfg, res);
@@ -435,12 +435,12 @@ static int finish(const cli_session *s, run_config *cfg, report_meta *meta, run_
 
 int cli_session_run(const cli_session *s, run_config *cfg)
 {
-    report_meta meta;
+    run_meta meta;
     memset(&meta, 0, sizeof meta);
     meta.command = s->command;
     char run_id[64], started[32], finished[32];
-    report_make_run_id(run_id, sizeof run_id);
-    report_now_iso(started, sizeof started);
+    run_meta_make_id(run_id, sizeof run_id);
+    run_meta_now_iso(started, sizeof started);
     meta.run_id = run_id;
     meta.started = started;
     /* From here a signal stops the run and still gets its partial report. */

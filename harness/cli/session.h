@@ -73,7 +73,7 @@ void cli_exit_guard(int on);
 int cli_error_exit(const ff_error *err);
 
 /* Fills the parts of meta that come from the executable. */
-void cli_meta_exe(report_meta *m, const cli_exe *x);
+void cli_meta_exe(run_meta *m, const cli_exe *x);
 
 /*
  * Builds the report of a run and, when reports_dir is not NULL, writes it
@@ -82,7 +82,7 @@ void cli_meta_exe(report_meta *m, const cli_exe *x);
  * (report_exit_code), or CLI_EXIT_INTERNAL when it cannot be built or
  * written (a full disk, out of memory).
  */
-int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir);
+int cli_write_report(const run_meta *m, const run_results *r, const char *reports_dir);
 
 
 /* What a run-like command asks of cli_session_run. */
@@ -101,13 +101,13 @@ typedef struct cli_session {
     int pose_given;            /* --pose-options was on the command line */
     int levels_given;          /* --levels was on the command line */
     /* Optional: fills meta before the run (identity of recorded traces). */
-    void (*before)(void *arg, report_meta *m);
+    void (*before)(void *arg, run_meta *m);
     /*
      * Optional: called after a run that went through, meta complete, before
      * the report. Returns -1 to go on (report, then the run's exit code), or
      * the command's exit code (no report).
      */
-    int (*after)(void *arg, const report_meta *m, const run_results *r);
+    int (*after)(void *arg, const run_meta *m, const run_results *r);
     void *arg;
 } cli_session;
 

@@ -26,12 +26,12 @@ cJSON *report_pose_json(const pose_conv *p)
     cJSON_AddNumberToObject(s, "faulted", (double)p->faulted);
     cJSON_AddBoolToObject(s, "all_match", p->all_match);
     cJSON_AddNumberToObject(s, "seconds", p->seconds);
-    cJSON_AddItemToObject(s, "note", report_json_string(p->note));
+    cJSON_AddItemToObject(s, "note", json_string(p->note));
     if (p->all_match) {
         cJSON_AddNullToObject(s, "first_miss");
     } else {
         cJSON *m = cJSON_AddObjectToObject(s, "first_miss");
-        cJSON_AddItemToObject(m, "file", report_json_string(p->first_file));
+        cJSON_AddItemToObject(m, "file", json_string(p->first_file));
         cJSON_AddNumberToObject(m, "clip", p->first_clip);
         cJSON_AddStringToObject(m, "mode", mode_name(p->first_mode));
         cJSON_AddNumberToObject(m, "tick", p->first_tick);
@@ -171,7 +171,7 @@ cJSON *report_pose_leaf_json(const run_results *r)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);
         cJSON_AddStringToObject(o, "role", h->role);
-        cJSON_AddItemToObject(o, "routine", h->routine[0] ? report_json_string(h->routine)
+        cJSON_AddItemToObject(o, "routine", h->routine[0] ? json_string(h->routine)
                                                           : cJSON_CreateNull());
         cJSON_AddStringToObject(o, "signature", h->signature);
         cJSON_AddBoolToObject(o, "ran", h->ran);
@@ -180,9 +180,9 @@ cJSON *report_pose_leaf_json(const run_results *r)
         cJSON_AddNumberToObject(o, "mismatches", (double)h->mismatches);
         cJSON_AddNumberToObject(o, "faults", (double)h->faults);
         cJSON_AddItemToObject(o, "first_mismatch",
-                              h->first[0] ? report_json_string(h->first) : cJSON_CreateNull());
+                              h->first[0] ? json_string(h->first) : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "first_fault", h->first_fault[0]
-                                                    ? report_json_string(h->first_fault)
+                                                    ? json_string(h->first_fault)
                                                     : cJSON_CreateNull());
         if (!h->trig) {
             cJSON_AddNullToObject(o, "trig");

@@ -365,7 +365,7 @@ void rt_results(run_results *r)
     r->seconds = 1.5;
 }
 
-void rt_meta(report_meta *m)
+void rt_meta(run_meta *m)
 {
     memset(m, 0, sizeof *m);
     m->command = "run";
@@ -398,7 +398,7 @@ void rt_meta(report_meta *m)
 cJSON *rt_report(void)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     cJSON *j = report_build(&m, &r);

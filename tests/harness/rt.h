@@ -31,7 +31,7 @@
  * bitReader and StartClip (one block of StartClip never run).
  */
 void rt_results(run_results *r);
-void rt_meta(report_meta *m);
+void rt_meta(run_meta *m);
 /* report_build of the two above, asserting success (cJSON_Delete it). */
 cJSON *rt_report(void);
 

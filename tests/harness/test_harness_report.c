@@ -357,7 +357,7 @@ Test(html, well_formed_escaped_with_sections_and_plots)
 Test(html, interrupted_banner)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     r.interrupted = 1;
@@ -377,7 +377,7 @@ Test(html, interrupted_banner)
 Test(html, located_profile_banner)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     m.profile = "ff8_en_steam2013_located_0123abcd";
@@ -677,7 +677,7 @@ static void large_run(run_results *r)
 Test(html, large_run_is_capped)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     large_run(&r);
     rt_meta(&m);
     m.modes = MODE_ALL;
@@ -715,7 +715,7 @@ Test(render, interrupted_by_a_signal_with_warnings_in_every_format)
 {
     char *dir = ts_tempdir();
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     r.interrupted = 1;

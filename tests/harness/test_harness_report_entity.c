@@ -164,7 +164,7 @@ static void build(run_results *r)
 static cJSON *report(void)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     build(&r);
     rt_meta(&m);
     m.modes = 1u << MODE_NORMAL;

@@ -121,7 +121,7 @@ static void assert_outputs(const vcase *c, const cJSON *j, const char *how)
 
 Test(verdict, every_output_renders_the_stored_verdict)
 {
-    report_meta m;
+    run_meta m;
     rt_meta(&m);
     for (size_t i = 0; i < NCASES; i++) {
         const vcase *c = &cases[i];
@@ -146,7 +146,7 @@ Test(verdict, every_output_renders_the_stored_verdict)
 /* The renderers obey the stored value, not the totals: they never decide again. */
 Test(verdict, renderers_do_not_decide_again)
 {
-    report_meta m;
+    run_meta m;
     rt_meta(&m);
     run_results r;
     results_of(&cases[0], &r); /* totals of a plain pass */
@@ -158,7 +158,7 @@ Test(verdict, renderers_do_not_decide_again)
 
 static cJSON *report_with_verdict(const char *result, const char *reason)
 {
-    report_meta m;
+    run_meta m;
     rt_meta(&m);
     run_results r;
     results_of(&cases[1], &r);
@@ -172,7 +172,7 @@ static cJSON *report_with_verdict(const char *result, const char *reason)
 
 Test(verdict, compare_reports_reads_the_stored_verdict)
 {
-    report_meta m;
+    run_meta m;
     rt_meta(&m);
     run_results r;
     results_of(&cases[1], &r);
