@@ -29,11 +29,7 @@ static void cleanup(void)
 
 static char *variant(const char *name)
 {
-    const char *bin = getenv("FF8DIFF_BINARY_DIR");
-    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
-    char rel[64];
-    snprintf(rel, sizeof rel, "emu/standin/%s", name);
-    return ts_path(bin, rel);
+    return ts_standin(name);
 }
 
 /* report.json validates against reports/schema (python3-jsonschema). */

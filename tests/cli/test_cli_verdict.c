@@ -79,10 +79,7 @@ static void drive(const vrun *v, size_t i)
     snprintf(sub, sizeof sub, "r%zu", i);
     char *out = ts_path(scratch, sub), *exe = NULL, *corpus = NULL, opts[600] = "";
     if (v->exe) {
-        const char *bin = getenv("FF8DIFF_BINARY_DIR");
-        cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
-        snprintf(want, sizeof want, "emu/standin/%s", v->exe);
-        exe = ts_path(bin, want);
+        exe = ts_standin(v->exe);
         snprintf(opts, sizeof opts, "--exe '%s' --profile standin ", exe);
     }
     if (v->mixed_corpus) {

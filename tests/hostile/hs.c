@@ -73,11 +73,7 @@ char *hs_standin(const char *name)
 {
     const char *dir = getenv("FF8DIFF_STANDIN_DIR");
     char *p = dir && dir[0] ? ts_path(dir, name) : NULL;
-    if (!p) {
-        char rel[256];
-        snprintf(rel, sizeof rel, "emu/standin/%s", name);
-        p = bin_path(rel);
-    }
+    if (!p) p = ts_standin(name);
     cr_assert(access(p, R_OK) == 0, "%s is not built", p);
     return p;
 }

@@ -81,7 +81,7 @@ uint8_t *mt_encode(const mt_model *m, size_t *size)
     s.geometry_size = 64;
     uint8_t *data = NULL;
     ff_error err;
-    MT_OK(synth_model_encode(&s, &data, size, &err), &err);
+    TS_OK(synth_model_encode(&s, &data, size, &err), &err);
     synth_model_free(&s);
     /* Section 3: what a SLOW+FAST run reads past the last clip. */
     uint32_t from = mt_section_offset(data, 3), to = mt_section_offset(data, 4);
@@ -100,24 +100,15 @@ void mt_write_model(const char *dir, const mt_model *m)
     free(data);
 }
 
-char *mt_standin_path(const char *name)
-{
-    const char *bin = getenv("FF8DIFF_BINARY_DIR");
-    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/emu/standin", bin);
-    return ts_path(dir, name);
-}
-
 emu_image *mt_image(const char *exe)
 {
     emu_profile p;
     ff_error err;
-    MT_OK(profile_builtin_by_name("standin", &p, &err), &err);
-    char *path = mt_standin_path(exe);
+    TS_OK(profile_builtin_by_name("standin", &p, &err), &err);
+    char *path = ts_standin(exe);
     emu_image *img = NULL;
     char warn[512];
-    MT_OK(emu_image_load(path, &p, &img, warn, sizeof warn, &err), &err);
+    TS_OK(emu_image_load(path, &p, &img, warn, sizeof warn, &err), &err);
     free(path);
     return img;
 }
@@ -137,7 +128,7 @@ void mt_execute(const run_config *cfg, run_results *out)
 {
     ff_error err;
     ff_error_clear(&err);
-    MT_OK(run_execute(cfg, out, &err), &err);
+    TS_OK(run_execute(cfg, out, &err), &err);
 }
 
 void mt_run(const char *corpus, const char *exe, unsigned jobs, run_results *out)
