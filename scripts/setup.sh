@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages ff8diff needs, only those missing.
+# Installs the Debian 12 packages ff8diff needs, only those missing, then
+# puts a fast Unicorn (Debian 13's 2.1.1) into the project-local prefix
+# .deps/unicorn, unless the machine's own Unicorn is already a fast one.
 # Runs apt-get as root, or through sudo when not root.
+#
+# Why 2.1.1: Debian 12's Unicorn 2.0.1 takes a slow path on every emulated
+# store (about 0.1-0.2 us each); 2.1.0 and 2.1.1 do not, and 2.1.2-2.1.4
+# take it again for a 32-bit guest without paging (bench/README.md). Debian
+# 13's binary packages need only libc6 >= 2.34, so they run on Debian 12.
+# They are fetched with `apt-get download` from a private source list (the
+# machine's own Debian mirror, suite trixie, Debian's archive keyring: apt
+# checks the signatures) and unpacked with dpkg-deb; the system's apt
+# sources and installed packages are not touched. Without network access the
+# build falls back to the system's Unicorn, and this script says so.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
   cmake make gcc pkg-config            # build
-  libunicorn-dev libcapstone-dev       # emulation, disassembly
+  libunicorn-dev libcapstone-dev       # emulation (the system's, fallback), disassembly
   libcriterion-dev                     # tests
   libcjson-dev liblz4-dev libssl-dev   # JSON, LZ4, SHA-256 (libcrypto)
   gcc-mingw-w64-i686                   # the stand-in engine (PE32)
@@ -13,7 +26,11 @@ packages=(
   python3 python3-jsonschema           # report schema checks, examples
   chromium                             # the HTML report test (headless)
   valgrind                             # memcheck of a run
+  debian-archive-keyring               # fetching the fast Unicorn (below)
 )
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 missing=()
 for p in "${packages[@]}"; do
@@ -21,10 +38,10 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "setup: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+scripts/fetch_unicorn.sh

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu/unicorn_info.h"
 #include "common/error.h"
 #include "emu/profile.h"
 
@@ -69,6 +70,14 @@ void cli_print_error(const ff_error *err);
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "ff8diff: warning: <message>" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Which Unicorn runs (harness/cli/unicorn.c): probes the store path into *u
+ * and, when the stores are slow, writes the warning into slow (n bytes) and
+ * prints it once; slow is "" otherwise.
+ */
+void cli_unicorn_probe(emu_unicorn_info *u, char *slow, size_t n);
+/* The line of `ff8diff --version` about Unicorn, on stdout. */
+void cli_unicorn_print_version(void);
 /* c itself, or "\xNN" for a control byte, in buf. */
 const char *cli_safe_char(unsigned char c, char buf[8]);
 /* s with control bytes escaped (cli_safe_char) into buf (n bytes, cut to fit). */

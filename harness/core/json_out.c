@@ -93,6 +93,15 @@ void json_identity(cJSON *o, const run_meta *m)
     cJSON *tool = cJSON_AddObjectToObject(o, "tool");
     json_add_str(tool, "name", "ff8diff");
     json_add_str(tool, "version", FF8DIFF_VERSION);
+    if (m->unicorn) {
+        cJSON *uc = cJSON_AddObjectToObject(tool, "unicorn");
+        json_add_str(uc, "version", m->unicorn->version);
+        json_add_str(uc, "store_path", emu_store_path_name(m->unicorn->store));
+        cJSON_AddNumberToObject(uc, "store_ns", m->unicorn->store_ns);
+        cJSON_AddNumberToObject(uc, "load_ns", m->unicorn->load_ns);
+    } else {
+        cJSON_AddNullToObject(tool, "unicorn");
+    }
     cJSON *exe = cJSON_AddObjectToObject(o, "executable");
     cJSON_AddItemToObject(exe, "path", json_str_or_null(m->exe_path));
     cJSON_AddItemToObject(exe, "sha256", json_str_or_null(m->exe_sha256));

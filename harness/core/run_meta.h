@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu/unicorn_info.h"
+
 #define RUN_META_MAX_NOTES 4
 
 /* What the run was asked to do and with what, for the report's "run". */
@@ -52,6 +54,9 @@ typedef struct run_meta {
     /* Sentences every report shows before its results ("compared normal only"). */
     const char *notes[RUN_META_MAX_NOTES];
     unsigned nnotes;
+    /* The Unicorn the original ran under, with its store path; NULL when
+     * nothing was emulated (a check against traces). */
+    const emu_unicorn_info *unicorn;
 } run_meta;
 
 /* A run id sortable by time: "20261130-004512-1a2b". */

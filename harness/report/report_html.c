@@ -225,6 +225,14 @@ static void header(strbuf *b, const cJSON *report)
     rh_text(b, rv_str(rv_obj(run, "tool"), "name", "ff8diff"));
     sb_puts(b, " ");
     rh_text(b, rv_str(rv_obj(run, "tool"), "version", "?"));
+    const cJSON *uc = rv_obj(rv_obj(run, "tool"), "unicorn");
+    if (uc) {
+        sb_puts(b, " &#183; <span id=\"unicorn\">Unicorn ");
+        rh_text(b, rv_str(uc, "version", "?"));
+        sb_puts(b, ", ");
+        rh_text(b, rv_str(uc, "store_path", "unknown"));
+        sb_puts(b, " stores</span>");
+    }
     sb_puts(b, "</div></main></header>\n<main>\n");
     if (rv_bool(run, "interrupted", 0)) {
         sb_puts(b, "<div class=\"banner stop\" id=\"interrupted\">The run was interrupted");

@@ -10,13 +10,14 @@
 set -eu
 valgrind=$1
 ff8diff=$2
+supp="$(dirname "$0")/../suppressions/unicorn.supp"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$ff8diff" corpus synth --out "$tmp/corpus" --preset small --seed 1 >/dev/null
 status=0
 FF8DIFF_CACHE_DIR="$tmp/cache" "$valgrind" --error-exitcode=99 --leak-check=full \
-    --errors-for-leak-kinds=definite --smc-check=all-non-file --log-file="$tmp/valgrind.log" \
+    --errors-for-leak-kinds=definite --suppressions="$supp" --smc-check=all-non-file --log-file="$tmp/valgrind.log" \
     "$ff8diff" run --corpus "$tmp/corpus" --profile standin --out "$tmp/reports" \
     --no-cache --jobs 2 -q >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
 
