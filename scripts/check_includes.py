@@ -6,7 +6,7 @@ The order (README.md, "Layout"): between top folders
 and inside harness/
     core <- {report, traces} <- run <- cli
 (corpus and emu do not include each other, nor do report and traces).
-Every project include is written from the repository root ("emu/pe.h").
+Every project include is written from the repository root ("emu/image/pe.h").
 tests/ and bench/ may include anything; they are not checked.
 
 Usage: scripts/check_includes.py [ROOT]   (default: the repository holding this script)

@@ -18,8 +18,8 @@
 
 #include "common/le.h"
 #include "common/rng.h"
-#include "emu/game.h"
-#include "emu/image.h"
+#include "emu/engine/game.h"
+#include "emu/engine/image.h"
 #include "ref/encode.h"
 
 #define BONES 30

@@ -23,8 +23,8 @@
 #include "corpus/fileio.h"
 #include "corpus/source.h"
 #include "corpus/synth.h"
-#include "emu/game.h"
-#include "emu/profile.h"
+#include "emu/engine/game.h"
+#include "emu/image/profile.h"
 #include "harness/run/leaf.h"
 #include "harness/run/run.h"
 

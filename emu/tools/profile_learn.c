@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "common/file.h"
-#include "emu/locate.h"
-#include "emu/pe.h"
-#include "emu/profile.h"
+#include "emu/image/locate.h"
+#include "emu/image/pe.h"
+#include "emu/image/profile.h"
 
 static int fail(const ff_error *err)
 {

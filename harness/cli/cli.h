@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/unicorn_info.h"
+#include "emu/engine/unicorn_info.h"
 #include "common/error.h"
-#include "emu/profile.h"
+#include "emu/image/profile.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_DIFF 1

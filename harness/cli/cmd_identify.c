@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/identify.h"
+#include "emu/profiles/identify.h"
 #include "harness/cli/cli.h"
 
 static void help(FILE *out)

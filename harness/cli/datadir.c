@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "common/path.h"
-#include "emu/identify.h"
+#include "emu/profiles/identify.h"
 #include "harness/cli/cli.h"
 
 #ifndef FF8DIFF_DATA_REL

@@ -17,7 +17,7 @@
 #include "common/sha256.h"
 #include "corpus/fileio.h"
 #include "corpus/synth.h"
-#include "emu/identify.h"
+#include "emu/profiles/identify.h"
 #include "harness/cli/cli.h"
 
 /* Bump when the synthetic generator's output changes: names the corpus cache folder. */

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/game.h"
-#include "emu/profile.h"
+#include "emu/engine/game.h"
+#include "emu/image/profile.h"
 #include "harness/report/report.h"
 #include "harness/run/run.h"
 #include "harness/run/cache.h"

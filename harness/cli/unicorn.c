@@ -1,7 +1,7 @@
 /*
  * harness/cli/unicorn.c: what the command says about the Unicorn it runs:
  * the line of `ff8diff --version`, and the one warning a run gives when
- * the library's emulated stores take the slow path (emu/unicorn_info.h).
+ * the library's emulated stores take the slow path (emu/engine/unicorn_info.h).
  */
 #include <stdio.h>
 

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
-#include "emu/fault.h"
+#include "emu/engine/fault.h"
 #include "harness/core/run_meta.h"
 
 /* s as a valid UTF-8 JSON string ("" for NULL); NULL when out of memory. */

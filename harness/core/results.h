@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "corpus/manifest.h"
-#include "emu/emu.h"
-#include "emu/fault.h"
+#include "emu/engine/emu.h"
+#include "emu/engine/fault.h"
 #include "harness/core/compare.h"
 #include "harness/core/modes.h"
 #include "harness/core/pose_conv.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/unicorn_info.h"
+#include "emu/engine/unicorn_info.h"
 
 #define RUN_META_MAX_NOTES 4
 

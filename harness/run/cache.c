@@ -23,7 +23,7 @@
 #include "common/sha256.h"
 #include "common/file.h"
 #include "corpus/fileio.h"
-#include "emu/emu.h"
+#include "emu/engine/emu.h"
 #include "harness/core/outcome.h"
 
 #define ENV_MAGIC "FF8DCACH"

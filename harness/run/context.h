@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "corpus/source.h"
-#include "emu/observe.h"
+#include "emu/engine/observe.h"
 #include "harness/core/group.h"
 #include "harness/core/outcome.h"
 #include "harness/core/trace.h"

@@ -5,14 +5,14 @@
  * The original's side of a clip comes from, in this order: recorded traces
  * (check), the cache (the whole unit was found there), the outcomes of the
  * identical entity that leads this one's slot, or a new emulation on this
- * worker's own engine (emu/entity.h). Each clip's record is written at its
+ * worker's own engine (emu/engine/entity.h). Each clip's record is written at its
  * fixed index; groups and plots are updated under the run's lock.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/entity.h"
+#include "emu/engine/entity.h"
 #include "harness/core/group.h"
 #include "harness/run/cache.h"
 #include "harness/run/pose_side.h"

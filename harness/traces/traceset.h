@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/fault.h"
+#include "emu/engine/fault.h"
 #include "harness/core/modes.h"
 #include "harness/core/results.h"
 #include "harness/core/run_meta.h"

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "emu/unicorn_info.h"
+#include "emu/engine/unicorn_info.h"
 #include "tests/support/ts.h"
 
 static char *scratch;

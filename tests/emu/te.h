@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/emu.h"
-#include "emu/game.h"
-#include "emu/image.h"
-#include "emu/profile.h"
+#include "emu/engine/emu.h"
+#include "emu/engine/game.h"
+#include "emu/engine/image.h"
+#include "emu/image/profile.h"
 #include "common/error.h"
 #include "tests/support/ts.h"
 

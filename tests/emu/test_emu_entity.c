@@ -1,5 +1,5 @@
 /*
- * tests/emu/test_emu_entity.c: the battle entity (emu/entity.h) on the
+ * tests/emu/test_emu_entity.c: the battle entity (emu/engine/entity.h) on the
  * stand-in: QueueAnimation and AdvanceBy1 on a body and a weapon of
  * different clip lengths, and with a NULL weapon slot (values worked out by
  * hand from te.c's clip), the guest layout of the weapon slot, a fault of
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/entity.h"
+#include "emu/engine/entity.h"
 #include "tests/emu/te.h"
 
 static emu_game *open_game(emu_image *img)

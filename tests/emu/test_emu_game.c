@@ -1,5 +1,5 @@
 /*
- * tests/emu/test_emu_game.c: the game-level face (emu/game.h) on the
+ * tests/emu/test_emu_game.c: the game-level face (emu/engine/game.h) on the
  * stand-in: StartClip + Battle_ReadAnimation on a tiny hand-made clip in
  * normal and SLOW mode (values worked out by hand), the cursor extent, the
  * BuildBoneMatrices patch, leaf calls, faults of the faulty variant with the

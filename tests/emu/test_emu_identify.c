@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/identify.h"
-#include "emu/pe.h"
+#include "emu/profiles/identify.h"
+#include "emu/image/pe.h"
 #include "tests/emu/te.h"
 
 static int find(const identify_result *r, const char *name)

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/identify.h"
-#include "emu/locate.h"
+#include "emu/profiles/identify.h"
+#include "emu/image/locate.h"
 #include "tests/emu/te.h"
 
 /* The address of name in a .sym file ("name 0xADDRESS" lines); fails when absent. */

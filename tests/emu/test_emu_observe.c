@@ -1,5 +1,5 @@
 /*
- * tests/emu/test_emu_observe.c: watching the original (emu/observe.h).
+ * tests/emu/test_emu_observe.c: watching the original (emu/engine/observe.h).
  * Basic blocks of hand-assembled code (worked out by hand from the bytes),
  * the stand-in's blocks against its symbol table, the read log of a replayed
  * call of the hand-made clip (every record worked out from the clip's
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/observe.h"
+#include "emu/engine/observe.h"
 #include "tests/emu/te.h"
 
 /* ---- blocks of hand-assembled code ---- */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/pe.h"
+#include "emu/image/pe.h"
 #include "tests/emu/te.h"
 
 static uint8_t *exe;

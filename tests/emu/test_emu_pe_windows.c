@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/game.h"
-#include "emu/image.h"
-#include "emu/pe.h"
+#include "emu/engine/game.h"
+#include "emu/engine/image.h"
+#include "emu/image/pe.h"
 #include "tests/emu/te.h"
 #include "tests/support/ts.h"
 

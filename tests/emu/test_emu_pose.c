@@ -1,6 +1,6 @@
 /*
  * tests/emu/test_emu_pose.c: the stand-in's BuildBoneMatrices and
- * ComputeBonesWorldMatrices called through the game layer (emu/game.h) on
+ * ComputeBonesWorldMatrices called through the game layer (emu/engine/game.h) on
  * small hand-made skeletons, every cell and translation checked against
  * values worked out by hand from POSE.md at the stand-in's option set
  *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post

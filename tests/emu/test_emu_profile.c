@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/profile.h"
+#include "emu/image/profile.h"
 #include "tests/emu/te.h"
 
 Test(profile, steam_profile_holds_the_engine_facts)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/fault.h"
+#include "emu/engine/fault.h"
 #include "harness/core/fields.h"
 #include "harness/run/leaf.h"
 #include "harness/report/report.h"

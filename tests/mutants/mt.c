@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "corpus/synth.h"
-#include "emu/profile.h"
+#include "emu/image/profile.h"
 #include "harness/core/field_model.h"
 #include "harness/core/fields.h"
 #include "harness/core/modes.h"

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/game.h"
+#include "emu/engine/game.h"
 #include "harness/core/results.h"
 #include "harness/run/run.h"
 #include "tests/support/ts.h"

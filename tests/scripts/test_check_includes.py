@@ -15,10 +15,10 @@ TREE = {
     "common/ok.c": ['#include "common/error.h"'],
     "ref/up.c": ['#include "ref/ok.h"', '#include "corpus/source.h"'],
     "ref/ok.h": ['#include "common/le.h"'],
-    "corpus/side.c": ['/* a sibling */', '#include "emu/pe.h"'],
+    "corpus/side.c": ['/* a sibling */', '#include "emu/image/pe.h"'],
     "emu/rel.c": ['#include "pe.h"'],
     "harness/traces/back.c": ['#include <stdio.h>', '', '#include "harness/report/report.h"'],
-    "harness/report/fine.c": ['#include "harness/core/verdict.h"', '#include "emu/pe.h"'],
+    "harness/report/fine.c": ['#include "harness/core/verdict.h"', '#include "emu/image/pe.h"'],
     "harness/cli/all.c": ['#include "harness/run/run.h"', '#include "harness/version.h"'],
     "harness/core/lib.c": ['#include "tests/support/ts.h"'],
 }
