@@ -3,9 +3,13 @@
 
 The order (README.md, "Layout"): between top folders
     common <- ref <- {corpus, emu} <- harness
+inside emu/
+    image <- profiles <- engine;  image <- tools;  standin alone
 and inside harness/
     core <- {report, traces} <- run <- cli
-(corpus and emu do not include each other, nor do report and traces).
+(corpus and emu do not include each other, nor do report and traces;
+harness includes emu's image, profiles and engine, not its tools or the
+stand-in's sources).
 Every project include is written from the repository root ("emu/image/pe.h").
 tests/ and bench/ may include anything; they are not checked.
 
@@ -22,9 +26,11 @@ ROOMS = [
     ("common/", "common"),
     ("ref/", "ref"),
     ("corpus/", "corpus"),
+    ("emu/image/", "emu/image"),
+    ("emu/profiles/", "emu/profiles"),
+    ("emu/engine/", "emu/engine"),
     ("emu/standin/", "emu/standin"),
     ("emu/tools/", "emu/tools"),
-    ("emu/", "emu"),
     ("harness/core/", "harness/core"),
     ("harness/version.h", "harness/core"),  # generated into the build tree; core's
     ("harness/report/", "harness/report"),
@@ -34,20 +40,23 @@ ROOMS = [
 ]
 
 # What each room may include besides itself (the order, written out).
+EMU = ["emu/image", "emu/profiles", "emu/engine"]
 BELOW = {
     "common": [],
     "ref": ["common"],
     "corpus": ["common", "ref"],
-    "emu": ["common", "ref"],
+    "emu/image": ["common", "ref"],
+    "emu/profiles": ["common", "ref", "emu/image"],
+    "emu/engine": ["common", "ref", "emu/image", "emu/profiles"],
+    "emu/tools": ["common", "ref", "emu/image"],
     "emu/standin": [],  # the stand-in engine: cross-built alone, its own header only
-    "emu/tools": ["common", "ref", "emu"],
-    "harness/core": ["common", "ref", "corpus", "emu"],
-    "harness/report": ["common", "ref", "corpus", "emu", "harness/core"],
-    "harness/traces": ["common", "ref", "corpus", "emu", "harness/core"],
-    "harness/run": ["common", "ref", "corpus", "emu", "harness/core", "harness/report",
-                    "harness/traces"],
-    "harness/cli": ["common", "ref", "corpus", "emu", "harness/core", "harness/report",
-                    "harness/traces", "harness/run"],
+    "harness/core": ["common", "ref", "corpus"] + EMU,
+    "harness/report": ["common", "ref", "corpus"] + EMU + ["harness/core"],
+    "harness/traces": ["common", "ref", "corpus"] + EMU + ["harness/core"],
+    "harness/run": ["common", "ref", "corpus"] + EMU + ["harness/core", "harness/report",
+                                                        "harness/traces"],
+    "harness/cli": ["common", "ref", "corpus"] + EMU + ["harness/core", "harness/report",
+                                                        "harness/traces", "harness/run"],
 }
 
 CHECKED = ("common", "ref", "corpus", "emu", "harness")

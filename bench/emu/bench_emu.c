@@ -19,6 +19,7 @@
 #include "emu/engine/game.h"
 #include "emu/engine/image.h"
 #include "emu/engine/observe.h"
+#include "emu/profiles/profile_builtin.h"
 #include "ref/encode.h"
 
 #define BONES 30

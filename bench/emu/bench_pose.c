@@ -20,6 +20,7 @@
 #include "common/rng.h"
 #include "emu/engine/game.h"
 #include "emu/engine/image.h"
+#include "emu/profiles/profile_builtin.h"
 #include "ref/encode.h"
 
 #define BONES 30

@@ -33,6 +33,7 @@
 #include "emu/engine/entity.h"
 #include "emu/engine/game.h"
 #include "emu/image/profile.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/core/modes.h"
 #include "harness/run/run.h"
 

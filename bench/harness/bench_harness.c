@@ -25,6 +25,7 @@
 #include "corpus/synth.h"
 #include "emu/engine/game.h"
 #include "emu/image/profile.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/run/leaf.h"
 #include "harness/run/run.h"
 

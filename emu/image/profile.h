@@ -249,10 +249,6 @@ int profile_parse(const char *json, size_t len, const char *source, emu_profile 
                   ff_error *err);
 /* Reads and parses a profile file: a regular file of at most 1 MiB (common/file.h). */
 int profile_load_file(const char *path, emu_profile *out, ff_error *err);
-/* The profiles built into ff8diff ("ff8_en_steam2013", "standin"). */
-unsigned profile_builtin_count(void);
-int profile_builtin(unsigned i, emu_profile *out, ff_error *err);
-int profile_builtin_by_name(const char *name, emu_profile *out, ff_error *err);
 /* Name of an engine routine ("Battle_ReadAnimation"). */
 const char *profile_routine_name(profile_routine_id id);
 /* The routine named name, or NULL. */

@@ -16,6 +16,7 @@
 #include "common/file.h"
 #include "common/sha256.h"
 #include "emu/image/pe.h"
+#include "emu/profiles/profile_builtin.h"
 
 #define IDENTIFY_MAX_FILE PE_MAX_IMAGE_SIZE
 

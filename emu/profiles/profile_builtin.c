@@ -5,7 +5,7 @@
  * disk for them. Kept apart from emu/image/profile.c so that build-time tools
  * can read and write profiles without embedding any. No printing, no exit.
  */
-#include "emu/image/profile.h"
+#include "emu/profiles/profile_builtin.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emu/profiles/identify.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 
 static void help(FILE *out)

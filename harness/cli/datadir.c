@@ -18,6 +18,7 @@
 
 #include "common/path.h"
 #include "emu/profiles/identify.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 
 #ifndef FF8DIFF_DATA_REL

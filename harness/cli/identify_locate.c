@@ -14,6 +14,7 @@
 #include "corpus/fileio.h"
 #include "emu/profiles/identify.h"
 #include "emu/image/locate.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 #include "harness/version.h"
 

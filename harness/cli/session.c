@@ -18,6 +18,7 @@
 #include "corpus/fileio.h"
 #include "corpus/synth.h"
 #include "emu/profiles/identify.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 
 /* Bump when the synthetic generator's output changes: names the corpus cache folder. */

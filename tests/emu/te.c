@@ -2,6 +2,7 @@
  * tests/emu/te.c: helpers shared by the emu suites (see te.h).
  */
 #include "common/le.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/emu/te.h"
 
 #include <criterion/criterion.h>

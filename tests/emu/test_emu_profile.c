@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emu/image/profile.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/emu/te.h"
 
 Test(profile, steam_profile_holds_the_engine_facts)

@@ -3,6 +3,7 @@
  * (see mt.h). Test code only.
  */
 #include "common/le.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/mutants/mt.h"
 
 #include <criterion/criterion.h>

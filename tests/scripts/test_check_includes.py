@@ -16,13 +16,17 @@ TREE = {
     "ref/up.c": ['#include "ref/ok.h"', '#include "corpus/source.h"'],
     "ref/ok.h": ['#include "common/le.h"'],
     "corpus/side.c": ['/* a sibling */', '#include "emu/image/pe.h"'],
-    "emu/rel.c": ['#include "pe.h"'],
+    "emu/image/rel.c": ['#include "pe.h"'],
+    "emu/image/up.c": ['#include "emu/image/walk.h"', '#include "emu/engine/emu.h"'],
+    "emu/engine/ok.c": ['#include "emu/profiles/identify.h"', '#include "emu/image/pe.h"'],
+    "emu/loose.c": ['#include "common/error.h"'],
     "harness/traces/back.c": ['#include <stdio.h>', '', '#include "harness/report/report.h"'],
     "harness/report/fine.c": ['#include "harness/core/verdict.h"', '#include "emu/image/pe.h"'],
     "harness/cli/all.c": ['#include "harness/run/run.h"', '#include "harness/version.h"'],
     "harness/core/lib.c": ['#include "tests/support/ts.h"'],
 }
-EXPECTED = {("ref/up.c", 2), ("corpus/side.c", 2), ("emu/rel.c", 1),
+EXPECTED = {("ref/up.c", 2), ("corpus/side.c", 2), ("emu/image/rel.c", 1),
+            ("emu/image/up.c", 2), ("emu/loose.c", 1),
             ("harness/traces/back.c", 3), ("harness/core/lib.c", 1)}
 
 
