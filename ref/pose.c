@@ -163,7 +163,7 @@ static void pose_child(pose_ctx *c, unsigned i, unsigned p, int later, int16_t l
     if (c->scaled) {
         int16_t s[3];
         read3(bone + DAT_BONE_SCALE, s);
-        ref_pose_scale_child(s, later ? unit : c->vec[p], c->vec[i]);
+        ref_pose_scale_child(s, later ? unit : c->vec[p], o->width, c->vec[i]);
         if (o->scale == REF_SCALE_PRE) {
             ref_pose_scale_columns(local, c->vec[i]);
             lmask = scale_mask(lmask, c->vec[i]);
@@ -179,7 +179,7 @@ static void pose_child(pose_ctx *c, unsigned i, unsigned p, int later, int16_t l
     int16_t v[3];
     int32_t d[3];
     ref_pose_offset_vector(o->offset, len, v);
-    ref_pose_apply(pm.m, v, d);
+    ref_pose_apply(pm.m, v, o->width, d);
     for (int k = 0; k < 3; k++)
         w->t[k] = pw_add(pm.t[k], d[k]);
     if (c->near) c->near[i] = (uint16_t)(wmask | offset_mask(pmask, v));
@@ -229,7 +229,7 @@ int ref_world_matrices(uint8_t *skel, unsigned bones, const ref_matrix *base,
         uint8_t *p = bone_at(skel, i) + MATRIX_AT;
         ref_matrix m;
         ref_matrix_load(p, &m);
-        ref_pose_compose(&b, &m, o->step, &m);
+        ref_pose_compose(&b, &m, o->step, o->width, &m);
         ref_matrix_store(p, &m);
     }
     return 0;

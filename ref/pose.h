@@ -8,8 +8,10 @@
  * bytes: no allocation, no globals, no printing, no exits. The bone writer
  * touches bone+0x10 .. bone+0x21 (s16 m[3][3]) and bone+0x24 .. bone+0x2F
  * (s32 t[3]) and nothing else: the pad word at bone+0x22 is never read or
- * written. Integer work wraps in 32 bits (cells in 16) as the game's imul
- * and sar do; nothing saturates.
+ * written. Cells wrap in 16 bits and nothing saturates; the sums of
+ * products behind translations and scale vectors are done in the width the
+ * options name (32 bits wrapping, or 64 bits exact), everything else wraps
+ * in 32 bits as the game's imul, add and sar do.
  */
 #ifndef FF8_REF_POSE_H
 #define FF8_REF_POSE_H
@@ -37,6 +39,13 @@
 #define REF_POSE_LENGTH_MAP(XX) XX(PARENT, "parent") XX(OWN, "own")
 /* Scale path: columns scaled before or after composing with the parent. */
 #define REF_POSE_SCALE_MAP(XX) XX(PRE, "pre") XX(POST, "post")
+/*
+ * Width of the sums of products of the translations (Compose, (M.v) >> 12)
+ * and of the scale path's vectors: 32-bit two's complement (imul, add, sar:
+ * a sum past 2^31 wraps) or 64-bit (imul into edx:eax, add/adc, shrd: exact),
+ * the shifted result kept in 32 bits either way.
+ */
+#define REF_POSE_WIDTH_MAP(XX) XX(32, "32") XX(64, "64")
 
 #define REF_POSE_ENUM_(prefix, name, text) prefix##name,
 #define REF_POSE_ORDER_ENUM_(name, text) REF_POSE_ENUM_(REF_ORDER_, name, text)
@@ -45,6 +54,7 @@
 #define REF_POSE_OFFSET_ENUM_(name, text) REF_POSE_ENUM_(REF_OFFSET_, name, text)
 #define REF_POSE_LENGTH_ENUM_(name, text) REF_POSE_ENUM_(REF_LENGTH_, name, text)
 #define REF_POSE_SCALE_ENUM_(name, text) REF_POSE_ENUM_(REF_SCALE_, name, text)
+#define REF_POSE_WIDTH_ENUM_(name, text) REF_POSE_ENUM_(REF_WIDTH_, name, text)
 typedef enum ref_pose_order {
     REF_POSE_ORDER_MAP(REF_POSE_ORDER_ENUM_) REF_ORDER__COUNT
 } ref_pose_order;
@@ -59,6 +69,9 @@ typedef enum ref_pose_length {
 typedef enum ref_pose_scale {
     REF_POSE_SCALE_MAP(REF_POSE_SCALE_ENUM_) REF_SCALE__COUNT
 } ref_pose_scale;
+typedef enum ref_pose_width {
+    REF_POSE_WIDTH_MAP(REF_POSE_WIDTH_ENUM_) REF_WIDTH__COUNT
+} ref_pose_width;
 
 /*
  * One combination of the open choices. Plain data: a zeroed value is the
@@ -72,6 +85,7 @@ typedef struct ref_pose_opts {
     ref_pose_offset offset;
     ref_pose_length length;
     ref_pose_scale scale;
+    ref_pose_width width;
 } ref_pose_opts;
 
 /* The options by key, in canonical text order: key enum, field and its type, text name. */
@@ -81,12 +95,13 @@ typedef struct ref_pose_opts {
     XX(STEP, step, ref_pose_step, "step")                                                          \
     XX(OFFSET, offset, ref_pose_offset, "offset")                                                  \
     XX(LENGTH, length, ref_pose_length, "length")                                                  \
-    XX(SCALE, scale, ref_pose_scale, "scale")
+    XX(SCALE, scale, ref_pose_scale, "scale")                                                      \
+    XX(WIDTH, width, ref_pose_width, "width")
 #define REF_POSE_KEY_ENUM_(name, field, type, text) REF_POSE_KEY_##name,
 typedef enum ref_pose_key { REF_POSE_KEY_MAP(REF_POSE_KEY_ENUM_) REF_POSE_KEY__COUNT } ref_pose_key;
 
-/* Combinations in the whole space: 6 x 4 x 2 x 6 x 2 x 2. */
-#define REF_POSE_OPTS_COUNT 1152u
+/* Combinations in the whole space: 6 x 4 x 2 x 6 x 2 x 2 x 2. */
+#define REF_POSE_OPTS_COUNT 2304u
 /* Bytes enough for the canonical text form, NUL included. */
 #define REF_POSE_OPTS_TEXT_MAX 96
 
@@ -97,7 +112,7 @@ int ref_pose_opts_valid(const ref_pose_opts *o);
 
 /* "order", "trig", ...; NULL when key is out of range. */
 const char *ref_pose_key_name(ref_pose_key key);
-/* How many values key has (6, 4, 2, 6, 2, 2); 0 when key is out of range. */
+/* How many values key has (6, 4, 2, 6, 2, 2, 2); 0 when key is out of range. */
 unsigned ref_pose_value_count(ref_pose_key key);
 /* Text of value v of key ("x87-floor", "+y", ...); NULL when either is out of range. */
 const char *ref_pose_value_name(ref_pose_key key, unsigned v);
@@ -111,7 +126,7 @@ int ref_pose_opts_set(ref_pose_opts *o, ref_pose_key key, unsigned v);
 
 /*
  * The enumerator: index 0 .. REF_POSE_OPTS_COUNT - 1 <-> combination, each
- * combination exactly once, index 0 the default, the last key (scale)
+ * combination exactly once, index 0 the default, the last key (width)
  * varying fastest. ref_pose_opts_at returns -1 (o unchanged) for an index
  * out of range; ref_pose_opts_index returns REF_POSE_OPTS_COUNT for an
  * invalid o.
@@ -121,9 +136,9 @@ unsigned ref_pose_opts_index(const ref_pose_opts *o);
 
 /*
  * Parses the text form "order=xyz,trig=x87-nearest,step=nearest-even,
- * offset=+z,length=parent,scale=pre": comma-separated key=value items, in
- * any order, any subset of the keys (the others take their defaults; ""
- * is the default combination). No spaces. An unknown key, an unknown value,
+ * offset=+z,length=parent,scale=pre,width=32": comma-separated key=value
+ * items, in any order, any subset of the keys (the others take their
+ * defaults; "" is the default combination). No spaces. An unknown key, an unknown value,
  * an item without '=', an empty item or a key given twice is an FF_E_USAGE
  * error naming the item and listing what is accepted; *out is then left
  * unchanged. text may not be NULL.
@@ -208,30 +223,45 @@ void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig
                        ref_pose_step step, int16_t out[3][3]);
 
 /*
- * 0x56C3D0: out[i] = (sum_k m[i][k] v[k]) >> 12, s16 v in, s32 out; products
- * and sum wrap in 32 bits, the shift is arithmetic (rounds down).
+ * 0x56C3D0: out[i] = (sum_k m[i][k] v[k]) >> 12, s16 v in, s32 out; the
+ * products and their sum in width w (32: wrapping; 64: exact), the shift
+ * arithmetic (rounds down), the result's low 32 bits kept. (With one non-zero
+ * component, as BuildBoneMatrices' offset vectors have, the widths agree: an
+ * s16 product never passes 2^30.) An invalid w computes as 32.
  */
-void ref_pose_apply(const int16_t m[3][3], const int16_t v[3], int32_t out[3]);
+void ref_pose_apply(const int16_t m[3][3], const int16_t v[3], ref_pose_width w, int32_t out[3]);
 
 /*
  * Compose (0x56C2F0): out.m = a.m . b.m (ref_pose_mul with step), out.t =
- * ((a.m . b.t) >> 12) + a.t with s32 b.t, 32-bit wrapping products, sum and
- * addition, arithmetic shift. out may alias a or b.
+ * ((a.m . b.t) >> 12) + a.t with s32 b.t: products and their sum in width w
+ * (32: wrapping; 64: exact; a sum past 2^31 then differs by a multiple of
+ * 2^32 >> 12 = 2^20), arithmetic shift, low 32 bits, the addition of a.t
+ * wrapping in 32 bits. out may alias a or b. An invalid w computes as 32.
  */
 void ref_pose_compose(const ref_matrix *a, const ref_matrix *b, ref_pose_step step,
-                      ref_matrix *out);
+                      ref_pose_width w, ref_matrix *out);
 
 /*
  * The scale path (0x508C30 as POSE.md section 3 states it): column j of m
  * becomes (m[i][j] * v[j]) >> 12, the product wrapping in 32 bits, the
- * shift arithmetic, the result wrapped to s16.
+ * shift arithmetic, the result wrapped to s16. (Not a width choice: a cell
+ * keeps bits 12..27 of the product, the same in 32 and 64 bits.)
  */
 void ref_pose_scale_columns(int16_t m[3][3], const int32_t v[3]);
-/* Scale vectors (Q12): root v = s << 2; child v = (s * parent) >> 10 (32-bit wrap, sar). */
+/*
+ * Scale vectors (Q12): root v = s << 2; child v = (s * parent) >> 10, the
+ * s16 x s32 product in width w (32: wrapping; 64: exact), arithmetic shift,
+ * low 32 bits kept. An invalid w computes as 32.
+ */
 void ref_pose_scale_root(const int16_t s[3], int32_t v[3]);
-void ref_pose_scale_child(const int16_t s[3], const int32_t parent[3], int32_t v[3]);
+void ref_pose_scale_child(const int16_t s[3], const int32_t parent[3], ref_pose_width w,
+                          int32_t v[3]);
 
-/* Root world translation: t[k] = (root[k] * model_scale) >> 8 (32-bit, sar). */
+/*
+ * Root world translation: t[k] = (root[k] * model_scale) >> 8 (arithmetic
+ * shift). Not a width choice: an s16 x s16 product never passes 2^30, so 32
+ * and 64 bits agree on every input.
+ */
 void ref_pose_root_translation(const int16_t root[3], int16_t model_scale, int32_t t[3]);
 /*
  * The child's s16 offset vector for offset: L on its axis, negated for the
@@ -250,11 +280,13 @@ void ref_pose_offset_vector(ref_pose_offset offset, int16_t length, int16_t v[3]
  * the game's layout), bones in index order. For bone i:
  *   local = ref_pose_rotation(rot at bone+4) under o;
  *   scale path (header flag bit0 set): v = ref_pose_scale_root(bone scale)
- *     for a root, ref_pose_scale_child(bone scale, parent's v) for a child;
+ *     for a root, ref_pose_scale_child(bone scale, parent's v, o->width) for
+ *     a child;
  *     columns of local scaled by v before composing (pre) or of the world
  *     matrix after (post);
  *   root (parent -1): m = local; t[k] = (root[k] * model scale) >> 8;
- *   child: m = parent.m . local; t = parent.t + ref_pose_apply(parent.m, v)
+ *   child: m = parent.m . local; t = parent.t + ref_pose_apply(parent.m, v,
+ *     o->width)
  *     where v has L (parent's or own bone size, s16) on the axis and sign
  *     of o->offset (a negated L wraps in s16);
  * and m, t are stored at bone+0x10 / bone+0x24.
@@ -284,9 +316,9 @@ int ref_pose_parent_regular(const uint8_t *skel, unsigned b);
 
 /*
  * ComputeBonesWorldMatrices (0x5095B0): every bone's MATRIX in place =
- * ref_pose_compose(base, bone, o->step). base is only read, and copied
- * before the first write (so it may even point into skel). Returns 0, or
- * -1 (nothing written) on NULL arguments, an invalid o or
+ * ref_pose_compose(base, bone, o->step, o->width). base is only read, and
+ * copied before the first write (so it may even point into skel). Returns
+ * 0, or -1 (nothing written) on NULL arguments, an invalid o or
  * bones > REF_POSE_MAX_BONES.
  */
 int ref_world_matrices(uint8_t *skel, unsigned bones, const ref_matrix *base,

@@ -8,7 +8,9 @@
  * Integer work outside the x87 products wraps in 32 bits like the game's
  * imul / add / sar: it is done on uint32_t (defined wrap) and converted back
  * without implementation-defined casts, so nothing here is undefined
- * behaviour for any input. The x87 products are exact sums rounded once.
+ * behaviour for any input. The sums of products whose width is a choice
+ * (REF_POSE_WIDTH_MAP) are done either that way or exactly in 64 bits
+ * (|sum| < 3 * 2^46), floored by the shift, their low 32 bits kept. The x87 products are exact sums rounded once.
  * Nothing here depends on the floating-point rounding mode.
  */
 #include "common/le.h"
@@ -209,26 +211,43 @@ void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig
     memcpy(out, m, sizeof m);
 }
 
-void ref_pose_apply(const int16_t m[3][3], const int16_t v[3], int32_t out[3])
+/* Low 32 bits of floor(sum / 2^n) for an exact sum (the 64-bit width's shrd). */
+static int32_t shift64(int64_t sum, int n)
 {
-    for (int i = 0; i < 3; i++) {
-        uint32_t sum = 0;
-        for (int k = 0; k < 3; k++)
-            sum += pw_mul(m[i][k], v[k]);
-        out[i] = pw_sar(sum, 12);
-    }
+    int64_t r = (int64_t)((uint64_t)sum & ((1u << n) - 1u)); /* sum mod 2^n */
+    int64_t q = (sum - r) / ((int64_t)1 << n);                /* an exact division */
+    return pw_s32((uint32_t)((uint64_t)q & 0xFFFFFFFFu));
 }
 
-void ref_pose_compose(const ref_matrix *a, const ref_matrix *b, ref_pose_step step, ref_matrix *out)
+/* (a[0] b[0] + a[1] b[1] + a[2] b[2]) >> n in width w. */
+static int32_t dot_shift(const int16_t a[3], const int32_t b[3], ref_pose_width w, int n)
+{
+    if (w == REF_WIDTH_64) {
+        int64_t sum = 0;
+        for (int k = 0; k < 3; k++)
+            sum += (int64_t)a[k] * b[k];
+        return shift64(sum, n);
+    }
+    uint32_t sum = 0;
+    for (int k = 0; k < 3; k++)
+        sum += pw_mul(a[k], b[k]);
+    return pw_sar(sum, n);
+}
+
+void ref_pose_apply(const int16_t m[3][3], const int16_t v[3], ref_pose_width w, int32_t out[3])
+{
+    const int32_t v32[3] = {v[0], v[1], v[2]};
+    for (int i = 0; i < 3; i++)
+        out[i] = dot_shift(m[i], v32, w, 12);
+}
+
+void ref_pose_compose(const ref_matrix *a, const ref_matrix *b, ref_pose_step step,
+                      ref_pose_width w, ref_matrix *out)
 {
     ref_matrix r;
     ref_pose_mul(a->m, b->m, step, r.m);
-    for (int i = 0; i < 3; i++) {
-        uint32_t sum = 0;
-        for (int k = 0; k < 3; k++)
-            sum += pw_mul(a->m[i][k], b->t[k]);
-        r.t[i] = pw_add(pw_sar(sum, 12), a->t[i]);
-    }
+    for (int i = 0; i < 3; i++)
+        r.t[i] = pw_add(dot_shift(a->m[i], b->t, w, 12), a->t[i]);
     *out = r;
 }
 
@@ -247,10 +266,12 @@ void ref_pose_scale_root(const int16_t s[3], int32_t v[3])
         v[k] = pw_s32((uint32_t)s[k] << 2);
 }
 
-void ref_pose_scale_child(const int16_t s[3], const int32_t parent[3], int32_t v[3])
+void ref_pose_scale_child(const int16_t s[3], const int32_t parent[3], ref_pose_width w,
+                          int32_t v[3])
 {
     for (int k = 0; k < 3; k++)
-        v[k] = pw_sar(pw_mul(s[k], parent[k]), 10);
+        v[k] = w == REF_WIDTH_64 ? shift64((int64_t)s[k] * parent[k], 10)
+                                 : pw_sar(pw_mul(s[k], parent[k]), 10);
 }
 
 void ref_pose_root_translation(const int16_t root[3], int16_t model_scale, int32_t t[3])

@@ -15,6 +15,7 @@ static const char *const step_names[] = {REF_POSE_STEP_MAP(NAME_)};
 static const char *const offset_names[] = {REF_POSE_OFFSET_MAP(NAME_)};
 static const char *const length_names[] = {REF_POSE_LENGTH_MAP(NAME_)};
 static const char *const scale_names[] = {REF_POSE_SCALE_MAP(NAME_)};
+static const char *const width_names[] = {REF_POSE_WIDTH_MAP(NAME_)};
 #undef NAME_
 
 typedef struct key_info {
@@ -31,7 +32,7 @@ static const key_info keys[REF_POSE_KEY__COUNT] = {REF_POSE_KEY_MAP(KEY_INFO_)};
 /* The size of the option space, from the lists. */
 #define SPACE_                                                                                     \
     ((unsigned)REF_ORDER__COUNT * REF_TRIG__COUNT * REF_STEP__COUNT * REF_OFFSET__COUNT *          \
-     REF_LENGTH__COUNT * REF_SCALE__COUNT)
+     REF_LENGTH__COUNT * REF_SCALE__COUNT * REF_WIDTH__COUNT)
 _Static_assert(SPACE_ == REF_POSE_OPTS_COUNT,
                "REF_POSE_OPTS_COUNT is the product of the value counts");
 

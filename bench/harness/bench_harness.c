@@ -1,17 +1,24 @@
 /*
  * bench/harness/bench_harness.c: what a run costs and where the time goes.
  *
- * Phases, each in a child process so its peak RSS is its own:
- *   run-1    run_execute, --jobs 1, every mode, frame + leaf levels, no cache
+ * Phases, each in a child process so its peak RSS and CPU time are its own:
+ *   run-1    run_execute, --jobs 1, every mode, frame + leaf levels (or
+ *            frame + pose with --pose), no cache, coverage on as by default
  *   run-2    the same with --jobs 2
  *   alone    the emulated calls of run-1 alone, on one engine: the same
  *            clips in the same modes (those run-1 emulated, dedup included),
  *            StartClip then Battle_ReadAnimation until 1, and the same leaf
- *            calls; no reference, no traces, no comparison
- * overhead = run-1 wall / alone wall; speed-up = run-1 wall / run-2 wall.
+ *            calls; with --pose, after each decoding call the pose calls the
+ *            run emulated there (BuildBoneMatrices, ComputeBonesWorldMatrices
+ *            under both bases; the ticks whose pose the run's memo replays are
+ *            found by an untimed pass first); no reference, no traces, no
+ *            comparison
+ * overhead = run-1 / alone (wall and CPU); speed-up = run-1 wall / run-2 wall.
+ * CPU seconds are the child's user + system time: on a loaded machine they
+ * hold where wall times do not.
  *
  * usage: bench_harness [--corpus DIR] [--preset vanilla] [--standin EXE]
- *                      [--no-dedup] [--keep-matrices]
+ *                      [--pose] [--no-leaf] [--no-dedup] [--keep-matrices]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +34,11 @@
 #include "emu/image/profile.h"
 #include "emu/profiles/profile_builtin.h"
 #include "harness/run/leaf.h"
+#include "harness/run/pose_side.h"
 #include "harness/run/run.h"
 
 typedef struct phase_out {
-    double seconds;
+    double seconds, cpu;
     uint64_t frames, ticks, emulated, shared, calls, leaf_calls, mismatches;
 } phase_out;
 
@@ -41,8 +49,16 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* This process's CPU time (every thread), seconds. */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static const char *corpus_dir, *standin = FF_BENCH_STANDIN;
-static int dedup = 1, keep_matrices = 0;
+static int dedup = 1, keep_matrices = 0, pose = 0, leaf = 1;
 
 static int open_image(emu_image **img)
 {
@@ -66,7 +82,9 @@ static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
     cfg.corpus_path = corpus_dir;
     cfg.image = img;
     cfg.jobs = jobs;
-    cfg.leaf_level = 1;
+    cfg.leaf_level = leaf;
+    cfg.pose_level = pose;
+    cfg.pose_search = pose; /* the convention searched on the original, as `run` does */
     cfg.dedup = dedup;
     cfg.game.keep_matrices = keep_matrices;
     run_progress prog;
@@ -74,9 +92,10 @@ static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
     cfg.progress = &prog;
     run_results res;
     ff_error err;
-    double t0 = now();
+    double t0 = now(), c0 = cpu_now();
     int rc = run_execute(&cfg, &res, &err);
     o->seconds = now() - t0;
+    o->cpu = cpu_now() - c0;
     if (rc < 0) {
         fprintf(stderr, "bench_harness: %s\n", err.reason);
         return -1;
@@ -93,6 +112,60 @@ static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
     if (keep) *keep = res;
     else run_results_free(&res);
     emu_image_free(img);
+    return 0;
+}
+
+/*
+ * One pass over the clips run-1 emulated. With a memo (the untimed pass),
+ * marks in need[] the decoding calls whose pose the run emulates (its memo
+ * misses); without (the timed pass), emulates the pose calls where marked.
+ */
+static int clips_pass(emu_game *g, const run_results *res, const dat_file *dat, pose_memo *memo,
+                      uint8_t *need, uint8_t *world, phase_out *o, ff_error *err)
+{
+    int64_t loaded = -1;
+    size_t k = 0; /* decoding calls so far, the index into need[] */
+    emu_matrix base[2];
+    pose_bases_plain(base);
+    emu_matrix wm[256];
+    for (size_t i = 0; i < res->nresults; i++) {
+        const clip_result *r = &res->results[i];
+        if (r->source != RES_SRC_EMULATED) continue;
+        const dat_file *d = &dat[r->file];
+        if (loaded != (int64_t)r->file) {
+            if (emu_game_load_file(g, d->data, d->size, d->skel_off,
+                                   d->section[DAT_SECTION_GEOMETRY], d->anim_off, err) < 0)
+                return -1;
+            loaded = r->file;
+        } else {
+            emu_game_reset_skeleton(g);
+        }
+        uint32_t ret = 0, pret;
+        emu_fault f;
+        int rc = emu_game_start_clip(g, mode_flags(r->mode), (int16_t)r->clip, &ret, &f);
+        while (rc == 0) {
+            o->calls++;
+            if (pose && ret == 0) {
+                if (memo) {
+                    int emulated = 0;
+                    size_t len = emu_game_skeleton_size(g);
+                    if (pose_orig_tick(memo, g, world, world + len, &emulated, &f, err) != 0)
+                        break;
+                    need[k] = (uint8_t)emulated;
+                } else if (need[k]) {
+                    unsigned bones = emu_game_skeleton(g)[DAT_SKEL_BONE_COUNT];
+                    if (emu_game_build_matrices(g, &pret, &f) != 0 ||
+                        emu_game_world_matrices(g, &base[0], wm, bones, &pret, &f) != 0 ||
+                        emu_game_world_matrices(g, &base[1], wm, bones, &pret, &f) != 0)
+                        break;
+                    o->calls += 3;
+                }
+                k++;
+            }
+            if (ret == 1) break;
+            rc = emu_game_read_animation(g, &ret, &f);
+        }
+    }
     return 0;
 }
 
@@ -123,27 +196,20 @@ static int alone_phase(phase_out *o)
             return -1;
         nd++;
     }
-    double t0 = now();
-    int64_t loaded = -1;
-    for (size_t i = 0; i < res.nresults; i++) {
-        const clip_result *r = &res.results[i];
-        if (r->source != RES_SRC_EMULATED) continue;
-        const dat_file *d = &dat[r->file];
-        if (loaded != (int64_t)r->file) {
-            if (emu_game_load_file(g, d->data, d->size, d->skel_off,
-                                   d->section[DAT_SECTION_GEOMETRY], d->anim_off, &err) < 0)
-                return -1;
-            loaded = r->file;
-        } else {
-            emu_game_reset_skeleton(g);
-        }
-        uint32_t ret = 0;
-        emu_fault f;
-        if (emu_game_start_clip(g, mode_flags(r->mode), (int16_t)r->clip, &ret, &f) < 0) continue;
-        o->calls++;
-        while (ret != 1 && emu_game_read_animation(g, &ret, &f) == 0) o->calls++;
+    /* Which decoding calls the run's pose memo sends to the original (untimed). */
+    uint8_t *need = NULL, *world = malloc(2 * (DAT_SKEL_HEADER + 256 * DAT_BONE_SIZE));
+    if (pose) {
+        phase_out scratch = {0};
+        pose_memo *memo = pose_memo_new(0);
+        need = calloc((size_t)plan.ticks * 2 + 1, 1);
+        if (!memo || !need || !world ||
+            clips_pass(g, &res, dat, memo, need, world, &scratch, &err) < 0)
+            return -1;
+        pose_memo_free(memo);
     }
-    for (int rt = 0; rt < LEAF_ROUTINES; rt++) {
+    double t0 = now(), c0 = cpu_now();
+    if (clips_pass(g, &res, dat, NULL, need, world, o, &err) < 0) return -1;
+    for (int rt = 0; leaf && rt < LEAF_ROUTINES; rt++) {
         uint64_t cases = leaf_case_count((emu_leaf)rt, 100000);
         for (uint64_t k = 0; k < cases; k++) {
             leaf_case lc;
@@ -158,6 +224,7 @@ static int alone_phase(phase_out *o)
         }
     }
     o->seconds = now() - t0;
+    o->cpu = cpu_now() - c0;
     o->frames = plan.frames;
     o->ticks = plan.ticks;
     o->emulated = plan.emulated;
@@ -165,6 +232,8 @@ static int alone_phase(phase_out *o)
     free(data);
     free(size);
     free(dat);
+    free(need);
+    free(world);
     corpus_close(c);
     emu_game_close(g);
     emu_image_free(img);
@@ -188,6 +257,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--standin") && i + 1 < argc) standin = argv[++i];
         else if (!strcmp(argv[i], "--no-dedup")) dedup = 0;
         else if (!strcmp(argv[i], "--keep-matrices")) keep_matrices = 1;
+        else if (!strcmp(argv[i], "--pose")) pose = 1;
+        else if (!strcmp(argv[i], "--no-leaf")) leaf = 0;
+        else {
+            fprintf(stderr, "usage: bench_harness [--corpus DIR] [--preset NAME] [--standin EXE] "
+                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices]\n");
+            return 2;
+        }
     }
     char tmp[] = "/tmp/ff8diff-bench-XXXXXX";
     if (!corpus_dir) {
@@ -202,25 +278,27 @@ int main(int argc, char **argv)
     static const char *const names[] = {"run --jobs 1", "run --jobs 2", "emulated calls alone"};
     phase_out o[3];
     long rss[3];
-    printf("corpus %s, 4 modes, frame + leaf levels, dedup %s, bone matrices %s\n", corpus_dir,
-           dedup ? "on" : "off", keep_matrices ? "kept" : "replaced by ret");
-    printf("%-22s %9s %10s %12s %12s %10s %9s\n", "phase", "wall s", "frames/s", "emu calls",
-           "leaf calls", "emulated", "RSS MiB");
+    printf("corpus %s, 4 modes, levels frame%s%s, dedup %s, bone matrices %s\n", corpus_dir,
+           pose ? " + pose" : "", leaf ? " + leaf" : "", dedup ? "on" : "off",
+           pose || keep_matrices ? "kept" : "replaced by ret");
+    printf("%-22s %9s %9s %10s %12s %12s %10s %9s\n", "phase", "wall s", "CPU s", "frames/s",
+           "emu calls", "leaf calls", "emulated", "RSS MiB");
     for (int k = 0; k < 3; k++) {
         memset(&o[k], 0, sizeof o[k]);
         if (bench_in_child(phase, k, &o[k], sizeof o[k], NULL, &rss[k]) < 0) {
             fprintf(stderr, "bench_harness: phase '%s' failed\n", names[k]);
             return 2;
         }
-        printf("%-22s %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], o[k].seconds,
-               (double)o[k].frames / o[k].seconds, (unsigned long long)o[k].calls,
+        printf("%-22s %9.2f %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], o[k].seconds,
+               o[k].cpu, (double)o[k].frames / o[k].seconds, (unsigned long long)o[k].calls,
                (unsigned long long)o[k].leaf_calls, (unsigned long long)o[k].emulated,
                rss[k] / 1024.0);
     }
     printf("frames compared per run: %llu (ticks %llu); mismatches %llu\n",
            (unsigned long long)o[0].frames, (unsigned long long)o[0].ticks,
            (unsigned long long)o[0].mismatches);
-    printf("overhead (run --jobs 1 / emulated calls alone): %.3fx\n", o[0].seconds / o[2].seconds);
+    printf("overhead (run --jobs 1 / emulated calls alone): %.3fx wall, %.3fx CPU\n",
+           o[0].seconds / o[2].seconds, o[0].cpu / o[2].cpu);
     printf("speed-up with 2 jobs: %.2fx\n", o[0].seconds / o[1].seconds);
     return 0;
 }

@@ -92,14 +92,10 @@ static const int all_regs[EMU__NREGS] = {
 
 /* ---- hooks ---------------------------------------------------------------- */
 
-static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+/* The budget ran out at the block at addr: the fault, with the registers there.
+ * Kept out of line, as block_met is, so on_block stays a leaf with a small frame. */
+__attribute__((noinline)) static void over_budget(uc_engine *uc, emu *e, uint64_t addr)
 {
-    emu *e = user;
-    if (addr == EMU_SENTINEL) return;
-    e->block_addr = (uint32_t)addr;
-    e->block_size = size;
-    e->insns += block_insns(e, (uint32_t)addr, size);
-    if (e->insns <= e->budget) return;
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = EMU_FAULT_BUDGET;
         e->stop_eip = (uint32_t)addr;
@@ -112,6 +108,35 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     /* Asked again at every later block: a refused request cannot let the
      * call run on unbounded. */
     uc_emu_stop(uc);
+}
+
+/* A block the memo did not hold: counted (cached per engine), covered, memoised. */
+__attribute__((noinline)) static uint32_t block_met(emu *e, emu_memo *m, uint32_t addr, uint32_t size)
+{
+    m->addr = addr;
+    m->size = size;
+    m->insns = block_insns(e, addr, size);
+    emu_cover_block(e, addr, size);
+    return m->insns;
+}
+
+/*
+ * The engine's one block hook, called by Unicorn before each translated
+ * block runs: the instruction budget, the block for fault disassembly, and
+ * (on a block's first meeting) coverage. Its common case is a memo hit.
+ */
+static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    emu *e = user;
+    if (addr == EMU_SENTINEL) return;
+    emu_memo *m = &e->memo[((uint32_t)addr ^ ((uint32_t)addr >> 12)) & (EMU_MEMO - 1)];
+    uint32_t n = m->addr == (uint32_t)addr && m->size == size
+                     ? m->insns
+                     : block_met(e, m, (uint32_t)addr, size);
+    e->block_addr = (uint32_t)addr;
+    e->block_size = size;
+    e->insns += n;
+    if (e->insns > e->budget) over_budget(uc, e, addr);
 }
 
 /* Maps more of the stack downwards when a call touches below the hot part. */

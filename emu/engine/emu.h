@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "emu/engine/fault.h"
+#include "emu/image/owner.h"
 #include "emu/image/pe.h"
 #include "emu/image/profile.h"
 #include "common/error.h"
@@ -140,7 +141,11 @@ typedef struct emu_writer {
     uint32_t eip;       /* the instruction of the last one */
     int size;           /* its width in bytes */
     uint64_t value;     /* the value it wrote */
-    char routine[64];   /* profile routine holding eip ("" when none) */
+    /* The routine holding eip by its extent (emu/image/owner.h): a profile routine, or "a routine
+     * at 0x.. called from <profile routine>" (routine_in_profile 0); "" when none holds it.
+     * routine_offset is eip minus that routine's entry. */
+    char routine[EMU_OWNER_NAME];
+    int routine_in_profile;
     uint32_t routine_offset;
     char insn[96];      /* its disassembly, "mov word ptr [ecx + 4], ax" */
 } emu_writer;

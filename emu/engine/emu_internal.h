@@ -16,11 +16,16 @@
 #define EMU_MAX_PATCHES 8
 #define EMU_MAX_RUNS 64
 
-/* A translated block whose blocks coverage has marked (emu/engine/coverage.c). */
-#define EMU_COVER_MEMO 1024
-typedef struct emu_cover_memo {
-    uint32_t addr, size; /* addr 0: empty */
-} emu_cover_memo;
+/*
+ * A translated block as the block hook last saw it (emu/engine/call.c): its
+ * instruction count, and whether coverage has marked its blocks. Direct
+ * mapped by address, so the hook's common case is one compare.
+ */
+#define EMU_MEMO 4096
+typedef struct emu_memo {
+    uint32_t addr, size; /* size 0: empty */
+    uint32_t insns;
+} emu_memo;
 
 /* A run of image pages whose data is writable (restored after a fault). */
 typedef struct emu_run {
@@ -108,12 +113,10 @@ struct emu {
         uint64_t value;
     } watch;
 
-    /* Coverage of profile code (emu/engine/coverage.c). */
-    uc_hook cover_hook;
+    /* Coverage of profile code (emu/engine/coverage.c), marked by the block hook. */
     int covering;
     const struct emu_blockmap *cover_map;
     uint8_t *cover_hits;
-    emu_cover_memo cover_memo[EMU_COVER_MEMO];
 
     /* Call recording (emu/engine/calllog.c). */
     uc_hook *call_hooks;
@@ -129,8 +132,15 @@ struct emu {
     emu_block *blocks;
     uint32_t nblocks_cap, nblocks_used; /* cap is a power of two */
     cs_insn *insn;                      /* Capstone scratch instruction for counting */
+    emu_memo memo[EMU_MEMO];            /* in front of blocks; emptied when coverage starts */
 };
 
+/*
+ * Marks the blocks of the coverage map that the translated block [addr,
+ * addr + size) runs, when coverage is on (emu/engine/coverage.c). Called by the
+ * block hook the first time it meets that block (a memo miss).
+ */
+void emu_cover_block(emu *e, uint32_t addr, uint32_t size);
 /* Drops the image's translated code, so hooks added since apply (emu/engine/watch.c). */
 int emu_drop_code(emu *e, ff_error *err);
 /* Installs the hooks and flushes translated code (emu/engine/call.c). */

@@ -88,15 +88,15 @@ void emu_watch_result(emu *e, emu_writer *w)
     w->eip = e->watch.eip;
     w->size = e->watch.size;
     w->value = e->watch.value;
-    /* The routine holding EIP: the profile routine with the closest start below it. */
-    const profile_routine *best = NULL;
-    for (unsigned i = 0; i < e->profile.nroutines; i++) {
-        const profile_routine *r = &e->profile.routines[i];
-        if (r->address <= w->eip && (!best || r->address > best->address)) best = r;
-    }
-    if (best) {
-        snprintf(w->routine, sizeof w->routine, "%s", best->name);
-        w->routine_offset = w->eip - best->address;
+    /* The routine holding EIP by the routines' extents (a helper the profile does not list
+     * is named as such, never as a profile routine plus an offset past its end). A walk
+     * that runs out of memory leaves the routine unnamed. */
+    emu_owner o;
+    ff_error err;
+    if (emu_owner_of(e->pe, e->pristine, &e->profile, w->eip, &o, &err) == 0 && o.known) {
+        snprintf(w->routine, sizeof w->routine, "%s", o.routine);
+        w->routine_in_profile = o.in_profile;
+        w->routine_offset = o.offset;
     }
     uint8_t code[48];
     const uint8_t *host = emu_host(e, w->eip, sizeof code);

@@ -82,11 +82,22 @@ static int contains(const uint32_t *v, size_t n, uint32_t x)
  * Narrows routine i to vals (n entries, any order; taken over) because of
  * evidence. Keeps only entries in both; records the evidence when it
  * changed something, and what ruled the candidates out when none is left.
+ * Soft evidence (the profile's call structure) that would leave none keeps
+ * them all and is recorded as disagreeing instead.
  */
-static void narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence)
+static void narrow_by(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence,
+                      int soft)
 {
     dom *d = &sv->d[i];
     n = unique(vals, n);
+    if (d->any && !n && soft) {
+        /* Nothing the profile's structure points to: the routine stays to be searched. */
+        char text[sizeof d->disagreed];
+        snprintf(text, sizeof text, "%.80s: no such routine", evidence);
+        locate_append(d->disagreed, sizeof d->disagreed, text);
+        free(vals);
+        return;
+    }
     if (d->any) {
         d->any = 0;
         d->v = vals;
@@ -107,6 +118,14 @@ static void narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char 
             char lost[sizeof d->lost];
             snprintf(lost, sizeof lost, "none of its %zu candidate%s (%.90s; %.100s) is also %.80s",
                      d->n, d->n == 1 ? "" : "s", addrs, d->how, evidence);
+            if (soft) {
+                /* Structure the profile may have from another build: kept, noted. */
+                char text[sizeof d->disagreed];
+                snprintf(text, sizeof text, "not %.80s (%.200s)", evidence, addrs);
+                locate_append(d->disagreed, sizeof d->disagreed, text);
+                free(vals);
+                return;
+            }
             memcpy(d->lost, lost, sizeof lost);
         }
         d->n = m;
@@ -116,6 +135,11 @@ static void narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char 
     free(vals);
 }
 
+static void narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence)
+{
+    narrow_by(sv, i, vals, n, evidence, 0);
+}
+
 const walk_routine *locate_walk_of(solver *sv, uint32_t entry)
 {
     const walk_routine *w = scan_walk(sv->sc, entry, sv->err);
@@ -123,13 +147,18 @@ const walk_routine *locate_walk_of(solver *sv, uint32_t entry)
     return w;
 }
 
-/* Candidates that cannot be routine i: not code, nothing decodes, another call count. */
+/*
+ * Candidates that cannot be routine i: not code, nothing decodes. Then the call count:
+ * those making as many distinct direct calls as the profile lists go before those that do
+ * not; when none does, the count is the profile's structure disagreeing with this build,
+ * noted, and every candidate stays.
+ */
 static void shape(solver *sv, unsigned i)
 {
     dom *d = &sv->d[i];
     const profile_routine *r = &sv->p->routines[i];
     if (d->any || !d->n) return;
-    size_t m = 0;
+    size_t code = 0, m = 0;
     unsigned lo = ~0u, hi = 0;
     for (size_t k = 0; k < d->n && !sv->failed; k++) {
         if (!walk_in_code(sv->pe, d->v[k])) continue;
@@ -137,27 +166,38 @@ static void shape(solver *sv, unsigned i)
         if (!w || !w->decoded) continue;
         lo = w->ncalls < lo ? w->ncalls : lo;
         hi = w->ncalls > hi ? w->ncalls : hi;
-        if (r->callees_known && (w->ncalls != r->ncallees || w->truncated)) continue;
-        d->v[m++] = d->v[k];
+        d->v[code++] = d->v[k];
     }
-    if (m == d->n) return;
-    if (!m) {
-        char addrs[128] = "", calls[48];
+    if (!code) {
+        char addrs[128] = "";
         locate_list_addresses(addrs, sizeof addrs, d->v, d->n);
-        if (lo > hi)
-            snprintf(calls, sizeof calls, "none decodes as code");
-        else if (lo == hi)
+        snprintf(d->lost, sizeof d->lost, "none of its %zu candidate%s (%.90s; %.100s) decodes as code",
+                 d->n, d->n == 1 ? "" : "s", addrs, d->how);
+    }
+    for (size_t k = 0; k < code && !sv->failed && r->callees_known; k++) {
+        const walk_routine *w = locate_walk_of(sv, d->v[k]);
+        if (w && w->ncalls == r->ncallees && !w->truncated) m++;
+    }
+    if (code && r->callees_known && m && m < code) {
+        size_t j = 0;
+        for (size_t k = 0; k < code; k++) {
+            const walk_routine *w = locate_walk_of(sv, d->v[k]);
+            if (w && w->ncalls == r->ncallees && !w->truncated) d->v[j++] = d->v[k];
+        }
+        code = j;
+    } else if (code && r->callees_known && !m && !strstr(d->disagreed, "the profile lists")) {
+        char calls[48], text[LOCATE_WHY_MAX];
+        if (lo == hi)
             snprintf(calls, sizeof calls, "%s %u distinct direct call%s",
-                     d->n == 1 ? "makes" : "make", lo, lo == 1 ? "" : "s");
+                     code == 1 ? "makes" : "make", lo, lo == 1 ? "" : "s");
         else
             snprintf(calls, sizeof calls, "make %u to %u distinct direct calls", lo, hi);
-        char lost[sizeof d->lost];
-        snprintf(lost, sizeof lost,
-                 "its %zu candidate%s (%.90s; %.100s) %.48s, the profile lists %u", d->n,
-                 d->n == 1 ? "" : "s", addrs, d->how, calls, r->ncallees);
-        memcpy(d->lost, lost, sizeof lost);
+        snprintf(text, sizeof text, "its candidate%s %.48s, the profile lists %u",
+                 code == 1 ? "" : "s", calls, r->ncallees);
+        locate_append(d->disagreed, sizeof d->disagreed, text);
     }
-    d->n = m;
+    if (code == d->n) return;
+    d->n = code;
     sv->changed = 1;
 }
 
@@ -242,7 +282,7 @@ static void keep_callers(solver *sv, unsigned qi, const dom *c, const char *evid
             hit = contains(c->v, c->n, w->calls[t].address);
         if (hit) keep[m++] = q->v[k];
     }
-    narrow(sv, qi, keep, m, evidence);
+    narrow_by(sv, qi, keep, m, evidence, 1);
 }
 
 /*
@@ -260,7 +300,7 @@ static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
         if (q->any || !q->n || q->n > EXPAND_MAX) return;
         uint32_t *t = targets_of(sv, q, &n);
         snprintf(ev, sizeof ev, "called by %s", sv->p->routines[qi].name);
-        if (t) narrow(sv, ci, t, n, ev);
+        if (t) narrow_by(sv, ci, t, n, ev, 1);
         return;
     }
     if (c->any || !c->n || sv->failed) return;
@@ -269,7 +309,7 @@ static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
         keep_callers(sv, qi, c, ev);
     } else if (c->n <= CALLERS_FROM) {
         uint32_t *callers = callers_of(sv, c, &n);
-        if (callers) narrow(sv, qi, callers, n, ev);
+        if (callers) narrow_by(sv, qi, callers, n, ev, 1);
     }
 }
 
@@ -303,27 +343,74 @@ int locate_pattern_equal(const walk_routine *w, const profile_routine *r)
     return 1;
 }
 
+/*
+ * Among routine i's candidates, those whose walk ok() accepts, when some but not all are
+ * (evidence that tells candidates apart, never one that rules them all out).
+ */
+static void keep_where(solver *sv, unsigned i,
+                       int (*ok)(const solver *sv, const profile_routine *r, const walk_routine *w),
+                       const char *evidence)
+{
+    dom *d = &sv->d[i];
+    uint32_t *same = malloc(d->n * sizeof *same);
+    if (!same) {
+        sv->failed = 1;
+        return;
+    }
+    size_t m = 0;
+    for (size_t k = 0; k < d->n; k++) {
+        const walk_routine *w = locate_walk_of(sv, d->v[k]);
+        if (w && ok(sv, &sv->p->routines[i], w)) same[m++] = d->v[k];
+    }
+    if (m && m < d->n)
+        narrow(sv, i, same, m, evidence);
+    else
+        free(same);
+}
+
+static int same_pattern(const solver *sv, const profile_routine *r, const walk_routine *w)
+{
+    (void)sv;
+    return locate_pattern_equal(w, r);
+}
+
 /* Among several candidates, those whose pattern is the profile's (when some are). */
 static void patterns(solver *sv)
 {
     for (unsigned i = 0; i < sv->p->nroutines && !sv->failed; i++) {
-        dom *d = &sv->d[i];
+        const dom *d = &sv->d[i];
+        if (sv->skip[i] || d->any || d->n < 2 || !sv->p->routines[i].npattern) continue;
+        keep_where(sv, i, same_pattern, "pattern");
+    }
+}
+
+/* 1 when the walk calls the found callees of r in the order the profile lists them. */
+static int in_call_order(const solver *sv, const profile_routine *r, const walk_routine *w)
+{
+    uint32_t want[PROFILE_MAX_CALLEES];
+    unsigned nwant = 0, k = 0;
+    for (unsigned c = 0; c < r->ncallees; c++) {
+        const profile_routine *t = profile_find_routine(sv->p, r->callees[c]);
+        const dom *td = t ? &sv->d[t - sv->p->routines] : NULL;
+        if (td && !td->any && td->n == 1) want[nwant++] = td->v[0];
+    }
+    for (unsigned c = 0; c < w->ncalls && k < nwant; c++) {
+        int found = 0;
+        for (unsigned j = 0; j < nwant; j++) found |= w->calls[c].address == want[j];
+        if (found && w->calls[c].address != want[k]) return 0;
+        k += found;
+    }
+    return nwant > 1 && k == nwant;
+}
+
+/* Among several candidates, those calling the found callees in the profile's order. */
+static void call_order(solver *sv)
+{
+    for (unsigned i = 0; i < sv->p->nroutines && !sv->failed; i++) {
+        const dom *d = &sv->d[i];
         const profile_routine *r = &sv->p->routines[i];
-        if (sv->skip[i] || d->any || d->n < 2 || !r->npattern) continue;
-        uint32_t *same = malloc(d->n * sizeof *same);
-        if (!same) {
-            sv->failed = 1;
-            return;
-        }
-        size_t m = 0;
-        for (size_t k = 0; k < d->n; k++) {
-            const walk_routine *w = locate_walk_of(sv, d->v[k]);
-            if (w && locate_pattern_equal(w, r)) same[m++] = d->v[k];
-        }
-        if (m && m < d->n)
-            narrow(sv, i, same, m, "pattern");
-        else
-            free(same);
+        if (sv->skip[i] || d->any || d->n < 2 || !r->callees_known || r->ncallees < 2) continue;
+        keep_where(sv, i, in_call_order, "calls its callees in the profile's order");
     }
 }
 
@@ -363,7 +450,9 @@ static void solve(solver *sv)
         edges(sv, 0);
         if (!sv->changed) edges(sv, 1);
         if (!sv->changed) patterns(sv);
+        if (!sv->changed) call_order(sv);
         if (!sv->changed) search(sv);
+        if (!sv->changed) locate_weigh_step(sv);
         if (!sv->changed) return;
     }
 }

@@ -16,10 +16,18 @@
  *     the profile or learned from a known build, tell apart candidates the
  *     structure leaves together (such as two allocator routines of the same
  *     shape), and find a routine no edge reaches.
- * Each routine, table and global ends found (one candidate), not found (no
- * candidate, with what ruled the last ones out) or ambiguous (several,
- * listed). Anything short of all found is a refusal naming them: nothing is
- * guessed. Routines marked "test" are skipped (not engine routines).
+ * The call structure (the number of distinct calls, the call edges) is the
+ * profile's, which may describe another build (with --from, it is learned
+ * from that build): evidence of structure that would rule out every
+ * candidate left does not, it is recorded as disagreeing and the
+ * candidates stay. A routine whose evidence disagreed, or that stays
+ * ambiguous or unreached, is then weighed by pattern: found when one
+ * candidate is clearly the closest (LOCATE_CLEAR_SCORE percent or more,
+ * LOCATE_CLEAR_MARGIN points ahead of the next), otherwise reported with
+ * its best candidate and score. Each routine, table and global ends found,
+ * not found (with what ruled the last candidates out) or ambiguous
+ * (several, listed). Anything short of all found is a refusal naming them.
+ * Routines marked "test" are skipped (not engine routines).
  *
  * Nothing here knows a routine name or an address of any build: all of it
  * comes from the profile. Reads only; never prints, never exits.
@@ -35,6 +43,8 @@
 
 #define LOCATE_MAX_CANDIDATES 16
 #define LOCATE_WHY_MAX 400
+#define LOCATE_CLEAR_SCORE 70  /* pattern similarity a best candidate needs, percent */
+#define LOCATE_CLEAR_MARGIN 15 /* and its lead over the next candidate, points */
 
 /* status, JSON name, word for people */
 #define LOCATE_STATUS_MAP(XX)                                                                      \
@@ -61,6 +71,11 @@ typedef struct locate_item {
     int pattern;              /* -1 no pattern to compare; else similarity 0..100 */
     char how[256];            /* the evidence, in the order it applied */
     char why[LOCATE_WHY_MAX]; /* NOT_FOUND / AMBIGUOUS / SKIPPED: the reason */
+    char disagreed[LOCATE_WHY_MAX]; /* evidence that disagreed with the candidates kept */
+    /* The candidate closest to the profile's pattern, when patterns were weighed (best 0:
+     * none): its similarity and the next candidate's (-1: no other). */
+    uint32_t best;
+    int best_score, next_score;
 } locate_item;
 
 typedef struct locate_opts {
@@ -98,9 +113,10 @@ int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p, const 
 
 /*
  * Learns from a known build (data, which p describes: its addresses hold):
- * each routine's pattern, and the callees of a routine whose callees the
- * profile does not list. Replaces the patterns p has. Fails when data is
- * not a PE32 or memory runs out.
+ * each routine's pattern and its callees, in the order its code calls them
+ * (a profile routine's name, else "0xADDRESS"). Replaces the patterns and
+ * callees p has (a routine whose walk was cut short keeps the profile's
+ * callees). Fails when data is not a PE32 or memory runs out.
  */
 int locate_learn(const uint8_t *data, size_t size, emu_profile *p, ff_error *err);
 

@@ -20,6 +20,10 @@ typedef struct dom {
     size_t first;              /* size after the first evidence */
     char how[256];             /* evidence that narrowed it */
     char lost[LOCATE_WHY_MAX]; /* what ruled out the last candidates */
+    /* Evidence that would have ruled out every candidate left (a call count, a call
+     * edge): the profile's structure may not be this build's, so it lowers their rank
+     * instead (locate_items.c weighs them by pattern). */
+    char disagreed[LOCATE_WHY_MAX];
 } dom;
 
 /* The state of one locate_buffer call. */
@@ -32,6 +36,11 @@ typedef struct solver {
     int changed;
     ff_error *err;
     int failed; /* out of memory */
+    /* Patterns weighed (emu/image/locate_weigh.c): per routine, 1 once weighed, its candidate
+     * closest to the profile's pattern (0: none), that similarity and the next one's. */
+    int weighed[PROFILE_MAX_ROUTINES];
+    uint32_t best[PROFILE_MAX_ROUTINES];
+    int best_score[PROFILE_MAX_ROUTINES], next_score[PROFILE_MAX_ROUTINES];
 } solver;
 
 /* Appends "; text" to buf (unless already there). */
@@ -40,6 +49,19 @@ void locate_append(char *buf, size_t cap, const char *text);
 void locate_list_addresses(char *buf, size_t cap, const uint32_t *v, size_t n);
 /* The cached walk of entry; NULL (sv->failed set) when memory runs out. */
 const walk_routine *locate_walk_of(solver *sv, uint32_t entry);
+/*
+ * Weighs routine i's candidates by pattern (its domain, or every entry of about its size
+ * that no other routine holds when it has none) into sv->best etc. Returns 1 when one is
+ * clearly the closest (LOCATE_CLEAR_SCORE, LOCATE_CLEAR_MARGIN), 0 when not or when the
+ * profile has no pattern for it; sv->failed set when memory runs out.
+ */
+int locate_weigh(solver *sv, unsigned i);
+/*
+ * One step of the solver once nothing else narrows: the first routine whose evidence
+ * disagreed, or that is ambiguous or unreached, is weighed; a clear best becomes its one
+ * candidate. Sets sv->changed when a domain changed.
+ */
+void locate_weigh_step(solver *sv);
 /* Fills out's items, counts and refusal from the solved domains; -1 when memory ran out. */
 int locate_items(solver *sv, locate_result *out);
 

@@ -59,6 +59,36 @@ static void explain_unreached(const solver *sv, unsigned i, locate_item *it)
                  knows);
 }
 
+/*
+ * What patterns said of routine i: its best candidate and score; a found routine whose
+ * structure disagreed stays found only when its code is clearly the pattern's.
+ */
+static void weighed(const solver *sv, unsigned i, locate_item *it)
+{
+    const dom *d = &sv->d[i];
+    snprintf(it->disagreed, sizeof it->disagreed, "%s", d->disagreed);
+    it->best_score = it->next_score = -1;
+    if (!sv->weighed[i]) return;
+    it->best = sv->best[i];
+    it->best_score = sv->best_score[i];
+    it->next_score = sv->next_score[i];
+    char best[96] = "";
+    if (it->best)
+        snprintf(best, sizeof best, "best candidate 0x%X, %d%% like its pattern (next %d%%)",
+                 it->best, it->best_score, it->next_score);
+    if (it->status == LOCATE_FOUND && d->disagreed[0] &&
+        (it->best != it->address || it->best_score < LOCATE_CLEAR_SCORE)) {
+        it->status = LOCATE_NOT_FOUND;
+        snprintf(it->why, sizeof it->why,
+                 "its candidate 0x%X disagrees with the profile (%.200s) and its code is not "
+                 "clearly the pattern's (%.100s)",
+                 it->address, d->disagreed, best[0] ? best : "no candidate weighed");
+        it->address = 0;
+    } else if (it->status != LOCATE_FOUND && best[0]) {
+        locate_append(it->why, sizeof it->why, best);
+    }
+}
+
 static void routine_items(const solver *sv, locate_result *out)
 {
     for (unsigned i = 0; i < sv->p->nroutines; i++) {
@@ -74,6 +104,7 @@ static void routine_items(const solver *sv, locate_result *out)
         }
         item_from(&sv->d[i], it);
         if (sv->d[i].any) explain_unreached(sv, i, it);
+        weighed(sv, i, it);
     }
     out->nroutines = sv->p->nroutines;
 }

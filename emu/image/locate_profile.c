@@ -132,10 +132,11 @@ int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, con
     return 0;
 }
 
-/* The callees of the routine walked, named after the profile's routines. */
+/* The callees of the routine walked, named after the profile's routines: the known build's
+ * call structure replaces the profile's (which may describe another build). */
 static void learn_callees(profile_routine *r, const walk_routine *w, const emu_profile *p)
 {
-    if (r->callees_known || w->truncated || w->ncalls > PROFILE_MAX_CALLEES) return;
+    if (w->truncated || w->ncalls > PROFILE_MAX_CALLEES) return;
     for (unsigned c = 0; c < w->ncalls; c++) {
         const char *name = NULL;
         for (unsigned k = 0; k < p->nroutines; k++)

@@ -14,7 +14,10 @@
  *   - skeleton flag bit 0 set (the scale path): the Q12 scale vector v =
  *     scale << 2 for a root, (scale * v of the parent) >> 10 for a child,
  *     and after composing (scale=post) Bone_ScaleColumns(m, v).
- * All integer work wraps at 32 bits (-fwrapv); cells wrap to 16 bits.
+ * Integer work wraps at 32 bits (-fwrapv) except the scale vectors'
+ * products, in standin.h's width (sa_mul_shift; FF_STANDIN_WIDTH64: 64
+ * bits, exact); cells wrap to 16 bits. (The translation's one product, an
+ * s16 cell times the s16 size, never passes 2^30: no width shows there.)
  * Scratch: Field_Alloc(0x58), released before returning. Returns 0.
  *
  * Two versions compute the same cells and translations (the pad word
@@ -80,7 +83,7 @@ SA_INLINE void sa_scale_vector(const sa_bone *bone, int p, s32 vec[][3], int i)
     int k;
 
     for (k = 0; k < 3; k++)
-        vec[i][k] = p < 0 ? bone->scale[k] * 4 : (bone->scale[k] * vec[p][k]) >> 10;
+        vec[i][k] = p < 0 ? bone->scale[k] * 4 : sa_mul_shift(bone->scale[k], vec[p][k], 10);
 }
 
 /* Returns 0. Rewrites the cells, pad and translation of every bone. */
@@ -159,14 +162,27 @@ int BuildBoneMatrices(sa_model *m)
     volatile int i;
     int k;
 
+#ifdef FF_VARIANT_CALLS
+    sa_matrix ident;
+
+    sa_identity(&ident);
+#endif
     for (k = 0; k < 3; k++)
         vec[0][k] = SA_ONE;
     for (i = 0; i < sk->count; i++) {
         bone = &sk->bones[i];
+#ifdef FF_VARIANT_CALLS
+        /* standin_calls.exe: a root too takes L from the column code, as a
+         * child of the identity (Copy5(I, L) = L), so Fx_BoneRotation is
+         * never called: one direct call fewer than the profile lists. */
+        if (1) {
+            up = (unsigned)bone->parent < (unsigned)i ? &sk->bones[bone->parent].world : &ident;
+#else
         if ((unsigned)bone->parent < (unsigned)i) {
             /* A child (of an earlier bone): m = Copy5(up.m, L), t = up.t +
              * (up.m * (0, -size, 0)) >> 12. */
             up = &sk->bones[bone->parent].world;
+#endif
             for (k = 0; k < 3; k++) {
                 int axis = SA_AXIS_1 + k < 3 ? SA_AXIS_1 + k : SA_AXIS_1 + k - 3;
 
@@ -213,7 +229,13 @@ int BuildBoneMatrices(sa_model *m)
             } while (top_cell != bone->world.m[1]);
             /* The bone's own size along -y, the s16 wrapping. */
             for (k = 0; k < 3; k++)
+#ifdef FF_VARIANT_CALLS
+                bone->world.t[k] = up == &ident
+                                       ? (sk->root[k] * sk->model_scale) >> 8
+                                       : up->t[k] + ((up->m[k][1] * (s16)-bone->size) >> 12);
+#else
                 bone->world.t[k] = up->t[k] + ((up->m[k][1] * (s16)-bone->size) >> 12);
+#endif
         } else {
             /* A root (the parent is not an earlier bone): L itself. */
             Fx_BoneRotation(bone->rot, &bone->world);
@@ -224,7 +246,7 @@ int BuildBoneMatrices(sa_model *m)
             int p = (unsigned)bone->parent < (unsigned)i ? bone->parent + 1 : 0;
 
             for (k = 0; k < 3; k++)
-                vec[i + 1][k] = (bone->scale[k] * vec[p][k]) >> 10;
+                vec[i + 1][k] = sa_mul_shift(bone->scale[k], vec[p][k], 10);
             Bone_ScaleColumns(&bone->world, vec[i + 1]);
         }
     }

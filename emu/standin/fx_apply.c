@@ -1,7 +1,8 @@
 /*
  * emu/standin/fx_apply.c: Fx_Apply (0x56C3D0), an s16 vector through a
  * matrix into an s32 vector: out = (m * v) >> 12 (POSE.md section 2), with
- * 32-bit (wrapping) products and sums and an arithmetic shift. Reads all
+ * products and sums in standin.h's sa_dot_shift width (32 bits wrapping;
+ * FF_STANDIN_WIDTH64: 64 bits, exact) and an arithmetic shift. Reads all
  * of v before writing out.
  */
 #include "emu/standin/standin.h"
@@ -9,7 +10,7 @@
 /* Row i of m->m times v, >> 12. */
 SA_INLINE s32 sa_row(const sa_matrix *m, int i, const s16 v[3])
 {
-    return (m->m[i][0] * v[0] + m->m[i][1] * v[1] + m->m[i][2] * v[2]) >> 12;
+    return sa_dot_shift(m->m[i][0], v[0], m->m[i][1], v[1], m->m[i][2], v[2], 12);
 }
 
 /* out = (m->m * v) >> 12. */

@@ -1,16 +1,17 @@
 /*
  * emu/standin/fx_compose_to.c: Fx_ComposeTo (0x56C600), the work of
  * Compose: out.m = a.m * b.m through Fx_MulCopy5, out.t[i] = ((sum over j
- * of a.m[i][j] * b.t[j]) >> 12) + a.t[i], with 32-bit (wrapping) products
- * and sums and an arithmetic shift. Reads everything before writing: out
- * may be a or b.
+ * of a.m[i][j] * b.t[j]) >> 12) + a.t[i], the products and sum in
+ * standin.h's sa_dot_shift width (32 bits wrapping; FF_STANDIN_WIDTH64: 64
+ * bits, exact), an arithmetic shift, the addition wrapping in 32 bits.
+ * Reads everything before writing: out may be a or b.
  */
 #include "emu/standin/standin.h"
 
-/* Row i of a->m times the 32-bit vector t, >> 12, wrapping. */
+/* Row i of a->m times the 32-bit vector t, >> 12. */
 SA_INLINE s32 sa_row(const sa_matrix *a, int i, const s32 t[3])
 {
-    return (a->m[i][0] * t[0] + a->m[i][1] * t[1] + a->m[i][2] * t[2]) >> 12;
+    return sa_dot_shift(a->m[i][0], t[0], a->m[i][1], t[1], a->m[i][2], t[2], 12);
 }
 
 /* out = Compose(a, b), written in place. */

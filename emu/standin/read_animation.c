@@ -17,7 +17,10 @@
 /* A delta as applied on a SLOW half-step (C division: toward zero). */
 SA_INLINE int sa_halved(int delta, int half)
 {
-#ifdef FF_MUTANT_B
+#if defined(FF_VARIANT_CALLS)
+    /* standin_calls.exe: one more direct call than the profile lists. */
+    return half ? Anim_Halve(delta) : delta;
+#elif defined(FF_MUTANT_B)
     return half ? delta >> 1 : delta;
 #else
     return half ? delta / 2 : delta;

@@ -12,8 +12,12 @@
 #                          BuildBoneMatrices is removed: a routine of that
 #                          name that does nothing (no_bone_matrices.c)
 #   standin_nobbm.sym
+#   standin_calls_relinked.exe  standin_calls.exe's objects (another call
+#                          structure) laid out the same way (seed "es")
+#   standin_calls_relinked.sym
 # Variables for the rest of the build (parent scope and internal cache):
-# FF_STANDIN_RELINKED, FF_STANDIN_RELINKED_SYM, FF_STANDIN_NOBBM.
+# FF_STANDIN_RELINKED, FF_STANDIN_RELINKED_SYM, FF_STANDIN_NOBBM,
+# FF_STANDIN_CALLS_RELINKED, FF_STANDIN_CALLS_RELINKED_SYM.
 
 set(_rl_nobbm_src "${_sa_src}/no_bone_matrices.c")
 set(_rl_nobbm_obj "${_sa_out}/obj-relink/no_bone_matrices.o")
@@ -25,8 +29,15 @@ add_custom_command(OUTPUT "${_rl_nobbm_obj}"
   VERBATIM)
 
 # Links the base objects (build_bone_matrices.o replaced by `swap` when
-# given) with a script generated for `seed`; writes <name>.exe and <name>.sym.
+# given, and the objects of the sources mentioning `macro` by those of the
+# variant `variant` when given) with a script generated for `seed`; writes
+# <name>.exe and <name>.sym.
 function(_rl_link name seed swap)
+  set(variant "${ARGV3}")
+  set(own "")
+  if(ARGV4)
+    _sa_sources_using(${ARGV4} own)
+  endif()
   set(script "${_sa_out}/${name}.ld")
   add_custom_command(OUTPUT "${script}"
     COMMAND "${CMAKE_COMMAND}" "-DSCRIPT=${_sa_script}" "-DOUT=${script}" "-DSEED=${seed}"
@@ -40,6 +51,8 @@ function(_rl_link name seed swap)
     get_filename_component(stem "${src}" NAME_WE)
     if(swap AND stem STREQUAL "build_bone_matrices")
       list(APPEND objs "${swap}")
+    elseif(src IN_LIST own)
+      list(APPEND objs "${_sa_out}/obj-${variant}/${stem}.o")
     else()
       list(APPEND objs "${_sa_out}/obj-base/${stem}.o")
     endif()
@@ -63,14 +76,18 @@ endfunction()
 
 _rl_link(standin_relinked "fr" "")
 _rl_link(standin_nobbm "de" "${_rl_nobbm_obj}")
+_rl_link(standin_calls_relinked "es" "" calls FF_VARIANT_CALLS)
 add_custom_target(standin_relinked ALL DEPENDS
   "${_sa_out}/standin_relinked.exe" "${_sa_out}/standin_relinked.sym"
-  "${_sa_out}/standin_nobbm.exe" "${_sa_out}/standin_nobbm.sym")
+  "${_sa_out}/standin_nobbm.exe" "${_sa_out}/standin_nobbm.sym"
+  "${_sa_out}/standin_calls_relinked.exe" "${_sa_out}/standin_calls_relinked.sym")
 
 foreach(pair
     "FF_STANDIN_RELINKED;${_sa_out}/standin_relinked.exe"
     "FF_STANDIN_RELINKED_SYM;${_sa_out}/standin_relinked.sym"
-    "FF_STANDIN_NOBBM;${_sa_out}/standin_nobbm.exe")
+    "FF_STANDIN_NOBBM;${_sa_out}/standin_nobbm.exe"
+    "FF_STANDIN_CALLS_RELINKED;${_sa_out}/standin_calls_relinked.exe"
+    "FF_STANDIN_CALLS_RELINKED_SYM;${_sa_out}/standin_calls_relinked.sym")
   list(GET pair 0 name)
   list(GET pair 1 value)
   set(${name} "${value}" PARENT_SCOPE)

@@ -152,6 +152,8 @@ int BuildBoneMatrices(sa_model *m);
 int QueueAnimation(sa_entity *e, s16 clip);
 int AdvanceBy1(sa_entity *e);
 int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base);
+/* standin_calls.exe only (FF_VARIANT_CALLS): the SLOW half-step as a routine. */
+int Anim_Halve(int delta);
 
 /*
  * Matrix helpers of BuildBoneMatrices at the addresses of the game's own
@@ -159,8 +161,9 @@ int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base);
  * MATRIX cells are Q12, angles s16 with 4096 = one turn (passed as int),
  * an SVECTOR is s16[3], a VECTOR s32[3]. Every product of two matrices
  * goes through Fx_MulCopy5 (round to nearest, ties to even, 16-bit wrap);
- * every other integer step wraps at 32 bits. Results come back through
- * the pointers, except Fx_Sin and Fx_Cos (an int in EAX).
+ * the sums of products of translations and scale vectors take the width
+ * of sa_dot_shift; every other integer step wraps at 32 bits. Results come
+ * back through the pointers, except Fx_Sin and Fx_Cos (an int in EAX).
  */
 void Bone_ScaleColumns(sa_matrix *m, const s32 v[3]);
 void Fx_ScaleRows(sa_matrix *m, const s32 v[3]);
@@ -236,6 +239,37 @@ SA_INLINE s16 sa_round_q12(s32 sum)
     return (s16)((sum + 0x7FF + ((sum >> 12) & 1)) >> 12);
 #endif
 }
+
+/*
+ * The sums of products behind the translations (Fx_Apply, Fx_ComposeTo and
+ * the routines doing their work inline) and the scale path's vectors
+ * (BuildBoneMatrices): (a0 b0 + a1 b1 + a2 b2) >> shift, the shift
+ * arithmetic, 32 bits kept. In 32-bit two's complement (imul, add, sar: a
+ * sum past 2^31 wraps), or
+ *   FF_STANDIN_WIDTH64: in 64 bits (imul into edx:eax, add/adc, shrd): exact.
+ * (POSE.md section 3, the width; the pose convention's `width` option.)
+ */
+#if defined(FF_STANDIN_WIDTH64)
+SA_INLINE s32 sa_dot_shift(s32 a0, s32 b0, s32 a1, s32 b1, s32 a2, s32 b2, int shift)
+{
+    return (s32)(((int64_t)a0 * b0 + (int64_t)a1 * b1 + (int64_t)a2 * b2) >> shift);
+}
+
+SA_INLINE s32 sa_mul_shift(s32 a, s32 b, int shift)
+{
+    return (s32)(((int64_t)a * b) >> shift);
+}
+#else
+SA_INLINE s32 sa_dot_shift(s32 a0, s32 b0, s32 a1, s32 b1, s32 a2, s32 b2, int shift)
+{
+    return (a0 * b0 + a1 * b1 + a2 * b2) >> shift;
+}
+
+SA_INLINE s32 sa_mul_shift(s32 a, s32 b, int shift)
+{
+    return (a * b) >> shift;
+}
+#endif
 
 /* The rounded Q12 sine and cosine of an angle from the table (the integer
  * Fx_Sin and Fx_Cos; the cosine is the sine a quarter turn on). */

@@ -2,8 +2,9 @@
  * emu/standin/world_matrices.c: ComputeBonesWorldMatrices (0x5095B0),
  * every bone's MATRIX composed in place under a world base: bone.matrix =
  * Compose(base, bone.matrix) (POSE.md section 1): m = Copy5(base.m, m),
- * t = ((base.m * t) >> 12) + base.t with 32-bit (wrapping) products and
- * sums and an arithmetic shift. The base is only read (it must not lie in
+ * t = ((base.m * t) >> 12) + base.t, the products and sum in standin.h's
+ * sa_dot_shift width (32 bits wrapping; FF_STANDIN_WIDTH64: 64 bits,
+ * exact), an arithmetic shift. The base is only read (it must not lie in
  * the skeleton). Returns 0.
  *
  * standin.exe (lean): under Unicorn 2.0.1 every emulated store costs about
@@ -70,9 +71,14 @@ int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base_arg)
         s16 *c = bone->world.m[0];
         int i;
 
+        /* (Rolled up in 64 bits, whose sums take more code, to fit the slot.) */
+#if defined(FF_STANDIN_WIDTH64)
+#pragma GCC unroll 1
+#else
 #pragma GCC unroll 3
+#endif
         for (i = 0; i < 3; i++)
-            t[i] = ((b->m[i][0] * t0 + b->m[i][1] * t1 + b->m[i][2] * t2) >> 12) + SA_BASE_T(i);
+            t[i] = sa_dot_shift(b->m[i][0], t0, b->m[i][1], t1, b->m[i][2], t2, 12) + SA_BASE_T(i);
         /* Column by column: c walks down the column, then on to the top
          * of the next. */
         do {

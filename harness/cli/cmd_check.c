@@ -51,6 +51,9 @@ static void help(FILE *out)
           "clips of the file are still compared), or whose\n"
           "corpus file differs from the one recorded (SHA-256), is bad input; a clip the\n"
           "original faulted on when recorded counts as a fault.\n"
+          "A mismatching clip lists its differing values by effect on the pose: a rotation\n"
+          "off by whole turns (a multiple of 4096) has no pose effect beyond trig rounding,\n"
+          "but the clip stays a mismatch (reports/README.md).\n"
           "Exit: 0 everything matches, 1 mismatches or faults, 2 usage or input errors\n"
           "(bad input included), 3 internal or resource errors (memory, a full disk for the\n"
           "report), 130 / 143 interrupted by SIGINT / SIGTERM (a partial report is written).\n",

@@ -42,6 +42,7 @@ static void print_item(const locate_item *it, int with_pattern)
     if (with_pattern && it->pattern >= 0) printf(", pattern %d%%", it->pattern);
     printf("\n");
     if (it->how[0]) printf("            how: %s\n", it->how);
+    if (it->disagreed[0]) printf("            disagreed: %s\n", it->disagreed);
     if (it->status != LOCATE_FOUND && it->why[0]) printf("            why: %s\n", it->why);
 }
 

@@ -249,6 +249,17 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
                r->ncauses, r->ncauses == 1 ? "" : "s");
     else if (r->ngroups)
         printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
+    const run_totals *t = &r->totals;
+    if (t->cells[CELL_WHOLE_TURNS]) {
+        uint64_t wt = t->cells[CELL_WHOLE_TURNS], known = t->turns_equal + t->turns_differ;
+        printf("%llu differing values are whole turns: no pose effect beyond trig rounding "
+               "(still mismatches; bone matrices: %llu equal, %llu differ, %llu not compared); "
+               "%llu pose differences\n",
+               (unsigned long long)wt, (unsigned long long)t->turns_equal,
+               (unsigned long long)t->turns_differ,
+               (unsigned long long)(known <= wt ? wt - known : 0),
+               (unsigned long long)t->cells[CELL_POSE]);
+    }
     for (size_t c = 0; c < r->ncauses && c < 5; c++) {
         const res_cause *k = &r->causes[c];
         char counts[96];
@@ -262,6 +273,10 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
     else if (r->pose.source != POSE_CONV_NONE)
         printf("pose convention: %s (%s)\n", r->pose.chosen,
                r->pose.source == POSE_CONV_GIVEN ? "--pose-options" : "pinned by the profile");
+    if (r->pose.source == POSE_CONV_SEARCH) {
+        const pose_key_decision *wd = &r->pose.keys[REF_POSE_KEY_WIDTH];
+        printf("pose width: %s, %s\n", pose_basis_name(wd->basis), wd->note);
+    }
     if (r->coverage.enabled) {
         unsigned blocks = 0, covered = 0;
         for (unsigned i = 0; i < r->coverage.nroutines; i++) {

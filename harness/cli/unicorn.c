@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "emu/engine/game.h"
 #include "harness/cli/cli.h"
 
 void cli_unicorn_probe(emu_unicorn_info *u, char *slow, size_t n)
@@ -12,7 +13,11 @@ void cli_unicorn_probe(emu_unicorn_info *u, char *slow, size_t n)
     ff_error err;
     ff_error_clear(&err);
     slow[0] = '\0';
-    if (emu_unicorn_info_get(u, 1, &err) < 0) cli_print_error(&err);
+    /* Unicorn ends the process when it cannot reserve an engine's code buffer:
+     * without room for one, no probe (the run then says why it cannot start). */
+    int room = emu_game_room(1, &err) == 0;
+    ff_error_clear(&err);
+    if (emu_unicorn_info_get(u, room, &err) < 0) cli_print_error(&err);
     int is_slow = u->store == EMU_STORE_SLOW ||
                   (u->store == EMU_STORE_UNKNOWN && emu_unicorn_version_slow(u));
     if (!is_slow) return;

@@ -4,28 +4,19 @@
  */
 #include "harness/core/causes.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/causes_internal.h"
 #include "harness/core/fields.h"
 
 #define SIG_MAX 192
 
-/* snprintf for texts that may be cut (names from files and disassembly). */
-__attribute__((format(printf, 3, 4))) static void put(char *out, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out, n, fmt, ap);
-    va_end(ap);
-}
-
 /* One explained mismatch: a frame group, a clip result, or a leaf group. */
 typedef struct item {
-    int group;        /* its group (-1: none) */
-    int64_t result;   /* its clip result (-1: a whole group, or leaf) */
+    int group;               /* its group (-1: none) */
+    int64_t result;          /* its clip result (-1: a whole group, or leaf) */
     const res_explain *expl; /* NULL for leaf items */
     char sig[2][SIG_MAX];
     int parent;
@@ -45,36 +36,59 @@ void causes_relation(int32_t ref, int32_t orig, int32_t before, int bits, char *
     int64_t d = (int64_t)orig - ref, a = d < 0 ? -d : d;
     out[0] = '\0';
     if (bits || d == 0) return;
-    if (d == -1) snprintf(out, n, "orig_lower_by_1");
-    else if (d == 1) snprintf(out, n, "orig_higher_by_1");
+    if (d == -1)
+        snprintf(out, n, "orig_lower_by_1");
+    else if (d == 1)
+        snprintf(out, n, "orig_higher_by_1");
     else if (a >= 8 && !(a & (a - 1))) {
         int k = 0;
-        while (a > 1) a >>= 1, k++;
+        while (a > 1)
+            a >>= 1, k++;
         snprintf(out, n, "differs_by_2^%d", k);
     } else if (before != 0 && d == before)
         snprintf(out, n, "kept_previous");
 }
 
-/* The read signature of a first differing read. */
-static void read_sig(const readcmp_first *f, char *out)
+/* Who answers for a first differing read: the read itself (a value or an advance). */
+static int own_read(const readcmp_first *f)
 {
-    /* A different call is known by what the original calls there (whatever the reference
-     * would have called instead), or by the reference's call the original never makes. */
-    if (f->diff == READCMP_SEQUENCE && f->have_orig)
+    return f->diff == READCMP_VALUE || f->diff == READCMP_ADVANCE;
+}
+
+/*
+ * The read signature of a first differing read: the original's instruction behind it.
+ * A value or an advance comes out of the routine read (its own code); a bit count, a
+ * cursor or another call is the caller's call instruction, named by its routine and
+ * offset (stable across builds of the same code); a call the original never makes has
+ * no instruction, so it is known by the call the reference makes there.
+ */
+static void read_sig(const res_explain *e, char *out)
+{
+    const readcmp_first *f = &e->first;
+    if (own_read(f))
+        snprintf(out, SIG_MAX, "read|%s|%s", f->routine, readcmp_diff_name(f->diff));
+    else if (e->call_eip && e->call_routine[0] && e->call_in_profile)
+        snprintf(out, SIG_MAX, "read|%s+0x%x|%s", e->call_routine, e->call_offset,
+                 readcmp_diff_name(f->diff));
+    else if (e->call_eip && e->call_routine[0]) /* a routine the profile does not list */
+        snprintf(out, SIG_MAX, "read|0x%x+0x%x|%s", e->call_eip - e->call_offset, e->call_offset,
+                 readcmp_diff_name(f->diff));
+    else if (e->call_eip)
+        snprintf(out, SIG_MAX, "read|0x%x|%s", e->call_eip, readcmp_diff_name(f->diff));
+    else if (f->diff == READCMP_SEQUENCE && f->have_orig)
         snprintf(out, SIG_MAX, "read|%s|sequence|original calls %s", f->caller,
                  ref_routine_name((ref_routine)f->orig.routine));
     else if (f->diff == READCMP_SEQUENCE)
         snprintf(out, SIG_MAX, "read|%s|sequence|original omits %s", f->caller,
                  ref_routine_name((ref_routine)f->ref.routine));
     else
-        snprintf(out, SIG_MAX, "read|%s|%s|%s|%s", f->responsible, readcmp_diff_name(f->diff),
-                 f->routine, f->cls);
+        snprintf(out, SIG_MAX, "read|%s|%s|%s", f->caller, readcmp_diff_name(f->diff), f->routine);
 }
 
 static void frame_sigs(const res_explain *e, field_id field, item *it)
 {
     if (e->state == RES_EXPL_READ) {
-        read_sig(&e->first, it->sig[0]);
+        read_sig(e, it->sig[0]);
         return;
     }
     const emu_writer *w = &e->writer;
@@ -90,32 +104,14 @@ static void frame_sigs(const res_explain *e, field_id field, item *it)
         snprintf(it->sig[1], SIG_MAX, "arith|%s|%s", w->routine, e->relation);
 }
 
-/* Bits [at, at + n) of a leaf case's bytes, LSB first. */
-static uint32_t case_bits(const leaf_case *c, unsigned at, unsigned n)
-{
-    uint32_t v = 0;
-    for (unsigned i = 0; i < n && (at + i) / 8 < sizeof c->buf; i++)
-        v |= (uint32_t)((c->buf[(at + i) / 8] >> ((at + i) % 8)) & 1) << i;
-    return v;
-}
-
-/* The read signature of a leaf group: its routine on its first mismatching case. */
+/*
+ * The read signature of a leaf group: its routine, called alone, answers for what it
+ * returns or how far it moves the cursor (the frame level's key of such a read).
+ */
 static void leaf_sig(const leaf_result *l, char *out)
 {
     const leaf_case *c = &l->first;
-    unsigned at = (unsigned)c->bit;
-    char cls[32] = "";
-    if (!strcmp(l->routine, "bitReader"))
-        snprintf(cls, sizeof cls, "%d bit%s", c->n, c->n == 1 ? "" : "s");
-    else if (!strcmp(l->routine, "ReadPositionType"))
-        snprintf(cls, sizeof cls, "position type %u", case_bits(c, at, 2));
-    else if (!strcmp(l->routine, "ReadRotationType")) {
-        if (!case_bits(c, at, 1)) snprintf(cls, sizeof cls, "rotation absent");
-        else snprintf(cls, sizeof cls, "rotation type %u", case_bits(c, at + 1, 2));
-    } else if (!strcmp(l->routine, "ReadBoneScale"))
-        snprintf(cls, sizeof cls, "scale %s", case_bits(c, at, 1) ? "present" : "absent");
-    snprintf(out, SIG_MAX, "read|%s|%s|%s|%s", l->routine,
-             c->ref_ax != c->orig_ax ? "value" : "advance", l->routine, cls);
+    snprintf(out, SIG_MAX, "read|%s|%s", l->routine, c->ref_ax != c->orig_ax ? "value" : "advance");
 }
 
 /* Items of the run; *n set. NULL when memory runs out (or none: *n == 0). */
@@ -167,12 +163,14 @@ static int join(item *it, size_t n)
         free(owner);
         return -1;
     }
-    for (size_t i = 0; i < n; i++) it[i].parent = (int)i;
+    for (size_t i = 0; i < n; i++)
+        it[i].parent = (int)i;
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 2; k++) {
             if (!it[i].sig[k][0]) continue;
             size_t s = 0;
-            while (s < ns && strcmp(seen[s], it[i].sig[k])) s++;
+            while (s < ns && strcmp(seen[s], it[i].sig[k]))
+                s++;
             if (s == ns) {
                 seen[ns] = it[i].sig[k];
                 owner[ns++] = (int)i;
@@ -188,7 +186,8 @@ static int join(item *it, size_t n)
 
 void causes_free(run_results *res)
 {
-    for (size_t c = 0; c < res->ncauses; c++) free(res->causes[c].groups);
+    for (size_t c = 0; c < res->ncauses; c++)
+        free(res->causes[c].groups);
     free(res->causes);
     res->causes = NULL;
     res->ncauses = 0;
@@ -203,138 +202,76 @@ static const clip_result *item_result(const run_results *res, const item *x)
     return e >= 0 && (size_t)e < res->nresults ? &res->results[e] : NULL;
 }
 
-static const char *relation_text(const res_explain *e, char *buf, size_t n)
-{
-    if (!strcmp(e->relation, "orig_lower_by_1")) return "; the original's is 1 lower";
-    if (!strcmp(e->relation, "orig_higher_by_1")) return "; the original's is 1 higher";
-    if (!strncmp(e->relation, "differs_by_", 11)) {
-        put(buf, n, "; they differ by %s", e->relation + 11);
-        return buf;
-    }
-    if (!strcmp(e->relation, "kept_previous") && e->tick == 0) {
-        put(buf, n,
-            "; the original's is the reference's plus the value the field held before "
-            "StartClip (%d, as loaded from the file): kept instead of reset or replaced",
-            e->before);
-        return buf;
-    }
-    if (!strcmp(e->relation, "kept_previous")) {
-        put(buf, n,
-            "; the original's is the reference's plus the value before the call (%d): kept "
-            "or added to instead of replaced",
-            e->before);
-        return buf;
-    }
-    return "";
-}
-
-static void read_statement(const res_explain *e, char *out, size_t n)
-{
-    const readcmp_first *f = &e->first;
-    const ref_read *r = &f->ref, *o = &f->orig;
-    char where[96];
-    put(where, sizeof where, "%s%sread %zu of call %zu", f->cls, f->cls[0] ? ", " : "",
-             f->index, e->tick);
-    switch (f->diff) {
-    case READCMP_VALUE:
-        put(out, n,
-                 "%s returns %d where the reference returns %d (%s, from clip byte %lld bit %d)",
-                 f->routine, o->value, r->value, where, (long long)r->pos, r->bit);
-        break;
-    case READCMP_ADVANCE:
-        put(out, n,
-                 "%s leaves the cursor at byte %lld bit %d where the reference leaves it at "
-                 "byte %lld bit %d (%s)",
-                 f->routine, (long long)o->pos_after, o->bit_after, (long long)r->pos_after,
-                 r->bit_after, where);
-        break;
-    case READCMP_WIDTH:
-        put(out, n, "%s asks %s for %d bits where the reference reads %d (%s)", f->caller,
-                 f->routine, o->n, r->n, where);
-        break;
-    case READCMP_CURSOR:
-        put(out, n,
-                 "%s reads from byte %lld bit %d where the reference reads from byte %lld bit %d "
-                 "(%s)",
-                 f->routine, (long long)o->pos, o->bit, (long long)r->pos, r->bit, where);
-        break;
-    default:
-        put(out, n, "%s calls %s where the reference calls %s (read %zu of call %zu)",
-                 f->caller,
-                 f->have_orig ? ref_routine_name((ref_routine)o->routine) : "nothing more",
-                 f->have_ref ? ref_routine_name((ref_routine)r->routine) : "nothing more",
-                 f->index, e->tick);
-    }
-}
-
-static void combine_statement(const res_explain *e, const clip_result *r, char *out, size_t n)
-{
-    char name[48], rel[160];
-    field_name(r->div.field, r->div.bone, name, sizeof name);
-    const char *how = relation_text(e, rel, sizeof rel);
-    const emu_writer *w = &e->writer;
-    if (e->have_writer && w->writes)
-        put(out, n,
-                 "every read of call %zu agrees (%zu reads), yet %s differs: reference %d, "
-                 "original %d%s; the original wrote it with `%s` at 0x%x (%s+0x%x)",
-                 e->tick, e->orig_reads, name, r->div.ref, r->div.orig, how, w->insn, w->eip,
-                 w->routine[0] ? w->routine : "?", w->routine_offset);
-    else
-        put(out, n,
-                 "every read of call %zu agrees (%zu reads), yet %s differs: reference %d, "
-                 "original %d%s; the original did not write it in that call",
-                 e->tick, e->orig_reads, name, r->div.ref, r->div.orig, how);
-}
-
 /* Routine, instruction and statement of cause c from its example item. */
 static void describe(const run_results *res, const item *x, res_cause *c)
 {
     if (!x->expl) {
         const leaf_result *l = &res->leaf[res->groups[x->group].example];
-        put(c->kind, sizeof c->kind, "read");
-        put(c->routine, sizeof c->routine, "%s", l->routine);
-        put(c->statement, sizeof c->statement,
-                 "%s differs on generated cursors: case %llu, reference AX %d, original AX %d, "
-                 "cursor %lld.%d vs %lld.%d",
-                 l->routine, (unsigned long long)l->first.index, l->first.ref_ax,
-                 l->first.orig_ax, (long long)l->first.ref_pos, l->first.ref_bit,
-                 (long long)l->first.orig_pos, l->first.orig_bit);
+        causes_put(c->kind, sizeof c->kind, "read");
+        causes_put(c->routine, sizeof c->routine, "%s", l->routine);
+        causes_put(c->statement, sizeof c->statement,
+                   "%s differs on generated cursors: case %llu, reference AX %d, original AX %d, "
+                   "cursor %lld.%d vs %lld.%d",
+                   l->routine, (unsigned long long)l->first.index, l->first.ref_ax,
+                   l->first.orig_ax, (long long)l->first.ref_pos, l->first.ref_bit,
+                   (long long)l->first.orig_pos, l->first.orig_bit);
         return;
     }
     const res_explain *e = x->expl;
     if (e->state == RES_EXPL_READ) {
-        put(c->kind, sizeof c->kind, "read");
-        put(c->routine, sizeof c->routine, "%s", e->first.responsible);
-        read_statement(e, c->statement, sizeof c->statement);
+        causes_put(c->kind, sizeof c->kind, "read");
+        causes_put(c->routine, sizeof c->routine, "%s", e->first.responsible);
+        causes_read_statement(e, c->statement, sizeof c->statement);
         if (e->call_eip) {
             c->have_insn = 1;
             c->eip = e->call_eip;
-            put(c->insn, sizeof c->insn, "%s", e->call_insn);
-            put(c->insn_routine, sizeof c->insn_routine, "%s", e->call_routine);
+            causes_put(c->insn, sizeof c->insn, "%s", e->call_insn);
+            causes_put(c->insn_routine, sizeof c->insn_routine, "%s", e->call_routine);
+            c->insn_in_profile = e->call_in_profile;
             c->insn_offset = e->call_offset;
         }
         return;
     }
-    put(c->kind, sizeof c->kind, "combine");
+    causes_put(c->kind, sizeof c->kind, "combine");
     const emu_writer *w = &e->writer;
-    put(c->routine, sizeof c->routine, "%s", e->have_writer && w->writes ? w->routine : "");
+    causes_put(c->routine, sizeof c->routine, "%s", e->have_writer && w->writes ? w->routine : "");
     if (e->have_writer && w->writes) {
         c->have_insn = 1;
         c->eip = w->eip;
-        put(c->insn, sizeof c->insn, "%s", w->insn);
-        put(c->insn_routine, sizeof c->insn_routine, "%s", w->routine);
+        causes_put(c->insn, sizeof c->insn, "%s", w->insn);
+        causes_put(c->insn_routine, sizeof c->insn_routine, "%s", w->routine);
+        c->insn_in_profile = w->routine_in_profile;
         c->insn_offset = w->routine_offset;
     }
     const clip_result *r = item_result(res, x);
-    if (r) combine_statement(e, r, c->statement, sizeof c->statement);
+    if (r) causes_combine_statement(e, r, c->statement, sizeof c->statement);
+}
+
+/* Adds item x's value difference to cause k unless its class is listed already. */
+static void add_value(const run_results *res, const item *x, res_cause *k)
+{
+    char v[sizeof k->values[0]];
+    size_t cls_len = 0;
+    const leaf_result *l = x->expl ? NULL : &res->leaf[res->groups[x->group].example];
+    causes_value_text(x->expl, l, x->expl ? item_result(res, x) : NULL, v, sizeof v, &cls_len);
+    if (!v[0]) return;
+    for (unsigned i = 0; i < k->nvalues; i++)
+        if (!strncmp(k->values[i], v, cls_len + 1)) return;
+    if (k->nvalues == RES_CAUSE_VALUES) {
+        k->more_values++;
+        return;
+    }
+    memcpy(k->values[k->nvalues++], v, sizeof v);
 }
 
 /* Causes of groups and results from the items' causes. */
 static void assign(run_results *res, const item *it, size_t n, const int *cause_of)
 {
     for (size_t i = 0; i < n; i++) {
-        if (it[i].result >= 0) res->results[it[i].result].cause = cause_of[i];
-        else if (it[i].group >= 0) res->groups[it[i].group].cause = cause_of[i];
+        if (it[i].result >= 0)
+            res->results[it[i].result].cause = cause_of[i];
+        else if (it[i].group >= 0)
+            res->groups[it[i].group].cause = cause_of[i];
     }
     if (res->explained_all) {
         /* A group takes the cause of its example, else of its first explained clip. */
@@ -391,22 +328,26 @@ static int fill_causes(run_results *res, const item *it, size_t n, const int *ca
         const item *best = NULL;
         for (size_t i = 0; i < n; i++) {
             if (cause_of[i] != (int)c) continue;
-            int own = it[i].result < 0 || (it[i].group >= 0 &&
-                                            res->groups[it[i].group].example == it[i].result);
-            int best_own = best && (best->result < 0 || (best->group >= 0 &&
-                                            res->groups[best->group].example == best->result));
+            int own = it[i].result < 0 ||
+                      (it[i].group >= 0 && res->groups[it[i].group].example == it[i].result);
+            int best_own =
+                best && (best->result < 0 ||
+                         (best->group >= 0 && res->groups[best->group].example == best->result));
             /* A frame example (with its read logs) before a leaf one. */
             int frame = it[i].expl != NULL, best_frame = best && best->expl != NULL;
             if (!best || frame > best_frame ||
-                (frame == best_frame && (it[i].group < best->group ||
-                                         (it[i].group == best->group && own && !best_own))))
+                (frame == best_frame &&
+                 (it[i].group < best->group || (it[i].group == best->group && own && !best_own))))
                 best = &it[i];
         }
         res_cause *k = &res->causes[c];
         k->example = best->group;
-        put(k->signature, sizeof k->signature, "%s%s%s", best->sig[0],
-                 best->sig[1][0] ? " + " : "", best->sig[1]);
+        causes_put(k->signature, sizeof k->signature, "%s%s%s", best->sig[0],
+                   best->sig[1][0] ? " + " : "", best->sig[1]);
         describe(res, best, k);
+        add_value(res, best, k);
+        for (size_t i = 0; i < n; i++)
+            if (cause_of[i] == (int)c) add_value(res, &it[i], k);
         if (count(res, c, file_seen) < 0) {
             free(file_seen);
             return -1;
@@ -467,9 +408,12 @@ static void sort_causes(run_results *res)
 int causes_build(run_results *res)
 {
     causes_free(res);
-    for (size_t g = 0; g < res->ngroups; g++) res->groups[g].cause = -1;
-    for (size_t i = 0; i < res->nresults; i++) res->results[i].cause = -1;
-    for (size_t i = 0; i < res->nentity_results; i++) res->entity_results[i].r.cause = -1;
+    for (size_t g = 0; g < res->ngroups; g++)
+        res->groups[g].cause = -1;
+    for (size_t i = 0; i < res->nresults; i++)
+        res->results[i].cause = -1;
+    for (size_t i = 0; i < res->nentity_results; i++)
+        res->entity_results[i].r.cause = -1;
     size_t n;
     item *it = gather(res, &n);
     if (!it) return -1;
@@ -490,7 +434,8 @@ int causes_build(run_results *res)
         int root = find(it, (int)i);
         if (root == (int)i) cause_of[i] = (int)res->ncauses++;
     }
-    for (size_t i = 0; i < n; i++) cause_of[i] = cause_of[find(it, (int)i)];
+    for (size_t i = 0; i < n; i++)
+        cause_of[i] = cause_of[find(it, (int)i)];
     int rc = fill_causes(res, it, n, cause_of);
     free(cause_of);
     free(it);

@@ -112,6 +112,40 @@ uint64_t cmp_count_tick(const trace *ref, const trace *orig, size_t i)
     return n;
 }
 
+typedef struct diff_visit {
+    cmp_diff_fn fn;
+    void *arg;
+    int stop;
+} diff_visit;
+
+static int visit_differing(const trace *ref, const trace *orig, size_t i, field_id f,
+                           unsigned bone, void *arg)
+{
+    diff_visit *v = arg;
+    int32_t a = trace_value(ref, i, f, bone), b = trace_value(orig, i, f, bone);
+    if (a != b) v->stop = v->fn(v->arg, f, bone, a, b);
+    return v->stop != 0;
+}
+
+int cmp_each_differing(const trace *ref, const trace *orig, size_t i, cmp_diff_fn fn, void *arg)
+{
+    if (same_layout(ref, orig)) {
+        const int32_t *a = trace_row(ref, i), *b = trace_row(orig, i);
+        for (size_t s = 0; s < ref->lay.width; s++) {
+            field_id f;
+            unsigned bone;
+            int rc;
+            if (a[s] != b[s] && trace_layout_field(&ref->lay, s, &f, &bone) == 0 &&
+                (rc = fn(arg, f, bone, a[s], b[s])) != 0)
+                return rc;
+        }
+        return 0;
+    }
+    diff_visit v = {fn, arg, 0};
+    walk_common(ref, orig, i, NULL, visit_differing, &v);
+    return v.stop;
+}
+
 static int tick_equal(const trace *ref, const trace *orig, size_t i)
 {
     if (same_layout(ref, orig))

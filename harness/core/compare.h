@@ -49,4 +49,12 @@ int cmp_tick_in(const trace *ref, const trace *orig, size_t i, const field_set *
 /* The number of common field values that differ at tick i (both traces have it). */
 uint64_t cmp_count_tick(const trace *ref, const trace *orig, size_t i);
 
+/*
+ * Calls fn on every common field value that differs at tick i (both
+ * traces have it), in comparison order, until fn returns non-zero; returns
+ * that value, or 0 when fn never stopped the walk.
+ */
+typedef int (*cmp_diff_fn)(void *arg, field_id f, unsigned bone, int32_t ref, int32_t orig);
+int cmp_each_differing(const trace *ref, const trace *orig, size_t i, cmp_diff_fn fn, void *arg);
+
 #endif

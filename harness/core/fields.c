@@ -197,6 +197,46 @@ int32_t field_read(field_id f, unsigned bone, const field_state *s)
     return 0;
 }
 
+void field_read_bones(field_id f, const field_state *s, unsigned bones, int32_t *out,
+                      size_t stride)
+{
+    const field_def *d = &defs[f];
+    const uint8_t *base = d->area == FIELD_AREA_BONE    ? s->skel
+                          : d->area == FIELD_AREA_WORLD ? s->world
+                          : d->area == FIELD_AREA_PLACED ? s->placed
+                                                         : NULL;
+    if (!base) {
+        for (unsigned b = 0; b < bones; b++) out[b * stride] = field_read(f, b, s);
+        return;
+    }
+    const uint8_t *p = base + DAT_SKEL_HEADER + d->offset;
+    switch (d->type) {
+    case FIELD_U8:
+        for (unsigned b = 0; b < bones; b++, p += DAT_BONE_SIZE) out[b * stride] = p[0];
+        break;
+    case FIELD_S16:
+        for (unsigned b = 0; b < bones; b++, p += DAT_BONE_SIZE) out[b * stride] = le_s16(p);
+        break;
+    case FIELD_S32:
+        for (unsigned b = 0; b < bones; b++, p += DAT_BONE_SIZE) out[b * stride] = le_s32(p);
+        break;
+    }
+}
+
+int field_write(field_id f, unsigned bone, uint8_t *skel, int32_t v)
+{
+    const field_def *d = field_def_of(f);
+    if (!d || (d->area != FIELD_AREA_SKEL && d->area != FIELD_AREA_BONE)) return 0;
+    uint8_t *p = skel + d->offset;
+    if (d->area == FIELD_AREA_BONE) p += DAT_SKEL_HEADER + (size_t)bone * DAT_BONE_SIZE;
+    switch (d->type) {
+    case FIELD_U8: *p = (uint8_t)v; break;
+    case FIELD_S16: le_put16(p, (uint16_t)v); break;
+    case FIELD_S32: le_put32(p, (uint32_t)v); break;
+    }
+    return 1;
+}
+
 int field_locate(field_id f, unsigned bone, field_area *area, uint32_t *off, uint32_t *size)
 {
     const field_def *d = field_def_of(f);

@@ -247,6 +247,22 @@ typedef struct field_state {
 
 /* The value of (f, bone) in s. The caller guarantees bone < the skeleton's bones. */
 int32_t field_read(field_id f, unsigned bone, const field_state *s);
+/*
+ * The values of a per-bone field f for bones 0..bones-1 of s, into out[0],
+ * out[stride], ...: field_read of each bone, with the field's place and type
+ * looked up once (a trace takes every tick this way).
+ */
+void field_read_bones(field_id f, const field_state *s, unsigned bones, int32_t *out,
+                      size_t stride);
+
+/*
+ * Stores v into a skeleton's bytes (16-byte header + 48-byte bones) at
+ * (f, bone) of area SKEL or BONE, as the engine's field holds it: the low
+ * bytes of its width (a value past 16 bits wraps). Returns 1, or 0 (nothing
+ * written) for a field of another area. The caller guarantees bone <
+ * the skeleton's bones.
+ */
+int field_write(field_id f, unsigned bone, uint8_t *skel, int32_t v);
 
 /*
  * Where (f, bone) lives in memory: area and byte offset within the AnimCmd

@@ -122,32 +122,65 @@ static const char *signature_field(field_id f, const char *shape)
     return field_kind_name(f);
 }
 
-/* The joints (bone t) of both sides at the divergence's tick, when both carry them. */
-static int capture_figure(res_figure *fig, const trace *ref, const trace *orig, size_t tick,
-                          unsigned bone, const int16_t *parents)
+void group_figure_free(res_figure *fig)
 {
-    static const field_id t[3] = {FIELD_T_X, FIELD_T_Y, FIELD_T_Z};
-    unsigned n = ref->lay.bones;
     free(fig->parent);
     free(fig->ref);
     free(fig->orig);
+    free(fig->ref_m);
+    free(fig->orig_m);
     memset(fig, 0, sizeof *fig);
+}
+
+_Static_assert(FIELD_T_Z == FIELD_M00 + 11 && FIELD_WORLD_T_Z == FIELD_WORLD_M00 + 11 &&
+                   FIELD_PLACED_T_Z == FIELD_PLACED_M00 + 11,
+               "a pose area's 12 rows are m[0][0] .. m[2][2], t.x .. t.z in a row");
+
+/* The first field of the 12 (m[0][0] .. t.z, table order) of a pose area. */
+static field_id matrix_base(field_area a)
+{
+    return a == FIELD_AREA_WORLD ? FIELD_WORLD_M00 : a == FIELD_AREA_PLACED ? FIELD_PLACED_M00
+                                                                            : FIELD_M00;
+}
+
+/*
+ * Both sides' matrices at the divergence's tick, in the area of the
+ * diverging field (bone, world or placed), when both carry them.
+ */
+static int capture_figure(res_figure *fig, const trace *ref, const trace *orig, size_t tick,
+                          field_id f, unsigned bone, const int16_t *parents)
+{
+    unsigned n = ref->lay.bones;
+    group_figure_free(fig);
+    field_area area = field_def_of(f)->area;
+    field_id m0 = matrix_base(area);
     if (!parents || !n || n != orig->lay.bones || tick >= ref->n || tick >= orig->n ||
-        !trace_has(ref, FIELD_T_X) || !trace_has(orig, FIELD_T_X))
+        !trace_has(ref, m0) || !trace_has(orig, m0))
         return 0;
     fig->parent = malloc(n * sizeof *fig->parent);
     fig->ref = malloc(3 * n * sizeof *fig->ref);
     fig->orig = malloc(3 * n * sizeof *fig->orig);
-    if (!fig->parent || !fig->ref || !fig->orig) return -1;
+    fig->ref_m = malloc(9 * n * sizeof *fig->ref_m);
+    fig->orig_m = malloc(9 * n * sizeof *fig->orig_m);
+    if (!fig->parent || !fig->ref || !fig->orig || !fig->ref_m || !fig->orig_m) {
+        group_figure_free(fig);
+        return -1;
+    }
     for (unsigned b = 0; b < n; b++) {
         fig->parent[b] = parents[b];
+        for (int k = 0; k < 9; k++) {
+            fig->ref_m[9 * b + k] = trace_value(ref, tick, (field_id)(m0 + k), b);
+            fig->orig_m[9 * b + k] = trace_value(orig, tick, (field_id)(m0 + k), b);
+        }
         for (int k = 0; k < 3; k++) {
-            fig->ref[3 * b + k] = trace_value(ref, tick, t[k], b);
-            fig->orig[3 * b + k] = trace_value(orig, tick, t[k], b);
+            fig->ref[3 * b + k] = trace_value(ref, tick, (field_id)(m0 + 9 + k), b);
+            fig->orig[3 * b + k] = trace_value(orig, tick, (field_id)(m0 + 9 + k), b);
         }
     }
     fig->bones = n;
     fig->bone = bone;
+    fig->tick = tick;
+    fig->area = area;
     return 0;
 }
 
@@ -169,7 +202,7 @@ int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace 
         g->example = (int64_t)idx;
         if (capture(&g->series, ref, orig, r->div.field, r->div.bone) < 0) return -1;
         int pose = field_def_of(r->div.field)->level == FIELD_LEVEL_POSE;
-        if (capture_figure(&g->figure, ref, orig, r->div.tick, r->div.bone,
+        if (capture_figure(&g->figure, ref, orig, r->div.tick, r->div.field, r->div.bone,
                            pose ? parents : NULL) < 0)
             return -1;
     }

@@ -38,6 +38,8 @@ void group_shape(field_id f, int32_t ref, int32_t orig, char *out, size_t n);
  */
 int group_add_frame(run_results *res, size_t idx, const trace *ref, const trace *orig,
                     const int16_t *parents);
+/* Frees a group's figure and leaves it empty (bones 0). */
+void group_figure_free(res_figure *fig);
 /*
  * The same for entity result idx: the signature's field is the kind with
  * its model ("weapon.rot.x"); ref and orig are the diverging model's traces.

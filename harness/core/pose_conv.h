@@ -1,11 +1,13 @@
 /*
  * harness/core/pose_conv.h: what the convention search of the pose level
  * found, as plain data for report.json: every candidate tried with the
- * frames and cells it matched on the sampled states, and the convention
- * chosen (or pinned by the profile, or given with --pose-options).
+ * frames and cells it matched on the sampled states, the convention chosen
+ * (or pinned by the profile, or given with --pose-options), and for each
+ * choice whether evidence or the default decided it; for the width of the
+ * sums, also where the comparison decided it when the search could not.
  *
- * No logic here: harness/run/pose_search.c fills it, the report writers
- * read it.
+ * No logic here: harness/run/pose_search.c and pose_width.c fill it, the
+ * report writers read it.
  */
 #ifndef FF8_HARNESS_CORE_POSE_CONV_H
 #define FF8_HARNESS_CORE_POSE_CONV_H
@@ -15,7 +17,7 @@
 #include "harness/core/modes.h"
 #include "ref/pose.h"
 
-#define POSE_CONV_MAX_CANDIDATES 224
+#define POSE_CONV_MAX_CANDIDATES 240
 
 typedef struct pose_candidate {
     char opts[REF_POSE_OPTS_TEXT_MAX];
@@ -33,6 +35,47 @@ typedef enum pose_conv_source {
     POSE_CONV_PROFILE, /* the profile pins it */
     POSE_CONV_SEARCH,  /* found by the search on the original */
 } pose_conv_source;
+
+/*
+ * What decided one choice (one key of ref/pose.h's options), one list:
+ * enum, report name.
+ *   given       --pose-options (not this run's evidence)
+ *   pinned      the executable's profile (not this run's evidence)
+ *   evidence    every other value matches fewer sampled values
+ *   default     another value matches as many: the sample cannot tell them
+ *               apart, the first value of the list was kept
+ *   joint       another value matches more of this choice's own states; it
+ *               was decided jointly on every sampled state
+ *   comparison  (width) the search could not tell; the first state of the
+ *               comparison that told them apart decided it
+ *   undecided   (width) no state of the corpus tells the values apart, so
+ *               the verdicts are the same under either
+ */
+#define POSE_BASIS_MAP(XX)                                                                         \
+    XX(GIVEN, "given")                                                                             \
+    XX(PINNED, "pinned")                                                                           \
+    XX(EVIDENCE, "evidence")                                                                       \
+    XX(DEFAULT, "default")                                                                         \
+    XX(JOINT, "joint")                                                                             \
+    XX(COMPARISON, "comparison")                                                                   \
+    XX(UNDECIDED, "undecided")
+#define POSE_BASIS_ENUM_(name, text) POSE_BASIS_##name,
+typedef enum pose_basis { POSE_BASIS_MAP(POSE_BASIS_ENUM_) POSE_BASIS__COUNT } pose_basis;
+
+typedef struct pose_key_decision {
+    pose_basis basis;
+    char note[120]; /* "" or the values that tie, the states that showed it, ... */
+} pose_key_decision;
+
+/* Where the comparison decided the width: the first state, in corpus order, that told
+ * 32-bit from 64-bit sums and agreed with the width taken. */
+typedef struct pose_width_at {
+    char file[64];
+    int32_t clip, tick;
+    mode_id mode;
+    char field[40];           /* the first value the widths disagree on */
+    int32_t ref32, ref64, orig; /* its value under each width, and the original's */
+} pose_width_at;
 
 typedef struct pose_conv {
     pose_conv_source source;
@@ -53,8 +96,20 @@ typedef struct pose_conv {
     /* the run: poses of the original emulated (BuildBoneMatrices and both world calls)
      * and replayed from a worker's memo (the same input seen before) */
     uint64_t states_emulated, states_replayed;
+    /* what decided each choice, in ref/pose.h's key order */
+    pose_key_decision keys[REF_POSE_KEY__COUNT];
+    /* the width: sampled states (extreme ones among them) that tell 32 from 64 bits */
+    uint64_t extreme_states, width_states;
+    /* the comparison (basis comparison or undecided): clips that told the widths
+     * apart, and of those after the decision, the ones whose original agreed and the
+     * ones that contradicted it (mismatches); clips met before any decision whose
+     * original agreed with neither */
+    uint64_t width_clips, width_agreed, width_contradicted, width_neither;
+    pose_width_at width_at; /* basis comparison */
 } pose_conv;
 
 const char *pose_conv_source_name(pose_conv_source s);
+/* "evidence", "default", ...; "?" when out of range. */
+const char *pose_basis_name(pose_basis b);
 
 #endif

@@ -30,3 +30,11 @@ const char *pose_conv_source_name(pose_conv_source s)
     static const char *const names[] = {"none", "given", "profile", "search"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
+
+const char *pose_basis_name(pose_basis b)
+{
+#define NAME_(name, text) text,
+    static const char *const names[] = {POSE_BASIS_MAP(NAME_)};
+#undef NAME_
+    return (unsigned)b < POSE_BASIS__COUNT ? names[b] : "?";
+}

@@ -14,6 +14,7 @@
 #include "corpus/manifest.h"
 #include "emu/engine/emu.h"
 #include "emu/engine/fault.h"
+#include "harness/core/cells.h"
 #include "harness/core/compare.h"
 #include "harness/core/modes.h"
 #include "harness/core/pose_conv.h"
@@ -64,12 +65,19 @@ typedef struct res_series {
     int32_t *ref, *orig;
 } res_series;
 
-/* A posed skeleton at one tick, both sides, for the stick figure of a pose group. */
+/*
+ * A posed skeleton at one tick, both sides, for the stick figure of a pose
+ * group: the matrices of the area the divergence is in (the bone matrices,
+ * or the world matrices under the identity or the fixed base).
+ */
 typedef struct res_figure {
     unsigned bones;  /* 0: no figure */
     unsigned bone;   /* the diverging bone */
+    size_t tick;     /* the divergence's tick */
+    field_area area; /* FIELD_AREA_BONE, _WORLD or _PLACED */
     int16_t *parent; /* bones entries (-1: root) */
-    int32_t *ref, *orig; /* bones x 3 joint positions (the bones' t) */
+    int32_t *ref, *orig;     /* bones x 3: each bone's t (its joint) */
+    int32_t *ref_m, *orig_m; /* bones x 9: each bone's m, row-major (Q12) */
 } res_figure;
 /* Reads shown on each side of the first differing read. */
 #define RES_WINDOW 6
@@ -102,8 +110,9 @@ typedef struct res_explain {
     /* READ: the original's call of the differing read ("call 0x509370"), when known */
     uint32_t call_eip;
     char call_insn[64];
-    char call_routine[64];
-    uint32_t call_offset;
+    char call_routine[EMU_OWNER_NAME]; /* the routine holding it (emu/image/owner.h), "" if none */
+    int call_in_profile;               /* call_routine is a profile routine */
+    uint32_t call_offset;              /* call_eip minus call_routine's entry */
 } res_explain;
 
 typedef struct clip_result {
@@ -136,6 +145,9 @@ typedef struct clip_result {
     /* MISMATCH explained on its own (--explain all; heap, NULL otherwise) */
     res_explain *expl;
     int cause; /* index into run_results.causes, -1: none */
+    /* MISMATCH against recorded traces (check): every differing value, classed
+     * by its effect on the pose (harness/core/cells.h; heap, NULL otherwise) */
+    cell_list *cells;
 } clip_result;
 
 typedef struct leaf_case {
@@ -226,7 +238,11 @@ typedef struct res_group {
     int cause;          /* index into run_results.causes, -1: none */
 } res_group;
 
-/* Mismatches of one cause: the same first differing read, or the same combination. */
+/* Value differences listed per cause at most. */
+#define RES_CAUSE_VALUES 8
+
+/* Mismatches of one cause: the same instruction of the original behind the first differing
+ * value (the call that read it, the routine that returned it, the store that wrote it). */
 typedef struct res_cause {
     char kind[12];        /* "read", "combine" or "lockstep" (causes_entity.c) */
     char signature[192];  /* what merged them, for reading and for tests */
@@ -236,8 +252,14 @@ typedef struct res_cause {
     int have_insn;
     uint32_t eip;
     char insn[96];
-    char insn_routine[64];
+    char insn_routine[EMU_OWNER_NAME]; /* as emu_writer.routine */
+    int insn_in_profile;
     uint32_t insn_offset;
+    /* How the values differ, one entry per input class (or field) among its mismatches,
+     * original vs reference ("rotation type 3: 16 vs 12 bits"); the example's first. */
+    unsigned nvalues;
+    char values[RES_CAUSE_VALUES][80];
+    unsigned more_values; /* classes beyond RES_CAUSE_VALUES, not listed */
     uint64_t clips;       /* frame-level clip results it explains */
     uint64_t leaf_calls;  /* leaf-level mismatching calls it explains */
     uint64_t entity_clips; /* entity-level clip results it explains */
@@ -287,6 +309,10 @@ typedef struct run_totals {
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
     uint64_t cache_rejected; /* cache entries refused (key, length or checksum): re-emulated */
     uint64_t x87_limit;      /* mismatches within the x87 emulation limit (POSE.md section 4) */
+    /* differing values of the clips whose cells were collected, by class, and
+     * the whole-turn ones by whether their bone matrices differed */
+    uint64_t cells[CELL__COUNT];
+    uint64_t turns_equal, turns_differ;
     /* the entity level, apart from the frame level's counts above */
     uint64_t entities, entities_armed, pool_mismatches;
     uint64_t entity_comparisons;

@@ -124,9 +124,7 @@ int trace_push_state(trace *t, const field_state *s, ff_error *err)
             row[l->slot[f]] = field_read((field_id)f, 0, s);
             continue;
         }
-        int32_t *out = row + l->slot[f];
-        for (unsigned b = 0; b < l->bones; b++, out += l->stride[f])
-            *out = field_read((field_id)f, b, s);
+        field_read_bones((field_id)f, s, l->bones, row + l->slot[f], l->stride[f]);
     }
     t->n++;
     return 0;

@@ -51,6 +51,14 @@ cJSON *report_figure_json(const res_figure *f);
  */
 void report_figure_svg(strbuf *b, const cJSON *skeleton, const char *cand, const char *auth);
 
+/*
+ * The differing values of a mismatching clip by their effect on the pose
+ * (harness/core/cells.h): a result's "cells" (null when c is NULL: not
+ * collected) and the totals' "cells".
+ */
+cJSON *report_cells_json(const cell_list *c);
+cJSON *report_cells_totals_json(const run_totals *t);
+
 /* The pose level's convention for report.json's run.pose (null without the pose level). */
 cJSON *report_pose_json(const pose_conv *p);
 /* Its "Pose convention" section, from a report tree; nothing without the pose level. */

@@ -95,7 +95,8 @@ static void cause_box(strbuf *b, const cJSON *report, const cJSON *c)
         rh_text(b, rv_str(in, "text", "?"));
         sb_puts(b, "</code> in ");
         rh_text(b, rv_str(in, "routine", "?"));
-        sb_printf(b, "+0x%llx</td></tr>\n", (unsigned long long)rv_u64(in, "routine_offset", 0));
+        char off[48];
+        sb_printf(b, "%s</td></tr>\n", rv_offset_text(in, off, sizeof off));
     }
     sb_printf(b,
               "<tr><th>Counts</th><td>%llu clips, %llu entity clips, %llu leaf calls, %llu files, "
@@ -108,6 +109,20 @@ static void cause_box(strbuf *b, const cJSON *report, const cJSON *c)
     sb_puts(b, "</td></tr>\n<tr><th>Signature</th><td><code>");
     rh_text(b, rv_str(c, "signature", "?"));
     sb_puts(b, "</code></td></tr>\n");
+    if (rv_len(rv_arr(c, "values"))) {
+        sb_puts(b, "<tr><th>Values<br>(original vs reference)</th><td>");
+        const cJSON *v;
+        int k = 0;
+        cJSON_ArrayForEach(v, rv_arr(c, "values"))
+        {
+            if (!cJSON_IsString(v)) continue;
+            if (k++) sb_puts(b, "<br>");
+            rh_text(b, v->valuestring);
+        }
+        uint64_t more = rv_u64(c, "more_values", 0);
+        if (more) sb_printf(b, "; %llu more", (unsigned long long)more);
+        sb_puts(b, "</td></tr>\n");
+    }
     example(b, report, c);
     sb_puts(b, "<tr><th>Groups</th><td>");
     int k = 0;

@@ -65,6 +65,22 @@ static void example(strbuf *b, const cJSON *report, const cJSON *cause)
     if (expl) window_table(b, expl);
 }
 
+/* How the values differ under the cause, one input class (or field) each. */
+static void values(strbuf *b, const cJSON *c)
+{
+    const cJSON *v;
+    int k = 0;
+    cJSON_ArrayForEach(v, rv_arr(c, "values"))
+    {
+        if (!cJSON_IsString(v)) continue;
+        sb_puts(b, k++ ? "; " : "- Values (original vs reference): ");
+        rm_text(b, v->valuestring);
+    }
+    uint64_t more = rv_u64(c, "more_values", 0);
+    if (k && more) sb_printf(b, "; %llu more", (unsigned long long)more);
+    if (k) sb_putc(b, '\n');
+}
+
 static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
 {
     const cJSON *in = rv_obj(c, "instruction"), *n = rv_obj(c, "counts"), *g;
@@ -79,7 +95,8 @@ static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
         rm_code(b, rv_str(in, "text", "?"));
         sb_puts(b, " in ");
         rm_text(b, rv_str(in, "routine", "?"));
-        sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(in, "routine_offset", 0));
+        char off[48];
+        sb_puts(b, rv_offset_text(in, off, sizeof off));
     }
     /* what it explains: clips unless only entity clips or leaf calls */
     const uint64_t v[3] = {rv_u64(n, "clips", 0), rv_u64(n, "entity_clips", 0),
@@ -105,6 +122,7 @@ static void cause_item(strbuf *b, const cJSON *report, const cJSON *c)
               rv_u64(n, "files", 0) == 1 ? "" : "s");
     rm_code(b, rv_str(c, "signature", "?"));
     sb_putc(b, '\n');
+    values(b, c);
     example(b, report, c);
     sb_puts(b, "\nGroups it explains:");
     k = 0;

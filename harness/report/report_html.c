@@ -13,6 +13,7 @@
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
 #include "harness/report/report_causes.h"
+#include "harness/report/report_cells.h"
 #include "harness/report/report_html.h"
 #include "harness/report/report_html_entity.h"
 #include "harness/report/report_plot.h"
@@ -100,7 +101,10 @@ static const char css[] =
     "svg.figure .frame{fill:#fbfcfe;stroke:#dfe3ea}"
     "svg.figure line{stroke-width:1.5}svg.figure .ref{stroke:#1f5fbf;fill:#1f5fbf}"
     "svg.figure .orig{stroke:#ea580c;fill:none;stroke-dasharray:4 2}"
-    "svg.figure line.hit{stroke-width:4}svg.figure .lbl{font-size:11px;fill:#5b6578}"
+    "svg.figure line.hit{stroke-width:4}svg.figure circle.hit{stroke-width:2}"
+    "svg.figure line.axis{stroke-width:2}svg.figure line.axis.a0{stroke:#dc2626}"
+    "svg.figure line.axis.a1{stroke:#16a34a}svg.figure line.axis.a2{stroke:#7c3aed}"
+    "svg.figure .lbl{font-size:11px;fill:#5b6578}"
     "svg.plot .div{stroke:#d2433f;stroke-dasharray:3 3;fill:#d2433f}"
     "svg.plot .lbl{font:11px system-ui,sans-serif;fill:#3b4559;stroke:none}"
     "pre{background:#1f2a3c;color:#e4e9f2;padding:10px 12px;border-radius:6px;overflow-x:auto;"
@@ -362,7 +366,8 @@ static void writer_row(strbuf *b, const cJSON *w)
         rh_text(b, rv_str(w, "instruction", "?"));
         sb_puts(b, "</code> in ");
         rh_text(b, rv_str(w, "routine", "?"));
-        sb_printf(b, "+0x%llx", (unsigned long long)rv_u64(w, "routine_offset", 0));
+        char off[48];
+        sb_puts(b, rv_offset_text(w, off, sizeof off));
         sb_printf(b, " (last of %llu writes in that call, value 0x%llx)",
                   (unsigned long long)rv_u64(w, "writes", 0),
                   (unsigned long long)rv_u64(w, "value", 0));
@@ -504,6 +509,7 @@ int report_render_html(const cJSON *report, strbuf *out)
     report_pose_leaf_html(out, report);
     rh_coverage(out, report);
     groups(out, report, &ix, &ents);
+    report_cells_html(out, report, &ix);
     rh_entities(out, report, &ents);
     rh_files(out, report, &ix);
     rh_nonmatching(out, &ix);

@@ -71,6 +71,10 @@ static void result_detail(strbuf *b, const cJSON *r, int s)
         rh_value(b, d, "ref", rv_str(d, "field_kind", NULL), "ref-v");
         sb_puts(b, " vs ");
         rh_value(b, d, "orig", rv_str(d, "field_kind", NULL), "orig-v");
+        uint64_t wt = rv_u64(rv_obj(rv_obj(r, "cells"), "counts"), "whole_turns", 0);
+        if (wt)
+            sb_printf(b, "; <a href=\"#whole-turns\">%llu whole-turn value%s</a>",
+                      (unsigned long long)wt, wt == 1 ? "" : "s");
     } else if (s == RES_FAULT) {
         const cJSON *f = rv_obj(r, "fault");
         rh_text(b, rv_str(f, "message", rv_str(f, "kind", "fault")));

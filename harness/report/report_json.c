@@ -36,6 +36,7 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
         cJSON_AddNullToObject(o, "cause");
     cJSON_AddItemToObject(o, "divergence", report_json_divergence(r));
     if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl, 0));
+    cJSON_AddItemToObject(o, "cells", report_cells_json(r->cells));
     cJSON_AddItemToObject(o, "fault", json_fault(r->fault));
     cJSON_AddItemToObject(o, "error", report_json_error(r->error));
     return o;
@@ -103,6 +104,7 @@ static cJSON *writer_json(const res_group *g)
     if (g->have_writer && w->writes) {
         json_add_hex(o, "eip", w->eip);
         json_add_str(o, "routine", w->routine);
+        cJSON_AddBoolToObject(o, "in_profile", w->routine_in_profile);
         cJSON_AddNumberToObject(o, "routine_offset", w->routine_offset);
         json_add_str(o, "instruction", w->insn);
         cJSON_AddNumberToObject(o, "writes", w->writes);
@@ -248,6 +250,7 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "groups", (double)r->ngroups);
     cJSON_AddNumberToObject(o, "cache_rejected", (double)t->cache_rejected);
     cJSON_AddNumberToObject(o, "x87_precision", (double)t->x87_limit);
+    cJSON_AddItemToObject(o, "cells", report_cells_totals_json(t));
     cJSON_AddNumberToObject(o, "causes", (double)r->ncauses);
     cJSON_AddItemToObject(o, "entity", report_json_entity_totals(r));
     return o;

@@ -42,6 +42,7 @@ static cJSON *writer_of(const res_explain *e)
     cJSON *o = cJSON_CreateObject();
     json_add_hex(o, "eip", e->writer.eip);
     json_add_str(o, "routine", e->writer.routine);
+    cJSON_AddBoolToObject(o, "in_profile", e->writer.routine_in_profile);
     cJSON_AddNumberToObject(o, "routine_offset", e->writer.routine_offset);
     json_add_str(o, "instruction", e->writer.insn);
     return o;
@@ -75,6 +76,7 @@ cJSON *report_json_explain(const res_explain *e, int with_window)
             json_add_hex(c, "eip", e->call_eip);
             json_add_str(c, "instruction", e->call_insn);
             json_add_str(c, "routine", e->call_routine);
+            cJSON_AddBoolToObject(c, "in_profile", e->call_in_profile);
             cJSON_AddNumberToObject(c, "routine_offset", e->call_offset);
         } else {
             cJSON_AddNullToObject(d, "call");
@@ -111,11 +113,16 @@ static cJSON *cause_json(const run_results *res, size_t i)
         json_add_hex(in, "eip", c->eip);
         json_add_str(in, "text", c->insn);
         json_add_str(in, "routine", c->insn_routine);
+        cJSON_AddBoolToObject(in, "in_profile", c->insn_in_profile);
         cJSON_AddNumberToObject(in, "routine_offset", c->insn_offset);
     } else {
         cJSON_AddNullToObject(o, "instruction");
     }
     json_add_str(o, "signature", c->signature);
+    cJSON *vals = cJSON_AddArrayToObject(o, "values");
+    for (unsigned k = 0; k < c->nvalues; k++)
+        cJSON_AddItemToArray(vals, json_string(c->values[k]));
+    cJSON_AddNumberToObject(o, "more_values", c->more_values);
     cJSON *n = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(n, "clips", (double)c->clips);
     cJSON_AddNumberToObject(n, "leaf_calls", (double)c->leaf_calls);

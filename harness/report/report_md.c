@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/report/report.h"
+#include "harness/report/report_cells.h"
 #include "harness/report/report_md_base.h"
 #include "harness/report/report_md_entity.h"
 #include "harness/report/report_causes.h"
@@ -167,7 +168,8 @@ static void group_item(strbuf *b, const cJSON *g, const rv_index *ix, const rv_e
         rm_code(b, rv_str(w, "instruction", "?"));
         sb_puts(b, " in ");
         rm_text(b, rv_str(w, "routine", "?"));
-        sb_printf(b, "+0x%llx\n", (unsigned long long)rv_u64(w, "routine_offset", 0));
+        char off[48];
+        sb_printf(b, "%s\n", rv_offset_text(w, off, sizeof off));
     } else if (w && rv_str(w, "note", "")[0]) {
         sb_puts(b, "- Original writer: ");
         rm_text(b, rv_str(w, "note", ""));
@@ -414,6 +416,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     totals_section(out, report, &ix);
     md_coverage(out, report);
     groups_section(out, report, &ix, &ents);
+    report_cells_md(out, report, &ix);
     rm_entities(out, report, &ents);
     faults_section(out, report, &ix);
     bad_section(out, &ix);

@@ -1,8 +1,10 @@
 /*
  * harness/report/report_pose.c: the pose level's part of a report: the
- * convention (how it was decided, every candidate the search tried, the
- * choice, the closest miss) into report.json as "pose", and its "Pose
- * convention" table in HTML and Markdown, rendered from report.json only.
+ * convention (how it was decided, what decided each choice, the width of
+ * the sums and where the comparison decided it, every candidate the search
+ * tried, the choice, the closest miss) into report.json as "pose", and its
+ * "Pose convention" section in HTML and Markdown, rendered from
+ * report.json only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +12,61 @@
 #include "harness/report/report.h"
 #include "harness/report/report_html.h"
 #include "harness/report/report_view.h"
+
+/* Each choice: its value in the chosen text, and what decided it. */
+static cJSON *decisions_json(const pose_conv *p)
+{
+    cJSON *arr = cJSON_CreateArray();
+    ref_pose_opts o;
+    ff_error e;
+    if (ref_pose_opts_parse(p->chosen, &o, &e) < 0) ref_pose_opts_default(&o);
+    for (unsigned k = 0; arr && k < REF_POSE_KEY__COUNT; k++) {
+        cJSON *d = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, d);
+        cJSON_AddStringToObject(d, "key", ref_pose_key_name((ref_pose_key)k));
+        cJSON_AddStringToObject(d, "value",
+                                ref_pose_value_name((ref_pose_key)k,
+                                                    ref_pose_opts_get(&o, (ref_pose_key)k)));
+        cJSON_AddStringToObject(d, "basis", pose_basis_name(p->keys[k].basis));
+        cJSON_AddItemToObject(d, "note", json_string(p->keys[k].note));
+    }
+    return arr;
+}
+
+/* An object named name in o locating a state: file, clip, mode, tick, field. */
+static cJSON *place_json(cJSON *o, const char *name, const char *file, int32_t clip, mode_id mode,
+                         int32_t tick, const char *field)
+{
+    cJSON *m = cJSON_AddObjectToObject(o, name);
+    cJSON_AddItemToObject(m, "file", json_string(file));
+    cJSON_AddNumberToObject(m, "clip", clip);
+    cJSON_AddStringToObject(m, "mode", mode_name(mode));
+    cJSON_AddNumberToObject(m, "tick", tick);
+    cJSON_AddStringToObject(m, "field", field);
+    return m;
+}
+
+/* The width of the sums as the comparison saw it (null when it did not decide it). */
+static cJSON *width_json(const pose_conv *p)
+{
+    pose_basis b = p->keys[REF_POSE_KEY_WIDTH].basis;
+    if (p->source != POSE_CONV_SEARCH || b == POSE_BASIS_EVIDENCE) return cJSON_CreateNull();
+    cJSON *w = cJSON_CreateObject();
+    cJSON_AddNumberToObject(w, "clips", (double)p->width_clips);
+    cJSON_AddNumberToObject(w, "agreed", (double)p->width_agreed);
+    cJSON_AddNumberToObject(w, "contradicted", (double)p->width_contradicted);
+    cJSON_AddNumberToObject(w, "neither", (double)p->width_neither);
+    if (b != POSE_BASIS_COMPARISON) {
+        cJSON_AddNullToObject(w, "decided_at");
+        return w;
+    }
+    const pose_width_at *at = &p->width_at;
+    cJSON *a = place_json(w, "decided_at", at->file, at->clip, at->mode, at->tick, at->field);
+    cJSON_AddNumberToObject(a, "ref_32", at->ref32);
+    cJSON_AddNumberToObject(a, "ref_64", at->ref64);
+    cJSON_AddNumberToObject(a, "orig", at->orig);
+    return w;
+}
 
 cJSON *report_pose_json(const pose_conv *p)
 {
@@ -19,10 +76,14 @@ cJSON *report_pose_json(const pose_conv *p)
     cJSON_AddStringToObject(o, "chosen", p->chosen);
     cJSON_AddNumberToObject(o, "states_emulated", (double)p->states_emulated);
     cJSON_AddNumberToObject(o, "states_replayed", (double)p->states_replayed);
+    cJSON_AddItemToObject(o, "decisions", decisions_json(p));
+    cJSON_AddItemToObject(o, "width", width_json(p));
     if (p->source != POSE_CONV_SEARCH) return o;
     cJSON *s = cJSON_AddObjectToObject(o, "search");
     cJSON_AddNumberToObject(s, "states", (double)p->states);
     cJSON_AddNumberToObject(s, "scale_states", (double)p->scale_states);
+    cJSON_AddNumberToObject(s, "extreme_states", (double)p->extreme_states);
+    cJSON_AddNumberToObject(s, "width_states", (double)p->width_states);
     cJSON_AddNumberToObject(s, "faulted", (double)p->faulted);
     cJSON_AddBoolToObject(s, "all_match", p->all_match);
     cJSON_AddNumberToObject(s, "seconds", p->seconds);
@@ -30,12 +91,8 @@ cJSON *report_pose_json(const pose_conv *p)
     if (p->all_match) {
         cJSON_AddNullToObject(s, "first_miss");
     } else {
-        cJSON *m = cJSON_AddObjectToObject(s, "first_miss");
-        cJSON_AddItemToObject(m, "file", json_string(p->first_file));
-        cJSON_AddNumberToObject(m, "clip", p->first_clip);
-        cJSON_AddStringToObject(m, "mode", mode_name(p->first_mode));
-        cJSON_AddNumberToObject(m, "tick", p->first_tick);
-        cJSON_AddStringToObject(m, "field", p->first_field);
+        cJSON *m = place_json(s, "first_miss", p->first_file, p->first_clip, p->first_mode,
+                              p->first_tick, p->first_field);
         cJSON_AddNumberToObject(m, "ref", p->first_ref);
         cJSON_AddNumberToObject(m, "orig", p->first_orig);
     }
@@ -62,6 +119,74 @@ static const char *source_sentence(const char *source)
     return source;
 }
 
+static const char *basis_sentence(const char *basis)
+{
+    static const char *const s[][2] = {
+        {"evidence", "decided by evidence"},   {"default", "by default"},
+        {"joint", "decided jointly"},          {"comparison", "decided by evidence, in the comparison"},
+        {"undecided", "by default"},           {"given", "given"},
+        {"pinned", "pinned by the profile"},
+    };
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+        if (strcmp(basis, s[i][0]) == 0) return s[i][1];
+    return basis;
+}
+
+/* The markup of one format for the decisions and the width's place. */
+typedef struct markup {
+    const char *open, *item, *code, *uncode, *end_item, *close, *para, *end_para;
+    void (*text)(strbuf *, const char *);
+    void (*code_text)(strbuf *, const char *); /* inside code: Markdown escapes nothing */
+} markup;
+
+/* What decided each choice, then where the comparison decided the width. */
+static void decisions_out(strbuf *b, const cJSON *p, const markup *mk)
+{
+    const cJSON *d, *w = rv_obj(p, "width"), *at = rv_obj(w, "decided_at");
+    sb_puts(b, mk->open);
+    cJSON_ArrayForEach(d, rv_arr(p, "decisions"))
+    {
+        sb_puts(b, mk->item);
+        sb_puts(b, mk->code);
+        mk->code_text(b, rv_str(d, "key", "?"));
+        sb_puts(b, "=");
+        mk->code_text(b, rv_str(d, "value", "?"));
+        sb_puts(b, mk->uncode);
+        sb_puts(b, ": ");
+        mk->text(b, basis_sentence(rv_str(d, "basis", "?")));
+        const char *note = rv_str(d, "note", "");
+        if (*note) {
+            sb_puts(b, " (");
+            mk->text(b, note);
+            sb_puts(b, ")");
+        }
+        sb_puts(b, mk->end_item);
+    }
+    sb_puts(b, mk->close);
+    if (!w || !rv_u64(w, "clips", 0)) return;
+    sb_puts(b, mk->para);
+    if (at) {
+        sb_puts(b, "The width of the sums was decided by the comparison at ");
+        mk->text(b, rv_str(at, "file", "?"));
+        sb_printf(b, " clip %lld (%s) after call %lld: ", (long long)rv_int(at, "clip", -1),
+                  rv_str(at, "mode", "?"), (long long)rv_int(at, "tick", -1));
+        sb_puts(b, mk->code);
+        mk->code_text(b, rv_str(at, "field", "?"));
+        sb_puts(b, mk->uncode);
+        sb_printf(b, " is %lld with 32-bit sums, %lld with 64-bit ones, %lld in the original. ",
+                  (long long)rv_int(at, "ref_32", 0), (long long)rv_int(at, "ref_64", 0),
+                  (long long)rv_int(at, "orig", 0));
+    }
+    sb_printf(b,
+              "%llu compared clips tell 32-bit from 64-bit sums apart: %llu agree with the "
+              "width taken, %llu contradict it (mismatches), %llu (met before a width was "
+              "taken) agree with neither.",
+              (unsigned long long)rv_u64(w, "clips", 0), (unsigned long long)rv_u64(w, "agreed", 0),
+              (unsigned long long)rv_u64(w, "contradicted", 0),
+              (unsigned long long)rv_u64(w, "neither", 0));
+    sb_puts(b, mk->end_para);
+}
+
 void report_pose_html(strbuf *b, const cJSON *report)
 {
     const cJSON *p = rv_obj(rv_obj(report, "run"), "pose"), *s = rv_obj(p, "search");
@@ -76,16 +201,23 @@ void report_pose_html(strbuf *b, const cJSON *report)
               "seen before).</p>\n",
               (unsigned long long)rv_u64(p, "states_emulated", 0),
               (unsigned long long)rv_u64(p, "states_replayed", 0));
+    static const markup html = {"<ul id=\"pose-decisions\">\n", "<li>", "<code>", "</code>",
+                                "</li>\n", "</ul>\n", "<p id=\"pose-width\">", "</p>\n",
+                                rh_text, rh_text};
+    decisions_out(b, p, &html);
     if (!s) {
         sb_puts(b, "</section>\n");
         return;
     }
     sb_printf(b,
               "<p class=\"muted\">%llu sampled states (%llu on the scale path, %llu left out: "
-              "the original faulted), %.2f s. ",
+              "the original faulted) and %llu with the largest translation or scale of their "
+              "file and mode; %llu of them tell 32-bit from 64-bit sums apart; %.2f s. ",
               (unsigned long long)rv_u64(s, "states", 0),
               (unsigned long long)rv_u64(s, "scale_states", 0),
-              (unsigned long long)rv_u64(s, "faulted", 0), rv_num(s, "seconds", 0));
+              (unsigned long long)rv_u64(s, "faulted", 0),
+              (unsigned long long)rv_u64(s, "extreme_states", 0),
+              (unsigned long long)rv_u64(s, "width_states", 0), rv_num(s, "seconds", 0));
     if (rv_bool(s, "all_match", 0)) sb_puts(b, "The choice matches every sampled state.");
     rh_text(b, rv_str(s, "note", ""));
     sb_puts(b, "</p>\n");
@@ -131,11 +263,18 @@ void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const c
               source_sentence(rv_str(p, "source", "?")),
               (unsigned long long)rv_u64(p, "states_emulated", 0),
               (unsigned long long)rv_u64(p, "states_replayed", 0));
+    const markup text = {"", "- ", "`", "`", "\n", "\n", "", "\n\n", md, sb_puts};
+    decisions_out(b, p, &text);
     if (!s) return;
-    sb_printf(b, "%llu sampled states (%llu on the scale path, %llu faulted). ",
+    sb_printf(b,
+              "%llu sampled states (%llu on the scale path, %llu faulted) and %llu with the "
+              "largest translation or scale of their file and mode; %llu of them tell 32-bit "
+              "from 64-bit sums apart. ",
               (unsigned long long)rv_u64(s, "states", 0),
               (unsigned long long)rv_u64(s, "scale_states", 0),
-              (unsigned long long)rv_u64(s, "faulted", 0));
+              (unsigned long long)rv_u64(s, "faulted", 0),
+              (unsigned long long)rv_u64(s, "extreme_states", 0),
+              (unsigned long long)rv_u64(s, "width_states", 0));
     if (rv_bool(s, "all_match", 0)) sb_puts(b, "The choice matches every sampled state. ");
     md(b, rv_str(s, "note", ""));
     const cJSON *m = rv_obj(s, "first_miss");

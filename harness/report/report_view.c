@@ -5,6 +5,7 @@
  */
 #include "harness/report/report_view.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,14 @@ int rv_bool(const cJSON *o, const char *key, int dflt)
     if (cJSON_IsTrue(c)) return 1;
     if (cJSON_IsFalse(c)) return 0;
     return dflt;
+}
+
+const char *rv_offset_text(const cJSON *in, char *buf, size_t n)
+{
+    unsigned long long off = (unsigned long long)rv_u64(in, "routine_offset", 0);
+    if (rv_bool(in, "in_profile", 1)) snprintf(buf, n, "+0x%llx", off);
+    else snprintf(buf, n, " (+0x%llx into it)", off);
+    return buf;
 }
 
 size_t rv_len(const cJSON *a)

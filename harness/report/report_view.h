@@ -34,6 +34,12 @@ uint64_t rv_u64(const cJSON *o, const char *key, uint64_t dflt);
 double rv_num(const cJSON *o, const char *key, double dflt);
 /* 1 for true, 0 for false, dflt otherwise. */
 int rv_bool(const cJSON *o, const char *key, int dflt);
+/*
+ * The offset part of an instruction's place, after its routine's name: "+0x4f" when that
+ * routine is a profile routine (in_profile true or absent), " (+0x4f into it)" for "a
+ * routine at 0x.. called from ..." (in_profile false). Written into buf (n bytes); returns buf.
+ */
+const char *rv_offset_text(const cJSON *in, char *buf, size_t n);
 /* Number of elements of an array (0 when a is not an array). */
 size_t rv_len(const cJSON *a);
 

@@ -14,6 +14,7 @@
 #include "harness/core/outcome.h"
 #include "harness/core/trace.h"
 #include "harness/run/cache.h"
+#include "harness/run/pose_width.h"
 #include "harness/run/run.h"
 #include "ref/dat.h"
 #include "ref/pose.h"
@@ -76,6 +77,7 @@ typedef struct run_ctx {
     field_set fields; /* what both sides' traces carry: the fields of the levels run */
     ref_pose_opts pose_opts;   /* the reference's pose convention (pose level) */
     const ref_pose_opts *pose; /* &pose_opts with the pose level, else NULL */
+    pose_width_run width;      /* the width of the sums when the comparison decides it */
     corpus *corpus;
     run_results *res;
     /* per file (res->files order): loaded on demand, run_files.c */

@@ -72,17 +72,6 @@ static int ref_side(explainer *x, const clip_result *r, const dat_file *d, ref_r
     return 0;
 }
 
-/* The routine of the block map holding addr, and the offset into it. */
-static void locate(const emu_blockmap *m, uint32_t addr, char *name, size_t n, uint32_t *off)
-{
-    const emu_broutine *best = NULL;
-    for (unsigned i = 0; i < m->nroutines; i++)
-        if (m->routines[i].entry <= addr && (!best || m->routines[i].entry > best->entry))
-            best = &m->routines[i];
-    snprintf(name, n, "%s", best ? best->name : "");
-    *off = best ? addr - best->entry : 0;
-}
-
 /* The original's call of the differing read: the instruction before its return address. */
 static void call_site(explainer *x, res_explain *e)
 {
@@ -94,7 +83,15 @@ static void call_site(explainer *x, res_explain *e)
     if (strncmp(text, "call", 4) != 0) return;
     e->call_eip = o->site - 5;
     snprintf(e->call_insn, sizeof e->call_insn, "%.63s", text);
-    locate(x->ctx->blocks, e->call_eip, e->call_routine, sizeof e->call_routine, &e->call_offset);
+    emu_owner own;
+    ff_error err;
+    if (emu_owner_of(emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), e->call_eip,
+                     &own, &err) == 0 &&
+        own.known) {
+        snprintf(e->call_routine, sizeof e->call_routine, "%s", own.routine);
+        e->call_in_profile = own.in_profile;
+        e->call_offset = own.offset;
+    }
 }
 
 static void window(res_explain *e, const ref_read_log *ref, const ref_read_log *orig)

@@ -131,6 +131,9 @@ static void total_up(run_ctx *ctx)
         t->comparisons++;
         t->by_status[r->status]++;
         t->x87_limit += r->status == RES_MISMATCH && r->x87_limit;
+        for (int k = 0; r->cells && k < CELL__COUNT; k++) t->cells[k] += r->cells->count[k];
+        t->turns_equal += r->cells ? r->cells->turns_equal : 0;
+        t->turns_differ += r->cells ? r->cells->turns_differ : 0;
         t->by_source[r->source]++;
         t->ticks_ref += r->ref_ticks;
         t->ticks_orig += r->orig_ticks;
@@ -269,6 +272,11 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
                            : cfg->pose_pinned ? POSE_CONV_PROFILE
                                               : POSE_CONV_GIVEN;
         ref_pose_opts_format(&ctx.pose_opts, out->pose.chosen, sizeof out->pose.chosen);
+        /* Given or pinned, every choice is; the search, when it runs, says what decided each. */
+        for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++)
+            out->pose.keys[k].basis = cfg->pose_search   ? POSE_BASIS_DEFAULT
+                                      : cfg->pose_pinned ? POSE_BASIS_PINNED
+                                                         : POSE_BASIS_GIVEN;
     }
     ctx.res = out;
     pthread_mutex_init(&ctx.lock, NULL);
@@ -313,6 +321,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
             }
         rc = run_workers(&ctx, err);
     }
+    pose_width_finish(&ctx); /* before the replays: they pose under the width taken */
     /* The workers are done: the groups are this thread's alone now. */
     for (size_t i = 0; i < out->nleaf && ctx.res->leaf; i++)
         if (group_add_leaf(out, (unsigned)i) < 0 && rc == 0)
@@ -339,6 +348,7 @@ void run_results_free(run_results *r)
         free(r->results[i].fault);
         free(r->results[i].error);
         free(r->results[i].expl);
+        free(r->results[i].cells);
     }
     causes_free(r);
     run_coverage_free(&r->coverage);
@@ -346,9 +356,7 @@ void run_results_free(run_results *r)
     for (size_t i = 0; i < r->ngroups; i++) {
         free(r->groups[i].series.ref);
         free(r->groups[i].series.orig);
-        free(r->groups[i].figure.parent);
-        free(r->groups[i].figure.ref);
-        free(r->groups[i].figure.orig);
+        group_figure_free(&r->groups[i].figure);
     }
     for (size_t i = 0; i < r->nfiles; i++) manifest_entry_clear(&r->files[i]);
     for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);

@@ -325,13 +325,10 @@ static int clip_key(const dat_file *d, mode_id m, uint32_t clip, uint64_t high, 
 
 int plan_dedup(run_ctx *ctx, ff_error *err)
 {
-    field_set frame = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
     run_results *res = ctx->res;
     keyed *keys = malloc((res->nresults ? res->nresults : 1) * sizeof *keys);
     if (!keys) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
     size_t nkeys = 0;
-    trace t;
-    trace_init(&t);
     for (size_t u = 0; u < ctx->nunits; u++) {
         run_unit *un = &ctx->units[u];
         /* A cached unit is not emulated: no key, and its estimate will do. */
@@ -343,7 +340,6 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
             if (e.kind != FF_E_NOMEM) continue;
             *err = e;
             free(keys);
-            trace_free(&t);
             return -1;
         }
         size_t skel_size = ref_skel_size(d);
@@ -353,16 +349,16 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
             run_file_put(ctx, un->file);
             free(skel);
             free(keys);
-            trace_free(&t);
             return skel ? -1 : ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         }
         uint64_t cost = 0;
         for (uint32_t c = 0; c < d->clips; c++) {
             a.stream.high = 0;
             ff_error e;
-            /* The frame level is enough to know how far each clip reads. */
-            int rc = refside_clip(&a, mode_flags(un->mode), c, &frame, NULL, &t, &e);
-            cost += (uint64_t)t.n * (d->bones + 4);
+            /* Decoding alone tells how far each clip reads. */
+            size_t ticks;
+            int rc = refside_reach(&a, mode_flags(un->mode), c, &ticks, &e);
+            cost += (uint64_t)ticks * (d->bones + 4);
             if (rc < 0) continue; /* no key: emulated on its own */
             keyed *k = &keys[nkeys];
             k->result = un->first + c;
@@ -372,7 +368,6 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         free(skel);
         run_file_put(ctx, un->file);
     }
-    trace_free(&t);
     qsort(keys, nkeys, sizeof *keys, cmp_key);
     size_t nslots = 0;
     for (size_t i = 0; i < nkeys;) {

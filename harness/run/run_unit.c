@@ -16,6 +16,7 @@
 #include "common/le.h"
 #include "common/path.h"
 #include "harness/run/cache.h"
+#include "harness/run/cells_pose.h"
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
 #include "harness/run/pose_side.h"
@@ -223,6 +224,24 @@ static trace frames_view(const trace *t)
     return v;
 }
 
+/*
+ * Against recorded traces (check): every differing value of a mismatching
+ * clip, classed by its effect on the pose, whole turns checked against the
+ * bone matrices where the pose level runs. Returns 0, or -1 with err.
+ */
+static int collect_cells(run_ctx *ctx, const dat_file *d, clip_result *r, const trace *cand,
+                         const trace *auth, ff_error *err)
+{
+    if (!ctx->cfg->traces_dir) return 0;
+    if (!(r->cells = malloc(sizeof *r->cells)))
+        return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
+    cells_pose cp;
+    cells_pose_init(&cp, d, ctx->pose, cand, auth);
+    int rc = cell_collect(cand, auth, r->div.tick, cells_pose_check, &cp, r->cells, err);
+    cells_pose_free(&cp);
+    return rc;
+}
+
 /* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
 static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int cand_ok,
                     const ff_error *cand_err, int auth_ok, const ff_error *auth_err, res_source src,
@@ -255,6 +274,7 @@ static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int c
     }
     r->status = RES_MISMATCH;
     if (stream_window(d, a, r, err) < 0) return -1;
+    if (collect_cells(ctx, d, r, &w->rt, &auth, err) < 0) return -1;
     /* A pose cell off by one may be the x87 emulation limit: said apart, never accepted. */
     int32_t diff = r->div.ref - r->div.orig;
     if (a && ctx->pose && (diff == 1 || diff == -1) &&
@@ -442,6 +462,12 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             break;
         }
         if (auth == 1 && !io.use_auth && ctx->cfg->cache) outcome_append(&w->blob, c, &w->oo);
+        if (cand_ok && auth == 1 && !io.use_cand && !w->oo.faulted &&
+            pose_width_settle(ctx, &a, u->file, u->mode, c, &w->rt, &w->rt_alt, &w->oo.t, err) <
+                0) {
+            rc = -1;
+            break;
+        }
         if (auth == 1 && ctx->cfg->record_dir) {
             id.anim = c;
             tj_write_trace(&w->rec, &id, &w->oo.t);

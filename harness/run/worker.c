@@ -19,6 +19,7 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
     w->ctx = ctx;
     w->loaded = -1;
     trace_init(&w->rt);
+    trace_init(&w->rt_alt);
     outcome_init(&w->oo);
     sb_init(&w->blob);
     sb_init(&w->rec);
@@ -70,6 +71,7 @@ void worker_free(worker *w)
     pose_memo_free(w->memo);
     free(w->world);
     trace_free(&w->rt);
+    trace_free(&w->rt_alt);
     outcome_free(&w->oo);
     sb_free(&w->blob);
     sb_free(&w->rec);

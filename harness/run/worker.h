@@ -24,6 +24,7 @@ struct worker {
     uint8_t *skel;
     size_t skel_cap;
     trace rt;        /* candidate side */
+    trace rt_alt;    /* the candidate under the other width (pose_width.h) */
     orig_outcome oo; /* authority side */
     strbuf blob;     /* cache record under construction */
     strbuf rec;      /* recorded traces under construction */

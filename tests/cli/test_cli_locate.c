@@ -195,3 +195,46 @@ Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
     free(bare);
     free(src);
 }
+
+/*
+ * A build whose call structure is not the profile's (standin_calls_relinked.exe:
+ * Battle_ReadAnimation calls one routine more, BuildBoneMatrices one fewer):
+ * located with --from the same code at the profile's addresses, its written
+ * profile runs the frame and pose levels with no mismatch; without --from the
+ * output says which evidence disagreed.
+ */
+Test(locate_cli, another_call_structure_with_and_without_from, .init = setup, .fini = cleanup)
+{
+    char *exe = standin("standin_calls_relinked.exe"), *known = standin("standin_calls.exe");
+    char *prof = ts_path(scratch, "calls.json");
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s' --locate", exe);
+    cr_assert(strstr(o.out, "disagreed: its candidate makes 8 distinct direct calls, the profile "
+                            "lists 7"),
+              "%s", o.out);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "identify '%s' --locate --from '%s' --write-profile '%s'", exe, known,
+           prof);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "verdict: located"), "%s", o.out);
+    cr_assert(!strstr(o.out, "disagreed:"), "%s", o.out);
+    char want[128];
+    snprintf(want, sizeof want, "found     0x%08X  BuildBoneMatrices (profile: 0x",
+             sym("standin_calls_relinked.sym", "BuildBoneMatrices"));
+    cr_assert(strstr(o.out, want), "no \"%s\" in:\n%s", want, o.out);
+    ts_out_free(&o);
+    char *reports = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run --exe '%s' --profile '%s' --levels frame,pose -q --no-cache --out '%s'",
+           exe, prof, reports);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    cJSON *r = ts_report(reports);
+    cr_assert_gt(ts_num(r, "totals.comparisons"), 0);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
+    cr_assert_eq(ts_num(r, "totals.fault"), 0);
+    cJSON_Delete(r);
+    free(reports);
+    free(prof);
+    free(known);
+    free(exe);
+}

@@ -123,6 +123,52 @@ Test(run_cli, entity_level, .init = setup, .fini = cleanup)
     free(out);
 }
 
+/* The only report.json under out (one run), as a path (caller frees). */
+static char *only_report(const char *out)
+{
+    ts_out o;
+    ts_sh(scratch, &o, "ls '%s'/*/report.json", out);
+    o.out[strcspn(o.out, "\n")] = '\0';
+    char *path = strdup(o.out);
+    ts_out_free(&o);
+    return path;
+}
+
+/*
+ * The pose level on the 64-bit width variant: the search names width=64 by evidence, and
+ * the report says what decided each choice; given width=32 it mismatches on world
+ * translations (placed[i].t.*, a per-bone field outside bone[i]). Both reports validate.
+ */
+Test(run_cli, pose_width_searched_and_given, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *exe = variant("standin_width64.exe"), *out = ts_path(scratch, "w");
+    ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s/search' --modes normal "
+                        "--levels frame,pose --no-cache",
+           exe, out);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "width=64 (searched"), "%s", o.out);
+    cr_assert(strstr(o.out, "pose width: evidence"), "%s", o.out);
+    ts_out_free(&o);
+    char *dir = ts_path(out, "search"), *path = only_report(dir);
+    assert_valid(path);
+    free(path);
+    free(dir);
+    ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s/given' --modes normal "
+                        "--levels frame,pose --no-cache --explain none --pose-options "
+                        "order=yxz,offset=-y,length=own,scale=post,width=32",
+           exe, out);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    dir = ts_path(out, "given");
+    path = only_report(dir);
+    assert_valid(path);
+    free(path);
+    free(dir);
+    free(out);
+    free(exe);
+}
+
 Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanup)
 {
     ts_out o;

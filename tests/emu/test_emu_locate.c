@@ -297,3 +297,64 @@ Test(locate, damaged_code_is_refused_or_located_never_a_crash)
     free(r);
     free(data);
 }
+
+/*
+ * standin_calls_relinked.exe: Battle_ReadAnimation makes one direct call
+ * more than the stand-in's profile lists (Anim_Halve), BuildBoneMatrices
+ * one fewer (no Fx_BoneRotation), and everything is laid out elsewhere.
+ * The profile's call structure disagrees; the rest of the evidence
+ * (tables, the edges that hold, patterns, call order) still locates every
+ * routine where nm says, and the disagreement is recorded.
+ */
+static void expect_all_at_their_symbols(const locate_result *r, const emu_profile *p)
+{
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    for (unsigned i = 0; i < r->nroutines; i++) {
+        const locate_item *it = &r->routines[i];
+        if (p->routines[i].test) continue;
+        uint32_t want = sym("standin_calls_relinked.sym", it->name);
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
+        cr_assert_eq(it->address, want, "%s at 0x%X, nm says 0x%X", it->name, it->address, want);
+    }
+}
+
+Test(locate, another_call_structure_lowers_rank_and_is_recorded)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    locate_result *r = locate("standin_calls_relinked.exe", &p);
+    expect_all_at_their_symbols(r, &p);
+    const locate_item *bra = item(r->routines, r->nroutines, "Battle_ReadAnimation");
+    cr_assert(strstr(bra->disagreed, "makes 8 distinct direct calls, the profile lists 7"), "%s",
+              bra->disagreed);
+    const locate_item *bbm = item(r->routines, r->nroutines, "BuildBoneMatrices");
+    cr_assert(strstr(bbm->disagreed, "the profile lists 4"), "%s", bbm->disagreed);
+    /* Weighed by pattern: the candidate kept is the closest, clearly. */
+    cr_assert_eq(bbm->best, bbm->address);
+    cr_assert_geq(bbm->best_score, LOCATE_CLEAR_SCORE, "%d", bbm->best_score);
+    cr_assert_geq(bbm->best_score - bbm->next_score, LOCATE_CLEAR_MARGIN);
+    /* Fx_BoneRotation, no longer called by BuildBoneMatrices, is told from its twin
+     * Fx_RotXYZ (same pattern, same callees) by the order of its calls. */
+    const locate_item *rot = item(r->routines, r->nroutines, "Fx_BoneRotation");
+    cr_assert_eq(rot->address, sym("standin_calls_relinked.sym", "Fx_BoneRotation"));
+    free(r);
+}
+
+Test(locate, the_call_structure_is_learned_from_a_known_build)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    size_t size;
+    uint8_t *known = ts_read_all(te_standin_path("standin_calls.exe"), &size);
+    ff_error err;
+    TS_OK(locate_learn(known, size, &p, &err), &err);
+    free(known);
+    cr_assert_eq(profile_find_routine(&p, "Battle_ReadAnimation")->ncallees, 8);
+    cr_assert_eq(profile_find_routine(&p, "BuildBoneMatrices")->ncallees, 3);
+    locate_result *r = locate("standin_calls_relinked.exe", &p);
+    expect_all_at_their_symbols(r, &p);
+    for (unsigned i = 0; i < r->nroutines; i++)
+        cr_assert(!r->routines[i].disagreed[0], "%s: %s", r->routines[i].name,
+                  r->routines[i].disagreed);
+    free(r);
+}

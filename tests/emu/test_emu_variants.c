@@ -1,11 +1,13 @@
 /*
  * tests/emu/test_emu_variants.c: the stand-in's pose variants against
- * standin.exe. Each pose mutant and the x87 variant differ from standin.exe
- * only inside the routines its macro reaches (image bytes compared); each
- * pose mutant changes the result of the one hand-worked case aimed at it,
- * to the value worked out by hand, and of no other case; the x87 variant
- * changes none, and agrees with standin.exe on random 30-bone skeletons
- * (matrices and world matrices).
+ * standin.exe. Each pose mutant, the x87 variant and the 64-bit width
+ * variants differ from standin.exe only inside the routines its macro
+ * reaches (image bytes compared); each pose mutant and width variant
+ * changes the result of the one hand-worked case aimed at it, to the value
+ * worked out by hand, and of no other case; the x87 variant changes none.
+ * The x87 variants (helper-composed) agree with their lean counterpart
+ * (standin.exe, standin_width64.exe) on random 30-bone skeletons (matrices
+ * and world matrices).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -75,6 +77,14 @@ Test(variants, each_differs_in_its_routines_only)
     only_in("standin_mut_pose_saturate.exe", sat, 1);
     only_in("standin_mut_pose_base.exe", base, 1);
     only_in("standin_x87.exe", x87, 5);
+    static const char *const w64[] = {"Fx_Apply", "Fx_ComposeTo", "BuildBoneMatrices",
+                                      "ComputeBonesWorldMatrices"};
+    static const char *const x87w64[] = {"Fx_MulCopy5", "Fx_Cos",
+                                         "Fx_Sin",      "BuildBoneMatrices",
+                                         "Fx_Apply",    "ComputeBonesWorldMatrices",
+                                         "Fx_ComposeTo"};
+    only_in("standin_width64.exe", w64, 4);
+    only_in("standin_x87_width64.exe", x87w64, 7);
 }
 
 /* ---- each mutant changes its case only ----------------------------------- */
@@ -171,6 +181,8 @@ static const struct {
      {{0, -4096, 0, 0, 0, 4096, -8192, 0, 0}, {0, 0, 4096, 0, 4096, 0, -8192, 0, 0}},
      {{25, 11, 70}, {75, 11, 70}}},
     {"standin_x87.exe", NULL, {{0}}, {{0}}},
+    {"standin_width64.exe", NULL, {{0}}, {{0}}},
+    {"standin_x87_width64.exe", NULL, {{0}}, {{0}}},
 };
 
 Test(variants, each_mutant_changes_its_own_case_only)
@@ -205,6 +217,43 @@ Test(variants, each_mutant_changes_its_own_case_only)
     }
 }
 
+/* ---- the width of the sums ------------------------------------------------ */
+
+/*
+ * A scale-path case whose scale vector's product passes 2^31 (the
+ * saturating mutant changes it too, so it is a test of its own). Bone 0's
+ * v0 = 32767 << 2 = 131068 scales column 0 of I to 131068, s16 -4 (no
+ * product: the same in both widths). Bone 1, rot z 512 (Rz512: c = s =
+ * 2896): Copy5(diag(-4, 4096, 4096), Rz512) = [[-3,3,0],[2896,2896,0],
+ * [0,0,4096]], then column 0 times v1.x >> 12, v1.x = 32767 * 131068 >> 10:
+ * wrapped in 32 bits -256, giving -3 * -256 >> 12 = 0 and 2896 * -256 >> 12
+ * = -181; exact in 64 bits 4194048, giving -12582144 >> 12 = -3072 and
+ * 2965323, s16 16203. t1 = (10, -21, 30) + (0, 4096 * -9 >> 12, 0).
+ */
+Test(variants, width_case_tells_32_from_64_bits)
+{
+    static const vcase wide = {"width",
+                               1,
+                               256,
+                               {{-1, 0, {0, 0, 0}, {32767, ONE, ONE}},
+                                {0, 9, {0, 0, 512}, {32767, ONE, ONE}}},
+                               2,
+                               0};
+    static const int m0[9] = {-4, 0, 0, 0, 4096, 0, 0, 0, 4096}, t0[3] = {10, -21, 30};
+    static const int m32[9] = {0, 3, 0, -181, 2896, 0, 0, 0, 4096};
+    static const int m64[9] = {-3072, 3, 0, 16203, 2896, 0, 0, 0, 4096}, t1[3] = {10, -30, 30};
+    static const char *const exes[] = {"standin.exe", "standin_x87.exe", "standin_width64.exe",
+                                       "standin_x87_width64.exe"};
+    for (int e = 0; e < 4; e++) {
+        emu_image *img = te_standin_image(exes[e]);
+        emu_matrix got[2];
+        run_case(img, &wide, got);
+        te_expect_matrix(&got[0], m0, t0, exes[e], 0);
+        te_expect_matrix(&got[1], e < 2 ? m32 : m64, t1, exes[e], 1);
+        emu_image_free(img);
+    }
+}
+
 /* ---- x87 against the default on random skeletons ------------------------- */
 
 /* standin.exe works BuildBoneMatrices and ComputeBonesWorldMatrices out
@@ -212,7 +261,8 @@ Test(variants, each_mutant_changes_its_own_case_only)
  * both must give the same cells and translations, wrap-arounds included
  * (garbage scales, cells past the s16 range on the scale path, and every
  * fourth base with extreme cells and translation, whose sums wrap at 32
- * bits). */
+ * bits); so must standin_width64.exe and standin_x87_width64.exe, whose
+ * sums are exact. */
 
 #define RBONES 30
 
@@ -250,9 +300,9 @@ static void pose_of(emu_image *img, const te_file *f, const emu_matrix *base, em
     emu_game_close(g);
 }
 
-Test(variants, x87_poses_random_skeletons_like_the_default)
+static void composed_like_lean(const char *lean, const char *composed)
 {
-    emu_image *soft = te_standin_image("standin.exe"), *x87 = te_standin_image("standin_x87.exe");
+    emu_image *soft = te_standin_image(lean), *x87 = te_standin_image(composed);
     rng r = rng_make(87, 0xB0E5);
     for (int n = 0; n < 40; n++) {
         te_file f;
@@ -268,10 +318,21 @@ Test(variants, x87_poses_random_skeletons_like_the_default)
         pose_of(soft, &f, &base, a, wa);
         pose_of(x87, &f, &base, b, wb);
         for (int i = 0; i < RBONES; i++) {
-            cr_assert(same(&a[i], &b[i], 1), "skeleton %d bone %d: the x87 variant differs", n, i);
-            cr_assert(same(&wa[i], &wb[i], 1), "skeleton %d bone %d: world differs", n, i);
+            cr_assert(same(&a[i], &b[i], 1), "%s, skeleton %d bone %d: differs", composed, n, i);
+            cr_assert(same(&wa[i], &wb[i], 1), "%s, skeleton %d bone %d: world differs", composed,
+                      n, i);
         }
     }
     emu_image_free(soft);
     emu_image_free(x87);
+}
+
+Test(variants, x87_poses_random_skeletons_like_the_default)
+{
+    composed_like_lean("standin.exe", "standin_x87.exe");
+}
+
+Test(variants, x87_width64_poses_random_skeletons_like_width64)
+{
+    composed_like_lean("standin_width64.exe", "standin_x87_width64.exe");
 }

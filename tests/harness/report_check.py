@@ -8,7 +8,9 @@ an unexpected exception gives Python's own 1).
   validate SCHEMA JSON   JSON Schema (draft 2020-12) validation of report.json
   junit XML              well-formedness and counts of junit.xml
   html FILE              XML well-formedness and element counts of index.html
-  dom FILE               element counts of a DOM dumped by a browser (HTML parser)
+  dom FILE               element counts of a DOM dumped by a browser (HTML parser);
+                         per svg.figure its data-bone, title, views (data-view and
+                         the count of marked "hit" elements) and bone axes drawn
 """
 import json
 import sys
@@ -111,6 +113,7 @@ def dom(path):
             super().__init__()
             self.ids, self.groups, self.plots, self.scripts = [], 0, [], 0
             self.in_plot, self.in_name, self.names, self.stack = False, False, [], []
+            self.figures, self.in_figure, self.in_title = [], False, False
 
         def handle_starttag(self, tag, attrs):
             a = dict(attrs)
@@ -124,6 +127,18 @@ def dom(path):
             if tag == "svg" and "plot" in c:
                 self.plots.append(0)
                 self.in_plot = True
+            if tag == "svg" and "figure" in c:
+                self.figures.append({"bone": a.get("data-bone"), "title": "", "views": [],
+                                     "axes": 0})
+                self.in_figure = True
+            if self.in_figure and tag == "title":
+                self.in_title = True
+            if self.in_figure and tag == "g" and "view" in c:
+                self.figures[-1]["views"].append({"view": a.get("data-view"), "hits": 0})
+            if self.in_figure and "hit" in c and self.figures[-1]["views"]:
+                self.figures[-1]["views"][-1]["hits"] += 1
+            if self.in_figure and "axis" in c:
+                self.figures[-1]["axes"] += 1
             if tag == "polyline" and self.in_plot:
                 self.plots[-1] += 1
             if tag == "td" and "name" in c:
@@ -132,11 +147,15 @@ def dom(path):
 
         def handle_endtag(self, tag):
             if tag == "svg":
-                self.in_plot = False
+                self.in_plot = self.in_figure = False
+            if tag == "title":
+                self.in_title = False
             if tag == "td":
                 self.in_name = False
 
         def handle_data(self, data):
+            if self.in_title:
+                self.figures[-1]["title"] += data
             if self.in_name:
                 self.names[-1] += data
 
@@ -144,7 +163,7 @@ def dom(path):
     with open(path, encoding="utf-8") as f:
         p.feed(f.read())
     out({"ids": sorted(p.ids), "groups": p.groups, "plots": p.plots, "scripts": p.scripts,
-         "names": p.names})
+         "names": p.names, "figures": p.figures})
 
 
 def main():

@@ -231,9 +231,9 @@ static void combine_expl(res_explain *e, uint32_t eip, const char *relation)
 
 /*
  * Groups (one clip each; files 0, 0, 1, 1, 2, 2, 2):
- *   0 rot.x normal: rotation type 3 value        } cause A (same read signature,
- *   1 rot.x slow:   rotation type 3 value        }   two modes, two files)
- *   2 rot.y fast:   rotation type 2 value          cause B (another input class)
+ *   0 rot.x normal: ReadRotationType's value, type 3   } cause A (the routine's own
+ *   1 rot.x slow:   ReadRotationType's value, type 3   }   value, two modes, two files)
+ *   2 rot.y fast:   ReadPositionType's value          cause B (another routine)
  *   3 root.y slow:  write 0x100, 1 lower          } cause C: joined by their arithmetic
  *   4 rot.z slow:   write 0x200, 1 lower          }   relation in the same routine
  *   5 cmd.off slow: write 0x300, no relation        cause D
@@ -257,7 +257,7 @@ Test(causes, merging)
     for (size_t g = 0; g < 7; g++) group(&r, g, fields[g], modes[g], g, files[g]);
     read_expl(&r.groups[0].expl, "ReadRotationType", "rotation type 3", 4000);
     read_expl(&r.groups[1].expl, "ReadRotationType", "rotation type 3", 3000);
-    read_expl(&r.groups[2].expl, "ReadRotationType", "rotation type 2", 7);
+    read_expl(&r.groups[2].expl, "ReadPositionType", "position type 2", 7);
     combine_expl(&r.groups[3].expl, 0x100, "orig_lower_by_1");
     combine_expl(&r.groups[4].expl, 0x200, "orig_lower_by_1");
     combine_expl(&r.groups[5].expl, 0x300, "");
@@ -280,6 +280,10 @@ Test(causes, merging)
     cr_assert(strstr(a->statement, "ReadRotationType returns 4000 where the reference returns 5"),
               "%s", a->statement);
     cr_assert_eq(b->clips, 1);
+    cr_assert_str_eq(b->routine, "ReadPositionType");
+    /* A's values: its input class once, original vs reference. */
+    cr_assert_eq(a->nvalues, 1, "%u values", a->nvalues);
+    cr_assert_str_eq(a->values[0], "rotation type 3: 4000 vs 5");
     cr_assert_str_eq(c->kind, "combine");
     cr_assert_eq(c->clips, 2);
     cr_assert_eq(c->files, 2);
@@ -289,5 +293,68 @@ Test(causes, merging)
     cr_assert_eq(d->clips, 2);
     cr_assert_eq(d->modes, 1u << MODE_SLOW | 1u << MODE_FAST);
     cr_assert_eq(d->files, 1);
+    cr_assert_str_eq(d->values[0], "cmd.off: 0 vs 0");
+    run_results_free(&r);
+}
+
+/* A bit count asked by the original's call at eip in routine+off: the caller answers. */
+static void width_expl(res_explain *e, const char *cls, int orig_n, int ref_n, uint32_t eip,
+                       const char *routine, uint32_t off)
+{
+    e->state = RES_EXPL_READ;
+    e->first.diff = READCMP_WIDTH;
+    e->first.have_ref = e->first.have_orig = 1;
+    e->first.ref = rd(REF_R_BITREADER, 1, ref_n, 5, 1, 3, 2, 3);
+    e->first.orig = rd(REF_R_BITREADER, 1, orig_n, 5, 1, 3, 2, 3);
+    snprintf(e->first.routine, sizeof e->first.routine, "bitReader");
+    snprintf(e->first.caller, sizeof e->first.caller, "%s", routine);
+    snprintf(e->first.responsible, sizeof e->first.responsible, "%s", routine);
+    snprintf(e->first.cls, sizeof e->first.cls, "%s", cls);
+    e->call_eip = eip;
+    snprintf(e->call_insn, sizeof e->call_insn, "call 0x5092a0");
+    snprintf(e->call_routine, sizeof e->call_routine, "%s", routine);
+    e->call_in_profile = 1;
+    e->call_offset = off;
+}
+
+/*
+ * Groups (one clip each, file 0):
+ *   0 rot.x normal: type 3, 16 vs 12 bits, call at 0x509396 (ReadRotationType+0x26) } cause A:
+ *   1 rot.x slow:   type 2, 9 vs 8 bits, the same call                              } one call
+ *   2 rot.y normal: type 3, 16 vs 12 bits, the same call                            } instruction
+ *   3 root.x normal: position type 1, 7 vs 6 bits, call at 0x509350           cause B (another
+ *                    (ReadPositionType+0x30)                                    instruction)
+ * A lists type 3 once (its example's first), then type 2: "16 vs 12 bits", "9 vs 8 bits".
+ */
+Test(causes, keyed_by_the_instruction)
+{
+    run_results r;
+    memset(&r, 0, sizeof r);
+    r.nresults = r.ngroups = 4;
+    r.nfiles = 1;
+    r.results = calloc(4, sizeof *r.results);
+    r.groups = calloc(4, sizeof *r.groups);
+    r.files = calloc(1, sizeof *r.files);
+    static const char *const fields[4] = {"rot.x", "rot.x", "rot.y", "root.x"};
+    static const mode_id modes[4] = {MODE_NORMAL, MODE_SLOW, MODE_NORMAL, MODE_NORMAL};
+    for (size_t g = 0; g < 4; g++) group(&r, g, fields[g], modes[g], g, 0);
+    width_expl(&r.groups[0].expl, "rotation type 3", 16, 12, 0x509396, "ReadRotationType", 0x26);
+    width_expl(&r.groups[1].expl, "rotation type 2", 9, 8, 0x509396, "ReadRotationType", 0x26);
+    width_expl(&r.groups[2].expl, "rotation type 3", 16, 12, 0x509396, "ReadRotationType", 0x26);
+    width_expl(&r.groups[3].expl, "position type 1", 7, 6, 0x509350, "ReadPositionType", 0x30);
+    cr_assert_eq(causes_build(&r), 0);
+    cr_assert_eq(r.ncauses, 2, "%zu causes", r.ncauses);
+    const res_cause *a = &r.causes[0], *b = &r.causes[1];
+    cr_assert_str_eq(a->signature, "read|ReadRotationType+0x26|width");
+    cr_assert_eq(a->clips, 3);
+    cr_assert_eq(a->eip, 0x509396);
+    cr_assert_eq(a->nvalues, 2, "%u values", a->nvalues);
+    cr_assert_str_eq(a->values[0], "rotation type 3: 16 vs 12 bits");
+    cr_assert_str_eq(a->values[1], "rotation type 2: 9 vs 8 bits");
+    cr_assert_str_eq(b->signature, "read|ReadPositionType+0x30|width");
+    cr_assert_eq(b->clips, 1);
+    cr_assert_str_eq(b->values[0], "position type 1: 7 vs 6 bits");
+    for (size_t g = 0; g < 4; g++)
+        cr_assert_eq(r.groups[g].cause, g < 3 ? 0 : 1, "group %zu: cause %d", g, r.groups[g].cause);
     run_results_free(&r);
 }

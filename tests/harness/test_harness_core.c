@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/core/cells.h"
 #include "harness/core/compare.h"
 #include "harness/core/fields.h"
 #include "harness/core/group.h"
@@ -104,6 +105,41 @@ static void expect_flips_refused(uint8_t *packed, size_t plen)
         expect_refused(packed, plen, FF_E_FORMAT, "not an outcome blob", damage);
         packed[i] ^= 0xFF;
     }
+}
+
+Test(cells, classes)
+{
+    static const struct {
+        field_id f;
+        int32_t ref, orig;
+        cell_class c;
+    } v[] = {
+        {FIELD_ROT_X, 65535, -1, CELL_WHOLE_TURNS},      /* a missing 16-bit wrap: 16 turns */
+        {FIELD_ROT_Y, 12318, 30, CELL_WHOLE_TURNS},      /* 3 turns */
+        {FIELD_ROT_Z, -8194, -2, CELL_WHOLE_TURNS},      /* -2 turns */
+        {FIELD_ROT_Z, INT32_MIN, 0, CELL_WHOLE_TURNS},   /* -2^31: no overflow */
+        {FIELD_ROT_X, INT32_MAX, INT32_MIN, CELL_POSE},  /* 2^32 - 1: not a multiple */
+        {FIELD_ROT_Y, 2048, 0, CELL_POSE},               /* half a turn */
+        {FIELD_ROT_Y, 2048, -2048, CELL_WHOLE_TURNS},    /* 180 and -180 degrees: one turn */
+        {FIELD_ROT_X, 4097, 0, CELL_POSE},
+        {FIELD_SCALE_X, 66560, 1024, CELL_POSE},         /* a wrapped scale is a pose difference */
+        {FIELD_SCALE_Y, 4096, 0, CELL_POSE},
+        {FIELD_ROOT_X, 60000, -5536, CELL_POSE},         /* so is a wrapped translation */
+        {FIELD_ROOT_Y, 4096, 0, CELL_POSE},
+        {FIELD_SKEL_FLAG, 1, 0, CELL_POSE},
+        {FIELD_M00, 4096, 0, CELL_POSE},
+        {FIELD_WORLD_T_X, 65536, 0, CELL_POSE},
+        {FIELD_CMD_OFF, 4096, 0, CELL_STATE},
+        {FIELD_CMD_FRAME, 3, 2, CELL_STATE},
+        {FIELD_RET, 1, 0, CELL_STATE},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        cr_assert_eq(cell_classify(v[i].f, v[i].ref, v[i].orig), v[i].c, "case %zu: %s", i,
+                     cell_class_name(cell_classify(v[i].f, v[i].ref, v[i].orig)));
+    for (int c = 0; c < CELL__COUNT; c++)
+        cr_assert_eq(cell_class_from_name(cell_class_name((cell_class)c)), c);
+    cr_assert_str_eq(cell_class_text(CELL_WHOLE_TURNS),
+                     "whole turns: no pose effect beyond trig rounding");
 }
 
 Test(outcome, blob_round_trip_with_a_fault)

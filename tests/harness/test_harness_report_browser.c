@@ -15,35 +15,6 @@
 #include "harness/report/report.h"
 #include "tests/harness/rt.h"
 
-static const char *chromium(void)
-{
-    const char *c = getenv("FF8DIFF_CHROMIUM");
-    return c && *c ? c : "chromium";
-}
-
-static void need_chromium(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", chromium());
-    cr_assert_eq(rt_run(cmd, NULL), 0,
-                 "Chromium not found (%s): install Debian's chromium package or set "
-                 "FF8DIFF_CHROMIUM to a Chromium binary",
-                 chromium());
-}
-
-/* Runs Chromium headless on dir/run/index.html with extra flags; returns the exit status. */
-static int run_chromium(const char *dir, const char *html, const char *flags, const char *out,
-                        const char *log)
-{
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd,
-             "timeout 120 %s --headless --no-sandbox --disable-gpu --disable-software-rasterizer "
-             "--no-first-run --disable-background-networking --disable-component-update "
-             "--disable-sync --user-data-dir=%s/profile %s file://%s > %s/%s 2> %s/%s",
-             chromium(), dir, flags, html, dir, out, dir, log);
-    return rt_run(cmd, NULL);
-}
-
 /* Writes the hand-built report folder into dir; returns index.html's path. */
 static char *write_report(const char *dir)
 {
@@ -71,13 +42,13 @@ static int has_string(const cJSON *arr, const char *s)
 
 Test(browser, chromium_builds_the_expected_dom, .timeout = 300)
 {
-    need_chromium();
     char *dir = ts_tempdir(), *html = write_report(dir);
-    int st = run_chromium(dir, html, "--dump-dom", "dom.html", "chromium-dom.log");
-    char *logp = ts_path(dir, "chromium-dom.log"), *log = ts_read(logp, NULL);
-    cr_assert_eq(st, 0, "chromium --dump-dom exited %d: %.2000s", st, log ? log : "");
-    char *domp = ts_path(dir, "dom.html"), *dom = ts_read(domp, NULL), args[4200];
-    cr_assert(dom && strstr(dom, "<html"), "no DOM dumped; log: %.2000s", log ? log : "");
+    ts_out o;
+    ts_chromium_run(dir, &o, html, "--dump-dom");
+    cr_assert_eq(o.status, 0, "chromium --dump-dom exited %d: %.2000s", o.status, o.err);
+    cr_assert(strstr(o.out, "<html"), "no DOM dumped; log: %.2000s", o.err);
+    char *domp = ts_path(dir, "dom.html"), args[4200];
+    ts_write(domp, o.out, strlen(o.out));
     snprintf(args, sizeof args, "dom %s", domp);
     int cst;
     cJSON *v = rt_check(args, &cst);
@@ -96,10 +67,8 @@ Test(browser, chromium_builds_the_expected_dom, .timeout = 300)
               "the hostile name is not text in the DOM: %s", txt);
     free(txt);
     cJSON_Delete(v);
-    free(dom);
+    ts_out_free(&o);
     free(domp);
-    free(log);
-    free(logp);
     free(html);
     ts_rmtree(dir);
 }
@@ -111,17 +80,17 @@ static uint32_t be32(const unsigned char *p)
 
 Test(browser, chromium_takes_a_screenshot, .timeout = 300)
 {
-    need_chromium();
     char *dir = ts_tempdir(), *html = write_report(dir), flags[4300];
     char *shot = ts_path(dir, "shot.png");
-    snprintf(flags, sizeof flags, "--hide-scrollbars --window-size=1280,2000 --screenshot=%s",
+    snprintf(flags, sizeof flags, "--hide-scrollbars --window-size=1280,2000 --screenshot='%s'",
              shot);
-    int st = run_chromium(dir, html, flags, "shot.out", "chromium-shot.log");
-    char *logp = ts_path(dir, "chromium-shot.log"), *log = ts_read(logp, NULL);
-    cr_assert_eq(st, 0, "chromium --screenshot exited %d: %.2000s", st, log ? log : "");
+    ts_out o;
+    ts_chromium_run(dir, &o, html, flags);
+    const char *log = o.err;
+    cr_assert_eq(o.status, 0, "chromium --screenshot exited %d: %.2000s", o.status, log);
     size_t n = 0;
     unsigned char *png = (unsigned char *)ts_read(shot, &n);
-    cr_assert(png != NULL, "no screenshot written; log: %.2000s", log ? log : "");
+    cr_assert(png != NULL, "no screenshot written; log: %.2000s", log);
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     cr_assert(n > 24 && memcmp(png, sig, 8) == 0 && memcmp(png + 12, "IHDR", 4) == 0,
               "shot.png is not a PNG (%zu bytes)", n);
@@ -136,8 +105,7 @@ Test(browser, chromium_takes_a_screenshot, .timeout = 300)
         rt_run(cmd, NULL);
     }
     free(png);
-    free(log);
-    free(logp);
+    ts_out_free(&o);
     free(shot);
     free(html);
     ts_rmtree(dir);

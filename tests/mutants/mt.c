@@ -141,6 +141,29 @@ void mt_run(const char *corpus, const char *exe, unsigned jobs, run_results *out
     emu_image_free(img);
 }
 
+void mt_run_pose(const char *corpus, const char *exe, const char *conv, run_results *out)
+{
+    emu_image *img = mt_image(exe);
+    run_config cfg;
+    mt_config(&cfg, corpus, img, 2);
+    cfg.pose_level = 1;
+    cfg.pose_search = conv == NULL;
+    ff_error err;
+    if (conv) TS_OK(ref_pose_opts_parse(conv, &cfg.pose_opts, &err), &err);
+    mt_execute(&cfg, out);
+    emu_image_free(img);
+}
+
+char *mt_small_preset(void)
+{
+    char *dir = ts_tempdir();
+    synth_summary sum;
+    ff_error err;
+    memset(&sum, 0, sizeof sum);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
+    return dir;
+}
+
 const char *mt_file(const run_results *r, const clip_result *c)
 {
     return c->file < r->nfiles ? r->files[c->file].name : "?";

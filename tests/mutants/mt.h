@@ -75,6 +75,11 @@ void mt_config(run_config *cfg, const char *corpus, const emu_image *img, unsign
 void mt_execute(const run_config *cfg, run_results *out);
 /* Loads exe, runs every mode over corpus with jobs workers. */
 void mt_run(const char *corpus, const char *exe, unsigned jobs, run_results *out);
+/* The frame and pose levels of exe over corpus (2 jobs), under the convention conv in
+ * ref/pose.h's text form, or searched when conv is NULL. */
+void mt_run_pose(const char *corpus, const char *exe, const char *conv, run_results *out);
+/* A new scratch folder holding the small preset (seed 1); the caller removes and frees it. */
+char *mt_small_preset(void);
 
 /* The result of (file, clip, mode), or NULL. */
 const clip_result *mt_find(const run_results *r, const char *file, int32_t clip, mode_id mode);

@@ -315,6 +315,48 @@ static const mt_expect expect_h[] = {
     {"mut_h1.dat", 0, SF, 0, "skel.flag", 0, 0x80, 0x81, 1, 0},
 };
 
+/* ---- mutant l: the rotation width table indexed with the sign-extended type ---- */
+
+static const mt_clip clips_l[] = {
+    /* clip 0: -100 on bone 0's x: rotation type 2, 8 bits. */
+    {1, {{.rot = {{-100, 0, 0}}}}},
+    /* clip 1: -1000 on bone 0's x: rotation type 3, 12 bits. */
+    {1, {{.rot = {{-1000, 0, 0}}}}},
+    /* clip 2: rotation types 0 and 1 only, roots of every position width:
+     * the bug does not show (the position table is read right). */
+    {2,
+     {{.rot = {{3, -20, 0}, {31, -32, 0}}},
+      {.root = {-300, 100, -4}, .rot = {{-4, 0, 1}}}}},
+};
+static const mt_model model_l = {"mut_l.dat", 2, 0, {0}, ONE, COUNT(clips_l), clips_l, DAT_MONSTER};
+
+/*
+ * The type bits come back from bitReader sign-extended: type 2 as -2, type
+ * 3 as -1, so the widths are the two bytes before the rotation table, the
+ * position table's last two: 9 (for 8) and 16 (for 12). Bones are read
+ * after the roots (all zero: type 0) and the mode bit, so bone[0].rot.x is
+ * the first field that can differ; one-frame clips decode frame 0 in full
+ * at tick 0 in every mode, from (1, 0).
+ * clip 0: -100 in 8 bits is 0x9C; 9 bits take the next bit too, rot.y's
+ *   presence bit (0): 0x09C = 156 vs -100.
+ * clip 1: -1000 in 12 bits is 0xC18; 16 bits take the next four, the
+ *   presence bits of rot.y, rot.z and bone 1's x and y (all 0):
+ *   0x0C18 = 3096 vs -1000.
+ * clip 2: matches in every mode (slow+fast reads the zero frame past it).
+ * One instruction (the read of the width) wrong for two inputs: the two
+ * clips differ by 2^8 and 2^12, two groups per mode, one cause.
+ */
+static const mt_expect expect_l[] = {
+    {"mut_l.dat", 0, N, 0, "bone[0].rot.x", 0, -100, 156, 1, 0},
+    {"mut_l.dat", 0, S, 0, "bone[0].rot.x", 0, -100, 156, 1, 0},
+    {"mut_l.dat", 0, F, 0, "bone[0].rot.x", 0, -100, 156, 1, 0},
+    {"mut_l.dat", 0, SF, 0, "bone[0].rot.x", 0, -100, 156, 1, 0},
+    {"mut_l.dat", 1, N, 0, "bone[0].rot.x", 0, -1000, 3096, 1, 0},
+    {"mut_l.dat", 1, S, 0, "bone[0].rot.x", 0, -1000, 3096, 1, 0},
+    {"mut_l.dat", 1, F, 0, "bone[0].rot.x", 0, -1000, 3096, 1, 0},
+    {"mut_l.dat", 1, SF, 0, "bone[0].rot.x", 0, -1000, 3096, 1, 0},
+};
+
 /* ---- mutants i, j, k: the lockstep of QueueAnimation and AdvanceBy1 ---- */
 
 /*
@@ -444,6 +486,7 @@ const mt_mutant mt_mutants[MT_MUTANTS] = {
     ENTITY_MUTANT("i", mt_ent_expect_i),
     ENTITY_MUTANT("j", ent_j),
     ENTITY_MUTANT("k", ent_k),
+    MUTANT("l", &model_l, NULL, expect_l, COUNT(expect_l)),
 };
 
 const mt_mutant *mt_mutant_named(const char *name)

@@ -10,6 +10,7 @@
  * skips SLOW leaves StartClip's SLOW block uncovered, with its branch.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,19 +44,18 @@ typedef struct cause_want {
  *    reads no scale.
  */
 static const cause_want wants[] = {
-    {"standin_mut_a.exe", "read", "ReadRotationType",
-     "read|ReadRotationType|value|ReadRotationType|rotation type 3", NULL, 1},
+    {"standin_mut_a.exe", "read", "ReadRotationType", "read|ReadRotationType|value",
+     "rotation type 3", 1},
     {"standin_mut_b.exe", "combine", "Battle_ReadAnimation", "write|0x",
      "arith|Battle_ReadAnimation|orig_lower_by_1", 0},
-    {"standin_mut_c.exe", "read", "ReadBoneScale",
-     "read|ReadBoneScale|value|ReadBoneScale|scale absent", NULL, 1},
+    {"standin_mut_c.exe", "read", "ReadBoneScale", "read|ReadBoneScale|value", "scale absent", 1},
     {"standin_mut_d.exe", "combine", "Battle_ReadAnimation", "write|0x", "|scale", 0},
     {"standin_mut_e.exe", "combine", "Battle_ReadAnimation", "write|0x", "|root", 0},
     {"standin_mut_f.exe", "combine", "Battle_ReadAnimation", "write|0x", "|cmd", 0},
     {"standin_mut_g.exe", "read", "Battle_ReadAnimation",
      "read|Battle_ReadAnimation|sequence|original omits ReadPositionType", NULL, 0},
-    {"standin_mut_h.exe", "read", "Battle_ReadAnimation",
-     "read|Battle_ReadAnimation|sequence|original calls ReadBoneScale", NULL, 1},
+    {"standin_mut_h.exe", "read", "Battle_ReadAnimation", "read|Battle_ReadAnimation+0x",
+     "calls ReadBoneScale", 1},
 };
 
 static const mt_mutant *mutant(const char *exe)
@@ -162,6 +162,48 @@ Test(causes, h_mode_bit_ored)
     run_one("standin_mut_h.exe");
 }
 
+/*
+ * l  indexes the rotation width table with the sign-extended type: one
+ *    instruction (ReadRotationType's bitReader call for the value) asks for 9
+ *    bits where the reference reads 8 (type 2) and for 16 where it reads 12
+ *    (type 3). Two groups per mode (the values differ by 2^8 and 2^12), two
+ *    input classes, one cause keyed by that call, both differences listed.
+ */
+Test(causes, l_one_instruction_two_inputs)
+{
+    const mt_mutant *m = mutant("standin_mut_l.exe");
+    char *dir = ts_tempdir();
+    mt_write_mutant(dir, m);
+    run_results r;
+    mt_run(dir, m->exe, 2, &r);
+    cr_assert_eq(mismatches(&r), m->nexpect);
+    cr_assert_eq(r.ngroups, 8, "%zu groups", r.ngroups);
+    cr_assert_eq(r.ncauses, 1, "%zu causes (first: %s; second: %s)", r.ncauses,
+                 r.ncauses ? r.causes[0].signature : "-",
+                 r.ncauses > 1 ? r.causes[1].signature : "-");
+    const res_cause *c = &r.causes[0];
+    cr_assert_str_eq(c->kind, "read");
+    cr_assert_str_eq(c->routine, "ReadRotationType", "%s", c->statement);
+    cr_assert(c->have_insn, "no instruction named");
+    cr_assert_str_eq(c->insn_routine, "ReadRotationType", "instruction in %s", c->insn_routine);
+    cr_assert(!strncmp(c->insn, "call", 4), "instruction %s", c->insn);
+    char key[64];
+    snprintf(key, sizeof key, "read|ReadRotationType+0x%x|width", c->insn_offset);
+    cr_assert_str_eq(c->signature, key);
+    cr_assert_eq(c->clips, m->nexpect);
+    cr_assert_eq(c->ngroups, r.ngroups);
+    /* Both inputs' differences, each once: original vs reference. */
+    cr_assert_eq(c->nvalues, 2, "%u values: %s | %s", c->nvalues, c->values[0], c->values[1]);
+    int t2 = 0, t3 = 0;
+    for (unsigned i = 0; i < c->nvalues; i++) {
+        t2 += !strcmp(c->values[i], "rotation type 2: 9 vs 8 bits");
+        t3 += !strcmp(c->values[i], "rotation type 3: 16 vs 12 bits");
+    }
+    cr_assert(t2 == 1 && t3 == 1, "values %s | %s", c->values[0], c->values[1]);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
 /* Every mismatching clip explained on its own: still one cause, each clip in it. */
 Test(causes, explain_all_agrees_with_the_groups)
 {
@@ -199,7 +241,8 @@ Test(causes, explain_all_agrees_with_the_groups)
 Test(causes, standin_has_none)
 {
     char *dir = ts_tempdir();
-    for (size_t i = 0; i < MT_MUTANTS; i++) mt_write_mutant(dir, &mt_mutants[i]);
+    for (size_t i = 0; i < MT_MUTANTS; i++)
+        mt_write_mutant(dir, &mt_mutants[i]);
     run_results r;
     mt_run(dir, "standin.exe", 2, &r);
     cr_assert_eq(mismatches(&r), 0);
@@ -223,8 +266,10 @@ Test(causes, two_bugs_two_causes)
     cr_assert_eq(r.ncauses, 2, "%zu causes", r.ncauses);
     const res_cause *a = NULL, *b = NULL;
     for (size_t i = 0; i < r.ncauses; i++) {
-        if (!strcmp(r.causes[i].kind, "read")) a = &r.causes[i];
-        else b = &r.causes[i];
+        if (!strcmp(r.causes[i].kind, "read"))
+            a = &r.causes[i];
+        else
+            b = &r.causes[i];
     }
     cr_assert(a && b, "one read cause and one combine cause");
     check_cause(a, want("standin_mut_a.exe"));
@@ -239,8 +284,9 @@ Test(causes, two_bugs_two_causes)
 
 /* ---- coverage ---- */
 
-static const char *const decoding[6] = {"Battle_ReadAnimation", "StartClip", "bitReader",
-                                        "ReadPositionType", "ReadRotationType", "ReadBoneScale"};
+static const char *const decoding[6] = {
+    "Battle_ReadAnimation", "StartClip",        "bitReader",
+    "ReadPositionType",     "ReadRotationType", "ReadBoneScale"};
 
 static const res_cov_routine *cov_of(const run_results *r, const char *name)
 {
@@ -275,8 +321,7 @@ Test(coverage, cover_preset_runs_every_decoding_block)
         const res_cov_routine *c = cov_of(&r, decoding[i]);
         cr_assert(c->blocks > 0, "%s: no block", decoding[i]);
         cr_assert_eq(c->covered, c->blocks, "%s: %u of %u blocks (first missed at 0x%x)",
-                     decoding[i], c->covered, c->blocks,
-                     c->nuncovered ? c->uncovered[0].start : 0);
+                     decoding[i], c->covered, c->blocks, c->nuncovered ? c->uncovered[0].start : 0);
         cr_assert_eq(c->nuncovered, 0);
     }
     /* BuildBoneMatrices was replaced by a return: none of its blocks counts. */

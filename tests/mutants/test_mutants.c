@@ -78,6 +78,10 @@ Test(mutants, k_weapon_takes_the_bodys_frame_count)
 {
     run_mutant(mt_mutant_named("k"));
 }
+Test(mutants, l_width_table_misindexed)
+{
+    run_mutant(mt_mutant_named("l"));
+}
 
 /* The unmutated stand-in over every mutant's corpus at once, both levels: no mismatch. */
 Test(mutants, standin_matches_every_corpus)
@@ -86,13 +90,13 @@ Test(mutants, standin_matches_every_corpus)
     for (size_t i = 0; i < MT_MUTANTS; i++) mt_write_mutant(dir, &mt_mutants[i]);
     run_results r;
     mt_run_entity(dir, "standin.exe", 2, &r);
-    /* a..h: 10 monsters of 3, 3, 3, 3, 2, 2, 3, 3, 3, 2 clips; i..k share d4c001 (3
-     * clips), d4w001 (3) and c0m001 (1). 4 modes each. */
-    cr_assert_eq(r.nfiles, 13u);
-    cr_assert_eq(r.nresults, 34u * 4, "%zu results", r.nresults);
-    /* Entities: the 11 monsters alone, d4c001 with d4w001 (3 clips both have). */
-    cr_assert_eq(r.nentities, 12u);
-    cr_assert_eq(r.nentity_results, (27u + 1 + 3) * 4, "%zu entity results", r.nentity_results);
+    /* a..h and l: 11 monsters of 3, 3, 3, 3, 2, 2, 3, 3, 3, 2, 3 clips; i..k share d4c001
+     * (3 clips), d4w001 (3) and c0m001 (1). 4 modes each. */
+    cr_assert_eq(r.nfiles, 14u);
+    cr_assert_eq(r.nresults, 37u * 4, "%zu results", r.nresults);
+    /* Entities: the 12 monsters alone, d4c001 with d4w001 (3 clips both have). */
+    cr_assert_eq(r.nentities, 13u);
+    cr_assert_eq(r.nentity_results, (30u + 1 + 3) * 4, "%zu entity results", r.nentity_results);
     mt_check(&r, NULL, 0);
     mt_check_ticks(&r);
     mt_ent_check(&r, NULL, 0);

@@ -6,7 +6,7 @@
  * on the order mutant names the mutant's order.
  *
  * The stand-in's convention (emu/standin/README.md):
- *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post
+ *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post,width=32
  * Matrices are Q12 (4096 = 1.0); the PsyQ axis matrices are
  *   Rx = [[1,0,0],[0,c,-s],[0,s,c]], Ry = [[c,0,s],[0,1,0],[-s,0,c]],
  *   Rz = [[c,-s,0],[s,c,0],[0,0,1]],
@@ -25,23 +25,10 @@
 #include "tests/mutants/mt_corpus.h"
 
 #define STANDIN_POSE                                                                               \
-    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
+    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post,width=32"
 
 #define ONE {1024, 1024, 1024}
 
-/* Runs exe over dir at the frame and pose levels, with conv (NULL: the search). */
-static void run_pose(const char *dir, const char *exe, const char *conv, run_results *r)
-{
-    emu_image *img = mt_image(exe);
-    run_config cfg;
-    mt_config(&cfg, dir, img, 2);
-    cfg.pose_level = 1;
-    cfg.pose_search = conv == NULL;
-    ff_error err;
-    if (conv) TS_OK(ref_pose_opts_parse(conv, &cfg.pose_opts, &err), &err);
-    mt_execute(&cfg, r);
-    emu_image_free(img);
-}
 
 /* The expectations of one model: the same first divergence in every mode. */
 static void expect_all_modes(const char *file, const char *field, unsigned bone, int32_t ref,
@@ -57,12 +44,12 @@ static void run_mutant(const mt_model *model, const char *exe, const char *field
     char *dir = ts_tempdir();
     mt_write_model(dir, model);
     run_results r;
-    run_pose(dir, "standin.exe", STANDIN_POSE, &r);
+    mt_run_pose(dir, "standin.exe", STANDIN_POSE, &r);
     mt_check(&r, NULL, 0); /* the unmutated stand-in agrees on this model */
     run_results_free(&r);
     mt_expect e[4];
     expect_all_modes(model->name, field, bone, ref, orig, e);
-    run_pose(dir, exe, STANDIN_POSE, &r);
+    mt_run_pose(dir, exe, STANDIN_POSE, &r);
     mt_check(&r, e, 4);
     run_results_free(&r);
     ts_rmtree(dir);
@@ -130,22 +117,13 @@ Test(pose_level, mutant_base_translation)
     run_mutant(&model_base, "standin_mut_pose_base.exe", "placed[0].t.x", 0, 1200, 0);
 }
 
-static void small_preset(char **dir)
-{
-    *dir = ts_tempdir();
-    synth_summary sum;
-    ff_error err;
-    memset(&sum, 0, sizeof sum);
-    TS_OK(synth_write(*dir, SYNTH_SMALL, 1, &sum, &err), &err);
-}
 
 /* The stand-in over the small preset: the search finds its convention, then nothing differs. */
 Test(pose_level, standin_searched_and_matched)
 {
-    char *dir;
-    small_preset(&dir);
+    char *dir = mt_small_preset();
     run_results r;
-    run_pose(dir, "standin.exe", NULL, &r);
+    mt_run_pose(dir, "standin.exe", NULL, &r);
     cr_assert_eq(r.pose.source, POSE_CONV_SEARCH);
     cr_assert_str_eq(r.pose.chosen, STANDIN_POSE);
     cr_assert(r.pose.all_match, "the choice matches every sampled state");
@@ -171,7 +149,7 @@ Test(pose_level, search_undecided_by_plain_states_is_decided_on_all)
     memset(&sum, 0, sizeof sum);
     TS_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
     run_results r;
-    run_pose(dir, "standin.exe", NULL, &r);
+    mt_run_pose(dir, "standin.exe", NULL, &r);
     cr_assert_eq(r.pose.source, POSE_CONV_SEARCH);
     cr_assert_str_eq(r.pose.chosen, STANDIN_POSE);
     cr_assert(r.pose.all_match, "the choice matches every sampled state");
@@ -196,7 +174,7 @@ Test(pose_level, saturate_is_one_cause_across_cells)
     memset(&sum, 0, sizeof sum);
     TS_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
     run_results r;
-    run_pose(dir, "standin_mut_pose_saturate.exe", STANDIN_POSE, &r);
+    mt_run_pose(dir, "standin_mut_pose_saturate.exe", STANDIN_POSE, &r);
     cr_assert_gt(r.totals.by_status[RES_MISMATCH], 1);
     cr_assert_gt(r.ngroups, 1, "the cells differ in several groups");
     cr_assert_eq(r.ncauses, 1, "%zu causes (first: %s)", r.ncauses,
@@ -211,12 +189,11 @@ Test(pose_level, saturate_is_one_cause_across_cells)
 /* The search names the order mutant's order (zyx), the rest as the stand-in's. */
 Test(pose_level, search_names_the_mutants_order)
 {
-    char *dir;
-    small_preset(&dir);
+    char *dir = mt_small_preset();
     run_results r;
-    run_pose(dir, "standin_mut_pose_order.exe", NULL, &r);
-    cr_assert_str_eq(r.pose.chosen,
-                     "order=zyx,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post");
+    mt_run_pose(dir, "standin_mut_pose_order.exe", NULL, &r);
+    cr_assert_str_eq(r.pose.chosen, "order=zyx,trig=x87-nearest,step=nearest-even,offset=-y,"
+                                    "length=own,scale=post,width=32");
     mt_check(&r, NULL, 0); /* compared under its own order, it agrees */
     run_results_free(&r);
     ts_rmtree(dir);
@@ -239,7 +216,7 @@ Test(pose_level, x87_limit_is_a_class_apart)
     char *dir = ts_tempdir();
     mt_write_model(dir, &model_x87);
     run_results r;
-    run_pose(dir, "standin.exe",
+    mt_run_pose(dir, "standin.exe",
              "order=yxz,trig=x87-floor,step=nearest-even,offset=-y,length=own,scale=post", &r);
     mt_expect e[4];
     expect_all_modes(model_x87.name, "bone[0].m[1][2]", 0, 1, 0, e);

@@ -243,7 +243,8 @@ Test(pose_build, root_columns_take_the_root_scale)
  * the 32-bit wrap: 4194048). Rot z 512, pre: column 0 of Rz512 x -256 >> 12 = -181
  * (2896 / 16): local [[-181,-2896,0],[-181,2896,0],[0,0,4096]]. m0.local: row0 = -4 x
  * row0 / 4096 = (0.18 -> 0, 2.83 -> 3, 0); row1 = row1; row2 = row2.
- * (With 4194048 the column would be 2896 x 4194048 >> 12 = 2965322 -> s16 16202.)
+ * (With 4194048, width=64 below, the column is 2896 x 4194048 >> 12 = 2965323 -> s16
+ * 16203.)
  */
 Test(pose_build, scale_vectors_wrap_in_32_bits)
 {
@@ -258,6 +259,27 @@ Test(pose_build, scale_vectors_wrap_in_32_bits)
     /* t1 = m0.(0,0,100) >> 12 = (0,0,100) */
     check_bone(s, 1, m1, 0, 0, 100, "garbage child");
 }
+
+/*
+ * The same skeleton under width=64: v1.x = 32767 x 131068 >> 10 = 4194048 exactly.
+ * Column 0 of Rz512 x 4194048 >> 12 = 2896 x 1023.9375 = 2965323, as s16 16203:
+ * local [[16203,-2896,0],[16203,2896,0],[0,0,4096]]. m0.local: row0 = -4 x row0 / 4096
+ * = (-15.8 -> -16, 2.83 -> 3, 0); rows 1 and 2 as they are. The root is the same in
+ * both widths (v0 = s << 2 involves no product).
+ */
+Test(pose_build, scale_vectors_are_exact_in_64_bits)
+{
+    static const tbone b[2] = {{-1, 100, {0, 0, 0}, {32767, 1024, 1024}},
+                               {0, 9, {0, 0, 512}, {32767, 1024, 1024}}};
+    static const int16_t m0[3][3] = {{-4, 0, 0}, {0, 4096, 0}, {0, 0, 4096}};
+    static const int16_t m1[3][3] = {{-16, 3, 0}, {16203, 2896, 0}, {0, 0, 4096}};
+    uint8_t s[SKEL_MAX];
+    skel_make(s, b, 2, 0x01, 256, (const int16_t[3]){0, 0, 0});
+    cr_assert_eq(build(s, 2, "width=64"), 0);
+    check_bone(s, 0, m0, 0, 0, 0, "garbage root");
+    check_bone(s, 1, m1, 0, 0, 100, "garbage child, exact");
+}
+
 
 /* Writes a MATRIX into bone b's runtime area (the pad left as it is). */
 static void preset(uint8_t *s, unsigned b, const int16_t m[3][3], int32_t x, int32_t y, int32_t z)
@@ -480,4 +502,28 @@ Test(pose_build, bad_arguments_write_nothing)
     ts_assert_mem(s, before, sizeof s, "skeleton after refused calls");
     cr_assert_eq(ref_build_bone_matrices(s, 0, &o), 0, "no bones: nothing to do");
     ts_assert_mem(s, before, sizeof s, "skeleton after 0 bones");
+}
+
+/*
+ * World translations past 2^31. Base m = diag(8192, 4096, 4096), t (5, 0, 0); a bone at
+ * I, t (300000, 524288, -1): row0 8192 x 300000 = 2457600000 passes 2^31; row1 4096 x
+ * 2^19 = 2^31 passes it too; row2 -4096 >> 12 = -1.
+ *   64: (600000 + 5, 524288, -1);
+ *   32: 2457600000 - 2^32 >> 12 = -448576, + 5 = -448571; 2^31 as s32 is -2^31, >> 12
+ *       = -524288; -1. Each wrapped sum lies 2^20 below the exact one.
+ */
+Test(pose_build, world_translations_take_the_width)
+{
+    static const tbone b[1] = {{-1, 1, {0, 0, 0}, UNIT}};
+    const ref_matrix base = {{{8192, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {5, 0, 0}};
+    static const int16_t m[3][3] = {{8192, 0, 0}, {0, 4096, 0}, {0, 0, 4096}};
+    static const int32_t want[2][3] = {{-448571, -524288, -1}, {600005, 524288, -1}};
+    for (int w = 0; w < 2; w++) {
+        uint8_t s[SKEL_MAX];
+        skel_make(s, b, 1, 0, 256, (const int16_t[3]){0, 0, 0});
+        preset(s, 0, ID, 300000, 524288, -1);
+        ref_pose_opts o = opts(w ? "width=64" : "width=32");
+        cr_assert_eq(ref_world_matrices(s, 1, &base, &o), 0);
+        check_bone(s, 0, m, want[w][0], want[w][1], want[w][2], w ? "64" : "32");
+    }
 }

@@ -354,18 +354,43 @@ Test(pose_math, apply_shifts_down_and_wraps_in_32_bits)
 {
     static const int16_t id[3][3] = {{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}};
     int32_t out[3];
-    ref_pose_apply(id, (const int16_t[3]){1, -1, 32767}, out);
+    ref_pose_apply(id, (const int16_t[3]){1, -1, 32767}, REF_WIDTH_32, out);
     cr_assert(out[0] == 1 && out[1] == -1 && out[2] == 32767);
     /* 3000 x -5 = -15000; / 4096 = -3.66: -4 (arithmetic shift) */
     static const int16_t m[3][3] = {{3000, 0, 0}, {32767, 32767, 32767}, {-32768, -32768, -32768}};
     /* row1 . (32767 x 3) = 3221028867, as s32 -1073938429, >> 12: -262192 (-262191.9993);
      * row2 . (-32768 x 3) = 3 x 2^30 = 3221225472, as s32 -2^30, >> 12: -262144 */
-    ref_pose_apply(m, (const int16_t[3]){-5, 0, 0}, out);
+    ref_pose_apply(m, (const int16_t[3]){-5, 0, 0}, REF_WIDTH_32, out);
     cr_assert_eq(out[0], -4);
-    ref_pose_apply(m, (const int16_t[3]){32767, 32767, 32767}, out);
+    ref_pose_apply(m, (const int16_t[3]){32767, 32767, 32767}, REF_WIDTH_32, out);
     cr_assert_eq(out[1], -262192, "%d", out[1]);
-    ref_pose_apply(m, (const int16_t[3]){-32768, -32768, -32768}, out);
+    ref_pose_apply(m, (const int16_t[3]){-32768, -32768, -32768}, REF_WIDTH_32, out);
     cr_assert_eq(out[2], -262144, "%d", out[2]);
+}
+
+Test(pose_math, apply_in_64_bits_is_exact)
+{
+    /* The sums above, exact: 3221028867 >> 12 = 786384 (786384.0007) and
+     * 3 x 2^30 >> 12 = 786432, each 2^32 >> 12 = 2^20 above the wrapped one;
+     * -15000 >> 12 is -4 in both widths. */
+    static const int16_t m[3][3] = {{3000, 0, 0}, {32767, 32767, 32767}, {-32768, -32768, -32768}};
+    int32_t out[3];
+    ref_pose_apply(m, (const int16_t[3]){-5, 0, 0}, REF_WIDTH_64, out);
+    cr_assert_eq(out[0], -4);
+    ref_pose_apply(m, (const int16_t[3]){32767, 32767, 32767}, REF_WIDTH_64, out);
+    cr_assert_eq(out[1], 786384, "%d", out[1]);
+    ref_pose_apply(m, (const int16_t[3]){-32768, -32768, -32768}, REF_WIDTH_64, out);
+    cr_assert_eq(out[2], 786432, "%d", out[2]);
+    /* One non-zero component (BuildBoneMatrices' offsets): the widths agree everywhere. */
+    for (int32_t c = -32768; c <= 32767; c += 4369)
+        for (int32_t l = -32768; l <= 32767; l += 4369) {
+            const int16_t mc[3][3] = {{0, (int16_t)c, 0}, {(int16_t)c, 0, 0}, {0, 0, (int16_t)c}};
+            const int16_t v[3] = {0, (int16_t)l, 0};
+            int32_t a[3], b[3];
+            ref_pose_apply(mc, v, REF_WIDTH_32, a);
+            ref_pose_apply(mc, v, REF_WIDTH_64, b);
+            cr_assert(a[0] == b[0] && a[1] == b[1] && a[2] == b[2], "cell %d, length %d", c, l);
+        }
 }
 
 static void assert_t(const int32_t t[3], int32_t x, int32_t y, int32_t z, const char *what)
@@ -381,18 +406,18 @@ Test(pose_math, compose_multiplies_and_carries_the_translation)
     ref_matrix a = {{{0, -4096, 0}, {4096, 0, 0}, {0, 0, 4096}}, {100, 200, 300}};
     ref_matrix b = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {4096, 0, 8}};
     ref_matrix out;
-    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, &out);
+    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, REF_WIDTH_32, &out);
     assert_m(out.m, a.m, "a.I");
     assert_t(out.t, 100, 4296, 308, "Rz90");
     /* b.t (-5, 0, 0) under a.m[0][0] = 3000: -15000 >> 12 = -4 */
     ref_matrix c = {{{3000, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
     ref_matrix d = {{{2048, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {-5, 0, 0}};
     /* m[0][0] = 3000 x 2048 / 4096 = 1500 exactly */
-    ref_pose_compose(&c, &d, REF_STEP_FLOOR, &out);
+    ref_pose_compose(&c, &d, REF_STEP_FLOOR, REF_WIDTH_32, &out);
     assert_t(out.t, -4, 0, 0, "floor of a negative");
     cr_assert_eq(out.m[0][0], 1500);
     /* out may alias: b = compose(a, b) */
-    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, &b);
+    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, REF_WIDTH_32, &b);
     assert_t(b.t, 100, 4296, 308, "aliased");
 }
 
@@ -402,7 +427,7 @@ Test(pose_math, compose_translation_wraps_in_32_bits)
     ref_matrix a = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
     ref_matrix b = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {1 << 20, -(1 << 20), 3}};
     ref_matrix out;
-    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, &out);
+    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, REF_WIDTH_32, &out);
     assert_t(out.t, 0, 0, 3, "products wrap");
     /* INT32_MAX + 1 -> INT32_MIN; INT32_MIN + (-1) -> INT32_MAX */
     a.t[0] = INT32_MAX;
@@ -410,8 +435,28 @@ Test(pose_math, compose_translation_wraps_in_32_bits)
     b.t[0] = 1; /* 4096 x 1 >> 12 = 1 */
     b.t[1] = -1;
     b.t[2] = 0;
-    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, &out);
+    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, REF_WIDTH_32, &out);
     assert_t(out.t, INT32_MIN, INT32_MAX, 0, "sums wrap");
+}
+
+Test(pose_math, compose_translation_in_64_bits_is_exact)
+{
+    /* 4096 x 2^20 = 2^32 exact: >> 12 = 2^20 (the 32-bit sum wrapped to 0);
+     * the addition of a.t still wraps in 32 bits (shrd keeps the low word). */
+    ref_matrix a = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
+    ref_matrix b = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {1 << 20, -(1 << 20), 3}};
+    ref_matrix out;
+    ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, REF_WIDTH_64, &out);
+    assert_t(out.t, 1 << 20, -(1 << 20), 3, "exact products");
+    /* 8192 x 300000 = 2457600000 passes 2^31: >> 12 is 600000 exact, 600000 - 2^20
+     * wrapped, then + 7. t.z: 4096 x 1 >> 12 = 1 added to INT32_MAX wraps to
+     * INT32_MIN in both widths (the addition is 32-bit). */
+    ref_matrix c = {{{8192, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {7, 0, INT32_MAX}};
+    ref_matrix d = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {300000, 0, 1}};
+    ref_pose_compose(&c, &d, REF_STEP_NEAREST_EVEN, REF_WIDTH_64, &out);
+    assert_t(out.t, 600007, 0, INT32_MIN, "64 bits");
+    ref_pose_compose(&c, &d, REF_STEP_NEAREST_EVEN, REF_WIDTH_32, &out);
+    assert_t(out.t, 600007 - (1 << 20), 0, INT32_MIN, "32 bits: 2^20 below");
 }
 
 Test(pose_math, scale_columns_shift_down_and_wrap)
@@ -428,7 +473,7 @@ Test(pose_math, scale_columns_shift_down_and_wrap)
     assert_m(m, want, "scaled");
 }
 
-Test(pose_math, scale_vectors_wrap_in_32_bits)
+Test(pose_math, scale_vectors_wrap_in_32_bits_or_not_in_64)
 {
     int32_t v[3], w[3];
     /* root: s << 2 */
@@ -437,12 +482,18 @@ Test(pose_math, scale_vectors_wrap_in_32_bits)
     /* child: 32767 x 131068 = 4294705156, as s32 -262140, >> 10 = -256 (-255.996);
      * -32768 x -131072 = 2^32 wraps to 0; 1024 x 4096 >> 10 = 4096 */
     ref_pose_scale_child((const int16_t[3]){32767, -32768, 1024},
-                         (const int32_t[3]){131068, -131072, 4096}, w);
+                         (const int32_t[3]){131068, -131072, 4096}, REF_WIDTH_32, w);
     assert_t(w, -256, 0, 4096, "child, wrapping");
+    /* exact: 4294705156 >> 10 = 4194048 (4194048.004); 2^32 >> 10 = 2^22 */
+    ref_pose_scale_child((const int16_t[3]){32767, -32768, 1024},
+                         (const int32_t[3]){131068, -131072, 4096}, REF_WIDTH_64, w);
+    assert_t(w, 4194048, 4194304, 4096, "child, 64 bits");
     /* 1025 x 4096 >> 10 = 4100; 512 -> 2048; -1024 -> -4096 */
-    ref_pose_scale_child((const int16_t[3]){1025, 512, -1024}, (const int32_t[3]){4096, 4096, 4096},
-                         w);
-    assert_t(w, 4100, 2048, -4096, "child");
+    for (int k = 0; k < REF_WIDTH__COUNT; k++) {
+        ref_pose_scale_child((const int16_t[3]){1025, 512, -1024},
+                             (const int32_t[3]){4096, 4096, 4096}, (ref_pose_width)k, w);
+        assert_t(w, 4100, 2048, -4096, "child");
+    }
 }
 
 Test(pose_math, root_translation_and_offset_vectors)

@@ -11,20 +11,21 @@
 #include "ref/pose.h"
 
 #define DEFAULT_TEXT                                                                               \
-    "order=xyz,trig=x87-nearest,step=nearest-even,offset=+z,length=parent,scale=pre"
+    "order=xyz,trig=x87-nearest,step=nearest-even,offset=+z,length=parent,scale=pre,width=32"
 
 /* POSE.md section 3, in its order (default first). */
 static const struct {
     const char *key;
     unsigned count;
     const char *values[6];
-} spec[6] = {
+} spec[7] = {
     {"order", 6, {"xyz", "xzy", "yxz", "yzx", "zxy", "zyx"}},
     {"trig", 4, {"x87-nearest", "x87-trunc", "x87-floor", "psx-table"}},
     {"step", 2, {"nearest-even", "floor"}},
     {"offset", 6, {"+z", "-z", "+y", "-y", "+x", "-x"}},
     {"length", 2, {"parent", "own"}},
     {"scale", 2, {"pre", "post"}},
+    {"width", 2, {"32", "64"}},
 };
 
 static void fmt(const ref_pose_opts *o, char *buf)
@@ -48,7 +49,8 @@ Test(pose_opts, zeroed_value_is_the_default_and_prints_canonically)
 
 Test(pose_opts, full_text_parses_into_each_field_and_prints_back)
 {
-    const char *text = "order=zxy,trig=psx-table,step=floor,offset=-y,length=own,scale=post";
+    const char *text =
+        "order=zxy,trig=psx-table,step=floor,offset=-y,length=own,scale=post,width=64";
     ref_pose_opts o;
     ff_error err;
     cr_assert_eq(ref_pose_opts_parse(text, &o, &err), 0, "%s", err.reason);
@@ -58,6 +60,7 @@ Test(pose_opts, full_text_parses_into_each_field_and_prints_back)
     cr_assert_eq(o.offset, REF_OFFSET_NY);
     cr_assert_eq(o.length, REF_LENGTH_OWN);
     cr_assert_eq(o.scale, REF_SCALE_POST);
+    cr_assert_eq(o.width, REF_WIDTH_64);
     char buf[REF_POSE_OPTS_TEXT_MAX];
     fmt(&o, buf);
     cr_assert_str_eq(buf, text);
@@ -71,18 +74,19 @@ Test(pose_opts, any_subset_in_any_order_takes_defaults_for_the_rest)
     cr_assert_eq(ref_pose_opts_parse("scale=post,order=yzx", &o, &err), 0, "%s", err.reason);
     fmt(&o, buf);
     cr_assert_str_eq(buf, "order=yzx,trig=x87-nearest,step=nearest-even,offset=+z,length=parent,"
-                          "scale=post");
+                          "scale=post,width=32");
     cr_assert_eq(ref_pose_opts_parse("", &o, &err), 0, "%s", err.reason);
     fmt(&o, buf);
     cr_assert_str_eq(buf, DEFAULT_TEXT);
     cr_assert_eq(ref_pose_opts_parse("offset=-x", &o, &err), 0, "%s", err.reason);
     cr_assert_eq(o.offset, REF_OFFSET_NX);
-    cr_assert_eq(ref_pose_opts_index(&o), 5u * 4u, "offset -x is value 5, times length x scale");
+    cr_assert_eq(ref_pose_opts_index(&o), 5u * 8u,
+                 "offset -x is value 5, times length x scale x width");
 }
 
 Test(pose_opts, every_value_of_every_key_parses_and_prints_back)
 {
-    for (unsigned k = 0; k < 6; k++) {
+    for (unsigned k = 0; k < 7; k++) {
         cr_assert_str_eq(ref_pose_key_name((ref_pose_key)k), spec[k].key);
         cr_assert_eq(ref_pose_value_count((ref_pose_key)k), spec[k].count, "%s", spec[k].key);
         for (unsigned v = 0; v < spec[k].count; v++) {
@@ -95,7 +99,7 @@ Test(pose_opts, every_value_of_every_key_parses_and_prints_back)
             cr_assert_str_eq(ref_pose_value_name((ref_pose_key)k, v), spec[k].values[v]);
             /* the canonical text: every key, defaults except this one */
             size_t at = 0;
-            for (unsigned j = 0; j < 6; j++)
+            for (unsigned j = 0; j < 7; j++)
                 at += (size_t)snprintf(want + at, sizeof want - at, "%s%s=%s", j ? "," : "",
                                        spec[j].key, spec[j].values[j == k ? v : 0]);
             fmt(&o, buf);
@@ -131,7 +135,7 @@ Test(pose_opts, every_error_names_the_bad_item)
     refused("trig=x87-round", "unknown value \"x87-round\" for trig",
             "x87-nearest, x87-trunc, x87-floor or psx-table");
     refused("order=", "unknown value \"\" for order", NULL);
-    refused("colour=red", "unknown key \"colour\"", "order, trig, step, offset, length or scale");
+    refused("colour=red", "unknown key \"colour\"", "order, trig, step, offset, length, scale or width");
     refused("ORDER=xyz", "unknown key \"ORDER\"", NULL);
     refused(" order=xyz", "unknown key \" order\"", NULL);
     refused("=xyz", "unknown key \"\"", NULL);
@@ -141,6 +145,7 @@ Test(pose_opts, every_error_names_the_bad_item)
     refused(",order=xyz", "empty item", NULL);
     refused("order=xyz,step=floor,order=zyx", "key \"order\" given twice", NULL);
     refused("offset=z", "unknown value \"z\" for offset", "+z, -z, +y, -y, +x or -x");
+    refused("width=16", "unknown value \"16\" for width", "32 or 64");
     ref_pose_opts o;
     ff_error err;
     cr_assert_eq(ref_pose_opts_parse(NULL, &o, &err), -1);
@@ -148,16 +153,16 @@ Test(pose_opts, every_error_names_the_bad_item)
 
 Test(pose_opts, enumerator_covers_the_space_exactly_once)
 {
-    /* 6 orders x 4 trig x 2 steps x 6 offsets x 2 lengths x 2 scale paths */
-    cr_assert_eq(REF_POSE_OPTS_COUNT, 1152u);
-    static unsigned char seen[6][4][2][6][2][2];
+    /* 6 orders x 4 trig x 2 steps x 6 offsets x 2 lengths x 2 scale paths x 2 widths */
+    cr_assert_eq(REF_POSE_OPTS_COUNT, 2304u);
+    static unsigned char seen[6][4][2][6][2][2][2];
     memset(seen, 0, sizeof seen);
     for (unsigned i = 0; i < REF_POSE_OPTS_COUNT; i++) {
         ref_pose_opts o;
         cr_assert_eq(ref_pose_opts_at(i, &o), 0, "index %u", i);
         cr_assert(ref_pose_opts_valid(&o), "index %u", i);
         cr_assert_eq(ref_pose_opts_index(&o), i, "index %u", i);
-        seen[o.order][o.trig][o.step][o.offset][o.length][o.scale]++;
+        seen[o.order][o.trig][o.step][o.offset][o.length][o.scale][o.width]++;
         /* the text form round-trips for every combination */
         char buf[REF_POSE_OPTS_TEXT_MAX];
         ref_pose_opts back;
@@ -173,9 +178,13 @@ Test(pose_opts, enumerator_covers_the_space_exactly_once)
     ref_pose_opts_default(&def);
     cr_assert_eq(ref_pose_opts_at(0, &o), 0);
     cr_assert_eq(memcmp(&o, &def, sizeof o), 0, "index 0 is the default");
-    /* the last key varies fastest: index 1 is scale=post */
+    /* the last key varies fastest: index 1 is width=64, index 2 scale=post */
     cr_assert_eq(ref_pose_opts_at(1, &o), 0);
+    cr_assert_eq(o.width, REF_WIDTH_64);
+    cr_assert_eq(o.scale, REF_SCALE_PRE);
+    cr_assert_eq(ref_pose_opts_at(2, &o), 0);
     cr_assert_eq(o.scale, REF_SCALE_POST);
+    cr_assert_eq(o.width, REF_WIDTH_32);
     cr_assert_eq(o.order, REF_ORDER_XYZ);
     memset(&o, 0x33, sizeof o);
     ref_pose_opts keep = o;
@@ -189,11 +198,11 @@ Test(pose_opts, set_varies_one_option_and_keeps_the_others)
     ff_error err;
     cr_assert_eq(ref_pose_opts_parse("order=yxz,trig=x87-floor,offset=-x,scale=post", &base, &err),
                  0);
-    for (unsigned k = 0; k < 6; k++)
+    for (unsigned k = 0; k < 7; k++)
         for (unsigned v = 0; v < spec[k].count; v++) {
             ref_pose_opts o = base;
             cr_assert_eq(ref_pose_opts_set(&o, (ref_pose_key)k, v), 0);
-            for (unsigned j = 0; j < 6; j++)
+            for (unsigned j = 0; j < 7; j++)
                 cr_assert_eq(ref_pose_opts_get(&o, (ref_pose_key)j),
                              j == k ? v : ref_pose_opts_get(&base, (ref_pose_key)j),
                              "set %s=%s changed key %s", spec[k].key, spec[k].values[v],
@@ -215,9 +224,12 @@ Test(pose_opts, invalid_fields_are_reported_not_trusted)
     char buf[REF_POSE_OPTS_TEXT_MAX];
     fmt(&o, buf);
     cr_assert_str_eq(buf, "order=?,trig=x87-nearest,step=nearest-even,offset=+z,length=parent,"
-                          "scale=pre");
+                          "scale=pre,width=32");
     ref_pose_opts_default(&o);
     o.scale = (ref_pose_scale)-1;
+    cr_assert_not(ref_pose_opts_valid(&o));
+    ref_pose_opts_default(&o);
+    o.width = (ref_pose_width)2;
     cr_assert_not(ref_pose_opts_valid(&o));
     cr_assert_not(ref_pose_opts_valid(NULL));
     /* a short buffer is truncated and terminated */

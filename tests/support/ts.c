@@ -277,6 +277,32 @@ void ts_out_free(ts_out *o)
     o->out = o->err = NULL;
 }
 
+const char *ts_chromium(void)
+{
+    const char *c = getenv("FF8DIFF_CHROMIUM");
+    if (!c || !*c) c = "chromium";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", c);
+    cr_assert_eq(system(cmd), 0,
+                 "Chromium not found (%s): install Debian's chromium package or set "
+                 "FF8DIFF_CHROMIUM to a Chromium binary",
+                 c);
+    return c;
+}
+
+void ts_chromium_run(const char *scratch, ts_out *o, const char *page, const char *flags)
+{
+    const char *c = ts_chromium();
+    char *profile = ts_path(scratch, "chromium-profile-XXXXXX");
+    cr_assert(mkdtemp(profile) != NULL, "cannot make a profile folder under %s", scratch);
+    ts_sh(scratch, o,
+          "timeout 120 '%s' --headless --no-sandbox --disable-gpu --disable-software-rasterizer "
+          "--disable-background-networking --disable-component-update --disable-sync "
+          "--no-first-run --user-data-dir='%s' %s 'file://%s'",
+          c, profile, flags, page);
+    free(profile);
+}
+
 char *ts_corpus(const char *scratch)
 {
     char *dir = ts_path(scratch, "corpus");

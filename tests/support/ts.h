@@ -84,6 +84,15 @@ const char *ts_python(void);
 /* $FF8DIFF_SOURCE_DIR/rel, malloc'd. */
 char *ts_source(const char *rel);
 
+/*
+ * Headless Chromium ($FF8DIFF_CHROMIUM, else "chromium"): asserts it is on
+ * PATH (a test that needs it fails, it never skips). ts_chromium_run opens
+ * the local file page with flags added (--dump-dom, --screenshot=PATH, ...)
+ * in a fresh profile folder under scratch, output captured as ts_sh does.
+ */
+const char *ts_chromium(void);
+void ts_chromium_run(const char *scratch, ts_out *o, const char *page, const char *flags);
+
 /* The small synthetic corpus (seed 1) written into <scratch>/corpus; returns its path. */
 char *ts_corpus(const char *scratch);
 

@@ -1,0 +1,206 @@
+/*
+ * tests/mutants/test_pose_width.c: the width of the pose's sums of products
+ * (ref/pose.h's width option) on the stand-in (32-bit sums) and
+ * standin_width64.exe (64-bit, emu/standin/README.md): the search picks
+ * each on a corpus whose sums pass 2^31, says undecided on one whose sums
+ * never do, and leaves it to the comparison when its sample holds no state
+ * that tells them apart, which then names the clip that decided it.
+ *
+ * The small preset's sums pass 2^31 (its WRAP clips carry root translations
+ * near 32767 whose world translations under the fixed base overflow, and
+ * its EXTREMES clips garbage scales whose vectors do): the search's
+ * extreme states find them. The other corpora are hand-made two-bone models
+ * (tests/mutants/mt.h: model scale 1024, so a root translation is at most
+ * 32767 x 4 and no translation sum comes near 2^31; bone 1 the child of
+ * bone 0, size 100).
+ *
+ * Scale vectors (stand-in convention, scale=post): v0 = 4 s0 at the root,
+ * v1 = (s1 x v0) >> 10, each column j of a bone's matrix times v[j] >> 12.
+ * With s0 = 32752 (a multiple of 16), v0 = 131008 and the root's cell
+ * 4096 x 131008 >> 12 = 131008 is stored as -64. s1 x v0 passes 2^31 for
+ * s1 = 32767 (4292739136) and s1 = 20000 (2620160000), so v1 differs
+ * between the widths by a multiple of 2^22; a cell c times v1 >> 12 then
+ * differs by c x 2^10 (mod 2^16), nothing when c is a multiple of 64. Under
+ * no rotation bone 1's cell is the root's -64: the widths agree (the state
+ * tells nothing). Rotated by z 512 (Rz: c = s = 2896) its cells are -45
+ * and 2896: the widths disagree.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/report/report.h"
+#include "tests/mutants/mt.h"
+
+#define STANDIN_POSE                                                                               \
+    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
+#define UNDECIDED "undecided: no state of this corpus tells 32-bit from 64-bit sums"
+
+
+
+static const pose_key_decision *width_of(const run_results *r)
+{
+    return &r->pose.keys[REF_POSE_KEY_WIDTH];
+}
+
+/* The search on the small preset names the engine's width, by evidence, and nothing differs. */
+static void picks(const char *exe, const char *width)
+{
+    char *dir = mt_small_preset();
+    run_results r;
+    mt_run_pose(dir, exe, NULL, &r);
+    char want[REF_POSE_OPTS_TEXT_MAX];
+    snprintf(want, sizeof want, "%s,width=%s", STANDIN_POSE, width);
+    cr_assert_str_eq(r.pose.chosen, want, "%s", exe);
+    cr_assert_eq(width_of(&r)->basis, POSE_BASIS_EVIDENCE, "%s: %s", exe, width_of(&r)->note);
+    cr_assert_gt(r.pose.width_states, 0, "%s: sampled states tell the widths apart", exe);
+    cr_assert_gt(r.pose.extreme_states, 0);
+    cr_assert(r.pose.all_match, "%s: the choice matches every sampled state", exe);
+    mt_check(&r, NULL, 0);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+Test(pose_width, search_picks_32_bits)
+{
+    picks("standin.exe", "32");
+}
+
+Test(pose_width, search_picks_64_bits)
+{
+    picks("standin_width64.exe", "64");
+}
+
+/*
+ * The width given, and wrong: the 64-bit engine compared under 32-bit sums
+ * differs, some first divergences by exactly 2^32 >> 12 = 2^20 (a world
+ * translation whose sum wrapped on the reference's side only).
+ */
+Test(pose_width, a_wrong_width_given_is_a_mismatch_of_2_to_the_20)
+{
+    char *dir = mt_small_preset();
+    run_results r;
+    mt_run_pose(dir, "standin_width64.exe", STANDIN_POSE ",width=32", &r);
+    cr_assert_eq(width_of(&r)->basis, POSE_BASIS_GIVEN);
+    cr_assert_gt(r.totals.by_status[RES_MISMATCH], 0);
+    unsigned by_2_20 = 0;
+    for (size_t i = 0; i < r.nresults; i++) {
+        const clip_result *c = &r.results[i];
+        if (c->status != RES_MISMATCH) continue;
+        int64_t diff = (int64_t)c->div.ref - c->div.orig;
+        by_2_20 += diff == (1 << 20) || diff == -(1 << 20);
+    }
+    cr_assert_gt(by_2_20, 0, "no divergence of 2^20");
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+/* A plain clip: rotations on every axis of both bones, a moving root. */
+static const mt_clip clip_plain = {
+    4,
+    {{.root = {10, -20, 30}, .rot = {{100, 200, 300}, {-300, 150, 50}}},
+     {.root = {5, 5, -5}, .rot = {{30, -40, 50}, {60, 70, -80}}},
+     {.root = {-7, 3, 1}, .rot = {{-200, 0, 90}, {0, -120, 40}}},
+     {.root = {0, 0, 9}, .rot = {{11, 22, 33}, {-44, 55, -66}}}}};
+
+#define SCALES(a, b)                                                                               \
+    {                                                                                              \
+        {a, 1024, 1024}, { b, 1024, 1024 }                                                         \
+    }
+
+/* Moderate scales, both bones turned: no product near 2^31 (and pre from post told apart). */
+static const mt_clip clip_moderate = {
+    2,
+    {{.mode = 1,
+      .rot = {{300, -500, 700}, {100, 200, 512}},
+      .scale = {{2048, 1500, 700}, {1500, 800, 3000}}},
+     {.mode = 1, .rot = {{0}}, .scale = {{2048, 1500, 700}, {1500, 800, 3000}}}}};
+
+/* s1 x v0 past 2^31 without rotation: the widths agree (the cells are multiples of 64). */
+static const mt_clip clip_flat_wrap = {8,
+                                       {{.mode = 1, .scale = SCALES(32752, 32767)},
+                                        {.mode = 1, .scale = SCALES(32752, 32767)},
+                                        {.mode = 1, .scale = SCALES(32752, 32767)},
+                                        {.mode = 1, .scale = SCALES(32752, 32767)},
+                                        {.mode = 1, .scale = SCALES(32752, 32767)},
+                                        {.mode = 1, .scale = SCALES(32752, 32767)},
+                                        {.mode = 1, .scale = SCALES(32752, 32767)},
+                                        {.mode = 1, .scale = SCALES(32752, 32767)}}};
+
+/* A smaller product past 2^31 with bone 1 turned: the widths disagree from call 0 on. */
+static const mt_clip clip_turned_wrap = {
+    2,
+    {{.mode = 1, .rot = {{0}, {0, 0, 512}}, .scale = SCALES(32752, 20000)},
+     {.mode = 1, .scale = SCALES(32752, 20000)}}};
+
+Test(pose_width, undecided_when_no_sum_passes_2_to_the_31)
+{
+    static const mt_clip clips[] = {clip_plain, clip_moderate};
+    static const mt_model narrow = {"narrow.dat", 2, 0, {0}, {1024, 1024, 1024}, 2, clips, 0};
+    char *dir = ts_tempdir();
+    mt_write_model(dir, &narrow);
+    static const char *const exes[] = {"standin.exe", "standin_width64.exe"};
+    for (int e = 0; e < 2; e++) {
+        run_results r;
+        mt_run_pose(dir, exes[e], NULL, &r);
+        cr_assert_eq(r.pose.width_states, 0, "%s", exes[e]);
+        cr_assert_eq(width_of(&r)->basis, POSE_BASIS_UNDECIDED, "%s", exes[e]);
+        cr_assert_str_eq(width_of(&r)->note, UNDECIDED);
+        cr_assert_eq(r.pose.width_clips, 0, "%s: no compared clip tells them apart", exes[e]);
+        cr_assert(strstr(r.pose.chosen, ",width=32"), "%s: the default kept", exes[e]);
+        mt_check(&r, NULL, 0); /* the same verdicts under either width */
+        run_results_free(&r);
+    }
+    ts_rmtree(dir);
+}
+
+/*
+ * The sample misses the telling clip: clips 0 and 1 fill the file's share of
+ * scale-path states (2 + 6 of 8), clip 1 holds its largest scale product in
+ * every mode, and none of them tells anything; clip 2 tells from call 0 on.
+ * The comparison decides the width there (file 0, clip 2, normal mode: the
+ * first in corpus order), with the engine's value equal to that width's,
+ * and compares the rest under it: no mismatch on either engine.
+ */
+Test(pose_width, the_comparison_decides_where_the_sample_cannot)
+{
+    static const mt_clip clips[] = {clip_moderate, clip_flat_wrap, clip_turned_wrap, clip_plain};
+    static const mt_model hidden = {"hidden.dat", 2, 0, {0}, {1024, 1024, 1024}, 4, clips, 0};
+    char *dir = ts_tempdir();
+    mt_write_model(dir, &hidden);
+    static const char *const exes[] = {"standin.exe", "standin_width64.exe"};
+    for (int e = 0; e < 2; e++) {
+        run_results r;
+        mt_run_pose(dir, exes[e], NULL, &r);
+        const pose_key_decision *d = width_of(&r);
+        cr_assert_eq(r.pose.width_states, 0, "%s: the sample holds no telling state", exes[e]);
+        cr_assert_eq(d->basis, POSE_BASIS_COMPARISON, "%s: %s", exes[e], d->note);
+        cr_assert(strstr(r.pose.chosen, e ? ",width=64" : ",width=32"), "%s: %s", exes[e],
+                  r.pose.chosen);
+        const pose_width_at *at = &r.pose.width_at;
+        cr_assert_str_eq(at->file, "hidden.dat");
+        cr_assert_eq(at->clip, 2);
+        cr_assert_eq(at->mode, MODE_NORMAL);
+        cr_assert_eq(at->tick, 0);
+        cr_assert(strncmp(at->field, "bone[1].m", 9) == 0, "%s", at->field);
+        cr_assert_neq(at->ref32, at->ref64);
+        cr_assert_eq(at->orig, e ? at->ref64 : at->ref32, "%s", exes[e]);
+        cr_assert_gt(r.pose.width_clips, 0);
+        cr_assert_eq(r.pose.width_contradicted, 0);
+        cr_assert_eq(r.pose.width_neither, 0);
+        /* report.json says it: the width's decision and where */
+        cJSON *j = report_pose_json(&r.pose);
+        const cJSON *dec = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "decisions"), 6);
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "key")->valuestring, "width");
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "value")->valuestring, e ? "64" : "32");
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "basis")->valuestring, "comparison");
+        const cJSON *where = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "width"), "decided_at");
+        cr_assert_str_eq(cJSON_GetObjectItem(where, "file")->valuestring, "hidden.dat");
+        cr_assert_eq(cJSON_GetObjectItem(where, "clip")->valueint, 2);
+        cJSON_Delete(j);
+        mt_check(&r, NULL, 0);
+        run_results_free(&r);
+    }
+    ts_rmtree(dir);
+}
