@@ -407,6 +407,17 @@ cJSON *rt_report(void)
     return j;
 }
 
+char *rt_render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what)
+{
+    strbuf b;
+    sb_init(&b);
+    cr_assert(fn(j, &b) == 0, "%s: renderer failed", what);
+    char *s = strdup(b.s ? b.s : "");
+    cr_assert(s != NULL, "out of memory");
+    sb_free(&b);
+    return s;
+}
+
 const char *rt_python(void)
 {
     const char *p = getenv("FF8DIFF_PYTHON");

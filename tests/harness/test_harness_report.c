@@ -25,16 +25,6 @@
 #include "harness/run/run.h"
 #include "tests/harness/rt.h"
 
-static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what)
-{
-    strbuf b;
-    sb_init(&b);
-    cr_assert(fn(j, &b) == 0, "%s: renderer failed", what);
-    char *s = strdup(b.s ? b.s : "");
-    sb_free(&b);
-    return s;
-}
-
 /* Writes j as report.json into dir and validates it; returns the exit status. */
 static int validate(const char *dir, const cJSON *j, cJSON **verdict)
 {
@@ -301,7 +291,7 @@ Test(html, well_formed_escaped_with_sections_and_plots)
 {
     char *dir = ts_tempdir();
     cJSON *j = rt_report();
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
     cr_assert(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;.dat") != NULL,
               "the hostile name does not appear escaped");
@@ -364,9 +354,9 @@ Test(html, interrupted_banner)
     cJSON *j = report_build(&m, &r);
     run_results_free(&r);
     cr_assert(j != NULL);
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "id=\"interrupted\""), "no interrupted banner");
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "**Interrupted**"), "markdown: no interrupted line");
     free(md);
     free(html);
@@ -398,10 +388,10 @@ Test(html, located_profile_banner)
     cr_assert_eq(validate(dir, j, &v), 0, "a located report does not validate");
     cJSON_Delete(v);
     ts_rmtree(dir);
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "id=\"profile-located\""), "no located banner");
     cr_assert(strstr(html, "FF8_FR.exe"));
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "**Located profile**"), "markdown: no located line");
     cr_assert(strstr(md, "| Located | by structure from profile ff8\\_en\\_steam2013 in "
                          "FF8\\_FR.exe"),
@@ -417,7 +407,7 @@ Test(html, located_profile_banner)
     cr_assert(cJSON_IsNull(
         cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "run"), "executable"),
                             "profile_located")));
-    html = render(report_render_html, j, "html");
+    html = rt_render(report_render_html, j, "html");
     cr_assert_null(strstr(html, "profile-located"));
     free(html);
     cJSON_Delete(j);
@@ -432,7 +422,7 @@ Test(render, same_output_from_the_tree_and_from_report_json)
     int (*fns[3])(const cJSON *, strbuf *) = {report_render_html, report_render_markdown,
                                               report_render_junit};
     for (int i = 0; i < 3; i++) {
-        char *a = render(fns[i], j, "tree"), *b = render(fns[i], back, "parsed");
+        char *a = rt_render(fns[i], j, "tree"), *b = rt_render(fns[i], back, "parsed");
         cr_assert_str_eq(a, b, "renderer %d differs after a JSON round trip", i);
         free(a);
         free(b);
@@ -513,7 +503,7 @@ Test(junit, suites_cases_and_counts)
 {
     char *dir = ts_tempdir();
     cJSON *j = rt_report();
-    char *xml = render(report_render_junit, j, "junit");
+    char *xml = rt_render(report_render_junit, j, "junit");
     cr_assert(strstr(xml, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
     cJSON *v = check_file(dir, "junit.xml", xml, "junit");
     cr_assert_str_eq(cJSON_GetObjectItem(v, "root")->valuestring, "testsuites");
@@ -552,7 +542,7 @@ Test(junit, suites_cases_and_counts)
 Test(markdown, totals_groups_and_escaping)
 {
     cJSON *j = rt_report();
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "| 5 | 2 | 1 | 3 | 1 |"), "totals row (match .. not run)");
     cr_assert(strstr(md, "| 4 | 1 | 5 | 12 | 3 | 200 | 3 | 1 |"), "second totals row");
     cr_assert(strstr(md, "**Result: FAIL**"));
@@ -685,7 +675,7 @@ Test(html, large_run_is_capped)
     cJSON *j = report_build(&m, &r);
     run_results_free(&r);
     cr_assert(j != NULL);
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "2800 more non-matching results are in report.json."),
               "3000 mismatches, 200 listed");
     cr_assert(strstr(html, "50 more groups are in report.json."), "150 groups, 100 drawn");
@@ -693,9 +683,9 @@ Test(html, large_run_is_capped)
     cr_assert_eq(ts_count(html, "<svg class=\"plot\""), 100);
     cr_assert_eq(ts_count(html, "<tr class=\"file"), 1000, "one row per file");
     cr_assert(strlen(html) < 4u << 20, "index.html is %zu bytes", strlen(html));
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "100 more groups are in report.json."), "150 groups, 50 in Markdown");
-    char *xml = render(report_render_junit, j, "junit");
+    char *xml = rt_render(report_render_junit, j, "junit");
     cr_assert_eq(ts_count(xml, "<testcase "), 4001, "1000 files x 4 modes, run completed");
     cr_assert(strstr(xml, "tests=\"4001\" failures=\"3000\" errors=\"0\" skipped=\"0\""),
               "testsuites counts");
@@ -738,18 +728,18 @@ Test(render, interrupted_by_a_signal_with_warnings_in_every_format)
     cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "totals"), "cache_rejected")->valueint,
                  3);
 
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "The run was interrupted (SIGTERM)"), "html: no signal in the banner");
     cr_assert(strstr(html, "id=\"warnings\""), "html: no warnings banner");
     cr_assert(strstr(html, "C0M001~2.DAT"));
     cr_assert(strstr(html, "&lt;b&gt;disk full&lt;/b&gt;") && !strstr(html, "<b>disk"),
               "html: a warning is not escaped");
     cr_assert(strstr(html, "cache entries rejected 3"), "html: rejected entries not shown");
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "> **Interrupted** by SIGTERM"), "markdown: no signal");
     cr_assert_eq(ts_count(md, "> **Warning**: "), 2, "markdown: the two warnings");
     cr_assert(strstr(md, "cache entries rejected (emulated again): 3"), "markdown: rejected");
-    char *xml = render(report_render_junit, j, "junit");
+    char *xml = rt_render(report_render_junit, j, "junit");
     v = check_file(dir, "junit.xml", xml, "junit");
     suite_counts(v, "run", 1, 0, 1, 0);
     /* 12 test cases of the hand-built run, plus "run completed". */

@@ -79,33 +79,23 @@ static void results_of(const vcase *c, run_results *r)
     r->interrupt_signal = c->signal;
 }
 
-static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j)
-{
-    strbuf b;
-    sb_init(&b);
-    cr_assert(fn(j, &b) == 0, "renderer failed");
-    char *s = strdup(b.s ? b.s : "");
-    sb_free(&b);
-    return s;
-}
-
 /* Every output of report j says case c's verdict. */
 static void assert_outputs(const vcase *c, const cJSON *j, const char *how)
 {
     char want[128];
-    char *html = render(report_render_html, j);
+    char *html = rt_render(report_render_html, j, "html");
     snprintf(want, sizeof want, "<span class=\"verdict %s\" id=\"verdict\">%s</span>", c->result,
              c->label);
     cr_assert(strstr(html, want), "%s (%s): index.html lacks %s", c->name, how, want);
-    char *md = render(report_render_markdown, j);
+    char *md = rt_render(report_render_markdown, j, "markdown");
     snprintf(want, sizeof want, "**Result: %s**", c->label);
     cr_assert(strstr(md, want), "%s (%s): summary.md lacks %s", c->name, how, want);
-    char *xml = render(report_render_junit, j);
+    char *xml = rt_render(report_render_junit, j, "junit");
     snprintf(want, sizeof want, "<property name=\"verdict\" value=\"%s\"/>", c->label);
     cr_assert(strstr(xml, want), "%s (%s): junit.xml lacks %s", c->name, how, want);
     snprintf(want, sizeof want, "<property name=\"verdict_reason\" value=\"%s\"/>", c->reason);
     cr_assert(strstr(xml, want), "%s (%s): junit.xml lacks %s", c->name, how, want);
-    char *line = render(report_render_summary, j);
+    char *line = rt_render(report_render_summary, j, "summary");
     size_t n = strlen(c->label);
     cr_assert(strncmp(line, c->label, n) == 0 && (line[n] == ':' || line[n] == ' '),
               "%s (%s): the terminal summary says %s", c->name, how, line);
