@@ -2,7 +2,7 @@
  * emu/engine/emu.c: building one engine (see emu/engine/emu.h): the image mapped from a
  * private copy with per-page protections, globals outside the image, import
  * traps, the GDT/TEB/sentinel pages, stack and scratch, caller areas,
- * patches, and the post-fault restore. Calls and hooks live in emu/call.c.
+ * patches, and the post-fault restore. Calls and hooks live in emu/engine/call.c.
  * Nothing here prints or exits.
  */
 #include "emu/engine/emu_internal.h"

@@ -2,8 +2,8 @@
  * emu/engine/game.c: the original engine's animation routines on guest memory laid
  * out as the game lays it out (see emu/engine/game.h). One emu engine per game.
  *
- * Guest areas: see emu/game_internal.h. Bone and world matrices and the
- * pose helpers are in emu/game_pose.c.
+ * Guest areas: see emu/engine/game_internal.h. Bone and world matrices and the
+ * pose helpers are in emu/engine/game_pose.c.
  *
  * BuildBoneMatrices: when keep_matrices is 0, the first byte of the routine
  * in this engine's private copy of the image is patched to 0xC3 (ret), so

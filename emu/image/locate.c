@@ -6,7 +6,7 @@
  * and patterns narrow them until nothing changes; a routine no evidence
  * reached is searched by its pattern among all entries, and the loop goes
  * on. The results (and the tables and globals, which follow from the
- * routines) are in emu/locate_items.c. No printing, no exit.
+ * routines) are in emu/image/locate_items.c. No printing, no exit.
  */
 #include "emu/image/locate.h"
 

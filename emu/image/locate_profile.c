@@ -3,7 +3,7 @@
  * table and global at its new address, the fingerprints that still hold,
  * patterns and callees as this build has them, and a "located" record of
  * where it comes from), and learning patterns and callees from a known
- * build. See emu/locate.h. No printing, no exit.
+ * build. See emu/image/locate.h. No printing, no exit.
  */
 #include <stdio.h>
 #include <stdlib.h>

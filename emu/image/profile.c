@@ -3,7 +3,7 @@
  * Every field is validated and an error names the source and the key
  * ("routines[3].address"). The built-in profiles are in
  * emu/profiles/profile_builtin.c, writing one back to JSON in emu/image/profile_write.c,
- * the enums' names and the lookups in emu/profile_names.c.
+ * the enums' names and the lookups in emu/image/profile_names.c.
  * No printing, no exit.
  */
 #include "emu/image/profile.h"

@@ -2,7 +2,7 @@
  * emu/image/profile_names.h: the name tables behind the profile's enums (routine,
  * helper role, operand kind, result kind), shared by the profile parser and
  * its lookups. Internal to emu/: other folders use the accessors of
- * emu/profile.h. Read-only data, no state.
+ * emu/image/profile.h. Read-only data, no state.
  */
 #ifndef FF_EMU_PROFILE_NAMES_H
 #define FF_EMU_PROFILE_NAMES_H
