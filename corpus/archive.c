@@ -15,7 +15,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
 #include "corpus/lzss.h"
 
 /* Expansion limits used to refuse absurd FI sizes before allocating:
@@ -162,7 +162,7 @@ static int src_read(const fs_source *s, uint64_t off, void *buf, size_t len, ff_
         memcpy(buf, s->mem + off, len); /* callers checked off + len <= size */
         return 0;
     }
-    return fio_pread(s->fd, s->name, off, buf, len, err);
+    return file_pread(s->fd, s->name, off, buf, len, err);
 }
 
 static uint8_t *alloc_out(uint32_t size, const char *name, ff_error *err)
@@ -323,11 +323,11 @@ int arc_open(const char *fi_path, const char *fl_path, const char *fs_path, arc 
         ff_error_set(err, FF_E_NOMEM, fs_path, -1, "no memory for file names");
         goto fail;
     }
-    if (fio_read_file(fi_path, 0, ARC_INDEX_MAX, &fi, &fi_size, err) < 0) goto fail;
-    if (fio_read_file(fl_path, 0, ARC_INDEX_MAX, &fl, &fl_size, err) < 0) goto fail;
+    if (file_read(fi_path, 0, ARC_INDEX_MAX, &fi, &fi_size, err) < 0) goto fail;
+    if (file_read(fl_path, 0, ARC_INDEX_MAX, &fl, &fl_size, err) < 0) goto fail;
     if (arc_index_parse(fi, fi_size, fi_path, fl, fl_size, fl_path, &a->entries, &a->n, err) < 0)
         goto fail;
-    a->fd = fio_open_regular(fs_path, 0, 0, &a->fs_size, err);
+    a->fd = file_open_regular(fs_path, 0, 0, &a->fs_size, err);
     if (a->fd < 0) goto fail;
     free(fi);
     free(fl);

@@ -6,6 +6,7 @@
  * Must not print or exit; on failure nothing is left allocated or written
  * half-way (files go through a temporary name).
  */
+#include "common/grow.h"
 #include "common/le.h"
 #include "corpus/archive.h"
 
@@ -27,13 +28,8 @@ static int grow_reserve(grow *g, size_t more, ff_error *err)
     if (more <= g->cap - g->n) return 0;
     if (more > SIZE_MAX / 2 - g->n)
         return ff_error_set(err, FF_E_RANGE, NULL, -1, "archive too large");
-    size_t cap = g->cap ? g->cap : 4096;
-    while (cap - g->n < more)
-        cap *= 2;
-    uint8_t *p = realloc(g->p, cap);
-    if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for %zu bytes", cap);
-    g->p = p;
-    g->cap = cap;
+    if (GROW(g->p, g->cap, g->n + more, 4096) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for %zu bytes", g->n + more);
     return 0;
 }
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/grow.h"
+
 static const char *const noweapon_names[] = {
 #define PAIRS_NOWEAPON_JSON(name, json, text) json,
     PAIRS_NOWEAPON_MAP(PAIRS_NOWEAPON_JSON)
@@ -112,26 +114,14 @@ static tally count_character(const pairs_file *f, const fileinfo *fi, size_t n, 
 /* Growable arrays of the result. */
 static int push_entity(pairs_set *s, size_t *cap, pairs_entity e)
 {
-    if (s->n == *cap) {
-        size_t c = *cap ? *cap * 2 : 16;
-        pairs_entity *p = realloc(s->e, c * sizeof *p);
-        if (!p) return -1;
-        s->e = p;
-        *cap = c;
-    }
+    if (GROW(s->e, *cap, s->n + 1, 16) < 0) return -1;
     s->e[s->n++] = e;
     return 0;
 }
 
 static int push_unpaired(pairs_set *s, size_t *cap, size_t weapon, pairs_unpaired_why why)
 {
-    if (s->nunpaired == *cap) {
-        size_t c = *cap ? *cap * 2 : 8;
-        pairs_unpaired *p = realloc(s->unpaired, c * sizeof *p);
-        if (!p) return -1;
-        s->unpaired = p;
-        *cap = c;
-    }
+    if (GROW(s->unpaired, *cap, s->nunpaired + 1, 8) < 0) return -1;
     s->unpaired[s->nunpaired++] = (pairs_unpaired){weapon, why};
     return 0;
 }

@@ -17,7 +17,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
+#include "common/path.h"
 
 static const char *const vec_keys[2] = {"rotation", "translation"};
 
@@ -184,7 +185,7 @@ int pairs_attach_parse(const char *text, size_t len, const char *source, pairs_a
 int pairs_attach_load(const char *dir, pairs_attach_list *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
-    char *path = fio_join(dir, PAIRS_ATTACH_FILE);
+    char *path = path_join_new(dir, PAIRS_ATTACH_FILE);
     if (!path) return ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory for a path");
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT) {
@@ -194,7 +195,7 @@ int pairs_attach_load(const char *dir, pairs_attach_list *out, ff_error *err)
     }
     uint8_t *data = NULL;
     size_t size = 0;
-    int rc = fio_read_all(path, &data, &size, err);
+    int rc = file_read_all(path, &data, &size, err);
     if (rc == 0) rc = pairs_attach_parse((const char *)data, size, path, out, err);
     free(data);
     free(path);

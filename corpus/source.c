@@ -17,8 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "corpus/archive.h"
-#include "corpus/fileio.h"
+#include "common/file.h"
+#include "common/path.h"
 #include "corpus/names.h"
 
 struct corpus {
@@ -48,13 +50,7 @@ static void strlist_free(strlist *l)
 
 static int strlist_add(strlist *l, const char *s)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **p = realloc(l->s, cap * sizeof *p);
-        if (!p) return -1;
-        l->s = p;
-        l->cap = cap;
-    }
+    if (GROW(l->s, l->cap, l->n + 1, 16) < 0) return -1;
     size_t k = strlen(s) + 1;
     char *d = malloc(k);
     if (!d) return -1;
@@ -123,7 +119,7 @@ static int list_dir(const char *dir, const name_filter *f, mode_t type, strlist 
     int rc = 0;
     while (rc == 0 && (de = readdir(d)) != NULL) {
         if (!name_matches(f, de->d_name)) continue;
-        char *full = fio_join(dir, de->d_name);
+        char *full = path_join_new(dir, de->d_name);
         if (!full || (is_type(full, type) && strlist_add(out, de->d_name) < 0))
             rc = ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory while listing");
         free(full);
@@ -159,7 +155,7 @@ static char *find_ci(const char *dir, const char *name, mode_t type)
     size_t pick = 0;
     for (size_t i = 0; i < l.n; i++)
         if (!strcmp(l.s[i], name)) pick = i;
-    char *full = fio_join(dir, l.s[pick]);
+    char *full = path_join_new(dir, l.s[pick]);
     strlist_free(&l);
     return full;
 }
@@ -190,7 +186,7 @@ static int open_archive(corpus *c, const char *path, ff_error *err)
         }
         paths[k] = find_ci(dir, names[k], S_IFREG);
         if (!paths[k]) {
-            char *want = fio_join(dir, names[k]);
+            char *want = path_join_new(dir, names[k]);
             ff_error_set(err, FF_E_IO, want ? want : names[k], -1,
                          "missing: no %s (in any case) beside %s", names[k], path);
             free(want);
@@ -246,7 +242,7 @@ static int usable_languages(const char *data, strlist *usable, ff_error *err)
     if (list_ci(data, "lang-", 1, S_IFDIR, &langs, err) < 0) return -1;
     int rc = 0;
     for (size_t i = 0; i < langs.n && rc == 0; i++) {
-        char *ld = fio_join(data, langs.s[i]);
+        char *ld = path_join_new(data, langs.s[i]);
         char *f = ld ? find_ci(ld, "battle.fs", S_IFREG) : NULL;
         if (f && strlist_add(usable, langs.s[i]) < 0)
             rc = ff_error_set(err, FF_E_NOMEM, data, -1, "no memory");
@@ -294,7 +290,7 @@ static int open_install(corpus *c, const char *root, ff_error *err)
     if (usable_languages(data, &usable, err) < 0) goto done;
     if (usable.n) {
         size_t k = pick_language(&usable);
-        lang_dir = fio_join(data, usable.s[k]);
+        lang_dir = path_join_new(data, usable.s[k]);
         fs = lang_dir ? find_ci(lang_dir, "battle.fs", S_IFREG) : NULL;
         all = join_list(&usable);
         what = all && fs ? fmt_alloc("%s/%s/%s (languages: %s; using %s)", base_of(data),
@@ -336,7 +332,7 @@ static int take_list(corpus *c, const char *dir, strlist *l, ff_error *err)
     c->paths = calloc(c->n ? c->n : 1, sizeof *c->paths);
     if (!c->paths) return ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory");
     for (size_t i = 0; i < c->n; i++) {
-        c->paths[i] = dir ? fio_join(dir, c->names[i]) : fmt_alloc("%s", c->names[i]);
+        c->paths[i] = dir ? path_join_new(dir, c->names[i]) : fmt_alloc("%s", c->names[i]);
         if (!c->paths[i]) return ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory");
     }
     return 0;
@@ -512,7 +508,7 @@ int corpus_load(const corpus *c, size_t i, uint8_t **data, size_t *size, ff_erro
         return ff_error_set(err, FF_E_RANGE, NULL, -1, "corpus entry %zu of %zu does not exist", i,
                             c->n);
     if (c->a) return arc_read(c->a, i, data, size, err);
-    return fio_read_file(c->paths[i], 0, CORPUS_ENTRY_MAX, data, size, err);
+    return file_read(c->paths[i], 0, CORPUS_ENTRY_MAX, data, size, err);
 }
 
 int corpus_entry_info(const corpus *c, size_t i, uint64_t *size, const char **comp, ff_error *err)
@@ -527,7 +523,7 @@ int corpus_entry_info(const corpus *c, size_t i, uint64_t *size, const char **co
         return arc_check(c->a, i, err);
     }
     *comp = NULL;
-    int fd = fio_open_regular(c->paths[i], 0, CORPUS_ENTRY_MAX, size, err);
+    int fd = file_open_regular(c->paths[i], 0, CORPUS_ENTRY_MAX, size, err);
     if (fd < 0) return -1;
     close(fd);
     return 0;

@@ -6,6 +6,7 @@
  *
  * Must not print or exit.
  */
+#include "common/grow.h"
 #include "corpus/synth.h"
 
 #include <stdio.h>
@@ -53,13 +54,8 @@ const pairs_attach_list *synth_plan_attach(const synth_plan *p)
 long synth_plan_add(synth_plan *p, const char *name, dat_kind kind, unsigned bones, unsigned nclips,
                     const synth_clip_spec *clips, ff_error *err)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 32;
-        plan_entry *e = realloc(p->e, cap * sizeof *e);
-        if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
-        p->e = e;
-        p->cap = cap;
-    }
+    if (GROW(p->e, p->cap, p->n + 1, 32) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a plan");
     plan_entry *e = &p->e[p->n];
     memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%s", name);

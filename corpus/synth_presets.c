@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/path.h"
 #include "corpus/fileio.h"
 #include "corpus/synth_plan.h"
 
@@ -135,7 +136,7 @@ int synth_plan_make(synth_preset preset, uint64_t seed, synth_plan **out, ff_err
 /* The entities manifest, written even when empty: it replaces a stale one. */
 static int write_attach(const char *outdir, const synth_plan *p, ff_error *err)
 {
-    char *text = NULL, *path = fio_join(outdir, PAIRS_ATTACH_FILE);
+    char *text = NULL, *path = path_join_new(outdir, PAIRS_ATTACH_FILE);
     size_t len = 0;
     int rc = path ? pairs_attach_format(&p->attach, &text, &len, err)
                   : ff_error_set(err, FF_E_NOMEM, outdir, -1, "no memory for a path");
@@ -156,7 +157,7 @@ int synth_write(const char *outdir, synth_preset preset, uint64_t seed, synth_su
     for (size_t i = 0; i < p->n && rc == 0; i++) {
         uint8_t *data = NULL;
         size_t size = 0;
-        char *path = fio_join(outdir, p->e[i].name);
+        char *path = path_join_new(outdir, p->e[i].name);
         if (!path)
             rc = ff_error_set(err, FF_E_NOMEM, outdir, -1, "no memory for a path");
         else if (synth_plan_build(p, i, &data, &size, sum, err) < 0)

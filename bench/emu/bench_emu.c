@@ -15,10 +15,11 @@
 #include <unicorn/unicorn.h>
 
 #include "common/le.h"
-#include "emu/emu.h"
-#include "emu/game.h"
-#include "emu/image.h"
-#include "emu/observe.h"
+#include "emu/engine/emu.h"
+#include "emu/engine/game.h"
+#include "emu/engine/image.h"
+#include "emu/engine/observe.h"
+#include "emu/profiles/profile_builtin.h"
 #include "ref/encode.h"
 
 #define BONES 30

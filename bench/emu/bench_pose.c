@@ -18,8 +18,9 @@
 
 #include "common/le.h"
 #include "common/rng.h"
-#include "emu/game.h"
-#include "emu/image.h"
+#include "emu/engine/game.h"
+#include "emu/engine/image.h"
+#include "emu/profiles/profile_builtin.h"
 #include "ref/encode.h"
 
 #define BONES 30

@@ -30,9 +30,10 @@
 #include "corpus/pairs.h"
 #include "corpus/source.h"
 #include "corpus/synth.h"
-#include "emu/entity.h"
-#include "emu/game.h"
-#include "emu/profile.h"
+#include "emu/engine/entity.h"
+#include "emu/engine/game.h"
+#include "emu/image/profile.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/core/modes.h"
 #include "harness/run/run.h"
 

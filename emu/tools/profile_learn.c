@@ -11,38 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/locate.h"
-#include "emu/pe.h"
-#include "emu/profile.h"
+#include "common/file.h"
+#include "emu/image/locate.h"
+#include "emu/image/pe.h"
+#include "emu/image/profile.h"
 
 static int fail(const ff_error *err)
 {
     char buf[1024];
     fprintf(stderr, "ff8-profile-learn: %s\n", ff_error_format(err, buf, sizeof buf));
     return 1;
-}
-
-static uint8_t *read_all(const char *path, size_t *size, ff_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ff_error_set(err, FF_E_IO, path, -1, "cannot open");
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += k;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap *= 2);
-            if (!nb) free(buf);
-            buf = nb;
-        }
-    }
-    fclose(f);
-    if (!buf) ff_error_set(err, FF_E_NOMEM, path, -1, "out of memory");
-    *size = n;
-    return buf;
 }
 
 /* Every fingerprint of p holds in data. */
@@ -78,7 +56,7 @@ int main(int argc, char **argv)
     char *text = NULL;
     int rc = 1;
     if (!p) return 1;
-    if (profile_load_file(argv[1], p, &err) != 0 || !(data = read_all(argv[2], &size, &err)) ||
+    if (profile_load_file(argv[1], p, &err) != 0 || file_read(argv[2], 0, PE_MAX_IMAGE_SIZE, &data, &size, &err) != 0 ||
         check_fingerprints(p, data, size, &err) != 0 || locate_learn(data, size, p, &err) != 0) {
         rc = fail(&err);
         goto done;

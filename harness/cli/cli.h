@@ -1,11 +1,13 @@
 /*
  * harness/cli/cli.h: the ff8diff command line. Each subcommand is a row
  * of CLI_COMMAND_MAP with its own file cmd_<name>.c; only this layer prints
- * to the user or decides exit codes, each with one meaning:
+ * to the user or returns exit codes, each with one meaning:
  *   0 success / everything matches, 1 mismatches or faults, 2 usage, input or
  *   executable errors, 3 internal or resource errors (out of memory, the
- *   emulator cannot allocate, a full disk for the report), 130 / 143
- *   interrupted by SIGINT / SIGTERM (a partial report is written).
+ *   emulator cannot allocate, a full disk for the report, comparisons left
+ *   not run without a signal), 130 / 143 interrupted by SIGINT / SIGTERM (a
+ *   partial report is written). A run's code is the one its stored verdict
+ *   gives (harness/core/verdict.h's table, read by report_exit_code).
  */
 #ifndef FF8_HARNESS_CLI_H
 #define FF8_HARNESS_CLI_H
@@ -13,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/unicorn_info.h"
+#include "emu/engine/unicorn_info.h"
 #include "common/error.h"
-#include "emu/profile.h"
+#include "emu/image/profile.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_DIFF 1

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/path.h"
 #include "corpus/fileio.h"
 #include "harness/run/cache.h"
 #include "harness/cli/cli.h"
@@ -78,7 +79,10 @@ static int stats(cache *c, const char *root, const char *results, int json)
         return CLI_EXIT_ERROR;
     }
     char corpus[4200];
-    snprintf(corpus, sizeof corpus, "%s/corpus", root);
+    if (path_join(corpus, sizeof corpus, root, "corpus", &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
     uint64_t cbytes = 0, cfiles = 0;
     tree_size(corpus, 0, &cbytes, &cfiles);
     if (json) {
@@ -144,14 +148,12 @@ int cmd_cache(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     char root[4096], results[4200];
-    if (dir)
-        snprintf(root, sizeof root, "%s", dir);
-    else
-        cli_cache_root(root, sizeof root);
-    snprintf(results, sizeof results, "%s/results", root);
     cache *ch;
     ff_error err;
-    if (cache_open(results, 0, &ch, &err) < 0) {
+    int ok = dir ? path_format(root, sizeof root, &err, "%s", dir)
+                 : cli_cache_root(root, sizeof root, &err);
+    if (ok < 0 || path_join(results, sizeof results, root, "results", &err) < 0 ||
+        cache_open(results, 0, &ch, &err) < 0) {
         cli_print_error(&err);
         return CLI_EXIT_ERROR;
     }

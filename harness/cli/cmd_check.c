@@ -86,11 +86,11 @@ typedef struct check_job {
 } check_job;
 
 /* The report names the executable the golden traces came from. */
-static void before_run(void *arg, report_meta *m)
+static void before_run(void *arg, run_meta *m)
 {
     check_job *job = arg;
     const tset *g = job->golden;
-    if (job->note[0] && m->nnotes < REPORT_MAX_NOTES) m->notes[m->nnotes++] = job->note;
+    if (job->note[0] && m->nnotes < RUN_META_MAX_NOTES) m->notes[m->nnotes++] = job->note;
     if (!g) return;
     m->exe_path = g->exe_path[0] ? g->exe_path : NULL;
     m->exe_sha256 = strlen(g->exe_sha256) == 64 ? g->exe_sha256 : NULL;
@@ -117,7 +117,7 @@ static void missing_files(const tset *g, const run_results *r)
 }
 
 /* The first few bad inputs go to stderr too: they are about the traces. */
-static int after_run(void *arg, const report_meta *m, const run_results *r)
+static int after_run(void *arg, const run_meta *m, const run_results *r)
 {
     const check_job *job = arg;
     (void)m;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "corpus/archive.h"
+#include "common/path.h"
 #include "corpus/fileio.h"
 #include "corpus/manifest.h"
 #include "corpus/pairs.h"
@@ -218,7 +219,7 @@ static int refuse_existing(const corpus *c, const char *out)
 {
     size_t taken = 0;
     for (size_t i = 0; i < corpus_count(c); i++) {
-        char *dst = fio_join(out, corpus_name(c, i));
+        char *dst = path_join_new(out, corpus_name(c, i));
         struct stat st;
         if (dst && lstat(dst, &st) == 0) {
             if (taken++ < 5) cli_fail("corpus extract: %s exists", dst);
@@ -236,7 +237,7 @@ static int extract_one(const corpus *c, size_t i, const char *out, int force, ff
 {
     uint8_t *data;
     size_t size;
-    char *dst = fio_join(out, corpus_name(c, i));
+    char *dst = path_join_new(out, corpus_name(c, i));
     if (!dst) return ff_error_set(err, FF_E_NOMEM, out, -1, "out of memory");
     int rc = corpus_load(c, i, &data, &size, err);
     if (rc == 0) {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
 #include "corpus/manifest.h"
 #include "harness/cli/cli.h"
 #include "harness/core/modes.h"
@@ -90,7 +90,7 @@ static int load(const char *path, uint8_t **data, dat_file *dat, ff_error *err)
 {
     size_t size = 0;
     *data = NULL;
-    if (fio_read_all(path, data, &size, err) < 0) return -1;
+    if (file_read_all(path, data, &size, err) < 0) return -1;
     if (dat_parse(*data, size, path, dat, err) < 0) return -1;
     if (!dat_kind_has_model(dat->kind))
         return ff_error_set(err, FF_E_FORMAT, path, -1, "a %s file holds no model to animate",
@@ -279,7 +279,7 @@ int cmd_decode(int argc, char **argv)
         uint8_t *data = NULL;
         size_t size = 0;
         dat_file dat;
-        int rc = fio_read_all(argv[i], &data, &size, &err);
+        int rc = file_read_all(argv[i], &data, &size, &err);
         if (rc == 0 && summary) rc = summarize(argv[i], data, size, &err);
         else if (rc == 0) {
             rc = dat_parse(data, size, argv[i], &dat, &err);

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/identify.h"
+#include "emu/profiles/identify.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 
 static void help(FILE *out)

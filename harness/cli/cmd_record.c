@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/path.h"
 #include "corpus/fileio.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
@@ -90,7 +91,7 @@ typedef struct record_job {
 } record_job;
 
 /* Writes the manifest once the traces are in place; says what was recorded. */
-static int after_run(void *arg, const report_meta *m, const run_results *r)
+static int after_run(void *arg, const run_meta *m, const run_results *r)
 {
     const record_job *job = arg;
     if (r->interrupted) {
@@ -169,7 +170,10 @@ int cmd_record(int argc, char **argv)
     }
     /* A manifest left by an earlier recording must not describe these traces. */
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", job.dir, TSET_MANIFEST);
+    if (path_join(path, sizeof path, job.dir, TSET_MANIFEST, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
     if (remove(path) != 0 && errno != ENOENT) {
         cli_fail("record: cannot replace %s: %s", path, strerror(errno));
         return CLI_EXIT_ERROR;

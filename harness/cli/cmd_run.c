@@ -64,9 +64,11 @@ static void help(FILE *out)
         "  -h, --help        this text\n\n"
         "Exit: 0 everything matches, 1 mismatches or faults, 2 usage, input or executable\n"
         "errors (bad input files included), 3 internal or resource errors (out of memory,\n"
-        "the emulator cannot allocate, a full disk for the report), 130 / 143 interrupted\n"
-        "by SIGINT / SIGTERM (a partial report marked interrupted is written). --out, the\n"
-        "cache and the record folder are checked for writing before any work.\n",
+        "the emulator cannot allocate, a full disk for the report, comparisons left not\n"
+        "run without a signal), 130 / 143 interrupted by SIGINT / SIGTERM (a partial\n"
+        "report marked interrupted is written): the code of the verdict report.json\n"
+        "stores. --out, the cache and the record folder are checked for writing before\n"
+        "any work.\n",
         out);
 }
 

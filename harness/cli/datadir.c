@@ -16,7 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/identify.h"
+#include "common/path.h"
+#include "emu/profiles/identify.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 
 #ifndef FF8DIFF_DATA_REL
@@ -43,7 +45,7 @@ int cli_data_dir(char *buf, size_t n)
 {
     char dir[PATH_MAX], joined[PATH_MAX + 64];
     if (self_dir(dir, sizeof dir) != 0) return -1;
-    snprintf(joined, sizeof joined, "%s/%s", dir, FF8DIFF_DATA_REL);
+    if (path_join(joined, sizeof joined, dir, FF8DIFF_DATA_REL, NULL) < 0) return -1;
     char *real = realpath(joined, NULL);
     if (!real) return -1;
     int rc = snprintf(buf, n, "%s", real) < (int)n ? 0 : -1;
@@ -60,12 +62,12 @@ void cli_standin_path(char *buf, size_t n)
         return;
     }
     if (cli_data_dir(dir, sizeof dir) == 0) {
-        snprintf(buf, n, "%s/standin/standin.exe", dir);
-        if (access(buf, F_OK) == 0) return;
+        if (path_join(buf, n, dir, "standin/standin.exe", NULL) == 0 && access(buf, F_OK) == 0)
+            return;
     }
     if (self_dir(dir, sizeof dir) == 0) {
-        snprintf(buf, n, "%s/%s", dir, FF8DIFF_STANDIN_BUILD_REL);
-        if (access(buf, F_OK) == 0) return;
+        if (path_join(buf, n, dir, FF8DIFF_STANDIN_BUILD_REL, NULL) == 0 && access(buf, F_OK) == 0)
+            return;
     }
     snprintf(buf, n, "standin.exe");
 }
@@ -78,8 +80,9 @@ int cli_profile_arg(const char *arg, emu_profile *out, ff_error *err)
     }
     char dir[PATH_MAX], path[PATH_MAX + 128];
     if (access(arg, F_OK) != 0 && !strchr(arg, '/') && cli_data_dir(dir, sizeof dir) == 0) {
-        snprintf(path, sizeof path, "%s/profiles/%s.json", dir, arg);
-        if (access(path, F_OK) == 0) return profile_load_file(path, out, err);
+        if (path_format(path, sizeof path, NULL, "%s/profiles/%s.json", dir, arg) == 0 &&
+            access(path, F_OK) == 0)
+            return profile_load_file(path, out, err);
     }
     return identify_profile_arg(arg, out, err);
 }

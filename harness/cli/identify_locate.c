@@ -1,7 +1,7 @@
 /*
  * harness/cli/identify_locate.c: `ff8diff identify EXE --locate`: finds the
  * routines, tables and globals of a profile in a build whose addresses
- * differ (emu/locate.h), says per item where, how and how sure, and with
+ * differ (emu/image/locate.h), says per item where, how and how sure, and with
  * --write-profile writes the located profile that `run --profile FILE`
  * and `identify --profile FILE` take. With --from KNOWN.exe, the patterns
  * (and missing callees) come from a known build the profile describes.
@@ -12,8 +12,9 @@
 #include <time.h>
 
 #include "corpus/fileio.h"
-#include "emu/identify.h"
-#include "emu/locate.h"
+#include "emu/profiles/identify.h"
+#include "emu/image/locate.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 #include "harness/version.h"
 

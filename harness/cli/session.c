@@ -13,10 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/path.h"
 #include "common/sha256.h"
 #include "corpus/fileio.h"
 #include "corpus/synth.h"
-#include "emu/identify.h"
+#include "emu/profiles/identify.h"
+#include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
 
 /* Bump when the synthetic generator's output changes: names the corpus cache folder. */
@@ -130,19 +132,15 @@ void cli_exe_close(cli_exe *x)
     x->image = NULL;
 }
 
-void cli_cache_root(char *buf, size_t n)
+int cli_cache_root(char *buf, size_t n, ff_error *err)
 {
     const char *env = getenv("FF8DIFF_CACHE_DIR");
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    if (env && *env)
-        snprintf(buf, n, "%s", env);
-    else if (xdg && *xdg)
-        snprintf(buf, n, "%s/ff8diff", xdg);
-    else if (home && *home)
-        snprintf(buf, n, "%s/.cache/ff8diff", home);
-    else
-        snprintf(buf, n, ".ff8diff-cache");
+    if (env && *env) return path_format(buf, n, err, "%s", env);
+    if (xdg && *xdg) return path_join(buf, n, xdg, "ff8diff", err);
+    if (home && *home) return path_join(buf, n, home, ".cache/ff8diff", err);
+    return path_format(buf, n, err, ".ff8diff-cache");
 }
 
 int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n)
@@ -152,15 +150,16 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
         cli_fail("unknown preset '%s' (small, vanilla, cover)", preset);
         return CLI_EXIT_ERROR;
     }
-    char root[4096];
-    cli_cache_root(root, sizeof root);
-    snprintf(path, n, "%s/corpus/%s-seed%llu-v%d", root, preset, (unsigned long long)seed,
-             SYNTH_CACHE_VERSION);
-    if (fio_is_dir(path)) return 0;
-    char tmp[4200];
+    char root[4096], tmp[4200], parent[4200];
     ff_error err;
-    char parent[4200];
-    snprintf(parent, sizeof parent, "%s/corpus", root);
+    if (cli_cache_root(root, sizeof root, &err) < 0 ||
+        path_format(path, n, &err, "%s/corpus/%s-seed%llu-v%d", root, preset,
+                    (unsigned long long)seed, SYNTH_CACHE_VERSION) < 0 ||
+        path_join(parent, sizeof parent, root, "corpus", &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    if (fio_is_dir(path)) return 0;
     /* A new folder of our own: nothing planted at the name is written through. */
     int made = fio_mkdirs(parent, &err) == 0 ? -1 : -2;
     for (int k = 0; made == -1 && k < 100; k++) {
@@ -188,7 +187,7 @@ int cli_synthetic_corpus(const char *preset, uint64_t seed, char *path, size_t n
 
 /* ---- reports ---- */
 
-void cli_meta_exe(report_meta *m, const cli_exe *x)
+void cli_meta_exe(run_meta *m, const cli_exe *x)
 {
     m->exe_path = x->path;
     m->exe_sha256 = emu_image_sha256(x->image);
@@ -220,7 +219,7 @@ static void cause_counts(const res_cause *k, char *buf, size_t n)
     }
 }
 
-int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir)
+int cli_write_report(const run_meta *m, const run_results *r, const char *reports_dir)
 {
     cJSON *report = report_build(m, r);
     if (!report) {
@@ -229,38 +228,28 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
     }
     char *dir = NULL;
     ff_error err;
-    int rc = report_write(report, reports_dir, m->run_id, &dir, &err);
+    int rc = reports_dir ? report_write(report, reports_dir, m->run_id, &dir, &err) : 0;
+    int status = report_exit_code(report);
+    strbuf line;
+    sb_init(&line);
+    report_render_summary(report, &line);
     cJSON_Delete(report);
     if (rc < 0) {
         /* The run went through; its report could not be kept (a full disk, no memory). */
         cli_print_error(&err);
         cli_fail("the report could not be written: internal or resource error");
+        sb_free(&line);
         return CLI_EXIT_INTERNAL;
     }
-    const run_totals *t = &r->totals;
-    printf("%s%llu comparisons: %llu match, %llu mismatch, %llu fault, %llu bad input",
-           r->interrupted ? "INTERRUPTED: " : "", (unsigned long long)t->comparisons,
-           (unsigned long long)t->by_status[RES_MATCH],
-           (unsigned long long)t->by_status[RES_MISMATCH],
-           (unsigned long long)t->by_status[RES_FAULT],
-           (unsigned long long)t->by_status[RES_BAD_INPUT]);
-    if (t->leaf_calls)
-        printf("; leaf: %llu calls, %llu mismatch, %llu fault", (unsigned long long)t->leaf_calls,
-               (unsigned long long)t->leaf_mismatches, (unsigned long long)t->leaf_faults);
-    if (t->entities)
-        printf("; entity: %llu entities, %llu comparisons, %llu match, %llu mismatch, %llu fault, "
-               "%llu bad input",
-               (unsigned long long)t->entities, (unsigned long long)t->entity_comparisons,
-               (unsigned long long)t->entity_by_status[RES_MATCH],
-               (unsigned long long)t->entity_by_status[RES_MISMATCH],
-               (unsigned long long)t->entity_by_status[RES_FAULT],
-               (unsigned long long)t->entity_by_status[RES_BAD_INPUT]);
-    printf(" (%.1f s)\n", r->seconds);
+    if (reports_dir) fputs(line.s ? line.s : "", stdout);
+    sb_free(&line);
+    if (!reports_dir) return status; /* nothing written: nothing to say where */
     if (r->ngroups && r->ncauses) /* causes come from replays: none in a check */
         printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
                r->ncauses, r->ncauses == 1 ? "" : "s");
     else if (r->ngroups)
         printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
+    const run_totals *t = &r->totals;
     if (t->cells[CELL_WHOLE_TURNS]) {
         uint64_t wt = t->cells[CELL_WHOLE_TURNS], known = t->turns_equal + t->turns_differ;
         printf("%llu differing values are whole turns: no pose effect beyond trig rounding "
@@ -302,18 +291,7 @@ int cli_write_report(const report_meta *m, const run_results *r, const char *rep
                emu_store_path_name(m->unicorn->store));
     printf("report: %s/index.html\n", dir);
     free(dir);
-    return 0;
-}
-
-int cli_run_exit_code(const run_results *r)
-{
-    const run_totals *t = &r->totals;
-    if (r->interrupted) return cli_interrupted_exit(r->interrupt_signal);
-    if (t->by_status[RES_MISMATCH] || t->by_status[RES_FAULT] || t->leaf_mismatches ||
-        t->leaf_faults || t->entity_by_status[RES_MISMATCH] || t->entity_by_status[RES_FAULT])
-        return CLI_EXIT_DIFF;
-    if (t->by_status[RES_BAD_INPUT] || t->entity_by_status[RES_BAD_INPUT]) return CLI_EXIT_ERROR;
-    return CLI_EXIT_OK;
+    return status;
 }
 
 int cli_error_exit(const ff_error *err)
@@ -333,14 +311,12 @@ int cli_error_exit(const ff_error *err)
 static cache *open_cache(const cli_session *s, char *dir, size_t n, char *warning, size_t wn)
 {
     char root[4096], msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-    if (s->cache_dir)
-        snprintf(root, sizeof root, "%s", s->cache_dir);
-    else
-        cli_cache_root(root, sizeof root);
-    snprintf(dir, n, "%s/results", root);
     cache *c = NULL;
     ff_error err;
-    if (cache_open(dir, (uint64_t)s->cache_limit_mb << 20, &c, &err) < 0) {
+    int rc = s->cache_dir ? path_format(root, sizeof root, &err, "%s", s->cache_dir)
+                          : cli_cache_root(root, sizeof root, &err);
+    if (rc == 0) rc = path_join(dir, n, root, "results", &err);
+    if (rc < 0 || cache_open(dir, (uint64_t)s->cache_limit_mb << 20, &c, &err) < 0) {
         snprintf(warning, wn, "running without the results cache: %s",
                  ff_error_format(&err, msg, sizeof msg));
         cli_warn("%s", warning);
@@ -365,7 +341,7 @@ static int run_error_exit(const ff_error *err, const run_config *cfg)
     return cli_error_exit(err);
 }
 
-static void meta_options(report_meta *meta, const run_config *cfg, const run_progress *p)
+static void meta_options(run_meta *meta, const run_config *cfg, const run_progress *p)
 {
     meta->modes = cfg->modes;
     meta->frame_level = cfg->frame_level;
@@ -387,7 +363,7 @@ static void meta_options(report_meta *meta, const run_config *cfg, const run_pro
 }
 
 /* What each side is called and where it came from. */
-static void meta_sides(report_meta *meta, const run_config *cfg, const run_results *r)
+static void meta_sides(run_meta *meta, const run_config *cfg, const run_results *r)
 {
     if (cfg->against_dir) {
         unsigned f = r->cand_formats;
@@ -420,7 +396,7 @@ static int check_outputs(const cli_session *s)
 }
 
 /* What a run reads: the executable (unless traces are the authority) and the corpus. */
-static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, report_meta *meta,
+static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, run_meta *meta,
                        char *corpus_buf, size_t n)
 {
     if (!cfg->traces_dir) {
@@ -459,10 +435,10 @@ static void merge_warnings(run_results *res, const char *session_warning)
 }
 
 /* After a run that went through: the command's own step, the report, the exit code. */
-static int finish(const cli_session *s, run_config *cfg, report_meta *meta, run_results *res,
+static int finish(const cli_session *s, run_config *cfg, run_meta *meta, run_results *res,
                   const run_progress *progress, char *finished, size_t n)
 {
-    report_now_iso(finished, n);
+    run_meta_now_iso(finished, n);
     meta->finished = finished;
     meta_options(meta, cfg, progress);
     meta_sides(meta, cfg, res);
@@ -471,20 +447,19 @@ static int finish(const cli_session *s, run_config *cfg, report_meta *meta, run_
     meta->corpus_description = res->corpus_description[0] ? res->corpus_description : NULL;
     int status = s->after ? s->after(s->arg, meta, res) : -1;
     if (status < 0) {
-        status = s->out_dir ? cli_write_report(meta, res, s->out_dir) : 0;
-        if (status == 0) status = cli_run_exit_code(res);
+        status = cli_write_report(meta, res, s->out_dir);
     }
     return status;
 }
 
 int cli_session_run(const cli_session *s, run_config *cfg)
 {
-    report_meta meta;
+    run_meta meta;
     memset(&meta, 0, sizeof meta);
     meta.command = s->command;
     char run_id[64], started[32], finished[32];
-    report_make_run_id(run_id, sizeof run_id);
-    report_now_iso(started, sizeof started);
+    run_meta_make_id(run_id, sizeof run_id);
+    run_meta_now_iso(started, sizeof started);
     meta.run_id = run_id;
     meta.started = started;
     /* From here a signal stops the run and still gets its partial report. */

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/game.h"
-#include "emu/profile.h"
+#include "emu/engine/game.h"
+#include "emu/image/profile.h"
 #include "harness/report/report.h"
 #include "harness/run/run.h"
 #include "harness/run/cache.h"
@@ -36,8 +36,12 @@ typedef struct cli_exe {
 int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out);
 void cli_exe_close(cli_exe *x);
 
-/* The cache root: $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff or ~/.cache/ff8diff. */
-void cli_cache_root(char *buf, size_t n);
+/*
+ * The cache root: $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff or
+ * ~/.cache/ff8diff into buf. Returns 0, or -1 with err (FF_E_RANGE) when it
+ * does not fit in n bytes.
+ */
+int cli_cache_root(char *buf, size_t n, ff_error *err);
 
 /*
  * The folder of the synthetic corpus for (preset, seed), generated into the
@@ -69,20 +73,17 @@ void cli_exit_guard(int on);
 int cli_error_exit(const ff_error *err);
 
 /* Fills the parts of meta that come from the executable. */
-void cli_meta_exe(report_meta *m, const cli_exe *x);
+void cli_meta_exe(run_meta *m, const cli_exe *x);
 
 /*
- * Builds and writes the report of a run into reports_dir, prints where it
- * is and a one-line summary. Returns 0, or CLI_EXIT_INTERNAL when it cannot
- * be written (a full disk, out of memory).
+ * Builds the report of a run and, when reports_dir is not NULL, writes it
+ * there and prints a one-line summary led by its verdict and where it is.
+ * Returns the exit code of the verdict the report stores
+ * (report_exit_code), or CLI_EXIT_INTERNAL when it cannot be built or
+ * written (a full disk, out of memory).
  */
-int cli_write_report(const report_meta *m, const run_results *r, const char *reports_dir);
+int cli_write_report(const run_meta *m, const run_results *r, const char *reports_dir);
 
-/*
- * Exit code of a finished run: 130 / 143 when a signal stopped it (whatever
- * it found before), else 1 mismatches or faults, else 2 bad input, else 0.
- */
-int cli_run_exit_code(const run_results *r);
 
 /* What a run-like command asks of cli_session_run. */
 typedef struct cli_session {
@@ -100,13 +101,13 @@ typedef struct cli_session {
     int pose_given;            /* --pose-options was on the command line */
     int levels_given;          /* --levels was on the command line */
     /* Optional: fills meta before the run (identity of recorded traces). */
-    void (*before)(void *arg, report_meta *m);
+    void (*before)(void *arg, run_meta *m);
     /*
      * Optional: called after a run that went through, meta complete, before
      * the report. Returns -1 to go on (report, then the run's exit code), or
      * the command's exit code (no report).
      */
-    int (*after)(void *arg, const report_meta *m, const run_results *r);
+    int (*after)(void *arg, const run_meta *m, const run_results *r);
     void *arg;
 } cli_session;
 

@@ -1,11 +1,11 @@
 /*
  * harness/cli/unicorn.c: what the command says about the Unicorn it runs:
  * the line of `ff8diff --version`, and the one warning a run gives when
- * the library's emulated stores take the slow path (emu/unicorn_info.h).
+ * the library's emulated stores take the slow path (emu/engine/unicorn_info.h).
  */
 #include <stdio.h>
 
-#include "emu/game.h"
+#include "emu/engine/game.h"
 #include "harness/cli/cli.h"
 
 void cli_unicorn_probe(emu_unicorn_info *u, char *slow, size_t n)

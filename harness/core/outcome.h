@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/fault.h"
+#include "emu/engine/fault.h"
 #include "harness/core/strbuf.h"
 #include "harness/core/trace.h"
 #include "common/error.h"

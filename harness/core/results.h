@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "corpus/manifest.h"
-#include "emu/emu.h"
-#include "emu/fault.h"
+#include "emu/engine/emu.h"
+#include "emu/engine/fault.h"
 #include "harness/core/cells.h"
 #include "harness/core/compare.h"
 #include "harness/core/modes.h"
@@ -110,7 +110,7 @@ typedef struct res_explain {
     /* READ: the original's call of the differing read ("call 0x509370"), when known */
     uint32_t call_eip;
     char call_insn[64];
-    char call_routine[EMU_OWNER_NAME]; /* the routine holding it (emu/owner.h), "" if none */
+    char call_routine[EMU_OWNER_NAME]; /* the routine holding it (emu/image/owner.h), "" if none */
     int call_in_profile;               /* call_routine is a profile routine */
     uint32_t call_offset;              /* call_eip minus call_routine's entry */
 } res_explain;

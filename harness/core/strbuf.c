@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 void sb_init(strbuf *b)
 {
     b->s = NULL;
@@ -34,17 +36,10 @@ static int grow(strbuf *b, size_t extra)
         b->failed = 1;
         return -1;
     }
-    size_t need = b->len + extra + 1;
-    if (need <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < need) cap *= 2;
-    char *s = realloc(b->s, cap);
-    if (!s) {
+    if (GROW(b->s, b->cap, b->len + extra + 1, 256) < 0) {
         b->failed = 1;
         return -1;
     }
-    b->s = s;
-    b->cap = cap;
     return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 void trace_layout_make(trace_layout *l, const field_set *have, unsigned bones)
 {
     l->have = *have;
@@ -72,28 +74,20 @@ void trace_clear(trace *t, const field_set *have, unsigned bones)
 
 static int reserve(trace *t, ff_error *err)
 {
-    if (t->n < t->cap) return 0;
-    size_t cap = t->cap ? t->cap * 2 : 64;
+    /* one element: a tick's row of lay.width values */
     size_t w = t->lay.width ? t->lay.width : 1;
-    if (cap > SIZE_MAX / sizeof(int32_t) / w)
-        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "a trace of %zu ticks is too long", cap);
-    int32_t *v = realloc(t->v, cap * w * sizeof *v);
-    if (!v) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace");
-    t->v = v;
-    t->cap = cap;
+    if (w > SIZE_MAX / sizeof *t->v ||
+        grow_array(&t->v, &t->cap, t->n + 1, w * sizeof *t->v, 64) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace of %zu ticks",
+                            t->n);
     return 0;
 }
 
 /* Per-tick field sets for ticks 0..n-1 (the layout's for the ticks before). */
 static int reserve_ticks(trace *t, size_t n, ff_error *err)
 {
-    if (n > t->tick_cap) {
-        size_t cap = n > 2 * t->tick_cap ? n : 2 * t->tick_cap;
-        field_set *k = realloc(t->tick, cap * sizeof *k);
-        if (!k) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace");
-        t->tick = k;
-        t->tick_cap = cap;
-    }
+    if (GROW(t->tick, t->tick_cap, n, 64) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace");
     if (!t->sparse)
         for (size_t i = 0; i < t->n; i++) t->tick[i] = t->lay.have;
     t->sparse = 1;

@@ -11,57 +11,15 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
-#include "emu/unicorn_info.h"
+#include "harness/core/json_out.h"
 #include "harness/core/results.h"
+#include "harness/core/run_meta.h"
 #include "harness/core/strbuf.h"
+#include "harness/core/verdict.h"
 #include "common/error.h"
 
 #define REPORT_SCHEMA "ff8diff-report/1"
-#define REPORT_MAX_NOTES 4
 
-/* What the run was asked to do and with what, for the report's "run". */
-typedef struct report_meta {
-    const char *command;      /* "run", "check", "record" */
-    const char *run_id;
-    const char *started;      /* ISO 8601 UTC */
-    const char *finished;
-    /* executable identity ("none" verdict when no executable) */
-    const char *exe_path, *exe_sha256, *profile, *profile_source;
-    const char *exe_verdict;  /* "known", "unknown_build", "none" */
-    const char *exe_warning;  /* "" when none */
-    /* a profile the locator wrote (ff8diff identify --locate): NULL when not located */
-    const char *located_from, *located_exe, *located_patterns, *located_tool;
-    /* corpus */
-    const char *corpus_path, *corpus_kind, *corpus_description;
-    const char *synthetic_preset; /* NULL unless generated */
-    uint64_t synthetic_seed;
-    /* options */
-    unsigned modes;
-    int frame_level, leaf_level, pose_level;
-    int entity_level;
-    unsigned jobs;
-    uint64_t leaf_calls, seed;
-    int keep_matrices, dedup;
-    const char *explain;      /* "none", "groups" (NULL), "all" */
-    int coverage;
-    const char *cache_dir;    /* NULL: no cache */
-    const char *traces_dir, *against_dir;
-    uint64_t emulated_calls;
-    /*
-     * The two sides: what each is called in the report ("reference" or
-     * "candidate"; "original" or "golden"), where it came from, and the
-     * candidate's format ("engine", "trace-jsonl", "frames", or both joined
-     * by "+"). NULL: the defaults of `run` (reference engine vs emulation).
-     */
-    const char *cand_label, *cand_source, *cand_format;
-    const char *auth_label, *auth_source;
-    /* Sentences every report shows before its results ("compared normal only"). */
-    const char *notes[REPORT_MAX_NOTES];
-    unsigned nnotes;
-    /* The Unicorn the original ran under, with its store path; NULL when
-     * nothing was emulated (a check against traces). */
-    const emu_unicorn_info *unicorn;
-} report_meta;
 
 /*
  * Builds the report tree from m and r alone (stream windows, faults and
@@ -69,17 +27,15 @@ typedef struct report_meta {
  * NULL when the root cannot be allocated; an allocation failing deeper
  * leaves its key out, undetected so far.
  */
-cJSON *report_build(const report_meta *m, const run_results *r);
+cJSON *report_build(const run_meta *m, const run_results *r);
 
 /*
- * Pieces of the report tree that the trace-set manifest shares, so both
- * files describe a run and a fault in one shape: a string made valid UTF-8
- * (names come from files), a fault (null when f is NULL), and the run's
- * identity ("tool", "executable", "corpus", "modes") added to o.
+ * report.json's "verdict": {"result": "fail", "reason": "differences"}, from
+ * the one decision (verdict_decide). NULL when out of memory.
  */
-cJSON *report_json_string(const char *s);
-cJSON *report_json_fault(const emu_fault *f);
-void report_json_identity(cJSON *o, const report_meta *m);
+cJSON *report_json_verdict(verdict v);
+
+
 
 /*
  * A pose group's skeleton at its divergence for report.json's group
@@ -118,6 +74,16 @@ void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, co
 int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);
 int report_render_junit(const cJSON *report, strbuf *out);
+/*
+ * The terminal's one-line summary: the stored verdict ("PASS", "FAIL
+ * (interrupted)"), then the frame, leaf and entity counts and the seconds.
+ */
+int report_render_summary(const cJSON *report, strbuf *out);
+/*
+ * The command's exit code for a report: verdict_exit_code of its stored
+ * verdict and the signal of run.interrupted_by.
+ */
+int report_exit_code(const cJSON *report);
 
 /*
  * Writes report.json, index.html, summary.md and junit.xml into
@@ -138,9 +104,5 @@ int report_write(const cJSON *report, const char *reports_dir, const char *run_i
  */
 int report_dir_prepare(const char *reports_dir, unsigned *cleaned, ff_error *err);
 
-/* A run id sortable by time: "20261130-004512-1a2b". */
-void report_make_run_id(char *buf, size_t n);
-/* Current UTC time as ISO 8601 ("2026-11-30T00:45:12Z"). */
-void report_now_iso(char *buf, size_t n);
 
 #endif

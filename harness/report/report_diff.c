@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
+#include "harness/report/report_view.h"
 
 static const struct {
     const char *name, *heading;
@@ -200,6 +201,10 @@ static int read_side(const cJSON *root, side_in *s, rdiff_run *run, ff_error *er
         return schema_err(err, s, "\"results\" or \"leaf\" is not an array");
     snprintf(run->id, sizeof run->id, "%s", id->valuestring);
     snprintf(run->command, sizeof run->command, "%s", cmd->valuestring);
+    int stored = rv_verdict(root, &run->verdict);
+    if (stored < 0)
+        return schema_err(err, s, "\"verdict\" is not a result and its reason (verdict.h)");
+    run->verdict_stored = stored;
     if (read_array(results, s, 0, err) < 0) return -1;
     return read_array(leaf, s, 1, err);
 }
@@ -321,7 +326,7 @@ static cJSON *load(const char *path, ff_error *err)
 {
     uint8_t *data;
     size_t size;
-    if (fio_read_all(path, &data, &size, err) < 0) return NULL;
+    if (file_read_all(path, &data, &size, err) < 0) return NULL;
     cJSON *root = cJSON_ParseWithLength((const char *)data, size);
     free(data);
     if (!root) ff_error_set(err, FF_E_FORMAT, path, -1, "not valid JSON");

@@ -19,6 +19,7 @@
 
 #include "harness/core/results.h"
 #include "harness/core/strbuf.h"
+#include "harness/core/verdict.h"
 #include "common/error.h"
 
 #define RDIFF_SCHEMA "ff8diff-report-diff/1"
@@ -73,6 +74,8 @@ typedef struct rdiff_run {
     char path[1024];
     char id[64];
     char command[16];
+    verdict verdict;    /* as the report stores it (rv_verdict) */
+    int verdict_stored; /* 0: a report older than the stored verdict, derived from its totals */
 } rdiff_run;
 
 typedef struct rdiff {

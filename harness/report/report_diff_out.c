@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/report/report.h"
 #include "harness/report/report_diff.h"
 
 /* ---- text ---- */
@@ -44,8 +45,11 @@ static void entry_text(strbuf *b, const rdiff_entry *e)
 
 void rdiff_text(const rdiff *d, size_t limit, strbuf *b)
 {
-    sb_printf(b, "old: %s (run %s, %s)\nnew: %s (run %s, %s)\n", d->old.path, d->old.id,
-              d->old.command, d->new.path, d->new.id, d->new.command);
+    const rdiff_run *run[2] = {&d->old, &d->new};
+    for (int k = 0; k < 2; k++)
+        sb_printf(b, "%s: %s (run %s, %s): %s%s\n", k ? "new" : "old", run[k]->path, run[k]->id,
+                  run[k]->command, verdict_label(run[k]->verdict),
+                  run[k]->verdict_stored ? "" : " (derived: the report stores no verdict)");
     for (int k = 0; k < RDIFF__COUNT; k++)
         sb_printf(b, "%s%" PRIu64 " %s", k ? ", " : "", d->count[k],
                   rdiff_kind_name((rdiff_kind)k));
@@ -102,6 +106,8 @@ static cJSON *run_json(const rdiff_run *r)
     cJSON_AddStringToObject(o, "path", r->path);
     cJSON_AddStringToObject(o, "id", r->id);
     cJSON_AddStringToObject(o, "command", r->command);
+    cJSON_AddItemToObject(o, "verdict", report_json_verdict(r->verdict));
+    cJSON_AddBoolToObject(o, "verdict_stored", r->verdict_stored);
     return o;
 }
 

@@ -211,32 +211,16 @@ static void option_rows(strbuf *b, const cJSON *run)
     rh_kv_num(b, "Emulated calls", run, "emulated_calls");
 }
 
-/* PASS / FAIL / INCOMPLETE from the totals the run recorded. */
-static const char *verdict(const cJSON *report, const rv_index *ix)
-{
-    const cJSON *t = rv_obj(report, "totals");
-    uint64_t bad = rv_u64(t, "mismatch", ix->by_status[RES_MISMATCH]) +
-                   rv_u64(t, "fault", ix->by_status[RES_FAULT]) +
-                   rv_u64(t, "bad_input", ix->by_status[RES_BAD_INPUT]) +
-                   rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0) +
-                   rh_entity_failures(report);
-    if (bad) return "fail";
-    if (rv_bool(rv_obj(report, "run"), "interrupted", 0) ||
-        rv_u64(t, "not_run", ix->by_status[RES_NOT_RUN]))
-        return "incomplete";
-    return "pass";
-}
-
-static void header(strbuf *b, const cJSON *report, const rv_index *ix)
+/* The title with the verdict report.json stores (verdict.h). */
+static void header(strbuf *b, const cJSON *report)
 {
     const cJSON *run = rv_obj(report, "run"), *exe = rv_obj(run, "executable");
-    const char *v = verdict(report, ix);
+    verdict v;
+    rv_verdict(report, &v);
     sb_puts(b, "<header class=\"top\"><main><h1>ff8diff report <span class=\"mono\">");
     rh_text(b, rv_str(run, "id", "(no id)"));
-    sb_printf(b, "</span><span class=\"verdict %s\" id=\"verdict\">%s</span></h1>\n", v,
-              v[0] == 'p'   ? "PASS"
-              : v[0] == 'f' ? "FAIL"
-                            : "INCOMPLETE");
+    sb_printf(b, "</span><span class=\"verdict %s\" id=\"verdict\">%s</span></h1>\n",
+              verdict_result_name(verdict_result_of(v)), verdict_label(v));
     sb_puts(b, "<div class=\"sub\">");
     rh_text(b, rv_str(run, "command", "?"));
     sb_puts(b, " &#183; started ");
@@ -519,7 +503,7 @@ int report_render_html(const cJSON *report, strbuf *out)
     sb_puts(out, "</title>\n<style>");
     sb_puts(out, css);
     sb_puts(out, "</style>\n</head>\n<body>\n");
-    header(out, report, &ix);
+    header(out, report);
     summary(out, report, &ix);
     report_pose_html(out, report);
     report_pose_leaf_html(out, report);

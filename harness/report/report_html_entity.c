@@ -31,12 +31,6 @@ void rh_entity_summary(strbuf *b, const cJSON *report)
     sb_puts(b, "</td></tr>\n");
 }
 
-uint64_t rh_entity_failures(const cJSON *report)
-{
-    const cJSON *e = rv_obj(rv_obj(report, "totals"), "entity");
-    return rv_u64(e, "mismatch", 0) + rv_u64(e, "fault", 0) + rv_u64(e, "bad_input", 0);
-}
-
 static void pair_table(strbuf *b, const rv_entities *x)
 {
     sb_puts(b, "<table class=\"grid\" id=\"entities-table\">\n<tr><th class=\"num\">#</th>"

@@ -15,8 +15,6 @@
 
 /* A summary-table row with the entity totals (nothing without the entity level). */
 void rh_entity_summary(strbuf *b, const cJSON *report);
-/* Entity mismatches, faults and bad inputs in the totals (what fails the verdict). */
-uint64_t rh_entity_failures(const cJSON *report);
 /* The <section id="entities"> (nothing without the entity level). */
 void rh_entities(strbuf *b, const cJSON *report, const rv_entities *x);
 /* The body of an entity group: its example with the diverging channel and stream. */

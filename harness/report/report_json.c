@@ -19,12 +19,12 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
 {
     const run_file *f = &res->files[r->file];
     cJSON *o = cJSON_CreateObject();
-    rj_add_str(o, "file", f->name);
-    cJSON_AddItemToObject(o, "model", rj_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
+    json_add_str(o, "file", f->name);
+    cJSON_AddItemToObject(o, "model", json_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "clip", r->clip);
-    rj_add_str(o, "mode", mode_name(r->mode));
-    rj_add_str(o, "status", res_status_name(r->status));
-    rj_add_str(o, "source", res_source_name(r->source));
+    json_add_str(o, "mode", mode_name(r->mode));
+    json_add_str(o, "status", res_status_name(r->status));
+    json_add_str(o, "source", res_source_name(r->source));
     cJSON_AddNumberToObject(o, "frames", r->frames);
     cJSON_AddNumberToObject(o, "ticks_ref", r->ref_ticks);
     cJSON_AddNumberToObject(o, "ticks_orig", r->orig_ticks);
@@ -37,7 +37,7 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     cJSON_AddItemToObject(o, "divergence", report_json_divergence(r));
     if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl, 0));
     cJSON_AddItemToObject(o, "cells", report_cells_json(r->cells));
-    cJSON_AddItemToObject(o, "fault", report_json_fault(r->fault));
+    cJSON_AddItemToObject(o, "fault", json_fault(r->fault));
     cJSON_AddItemToObject(o, "error", report_json_error(r->error));
     return o;
 }
@@ -45,16 +45,16 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
 static cJSON *manifest_json(const run_file *f)
 {
     cJSON *o = cJSON_CreateObject();
-    rj_add_str(o, "name", f->name);
-    cJSON_AddItemToObject(o, "kind", rj_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
+    json_add_str(o, "name", f->name);
+    cJSON_AddItemToObject(o, "kind", json_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "size", (double)f->size);
-    rj_add_str(o, "sha256", f->sha256);
+    json_add_str(o, "sha256", f->sha256);
     cJSON_AddNumberToObject(o, "bones", f->bones);
     cJSON_AddNumberToObject(o, "clips", f->clips);
     cJSON_AddNumberToObject(o, "frames", (double)f->frames);
     cJSON_AddNumberToObject(o, "scale_clips", f->scale_clips);
     cJSON_AddNumberToObject(o, "long_clips", f->long_clips);
-    rj_add_str(o, "status", f->parsed ? "ok" : "bad_input");
+    json_add_str(o, "status", f->parsed ? "ok" : "bad_input");
     cJSON_AddItemToObject(o, "error",
                           report_json_error(f->error.kind != FF_E_OK ? &f->error : NULL));
     return o;
@@ -63,7 +63,7 @@ static cJSON *manifest_json(const run_file *f)
 static cJSON *leaf_json(const leaf_result *l)
 {
     cJSON *o = cJSON_CreateObject();
-    rj_add_str(o, "routine", l->routine);
+    json_add_str(o, "routine", l->routine);
     cJSON_AddNumberToObject(o, "calls", (double)l->calls);
     cJSON_AddNumberToObject(o, "mismatches", (double)l->mismatches);
     cJSON_AddNumberToObject(o, "faults", (double)l->faults);
@@ -77,7 +77,7 @@ static cJSON *leaf_json(const leaf_result *l)
         for (int i = 0; i < 8; i++)
             h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", c->buf[i]);
         cJSON_AddNumberToObject(m, "case", (double)c->index);
-        rj_add_str(m, "bytes", hex);
+        json_add_str(m, "bytes", hex);
         cJSON_AddNumberToObject(m, "bit", c->bit);
         cJSON_AddNumberToObject(m, "n", c->n);
         cJSON *ref = cJSON_AddObjectToObject(m, "ref"), *orig = cJSON_AddObjectToObject(m, "orig");
@@ -90,7 +90,7 @@ static cJSON *leaf_json(const leaf_result *l)
     } else {
         cJSON_AddNullToObject(o, "first_mismatch");
     }
-    cJSON_AddItemToObject(o, "fault", report_json_fault(l->fault));
+    cJSON_AddItemToObject(o, "fault", json_fault(l->fault));
     if (l->fault) cJSON_AddNumberToObject(o, "fault_case", (double)l->fault_index);
     else cJSON_AddNullToObject(o, "fault_case");
     return o;
@@ -102,18 +102,18 @@ static cJSON *writer_json(const res_group *g)
     cJSON *o = cJSON_CreateObject();
     const emu_writer *w = &g->writer;
     if (g->have_writer && w->writes) {
-        rj_add_hex(o, "eip", w->eip);
-        rj_add_str(o, "routine", w->routine);
+        json_add_hex(o, "eip", w->eip);
+        json_add_str(o, "routine", w->routine);
         cJSON_AddBoolToObject(o, "in_profile", w->routine_in_profile);
         cJSON_AddNumberToObject(o, "routine_offset", w->routine_offset);
-        rj_add_str(o, "instruction", w->insn);
+        json_add_str(o, "instruction", w->insn);
         cJSON_AddNumberToObject(o, "writes", w->writes);
         cJSON_AddNumberToObject(o, "size", w->size);
         cJSON_AddNumberToObject(o, "value", (double)(w->value & 0xFFFFFFFFu));
     } else {
         cJSON_AddNullToObject(o, "eip");
     }
-    rj_add_str(o, "note", g->writer_note);
+    json_add_str(o, "note", g->writer_note);
     return o;
 }
 
@@ -122,10 +122,10 @@ static cJSON *group_json(const run_results *res, size_t i)
     const res_group *g = &res->groups[i];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "id", (double)i);
-    rj_add_str(o, "level", g->level);
-    rj_add_str(o, "field", g->field);
-    rj_add_str(o, "mode", g->mode);
-    rj_add_str(o, "shape", g->shape);
+    json_add_str(o, "level", g->level);
+    json_add_str(o, "field", g->field);
+    json_add_str(o, "mode", g->mode);
+    json_add_str(o, "shape", g->shape);
     cJSON_AddNumberToObject(o, "count", (double)g->count);
     if (g->cause >= 0 && (size_t)g->cause < res->ncauses)
         cJSON_AddNumberToObject(o, "cause", g->cause);
@@ -136,15 +136,15 @@ static cJSON *group_json(const run_results *res, size_t i)
         const clip_result *r = &res->results[g->example];
         char name[48];
         cJSON_AddNumberToObject(ex, "result", (double)g->example);
-        rj_add_str(ex, "file", res->files[r->file].name);
+        json_add_str(ex, "file", res->files[r->file].name);
         cJSON_AddNumberToObject(ex, "clip", r->clip);
-        rj_add_str(ex, "mode", mode_name(r->mode));
+        json_add_str(ex, "mode", mode_name(r->mode));
         cJSON_AddNumberToObject(ex, "tick", (double)r->div.tick);
-        rj_add_str(ex, "field", field_name(r->div.field, r->div.bone, name, sizeof name));
+        json_add_str(ex, "field", field_name(r->div.field, r->div.bone, name, sizeof name));
         cJSON_AddNumberToObject(ex, "ref", r->div.ref);
         cJSON_AddNumberToObject(ex, "orig", r->div.orig);
         cJSON *s = cJSON_AddObjectToObject(o, "series");
-        rj_add_str(s, "field", name);
+        json_add_str(s, "field", name);
         cJSON_AddNumberToObject(s, "ref_ticks", (double)g->series.ref_n);
         cJSON_AddNumberToObject(s, "orig_ticks", (double)g->series.orig_n);
         cJSON_AddItemToObject(s, "ref", report_json_ints(g->series.ref, g->series.ref_n));
@@ -162,7 +162,7 @@ static cJSON *group_json(const run_results *res, size_t i)
     } else if (strcmp(g->level, "leaf") == 0 && g->example >= 0 &&
                (size_t)g->example < res->nleaf) {
         const leaf_result *l = &res->leaf[g->example];
-        rj_add_str(ex, "routine", l->routine);
+        json_add_str(ex, "routine", l->routine);
         cJSON_AddNumberToObject(ex, "case", (double)l->first.index);
         cJSON_AddNullToObject(o, "series");
         cJSON_AddNullToObject(o, "writer");
@@ -176,102 +176,56 @@ static cJSON *group_json(const run_results *res, size_t i)
     return o;
 }
 
-void report_json_identity(cJSON *o, const report_meta *m)
-{
-    cJSON *tool = cJSON_AddObjectToObject(o, "tool");
-    rj_add_str(tool, "name", "ff8diff");
-    rj_add_str(tool, "version", FF8DIFF_VERSION);
-    if (m->unicorn) {
-        cJSON *uc = cJSON_AddObjectToObject(tool, "unicorn");
-        rj_add_str(uc, "version", m->unicorn->version);
-        rj_add_str(uc, "store_path", emu_store_path_name(m->unicorn->store));
-        cJSON_AddNumberToObject(uc, "store_ns", m->unicorn->store_ns);
-        cJSON_AddNumberToObject(uc, "load_ns", m->unicorn->load_ns);
-    } else {
-        cJSON_AddNullToObject(tool, "unicorn");
-    }
-    cJSON *exe = cJSON_AddObjectToObject(o, "executable");
-    cJSON_AddItemToObject(exe, "path", rj_str_or_null(m->exe_path));
-    cJSON_AddItemToObject(exe, "sha256", rj_str_or_null(m->exe_sha256));
-    cJSON_AddItemToObject(exe, "profile", rj_str_or_null(m->profile));
-    cJSON_AddItemToObject(exe, "profile_source", rj_str_or_null(m->profile_source));
-    rj_add_str(exe, "verdict", m->exe_verdict ? m->exe_verdict : "none");
-    rj_add_str(exe, "warning", m->exe_warning ? m->exe_warning : "");
-    if (m->located_from) {
-        cJSON *loc = cJSON_AddObjectToObject(exe, "profile_located");
-        rj_add_str(loc, "from_profile", m->located_from);
-        rj_add_str(loc, "executable", m->located_exe ? m->located_exe : "");
-        rj_add_str(loc, "patterns", m->located_patterns ? m->located_patterns : "");
-        rj_add_str(loc, "tool", m->located_tool ? m->located_tool : "");
-    } else {
-        cJSON_AddNullToObject(exe, "profile_located");
-    }
-    cJSON *c = cJSON_AddObjectToObject(o, "corpus");
-    cJSON_AddItemToObject(c, "path", rj_str_or_null(m->corpus_path));
-    cJSON_AddItemToObject(c, "kind", rj_str_or_null(m->corpus_kind));
-    cJSON_AddItemToObject(c, "description", rj_str_or_null(m->corpus_description));
-    if (m->synthetic_preset) {
-        cJSON *s = cJSON_AddObjectToObject(c, "synthetic");
-        rj_add_str(s, "preset", m->synthetic_preset);
-        cJSON_AddNumberToObject(s, "seed", (double)m->synthetic_seed);
-    } else {
-        cJSON_AddNullToObject(c, "synthetic");
-    }
-    cJSON *modes = cJSON_AddArrayToObject(o, "modes");
-    for (int i = 0; i < MODE__COUNT; i++)
-        if (m->modes & (1u << i)) cJSON_AddItemToArray(modes, report_json_string(mode_name(i)));
-}
-
-static cJSON *run_json(const report_meta *m, const run_results *r)
+static cJSON *run_json(const run_meta *m, const run_results *r)
 {
     cJSON *o = cJSON_CreateObject();
-    rj_add_str(o, "command", m->command);
-    rj_add_str(o, "id", m->run_id);
-    rj_add_str(o, "started", m->started);
-    rj_add_str(o, "finished", m->finished);
+    json_add_str(o, "command", m->command);
+    json_add_str(o, "id", m->run_id);
+    json_add_str(o, "started", m->started);
+    json_add_str(o, "finished", m->finished);
     cJSON_AddNumberToObject(o, "seconds", r->seconds);
     cJSON_AddNumberToObject(o, "explain_seconds", r->explain_seconds);
     cJSON_AddBoolToObject(o, "interrupted", r->interrupted);
     cJSON_AddItemToObject(o, "interrupted_by",
-                          rj_str_or_null(!r->interrupted                ? NULL
+                          json_str_or_null(!r->interrupted                ? NULL
                                       : r->interrupt_signal == SIGTERM ? "SIGTERM"
                                                                        : "SIGINT"));
     cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
-    for (size_t i = 0; i < r->nwarnings; i++) cJSON_AddItemToArray(warn, report_json_string(r->warnings[i]));
-    report_json_identity(o, m);
+    for (size_t i = 0; i < r->nwarnings; i++) cJSON_AddItemToArray(warn, json_string(r->warnings[i]));
+    json_identity(o, m);
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
-    if (m->frame_level) cJSON_AddItemToArray(levels, report_json_string("frame"));
-    if (m->pose_level) cJSON_AddItemToArray(levels, report_json_string("pose"));
-    if (m->entity_level) cJSON_AddItemToArray(levels, report_json_string("entity"));
-    if (m->leaf_level) cJSON_AddItemToArray(levels, report_json_string("leaf"));
+    if (m->frame_level) cJSON_AddItemToArray(levels, json_string("frame"));
+    if (m->pose_level) cJSON_AddItemToArray(levels, json_string("pose"));
+    if (m->entity_level) cJSON_AddItemToArray(levels, json_string("entity"));
+    if (m->leaf_level) cJSON_AddItemToArray(levels, json_string("leaf"));
     cJSON_AddNumberToObject(o, "jobs", m->jobs);
     cJSON *opt = cJSON_AddObjectToObject(o, "options");
-    rj_add_str(opt, "bone_matrices",
+    json_add_str(opt, "bone_matrices",
                             m->pose_level       ? "compared"
                             : m->keep_matrices ? "original"
                                                : "replaced_by_return");
     cJSON_AddBoolToObject(opt, "dedup", m->dedup);
-    rj_add_str(opt, "explain", m->explain ? m->explain : "groups");
+    json_add_str(opt, "explain", m->explain ? m->explain : "groups");
     cJSON_AddBoolToObject(opt, "coverage", m->coverage);
     cJSON_AddNumberToObject(opt, "leaf_calls", (double)m->leaf_calls);
     cJSON_AddNumberToObject(opt, "seed", (double)m->seed);
-    cJSON_AddItemToObject(opt, "cache", rj_str_or_null(m->cache_dir));
-    cJSON_AddItemToObject(opt, "traces", rj_str_or_null(m->traces_dir));
-    cJSON_AddItemToObject(opt, "against", rj_str_or_null(m->against_dir));
+    cJSON_AddItemToObject(opt, "cache", json_str_or_null(m->cache_dir));
+    cJSON_AddItemToObject(opt, "traces", json_str_or_null(m->traces_dir));
+    cJSON_AddItemToObject(opt, "against", json_str_or_null(m->against_dir));
     cJSON_AddNumberToObject(o, "emulated_calls", (double)m->emulated_calls);
     cJSON_AddItemToObject(o, "pose", report_pose_json(&r->pose));
     cJSON *sides = cJSON_AddObjectToObject(o, "sides");
     cJSON *cand = cJSON_AddObjectToObject(sides, "candidate");
-    rj_add_str(cand, "label", m->cand_label ? m->cand_label : "reference");
-    rj_add_str(cand, "source", m->cand_source ? m->cand_source : "ff8diff reference engine (ref/)");
-    rj_add_str(cand, "format", m->cand_format ? m->cand_format : "engine");
+    json_add_str(cand, "label", m->cand_label ? m->cand_label : "reference");
+    json_add_str(cand, "source", m->cand_source ? m->cand_source : "ff8diff reference engine (ref/)");
+    json_add_str(cand, "format", m->cand_format ? m->cand_format : "engine");
     cJSON *auth = cJSON_AddObjectToObject(sides, "authority");
-    rj_add_str(auth, "label", m->auth_label ? m->auth_label : "original");
+    json_add_str(auth, "label", m->auth_label ? m->auth_label : "original");
     cJSON_AddItemToObject(auth, "source",
-                          rj_str_or_null(m->auth_source ? m->auth_source : m->exe_path));
+                          json_str_or_null(m->auth_source ? m->auth_source : m->exe_path));
     cJSON *notes = cJSON_AddArrayToObject(o, "notes");
-    for (unsigned i = 0; i < m->nnotes && i < REPORT_MAX_NOTES; i++)
-        cJSON_AddItemToArray(notes, report_json_string(m->notes[i]));
+    for (unsigned i = 0; i < m->nnotes && i < RUN_META_MAX_NOTES; i++)
+        cJSON_AddItemToArray(notes, json_string(m->notes[i]));
     return o;
 }
 
@@ -302,13 +256,23 @@ static cJSON *totals_json(const run_results *r)
     return o;
 }
 
-cJSON *report_build(const report_meta *m, const run_results *r)
+cJSON *report_json_verdict(verdict v)
+{
+    cJSON *o = cJSON_CreateObject();
+    json_add_str(o, "result", verdict_result_name(verdict_result_of(v)));
+    json_add_str(o, "reason", verdict_reason_name(v));
+    return o;
+}
+
+cJSON *report_build(const run_meta *m, const run_results *r)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root) return NULL;
-    rj_add_str(root, "schema", REPORT_SCHEMA);
+    json_add_str(root, "schema", REPORT_SCHEMA);
     cJSON_AddItemToObject(root, "run", run_json(m, r));
     cJSON_AddItemToObject(root, "totals", totals_json(r));
+    cJSON_AddItemToObject(root, "verdict",
+                          report_json_verdict(verdict_decide(&r->totals, r->interrupted)));
     cJSON *man = cJSON_AddArrayToObject(root, "manifest");
     for (size_t i = 0; i < r->nfiles; i++) cJSON_AddItemToArray(man, manifest_json(&r->files[i]));
     cJSON *res = cJSON_AddArrayToObject(root, "results");

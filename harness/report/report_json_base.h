@@ -1,9 +1,9 @@
 /*
  * harness/report/report_json_base.h: the pieces report.json's builders
- * share (report_json.c, report_json_entity.c, report_json_causes.c): keys
- * added as valid UTF-8 strings, hex numbers, an error, a divergence, an
- * array of ints. Internal to harness/report; report_json_string and
- * report_json_fault, which the trace-set manifest shares, are in report.h.
+ * share (report_json.c, report_json_entity.c, report_json_causes.c): an
+ * error, a divergence, an array of ints. Internal to harness/report; the
+ * pieces the trace-set manifest shares (strings, hex, a fault, the run's
+ * identity) are harness/core/json_out.h's.
  */
 #ifndef FF8_HARNESS_REPORT_REPORT_JSON_BASE_H
 #define FF8_HARNESS_REPORT_REPORT_JSON_BASE_H
@@ -13,14 +13,9 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "harness/core/json_out.h"
 #include "harness/core/results.h"
 
-/* o[key] = s as a valid UTF-8 string ("" for NULL). */
-void rj_add_str(cJSON *o, const char *key, const char *s);
-/* s as a valid UTF-8 string, or null when s is NULL. */
-cJSON *rj_str_or_null(const char *s);
-/* o[key] = "0x..." of v. */
-void rj_add_hex(cJSON *o, const char *key, uint32_t v);
 /* An error (null when e is NULL): kind, file, offset, reason, message. */
 cJSON *report_json_error(const ff_error *e);
 /*

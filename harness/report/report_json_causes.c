@@ -17,7 +17,7 @@ static cJSON *read_json(const ref_read *r, size_t index)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "index", (double)index);
-    rj_add_str(o, "routine", ref_routine_name((ref_routine)r->routine));
+    json_add_str(o, "routine", ref_routine_name((ref_routine)r->routine));
     cJSON_AddNumberToObject(o, "depth", r->depth);
     if (r->routine == REF_R_BITREADER) cJSON_AddNumberToObject(o, "n", r->n);
     else cJSON_AddNullToObject(o, "n");
@@ -40,11 +40,11 @@ static cJSON *writer_of(const res_explain *e)
 {
     if (!e->have_writer || !e->writer.writes) return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    rj_add_hex(o, "eip", e->writer.eip);
-    rj_add_str(o, "routine", e->writer.routine);
+    json_add_hex(o, "eip", e->writer.eip);
+    json_add_str(o, "routine", e->writer.routine);
     cJSON_AddBoolToObject(o, "in_profile", e->writer.routine_in_profile);
     cJSON_AddNumberToObject(o, "routine_offset", e->writer.routine_offset);
-    rj_add_str(o, "instruction", e->writer.insn);
+    json_add_str(o, "instruction", e->writer.insn);
     return o;
 }
 
@@ -53,8 +53,8 @@ cJSON *report_json_explain(const res_explain *e, int with_window)
     if (e->state == RES_EXPL_NONE) return cJSON_CreateNull();
     static const char *const states[] = {"none", "read", "combine", "failed"};
     cJSON *o = cJSON_CreateObject();
-    rj_add_str(o, "state", states[e->state]);
-    rj_add_str(o, "note", e->note);
+    json_add_str(o, "state", states[e->state]);
+    json_add_str(o, "note", e->note);
     cJSON_AddNumberToObject(o, "tick", (double)e->tick);
     cJSON_AddNumberToObject(o, "ref_reads", (double)e->ref_reads);
     cJSON_AddNumberToObject(o, "orig_reads", (double)e->orig_reads);
@@ -62,20 +62,20 @@ cJSON *report_json_explain(const res_explain *e, int with_window)
         const readcmp_first *f = &e->first;
         cJSON *d = cJSON_AddObjectToObject(o, "first_read");
         cJSON_AddNumberToObject(d, "index", (double)f->index);
-        rj_add_str(d, "differs", readcmp_diff_name(f->diff));
-        rj_add_str(d, "routine", f->routine);
-        rj_add_str(d, "caller", f->caller);
-        rj_add_str(d, "responsible", f->responsible);
-        rj_add_str(d, "class", f->cls);
+        json_add_str(d, "differs", readcmp_diff_name(f->diff));
+        json_add_str(d, "routine", f->routine);
+        json_add_str(d, "caller", f->caller);
+        json_add_str(d, "responsible", f->responsible);
+        json_add_str(d, "class", f->cls);
         cJSON_AddItemToObject(d, "ref", f->have_ref ? read_json(&f->ref, f->index)
                                                      : cJSON_CreateNull());
         cJSON_AddItemToObject(d, "orig", f->have_orig ? read_json(&f->orig, f->index)
                                                        : cJSON_CreateNull());
         if (e->call_eip) {
             cJSON *c = cJSON_AddObjectToObject(d, "call");
-            rj_add_hex(c, "eip", e->call_eip);
-            rj_add_str(c, "instruction", e->call_insn);
-            rj_add_str(c, "routine", e->call_routine);
+            json_add_hex(c, "eip", e->call_eip);
+            json_add_str(c, "instruction", e->call_insn);
+            json_add_str(c, "routine", e->call_routine);
             cJSON_AddBoolToObject(c, "in_profile", e->call_in_profile);
             cJSON_AddNumberToObject(c, "routine_offset", e->call_offset);
         } else {
@@ -87,7 +87,7 @@ cJSON *report_json_explain(const res_explain *e, int with_window)
     if (e->state == RES_EXPL_COMBINE) {
         cJSON *c = cJSON_AddObjectToObject(o, "combine");
         cJSON_AddNumberToObject(c, "before", e->before);
-        rj_add_str(c, "relation", e->relation);
+        json_add_str(c, "relation", e->relation);
         cJSON_AddItemToObject(c, "writer", writer_of(e));
     } else {
         cJSON_AddNullToObject(o, "combine");
@@ -105,23 +105,23 @@ static cJSON *cause_json(const run_results *res, size_t i)
     const res_cause *c = &res->causes[i];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "id", (double)i);
-    rj_add_str(o, "kind", c->kind);
-    rj_add_str(o, "statement", c->statement);
-    rj_add_str(o, "routine", c->routine);
+    json_add_str(o, "kind", c->kind);
+    json_add_str(o, "statement", c->statement);
+    json_add_str(o, "routine", c->routine);
     if (c->have_insn) {
         cJSON *in = cJSON_AddObjectToObject(o, "instruction");
-        rj_add_hex(in, "eip", c->eip);
-        rj_add_str(in, "text", c->insn);
-        rj_add_str(in, "routine", c->insn_routine);
+        json_add_hex(in, "eip", c->eip);
+        json_add_str(in, "text", c->insn);
+        json_add_str(in, "routine", c->insn_routine);
         cJSON_AddBoolToObject(in, "in_profile", c->insn_in_profile);
         cJSON_AddNumberToObject(in, "routine_offset", c->insn_offset);
     } else {
         cJSON_AddNullToObject(o, "instruction");
     }
-    rj_add_str(o, "signature", c->signature);
+    json_add_str(o, "signature", c->signature);
     cJSON *vals = cJSON_AddArrayToObject(o, "values");
     for (unsigned k = 0; k < c->nvalues; k++)
-        cJSON_AddItemToArray(vals, report_json_string(c->values[k]));
+        cJSON_AddItemToArray(vals, json_string(c->values[k]));
     cJSON_AddNumberToObject(o, "more_values", c->more_values);
     cJSON *n = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(n, "clips", (double)c->clips);
@@ -130,7 +130,7 @@ static cJSON *cause_json(const run_results *res, size_t i)
     cJSON_AddNumberToObject(n, "files", (double)c->files);
     cJSON *modes = cJSON_AddArrayToObject(n, "modes");
     for (int m = 0; m < MODE__COUNT; m++)
-        if (c->modes & (1u << m)) cJSON_AddItemToArray(modes, report_json_string(mode_name(m)));
+        if (c->modes & (1u << m)) cJSON_AddItemToArray(modes, json_string(mode_name(m)));
     cJSON_AddNumberToObject(o, "example_group", (double)c->example);
     cJSON *g = cJSON_AddArrayToObject(o, "groups");
     for (size_t k = 0; k < c->ngroups; k++)
@@ -148,8 +148,8 @@ cJSON *report_json_causes(const run_results *res)
 static cJSON *block_json(const res_cov_block *b)
 {
     cJSON *o = cJSON_CreateObject();
-    rj_add_hex(o, "start", b->start);
-    rj_add_hex(o, "end", b->end);
+    json_add_hex(o, "start", b->start);
+    json_add_hex(o, "end", b->end);
     cJSON_AddNumberToObject(o, "instructions", b->insns);
     cJSON *lines = cJSON_AddArrayToObject(o, "disassembly");
     for (const char *p = b->disasm ? b->disasm : ""; *p;) {
@@ -157,14 +157,14 @@ static cJSON *block_json(const res_cov_block *b)
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char line[200];
         snprintf(line, sizeof line, "%.*s", (int)(len < 199 ? len : 199), p);
-        cJSON_AddItemToArray(lines, report_json_string(line));
+        cJSON_AddItemToArray(lines, json_string(line));
         p += len + (nl ? 1 : 0);
     }
     cJSON *via = cJSON_AddObjectToObject(o, "reached_from");
-    rj_add_str(via, "edge", b->edge);
+    json_add_str(via, "edge", b->edge);
     if (b->from) {
-        rj_add_hex(via, "eip", b->from);
-        rj_add_str(via, "instruction", b->branch);
+        json_add_hex(via, "eip", b->from);
+        json_add_str(via, "instruction", b->branch);
         cJSON_AddBoolToObject(via, "covered", b->from_covered);
     } else {
         cJSON_AddNullToObject(via, "eip");
@@ -184,11 +184,11 @@ cJSON *report_json_coverage(const res_coverage *c)
     for (unsigned i = 0; i < c->nroutines; i++) {
         const res_cov_routine *r = &c->routines[i];
         cJSON *x = cJSON_CreateObject();
-        rj_add_str(x, "name", r->name);
-        rj_add_hex(x, "entry", r->entry);
+        json_add_str(x, "name", r->name);
+        json_add_hex(x, "entry", r->entry);
         cJSON_AddNumberToObject(x, "blocks", r->blocks);
         cJSON_AddNumberToObject(x, "covered", r->covered);
-        rj_add_str(x, "note", r->note);
+        json_add_str(x, "note", r->note);
         cJSON *u = cJSON_AddArrayToObject(x, "uncovered");
         for (unsigned k = 0; k < r->nuncovered; k++)
             cJSON_AddItemToArray(u, block_json(&r->uncovered[k]));

@@ -12,7 +12,7 @@
 
 static cJSON *name_or_null(const run_results *r, int32_t file)
 {
-    return file >= 0 ? report_json_string(r->files[file].name) : cJSON_CreateNull();
+    return file >= 0 ? json_string(r->files[file].name) : cJSON_CreateNull();
 }
 
 static cJSON *int_or_null(int64_t v)
@@ -35,7 +35,7 @@ static cJSON *plot_json(const res_entity *e)
     static const char *const axes[3] = {"x", "y", "z"};
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "clip", e->plot_clip);
-    rj_add_str(o, "mode", mode_name(e->plot_mode));
+    json_add_str(o, "mode", mode_name(e->plot_mode));
     cJSON_AddNumberToObject(o, "ticks_ref", (double)e->offset[0].ref_n);
     cJSON_AddNumberToObject(o, "ticks_orig", (double)e->offset[0].orig_n);
     for (int k = 0; k < 3; k++) {
@@ -54,8 +54,8 @@ static cJSON *entity_json(const run_results *r, size_t i)
     cJSON_AddNumberToObject(o, "id", (double)i);
     cJSON_AddItemToObject(o, "body", name_or_null(r, (int32_t)e->body));
     cJSON_AddItemToObject(o, "weapon", name_or_null(r, e->weapon));
-    rj_add_str(o, "why", pairs_noweapon_name((pairs_noweapon)e->why));
-    rj_add_str(o, "why_text", pairs_noweapon_text((pairs_noweapon)e->why));
+    json_add_str(o, "why", pairs_noweapon_name((pairs_noweapon)e->why));
+    json_add_str(o, "why_text", pairs_noweapon_text((pairs_noweapon)e->why));
     cJSON_AddNumberToObject(o, "body_clips", e->body_clips);
     cJSON_AddNumberToObject(o, "weapon_clips", e->weapon_clips);
     cJSON_AddNumberToObject(o, "clips", e->clips);
@@ -78,9 +78,9 @@ static cJSON *result_json(const run_results *r, size_t i)
     cJSON_AddItemToObject(o, "body", name_or_null(r, (int32_t)e->body));
     cJSON_AddItemToObject(o, "weapon", name_or_null(r, e->weapon));
     cJSON_AddNumberToObject(o, "clip", c->clip);
-    rj_add_str(o, "mode", mode_name(c->mode));
-    rj_add_str(o, "status", res_status_name(c->status));
-    rj_add_str(o, "source", res_source_name(c->source));
+    json_add_str(o, "mode", mode_name(c->mode));
+    json_add_str(o, "status", res_status_name(c->status));
+    json_add_str(o, "source", res_source_name(c->source));
     cJSON_AddNumberToObject(o, "frames", c->frames);
     cJSON_AddItemToObject(o, "weapon_frames",
                           e->weapon >= 0 ? cJSON_CreateNumber(er->weapon_frames)
@@ -95,13 +95,13 @@ static cJSON *result_json(const run_results *r, size_t i)
     else
         cJSON_AddNullToObject(o, "group");
     cJSON *div = report_json_divergence(c);
-    if (cJSON_IsObject(div)) rj_add_str(div, "model", field_model_name(c->div.model));
+    if (cJSON_IsObject(div)) json_add_str(div, "model", field_model_name(c->div.model));
     if (c->status == RES_MISMATCH && c->cause >= 0 && (size_t)c->cause < r->ncauses)
         cJSON_AddNumberToObject(o, "cause", c->cause);
     else
         cJSON_AddNullToObject(o, "cause");
     cJSON_AddItemToObject(o, "divergence", div);
-    cJSON_AddItemToObject(o, "fault", report_json_fault(c->fault));
+    cJSON_AddItemToObject(o, "fault", json_fault(c->fault));
     cJSON_AddItemToObject(o, "error", report_json_error(c->error));
     return o;
 }
@@ -145,14 +145,14 @@ void report_json_entity_example(const run_results *r, const res_group *g, cJSON 
     cJSON_AddItemToObject(ex, "file", name_or_null(r, (int32_t)e->body));
     cJSON_AddItemToObject(ex, "weapon", name_or_null(r, e->weapon));
     cJSON_AddNumberToObject(ex, "clip", c->clip);
-    rj_add_str(ex, "mode", mode_name(c->mode));
+    json_add_str(ex, "mode", mode_name(c->mode));
     cJSON_AddNumberToObject(ex, "tick", (double)c->div.tick);
-    rj_add_str(ex, "field", name);
-    rj_add_str(ex, "model", field_model_name(c->div.model));
+    json_add_str(ex, "field", name);
+    json_add_str(ex, "model", field_model_name(c->div.model));
     cJSON_AddNumberToObject(ex, "ref", c->div.ref);
     cJSON_AddNumberToObject(ex, "orig", c->div.orig);
     cJSON *s = cJSON_AddObjectToObject(o, "series");
-    rj_add_str(s, "field", name);
+    json_add_str(s, "field", name);
     cJSON_AddNumberToObject(s, "ref_ticks", (double)g->series.ref_n);
     cJSON_AddNumberToObject(s, "orig_ticks", (double)g->series.orig_n);
     cJSON_AddItemToObject(s, "ref", report_json_ints(g->series.ref, g->series.ref_n));

@@ -4,10 +4,10 @@
  * <failure> when a clip mismatched or faulted, <error> for bad input,
  * <skipped/> when nothing was compared), at the entity level one "entity
  * <mode>" suite per mode (one <testcase> per entity, the pair named, with
- * the same verdicts), a "leaf" suite (one <testcase> per routine) and,
- * when the run was interrupted or has warnings, a "run" suite (one
- * <testcase>, an <error type="interrupted"> when the run did not complete,
- * the warnings in its <system-err>). Every string is escaped with sb_xml.
+ * the same verdicts), a "leaf" suite (one <testcase> per routine) and a
+ * "run" suite: the run's verdict as stored in report.json (its properties
+ * "verdict" and "verdict_reason"), one <testcase> with an <error> when
+ * the verdict is INCOMPLETE, the warnings in its <system-err>. Every string is escaped with sb_xml.
  * Recomputes nothing: it only counts the statuses the JSON holds.
  */
 #include <stdio.h>
@@ -235,32 +235,47 @@ static void leaf_testcase(strbuf *b, const cJSON *l)
 }
 
 /*
- * The "run" suite, only when the run was interrupted or has warnings: one
- * test case, "run completed", an <error type="interrupted"> when it did not;
- * the warnings as its <system-err>. *c gets its counts (zero when absent).
+ * The "run" suite: the verdict report.json stores as its properties
+ * ("verdict", "verdict_reason"), and one test case, "run completed", with an
+ * <error> when the run was interrupted (type "interrupted", whatever the
+ * verdict) or its verdict is INCOMPLETE (type "not_run");
+ * the warnings as its <system-err>. *c gets its counts.
  */
-static int run_suite_counts(const cJSON *run, jcount *c)
+static int run_incomplete(const cJSON *report, verdict v)
 {
-    memset(c, 0, sizeof *c);
-    int interrupted = rv_bool(run, "interrupted", 0);
-    if (!interrupted && !rv_len(rv_arr(run, "warnings"))) return 0;
-    count(c, interrupted ? JC_ERROR : JC_PASS);
-    return 1;
+    return verdict_result_of(v) == VERDICT_INCOMPLETE ||
+           rv_bool(rv_obj(report, "run"), "interrupted", 0);
 }
 
-static void run_suite(strbuf *b, const cJSON *report, const jcount *c)
+static void run_suite_counts(const cJSON *report, verdict v, jcount *c)
+{
+    memset(c, 0, sizeof *c);
+    count(c, run_incomplete(report, v) ? JC_ERROR : JC_PASS);
+}
+
+static void run_suite(strbuf *b, const cJSON *report, verdict v, const jcount *c)
 {
     const cJSON *run = rv_obj(report, "run"), *w;
     suite_open(b, "run", c);
+    sb_printf(b,
+              "    <properties>\n      <property name=\"verdict\" value=\"%s\"/>\n"
+              "      <property name=\"verdict_reason\" value=\"%s\"/>\n    </properties>\n",
+              verdict_label(v), verdict_reason_name(v));
     sb_puts(b, "    <testcase classname=\"ff8diff\" name=\"run completed\">");
-    if (rv_bool(run, "interrupted", 0)) {
+    if (run_incomplete(report, v)) {
+        int interrupted = rv_bool(run, "interrupted", 0);
+        uint64_t not_run = rv_u64(rv_obj(report, "totals"), "not_run", 0);
         strbuf t;
         sb_init(&t);
-        sb_printf(&t, "the run was interrupted%s%s: %llu comparisons were not run",
-                  rv_str(run, "interrupted_by", NULL) ? " by " : "",
-                  rv_str(run, "interrupted_by", ""),
-                  (unsigned long long)rv_u64(rv_obj(report, "totals"), "not_run", 0));
-        sb_puts(b, "<error type=\"interrupted\" message=\"");
+        if (interrupted)
+            sb_printf(&t, "the run was interrupted%s%s: %llu comparisons were not run",
+                      rv_str(run, "interrupted_by", NULL) ? " by " : "",
+                      rv_str(run, "interrupted_by", ""), (unsigned long long)not_run);
+        else
+            sb_printf(&t, "%s: %llu comparisons were not run", verdict_meaning(v),
+                      (unsigned long long)not_run);
+        sb_printf(b, "<error type=\"%s\" message=\"",
+                  interrupted ? "interrupted" : verdict_reason_name(v));
         sb_xml(b, t.s ? t.s : "");
         sb_puts(b, "\"/>");
         sb_free(&t);
@@ -319,8 +334,10 @@ int report_render_junit(const cJSON *report, strbuf *out)
     all.failures += lc.failures;
     all.errors += lc.errors;
     all.skipped += lc.skipped;
+    verdict v;
+    rv_verdict(report, &v);
     jcount rc;
-    int with_run = run_suite_counts(run, &rc);
+    run_suite_counts(report, v, &rc);
     all.tests += rc.tests;
     all.errors += rc.errors;
 
@@ -355,7 +372,7 @@ int report_render_junit(const cJSON *report, strbuf *out)
         }
         sb_puts(out, "  </testsuite>\n");
     }
-    if (with_run) run_suite(out, report, &rc);
+    run_suite(out, report, v, &rc);
     sb_puts(out, "</testsuites>\n");
     rv_index_free(&ix);
     rv_entities_free(&ents);

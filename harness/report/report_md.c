@@ -353,17 +353,18 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     uint64_t flt = rv_u64(t, "fault", ix.by_status[RES_FAULT]);
     uint64_t bad = rv_u64(t, "bad_input", ix.by_status[RES_BAD_INPUT]);
     uint64_t leaf = rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0);
-    uint64_t ent = rm_entity_failures(report);
+    run_totals totals;
+    rv_totals(report, &totals);
+    uint64_t ent = verdict_entity_failures(&totals);
     int interrupted = rv_bool(run, "interrupted", 0);
+    verdict v;
+    rv_verdict(report, &v);
     sb_puts(out, "# ff8diff report ");
     rm_text(out, rv_str(run, "id", "(no id)"));
     sb_printf(out,
               "\n\n**Result: %s**: %llu mismatches, %llu faults, %llu bad inputs, "
               "%llu leaf mismatches or faults",
-              mis + flt + bad + leaf + ent ? "FAIL"
-              : interrupted                ? "INCOMPLETE"
-                                           : "PASS",
-              (unsigned long long)mis, (unsigned long long)flt, (unsigned long long)bad,
+              verdict_label(v), (unsigned long long)mis, (unsigned long long)flt, (unsigned long long)bad,
               (unsigned long long)leaf);
     if (rv_entity_level(report))
         sb_printf(out, ", %llu entity mismatches, faults or bad inputs", (unsigned long long)ent);

@@ -12,15 +12,6 @@
 
 #define RM_MAX_ROWS 100
 
-static const char *const status_label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
-                                                     "not run"};
-
-uint64_t rm_entity_failures(const cJSON *report)
-{
-    const cJSON *e = rv_obj(rv_obj(report, "totals"), "entity");
-    return rv_u64(e, "mismatch", 0) + rv_u64(e, "fault", 0) + rv_u64(e, "bad_input", 0);
-}
-
 static void weapon_end(strbuf *b, const cJSON *r, rv_labels l)
 {
     const cJSON *we = rv_obj(r, "weapon_end");
@@ -39,7 +30,7 @@ static void weapon_end(strbuf *b, const cJSON *r, rv_labels l)
 static void failure_item(strbuf *b, const cJSON *r, rv_labels l)
 {
     int s = rv_status(rv_str(r, "status", NULL));
-    sb_printf(b, "  - %s, clip %lld ", s >= 0 ? status_label[s] : "?",
+    sb_printf(b, "  - %s, clip %lld ", rv_status_label(s),
               (long long)rv_int(r, "clip", -1));
     rm_text(b, rv_str(r, "mode", "?"));
     const cJSON *d = rv_obj(r, "divergence");
@@ -84,7 +75,7 @@ void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x)
     for (int s = 0; s < RES__COUNT; s++)
         sb_printf(b, "%s %llu %s", s ? "," : "",
                   (unsigned long long)rv_u64(t, res_status_name((res_status)s), 0),
-                  status_label[s]);
+                  rv_status_label(s));
     sb_puts(b, ". Which model the engine advances first cannot be seen between calls (the two "
                "share no state) and is not checked.\n\n");
     size_t n = 0;

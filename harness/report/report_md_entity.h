@@ -14,8 +14,6 @@
 #include "harness/report/report_view.h"
 #include "harness/report/report_view_entity.h"
 
-/* Entity mismatches, faults and bad inputs in the totals. */
-uint64_t rm_entity_failures(const cJSON *report);
 /* "## Entities": totals, the pairs with problems or pool mismatches, their first failures. */
 void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x);
 /* The lines of an entity group after its heading: the example and its stream. */

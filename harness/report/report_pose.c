@@ -28,7 +28,7 @@ static cJSON *decisions_json(const pose_conv *p)
                                 ref_pose_value_name((ref_pose_key)k,
                                                     ref_pose_opts_get(&o, (ref_pose_key)k)));
         cJSON_AddStringToObject(d, "basis", pose_basis_name(p->keys[k].basis));
-        cJSON_AddItemToObject(d, "note", report_json_string(p->keys[k].note));
+        cJSON_AddItemToObject(d, "note", json_string(p->keys[k].note));
     }
     return arr;
 }
@@ -38,7 +38,7 @@ static cJSON *place_json(cJSON *o, const char *name, const char *file, int32_t c
                          int32_t tick, const char *field)
 {
     cJSON *m = cJSON_AddObjectToObject(o, name);
-    cJSON_AddItemToObject(m, "file", report_json_string(file));
+    cJSON_AddItemToObject(m, "file", json_string(file));
     cJSON_AddNumberToObject(m, "clip", clip);
     cJSON_AddStringToObject(m, "mode", mode_name(mode));
     cJSON_AddNumberToObject(m, "tick", tick);
@@ -87,7 +87,7 @@ cJSON *report_pose_json(const pose_conv *p)
     cJSON_AddNumberToObject(s, "faulted", (double)p->faulted);
     cJSON_AddBoolToObject(s, "all_match", p->all_match);
     cJSON_AddNumberToObject(s, "seconds", p->seconds);
-    cJSON_AddItemToObject(s, "note", report_json_string(p->note));
+    cJSON_AddItemToObject(s, "note", json_string(p->note));
     if (p->all_match) {
         cJSON_AddNullToObject(s, "first_miss");
     } else {
@@ -310,7 +310,7 @@ cJSON *report_pose_leaf_json(const run_results *r)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);
         cJSON_AddStringToObject(o, "role", h->role);
-        cJSON_AddItemToObject(o, "routine", h->routine[0] ? report_json_string(h->routine)
+        cJSON_AddItemToObject(o, "routine", h->routine[0] ? json_string(h->routine)
                                                           : cJSON_CreateNull());
         cJSON_AddStringToObject(o, "signature", h->signature);
         cJSON_AddBoolToObject(o, "ran", h->ran);
@@ -319,9 +319,9 @@ cJSON *report_pose_leaf_json(const run_results *r)
         cJSON_AddNumberToObject(o, "mismatches", (double)h->mismatches);
         cJSON_AddNumberToObject(o, "faults", (double)h->faults);
         cJSON_AddItemToObject(o, "first_mismatch",
-                              h->first[0] ? report_json_string(h->first) : cJSON_CreateNull());
+                              h->first[0] ? json_string(h->first) : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "first_fault", h->first_fault[0]
-                                                    ? report_json_string(h->first_fault)
+                                                    ? json_string(h->first_fault)
                                                     : cJSON_CreateNull());
         if (!h->trig) {
             cJSON_AddNullToObject(o, "trig");

@@ -79,6 +79,43 @@ size_t rv_len(const cJSON *a)
     return cJSON_IsArray(a) ? (size_t)cJSON_GetArraySize(a) : 0;
 }
 
+void rv_totals(const cJSON *report, run_totals *t)
+{
+    const cJSON *o = rv_obj(report, "totals"), *e = rv_obj(o, "entity");
+    memset(t, 0, sizeof *t);
+    t->files = rv_u64(o, "files", 0);
+    t->bad_files = rv_u64(o, "bad_files", 0);
+    t->clips = rv_u64(o, "clips", 0);
+    t->comparisons = rv_u64(o, "comparisons", 0);
+    for (int s = 0; s < RES__COUNT; s++) {
+        t->by_status[s] = rv_u64(o, res_status_name((res_status)s), 0);
+        t->entity_by_status[s] = rv_u64(e, res_status_name((res_status)s), 0);
+    }
+    t->leaf_calls = rv_u64(o, "leaf_calls", 0);
+    t->leaf_mismatches = rv_u64(o, "leaf_mismatches", 0);
+    t->leaf_faults = rv_u64(o, "leaf_faults", 0);
+    t->entities = rv_u64(e, "entities", 0);
+    t->entities_armed = rv_u64(e, "armed", 0);
+    t->pool_mismatches = rv_u64(e, "pool_mismatches", 0);
+    t->entity_comparisons = rv_u64(e, "comparisons", 0);
+}
+
+int rv_verdict(const cJSON *report, verdict *v)
+{
+    run_totals t;
+    rv_totals(report, &t);
+    *v = verdict_decide(&t, rv_bool(rv_obj(report, "run"), "interrupted", 0));
+    const cJSON *stored = cJSON_IsObject(report)
+                              ? cJSON_GetObjectItemCaseSensitive(report, "verdict")
+                              : NULL;
+    if (!stored) return 0;
+    int k = verdict_from_reason(rv_str(stored, "reason", NULL));
+    int r = verdict_result_from_name(rv_str(stored, "result", NULL));
+    if (k < 0 || r < 0 || verdict_result_of((verdict)k) != (verdict_result)r) return -1;
+    *v = (verdict)k;
+    return 1;
+}
+
 int rv_status(const char *name)
 {
     if (!name) return -1;

@@ -19,6 +19,7 @@
 #include "harness/core/modes.h"
 #include "harness/core/results.h"
 #include "harness/core/strbuf.h"
+#include "harness/core/verdict.h"
 
 /* The child at key when it is an object (array), else NULL. */
 const cJSON *rv_obj(const cJSON *o, const char *key);
@@ -49,6 +50,20 @@ int rv_mode(const char *name);
 const char *rv_status_label(int s);
 /* 1 when the string array arr holds s. */
 int rv_has_string(const cJSON *arr, const char *s);
+
+/*
+ * The run's totals as report.json's "totals" holds them (frame, leaf and
+ * entity counts; a missing count reads 0) into *t.
+ */
+void rv_totals(const cJSON *report, run_totals *t);
+/*
+ * The run's verdict into *v: the one report.json stores ("verdict"), or,
+ * in a report written before reports stored it, the one verdict_decide
+ * gives from its totals and run.interrupted. Returns 1 when stored, 0 when
+ * derived, -1 when "verdict" is there but not a verdict of VERDICT_MAP
+ * (its reason unknown or its result not the reason's): *v is then derived.
+ */
+int rv_verdict(const cJSON *report, verdict *v);
 
 typedef struct rv_file {
     const char *name;

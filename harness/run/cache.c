@@ -18,10 +18,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/le.h"
 #include "common/sha256.h"
+#include "common/file.h"
 #include "corpus/fileio.h"
-#include "emu/emu.h"
+#include "emu/engine/emu.h"
 #include "harness/core/outcome.h"
 
 #define ENV_MAGIC "FF8DCACH"
@@ -76,13 +78,7 @@ static int add_entry(cache *c, const char *key, uint64_t bytes, int64_t mtime)
             c->bytes += bytes;
             return 0;
         }
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 256;
-        entry *e = realloc(c->e, cap * sizeof *e);
-        if (!e) return -1;
-        c->e = e;
-        c->cap = cap;
-    }
+    if (GROW(c->e, c->cap, c->n + 1, 256) < 0) return -1;
     entry *e = &c->e[c->n++];
     memcpy(e->key, key, 64);
     e->key[64] = '\0';
@@ -305,7 +301,7 @@ int cache_get(cache *c, const cache_key *k, uint8_t **data, size_t *len, ff_erro
     }
     uint8_t *buf;
     size_t size, at = 0, plen = 0;
-    int rc = fio_read_at(sfd, name, path, FIO_NOFOLLOW, CACHE_ENTRY_MAX, &buf, &size, err);
+    int rc = file_read_at(sfd, name, path, FILE_NOFOLLOW, CACHE_ENTRY_MAX, &buf, &size, err);
     close(sfd);
     if (rc < 0) return -1;
     if (unwrap(k, buf, size, path, &at, &plen, err) < 0) {

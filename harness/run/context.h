@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "corpus/source.h"
-#include "emu/observe.h"
+#include "emu/engine/observe.h"
 #include "harness/core/group.h"
 #include "harness/core/outcome.h"
 #include "harness/core/trace.h"
@@ -110,6 +110,31 @@ typedef struct run_ctx {
     emu_blockmap *blocks;
     uint8_t *cover_hits;  /* blocks->nblocks bytes, the workers' hits merged; NULL: off */
 } run_ctx;
+
+/* run_result.c: one clip's two sides, as frame and entity units both record them. */
+typedef struct run_sides {
+    const char *name;          /* the file named in errors */
+    res_source src;            /* where the original's side came from */
+    uint32_t ref_ticks, orig_ticks;
+    int cand_ok, auth_ok;      /* each side ran (0: its error below) */
+    const ff_error *cand_err, *auth_err;
+    const emu_fault *fault;    /* the original's fault, NULL when it did not fault */
+} run_sides;
+/*
+ * Records r's source and tick counts, keeps the original's fault, and
+ * decides r when a side failed (RES_BAD_INPUT with that side's error) or
+ * the original faulted (RES_FAULT), counting it in the progress. Returns 1
+ * when r is decided, 0 when both sides are to be compared, -1 with err
+ * when memory runs out.
+ */
+int run_result_sides(run_ctx *ctx, clip_result *r, const run_sides *s, ff_error *err);
+/* A malloc'd copy of n bytes at p; NULL when out of memory. */
+void *run_dup(const void *p, size_t n);
+/*
+ * The reference's animation a on d, its skeleton in the buffer *skel (of
+ * capacity *cap, grown to fit). Returns 0, or -1 with err.
+ */
+int run_ref_setup(uint8_t **skel, size_t *cap, const dat_file *d, ref_anim *a, ff_error *err);
 
 /* run_files.c: files taken by units, released, kept warm within RUN_FILES_WARM. */
 void run_files_init(run_ctx *ctx);

@@ -1,6 +1,6 @@
 /*
  * harness/run/coverage.c: the run's coverage of the original's routines,
- * from the blocks the workers' engines executed (emu/observe.h) merged
+ * from the blocks the workers' engines executed (emu/engine/observe.h) merged
  * into one set: per routine, blocks covered of total, and each block never
  * run with its disassembly and the instruction that leads to it (a covered
  * one when there is one: the branch the corpus never took). Blocks of a
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/image.h"
+#include "emu/engine/image.h"
 #include "harness/run/context.h"
 
 void run_coverage_free(res_coverage *c)

@@ -4,7 +4,7 @@
  * instruction), the diverging call of each group's example clip (and, with
  * --explain all, of every mismatching clip) is replayed on both sides with
  * read logs: the reference with a log attached (ref/readlog.h), the
- * original with code hooks on its readers (emu/observe.h). The logs are
+ * original with code hooks on its readers (emu/engine/observe.h). The logs are
  * aligned (harness/core/readcmp.h) and the mismatches merged into causes
  * (harness/core/causes.h). One replay per group by default, never per
  * result, on an engine of its own: its hooks exist only during these
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "emu/image.h"
-#include "emu/observe.h"
+#include "emu/engine/image.h"
+#include "emu/engine/observe.h"
 #include "harness/core/causes.h"
 #include "harness/run/context.h"
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/game.h"
+#include "emu/engine/game.h"
 #include "harness/core/results.h"
 
 struct run_ctx;

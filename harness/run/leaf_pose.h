@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "emu/game.h"
+#include "emu/engine/game.h"
 
 struct run_ctx;
 struct run_unit;

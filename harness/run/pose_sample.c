@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/le.h"
 #include "harness/run/context.h"
 #include "harness/run/pose_side.h"
@@ -53,13 +54,8 @@ void pose_sample_free(pose_sample *sm)
 static int keep(pose_sample *sm, const uint8_t *skel, size_t len, unsigned bones, uint32_t f,
                 int32_t clip, mode_id m, int32_t tick, int extreme, ff_error *err)
 {
-    if (sm->n == sm->cap) {
-        size_t cap = sm->cap ? sm->cap * 2 : 64;
-        pose_state *p = realloc(sm->s, cap * sizeof *p);
-        if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory sampling poses");
-        sm->s = p;
-        sm->cap = cap;
-    }
+    if (GROW(sm->s, sm->cap, sm->n + 1, 64) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory sampling poses");
     pose_state *s = &sm->s[sm->n];
     memset(s, 0, sizeof *s);
     s->in = malloc(len);

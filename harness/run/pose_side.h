@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "emu/game.h"
+#include "emu/engine/game.h"
 #include "ref/pose.h"
 
 /*

@@ -28,7 +28,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "emu/game.h"
+#include "emu/engine/game.h"
 #include "ref/pose.h"
 #include "harness/core/results.h"
 #include "common/error.h"

@@ -5,14 +5,14 @@
  * The original's side of a clip comes from, in this order: recorded traces
  * (check), the cache (the whole unit was found there), the outcomes of the
  * identical entity that leads this one's slot, or a new emulation on this
- * worker's own engine (emu/entity.h). Each clip's record is written at its
+ * worker's own engine (emu/engine/entity.h). Each clip's record is written at its
  * fixed index; groups and plots are updated under the run's lock.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/entity.h"
+#include "emu/engine/entity.h"
 #include "harness/core/group.h"
 #include "harness/run/cache.h"
 #include "harness/run/pose_side.h"
@@ -323,13 +323,6 @@ static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t cli
 
 /* ---- one clip's record ---- */
 
-static void *dup_mem(const void *p, size_t n)
-{
-    void *q = malloc(n);
-    if (q) memcpy(q, p, n);
-    return q;
-}
-
 /* The stream bytes of the diverging model's file around its cursor. */
 static int stream_window(const ent_worker *ew, clip_result *r, ff_error *err)
 {
@@ -421,25 +414,13 @@ static int classify(ent_worker *ew, size_t idx, int cand_ok, const ff_error *can
     clip_result *r = &er->r;
     const char *name = ctx->res->files[en->body].name;
     run_progress *p = ctx->cfg->progress;
-    r->source = src;
-    r->ref_ticks = cand_ok ? (uint32_t)ew->rt.body.n : 0;
-    r->orig_ticks = auth_ok ? (uint32_t)ew->ao.t.body.n : 0;
     if (cand_ok && ew->rt.armed) er->weapon_end_ref = ent_weapon_end(&ew->rt.weapon);
     if (auth_ok && ew->ao.t.armed) er->weapon_end_orig = ent_weapon_end(&ew->ao.t.weapon);
-    if (auth_ok && ew->ao.faulted && !(r->fault = dup_mem(&ew->ao.fault, sizeof ew->ao.fault)))
-        return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
-    if (!cand_ok || !auth_ok) {
-        r->status = RES_BAD_INPUT;
-        if (!(r->error = dup_mem(cand_ok ? auth_err : cand_err, sizeof *r->error)))
-            return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
-        if (p) atomic_fetch_add(&p->bad_input, 1);
-        return 0;
-    }
-    if (ew->ao.faulted) {
-        r->status = RES_FAULT;
-        if (p) atomic_fetch_add(&p->faults, 1);
-        return 0;
-    }
+    run_sides sides = {name,    src,     (uint32_t)ew->rt.body.n, (uint32_t)ew->ao.t.body.n,
+                       cand_ok, auth_ok, cand_err,                auth_err,
+                       ew->ao.faulted ? &ew->ao.fault : NULL};
+    int decided = run_result_sides(ctx, r, &sides, err);
+    if (decided) return decided < 0 ? -1 : 0;
     if (ent_cmp(&ew->rt, &ew->ao.t, &r->div) == 0) {
         r->status = RES_MATCH;
     } else {
@@ -453,18 +434,6 @@ static int classify(ent_worker *ew, size_t idx, int cand_ok, const ff_error *can
 }
 
 /* ---- a unit ---- */
-
-static int setup_ref(ent_worker *ew, int k, const dat_file *d, ref_anim *a, ff_error *err)
-{
-    size_t need = ref_skel_size(d);
-    if (need > ew->skel_cap[k]) {
-        uint8_t *p = realloc(ew->skel[k], need);
-        if (!p) return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
-        ew->skel[k] = p;
-        ew->skel_cap[k] = need;
-    }
-    return ref_anim_init(a, d, ew->skel[k], ew->skel_cap[k], err);
-}
 
 /* The cache entry and the followers' outcomes, once every clip ran; the traces recorded. */
 static int finish_unit(ent_worker *ew, const run_unit *u, int complete, int from_raw, ff_error *err)
@@ -506,9 +475,9 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
     const res_entity *en = &ctx->res->entities[u->entity];
     ref_anim body, weapon;
     ref_entity re = {&body, NULL};
-    if (setup_ref(ew, 1, ew->bd, &body, err) < 0) return -1;
+    if (run_ref_setup(&ew->skel[1], &ew->skel_cap[1], ew->bd, &body, err) < 0) return -1;
     if (en->weapon >= 0) {
-        if (setup_ref(ew, 0, ew->wd, &weapon, err) < 0) return -1;
+        if (run_ref_setup(&ew->skel[0], &ew->skel_cap[0], ew->wd, &weapon, err) < 0) return -1;
         re.weapon = &weapon;
     }
     ent_io io;
@@ -551,7 +520,7 @@ static int unit_unreadable(ent_worker *ew, const run_unit *u, const ff_error *wh
     for (uint32_t c = 0; c < en->clips; c++) {
         clip_result *r = &ctx->res->entity_results[u->first + c].r;
         r->status = RES_BAD_INPUT;
-        if (!(r->error = dup_mem(why, sizeof *why)))
+        if (!(r->error = run_dup(why, sizeof *why)))
             return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         if (p) {
             atomic_fetch_add(&p->bad_input, 1);

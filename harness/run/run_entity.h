@@ -16,7 +16,7 @@
  *
  * Work (run_entity.c): per clip, the reference side (refside_entity.c)
  * and the original's side (the cache, the leader's outcomes, or this
- * worker's own emulation on emu/entity.h), compared with ent_cmp.
+ * worker's own emulation on emu/engine/entity.h), compared with ent_cmp.
  */
 #ifndef FF8_HARNESS_RUN_RUN_ENTITY_H
 #define FF8_HARNESS_RUN_RUN_ENTITY_H

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/path.h"
 #include "harness/traces/traceset.h"
 
 /* ---- outcomes ---- */
@@ -143,7 +144,7 @@ static void reader_open(ent_reader *rd, const run_ctx *ctx, const res_entity *en
                 snprintf(file, sizeof file, "%s", te->f.trace[m]);
             else
                 tj_entity_file_name(file, sizeof file, body, weapon, m, lz4);
-            snprintf(rd->path, sizeof rd->path, "%s/%s", dir, file);
+            if (path_join(rd->path, sizeof rd->path, dir, file, &e) < 0) break;
             rd->r = tj_open(rd->path, &e);
             if (te) break;
         }
@@ -334,6 +335,6 @@ int ent_files_record(run_ctx *ctx, const run_unit *u, const strbuf *b, ff_error 
     char file[1200], path[5400];
     tj_entity_file_name(file, sizeof file, ctx->res->files[en->body].name, weapon_name(ctx, en),
                         u->mode, cfg->record_lz4);
-    snprintf(path, sizeof path, "%s/%s", cfg->record_dir, file);
+    if (path_join(path, sizeof path, cfg->record_dir, file, err) < 0) return -1;
     return tj_write_file(path, b, cfg->record_lz4, err);
 }

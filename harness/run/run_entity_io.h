@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/fault.h"
+#include "emu/engine/fault.h"
 #include "harness/core/entity.h"
 #include "harness/core/strbuf.h"
 #include "harness/run/context.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/le.h"
+#include "common/path.h"
 #include "harness/run/cache.h"
 #include "harness/run/cells_pose.h"
 #include "harness/run/leaf.h"
@@ -175,13 +176,6 @@ static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id 
 
 /* ---- one clip's record ---- */
 
-static void *dup_mem(const void *p, size_t n)
-{
-    void *q = malloc(n);
-    if (q) memcpy(q, p, n);
-    return q;
-}
-
 /*
  * The stream bytes around a mismatch: centred on the read that produced the
  * diverging value when the reference can say which (a, NULL: it cannot),
@@ -258,28 +252,15 @@ static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int c
     const char *name = d->name;
     run_progress *p = ctx->cfg->progress;
     trace auth = frames ? frames_view(&w->oo.t) : w->oo.t;
-    r->source = src;
-    /* A side that failed has no ticks to count, whatever its buffer still holds. */
-    r->ref_ticks = cand_ok ? (uint32_t)w->rt.n : 0;
-    r->orig_ticks = auth_ok ? (uint32_t)auth.n : 0;
-    if (auth_ok && w->oo.faulted && !(r->fault = dup_mem(&w->oo.fault, sizeof w->oo.fault)))
-        return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
-    if (!cand_ok || !auth_ok) {
-        r->status = RES_BAD_INPUT;
-        if (!(r->error = dup_mem(cand_ok ? auth_err : cand_err, sizeof *r->error)))
-            return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
-        if (p) atomic_fetch_add(&p->bad_input, 1);
-        return 0;
-    }
-    if (w->oo.faulted) {
-        r->status = RES_FAULT;
-        if (p) atomic_fetch_add(&p->faults, 1);
-        return 0;
-    }
+    run_sides sides = {name,    src,     (uint32_t)w->rt.n, (uint32_t)auth.n,
+                       cand_ok, auth_ok, cand_err,          auth_err,
+                       w->oo.faulted ? &w->oo.fault : NULL};
+    int decided = run_result_sides(ctx, r, &sides, err);
+    if (decided) return decided < 0 ? -1 : 0;
     if (ctx->pose && !trace_has(&auth, FIELD_M00)) {
         /* Nothing defaulted: an authority without matrices cannot say the pose matches. */
         r->status = RES_BAD_INPUT;
-        r->error = dup_mem(auth_err, sizeof *r->error);
+        r->error = run_dup(auth_err, sizeof *r->error);
         if (!r->error) return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
         ff_error_set(r->error, FF_E_FORMAT, name, -1,
                      "the original's side carries no bone matrices (traces recorded without "
@@ -325,18 +306,6 @@ typedef struct unit_io {
     int cache_ok;      /* clips come from the cache */
     int cache_partial; /* the entry ran short: the unit is stored again */
 } unit_io;
-
-static int setup_ref(worker *w, const dat_file *d, ref_anim *a, ff_error *err)
-{
-    size_t need = ref_skel_size(d);
-    if (need > w->skel_cap) {
-        uint8_t *p = realloc(w->skel, need);
-        if (!p) return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
-        w->skel = p;
-        w->skel_cap = need;
-    }
-    return ref_anim_init(a, d, w->skel, w->skel_cap, err);
-}
 
 static void open_io(worker *w, const run_unit *u, unit_io *io)
 {
@@ -443,8 +412,8 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
     if (complete && cfg->record_dir) {
         char file[512], path[4096];
         tj_file_name(file, sizeof file, w->ctx->res->files[u->file].name, u->mode, cfg->record_lz4);
-        snprintf(path, sizeof path, "%s/%s", cfg->record_dir, file);
-        rc = tj_write_file(path, &w->rec, cfg->record_lz4, err);
+        rc = path_join(path, sizeof path, cfg->record_dir, file, err);
+        if (rc == 0) rc = tj_write_file(path, &w->rec, cfg->record_lz4, err);
     }
     sb_reset(&w->blob);
     sb_reset(&w->rec);
@@ -459,7 +428,7 @@ static int unit_unreadable(worker *w, const run_unit *u, const ff_error *why)
     for (uint32_t c = 0; c < ctx->fslots[u->file].clips; c++) {
         clip_result *r = &ctx->res->results[u->first + c];
         r->status = RES_BAD_INPUT;
-        if (!(r->error = dup_mem(why, sizeof *why))) return -1;
+        if (!(r->error = run_dup(why, sizeof *why))) return -1;
         if (p) {
             atomic_fetch_add(&p->bad_input, 1);
             atomic_fetch_add(&p->clips_done, 1);
@@ -473,7 +442,7 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     run_ctx *ctx = w->ctx;
     ref_anim a;
     unit_io io;
-    if (setup_ref(w, d, &a, err) < 0) return -1;
+    if (run_ref_setup(&w->skel, &w->skel_cap, d, &a, err) < 0) return -1;
     open_io(w, u, &io);
     int from_cache = io.cache_ok, rc = 0;
     uint32_t c = 0;

@@ -4,6 +4,7 @@
  */
 #include "harness/traces/trace_json.h"
 
+#include "common/file.h"
 #include "corpus/fileio.h"
 #include "harness/traces/json_keys.h"
 #include "harness/traces/trace_fields.h"
@@ -151,7 +152,7 @@ tj_reader *tj_open(const char *path, ff_error *err)
     if (!r) return NULL;
     /* A regular file only: a FIFO or a link to /dev/zero would never end. */
     uint64_t size;
-    int fd = fio_open_regular(path, 0, 0, &size, err);
+    int fd = file_open_regular(path, 0, 0, &size, err);
     if (fd < 0) {
         tj_close(r);
         return NULL;

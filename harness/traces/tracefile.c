@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/path.h"
+
 /* The trace file names tried for (name, m): per mode, then frames (normal mode only). */
 static int candidate_name(char *buf, size_t n, const char *name, mode_id m, int k, int frames_ok)
 {
@@ -44,12 +46,12 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
         ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1, "no %s-mode traces recorded in %s",
                      mode_name(m), dir);
     } else if (sf) {
-        snprintf(tf->path, sizeof tf->path, "%s/%s", dir, sf->trace[m]);
-        tf->r = tj_open(tf->path, &tf->err);
+        if (path_join(tf->path, sizeof tf->path, dir, sf->trace[m], &tf->err) == 0)
+            tf->r = tj_open(tf->path, &tf->err);
     } else {
         for (int k = 0; !tf->r && candidate_name(file, sizeof file, f->name, m, k, frames_ok); k++) {
-            snprintf(tf->path, sizeof tf->path, "%s/%s", dir, file);
             ff_error e;
+            if (path_join(tf->path, sizeof tf->path, dir, file, &tf->err) < 0) break;
             tf->r = tj_open(tf->path, &e);
             /* A file that is there but refused (not a regular file...) is the error. */
             int there = !tf->r && access(tf->path, F_OK) == 0;

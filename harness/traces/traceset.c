@@ -10,12 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/file.h"
+#include "common/path.h"
 #include "corpus/fileio.h"
-#include "harness/report/report.h"
+#include "harness/core/json_out.h"
 #include "harness/traces/json_keys.h"
 #include "harness/traces/trace_json.h"
 
-/* ---- faults read back (written by report_json_fault, as in report.json) ---- */
+/* ---- faults read back (written by json_fault, as in report.json) ---- */
 
 static const char *const reg_names[EMU__NREGS] = {"eax", "ecx", "edx", "ebx", "esp",
                                                   "ebp", "esi", "edi", "eip", "eflags"};
@@ -84,18 +86,13 @@ static int fault_from_json(const cJSON *o, emu_fault *f)
 
 /* ---- writing ---- */
 
-static cJSON *str_or_null(const char *s)
-{
-    return s ? report_json_string(s) : cJSON_CreateNull();
-}
-
 static int trace_present(const char *dir, const char *name, mode_id m, int compressed, char *file,
                          size_t n)
 {
     char path[4600];
     tj_file_name(file, n, name, m, compressed);
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    return access(path, R_OK) == 0;
+    /* A path too long to build names no file that can be there. */
+    return path_join(path, sizeof path, dir, file, NULL) == 0 && access(path, R_OK) == 0;
 }
 
 static void add_fault(cJSON *fa, const clip_result *c)
@@ -104,19 +101,19 @@ static void add_fault(cJSON *fa, const clip_result *c)
     cJSON_AddStringToObject(e, "mode", mode_name(c->mode));
     cJSON_AddNumberToObject(e, "anim", c->clip);
     cJSON_AddNumberToObject(e, "ticks", c->orig_ticks);
-    cJSON_AddItemToObject(e, "fault", report_json_fault(c->fault));
+    cJSON_AddItemToObject(e, "fault", json_fault(c->fault));
     cJSON_AddItemToArray(fa, e);
 }
 
-static cJSON *file_json(const char *dir, const report_meta *m, const run_results *r, size_t fi,
+static cJSON *file_json(const char *dir, const run_meta *m, const run_results *r, size_t fi,
                         int compressed, uint64_t *ntraces, uint64_t *nfaults)
 {
     const run_file *f = &r->files[fi];
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "name", report_json_string(f->name));
+    cJSON_AddItemToObject(o, "name", json_string(f->name));
     cJSON_AddStringToObject(o, "sha256", f->sha256);
     cJSON_AddNumberToObject(o, "size", (double)f->size);
-    cJSON_AddItemToObject(o, "kind", str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
+    cJSON_AddItemToObject(o, "kind", json_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "bones", f->bones);
     cJSON_AddNumberToObject(o, "clips", f->clips);
     cJSON_AddStringToObject(o, "status", f->parsed ? "ok" : "bad_input");
@@ -124,14 +121,14 @@ static cJSON *file_json(const char *dir, const report_meta *m, const run_results
         cJSON_AddNullToObject(o, "error");
     } else {
         char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-        cJSON_AddItemToObject(o, "error", report_json_string(ff_error_format(&f->error, msg, sizeof msg)));
+        cJSON_AddItemToObject(o, "error", json_string(ff_error_format(&f->error, msg, sizeof msg)));
     }
     cJSON *tr = cJSON_AddObjectToObject(o, "traces");
     for (int k = 0; f->parsed && dat_kind_has_model(f->kind) && k < MODE__COUNT; k++) {
         char file[600];
         if ((m->modes & (1u << k)) &&
             trace_present(dir, f->name, (mode_id)k, compressed, file, sizeof file)) {
-            cJSON_AddItemToObject(tr, mode_name((mode_id)k), report_json_string(file));
+            cJSON_AddItemToObject(tr, mode_name((mode_id)k), json_string(file));
             (*ntraces)++;
         }
     }
@@ -146,23 +143,23 @@ static cJSON *file_json(const char *dir, const report_meta *m, const run_results
 }
 
 /* One entity's entry: its pair, its files' SHA-256, its trace files and faults. */
-static cJSON *entity_json(const char *dir, const report_meta *m, const run_results *r,
+static cJSON *entity_json(const char *dir, const run_meta *m, const run_results *r,
                           size_t ei, int compressed, uint64_t *ntraces, uint64_t *nfaults)
 {
     const res_entity *en = &r->entities[ei];
     const run_file *b = &r->files[en->body], *w = en->weapon >= 0 ? &r->files[en->weapon] : NULL;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "body", report_json_string(b->name));
-    cJSON_AddItemToObject(o, "weapon", str_or_null(w ? w->name : NULL));
+    cJSON_AddItemToObject(o, "body", json_string(b->name));
+    cJSON_AddItemToObject(o, "weapon", json_str_or_null(w ? w->name : NULL));
     cJSON_AddStringToObject(o, "body_sha256", b->sha256);
-    cJSON_AddItemToObject(o, "weapon_sha256", str_or_null(w ? w->sha256 : NULL));
+    cJSON_AddItemToObject(o, "weapon_sha256", json_str_or_null(w ? w->sha256 : NULL));
     cJSON *tr = cJSON_AddObjectToObject(o, "traces");
     for (int k = 0; k < MODE__COUNT; k++) {
         char file[1200], path[5400];
         tj_entity_file_name(file, sizeof file, b->name, w ? w->name : NULL, (mode_id)k, compressed);
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        if ((m->modes & (1u << k)) && en->clips && access(path, R_OK) == 0) {
-            cJSON_AddItemToObject(tr, mode_name((mode_id)k), report_json_string(file));
+        if ((m->modes & (1u << k)) && en->clips &&
+            path_join(path, sizeof path, dir, file, NULL) == 0 && access(path, R_OK) == 0) {
+            cJSON_AddItemToObject(tr, mode_name((mode_id)k), json_string(file));
             (*ntraces)++;
         }
     }
@@ -176,16 +173,16 @@ static cJSON *entity_json(const char *dir, const report_meta *m, const run_resul
     return o;
 }
 
-static cJSON *build(const char *dir, const report_meta *m, const run_results *r, int compressed)
+static cJSON *build(const char *dir, const run_meta *m, const run_results *r, int compressed)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root) return NULL;
     char now[32];
-    report_now_iso(now, sizeof now);
+    run_meta_now_iso(now, sizeof now);
     cJSON_AddStringToObject(root, "format", TSET_FORMAT);
     cJSON_AddStringToObject(root, "created", now);
     cJSON_AddNumberToObject(root, "trace_format", 1);
-    report_json_identity(root, m);
+    json_identity(root, m);
     cJSON_AddStringToObject(root, "bone_matrices",
                             m->pose_level       ? "compared"
                             : m->keep_matrices ? "original"
@@ -222,7 +219,7 @@ static cJSON *build(const char *dir, const report_meta *m, const run_results *r,
     return root;
 }
 
-int tset_write(const char *dir, const report_meta *m, const run_results *r, int compressed,
+int tset_write(const char *dir, const run_meta *m, const run_results *r, int compressed,
                ff_error *err)
 {
     cJSON *root = build(dir, m, r, compressed);
@@ -230,7 +227,10 @@ int tset_write(const char *dir, const report_meta *m, const run_results *r, int 
     cJSON_Delete(root);
     if (!text) return ff_error_set(err, FF_E_NOMEM, TSET_MANIFEST, -1, "out of memory");
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, TSET_MANIFEST);
+    if (path_join(path, sizeof path, dir, TSET_MANIFEST, err) < 0) {
+        cJSON_free(text);
+        return -1;
+    }
     strbuf b;
     sb_init(&b);
     sb_puts(&b, text);
@@ -446,11 +446,11 @@ int tset_load(const char *dir, tset **out, ff_error *err)
 {
     *out = NULL;
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, TSET_MANIFEST);
+    if (path_join(path, sizeof path, dir, TSET_MANIFEST, err) < 0) return -1;
     if (access(path, F_OK) != 0) return 0;
     uint8_t *data;
     size_t size;
-    if (fio_read_file(path, 0, TSET_MANIFEST_MAX, &data, &size, err) < 0) return -1;
+    if (file_read(path, 0, TSET_MANIFEST_MAX, &data, &size, err) < 0) return -1;
     cJSON *root = cJSON_ParseWithLength((const char *)data, size);
     free(data);
     if (!cJSON_IsObject(root)) {

@@ -34,10 +34,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/fault.h"
+#include "emu/engine/fault.h"
 #include "harness/core/modes.h"
-#include "harness/report/report.h"
 #include "harness/core/results.h"
+#include "harness/core/run_meta.h"
 #include "common/error.h"
 
 #define TSET_FORMAT "ff8diff-traces/1"
@@ -99,7 +99,7 @@ typedef struct tset {
  * names (listed when present in dir) and faults from r. Returns -1 with err
  * on failure (nothing half-written: temporary name and rename).
  */
-int tset_write(const char *dir, const report_meta *m, const run_results *r, int compressed,
+int tset_write(const char *dir, const run_meta *m, const run_results *r, int compressed,
                ff_error *err);
 
 /*

@@ -26,9 +26,7 @@ static void cleanup(void)
 
 static char *standin(void)
 {
-    const char *bin = getenv("FF8DIFF_BINARY_DIR");
-    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
-    return ts_path(bin, "emu/standin/standin.exe");
+    return ts_standin("standin.exe");
 }
 
 /* File offset of a virtual address, from the section table read here. */

@@ -29,11 +29,7 @@ static void cleanup(void)
 
 static char *standin(const char *name)
 {
-    const char *bin = getenv("FF8DIFF_BINARY_DIR");
-    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
-    char rel[128];
-    snprintf(rel, sizeof rel, "emu/standin/%s", name);
-    return ts_path(bin, rel);
+    return ts_standin(name);
 }
 
 /* The address nm gave name in emu/standin/<file>. */

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "emu/unicorn_info.h"
+#include "emu/engine/unicorn_info.h"
 #include "tests/support/ts.h"
 
 static char *scratch;
@@ -30,11 +30,7 @@ static void cleanup(void)
 
 static char *variant(const char *name)
 {
-    const char *bin = getenv("FF8DIFF_BINARY_DIR");
-    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set");
-    char rel[64];
-    snprintf(rel, sizeof rel, "emu/standin/%s", name);
-    return ts_path(bin, rel);
+    return ts_standin(name);
 }
 
 /* report.json validates against reports/schema (python3-jsonschema). */
@@ -306,7 +302,18 @@ Test(run_cli, sigint_writes_a_valid_partial_report, .init = setup, .fini = clean
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "interrupted")));
     cr_assert(ts_num(r, "totals.not_run") > 0, "stopped early: some clips were not run");
     cr_assert(ts_num(r, "totals.match") > 0, "some clips were compared before the signal");
+    const cJSON *v = cJSON_GetObjectItem(r, "verdict");
+    cr_assert_str_eq(cJSON_GetObjectItem(v, "result")->valuestring, "incomplete");
+    cr_assert_str_eq(cJSON_GetObjectItem(v, "reason")->valuestring, "interrupted");
     cJSON_Delete(r);
+    /* Every rendering says the stored verdict (test_cli_verdict.c for the others). */
+    ts_sh(scratch, &o,
+          "grep -c 'id=\"verdict\">INCOMPLETE<' '%s'/*/index.html && "
+          "grep -c '^\\*\\*Result: INCOMPLETE\\*\\*' '%s'/*/summary.md && "
+          "grep -c 'name=\"verdict\" value=\"INCOMPLETE\"' '%s'/*/junit.xml",
+          out, out, out);
+    cr_assert_eq(o.status, 0, "a rendering does not say INCOMPLETE: %s%s", o.out, o.err);
+    ts_out_free(&o);
     /* The report folder was moved into place whole, and it validates. */
     ts_sh(scratch, &o, "find '%s' -name '.*.tmp'", out);
     cr_assert_str_eq(o.out, "", "a temporary report folder is left: %s", o.out);

@@ -1,8 +1,8 @@
 /*
- * tests/corpus/ct.h: helpers shared by the corpus suites: loud must-succeed
- * calls, memory comparison with a hex dump, scratch folders, whole-file
- * writes and reads, the reference engine driven over a clip, and synthetic
- * presets built in memory.
+ * tests/corpus/ct.h: what only the corpus suites share: the reference
+ * engine driven over a clip and synthetic presets built in memory. The
+ * rest (TS_OK, error checks, scratch folders, file writes) is
+ * tests/support/ts.h's.
  *
  * Test code only.
  */
@@ -18,36 +18,6 @@
 #include "ref/engine.h"
 #include "common/error.h"
 #include "tests/support/ts.h"
-
-/* Fails the running test with the error text when call != 0. */
-#define CT_OK(call, err)                                                                           \
-    do {                                                                                           \
-        char ct_msg_[1024];                                                                        \
-        int ct_rc_ = (call);                                                                       \
-        cr_assert(ct_rc_ == 0, "%s failed: %s", #call,                                             \
-                  ff_error_format((err), ct_msg_, sizeof ct_msg_));                                \
-    } while (0)
-
-/* Asserts an error of kind, file suffix (NULL: any) and offset (-2: any). */
-void ct_assert_error(const ff_error *err, ff_errkind kind, const char *file_suffix, int64_t offset,
-                     const char *what);
-
-
-/* A new empty folder under $TMPDIR or /tmp (malloc'd path). */
-char *ct_tempdir(void);
-/* Removes a folder and everything below it, then frees path. */
-void ct_rmtree(char *path);
-/* Removes the folders ct_tempdir made that are still there: a suite's
- * .fini, so a test stopped by a failed assertion leaves nothing behind. */
-void ct_cleanup(void);
-/* dir + "/" + name, malloc'd. */
-char *ct_path(const char *dir, const char *name);
-/* Writes bytes to dir/name (creating it), asserting success. */
-void ct_write(const char *dir, const char *name, const void *data, size_t size);
-/* Creates dir/name as a folder, asserting success; returns the malloc'd path. */
-char *ct_mkdir(const char *dir, const char *name);
-
-/* Little-endian u32 access. */
 
 /*
  * Decodes clip c of a parsed file with the reference engine in mode flags

@@ -35,10 +35,10 @@ static void build(arc_image *img)
     for (int e = 0; e < 3; e++)
         in[e] = (arc_input){paths[e], content[e], content_size[e], (uint32_t)e};
     ff_error err;
-    CT_OK(arc_build(in, 3, img, &err), &err);
+    TS_OK(arc_build(in, 3, img, &err), &err);
 }
 
-TestSuite(archive, .fini = ct_cleanup);
+TestSuite(archive, .fini = ts_cleanup);
 
 Test(archive, writer_layout_by_hand)
 {
@@ -75,19 +75,19 @@ Test(archive, written_files_read_back)
 {
     arc_image img;
     build(&img);
-    char *dir = ct_tempdir();
-    char *fi = ct_path(dir, "battle.fi"), *fl = ct_path(dir, "battle.fl"),
-         *fs = ct_path(dir, "battle.fs");
+    char *dir = ts_tempdir();
+    char *fi = ts_path(dir, "battle.fi"), *fl = ts_path(dir, "battle.fl"),
+         *fs = ts_path(dir, "battle.fs");
     ff_error err;
-    CT_OK(arc_write_image(&img, fi, fl, fs, &err), &err);
+    TS_OK(arc_write_image(&img, fi, fl, fs, &err), &err);
     arc *a;
-    CT_OK(arc_open(fi, fl, fs, &a, &err), &err);
+    TS_OK(arc_open(fi, fl, fs, &a, &err), &err);
     cr_assert_eq(arc_count(a), 3);
     cr_assert_eq(arc_fs_size(a), img.fs_size);
     for (size_t e = 0; e < 3; e++) {
         uint8_t *data;
         size_t size;
-        CT_OK(arc_read(a, e, &data, &size, &err), &err);
+        TS_OK(arc_read(a, e, &data, &size, &err), &err);
         cr_assert_eq(size, content_size[e], "entry %zu size", e);
         ts_assert_mem(data, content[e], size, paths[e]);
         free(data);
@@ -107,7 +107,7 @@ Test(archive, written_files_read_back)
     arc_close(a);
     arc_image_free(&img);
     free(fi), free(fl), free(fs);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* ---- hand-made archives ---- */
@@ -170,7 +170,7 @@ Test(archive, hand_made_archive_reads)
         uint8_t *data;
         size_t size;
         ff_error err;
-        CT_OK(hand_read(&h, i, &data, &size, &err), &err);
+        TS_OK(hand_read(&h, i, &data, &size, &err), &err);
         cr_assert_eq(size, strlen(want[i]));
         ts_assert_mem(data, want[i], size, want[i]);
         free(data);
@@ -185,7 +185,7 @@ Test(archive, lf_only_file_list_and_no_final_newline)
     arc_entry *e;
     size_t n;
     ff_error err;
-    CT_OK(arc_index_parse(h.fi, h.fi_size, "t.fi", (const uint8_t *)h.fl, strlen(h.fl), "t.fl", &e,
+    TS_OK(arc_index_parse(h.fi, h.fi_size, "t.fi", (const uint8_t *)h.fl, strlen(h.fl), "t.fl", &e,
                           &n, &err),
           &err);
     cr_assert_eq(n, 3);
@@ -307,7 +307,7 @@ Test(archive, each_defect_names_file_and_offset)
         ff_error_clear(&err);
         cr_assert_eq(hand_read(&h, d->entry, &data, &size, &err), -1, "%s: accepted", d->name);
         cr_assert_null(data, "%s: data returned with an error", d->name);
-        ct_assert_error(&err, d->kind, d->file, d->offset, d->name);
+        ts_assert_error(&err, d->kind, d->file, d->offset, d->name);
     }
 }
 
@@ -328,8 +328,8 @@ Test(archive, lz4_defects_through_files)
                  {"size lies (larger)", 601, 0},
                  {"size lies (smaller)", 599, 0},
                  {"corrupt data", 600, 1}};
-    char *dir = ct_tempdir();
-    char *fi = ct_path(dir, "b.fi"), *fl = ct_path(dir, "b.fl"), *fs = ct_path(dir, "b.fs");
+    char *dir = ts_tempdir();
+    char *fi = ts_path(dir, "b.fi"), *fl = ts_path(dir, "b.fl"), *fs = ts_path(dir, "b.fs");
     for (size_t k = 0; k < 4; k++) {
         uint8_t fsb[800], fib[12];
         memcpy(fsb, "pad!", 4);
@@ -339,12 +339,12 @@ Test(archive, lz4_defects_through_files)
         le_put32(fib, cases[k].fi_size);
         le_put32(fib + 4, 4);
         le_put32(fib + 8, ARC_LZ4);
-        ct_write(dir, "b.fi", fib, 12);
-        ct_write(dir, "b.fl", "C:\\x\\e.dat\r\n", 12);
-        ct_write(dir, "b.fs", fsb, 8 + (size_t)c);
+        ts_write_in(dir, "b.fi", fib, 12);
+        ts_write_in(dir, "b.fl", "C:\\x\\e.dat\r\n", 12);
+        ts_write_in(dir, "b.fs", fsb, 8 + (size_t)c);
         arc *a;
         ff_error err;
-        CT_OK(arc_open(fi, fl, fs, &a, &err), &err);
+        TS_OK(arc_open(fi, fl, fs, &a, &err), &err);
         uint8_t *data = NULL;
         size_t size;
         int rc = arc_read(a, 0, &data, &size, &err);
@@ -354,34 +354,34 @@ Test(archive, lz4_defects_through_files)
             free(data);
         } else {
             cr_assert_eq(rc, -1, "%s: accepted", cases[k].name);
-            ct_assert_error(&err, FF_E_FORMAT, "b.fs", -2, cases[k].name);
+            ts_assert_error(&err, FF_E_FORMAT, "b.fs", -2, cases[k].name);
             cr_assert(err.offset >= 8 && err.offset <= 8 + c, "%s: offset %lld outside the data",
                       cases[k].name, (long long)err.offset);
         }
         arc_close(a);
     }
     free(fi), free(fl), free(fs);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(archive, open_errors_name_the_file)
 {
-    char *dir = ct_tempdir();
-    char *fi = ct_path(dir, "b.fi"), *fl = ct_path(dir, "b.fl"), *fs = ct_path(dir, "b.fs");
+    char *dir = ts_tempdir();
+    char *fi = ts_path(dir, "b.fi"), *fl = ts_path(dir, "b.fl"), *fs = ts_path(dir, "b.fs");
     arc *a = NULL;
     ff_error err;
     cr_assert_eq(arc_open(fi, fl, fs, &a, &err), -1);
-    ct_assert_error(&err, FF_E_IO, "b.fi", -1, "missing FI");
+    ts_assert_error(&err, FF_E_IO, "b.fi", -1, "missing FI");
     hand h;
     hand_ok(&h);
-    ct_write(dir, "b.fi", h.fi, h.fi_size - 1);
-    ct_write(dir, "b.fl", h.fl, strlen(h.fl));
-    ct_write(dir, "b.fs", h.fs, h.fs_size);
+    ts_write_in(dir, "b.fi", h.fi, h.fi_size - 1);
+    ts_write_in(dir, "b.fl", h.fl, strlen(h.fl));
+    ts_write_in(dir, "b.fs", h.fs, h.fs_size);
     cr_assert_eq(arc_open(fi, fl, fs, &a, &err), -1);
-    ct_assert_error(&err, FF_E_FORMAT, "b.fi", 24, "FI with a partial record");
+    ts_assert_error(&err, FF_E_FORMAT, "b.fi", 24, "FI with a partial record");
     cr_assert_null(a);
     free(fi), free(fl), free(fs);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(archive, empty_entries_in_every_compression)
@@ -391,19 +391,19 @@ Test(archive, empty_entries_in_every_compression)
                        {"e2.dat", NULL, 0, ARC_LZ4}};
     arc_image img;
     ff_error err;
-    CT_OK(arc_build(in, 3, &img, &err), &err);
+    TS_OK(arc_build(in, 3, &img, &err), &err);
     /* Stored: nothing; LZSS: a zero size word, no data; LZ4: size word + block. */
     cr_assert_eq(le_u32(img.fi + 16), 0, "LZSS entry offset");
     cr_assert_eq(le_u32(img.fs), 0, "LZSS compressed size");
     cr_assert_eq(le_u32(img.fi + 28), 4, "LZ4 entry offset");
     arc_entry *e;
     size_t n;
-    CT_OK(arc_index_parse(img.fi, img.fi_size, "e.fi", img.fl, img.fl_size, "e.fl", &e, &n, &err),
+    TS_OK(arc_index_parse(img.fi, img.fi_size, "e.fi", img.fl, img.fl_size, "e.fl", &e, &n, &err),
           &err);
     for (size_t i = 0; i < 3; i++) {
         uint8_t *data = NULL;
         size_t size = 99;
-        CT_OK(arc_extract_mem(e, n, i, img.fs, img.fs_size, "e.fi", "e.fs", &data, &size, &err),
+        TS_OK(arc_extract_mem(e, n, i, img.fs, img.fs_size, "e.fi", "e.fs", &data, &size, &err),
               &err);
         cr_assert_eq(size, 0, "entry %zu", i);
         cr_assert_not_null(data, "entry %zu: an empty entry is still a buffer", i);

@@ -16,7 +16,7 @@
 #include "corpus/synth.h"
 #include "tests/corpus/ct.h"
 
-TestSuite(synth_cast, .fini = ct_cleanup);
+TestSuite(synth_cast, .fini = ts_cleanup);
 
 /* Weapons (8 sections) of body i's character, by the test's own reading of names. */
 static size_t weapons_of(const ct_built *b, size_t i, long *out)
@@ -153,13 +153,13 @@ static size_t reach(const dat_file *d, uint32_t c, uint8_t flags)
     uint8_t skel[16 + 48 * 255];
     ref_anim a;
     ff_error err;
-    CT_OK(ref_anim_init(&a, d, skel, sizeof skel, &err), &err);
+    TS_OK(ref_anim_init(&a, d, skel, sizeof skel, &err), &err);
     a.cmd.flags = flags;
     int ret = 0;
-    CT_OK(ref_start_clip(&a, (int16_t)c, &ret, &err), &err);
+    TS_OK(ref_start_clip(&a, (int16_t)c, &ret, &err), &err);
     for (int t = 0; ret == 0; t++) {
         cr_assert(t < 1024, "%s clip %u never ends", d->name, c);
-        CT_OK(ref_read_animation(&a, &ret, &err), &err);
+        TS_OK(ref_read_animation(&a, &ret, &err), &err);
     }
     return a.stream.high;
 }
@@ -209,11 +209,11 @@ Test(synth_cast, slow_fast_over_reads_on_body_and_weapon)
 
 Test(synth_cast, write_gives_the_entities_manifest)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     ff_error err;
-    CT_OK(synth_write(dir, SYNTH_SMALL, 4, NULL, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 4, NULL, &err), &err);
     pairs_attach_list l;
-    CT_OK(pairs_attach_load(dir, &l, &err), &err);
+    TS_OK(pairs_attach_load(dir, &l, &err), &err);
     /* corpus/README.md: one of the small preset's two pairs. */
     static const pairs_attach_entry want[1] = {
         {"d4c009.dat", "d4w024.dat", {{300, -2048, 4000}, {-7, 120, 2500}}}};
@@ -221,10 +221,10 @@ Test(synth_cast, write_gives_the_entities_manifest)
     ts_assert_mem(l.e, want, sizeof want, "attach entries");
     pairs_attach_free(&l);
     /* Writing vanilla over it leaves an empty manifest, not the stale one. */
-    CT_OK(synth_write(dir, SYNTH_VANILLA, 4, NULL, &err), &err);
-    CT_OK(pairs_attach_load(dir, &l, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_VANILLA, 4, NULL, &err), &err);
+    TS_OK(pairs_attach_load(dir, &l, &err), &err);
     cr_assert_eq(l.n, 0);
     cr_assert(l.source[0], "the file was there");
     pairs_attach_free(&l);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }

@@ -51,7 +51,7 @@ Test(lzss, hand_assembled_streams)
         uint8_t out[64];
         memset(out, 0xCC, sizeof out);
         ff_error err;
-        CT_OK(lzss_decode(v->src, v->src_len, out, v->want_len, "t", 0, &err), &err);
+        TS_OK(lzss_decode(v->src, v->src_len, out, v->want_len, "t", 0, &err), &err);
         ts_assert_mem(out, v->want, v->want_len, v->name);
         cr_assert_eq(out[v->want_len], 0xCC, "%s: wrote past the announced size", v->name);
     }
@@ -89,7 +89,7 @@ Test(lzss, malformed_streams)
         ff_error_clear(&err);
         int rc = lzss_decode(v->src, v->src_len, out, v->dst_len, "x.fs", 0x100, &err);
         cr_assert_eq(rc, -1, "%s: accepted", v->name);
-        ct_assert_error(&err, v->kind, "x.fs", v->offset, v->name);
+        ts_assert_error(&err, v->kind, "x.fs", v->offset, v->name);
     }
 }
 
@@ -97,10 +97,10 @@ Test(lzss, empty_stream_is_empty_output)
 {
     uint8_t out[1];
     ff_error err;
-    CT_OK(lzss_decode(NULL, 0, out, 0, "t", 0, &err), &err);
+    TS_OK(lzss_decode(NULL, 0, out, 0, "t", 0, &err), &err);
     /* A lone flag byte with nothing after it decodes to nothing too. */
     const uint8_t flag_only[1] = {0xFF};
-    CT_OK(lzss_decode(flag_only, 1, out, 0, "t", 0, &err), &err);
+    TS_OK(lzss_decode(flag_only, 1, out, 0, "t", 0, &err), &err);
 }
 
 static void round_trip(const uint8_t *src, size_t n, const char *what, size_t *encoded)
@@ -110,10 +110,10 @@ static void round_trip(const uint8_t *src, size_t n, const char *what, size_t *e
     uint8_t *dec = malloc(n ? n : 1);
     size_t size = 0;
     ff_error err;
-    CT_OK(lzss_encode(src, n, enc, cap, &size, &err), &err);
+    TS_OK(lzss_encode(src, n, enc, cap, &size, &err), &err);
     cr_assert(size <= cap, "%s: %zu bytes over the bound %zu", what, size, cap);
     if (n) cr_assert(enc[0] & 1, "%s: the first token is not a literal", what);
-    CT_OK(lzss_decode(enc, size, dec, n, "rt", 0, &err), &err);
+    TS_OK(lzss_decode(enc, size, dec, n, "rt", 0, &err), &err);
     ts_assert_mem(dec, src, n, what);
     *encoded = size;
     free(enc);

@@ -13,43 +13,43 @@
 #include "corpus/synth.h"
 #include "tests/corpus/ct.h"
 
-TestSuite(manifest, .fini = ct_cleanup);
+TestSuite(manifest, .fini = ts_cleanup);
 
 /* A file of one million 'a' and a file holding "abc": both bad .dat files,
  * both listed with their size and hash. */
 Test(manifest, bad_files_are_entries_with_a_hash)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     size_t n = 1000000;
     char *a = malloc(n);
     memset(a, 'a', n);
-    ct_write(dir, "million.dat", a, n);
-    ct_write(dir, "abc.dat", "abc", 3);
+    ts_write_in(dir, "million.dat", a, n);
+    ts_write_in(dir, "abc.dat", "abc", 3);
     free(a);
     corpus *c;
     manifest *m;
     ff_error err;
-    CT_OK(corpus_open(dir, &c, &err), &err);
-    CT_OK(manifest_build(c, &m, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(manifest_build(c, &m, &err), &err);
     cr_assert_eq(m->n, 2);
     cr_assert_str_eq(m->e[0].name, "abc.dat");
     cr_assert_str_eq(m->e[0].sha256,
                      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     cr_assert_eq(m->e[0].size, 3);
     cr_assert(m->e[0].bad && !m->e[0].parsed);
-    ct_assert_error(&m->e[0].error, FF_E_TRUNCATED, "abc.dat", 0, "3-byte file");
+    ts_assert_error(&m->e[0].error, FF_E_TRUNCATED, "abc.dat", 0, "3-byte file");
     cr_assert_str_eq(m->e[1].name, "million.dat");
     cr_assert_str_eq(m->e[1].sha256,
                      "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     cr_assert_eq(m->e[1].size, 1000000);
     /* 'aaaa' = 0x61616161 sections: no kind has that many. */
-    ct_assert_error(&m->e[1].error, FF_E_UNSUPPORTED, "million.dat", 0, "a file of 'a'");
+    ts_assert_error(&m->e[1].error, FF_E_UNSUPPORTED, "million.dat", 0, "a file of 'a'");
     cr_assert_eq(m->totals.files, 2);
     cr_assert_eq(m->totals.bad, 2);
     cr_assert_eq(m->totals.clips, 0);
     manifest_free(m);
     corpus_close(c);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(manifest, one_model_file_from_its_recipe)
@@ -65,9 +65,9 @@ Test(manifest, one_model_file_from_its_recipe)
     uint8_t *data;
     size_t size;
     ff_error err;
-    CT_OK(synth_build_file(&spec, &data, &size, &err), &err);
+    TS_OK(synth_build_file(&spec, &data, &size, &err), &err);
     manifest_entry e;
-    CT_OK(manifest_analyze("d2c000.dat", data, size, &e, &err), &err);
+    TS_OK(manifest_analyze("d2c000.dat", data, size, &e, &err), &err);
     char msg[1024];
     cr_assert(!e.bad, "%s", ff_error_format(&e.error, msg, sizeof msg));
     cr_assert(e.parsed);
@@ -97,15 +97,15 @@ Test(manifest, decoding_errors_mark_the_entry_bad)
     uint8_t *data;
     size_t size;
     ff_error err;
-    CT_OK(synth_build_file(&spec, &data, &size, &err), &err);
+    TS_OK(synth_build_file(&spec, &data, &size, &err), &err);
     dat_file d;
-    CT_OK(dat_parse(data, size, "x", &d, &err), &err);
+    TS_OK(dat_parse(data, size, "x", &d, &err), &err);
     /* Claim 255 frames: decoding runs into the file's end. */
     uint32_t off;
-    CT_OK(dat_clip_offset(&d, 0, &off, &err), &err);
+    TS_OK(dat_clip_offset(&d, 0, &off, &err), &err);
     data[off] = 255;
     manifest_entry e;
-    CT_OK(manifest_analyze("c0m050.dat", data, size, &e, &err), &err);
+    TS_OK(manifest_analyze("c0m050.dat", data, size, &e, &err), &err);
     cr_assert(e.bad && e.parsed, "bad %d parsed %d", e.bad, e.parsed);
     cr_assert_eq(e.kind, DAT_MONSTER);
     cr_assert_neq(e.error.kind, FF_E_OK);
@@ -116,14 +116,14 @@ Test(manifest, decoding_errors_mark_the_entry_bad)
 
 Test(manifest, small_preset_totals_by_hand)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     ff_error err;
-    CT_OK(synth_write(dir, SYNTH_SMALL, 2024, NULL, &err), &err);
-    ct_write(dir, "notes.txt", "not listed", 10);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 2024, NULL, &err), &err);
+    ts_write_in(dir, "notes.txt", "not listed", 10);
     corpus *c;
     manifest *m;
-    CT_OK(corpus_open(dir, &c, &err), &err);
-    CT_OK(manifest_build(c, &m, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(manifest_build(c, &m, &err), &err);
     const manifest_totals *t = &m->totals;
     /* c0m000 (1 bone): 1+129+140+10+20+12+7 = 319 frames, 7 clips;
      * c0m001 (71 bones): 3+5+10+1 = 19 frames, 4 clips;
@@ -156,9 +156,9 @@ Test(manifest, small_preset_totals_by_hand)
         cr_assert_str_eq(m->e[i].name, names[i]);
         uint8_t *data;
         size_t size;
-        CT_OK(corpus_load(c, i, &data, &size, &err), &err);
+        TS_OK(corpus_load(c, i, &data, &size, &err), &err);
         char hex[MANIFEST_SHA256_HEX];
-        CT_OK(sha256_hex(data, size, hex, &err), &err);
+        TS_OK(sha256_hex(data, size, hex, &err), &err);
         cr_assert_str_eq(m->e[i].sha256, hex, "%s", names[i]);
         cr_assert_eq(m->e[i].size, size);
         free(data);
@@ -166,5 +166,5 @@ Test(manifest, small_preset_totals_by_hand)
     cr_assert_str_neq(m->e[2].sha256, m->e[3].sha256, "a copy differs in its geometry");
     manifest_free(m);
     corpus_close(c);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }

@@ -22,7 +22,7 @@
 #define NM DAT_NO_MODEL
 #define N PAIRS_NONE
 
-TestSuite(pairs, .fini = ct_cleanup);
+TestSuite(pairs, .fini = ts_cleanup);
 
 /* What one entity must be: indices into the list, counts, reason. */
 typedef struct want_entity {
@@ -35,7 +35,7 @@ typedef struct want_entity {
 static void build_ok(const pairs_file *f, size_t n, const pairs_attach_list *att, pairs_set *s)
 {
     ff_error err;
-    CT_OK(pairs_build(f, n, att, s, &err), &err);
+    TS_OK(pairs_build(f, n, att, s, &err), &err);
 }
 
 static void check_entities(const pairs_set *s, const want_entity *w, size_t nw, const char *what)
@@ -253,7 +253,7 @@ Test(pairs, from_a_manifest)
     manifest m = {4, e, {0}};
     pairs_set s;
     ff_error err;
-    CT_OK(pairs_from_manifest(&m, NULL, &s, &err), &err);
+    TS_OK(pairs_from_manifest(&m, NULL, &s, &err), &err);
     /* A parsed file that failed to decode still runs (its error shows there). */
     static const want_entity want[] = {{0, 1, 4, 4, 0, PAIRS_NOWEAPON_NONE},
                                        {2, N, 9, 0, 0, PAIRS_NOWEAPON_MONSTER}};
@@ -274,7 +274,7 @@ static const char good_json[] =
 static void parse_ok(const char *text, pairs_attach_list *l)
 {
     ff_error err;
-    CT_OK(pairs_attach_parse(text, strlen(text), "x/entities.json", l, &err), &err);
+    TS_OK(pairs_attach_parse(text, strlen(text), "x/entities.json", l, &err), &err);
 }
 
 Test(pairs, manifest_values_reach_their_pair_only)
@@ -401,7 +401,7 @@ Test(pairs, manifest_written_and_read_back)
     char *text;
     size_t len;
     ff_error err;
-    CT_OK(pairs_attach_format(&l, &text, &len, &err), &err);
+    TS_OK(pairs_attach_format(&l, &text, &len, &err), &err);
     static const char want[] =
         "{\n  \"format\": \"ff8diff-entities\",\n  \"version\": 1,\n  \"attach\": [\n"
         "    {\"body\":\"d0c000.dat\",\"weapon\":\"d0w001.dat\",\"rotation\":[0,1024,-512],"
@@ -418,7 +418,7 @@ Test(pairs, manifest_written_and_read_back)
     free(text);
     /* Empty list: still a manifest. */
     pairs_attach_list none = {"", 0, NULL};
-    CT_OK(pairs_attach_format(&none, &text, &len, &err), &err);
+    TS_OK(pairs_attach_format(&none, &text, &len, &err), &err);
     cr_assert_str_eq(text, "{\n  \"format\": \"ff8diff-entities\",\n  \"version\": 1,\n"
                            "  \"attach\": []\n}\n");
     parse_ok(text, &back);
@@ -437,46 +437,46 @@ Test(pairs, manifest_written_and_read_back)
 
 Test(pairs, manifest_loaded_from_a_folder_when_present)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     pairs_attach_list l;
     ff_error err;
-    CT_OK(pairs_attach_load(dir, &l, &err), &err);
+    TS_OK(pairs_attach_load(dir, &l, &err), &err);
     cr_assert_eq(l.n, 0, "no manifest: no entries");
     pairs_attach_free(&l);
-    ct_write(dir, PAIRS_ATTACH_FILE, good_json, strlen(good_json));
-    CT_OK(pairs_attach_load(dir, &l, &err), &err);
+    ts_write_in(dir, PAIRS_ATTACH_FILE, good_json, strlen(good_json));
+    TS_OK(pairs_attach_load(dir, &l, &err), &err);
     cr_assert_eq(l.n, 3);
     cr_assert(strstr(l.source, PAIRS_ATTACH_FILE), "source %s", l.source);
     pairs_attach_free(&l);
-    ct_write(dir, PAIRS_ATTACH_FILE, "{\"format\": 1}", 13);
+    ts_write_in(dir, PAIRS_ATTACH_FILE, "{\"format\": 1}", 13);
     cr_assert_eq(pairs_attach_load(dir, &l, &err), -1);
     cr_assert_eq(err.kind, FF_E_FORMAT);
     cr_assert(strstr(err.file, PAIRS_ATTACH_FILE), "%s", err.file);
     /* A folder in its place cannot be read. */
-    char *sub = ct_mkdir(dir, "inner");
-    char *inner = ct_mkdir(sub, PAIRS_ATTACH_FILE);
+    char *sub = ts_mkdir(dir, "inner");
+    char *inner = ts_mkdir(sub, PAIRS_ATTACH_FILE);
     cr_assert_eq(pairs_attach_load(sub, &l, &err), -1);
     cr_assert_eq(err.kind, FF_E_IO);
     free(inner);
     free(sub);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* ---- the small preset, end to end ---- */
 
 Test(pairs, small_preset_entities_by_hand)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     ff_error err;
-    CT_OK(synth_write(dir, SYNTH_SMALL, 3, NULL, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 3, NULL, &err), &err);
     corpus *c;
     manifest *m;
     pairs_attach_list l;
     pairs_set s;
-    CT_OK(corpus_open(dir, &c, &err), &err);
-    CT_OK(manifest_build(c, &m, &err), &err);
-    CT_OK(pairs_attach_load(dir, &l, &err), &err);
-    CT_OK(pairs_from_manifest(m, &l, &s, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(manifest_build(c, &m, &err), &err);
+    TS_OK(pairs_attach_load(dir, &l, &err), &err);
+    TS_OK(pairs_from_manifest(m, &l, &s, &err), &err);
     /* corpus/README.md, small preset: 4 monsters (c0m127 has no model),
      * d1c003 with a reduced weapon (2 clips), d4c009 with its 2 weapons (6
      * clips), Edea's d7c016 (2 clips); attach values on d4c009 + d4w024. */
@@ -516,5 +516,5 @@ Test(pairs, small_preset_entities_by_hand)
     pairs_attach_free(&l);
     manifest_free(m);
     corpus_close(c);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }

@@ -22,20 +22,20 @@ static void assert_prefix(const char *s, const char *prefix, const char *what)
               prefix);
 }
 
-TestSuite(source, .fini = ct_cleanup);
+TestSuite(source, .fini = ts_cleanup);
 
 Test(source, folder_of_dat_files_sorted_ignoring_case)
 {
-    char *dir = ct_tempdir();
-    ct_write(dir, "b.DAT", "bb", 2);
-    ct_write(dir, "A.dat", "a", 1);
-    ct_write(dir, "C0M001.dat", "ccc", 3);
-    ct_write(dir, "notes.txt", "x", 1);
-    ct_write(dir, ".dat", "x", 1); /* no name before the extension */
-    free(ct_mkdir(dir, "folder.dat"));
+    char *dir = ts_tempdir();
+    ts_write_in(dir, "b.DAT", "bb", 2);
+    ts_write_in(dir, "A.dat", "a", 1);
+    ts_write_in(dir, "C0M001.dat", "ccc", 3);
+    ts_write_in(dir, "notes.txt", "x", 1);
+    ts_write_in(dir, ".dat", "x", 1); /* no name before the extension */
+    free(ts_mkdir(dir, "folder.dat"));
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
     cr_assert_eq(corpus_get_kind(c), CORPUS_FOLDER);
     cr_assert_eq(corpus_count(c), 3);
     static const char *const want[3] = {"A.dat", "b.DAT", "C0M001.dat"};
@@ -45,7 +45,7 @@ Test(source, folder_of_dat_files_sorted_ignoring_case)
         cr_assert(corpus_is_dat(c, i));
         uint8_t *data;
         size_t size;
-        CT_OK(corpus_load(c, i, &data, &size, &err), &err);
+        TS_OK(corpus_load(c, i, &data, &size, &err), &err);
         cr_assert_eq(size, want_size[i], "entry %zu size", i);
         free(data);
     }
@@ -56,7 +56,7 @@ Test(source, folder_of_dat_files_sorted_ignoring_case)
     assert_prefix(corpus_describe(c), "folder ", "describe");
     cr_assert_str_eq(corpus_kind_name(corpus_get_kind(c)), "folder");
     corpus_close(c);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* An archive of three entries (two .dat, one not) with names in mixed case. */
@@ -69,10 +69,10 @@ static void write_archive(const char *dir, const char *fi, const char *fl, const
     };
     arc_image img;
     ff_error err;
-    CT_OK(arc_build(in, 3, &img, &err), &err);
-    ct_write(dir, fi, img.fi, img.fi_size);
-    ct_write(dir, fl, img.fl, img.fl_size);
-    ct_write(dir, fs, img.fs, img.fs_size);
+    TS_OK(arc_build(in, 3, &img, &err), &err);
+    ts_write_in(dir, fi, img.fi, img.fi_size);
+    ts_write_in(dir, fl, img.fl, img.fl_size);
+    ts_write_in(dir, fs, img.fs, img.fs_size);
     arc_image_free(&img);
 }
 
@@ -91,7 +91,7 @@ static void assert_archive_entries(const corpus *c)
         uint8_t *data;
         size_t size;
         ff_error err;
-        CT_OK(corpus_load(c, i, &data, &size, &err), &err);
+        TS_OK(corpus_load(c, i, &data, &size, &err), &err);
         cr_assert_eq(size, strlen(want[i]));
         ts_assert_mem(data, want[i], size, want[i]);
         free(data);
@@ -100,38 +100,38 @@ static void assert_archive_entries(const corpus *c)
 
 Test(source, battle_fs_with_siblings_in_other_cases)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     write_archive(dir, "BATTLE.FI", "Battle.Fl", "battle.fs");
-    char *fs = ct_path(dir, "battle.fs");
+    char *fs = ts_path(dir, "battle.fs");
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(fs, &c, &err), &err);
+    TS_OK(corpus_open(fs, &c, &err), &err);
     cr_assert_eq(corpus_get_kind(c), CORPUS_ARCHIVE);
     assert_archive_entries(c);
     assert_prefix(corpus_describe(c), "archive ", "describe");
     cr_assert(strstr(corpus_describe(c), "3 entries, 2 .dat"), "%s", corpus_describe(c));
     corpus_close(c);
     /* The folder holding the archive resolves to it as well. */
-    CT_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
     cr_assert_eq(corpus_get_kind(c), CORPUS_ARCHIVE);
     assert_archive_entries(c);
     corpus_close(c);
     free(fs);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(source, install_root_prefers_lang_en)
 {
-    char *root = ct_tempdir();
-    char *data = ct_mkdir(root, "DATA");
-    char *fr = ct_mkdir(data, "lang-fr");
-    char *en = ct_mkdir(data, "Lang-EN");
-    free(ct_mkdir(data, "lang-it")); /* no archive inside: not a language */
+    char *root = ts_tempdir();
+    char *data = ts_mkdir(root, "DATA");
+    char *fr = ts_mkdir(data, "lang-fr");
+    char *en = ts_mkdir(data, "Lang-EN");
+    free(ts_mkdir(data, "lang-it")); /* no archive inside: not a language */
     write_archive(en, "battle.fi", "BATTLE.FL", "Battle.FS");
-    ct_write(fr, "battle.fs", "", 0);
+    ts_write_in(fr, "battle.fs", "", 0);
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(root, &c, &err), &err);
+    TS_OK(corpus_open(root, &c, &err), &err);
     cr_assert_eq(corpus_get_kind(c), CORPUS_INSTALL);
     assert_archive_entries(c);
     const char *d = corpus_describe(c);
@@ -140,95 +140,95 @@ Test(source, install_root_prefers_lang_en)
     cr_assert(strstr(d, "languages: Lang-EN, lang-fr; using Lang-EN"), "%s", d);
     corpus_close(c);
     /* The Data folder itself is accepted too. */
-    CT_OK(corpus_open(data, &c, &err), &err);
+    TS_OK(corpus_open(data, &c, &err), &err);
     cr_assert_eq(corpus_get_kind(c), CORPUS_INSTALL);
     assert_archive_entries(c);
     corpus_close(c);
     free(data), free(fr), free(en);
-    ct_rmtree(root);
+    ts_rmtree(root);
 }
 
 Test(source, install_root_without_english_takes_the_first)
 {
-    char *root = ct_tempdir();
-    char *data = ct_mkdir(root, "Data");
-    char *fr = ct_mkdir(data, "lang-fr");
-    char *de = ct_mkdir(data, "LANG-DE");
+    char *root = ts_tempdir();
+    char *data = ts_mkdir(root, "Data");
+    char *fr = ts_mkdir(data, "lang-fr");
+    char *de = ts_mkdir(data, "LANG-DE");
     write_archive(de, "battle.fi", "battle.fl", "battle.fs");
-    ct_write(fr, "battle.fs", "", 0);
+    ts_write_in(fr, "battle.fs", "", 0);
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(root, &c, &err), &err);
+    TS_OK(corpus_open(root, &c, &err), &err);
     cr_assert_eq(corpus_get_kind(c), CORPUS_INSTALL);
     cr_assert(strstr(corpus_describe(c), "using LANG-DE"), "%s", corpus_describe(c));
     assert_archive_entries(c);
     corpus_close(c);
     free(data), free(fr), free(de);
-    ct_rmtree(root);
+    ts_rmtree(root);
 }
 
 Test(source, missing_fl_is_an_error_naming_it)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     write_archive(dir, "battle.fi", "battle.fl", "battle.fs");
-    char *fl = ct_path(dir, "battle.fl"), *fs = ct_path(dir, "battle.fs");
+    char *fl = ts_path(dir, "battle.fl"), *fs = ts_path(dir, "battle.fs");
     cr_assert_eq(remove(fl), 0);
     corpus *c = NULL;
     ff_error err;
     cr_assert_eq(corpus_open(fs, &c, &err), -1);
-    ct_assert_error(&err, FF_E_IO, "battle.fl", -1, "missing .fl");
+    ts_assert_error(&err, FF_E_IO, "battle.fl", -1, "missing .fl");
     cr_assert_null(c);
     free(fl), free(fs);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(source, nothing_usable)
 {
-    char *dir = ct_tempdir();
-    ct_write(dir, "readme.txt", "x", 1);
+    char *dir = ts_tempdir();
+    ts_write_in(dir, "readme.txt", "x", 1);
     corpus *c = NULL;
     ff_error err;
     cr_assert_eq(corpus_open(dir, &c, &err), -1);
-    ct_assert_error(&err, FF_E_USAGE, NULL, -1, "folder without .dat");
-    char *missing = ct_path(dir, "nope");
+    ts_assert_error(&err, FF_E_USAGE, NULL, -1, "folder without .dat");
+    char *missing = ts_path(dir, "nope");
     cr_assert_eq(corpus_open(missing, &c, &err), -1);
-    ct_assert_error(&err, FF_E_IO, "nope", -1, "missing path");
-    char *txt = ct_path(dir, "readme.txt");
+    ts_assert_error(&err, FF_E_IO, "nope", -1, "missing path");
+    char *txt = ts_path(dir, "readme.txt");
     cr_assert_eq(corpus_open(txt, &c, &err), -1);
-    ct_assert_error(&err, FF_E_USAGE, "readme.txt", -1, "a text file");
+    ts_assert_error(&err, FF_E_USAGE, "readme.txt", -1, "a text file");
     cr_assert_null(c);
     free(missing), free(txt);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(source, single_dat_file)
 {
-    char *dir = ct_tempdir();
-    ct_write(dir, "c0m005.dat", "12345", 5);
-    char *p = ct_path(dir, "c0m005.dat");
+    char *dir = ts_tempdir();
+    ts_write_in(dir, "c0m005.dat", "12345", 5);
+    char *p = ts_path(dir, "c0m005.dat");
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(p, &c, &err), &err);
+    TS_OK(corpus_open(p, &c, &err), &err);
     cr_assert_eq(corpus_get_kind(c), CORPUS_FILE);
     cr_assert_eq(corpus_count(c), 1);
     cr_assert_str_eq(corpus_name(c, 0), "c0m005.dat");
     cr_assert_str_eq(corpus_path(c, 0), p);
     uint8_t *data;
     size_t size;
-    CT_OK(corpus_load(c, 0, &data, &size, &err), &err);
+    TS_OK(corpus_load(c, 0, &data, &size, &err), &err);
     cr_assert_eq(size, 5);
     free(data);
     corpus_close(c);
     free(p);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(source, bad_entry_fails_alone)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     write_archive(dir, "battle.fi", "battle.fl", "battle.fs");
     /* Point entry 1 past the end of the data file. */
-    char *fi = ct_path(dir, "battle.fi");
+    char *fi = ts_path(dir, "battle.fi");
     FILE *f = fopen(fi, "r+b");
     cr_assert(f);
     uint8_t off[4];
@@ -238,18 +238,18 @@ Test(source, bad_entry_fails_alone)
     fclose(f);
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
     uint8_t *data = NULL;
     size_t size;
     cr_assert_eq(corpus_load(c, 1, &data, &size, &err), -1);
-    ct_assert_error(&err, FF_E_RANGE, "battle.fi", 16, "entry past FS");
-    CT_OK(corpus_load(c, 0, &data, &size, &err), &err);
+    ts_assert_error(&err, FF_E_RANGE, "battle.fi", 16, "entry past FS");
+    TS_OK(corpus_load(c, 0, &data, &size, &err), &err);
     free(data);
-    CT_OK(corpus_load(c, 2, &data, &size, &err), &err);
+    TS_OK(corpus_load(c, 2, &data, &size, &err), &err);
     free(data);
     corpus_close(c);
     free(fi);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /*
@@ -269,16 +269,16 @@ Test(source, duplicate_base_names_get_distinct_names)
     static const char *const want[4] = {"c0m001.dat", "C0M001~3.DAT", "c0m001~2.dat",
                                         "c0m001~4.dat"};
     static const int renamed[4] = {0, 1, 0, 1};
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     arc_image img;
     ff_error err;
-    CT_OK(arc_build(in, 4, &img, &err), &err);
-    ct_write(dir, "battle.fi", img.fi, img.fi_size);
-    ct_write(dir, "battle.fl", img.fl, img.fl_size);
-    ct_write(dir, "battle.fs", img.fs, img.fs_size);
+    TS_OK(arc_build(in, 4, &img, &err), &err);
+    ts_write_in(dir, "battle.fi", img.fi, img.fi_size);
+    ts_write_in(dir, "battle.fl", img.fl, img.fl_size);
+    ts_write_in(dir, "battle.fs", img.fs, img.fs_size);
     arc_image_free(&img);
     corpus *c;
-    CT_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
     cr_assert_eq(corpus_count(c), 4);
     cr_assert_eq(corpus_renamed_count(c), 2);
     for (size_t i = 0; i < 4; i++) {
@@ -288,7 +288,7 @@ Test(source, duplicate_base_names_get_distinct_names)
         cr_assert(corpus_is_dat(c, i), "entry %zu is still a model file", i);
         uint8_t *data;
         size_t size;
-        CT_OK(corpus_load(c, i, &data, &size, &err), &err);
+        TS_OK(corpus_load(c, i, &data, &size, &err), &err);
         cr_assert_eq(size, in[i].size);
         ts_assert_mem(data, in[i].data, size, want[i]);
         free(data);
@@ -300,16 +300,16 @@ Test(source, duplicate_base_names_get_distinct_names)
     cr_assert_eq(corpus_find(c, "c:\\d\\c0m001.dat", &at), 0);
     cr_assert_eq(at, 3);
     corpus_close(c);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* A listing learns sizes and refusals from the index alone, without decompressing. */
 Test(source, entry_info_reads_no_data)
 {
-    char *dir = ct_tempdir();
+    char *dir = ts_tempdir();
     write_archive(dir, "battle.fi", "battle.fl", "battle.fs");
     /* Entry 0 (LZSS): data destroyed; entry 2 (LZ4): 2 GiB - 2 bytes announced. */
-    char *fi = ct_path(dir, "battle.fi"), *fs = ct_path(dir, "battle.fs");
+    char *fi = ts_path(dir, "battle.fi"), *fs = ts_path(dir, "battle.fs");
     FILE *f = fopen(fi, "r+b");
     cr_assert(f);
     uint8_t size_field[4];
@@ -319,46 +319,46 @@ Test(source, entry_info_reads_no_data)
     fclose(f);
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
     f = fopen(fs, "r+b");
     cr_assert(f);
     cr_assert_eq(fwrite("\xff\xff\xff\xff\xff\xff\xff\xff", 1, 8, f), 8);
     fclose(f);
     uint64_t size = 0;
     const char *comp = NULL;
-    CT_OK(corpus_entry_info(c, 0, &size, &comp, &err), &err);
+    TS_OK(corpus_entry_info(c, 0, &size, &comp, &err), &err);
     cr_assert_eq(size, 4);
     cr_assert_str_eq(comp, "lzss");
     uint8_t *data = NULL;
     size_t got;
     cr_assert_eq(corpus_load(c, 0, &data, &got, &err), -1, "the data is damaged when loaded");
     cr_assert_eq(corpus_entry_info(c, 2, &size, &comp, &err), -1);
-    ct_assert_error(&err, FF_E_RANGE, "battle.fi", 24, "2 GiB entry");
+    ts_assert_error(&err, FF_E_RANGE, "battle.fi", 24, "2 GiB entry");
     cr_assert_eq(size, 0x7FFFFFFEu);
     cr_assert_str_eq(comp, "lz4");
     cr_assert_eq(corpus_load(c, 2, &data, &got, &err), -1);
-    ct_assert_error(&err, FF_E_RANGE, "battle.fi", 24, "2 GiB entry loaded");
+    ts_assert_error(&err, FF_E_RANGE, "battle.fi", 24, "2 GiB entry loaded");
     corpus_close(c);
     free(fi);
     free(fs);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 /* A folder's .dat that is a FIFO or a link to a device is refused, without blocking. */
 Test(source, folder_entry_that_is_no_regular_file, .timeout = 20)
 {
-    char *dir = ct_tempdir();
-    ct_write(dir, "c0m000.dat", "real", 4);
-    char *pipe = ct_path(dir, "c0m001.dat");
+    char *dir = ts_tempdir();
+    ts_write_in(dir, "c0m000.dat", "real", 4);
+    char *pipe = ts_path(dir, "c0m001.dat");
     cr_assert_eq(mkfifo(pipe, 0600), 0);
     corpus *c;
     ff_error err;
-    CT_OK(corpus_open(dir, &c, &err), &err);
+    TS_OK(corpus_open(dir, &c, &err), &err);
     cr_assert_eq(corpus_count(c), 1, "a FIFO is not listed as a model file");
     corpus_close(c);
-    char *one = ct_path(dir, "c0m001.dat");
+    char *one = ts_path(dir, "c0m001.dat");
     cr_assert_eq(corpus_open(one, &c, &err), -1, "a FIFO named on its own is refused");
     free(one);
     free(pipe);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }

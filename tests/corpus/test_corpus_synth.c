@@ -47,7 +47,7 @@ static int16_t bits(ref_stream *s, ref_cursor *c, int n)
 {
     int16_t v;
     ff_error err;
-    CT_OK(ref_bits_read(s, c, n, &v, &err), &err);
+    TS_OK(ref_bits_read(s, c, n, &v, &err), &err);
     return v;
 }
 
@@ -121,22 +121,22 @@ static int walk_clip(const dat_file *d, uint32_t c, coverage *cov)
 {
     uint32_t off;
     ff_error err;
-    CT_OK(dat_clip_offset(d, c, &off, &err), &err);
+    TS_OK(dat_clip_offset(d, c, &off, &err), &err);
     unsigned frames = d->data[off];
     ref_stream s = {d->data, d->size, d->name, 0};
     ref_cursor cur = {(int64_t)off + 1, 0};
     uint8_t skel[16 + 48 * 255];
     ref_anim a;
-    CT_OK(ref_anim_init(&a, d, skel, sizeof skel, &err), &err);
+    TS_OK(ref_anim_init(&a, d, skel, sizeof skel, &err), &err);
     int32_t root[3] = {0, 0, 0}, *rot = calloc((size_t)d->bones * 3, sizeof *rot);
     int prev = -1, any = 0, ret = 0;
     for (unsigned f = 0; f < frames; f++) {
         char what[96];
         snprintf(what, sizeof what, "%s clip %u frame %u", d->name, c, f);
         if (f == 0)
-            CT_OK(ref_start_clip(&a, (int16_t)c, &ret, &err), &err);
+            TS_OK(ref_start_clip(&a, (int16_t)c, &ret, &err), &err);
         else
-            CT_OK(ref_read_animation(&a, &ret, &err), &err);
+            TS_OK(ref_read_animation(&a, &ret, &err), &err);
         cr_assert_eq(ret, 0, "%s: engine stopped early", what);
         cov->frame = f;
         int mode = walk_frame(d, &s, &cur, root, rot, &a, cov, what);
@@ -148,7 +148,7 @@ static int walk_clip(const dat_file *d, uint32_t c, coverage *cov)
         cr_assert_eq((int64_t)off + a.cmd.off, cur.pos, "%s: cursor byte", what);
         cr_assert_eq(a.cmd.bit, cur.bit, "%s: cursor bit", what);
     }
-    CT_OK(ref_read_animation(&a, &ret, &err), &err);
+    TS_OK(ref_read_animation(&a, &ret, &err), &err);
     cr_assert_eq(ret, 1, "%s clip %u: engine goes on after %u frames", d->name, c, frames);
     free(rot);
     cov->clips++;
@@ -158,7 +158,7 @@ static int walk_clip(const dat_file *d, uint32_t c, coverage *cov)
 
 /* ---- tests ---- */
 
-TestSuite(synth, .fini = ct_cleanup);
+TestSuite(synth, .fini = ts_cleanup);
 
 Test(synth, same_seed_same_bytes)
 {
@@ -199,7 +199,7 @@ Test(synth, explicit_model_layout)
     uint8_t *p;
     size_t size;
     ff_error err;
-    CT_OK(synth_model_encode(&m, &p, &size, &err), &err);
+    TS_OK(synth_model_encode(&m, &p, &size, &err), &err);
     /* 11 offsets: header 4 + 44 + 4 = 52; skeleton 64 bytes; geometry 10
      * bytes then aligned to 128; animation 12 bytes. */
     cr_assert_eq(le_u32(p), 11);
@@ -409,7 +409,7 @@ static void clip_key(const dat_file *d, uint32_t c, unsigned char key[32])
 {
     uint32_t off;
     ff_error err;
-    CT_OK(dat_clip_offset(d, c, &off, &err), &err);
+    TS_OK(dat_clip_offset(d, c, &off, &err), &err);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned len = 0;
     cr_assert(ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL));
@@ -496,15 +496,15 @@ Test(synth, summary_matches_the_files)
 
 Test(synth, write_creates_the_folder_and_matches_memory)
 {
-    char *dir = ct_tempdir();
-    char *out = ct_path(dir, "a/b/corpus");
+    char *dir = ts_tempdir();
+    char *out = ts_path(dir, "a/b/corpus");
     synth_summary sum;
     ff_error err;
-    CT_OK(synth_write(out, SYNTH_SMALL, 17, &sum, &err), &err);
+    TS_OK(synth_write(out, SYNTH_SMALL, 17, &sum, &err), &err);
     ct_built *b = ct_build_preset(SYNTH_SMALL, 17);
     cr_assert_eq(sum.files, b->n);
     for (size_t i = 0; i < b->n; i++) {
-        char *p = ct_path(out, b->name[i]);
+        char *p = ts_path(out, b->name[i]);
         FILE *f = fopen(p, "rb");
         cr_assert(f, "%s missing", p);
         uint8_t *buf = malloc(b->size[i] + 1);
@@ -516,10 +516,10 @@ Test(synth, write_creates_the_folder_and_matches_memory)
         free(p);
     }
     /* Writing again over the same folder gives the same files. */
-    CT_OK(synth_write(out, SYNTH_SMALL, 17, &sum, &err), &err);
+    TS_OK(synth_write(out, SYNTH_SMALL, 17, &sum, &err), &err);
     ct_free_built(b);
     free(out);
-    ct_rmtree(dir);
+    ts_rmtree(dir);
 }
 
 Test(synth, bad_recipes_are_errors)
@@ -550,9 +550,9 @@ Test(synth, recipe_builds_a_parsable_file)
     uint8_t *data;
     size_t size;
     ff_error err;
-    CT_OK(synth_build_file(&spec, &data, &size, &err), &err);
+    TS_OK(synth_build_file(&spec, &data, &size, &err), &err);
     dat_file d;
-    CT_OK(dat_parse(data, size, "w.dat", &d, &err), &err);
+    TS_OK(dat_parse(data, size, "w.dat", &d, &err), &err);
     cr_assert_eq(d.kind, DAT_WEAPON);
     cr_assert_eq(d.bones, 2);
     cr_assert_eq(d.clips, 3);

@@ -2,6 +2,7 @@
  * tests/emu/te.c: helpers shared by the emu suites (see te.h).
  */
 #include "common/le.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/emu/te.h"
 
 #include <criterion/criterion.h>
@@ -13,40 +14,16 @@ const char *te_standin_path(const char *name)
 {
     static char path[4][1024];
     static unsigned next;
-    const char *bin = getenv("FF8DIFF_BINARY_DIR");
-    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
-    char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/emu/standin/%s", bin, name);
+    char *p = path[next++ % 4], *s = ts_standin(name);
+    snprintf(p, sizeof path[0], "%s", s);
+    free(s);
     return p;
-}
-
-uint8_t *te_read(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    cr_assert(buf);
-    cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n, "short read of %s", path);
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
-
-void te_write(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert(f, "cannot create %s", path);
-    cr_assert(fwrite(data, 1, size, f) == size);
-    fclose(f);
 }
 
 void te_standin_profile(emu_profile *p)
 {
     ff_error err;
-    TE_OK(profile_builtin_by_name("standin", p, &err), &err);
+    TS_OK(profile_builtin_by_name("standin", p, &err), &err);
 }
 
 emu_image *te_standin_image(const char *name)
@@ -56,7 +33,7 @@ emu_image *te_standin_image(const char *name)
     emu_image *img;
     ff_error err;
     char warn[512];
-    TE_OK(emu_image_load(te_standin_path(name), &p, &img, warn, sizeof warn, &err), &err);
+    TS_OK(emu_image_load(te_standin_path(name), &p, &img, warn, sizeof warn, &err), &err);
     return img;
 }
 
@@ -65,7 +42,7 @@ emu *te_engine(const emu_image *img, uint64_t budget)
     emu_config cfg = {emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), budget};
     emu *e;
     ff_error err;
-    TE_OK(emu_open(&cfg, &e, &err), &err);
+    TS_OK(emu_open(&cfg, &e, &err), &err);
     return e;
 }
 
@@ -211,9 +188,9 @@ emu_game *te_game(emu_image *img, int keep, const te_file *f)
     emu_game_opts o = {keep, 0};
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &o, &g, &err), &err);
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     uint32_t geom = (uint32_t)f->size - 20;
-    TE_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, geom, geom + 16, &err), &err);
+    TS_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, geom, geom + 16, &err), &err);
     return g;
 }
 

@@ -12,20 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/emu.h"
-#include "emu/game.h"
-#include "emu/image.h"
-#include "emu/profile.h"
+#include "emu/engine/emu.h"
+#include "emu/engine/game.h"
+#include "emu/engine/image.h"
+#include "emu/image/profile.h"
 #include "common/error.h"
-
-/* Fails the running test with the error text when call != 0. */
-#define TE_OK(call, err)                                                                           \
-    do {                                                                                           \
-        char te_msg_[1024];                                                                        \
-        int te_rc_ = (call);                                                                       \
-        cr_assert(te_rc_ == 0, "%s failed: %s", #call,                                             \
-                  ff_error_format((err), te_msg_, sizeof te_msg_));                                \
-    } while (0)
+#include "tests/support/ts.h"
 
 /* Fails the running test with the fault when call != 0. */
 #define TE_CALL(call, f)                                                                           \
@@ -37,10 +29,6 @@
 
 /* "<build>/emu/standin/<name>" (static buffer per call site is fine in tests). */
 const char *te_standin_path(const char *name);
-/* Reads a whole file (test fails when it cannot). */
-uint8_t *te_read(const char *path, size_t *size);
-/* Writes a file (test fails when it cannot). */
-void te_write(const char *path, const uint8_t *data, size_t size);
 /* The built-in stand-in profile. */
 void te_standin_profile(emu_profile *p);
 /* standin.exe (or a variant by file name) loaded with the stand-in profile. */

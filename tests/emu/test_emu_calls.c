@@ -30,7 +30,7 @@ static void setup(void)
     area = aligned_alloc(4096, AREA_SIZE);
     memset(area, 0, AREA_SIZE);
     ff_error err;
-    TE_OK(emu_map_area(eng, AREA, area, AREA_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, &err), &err);
+    TS_OK(emu_map_area(eng, AREA, area, AREA_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, &err), &err);
 }
 
 static void teardown(void)
@@ -240,7 +240,7 @@ Test(calls, queue_animation_and_advance_by1_on_an_entity)
 Test(calls, routines_sit_at_the_profile_addresses)
 {
     size_t n;
-    char *sym = (char *)te_read(te_standin_path("standin.sym"), &n);
+    char *sym = (char *)ts_read_all(te_standin_path("standin.sym"), &n);
     sym[n] = '\0';
     unsigned checked = 0;
     for (unsigned i = 0; i < prof->nroutines; i++) {
@@ -309,7 +309,7 @@ Test(calls, counts_instructions_across_repeated_blocks)
     memset(code, 0xCC, 4096);
     static const unsigned loops[] = {1, 5, 100};
     ff_error err;
-    TE_OK(emu_map_area(eng, CODE, code, 4096, EMU_PROT_READ | EMU_PROT_EXEC, &err), &err);
+    TS_OK(emu_map_area(eng, CODE, code, 4096, EMU_PROT_READ | EMU_PROT_EXEC, &err), &err);
     for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
         /* Each loop at its own address: code already translated is never rewritten. */
         const uint8_t prog[] = {0xB9, (uint8_t)loops[i], 0, 0, 0, 0x49, 0x75, 0xFD, 0xC3};
@@ -321,7 +321,7 @@ Test(calls, counts_instructions_across_repeated_blocks)
         cr_assert_eq(n, want, "%u loops: %llu instructions, expected %llu", loops[i],
                      (unsigned long long)n, (unsigned long long)want);
     }
-    TE_OK(emu_unmap_area(eng, CODE, &err), &err);
+    TS_OK(emu_unmap_area(eng, CODE, &err), &err);
     free(code);
 }
 
@@ -360,10 +360,10 @@ Test(calls, unpatch_restores_the_routine)
     static const uint8_t ret_op = 0xC3;
     ff_error err;
     emu_fault f;
-    TE_OK(emu_patch(eng, fa, &ret_op, 1, &err), &err);
+    TS_OK(emu_patch(eng, fa, &ret_op, 1, &err), &err);
     TE_CALL(emu_call(eng, fa, &arg, 1, &eax, &f), &f);
     cr_expect_eq(eax, 0u, "the patched Field_Alloc returns at once (EAX as zeroed)");
-    TE_OK(emu_unpatch(eng, fa, &err), &err);
+    TS_OK(emu_unpatch(eng, fa, &err), &err);
     cr_expect_arr_eq(emu_host(eng, fa, 4), before, 4);
     /* The original again: allocates 16 bytes and leaves them taken. */
     cr_expect_eq(emu_call(eng, fa, &arg, 1, &eax, &f), -1);

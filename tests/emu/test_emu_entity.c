@@ -1,5 +1,5 @@
 /*
- * tests/emu/test_emu_entity.c: the battle entity (emu/entity.h) on the
+ * tests/emu/test_emu_entity.c: the battle entity (emu/engine/entity.h) on the
  * stand-in: QueueAnimation and AdvanceBy1 on a body and a weapon of
  * different clip lengths, and with a NULL weapon slot (values worked out by
  * hand from te.c's clip), the guest layout of the weapon slot, a fault of
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/entity.h"
+#include "emu/engine/entity.h"
 #include "tests/emu/te.h"
 
 static emu_game *open_game(emu_image *img)
@@ -17,7 +17,7 @@ static emu_game *open_game(emu_image *img)
     emu_game_opts o = {0, 100000};
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &o, &g, &err), &err);
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     return g;
 }
 
@@ -53,13 +53,13 @@ Test(entity, body_and_weapon_each_by_their_own_length)
     emu_game *g = open_game(img);
     emu_entity *e;
     ff_error err;
-    TE_OK(emu_entity_open(g, &e, &err), &err);
+    TS_OK(emu_entity_open(g, &e, &err), &err);
     te_file body, weapon;
     static const uint8_t bf[3] = {2, 1, 2}, wf[3] = {2, 2, 1};
     te_make_file(&body, 3, bf);
     te_make_file(&weapon, 3, wf);
     emu_entity_file b = file_of(&body), w = file_of(&weapon);
-    TE_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
+    TS_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
     cr_assert(emu_entity_armed(e));
     uint32_t ret = 7;
     emu_fault f;
@@ -100,11 +100,11 @@ Test(entity, beside_the_frame_level_file)
     te_file f;
     te_make_file(&f, 1, NULL);
     ff_error err;
-    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
+    TS_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
     emu_entity *e;
-    TE_OK(emu_entity_open(g, &e, &err), &err);
+    TS_OK(emu_entity_open(g, &e, &err), &err);
     emu_entity_file b = file_of(&f);
-    TE_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
+    TS_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
     uint32_t ret;
     emu_fault fault;
     TE_CALL(emu_entity_queue(e, 0, 0, &ret, &fault), &fault);
@@ -126,13 +126,13 @@ Test(entity, mode_flags_on_both_models)
     emu_game *g = open_game(img);
     emu_entity *e;
     ff_error err;
-    TE_OK(emu_entity_open(g, &e, &err), &err);
+    TS_OK(emu_entity_open(g, &e, &err), &err);
     te_file body, weapon;
     static const uint8_t wf[2] = {2, 1};
     te_make_file(&body, 1, NULL);
     te_make_file(&weapon, 2, wf);
     emu_entity_file b = file_of(&body), w = file_of(&weapon);
-    TE_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
+    TS_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
     uint32_t ret;
     emu_fault f;
     TE_CALL(emu_entity_queue(e, 0x01, 0, &ret, &f), &f);
@@ -156,11 +156,11 @@ Test(entity, no_weapon_slot)
     emu_game *g = open_game(img);
     emu_entity *e;
     ff_error err;
-    TE_OK(emu_entity_open(g, &e, &err), &err);
+    TS_OK(emu_entity_open(g, &e, &err), &err);
     te_file body;
     te_make_file(&body, 1, NULL);
     emu_entity_file b = file_of(&body);
-    TE_OK(emu_entity_load(e, &b, NULL, NULL, &err), &err);
+    TS_OK(emu_entity_load(e, &b, NULL, NULL, &err), &err);
     cr_assert(!emu_entity_armed(e));
     cr_assert_null(emu_entity_skeleton(e, EMU_ENTITY_WEAPON));
     cr_assert_null(emu_entity_slot(e));
@@ -185,12 +185,12 @@ Test(entity, weapon_slot_layout)
     emu_game *g = open_game(img);
     emu_entity *e;
     ff_error err;
-    TE_OK(emu_entity_open(g, &e, &err), &err);
+    TS_OK(emu_entity_open(g, &e, &err), &err);
     te_file body;
     te_make_file(&body, 1, NULL);
     emu_entity_file b = file_of(&body);
     emu_attach att = {{300, -2048, 4000}, {-7, 120, 2500}};
-    TE_OK(emu_entity_load(e, &b, &b, &att, &err), &err);
+    TS_OK(emu_entity_load(e, &b, &b, &att, &err), &err);
     const uint8_t *slot = emu_entity_slot(e);
     cr_assert_not_null(slot);
     static const int16_t want[6] = {300, -2048, 4000, -7, 120, 2500};
@@ -221,12 +221,12 @@ Test(entity, fault_restores_both_files)
     emu_game *g = open_game(img);
     emu_entity *e;
     ff_error err;
-    TE_OK(emu_entity_open(g, &e, &err), &err);
+    TS_OK(emu_entity_open(g, &e, &err), &err);
     te_file body;
     static const uint8_t frames[3] = {2, 2, 2};
     te_make_file(&body, 3, frames);
     emu_entity_file b = file_of(&body);
-    TE_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
+    TS_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
     uint32_t ret;
     emu_fault f;
     cr_assert_eq(emu_entity_queue(e, 0, 2, &ret, &f), -1);
@@ -251,7 +251,7 @@ Test(entity, refusals)
     p.engine[PROFILE_R_ADVANCE_BY1] = -1;
     emu_image *img;
     ff_error err;
-    TE_OK(emu_image_load(te_standin_path("standin.exe"), &p, &img, NULL, 0, &err), &err);
+    TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &img, NULL, 0, &err), &err);
     emu_game *g = open_game(img);
     emu_entity *e = NULL;
     cr_assert_eq(emu_entity_open(g, &e, &err), -1);
@@ -262,7 +262,7 @@ Test(entity, refusals)
 
     img = te_standin_image("standin.exe");
     g = open_game(img);
-    TE_OK(emu_entity_open(g, &e, &err), &err);
+    TS_OK(emu_entity_open(g, &e, &err), &err);
     uint32_t ret;
     emu_fault f;
     cr_assert_eq(emu_entity_advance(e, &ret, &f), -1, "nothing loaded");
@@ -270,7 +270,7 @@ Test(entity, refusals)
     te_file body;
     te_make_file(&body, 1, NULL);
     emu_entity_file b = file_of(&body), w = file_of(&body);
-    TE_OK(emu_entity_load(e, &b, NULL, NULL, &err), &err);
+    TS_OK(emu_entity_load(e, &b, NULL, NULL, &err), &err);
     w.data = body.data;
     body.data[TE_SKEL_OFF] = 200; /* the weapon's 200 bones cannot fit */
     cr_assert_eq(emu_entity_load(e, &b, &w, NULL, &err), -1);
@@ -284,7 +284,7 @@ Test(entity, refusals)
     /* The same areas take the next pair. */
     w.size = body.size;
     for (int i = 0; i < 3; i++) {
-        TE_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
+        TS_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
         TE_CALL(emu_entity_queue(e, 0, 0, &ret, &f), &f);
     }
     emu_entity_close(e);

@@ -26,7 +26,7 @@ static void setup(void)
     area = aligned_alloc(4096, 4096);
     memset(area, 0, 4096);
     ff_error err;
-    TE_OK(emu_map_area(eng, AREA, area, 4096, EMU_PROT_READ | EMU_PROT_WRITE, &err), &err);
+    TS_OK(emu_map_area(eng, AREA, area, 4096, EMU_PROT_READ | EMU_PROT_WRITE, &err), &err);
 }
 
 static void teardown(void)
@@ -169,7 +169,7 @@ Test(faults, scratch_leak)
 static emu_fault run_patch(const uint8_t *code, uint32_t len, int *rc, uint32_t *eax)
 {
     ff_error err;
-    TE_OK(emu_patch(eng, te_routine(prof, "Test_WildJump"), code, len, &err), &err);
+    TS_OK(emu_patch(eng, te_routine(prof, "Test_WildJump"), code, len, &err), &err);
     emu_fault f;
     *rc = emu_call(eng, te_routine(prof, "Test_WildJump"), NULL, 0, eax, &f);
     return f;
@@ -237,10 +237,10 @@ Test(faults, every_call_sees_a_zeroed_stack_and_scratch)
                                    0xFF, 0xFF, 0x55, 0,    0,    0,    0xC7, 0x05, 0x00,
                                    0x01, 0x00, 0x7D, 0x66, 0,    0,    0};
     ff_error err;
-    TE_OK(emu_patch(eng, te_routine(prof, "Test_WildJump"), code, 32, &err), &err);
+    TS_OK(emu_patch(eng, te_routine(prof, "Test_WildJump"), code, 32, &err), &err);
     static const uint8_t tail[] = {0, 0, 0xC3}; /* last immediate bytes, ret */
     cr_assert_eq(sizeof code, 34u);
-    TE_OK(emu_patch(eng, te_routine(prof, "Test_WildJump") + 32, tail, 3, &err), &err);
+    TS_OK(emu_patch(eng, te_routine(prof, "Test_WildJump") + 32, tail, 3, &err), &err);
     uint32_t hot_before = emu_stack_hot(eng);
     for (int i = 0; i < 3; i++) {
         uint32_t eax;

@@ -1,5 +1,5 @@
 /*
- * tests/emu/test_emu_game.c: the game-level face (emu/game.h) on the
+ * tests/emu/test_emu_game.c: the game-level face (emu/engine/game.h) on the
  * stand-in: StartClip + Battle_ReadAnimation on a tiny hand-made clip in
  * normal and SLOW mode (values worked out by hand), the cursor extent, the
  * BuildBoneMatrices patch, leaf calls, faults of the faulty variant with the
@@ -18,14 +18,14 @@ static emu_game *open_game(emu_image *img, int keep, uint64_t budget)
     emu_game_opts o = {keep, budget};
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &o, &g, &err), &err);
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     return g;
 }
 
 static void load(emu_game *g, const te_file *f)
 {
     ff_error err;
-    TE_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err),
+    TS_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err),
           &err);
 }
 
@@ -301,7 +301,7 @@ Test(game, missing_routine_and_bad_files)
     p.engine[PROFILE_R_BITREADER] = -1; /* as if the profile had no bitReader */
     emu_image *img;
     ff_error err;
-    TE_OK(emu_image_load(te_standin_path("standin.exe"), &p, &img, NULL, 0, &err), &err);
+    TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &img, NULL, 0, &err), &err);
     emu_game *g = open_game(img, 0, 0);
     static const uint8_t buf[4] = {0};
     int16_t ax;

@@ -21,7 +21,7 @@ static emu_game *open_bare(emu_image *img)
 {
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, NULL, &g, &err), &err);
+    TS_OK(emu_game_open(img, NULL, &g, &err), &err);
     return g;
 }
 
@@ -357,7 +357,7 @@ Test(helpers, st0_results_and_a_wrong_signature)
     emu_image *im;
     ff_error err;
     char warn[256];
-    TE_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
+    TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
     emu_game *g = open_bare(im);
     emu_pose_io io = {.angle = -12345};
     call(g, PROFILE_H_SIN, &io);
@@ -374,7 +374,7 @@ Test(helpers, st0_results_and_a_wrong_signature)
     emu_image_free(im);
 
     sin_row->address = fx_sin;
-    TE_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
+    TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
     g = open_bare(im);
     cr_expect_eq(emu_game_pose_helper(g, PROFILE_H_SIN, &io, &f), -1);
     cr_expect_eq(f.kind, EMU_FAULT_EMU);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/identify.h"
-#include "emu/pe.h"
+#include "emu/profiles/identify.h"
+#include "emu/image/pe.h"
 #include "tests/emu/te.h"
 
 static int find(const identify_result *r, const char *name)
@@ -24,7 +24,7 @@ static size_t file_off(const uint8_t *exe, size_t n, uint32_t va)
 {
     pe_image pe;
     ff_error err;
-    TE_OK(pe_parse(exe, n, &pe, &err), &err);
+    TS_OK(pe_parse(exe, n, &pe, &err), &err);
     const pe_section *s = pe_section_at(&pe, va);
     cr_assert(s && va - pe.image_base - s->rva < s->raw_size, "0x%x has no file byte", va);
     size_t off = s->raw_off + (va - pe.image_base - s->rva);
@@ -36,7 +36,7 @@ Test(identify, standin_is_known)
 {
     identify_result *r = malloc(sizeof *r);
     ff_error err;
-    TE_OK(identify_file(te_standin_path("standin.exe"), NULL, r, &err), &err);
+    TS_OK(identify_file(te_standin_path("standin.exe"), NULL, r, &err), &err);
     cr_assert(r->is_pe);
     int s = find(r, "standin"), steam = find(r, "ff8_en_steam2013");
     cr_assert_eq(r->accepted, s);
@@ -53,7 +53,7 @@ Test(identify, standin_is_known)
 Test(identify, patched_copy_runs_with_a_warning)
 {
     size_t n;
-    uint8_t *exe = te_read(te_standin_path("standin.exe"), &n);
+    uint8_t *exe = ts_read_all(te_standin_path("standin.exe"), &n);
     /* A byte of Test_LoopForever's padding, far from every fingerprint. */
     size_t off = file_off(exe, n, 0x5A00BF);
     exe[off] ^= 0x01;
@@ -61,14 +61,14 @@ Test(identify, patched_copy_runs_with_a_warning)
     te_standin_profile(&p);
     identify_result *r = malloc(sizeof *r);
     ff_error err;
-    TE_OK(identify_buffer(exe, n, &p, 1, r, &err), &err);
+    TS_OK(identify_buffer(exe, n, &p, 1, r, &err), &err);
     cr_assert_eq(r->matches[0].verdict, IDENTIFY_UNKNOWN, "%s", r->matches[0].reason);
     cr_assert_eq(r->accepted, 0);
     for (unsigned i = 0; i < r->matches[0].nfp; i++)
         cr_assert(r->matches[0].fp[i].held);
     emu_image *img;
     char warn[512];
-    TE_OK(emu_image_load_buffer(exe, n, "patched.exe", &p, &img, warn, sizeof warn, &err), &err);
+    TS_OK(emu_image_load_buffer(exe, n, "patched.exe", &p, &img, warn, sizeof warn, &err), &err);
     cr_assert(strstr(warn, "fingerprints hold") != NULL, "warning \"%s\"", warn);
     emu_image_free(img);
     free(r);
@@ -78,7 +78,7 @@ Test(identify, patched_copy_runs_with_a_warning)
 Test(identify, broken_fingerprint_is_refused)
 {
     size_t n;
-    uint8_t *exe = te_read(te_standin_path("standin.exe"), &n);
+    uint8_t *exe = ts_read_all(te_standin_path("standin.exe"), &n);
     size_t off = file_off(exe, n, 0xB8B9F2);
     cr_assert_eq(exe[off], 0x09);
     exe[off] = 0x0A;
@@ -86,7 +86,7 @@ Test(identify, broken_fingerprint_is_refused)
     te_standin_profile(&p);
     identify_result *r = malloc(sizeof *r);
     ff_error err;
-    TE_OK(identify_buffer(exe, n, &p, 1, r, &err), &err);
+    TS_OK(identify_buffer(exe, n, &p, 1, r, &err), &err);
     const identify_match *m = &r->matches[0];
     cr_assert_eq(m->verdict, IDENTIFY_REFUSED);
     cr_assert_eq(r->accepted, -1);
@@ -116,7 +116,7 @@ Test(identify, non_pe_is_refused)
     te_standin_profile(&p);
     identify_result *r = malloc(sizeof *r);
     ff_error err;
-    TE_OK(identify_buffer(text, sizeof text, &p, 1, r, &err), &err);
+    TS_OK(identify_buffer(text, sizeof text, &p, 1, r, &err), &err);
     cr_assert_not(r->is_pe);
     cr_assert_eq(r->matches[0].verdict, IDENTIFY_REFUSED);
     cr_assert(strstr(r->matches[0].reason, "not a PE32") != NULL, "%s", r->matches[0].reason);
@@ -142,12 +142,12 @@ static int has_target(const identify_target *t, unsigned n, const char *name)
 Test(identify, structure_of_the_standin)
 {
     size_t n;
-    uint8_t *exe = te_read(te_standin_path("standin.exe"), &n);
+    uint8_t *exe = ts_read_all(te_standin_path("standin.exe"), &n);
     emu_profile p;
     te_standin_profile(&p);
     identify_structure *s = malloc(sizeof *s);
     ff_error err;
-    TE_OK(identify_routines(exe, n, &p, s, &err), &err);
+    TS_OK(identify_routines(exe, n, &p, s, &err), &err);
     const identify_routine *ra = routine(s, "Battle_ReadAnimation");
     cr_assert(ra->decoded, "%s", ra->error);
     static const char *const want[] = {"Field_Alloc",      "ReadPositionType", "bitReader",
@@ -174,7 +174,7 @@ Test(identify, structure_of_the_standin)
     profile_routine *pr = (profile_routine *)profile_find_routine(&p, "ReadPositionType");
     pr->ncallees = 1;
     strcpy(pr->callees[0], "Field_Free");
-    TE_OK(identify_routines(exe, n, &p, s, &err), &err);
+    TS_OK(identify_routines(exe, n, &p, s, &err), &err);
     rp = routine(s, "ReadPositionType");
     cr_assert_eq(rp->nmissing, 1u);
     cr_assert_str_eq(rp->missing[0], "Field_Free");

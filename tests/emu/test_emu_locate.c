@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/identify.h"
-#include "emu/locate.h"
+#include "emu/profiles/identify.h"
+#include "emu/image/locate.h"
 #include "tests/emu/te.h"
 
 /* The address of name in a .sym file ("name 0xADDRESS" lines); fails when absent. */
@@ -47,11 +47,11 @@ static const struct {
 static locate_result *locate(const char *exe, const emu_profile *p)
 {
     size_t size;
-    uint8_t *data = te_read(te_standin_path(exe), &size);
+    uint8_t *data = ts_read_all(te_standin_path(exe), &size);
     locate_result *r = malloc(sizeof *r);
     ff_error err;
     locate_opts o = {exe, "test", "ff8diff test", NULL};
-    TE_OK(locate_buffer(data, size, p, &o, r, &err), &err);
+    TS_OK(locate_buffer(data, size, p, &o, r, &err), &err);
     free(data);
     return r;
 }
@@ -138,7 +138,7 @@ Test(locate, the_located_profile_reads_back_and_holds)
     cr_assert(text);
     emu_profile *back = malloc(sizeof *back);
     ff_error err;
-    TE_OK(profile_parse(text, strlen(text), "located.json", back, &err), &err);
+    TS_OK(profile_parse(text, strlen(text), "located.json", back, &err), &err);
     cr_assert(back->located);
     cr_assert_str_eq(back->located_from.from_profile, "standin");
     cr_assert_str_eq(back->located_from.executable, "standin_relinked.exe");
@@ -147,12 +147,12 @@ Test(locate, the_located_profile_reads_back_and_holds)
     cr_assert_eq(back->globals[back->field_alloc_cursor].address,
                  sym("standin_relinked.sym", "field_alloc_cursor"));
     size_t size;
-    uint8_t *data = te_read(te_standin_path("standin_relinked.exe"), &size);
+    uint8_t *data = ts_read_all(te_standin_path("standin_relinked.exe"), &size);
     identify_result *id = malloc(sizeof *id);
-    TE_OK(identify_buffer(data, size, back, 1, id, &err), &err);
+    TS_OK(identify_buffer(data, size, back, 1, id, &err), &err);
     cr_assert_eq(id->matches[0].verdict, IDENTIFY_KNOWN, "%s", id->matches[0].reason);
     identify_structure *st = malloc(sizeof *st);
-    TE_OK(identify_routines(data, size, back, st, &err), &err);
+    TS_OK(identify_routines(data, size, back, st, &err), &err);
     cr_assert_eq(st->nproblems, 0, "the located callees are the build's direct calls");
     free(st);
     free(id);
@@ -199,9 +199,9 @@ Test(locate, patterns_learned_from_a_known_build)
     for (unsigned i = 0; i < p.nroutines; i++)
         p.routines[i].npattern = 0;
     size_t size;
-    uint8_t *known = te_read(te_standin_path("standin.exe"), &size);
+    uint8_t *known = ts_read_all(te_standin_path("standin.exe"), &size);
     ff_error err;
-    TE_OK(locate_learn(known, size, &p, &err), &err);
+    TS_OK(locate_learn(known, size, &p, &err), &err);
     free(known);
     locate_result *r = locate("standin_relinked.exe", &p);
     cr_assert(r->complete, "refused: %s", r->refusal);
@@ -266,7 +266,7 @@ Test(locate, damaged_code_is_refused_or_located_never_a_crash)
     emu_profile p;
     te_standin_profile(&p);
     size_t size;
-    uint8_t *data = te_read(te_standin_path("standin_relinked.exe"), &size);
+    uint8_t *data = ts_read_all(te_standin_path("standin_relinked.exe"), &size);
     uint32_t h = le_u32(data + 0x3C);
     unsigned nsec = le_u16(data + h + 6), opt = le_u16(data + h + 20);
     const uint8_t *code = NULL;
@@ -345,9 +345,9 @@ Test(locate, the_call_structure_is_learned_from_a_known_build)
     emu_profile p;
     te_standin_profile(&p);
     size_t size;
-    uint8_t *known = te_read(te_standin_path("standin_calls.exe"), &size);
+    uint8_t *known = ts_read_all(te_standin_path("standin_calls.exe"), &size);
     ff_error err;
-    TE_OK(locate_learn(known, size, &p, &err), &err);
+    TS_OK(locate_learn(known, size, &p, &err), &err);
     free(known);
     cr_assert_eq(profile_find_routine(&p, "Battle_ReadAnimation")->ncallees, 8);
     cr_assert_eq(profile_find_routine(&p, "BuildBoneMatrices")->ncallees, 3);

@@ -1,5 +1,5 @@
 /*
- * tests/emu/test_emu_observe.c: watching the original (emu/observe.h).
+ * tests/emu/test_emu_observe.c: watching the original (emu/engine/observe.h).
  * Basic blocks of hand-assembled code (worked out by hand from the bytes),
  * the stand-in's blocks against its symbol table, the read log of a replayed
  * call of the hand-made clip (every record worked out from the clip's
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/observe.h"
+#include "emu/engine/observe.h"
 #include "tests/emu/te.h"
 
 /* ---- blocks of hand-assembled code ---- */
@@ -69,7 +69,7 @@ Test(observe, blocks_of_hand_assembled_code)
     hand_image(&pe, img, &p);
     emu_blockmap *m;
     ff_error err;
-    TE_OK(emu_blocks_build(&pe, img, &p, 0, &m, &err), &err);
+    TS_OK(emu_blocks_build(&pe, img, &p, 0, &m, &err), &err);
     cr_assert_eq(m->nroutines, 2u);
     static const uint32_t start[6] = {0x401000, 0x401004, 0x401007, 0x401008, 0x40100D, 0x40100F};
     static const uint32_t end[6] = {0x401004, 0x401007, 0x401008, 0x40100D, 0x40100F, 0x401010};
@@ -113,7 +113,7 @@ Test(observe, blocks_of_hand_assembled_code)
 static uint32_t next_symbol(uint32_t addr)
 {
     size_t size;
-    uint8_t *sym = te_read(te_standin_path("standin.sym"), &size);
+    uint8_t *sym = ts_read_all(te_standin_path("standin.sym"), &size);
     uint32_t best = UINT32_MAX;
     char *save, *text = (char *)sym;
     sym = realloc(sym, size + 1);
@@ -133,7 +133,7 @@ Test(observe, standin_blocks_lie_in_their_routines)
     emu_image *img = te_standin_image("standin.exe");
     emu_blockmap *m;
     ff_error err;
-    TE_OK(emu_image_blocks(img, &m, &err), &err);
+    TS_OK(emu_image_blocks(img, &m, &err), &err);
     cr_assert(m->nroutines >= 12);
     for (unsigned r = 0; r < m->nroutines; r++) {
         const emu_broutine *br = &m->routines[r];
@@ -263,8 +263,8 @@ static emu_game *game_on(emu_image *img, const te_file *f)
     emu_game_opts o = {0, 0};
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &o, &g, &err), &err);
-    TE_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err),
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
+    TS_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err),
           &err);
     return g;
 }
@@ -274,7 +274,7 @@ Test(observe, read_log_of_replayed_calls)
     emu_image *img = te_standin_image("standin.exe");
     emu_blockmap *m;
     ff_error err;
-    TE_OK(emu_image_blocks(img, &m, &err), &err);
+    TS_OK(emu_image_blocks(img, &m, &err), &err);
     te_file f;
     te_make_file(&f, 1, NULL);
     emu_game *g = game_on(img, &f);
@@ -285,15 +285,15 @@ Test(observe, read_log_of_replayed_calls)
     /* Tick 0 (StartClip) decodes frame 0 from byte 1, bit 0; tick 1 frame 1 after it. */
     xlog x = {.bits = 8};
     x_frame(&x, te_clip0_frames[0]);
-    TE_OK(emu_game_read_log(g, m, 0, 0, 0, f.clip_off[0], &log, &fault, &err), &err);
+    TS_OK(emu_game_read_log(g, m, 0, 0, 0, f.clip_off[0], &log, &fault, &err), &err);
     expect_log(&log, &x, "tick 0");
     cr_assert_eq(log.total, log.n);
     xlog y = {.bits = x.bits};
     x_frame(&y, te_clip0_frames[1]);
-    TE_OK(emu_game_read_log(g, m, 0, 0, 1, f.clip_off[0], &log, &fault, &err), &err);
+    TS_OK(emu_game_read_log(g, m, 0, 0, 1, f.clip_off[0], &log, &fault, &err), &err);
     expect_log(&log, &y, "tick 1");
     /* Tick 2 returns 1 at once: no read. Tick 3 does not exist. */
-    TE_OK(emu_game_read_log(g, m, 0, 0, 2, f.clip_off[0], &log, &fault, &err), &err);
+    TS_OK(emu_game_read_log(g, m, 0, 0, 2, f.clip_off[0], &log, &fault, &err), &err);
     cr_assert_eq(log.n, 0u);
     cr_assert_eq(emu_game_read_log(g, m, 0, 0, 3, f.clip_off[0], &log, &fault, &err), -1);
     cr_assert_eq(err.kind, FF_E_RANGE);
@@ -306,7 +306,7 @@ Test(observe, read_log_of_replayed_calls)
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
     TE_CALL(emu_game_read_animation(g, &ret, &fault), &fault);
     cr_assert_eq(log.n, 0u);
-    TE_OK(emu_game_read_log(g, m, 0, 0, 1, f.clip_off[0], &log, &fault, &err), &err);
+    TS_OK(emu_game_read_log(g, m, 0, 0, 1, f.clip_off[0], &log, &fault, &err), &err);
     expect_log(&log, &y, "tick 1 again");
     emu_game_read_log_end(g);
     emu_game_close(g);
@@ -321,12 +321,12 @@ Test(observe, coverage_of_calls)
     emu_image *img = te_standin_image("standin.exe");
     emu_blockmap *m;
     ff_error err;
-    TE_OK(emu_image_blocks(img, &m, &err), &err);
+    TS_OK(emu_image_blocks(img, &m, &err), &err);
     te_file f;
     te_make_file(&f, 1, NULL);
     emu_game *g = game_on(img, &f);
     uint8_t *hits = calloc(m->nblocks, 1);
-    TE_OK(emu_game_cover(g, m, hits, &err), &err);
+    TS_OK(emu_game_cover(g, m, hits, &err), &err);
     uint32_t ret;
     emu_fault fault;
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
@@ -339,7 +339,7 @@ Test(observe, coverage_of_calls)
     for (unsigned k = 0; k < sc->count; k++) cr_assert(!hits[sc->first + k]);
     cr_assert(hits[sk->first]);
     /* Stopped: further calls mark nothing. */
-    TE_OK(emu_game_cover(g, m, NULL, &err), &err);
+    TS_OK(emu_game_cover(g, m, NULL, &err), &err);
     memset(hits, 0, m->nblocks);
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
     for (unsigned i = 0; i < m->nblocks; i++) cr_assert(!hits[i], "block %u marked", i);

@@ -1,6 +1,6 @@
 /*
  * tests/emu/test_emu_owner.c: the routine an instruction belongs to
- * (emu/owner.h), by extent. A profile without the matrix helpers' rows
+ * (emu/image/owner.h), by extent. A profile without the matrix helpers' rows
  * (as the game's profile has none) on standin_x87.exe, whose
  * ComputeBonesWorldMatrices calls Fx_Compose, which calls Fx_ComposeTo:
  * an instruction of those helpers is "a routine at ENTRY called from
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emu/owner.h"
+#include "emu/image/owner.h"
 #include "tests/emu/te.h"
 
 /* The stand-in profile without its matrix helpers' rows (every Fx_ routine). */
@@ -36,7 +36,7 @@ static emu_image *x87_without_helpers(emu_profile *p)
     emu_image *img;
     ff_error err;
     char warn[512];
-    TE_OK(emu_image_load(te_standin_path("standin_x87.exe"), p, &img, warn, sizeof warn, &err),
+    TS_OK(emu_image_load(te_standin_path("standin_x87.exe"), p, &img, warn, sizeof warn, &err),
           &err);
     return img;
 }
@@ -45,7 +45,7 @@ static emu_owner owner(const emu_image *img, uint32_t addr)
 {
     emu_owner o;
     ff_error err;
-    TE_OK(emu_owner_of(emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), addr, &o,
+    TS_OK(emu_owner_of(emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), addr, &o,
                        &err),
           &err);
     return o;
@@ -117,15 +117,15 @@ Test(owner, the_writer_of_a_world_matrix_is_the_helper)
     emu_game_opts opts = {0, 0};
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &opts, &g, &err), &err);
+    TS_OK(emu_game_open(img, &opts, &g, &err), &err);
     te_file f;
     te_make_file(&f, 1, NULL);
-    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
+    TS_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
     const emu_matrix id = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, 0, {0, 0, 0}};
     emu_writer w;
     emu_fault fault;
     /* Bone 0's matrix: 16-byte header, matrix at +0x10 of the bone. */
-    TE_OK(emu_game_find_pose_writer(g, 0, 0, 0, &id, 16 + 0x10, 2, &w, &fault, &err), &err);
+    TS_OK(emu_game_find_pose_writer(g, 0, 0, 0, &id, 16 + 0x10, 2, &w, &fault, &err), &err);
     cr_assert(w.writes > 0, "nothing wrote the cell");
     cr_assert(!w.routine_in_profile, "%s", w.routine);
     char want[96];

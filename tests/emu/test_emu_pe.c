@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/pe.h"
+#include "emu/image/pe.h"
 #include "tests/emu/te.h"
 
 static uint8_t *exe;
@@ -17,7 +17,7 @@ static size_t exe_size;
 
 static void load(void)
 {
-    exe = te_read(te_standin_path("standin.exe"), &exe_size);
+    exe = ts_read_all(te_standin_path("standin.exe"), &exe_size);
 }
 
 static void unload(void)
@@ -45,7 +45,7 @@ Test(pe, parses_the_standin)
 {
     pe_image img;
     ff_error err;
-    TE_OK(pe_parse(exe, exe_size, &img, &err), &err);
+    TS_OK(pe_parse(exe, exe_size, &img, &err), &err);
     cr_assert_eq(img.image_base, 0x400000u);
     /* standin.ld puts the engine routines in .engine, the tests in .tests. */
     const pe_section *s = pe_section_at(&img, 0x508F90);
@@ -67,7 +67,7 @@ Test(pe, parses_the_standin)
     cr_assert(found, "GetTickCount is not among the %u imports", img.nimports);
     /* The width tables as laid out: 03 06 09 10 and 03 06 08 0C. */
     uint8_t w[8];
-    TE_OK(pe_read_va(&img, exe, exe_size, 0xB8B9F0, w, 8, &err), &err);
+    TS_OK(pe_read_va(&img, exe, exe_size, 0xB8B9F0, w, 8, &err), &err);
     const uint8_t want[8] = {3, 6, 9, 16, 3, 6, 8, 12};
     cr_assert_arr_eq(w, want, 8);
     cr_assert_neq(pe_read_va(&img, exe, exe_size, 0x1D999C4, w, 4, &err), 0);
@@ -201,9 +201,9 @@ Test(pe, build_image_zeroes_the_virtual_tail)
 {
     pe_image img;
     ff_error err;
-    TE_OK(pe_parse(exe, exe_size, &img, &err), &err);
+    TS_OK(pe_parse(exe, exe_size, &img, &err), &err);
     uint8_t *lay = malloc(img.size_of_image);
-    TE_OK(pe_build_image(&img, exe, exe_size, lay, img.size_of_image, &err), &err);
+    TS_OK(pe_build_image(&img, exe, exe_size, lay, img.size_of_image, &err), &err);
     for (unsigned i = 0; i < img.nsections; i++) {
         const pe_section *s = &img.sections[i];
         cr_assert_arr_eq(lay + s->rva, exe + s->raw_off, s->raw_size, "section %s", s->name);

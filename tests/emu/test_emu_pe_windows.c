@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/game.h"
-#include "emu/image.h"
-#include "emu/pe.h"
+#include "emu/engine/game.h"
+#include "emu/engine/image.h"
+#include "emu/image/pe.h"
 #include "tests/emu/te.h"
 #include "tests/support/ts.h"
 
@@ -35,7 +35,7 @@ static uint8_t *image(const char *env, size_t *size)
 {
     const char *path = getenv(env);
     cr_assert(path, "%s is not set (run through ctest)", env);
-    return te_read(path, size);
+    return ts_read_all(path, size);
 }
 
 /* File offset of the header of the section named name (fails when absent). */
@@ -54,10 +54,10 @@ static size_t section_header(const uint8_t *pe, const char *name)
 static uint8_t *layout(const uint8_t *data, size_t size, pe_image *img)
 {
     ff_error err;
-    TE_OK(pe_parse(data, size, img, &err), &err);
+    TS_OK(pe_parse(data, size, img, &err), &err);
     uint8_t *lay = malloc(img->size_of_image);
     cr_assert(lay);
-    TE_OK(pe_build_image(img, data, size, lay, img->size_of_image, &err), &err);
+    TS_OK(pe_build_image(img, data, size, lay, img->size_of_image, &err), &err);
     return lay;
 }
 
@@ -185,7 +185,7 @@ Test(winmap, raw_data_past_the_end_maps_what_exists)
 Test(winmap, a_standin_cut_short_loads_and_runs_with_a_warning)
 {
     size_t size;
-    uint8_t *pe = te_read(te_standin_path("standin.exe"), &size);
+    uint8_t *pe = ts_read_all(te_standin_path("standin.exe"), &size);
     size_t idata = section_header(pe, ".idata");
     /* The file ends with .idata's raw bytes (the COFF symbols after them go; loaders skip them). */
     size = le_u32(pe + idata + 20) + le_u32(pe + idata + 16);
@@ -196,13 +196,13 @@ Test(winmap, a_standin_cut_short_loads_and_runs_with_a_warning)
     emu_image *img;
     char warn[1024];
     ff_error err;
-    TE_OK(emu_image_load_buffer(pe, size, "cut.exe", &p, &img, warn, sizeof warn, &err), &err);
+    TS_OK(emu_image_load_buffer(pe, size, "cut.exe", &p, &img, warn, sizeof warn, &err), &err);
     cr_assert(strstr(warn, "unknown build"), "%s", warn);
     cr_assert(strstr(warn, "section 9 (.idata)"), "%s", warn);
     cr_assert(strstr(warn, "0xe00 zero-filled"), "%s", warn);
     /* ReadPositionType on 0x0C: type 0 (2 bits), so 3 bits of value: 3 (ENGINE.md 2). */
     emu_game *g;
-    TE_OK(emu_game_open(img, NULL, &g, &err), &err);
+    TS_OK(emu_game_open(img, NULL, &g, &err), &err);
     const uint8_t bits[4] = {0x0C, 0, 0, 0};
     int16_t ax;
     int64_t pos;

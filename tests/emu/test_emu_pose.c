@@ -1,6 +1,6 @@
 /*
  * tests/emu/test_emu_pose.c: the stand-in's BuildBoneMatrices and
- * ComputeBonesWorldMatrices called through the game layer (emu/game.h) on
+ * ComputeBonesWorldMatrices called through the game layer (emu/engine/game.h) on
  * small hand-made skeletons, every cell and translation checked against
  * values worked out by hand from POSE.md at the stand-in's option set
  *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post
@@ -263,10 +263,10 @@ Test(pose, build_runs_the_original_under_the_frame_stub)
     emu_game_opts o = {0, 0};
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &o, &g, &err), &err);
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     te_file f;
     te_make_file(&f, 1, NULL);
-    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
+    TS_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, TE_GEOM_OFF, TE_ANIM_OFF, &err), &err);
     uint32_t ret;
     emu_fault fault;
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
@@ -293,7 +293,7 @@ Test(pose, errors_without_file_or_room)
     emu_image *img = te_standin_image("standin.exe");
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, NULL, &g, &err), &err);
+    TS_OK(emu_game_open(img, NULL, &g, &err), &err);
     uint32_t ret;
     emu_fault fault;
     emu_matrix world[3], m;
@@ -322,9 +322,9 @@ Test(pose, a_fault_puts_the_skeleton_back)
     emu_game_opts o = {0, 1500};
     emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &o, &g, &err), &err);
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     uint32_t geom = (uint32_t)f.size - 20;
-    TE_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, geom, geom + 16, &err), &err);
+    TS_OK(emu_game_load_file(g, f.data, f.size, TE_SKEL_OFF, geom, geom + 16, &err), &err);
     uint32_t ret;
     emu_fault fault;
     cr_assert_eq(emu_game_build_matrices(g, &ret, &fault), -1, "3 bones in 1500 instructions");

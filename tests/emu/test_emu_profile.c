@@ -8,14 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/profile.h"
+#include "emu/image/profile.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/emu/te.h"
 
 Test(profile, steam_profile_holds_the_engine_facts)
 {
     emu_profile p;
     ff_error err;
-    TE_OK(profile_builtin_by_name("ff8_en_steam2013", &p, &err), &err);
+    TS_OK(profile_builtin_by_name("ff8_en_steam2013", &p, &err), &err);
     cr_assert_str_eq(p.source, "(built-in)");
     cr_assert_eq(p.image_base, 0x400000u);
     cr_assert_eq(p.nhashes, 1u);
@@ -201,9 +202,9 @@ Test(profile, bad_fields_name_source_and_key)
 Test(profile, valid_edit_parses_and_invalid_json_is_refused)
 {
     ff_error err;
-    TE_OK(parse_edit("\"name\": \"t\"", "\"name\": \"t\"", &err), &err);
+    TS_OK(parse_edit("\"name\": \"t\"", "\"name\": \"t\"", &err), &err);
     emu_profile p;
-    TE_OK(parse_edit_into("\"args\": 1, " HELPER_ROW,
+    TS_OK(parse_edit_into("\"args\": 1, " HELPER_ROW,
                           "\"args\": 2, " HELPER("\"rot_y\"", "[\"m\", \"angle\"]", "\"st0\""), &p,
                           &err),
           &err);
@@ -214,7 +215,7 @@ Test(profile, valid_edit_parses_and_invalid_json_is_refused)
     cr_assert_eq(p.routines[0].result, PROFILE_RES_ST0);
     cr_assert_eq(p.routines[1].helper, -1);
     cr_assert_eq(p.helpers[PROFILE_H_SIN], -1);
-    TE_OK(parse_edit_into("\"scratch_size\": 4096",
+    TS_OK(parse_edit_into("\"scratch_size\": 4096",
                           "\"scratch_size\": 4096, \"x87_control\": \"0x37F\"", &p, &err),
           &err);
     cr_assert_eq(p.x87_control, 0x37Fu);
@@ -233,7 +234,7 @@ Test(profile, load_file_reads_the_source_profile)
     snprintf(path, sizeof path, "%s/emu/profiles/ff8_en_steam2013.json", src);
     emu_profile p;
     ff_error err;
-    TE_OK(profile_load_file(path, &p, &err), &err);
+    TS_OK(profile_load_file(path, &p, &err), &err);
     cr_assert_str_eq(p.source, path);
     cr_assert_str_eq(p.name, "ff8_en_steam2013");
 }
@@ -245,9 +246,9 @@ Test(profile, written_profiles_read_back_the_same)
     ff_error err;
     for (unsigned i = 0; i <= profile_builtin_count(); i++) {
         if (i < profile_builtin_count()) {
-            TE_OK(profile_builtin(i, a, &err), &err);
+            TS_OK(profile_builtin(i, a, &err), &err);
         } else { /* the last round: a located profile with tables and patterns */
-            TE_OK(profile_builtin_by_name("standin", a, &err), &err);
+            TS_OK(profile_builtin_by_name("standin", a, &err), &err);
             a->located = 1;
             snprintf(a->located_from.from_profile, sizeof a->located_from.from_profile, "x");
             snprintf(a->located_from.executable, sizeof a->located_from.executable, "y.exe");
@@ -256,7 +257,7 @@ Test(profile, written_profiles_read_back_the_same)
         }
         char *text = profile_to_json(a);
         cr_assert(text);
-        TE_OK(profile_parse(text, strlen(text), "(built-in)", b, &err), &err);
+        TS_OK(profile_parse(text, strlen(text), "(built-in)", b, &err), &err);
         memset(a->source, 0, sizeof a->source); /* where it was read from is not content */
         memset(b->source, 0, sizeof b->source);
         cr_assert(memcmp(a, b, sizeof *a) == 0, "profile %s differs after writing and reading",
@@ -264,7 +265,7 @@ Test(profile, written_profiles_read_back_the_same)
         free(text);
     }
     /* The stand-in's profile carries the routines' patterns and its tables. */
-    TE_OK(profile_builtin_by_name("standin", a, &err), &err);
+    TS_OK(profile_builtin_by_name("standin", a, &err), &err);
     cr_assert_eq(a->ntables, 2u);
     cr_assert_gt(profile_find_routine(a, "Battle_ReadAnimation")->npattern, 50u);
     cr_assert_str_eq(a->globals[0].found_in, "Field_Alloc");

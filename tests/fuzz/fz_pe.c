@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fz_pe.c: body of fuzz_pe (see fz.h): the PE32 parser and the
- * pure image helpers of emu/pe.h (no Unicorn). An accepted image must lie
+ * pure image helpers of emu/image/pe.h (no Unicorn). An accepted image must lie
  * inside the file and inside SizeOfImage as the format says, and the laid
  * out image must hold the file's bytes where the section table puts them.
  * Never prints or aborts.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/pe.h"
+#include "emu/image/pe.h"
 #include "tests/fuzz/fz.h"
 
 #define FZ_PE_PEEK 16 /* most bytes read at an address probed */

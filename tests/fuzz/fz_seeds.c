@@ -20,6 +20,7 @@
 
 #include "common/le.h"
 #include "corpus/archive.h"
+#include "common/file.h"
 #include "corpus/fileio.h"
 #include "corpus/lzss.h"
 #include "corpus/synth.h"
@@ -249,7 +250,7 @@ static void pe_seeds(const char *standin)
     uint8_t *data;
     size_t size;
     ff_error e;
-    if (fio_read_all(standin, &data, &size, &e) < 0) die(standin, &e);
+    if (file_read_all(standin, &data, &size, &e) < 0) die(standin, &e);
     put("pe", "ok-standin.exe", data, size);
     free(data);
 }

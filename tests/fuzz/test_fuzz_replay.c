@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
 #include "tests/fuzz/fz.h"
 
 typedef int (*fz_body)(const uint8_t *data, size_t size, fz_report *r);
@@ -65,7 +65,7 @@ static size_t replay_dir(const char *dir, fz_body body, int may_be_missing)
         uint8_t *data = NULL;
         size_t size = 0;
         ff_error e;
-        cr_assert(fio_read_all(path, &data, &size, &e) == 0, "%s: %s", path, e.reason);
+        cr_assert(file_read_all(path, &data, &size, &e) == 0, "%s: %s", path, e.reason);
         fz_report r;
         int rc = body(data, size, &r);
         free(data);

@@ -68,6 +68,8 @@ def junit(path):
             "classnames": [c.getAttribute("classname") for c in cases],
             "messages": [f.getAttribute("message") for c in cases
                          for f in c.getElementsByTagName("failure") + c.getElementsByTagName("error")],
+            "properties": {p.getAttribute("name"): p.getAttribute("value")
+                           for p in s.getElementsByTagName("property")},
         })
     out({"root": root.tagName,
          "tests": int(root.getAttribute("tests")),

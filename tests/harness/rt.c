@@ -365,7 +365,7 @@ void rt_results(run_results *r)
     r->seconds = 1.5;
 }
 
-void rt_meta(report_meta *m)
+void rt_meta(run_meta *m)
 {
     memset(m, 0, sizeof *m);
     m->command = "run";
@@ -398,13 +398,24 @@ void rt_meta(report_meta *m)
 cJSON *rt_report(void)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     cJSON *j = report_build(&m, &r);
     run_results_free(&r);
     cr_assert(j != NULL, "report_build failed");
     return j;
+}
+
+char *rt_render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what)
+{
+    strbuf b;
+    sb_init(&b);
+    cr_assert(fn(j, &b) == 0, "%s: renderer failed", what);
+    char *s = strdup(b.s ? b.s : "");
+    cr_assert(s != NULL, "out of memory");
+    sb_free(&b);
+    return s;
 }
 
 const char *rt_python(void)

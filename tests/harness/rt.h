@@ -31,9 +31,11 @@
  * bitReader and StartClip (one block of StartClip never run).
  */
 void rt_results(run_results *r);
-void rt_meta(report_meta *m);
+void rt_meta(run_meta *m);
 /* report_build of the two above, asserting success (cJSON_Delete it). */
 cJSON *rt_report(void);
+/* What renderer fn makes of report j, malloc'd; the test fails (naming what) when it fails. */
+char *rt_render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what);
 
 
 /* Path of the python interpreter and of report_check.py. */

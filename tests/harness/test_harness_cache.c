@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emu/emu.h"
+#include "emu/engine/emu.h"
 #include "harness/run/cache.h"
 #include "tests/support/ts.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/fault.h"
+#include "emu/engine/fault.h"
 #include "harness/core/fields.h"
 #include "harness/run/leaf.h"
 #include "harness/report/report.h"
@@ -24,16 +24,6 @@
 #include "common/error.h"
 #include "harness/run/run.h"
 #include "tests/harness/rt.h"
-
-static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what)
-{
-    strbuf b;
-    sb_init(&b);
-    cr_assert(fn(j, &b) == 0, "%s: renderer failed", what);
-    char *s = strdup(b.s ? b.s : "");
-    sb_free(&b);
-    return s;
-}
 
 /* Writes j as report.json into dir and validates it; returns the exit status. */
 static int validate(const char *dir, const cJSON *j, cJSON **verdict)
@@ -230,6 +220,10 @@ static const char *source_n(int i)
 {
     return res_source_name((res_source)i);
 }
+static const char *verdict_n(int i)
+{
+    return verdict_reason_name((verdict)i);
+}
 static const char *routine_n(int i)
 {
     return leaf_routine_name((emu_leaf)i);
@@ -243,6 +237,7 @@ Test(schema, enums_equal_the_c_tables)
     cJSON *s = cJSON_Parse(text);
     cr_assert(s != NULL, "%s is not JSON", path);
     same_enum(s, "fault_kind", EMU_FAULT__COUNT, fault_n);
+    same_enum(s, "verdict_reason", VERDICT__COUNT, verdict_n);
     same_enum(s, "error_kind", FF_E__COUNT, err_n);
     same_pattern(s, "field_kind", FIELD__COUNT, field_n);
     same_pattern(s, "field_name", FIELD__COUNT, field_full_n);
@@ -296,7 +291,7 @@ Test(html, well_formed_escaped_with_sections_and_plots)
 {
     char *dir = ts_tempdir();
     cJSON *j = rt_report();
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
     cr_assert(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;.dat") != NULL,
               "the hostile name does not appear escaped");
@@ -352,16 +347,16 @@ Test(html, well_formed_escaped_with_sections_and_plots)
 Test(html, interrupted_banner)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     r.interrupted = 1;
     cJSON *j = report_build(&m, &r);
     run_results_free(&r);
     cr_assert(j != NULL);
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "id=\"interrupted\""), "no interrupted banner");
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "**Interrupted**"), "markdown: no interrupted line");
     free(md);
     free(html);
@@ -372,7 +367,7 @@ Test(html, interrupted_banner)
 Test(html, located_profile_banner)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     m.profile = "ff8_en_steam2013_located_0123abcd";
@@ -393,10 +388,10 @@ Test(html, located_profile_banner)
     cr_assert_eq(validate(dir, j, &v), 0, "a located report does not validate");
     cJSON_Delete(v);
     ts_rmtree(dir);
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "id=\"profile-located\""), "no located banner");
     cr_assert(strstr(html, "FF8_FR.exe"));
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "**Located profile**"), "markdown: no located line");
     cr_assert(strstr(md, "| Located | by structure from profile ff8\\_en\\_steam2013 in "
                          "FF8\\_FR.exe"),
@@ -412,7 +407,7 @@ Test(html, located_profile_banner)
     cr_assert(cJSON_IsNull(
         cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "run"), "executable"),
                             "profile_located")));
-    html = render(report_render_html, j, "html");
+    html = rt_render(report_render_html, j, "html");
     cr_assert_null(strstr(html, "profile-located"));
     free(html);
     cJSON_Delete(j);
@@ -427,7 +422,7 @@ Test(render, same_output_from_the_tree_and_from_report_json)
     int (*fns[3])(const cJSON *, strbuf *) = {report_render_html, report_render_markdown,
                                               report_render_junit};
     for (int i = 0; i < 3; i++) {
-        char *a = render(fns[i], j, "tree"), *b = render(fns[i], back, "parsed");
+        char *a = rt_render(fns[i], j, "tree"), *b = rt_render(fns[i], back, "parsed");
         cr_assert_str_eq(a, b, "renderer %d differs after a JSON round trip", i);
         free(a);
         free(b);
@@ -508,18 +503,21 @@ Test(junit, suites_cases_and_counts)
 {
     char *dir = ts_tempdir();
     cJSON *j = rt_report();
-    char *xml = render(report_render_junit, j, "junit");
+    char *xml = rt_render(report_render_junit, j, "junit");
     cr_assert(strstr(xml, RT_HOSTILE) == NULL, "the hostile name appears unescaped");
     cJSON *v = check_file(dir, "junit.xml", xml, "junit");
     cr_assert_str_eq(cJSON_GetObjectItem(v, "root")->valuestring, "testsuites");
-    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(v, "suites")), 3, "normal, slow, leaf");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(v, "suites")), 4,
+                 "normal, slow, leaf, run");
     /* normal: c0m001 fails (mismatch + fault), hostile fails, broken errors, c0m099 skipped */
     suite_counts(v, "normal", 4, 2, 1, 1);
     /* slow: c0m001 passes (2 match, 1 not run), hostile and broken error, c0m099 skipped */
     suite_counts(v, "slow", 4, 0, 2, 1);
     /* leaf: bitReader mismatches, ReadPositionType faults, ReadBoneScale made no call */
     suite_counts(v, "leaf", 4, 2, 0, 1);
-    cr_assert_eq(num(v, "tests"), 12);
+    /* run: "run completed" passes (the run was not interrupted) */
+    suite_counts(v, "run", 1, 0, 0, 0);
+    cr_assert_eq(num(v, "tests"), 13);
     cr_assert_eq(num(v, "failures"), 4);
     cr_assert_eq(num(v, "errors"), 3);
     cr_assert_eq(num(v, "skipped"), 3);
@@ -544,7 +542,7 @@ Test(junit, suites_cases_and_counts)
 Test(markdown, totals_groups_and_escaping)
 {
     cJSON *j = rt_report();
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "| 5 | 2 | 1 | 3 | 1 |"), "totals row (match .. not run)");
     cr_assert(strstr(md, "| 4 | 1 | 5 | 12 | 3 | 200 | 3 | 1 |"), "second totals row");
     cr_assert(strstr(md, "**Result: FAIL**"));
@@ -669,7 +667,7 @@ static void large_run(run_results *r)
 Test(html, large_run_is_capped)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     large_run(&r);
     rt_meta(&m);
     m.modes = MODE_ALL;
@@ -677,7 +675,7 @@ Test(html, large_run_is_capped)
     cJSON *j = report_build(&m, &r);
     run_results_free(&r);
     cr_assert(j != NULL);
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "2800 more non-matching results are in report.json."),
               "3000 mismatches, 200 listed");
     cr_assert(strstr(html, "50 more groups are in report.json."), "150 groups, 100 drawn");
@@ -685,13 +683,13 @@ Test(html, large_run_is_capped)
     cr_assert_eq(ts_count(html, "<svg class=\"plot\""), 100);
     cr_assert_eq(ts_count(html, "<tr class=\"file"), 1000, "one row per file");
     cr_assert(strlen(html) < 4u << 20, "index.html is %zu bytes", strlen(html));
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "100 more groups are in report.json."), "150 groups, 50 in Markdown");
-    char *xml = render(report_render_junit, j, "junit");
-    cr_assert_eq(ts_count(xml, "<testcase "), 4000, "1000 files x 4 modes");
-    cr_assert(strstr(xml, "tests=\"4000\" failures=\"3000\" errors=\"0\" skipped=\"0\""),
+    char *xml = rt_render(report_render_junit, j, "junit");
+    cr_assert_eq(ts_count(xml, "<testcase "), 4001, "1000 files x 4 modes, run completed");
+    cr_assert(strstr(xml, "tests=\"4001\" failures=\"3000\" errors=\"0\" skipped=\"0\""),
               "testsuites counts");
-    cr_assert_eq(ts_count(xml, "<testsuite "), 4, "four modes, no leaf level");
+    cr_assert_eq(ts_count(xml, "<testsuite "), 5, "four modes and the run, no leaf level");
     free(xml);
     free(md);
     free(html);
@@ -707,7 +705,7 @@ Test(render, interrupted_by_a_signal_with_warnings_in_every_format)
 {
     char *dir = ts_tempdir();
     run_results r;
-    report_meta m;
+    run_meta m;
     rt_results(&r);
     rt_meta(&m);
     r.interrupted = 1;
@@ -730,18 +728,18 @@ Test(render, interrupted_by_a_signal_with_warnings_in_every_format)
     cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "totals"), "cache_rejected")->valueint,
                  3);
 
-    char *html = render(report_render_html, j, "html");
+    char *html = rt_render(report_render_html, j, "html");
     cr_assert(strstr(html, "The run was interrupted (SIGTERM)"), "html: no signal in the banner");
     cr_assert(strstr(html, "id=\"warnings\""), "html: no warnings banner");
     cr_assert(strstr(html, "C0M001~2.DAT"));
     cr_assert(strstr(html, "&lt;b&gt;disk full&lt;/b&gt;") && !strstr(html, "<b>disk"),
               "html: a warning is not escaped");
     cr_assert(strstr(html, "cache entries rejected 3"), "html: rejected entries not shown");
-    char *md = render(report_render_markdown, j, "markdown");
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "> **Interrupted** by SIGTERM"), "markdown: no signal");
     cr_assert_eq(ts_count(md, "> **Warning**: "), 2, "markdown: the two warnings");
     cr_assert(strstr(md, "cache entries rejected (emulated again): 3"), "markdown: rejected");
-    char *xml = render(report_render_junit, j, "junit");
+    char *xml = rt_render(report_render_junit, j, "junit");
     v = check_file(dir, "junit.xml", xml, "junit");
     suite_counts(v, "run", 1, 0, 1, 0);
     /* 12 test cases of the hand-built run, plus "run completed". */

@@ -164,7 +164,7 @@ static void build(run_results *r)
 static cJSON *report(void)
 {
     run_results r;
-    report_meta m;
+    run_meta m;
     build(&r);
     rt_meta(&m);
     m.modes = 1u << MODE_NORMAL;
@@ -183,16 +183,6 @@ static const cJSON *get(const cJSON *o, const char *path)
         o = cJSON_IsArray(o) ? cJSON_GetArrayItem(o, atoi(k)) : cJSON_GetObjectItem(o, k);
     cr_assert_not_null(o, "no %s", path);
     return o;
-}
-
-static char *render(int (*fn)(const cJSON *, strbuf *), const cJSON *j)
-{
-    strbuf b;
-    sb_init(&b);
-    cr_assert_eq(fn(j, &b), 0);
-    char *s = must(strdup(b.s ? b.s : ""));
-    sb_free(&b);
-    return s;
 }
 
 /* Writes text into dir/name and runs report_check.py on it. */
@@ -275,7 +265,7 @@ Test(report_entity, junit_one_case_per_pair_and_mode)
 {
     char *dir = ts_tempdir();
     cJSON *j = report();
-    char *x = render(report_render_junit, j);
+    char *x = rt_render(report_render_junit, j, "junit");
     cJSON *v = check(dir, "junit.xml", x, "junit");
     const cJSON *s, *suite = NULL;
     cJSON_ArrayForEach(s, get(v, "suites"))
@@ -298,7 +288,7 @@ Test(report_entity, junit_one_case_per_pair_and_mode)
 Test(report_entity, markdown_pairs_and_first_failures)
 {
     cJSON *j = report();
-    char *md = render(report_render_markdown, j);
+    char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "**Result: FAIL**") != NULL, "%s", md);
     cr_assert(strstr(md, "## Entities (3)") != NULL, "%s", md);
     cr_assert(strstr(md, "pool mismatch: body 3 clips, weapon 2; the 2 both have ran") != NULL,
@@ -317,7 +307,7 @@ Test(report_entity, html_pairs_and_offset_plots)
 {
     char *dir = ts_tempdir();
     cJSON *j = report();
-    char *h = render(report_render_html, j);
+    char *h = rt_render(report_render_html, j, "html");
     cJSON *v = check(dir, "index.html", h, "html");
     int entities = 0, armed = 0, table = 0;
     const cJSON *id;

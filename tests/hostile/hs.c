@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "corpus/fileio.h"
+#include "common/file.h"
 #include "corpus/synth.h"
 
 const char *const hs_modes[4] = {"normal", "slow", "fast", "slow+fast"};
@@ -73,11 +73,7 @@ char *hs_standin(const char *name)
 {
     const char *dir = getenv("FF8DIFF_STANDIN_DIR");
     char *p = dir && dir[0] ? ts_path(dir, name) : NULL;
-    if (!p) {
-        char rel[256];
-        snprintf(rel, sizeof rel, "emu/standin/%s", name);
-        p = bin_path(rel);
-    }
+    if (!p) p = ts_standin(name);
     cr_assert(access(p, R_OK) == 0, "%s is not built", p);
     return p;
 }
@@ -140,7 +136,7 @@ cJSON *hs_report(const char *out_dir)
     uint8_t *text;
     size_t size;
     ff_error e;
-    cr_assert(fio_read_all(path, &text, &size, &e) == 0, "%s: %s", path, e.reason);
+    cr_assert(file_read_all(path, &text, &size, &e) == 0, "%s: %s", path, e.reason);
     cJSON *report = cJSON_ParseWithLength((const char *)text, size);
     cr_assert(report, "%s is not valid JSON", path);
     free(text);

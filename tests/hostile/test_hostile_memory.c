@@ -264,7 +264,7 @@ Test(memory, identify_refuses_a_huge_file_and_a_fifo_at_once, .init = setup, .fi
     int st = hs_run_limited(a, cache, logs, PLAIN_AS, 0);
     char *err = hs_log(logs, "stderr");
     cr_assert_eq(st, 2, "%s", err);
-    cr_assert(strstr(err, "larger than 512 MiB"), "refused from its size: %s", err);
+    cr_assert(strstr(err, "above the limit of 512 MiB"), "refused from its size: %s", err);
     free(err);
     const char *b[] = {hs_cli(), "identify", fifo, NULL};
     st = hs_run_limited(b, cache, logs, PLAIN_AS, 0);

@@ -3,6 +3,7 @@
  * (see mt.h). Test code only.
  */
 #include "common/le.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/mutants/mt.h"
 
 #include <criterion/criterion.h>
@@ -13,7 +14,7 @@
 #include <unistd.h>
 
 #include "corpus/synth.h"
-#include "emu/profile.h"
+#include "emu/image/profile.h"
 #include "harness/core/field_model.h"
 #include "harness/core/fields.h"
 #include "harness/core/modes.h"
@@ -81,7 +82,7 @@ uint8_t *mt_encode(const mt_model *m, size_t *size)
     s.geometry_size = 64;
     uint8_t *data = NULL;
     ff_error err;
-    MT_OK(synth_model_encode(&s, &data, size, &err), &err);
+    TS_OK(synth_model_encode(&s, &data, size, &err), &err);
     synth_model_free(&s);
     /* Section 3: what a SLOW+FAST run reads past the last clip. */
     uint32_t from = mt_section_offset(data, 3), to = mt_section_offset(data, 4);
@@ -100,24 +101,15 @@ void mt_write_model(const char *dir, const mt_model *m)
     free(data);
 }
 
-char *mt_standin_path(const char *name)
-{
-    const char *bin = getenv("FF8DIFF_BINARY_DIR");
-    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/emu/standin", bin);
-    return ts_path(dir, name);
-}
-
 emu_image *mt_image(const char *exe)
 {
     emu_profile p;
     ff_error err;
-    MT_OK(profile_builtin_by_name("standin", &p, &err), &err);
-    char *path = mt_standin_path(exe);
+    TS_OK(profile_builtin_by_name("standin", &p, &err), &err);
+    char *path = ts_standin(exe);
     emu_image *img = NULL;
     char warn[512];
-    MT_OK(emu_image_load(path, &p, &img, warn, sizeof warn, &err), &err);
+    TS_OK(emu_image_load(path, &p, &img, warn, sizeof warn, &err), &err);
     free(path);
     return img;
 }
@@ -137,7 +129,7 @@ void mt_execute(const run_config *cfg, run_results *out)
 {
     ff_error err;
     ff_error_clear(&err);
-    MT_OK(run_execute(cfg, out, &err), &err);
+    TS_OK(run_execute(cfg, out, &err), &err);
 }
 
 void mt_run(const char *corpus, const char *exe, unsigned jobs, run_results *out)
@@ -157,7 +149,7 @@ void mt_run_pose(const char *corpus, const char *exe, const char *conv, run_resu
     cfg.pose_level = 1;
     cfg.pose_search = conv == NULL;
     ff_error err;
-    if (conv) MT_OK(ref_pose_opts_parse(conv, &cfg.pose_opts, &err), &err);
+    if (conv) TS_OK(ref_pose_opts_parse(conv, &cfg.pose_opts, &err), &err);
     mt_execute(&cfg, out);
     emu_image_free(img);
 }
@@ -168,7 +160,7 @@ char *mt_small_preset(void)
     synth_summary sum;
     ff_error err;
     memset(&sum, 0, sizeof sum);
-    MT_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
     return dir;
 }
 

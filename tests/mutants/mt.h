@@ -18,20 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/game.h"
+#include "emu/engine/game.h"
 #include "harness/core/results.h"
 #include "harness/run/run.h"
 #include "tests/support/ts.h"
 #include "common/error.h"
-
-/* Fails the running test with the error text when call != 0. */
-#define MT_OK(call, err)                                                                           \
-    do {                                                                                           \
-        char mt_msg_[1024];                                                                        \
-        int mt_rc_ = (call);                                                                       \
-        cr_assert(mt_rc_ == 0, "%s failed: %s", #call,                                             \
-                  ff_error_format((err), mt_msg_, sizeof mt_msg_));                                \
-    } while (0)
 
 #define MT_MAX_BONES 2
 #define MT_MAX_FRAMES 8
@@ -75,8 +66,6 @@ uint32_t mt_section_offset(const uint8_t *data, uint32_t k);
 /* Absolute offset of clip c's frame-count byte in a file's bytes. */
 uint32_t mt_clip_offset(const uint8_t *data, uint32_t c);
 
-/* "<build>/emu/standin/<name>" (malloc'd). */
-char *mt_standin_path(const char *name);
 /* A stand-in variant loaded under the built-in "standin" profile. */
 emu_image *mt_image(const char *exe);
 

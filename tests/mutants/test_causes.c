@@ -301,7 +301,7 @@ static void run_cover(unsigned modes, run_results *r)
     char *dir = ts_tempdir();
     synth_summary sum;
     ff_error err;
-    MT_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
     emu_image *img = mt_image("standin.exe");
     run_config cfg;
     mt_config(&cfg, dir, img, 2);

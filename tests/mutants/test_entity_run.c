@@ -184,7 +184,7 @@ static cache *open_cache(const char *root)
     char *dir = ts_path(root, "results");
     cache *c;
     ff_error err;
-    MT_OK(cache_open(dir, 0, &c, &err), &err);
+    TS_OK(cache_open(dir, 0, &c, &err), &err);
     free(dir);
     return c;
 }

@@ -132,7 +132,7 @@ Test(mutants, standin_matches_small_preset_entities)
     synth_summary sum;
     ff_error err;
     memset(&sum, 0, sizeof sum);
-    MT_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
     run_results r;
     mt_run_entity(dir, "standin.exe", 2, &r);
     cr_assert_eq(r.nentities, 8u);
@@ -166,7 +166,7 @@ Test(mutants, standin_matches_small_preset)
     synth_summary sum;
     ff_error err;
     memset(&sum, 0, sizeof sum);
-    MT_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 1, &sum, &err), &err);
     run_results r;
     mt_run(dir, "standin.exe", 2, &r);
     cr_assert_eq(r.nfiles, sum.files);
@@ -293,7 +293,7 @@ Test(mutants, leaf_a_rotation_only)
     cr_assert_eq(l->first.orig_bit, 7);
     /* The reference side of the case agrees with what the run recorded. */
     ff_error err;
-    MT_OK(leaf_case_ref(EMU_LEAF_ROTATION, &c, &err), &err);
+    TS_OK(leaf_case_ref(EMU_LEAF_ROTATION, &c, &err), &err);
     cr_assert_eq(c.ref_ax, -1);
     run_results_free(&r);
 }

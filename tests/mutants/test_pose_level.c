@@ -147,7 +147,7 @@ Test(pose_level, search_undecided_by_plain_states_is_decided_on_all)
     synth_summary sum;
     ff_error err;
     memset(&sum, 0, sizeof sum);
-    MT_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
     run_results r;
     mt_run_pose(dir, "standin.exe", NULL, &r);
     cr_assert_eq(r.pose.source, POSE_CONV_SEARCH);
@@ -172,7 +172,7 @@ Test(pose_level, saturate_is_one_cause_across_cells)
     synth_summary sum;
     ff_error err;
     memset(&sum, 0, sizeof sum);
-    MT_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_COVER, 1, &sum, &err), &err);
     run_results r;
     mt_run_pose(dir, "standin_mut_pose_saturate.exe", STANDIN_POSE, &r);
     cr_assert_gt(r.totals.by_status[RES_MISMATCH], 1);
@@ -241,7 +241,7 @@ static void run_pose_leaf(const char *exe, run_results *r)
     cfg.leaf_level = 1;
     cfg.leaf_calls = 64;
     ff_error err;
-    MT_OK(ref_pose_opts_parse(STANDIN_POSE, &cfg.pose_opts, &err), &err);
+    TS_OK(ref_pose_opts_parse(STANDIN_POSE, &cfg.pose_opts, &err), &err);
     mt_execute(&cfg, r);
     emu_image_free(img);
     ts_rmtree(dir);
@@ -309,7 +309,7 @@ static void run_entity_pose(const char *dir, const char *exe, run_results *r)
     mt_config_entity(&cfg, dir, img, 2);
     cfg.pose_level = 1;
     ff_error err;
-    MT_OK(ref_pose_opts_parse(STANDIN_POSE, &cfg.pose_opts, &err), &err);
+    TS_OK(ref_pose_opts_parse(STANDIN_POSE, &cfg.pose_opts, &err), &err);
     mt_execute(&cfg, r);
     emu_image_free(img);
 }

@@ -351,7 +351,7 @@ Test(run_level, cancel_while_running)
 {
     char *dir = ts_tempdir();
     ff_error err;
-    MT_OK(synth_write(dir, SYNTH_SMALL, 1, NULL, &err), &err);
+    TS_OK(synth_write(dir, SYNTH_SMALL, 1, NULL, &err), &err);
     emu_image *img = mt_image("standin.exe");
     volatile sig_atomic_t cancel = 0;
     run_progress prog;

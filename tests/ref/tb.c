@@ -151,8 +151,8 @@ void tb_fix_load(tb_fix *f, const tb_model *m, const char *name)
     ff_error err;
     ff_error_clear(&err);
     f->file = tb_build(m, &f->size);
-    TB_OK(dat_parse(f->file, f->size, name, &f->dat, &err), &err);
-    TB_OK(ref_anim_init(&f->a, &f->dat, f->skel, sizeof f->skel, &err), &err);
+    TS_OK(dat_parse(f->file, f->size, name, &f->dat, &err), &err);
+    TS_OK(ref_anim_init(&f->a, &f->dat, f->skel, sizeof f->skel, &err), &err);
 }
 
 void tb_fix_free(tb_fix *f)
@@ -204,7 +204,7 @@ int tb_start(tb_fix *fx, int clip)
 {
     int ret = -7;
     ff_error err;
-    TB_OK(ref_start_clip(&fx->a, (int16_t)clip, &ret, &err), &err);
+    TS_OK(ref_start_clip(&fx->a, (int16_t)clip, &ret, &err), &err);
     return ret;
 }
 
@@ -212,7 +212,7 @@ int tb_tick(tb_fix *fx)
 {
     int ret = -7;
     ff_error err;
-    TB_OK(ref_read_animation(&fx->a, &ret, &err), &err);
+    TS_OK(ref_read_animation(&fx->a, &ret, &err), &err);
     return ret;
 }
 

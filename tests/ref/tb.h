@@ -19,15 +19,6 @@
 #include "common/error.h"
 #include "tests/support/ts.h"
 
-/* Fails the running test with the error text when call != 0. */
-#define TB_OK(call, err)                                                                           \
-    do {                                                                                           \
-        char tb_msg_[1024];                                                                        \
-        int tb_rc_ = (call);                                                                       \
-        cr_assert(tb_rc_ == 0, "%s failed: %s", #call,                                             \
-                  ff_error_format((err), tb_msg_, sizeof tb_msg_));                                \
-    } while (0)
-
 
 /* ---- bit packer, LSB-first ---- */
 #define TB_BITS_MAX 8192

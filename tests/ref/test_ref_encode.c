@@ -24,15 +24,15 @@ Test(encode, put_is_lsb_first)
     enc_init(&w, buf, sizeof buf);
     /* 5 (101) at bit 0, 1 at bit 3, 0xAB at bit 4: byte 0 = 0x05 | 0x08 | 0xB0 = 0xBD,
      * byte 1 = 0x0A */
-    TB_OK(enc_put(&w, 5, 3, NULL), NULL);
-    TB_OK(enc_put(&w, 1, 1, NULL), NULL);
-    TB_OK(enc_put(&w, 0xAB, 8, NULL), NULL);
+    TS_OK(enc_put(&w, 5, 3, NULL), NULL);
+    TS_OK(enc_put(&w, 1, 1, NULL), NULL);
+    TS_OK(enc_put(&w, 0xAB, 8, NULL), NULL);
     cr_assert_eq(w.bits, 12);
     cr_assert_eq(enc_bytes(&w), 2);
     static const uint8_t want[4] = {0xBD, 0x0A, 0, 0};
     ts_assert_mem(buf, want, 4, "enc_put bytes");
     /* only the low n bits are written: -1 in 4 bits is 1111 at bits 12..15 */
-    TB_OK(enc_put(&w, -1, 4, NULL), NULL);
+    TS_OK(enc_put(&w, -1, 4, NULL), NULL);
     cr_assert_eq(buf[1], 0xFA);
     cr_assert_eq(buf[2], 0);
 }
@@ -43,7 +43,7 @@ Test(encode, put_refuses_when_full_or_bad_width)
     enc_writer w;
     enc_init(&w, buf, 1);
     ff_error err;
-    TB_OK(enc_put(&w, 0xFF, 8, &err), &err);
+    TS_OK(enc_put(&w, 0xFF, 8, &err), &err);
     cr_assert_eq(enc_put(&w, 1, 1, &err), -1);
     cr_assert_eq(err.kind, FF_E_RANGE);
     cr_assert_eq(w.bits, 8);
@@ -152,11 +152,11 @@ Test(encode, clip_pads_then_writes_frame_byte_and_rolls_back)
     uint8_t buf[16];
     enc_writer w;
     enc_init(&w, buf, sizeof buf);
-    TB_OK(enc_put(&w, 1, 3, NULL), NULL);
+    TS_OK(enc_put(&w, 1, 3, NULL), NULL);
     int16_t rot[3] = {0, 0, 0};
     enc_frame f[2] = {{{1, 0, 0}, 0, rot, NULL}, {{0, 0, 0}, 0, rot, NULL}};
     ff_error err;
-    TB_OK(enc_clip(&w, 1, 2, f, &err), &err);
+    TS_OK(enc_clip(&w, 1, 2, f, &err), &err);
     /* byte 0 = 0x01 (3 bits + padding), byte 1 = frame count 2, then frames of
      * 5 + 5 + 5 + 1 + 3 = 19 bits: frame 0 root x 1 is 00 001 -> bit 2 of byte 2 */
     cr_assert_eq(buf[0], 0x01);
@@ -356,7 +356,7 @@ static void round_trip(int ccase, unsigned bones, unsigned frames, int fast)
     enc_writer w;
     enc_init(&w, buf, cap);
     ff_error err;
-    TB_OK(enc_clip(&w, bones, frames, c.f, &err), &err);
+    TS_OK(enc_clip(&w, bones, frames, c.f, &err), &err);
     cr_assert_eq(w.bits, want_bits, "case %d: %zu bits, narrowest gives %zu", ccase, w.bits,
                  want_bits);
     /* the skeleton starts from arbitrary values; clip 1 is the random one */
@@ -382,13 +382,13 @@ static void round_trip(int ccase, unsigned bones, unsigned frames, int fast)
     tb_fix_load(fx, &m, "roundtrip.dat");
     fx->a.cmd.flags = fast ? REF_CMD_FAST : 0;
     int ret = -7;
-    TB_OK(ref_start_clip(&fx->a, 1, &ret, &err), &err);
+    TS_OK(ref_start_clip(&fx->a, 1, &ret, &err), &err);
     unsigned t = 0;
     while (ret == 0) {
         for (int p = 0; p < (fast ? 2 : 1) && e.applied < frames; p++)
             expect_apply(&e, &c);
         expect_check(&e, fx, &c, ccase, t);
-        TB_OK(ref_read_animation(&fx->a, &ret, &err), &err);
+        TS_OK(ref_read_animation(&fx->a, &ret, &err), &err);
         t++;
     }
     cr_assert_eq(e.applied, frames, "case %d: every frame decoded", ccase);

@@ -397,9 +397,9 @@ Test(engine, anim_init_checks)
     /* a fresh cmd (total 0) ends at once */
     ref_anim a3;
     uint8_t buf[TB_SKEL_MAX];
-    TB_OK(ref_anim_init(&a3, &fx.dat, buf, sizeof buf, &err), &err);
+    TS_OK(ref_anim_init(&a3, &fx.dat, buf, sizeof buf, &err), &err);
     int ret = -7;
-    TB_OK(ref_read_animation(&a3, &ret, &err), &err);
+    TS_OK(ref_read_animation(&a3, &ret, &err), &err);
     cr_assert_eq(ret, 1);
     tb_fix_free(&fx);
 }

@@ -60,9 +60,9 @@ static void run(ref_entity *e, tb_fix *body, tb_fix *weapon, int clip, const ste
     for (size_t i = 0; i < n; i++) {
         int ret = -7;
         if (i == 0)
-            TB_OK(ref_queue_animation(e, (int16_t)clip, &ret, &err), &err);
+            TS_OK(ref_queue_animation(e, (int16_t)clip, &ret, &err), &err);
         else
-            TB_OK(ref_advance_by1(e, &ret, &err), &err);
+            TS_OK(ref_advance_by1(e, &ret, &err), &err);
         cr_assert_eq(ret, v[i].ret, "%s step %zu: ret %d", what, i, ret);
         cr_assert_eq(root_x(body), v[i].body_x, "%s step %zu: body root x %d", what, i,
                      root_x(body));
@@ -126,7 +126,7 @@ Test(lockstep, weapon_goes_first)
     ts_assert_mem(&body.a.cmd, &before, sizeof before, "body cmd after the weapon failed");
     /* Modes are per model: a SLOW weapon runs 2 * 4 - 1 = 7 frames. */
     weapon.a.cmd.flags = REF_CMD_SLOW;
-    TB_OK(ref_queue_animation(&e, 0, &ret, &err), &err);
+    TS_OK(ref_queue_animation(&e, 0, &ret, &err), &err);
     cr_assert_eq(weapon.a.cmd.total, 7);
     cr_assert_eq(body.a.cmd.total, 3);
     tb_fix_free(&body);

@@ -2,6 +2,7 @@
  * tests/support/ts.c: helpers of the regression-workflow suites. Test
  * code only.
  */
+#include "common/file.h"
 #include "common/le.h"
 #include "tests/support/ts.h"
 
@@ -31,11 +32,39 @@ char *ts_path(const char *dir, const char *name)
     return p;
 }
 
+void ts_assert_error(const ff_error *err, ff_errkind kind, const char *file_suffix,
+                     int64_t offset, const char *what)
+{
+    char msg[1024];
+    ff_error_format(err, msg, sizeof msg);
+    cr_assert_eq(err->kind, kind, "%s: kind %s, expected %s (%s)", what, ff_errkind_name(err->kind),
+                 ff_errkind_name(kind), msg);
+    if (file_suffix) {
+        size_t a = strlen(err->file), b = strlen(file_suffix);
+        cr_assert(a >= b && !strcmp(err->file + a - b, file_suffix),
+                  "%s: error names file '%s', expected one ending in '%s' (%s)", what, err->file,
+                  file_suffix, msg);
+    }
+    if (offset != -2)
+        cr_assert_eq(err->offset, offset, "%s: offset %lld, expected %lld (%s)", what,
+                     (long long)err->offset, (long long)offset, msg);
+    cr_assert(err->reason[0], "%s: error without a reason", what);
+}
+
+/* Folders made by this test process (each test runs in its own process). */
+#define TS_DIRS 8
+static char made[TS_DIRS][4096];
+
 char *ts_tempdir(void)
 {
     const char *base = getenv("TMPDIR");
-    char *t = ts_path(base && base[0] ? base : "/tmp", "ff8regress-XXXXXX");
+    char *t = ts_path(base && base[0] ? base : "/tmp", "ff8test-XXXXXX");
     cr_assert(mkdtemp(t) != NULL, "mkdtemp %s failed", t);
+    for (int i = 0; i < TS_DIRS; i++)
+        if (!made[i][0]) {
+            snprintf(made[i], sizeof made[i], "%s", t);
+            break;
+        }
     return t;
 }
 
@@ -61,28 +90,66 @@ static void rm_below(const char *dir)
 
 void ts_rmtree(char *path)
 {
+    if (!path) return;
     rm_below(path);
     rmdir(path);
+    for (int i = 0; i < TS_DIRS; i++)
+        if (!strcmp(made[i], path)) made[i][0] = '\0';
     free(path);
+}
+
+void ts_cleanup(void)
+{
+    for (int i = 0; i < TS_DIRS; i++)
+        if (made[i][0]) {
+            rm_below(made[i]);
+            rmdir(made[i]);
+            made[i][0] = '\0';
+        }
+}
+
+char *ts_mkdir(const char *dir, const char *name)
+{
+    char *p = ts_path(dir, name);
+    cr_assert_eq(mkdir(p, 0755), 0, "mkdir %s failed", p);
+    return p;
+}
+
+void ts_write_in(const char *dir, const char *name, const void *data, size_t size)
+{
+    char *p = ts_path(dir, name);
+    ts_write(p, data, size);
+    free(p);
+}
+
+char *ts_standin(const char *name)
+{
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/emu/standin", bin);
+    return ts_path(dir, name);
+}
+
+void *ts_read_all(const char *path, size_t *size)
+{
+    char *s = ts_read(path, size);
+    cr_assert(s != NULL, "cannot read %s", path);
+    return s;
 }
 
 char *ts_read(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *s = must(malloc(cap));
-    while ((got = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) s = must(realloc(s, cap *= 2));
-    }
-    fclose(f);
+    uint8_t *data;
+    size_t n;
+    if (file_read_all(path, &data, &n, NULL) < 0) return NULL;
+    char *s = must(realloc(data, n + 1));
     s[n] = '\0';
     if (size) *size = n;
     return s;
 }
 
-void ts_write(const char *path, const char *data, size_t n)
+void ts_write(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
     cr_assert(f != NULL, "cannot write %s", path);

@@ -1,6 +1,7 @@
 /*
  * tests/support/ts.h: helpers every suite may use (libff8testsupport):
- * scratch folders, whole-file and line-wise edits, the built ff8diff binary
+ * loud must-succeed calls (TS_OK) and error checks, scratch folders (removed
+ * again by ts_cleanup), whole-file and line-wise edits, the built ff8diff binary
  * run with its cache inside the scratch folder, report.json loading, an
  * independent look at the corpus (clip counts from the .dat headers,
  * SHA-256 through OpenSSL directly), and memory compared with a hex dump of
@@ -13,16 +14,46 @@
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+/* Fails the running test with the error text when call != 0. */
+#define TS_OK(call, err)                                                                           \
+    do {                                                                                           \
+        char ts_msg_[1024];                                                                        \
+        int ts_rc_ = (call);                                                                       \
+        cr_assert(ts_rc_ == 0, "%s failed: %s", #call,                                             \
+                  ff_error_format((err), ts_msg_, sizeof ts_msg_));                                \
+    } while (0)
+
+/* Asserts an error of kind, file suffix (NULL: any) and offset (-2: any), with a reason. */
+void ts_assert_error(const ff_error *err, ff_errkind kind, const char *file_suffix,
+                     int64_t offset, const char *what);
+
+/* "<build>/emu/standin/<name>": a stand-in build or variant (malloc'd). */
+char *ts_standin(const char *name);
+/* Reads a whole regular file (malloc'd, NUL-terminated); fails the test when it cannot. */
+void *ts_read_all(const char *path, size_t *size);
 
 /* A new empty folder under $TMPDIR or /tmp (malloc'd). */
 char *ts_tempdir(void);
 /* Removes a folder and everything below it, then frees path. */
 void ts_rmtree(char *path);
+/*
+ * Removes the folders ts_tempdir made that are still there: a suite's
+ * .fini, so a test stopped by a failed assertion leaves nothing behind.
+ */
+void ts_cleanup(void);
+/* Creates dir/name as a folder, asserting success; returns the malloc'd path. */
+char *ts_mkdir(const char *dir, const char *name);
+/* Writes bytes to dir/name (creating it), asserting success. */
+void ts_write_in(const char *dir, const char *name, const void *data, size_t size);
 /* "dir/name", malloc'd. */
 char *ts_path(const char *dir, const char *name);
 /* Whole file, NUL-terminated, malloc'd; NULL when unreadable. */
 char *ts_read(const char *path, size_t *size);
-void ts_write(const char *path, const char *data, size_t n);
+void ts_write(const char *path, const void *data, size_t n);
 /* Copies the regular files of one folder into another (created). */
 void ts_copy_dir(const char *from, const char *to);
 

@@ -1,0 +1,491 @@
+/*
+ * emu/engine/call.c: cdecl calls into the guest and everything that watches them:
+ * the block hook (exact instruction count from a per-engine cache of
+ * Capstone counts, budget, current block for fault disassembly), the hook
+ * on invalid memory (lazy stack/scratch growth, fault capture), interrupts
+ * and invalid instructions; then the classification of how a call ended.
+ *
+ * Why the stack is zeroed this way (measured on Debian 12's Unicorn 2.0.1,
+ * see bench/README.md): the original reads locals it never wrote, so every
+ * call must start on a zeroed stack. A memset of the whole 1 MiB costs
+ * 12-17 us per call and of the top 64 KiB 0.6-1.1 us, against ~0.2 us for
+ * a whole trivial call and ~1.5 us for a bitReader call. A write hook
+ * watching the deep part costs nothing measurable (2.0.1 stores are on the
+ * slow path anyway) but leaves the 64 KiB memset. So only the part of the
+ * stack a call may touch is mapped: the top page at first, and the hook on
+ * unmapped memory maps deeper pages (still zero) on first touch. The mapped
+ * part ("hot", a few KiB once the deepest routine ran) is what memset
+ * clears before each call (~40 ns per 4 KiB): exact, since nothing below it
+ * was ever mapped, let alone written, and free for calls that stay in it.
+ * The Field_Alloc scratch grows the same way upwards from its base.
+ * Nothing here prints or exits.
+ */
+#include "common/le.h"
+#include "emu/engine/emu_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EMU_EFLAGS_INIT 0x202u            /* IF and the reserved bit */
+#define EMU_UNTIL (EMU_SENTINEL + 0x800u) /* inside the HLT page, never a return address */
+
+/* ---- instruction counting ------------------------------------------------ */
+
+static uint32_t count_insns(emu *e, uint32_t addr, uint32_t size)
+{
+    const uint8_t *code = emu_host(e, addr, size);
+    if (!code) return size ? 1 : 0;
+    size_t left = size;
+    uint64_t a = addr;
+    uint32_t n = 0;
+    while (left && cs_disasm_iter(e->cs, &code, &left, &a, e->insn))
+        n++;
+    return n + (left ? 1 : 0);
+}
+
+static void blocks_insert(emu_block *tab, uint32_t cap, const emu_block *b)
+{
+    uint32_t i = (b->addr * 2654435761u) & (cap - 1);
+    while (tab[i].addr)
+        i = (i + 1) & (cap - 1);
+    tab[i] = *b;
+}
+
+static int blocks_grow(emu *e)
+{
+    uint32_t ncap = e->nblocks_cap ? e->nblocks_cap * 2 : 1024;
+    emu_block *n = calloc(ncap, sizeof *n);
+    if (!n) return -1;
+    for (uint32_t i = 0; i < e->nblocks_cap; i++)
+        if (e->blocks[i].addr) blocks_insert(n, ncap, &e->blocks[i]);
+    free(e->blocks);
+    e->blocks = n;
+    e->nblocks_cap = ncap;
+    return 0;
+}
+
+/* Instructions in the block [addr, addr + size), cached per engine. */
+static uint32_t block_insns(emu *e, uint32_t addr, uint32_t size)
+{
+    if (e->nblocks_cap) {
+        uint32_t i = (addr * 2654435761u) & (e->nblocks_cap - 1);
+        for (; e->blocks[i].addr; i = (i + 1) & (e->nblocks_cap - 1))
+            if (e->blocks[i].addr == addr && e->blocks[i].size == size) return e->blocks[i].insns;
+    }
+    emu_block b = {addr, size, count_insns(e, addr, size)};
+    if (addr && (e->nblocks_used + 1) * 2 <= e->nblocks_cap) {
+        blocks_insert(e->blocks, e->nblocks_cap, &b);
+        e->nblocks_used++;
+    } else if (addr && blocks_grow(e) == 0) {
+        blocks_insert(e->blocks, e->nblocks_cap, &b);
+        e->nblocks_used++;
+    }
+    return b.insns;
+}
+
+static const int all_regs[EMU__NREGS] = {
+    UC_X86_REG_EAX, UC_X86_REG_ECX, UC_X86_REG_EDX, UC_X86_REG_EBX, UC_X86_REG_ESP,
+    UC_X86_REG_EBP, UC_X86_REG_ESI, UC_X86_REG_EDI, UC_X86_REG_EIP, UC_X86_REG_EFLAGS};
+
+/* ---- hooks ---------------------------------------------------------------- */
+
+/* The budget ran out at the block at addr: the fault, with the registers there.
+ * Kept out of line, as block_met is, so on_block stays a leaf with a small frame. */
+__attribute__((noinline)) static void over_budget(uc_engine *uc, emu *e, uint64_t addr)
+{
+    if (e->stop_kind == EMU_FAULT_NONE) {
+        e->stop_kind = EMU_FAULT_BUDGET;
+        e->stop_eip = (uint32_t)addr;
+        void *ptrs[EMU__NREGS];
+        for (int i = 0; i < EMU__NREGS; i++) ptrs[i] = &e->stop_regs[i];
+        e->have_stop_regs = uc_reg_read_batch(uc, (int *)all_regs, ptrs, EMU__NREGS) == UC_ERR_OK;
+        /* EIP is not kept up to date inside a block hook: the block's start is the EIP. */
+        e->stop_regs[EMU_EIP] = (uint32_t)addr;
+    }
+    /* Asked again at every later block: a refused request cannot let the
+     * call run on unbounded. */
+    uc_emu_stop(uc);
+}
+
+/* A block the memo did not hold: counted (cached per engine), covered, memoised. */
+__attribute__((noinline)) static uint32_t block_met(emu *e, emu_memo *m, uint32_t addr, uint32_t size)
+{
+    m->addr = addr;
+    m->size = size;
+    m->insns = block_insns(e, addr, size);
+    emu_cover_block(e, addr, size);
+    return m->insns;
+}
+
+/*
+ * The engine's one block hook, called by Unicorn before each translated
+ * block runs: the instruction budget, the block for fault disassembly, and
+ * (on a block's first meeting) coverage. Its common case is a memo hit.
+ */
+static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    emu *e = user;
+    if (addr == EMU_SENTINEL) return;
+    emu_memo *m = &e->memo[((uint32_t)addr ^ ((uint32_t)addr >> 12)) & (EMU_MEMO - 1)];
+    uint32_t n = m->addr == (uint32_t)addr && m->size == size
+                     ? m->insns
+                     : block_met(e, m, (uint32_t)addr, size);
+    e->block_addr = (uint32_t)addr;
+    e->block_size = size;
+    e->insns += n;
+    if (e->insns > e->budget) over_budget(uc, e, addr);
+}
+
+/* Maps more of the stack downwards when a call touches below the hot part. */
+static int grow_stack(emu *e, uint64_t addr)
+{
+    uint32_t hot_lo = EMU_STACK_TOP - e->stack_hot;
+    if (addr < EMU_STACK_LO || addr >= hot_lo) return 0;
+    uint32_t lo = (uint32_t)addr & ~(EMU_PAGE - 1);
+    if (uc_mem_map_ptr(e->uc, lo, hot_lo - lo, UC_PROT_READ | UC_PROT_WRITE,
+                       e->stack + (lo - EMU_STACK_LO)) != UC_ERR_OK)
+        return 0;
+    e->stack_hot += hot_lo - lo;
+    return 1;
+}
+
+/* Maps more of the scratch upwards when a call touches past the hot part. */
+static int grow_scratch(emu *e, uint64_t addr, int size)
+{
+    uint64_t hot_hi = (uint64_t)EMU_SCRATCH_BASE + e->scratch_hot;
+    uint64_t lim = (uint64_t)EMU_SCRATCH_BASE + e->scratch_map;
+    if (addr < hot_hi || addr >= lim) return 0;
+    uint64_t hi =
+        (addr + (uint64_t)(size > 0 ? size : 1) + EMU_PAGE - 1) & ~(uint64_t)(EMU_PAGE - 1);
+    if (hi > lim) hi = lim;
+    if (uc_mem_map_ptr(e->uc, hot_hi, hi - hot_hi, UC_PROT_READ | UC_PROT_WRITE,
+                       e->scratch + e->scratch_hot) != UC_ERR_OK)
+        return 0;
+    e->scratch_hot = (uint32_t)(hi - EMU_SCRATCH_BASE);
+    return 1;
+}
+
+static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+                           void *user)
+{
+    (void)uc;
+    (void)value;
+    emu *e = user;
+    if ((type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED) &&
+        (grow_stack(e, addr) || grow_scratch(e, addr, size)))
+        return true;
+    if (!e->mem_seen) {
+        e->mem_seen = 1;
+        e->mem_type = type;
+        e->mem_addr = (uint32_t)addr;
+        e->mem_size = size;
+    }
+    return false;
+}
+
+/* EIP inside a hook; the running block's start when Unicorn cannot say. */
+static uint32_t hook_eip(uc_engine *uc, const emu *e)
+{
+    uint32_t eip;
+    return uc_reg_read(uc, UC_X86_REG_EIP, &eip) == UC_ERR_OK ? eip : e->block_addr;
+}
+
+static void on_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+    emu *e = user;
+    if (e->stop_kind == EMU_FAULT_NONE) {
+        e->stop_kind = intno == 0 ? EMU_FAULT_DIVIDE : EMU_FAULT_INTERRUPT;
+        e->intno = intno;
+        e->stop_eip = hook_eip(uc, e);
+    }
+    /* A refused stop still ends in this fault: stop_kind outranks the rest. */
+    uc_emu_stop(uc);
+}
+
+static bool on_insn_invalid(uc_engine *uc, void *user)
+{
+    emu *e = user;
+    if (e->stop_kind == EMU_FAULT_NONE) {
+        e->stop_kind = EMU_FAULT_INVALID_INSN;
+        e->stop_eip = hook_eip(uc, e);
+    }
+    return false;
+}
+
+int emu_install_hooks(emu *e, ff_error *err)
+{
+    uc_err ue;
+    if ((ue = uc_hook_add(e->uc, &e->hooks[0], UC_HOOK_BLOCK, (void *)on_block, e, 1, 0)) ||
+        (ue = uc_hook_add(e->uc, &e->hooks[1], UC_HOOK_MEM_INVALID, (void *)on_mem_invalid, e, 1,
+                          0)) ||
+        (ue = uc_hook_add(e->uc, &e->hooks[2], UC_HOOK_INTR, (void *)on_intr, e, 1, 0)) ||
+        (ue = uc_hook_add(e->uc, &e->hooks[3], UC_HOOK_INSN_INVALID, (void *)on_insn_invalid, e, 1,
+                          0)))
+        return ff_error_set(err, FF_E_EMU, NULL, -1, "adding a hook: %s", uc_strerror(ue));
+    /* Hooks added after code was translated may not fire: drop any translated
+     * code of the image. Not uc_ctl_flush_tlb: in Unicorn 2.0.1 a full flush
+     * (tb_flush) zeroes the whole 1 GiB code buffer, 2.8 s and 1 GiB of RSS
+     * (measured); removing the image's range costs microseconds. */
+    if ((ue = uc_ctl_remove_cache(e->uc, (uint64_t)e->image_base,
+                                  (uint64_t)e->image_base + e->image_size)))
+        return ff_error_set(err, FF_E_EMU, NULL, -1, "dropping translated code: %s",
+                            uc_strerror(ue));
+    if (blocks_grow(e) != 0) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    return 0;
+}
+
+/* ---- classifying how a call ended ----------------------------------------- */
+
+
+static emu_fault_kind kind_of_uc_err(uc_err ue)
+{
+    switch (ue) {
+    case UC_ERR_READ_UNMAPPED:
+        return EMU_FAULT_READ_UNMAPPED;
+    case UC_ERR_WRITE_UNMAPPED:
+        return EMU_FAULT_WRITE_UNMAPPED;
+    case UC_ERR_FETCH_UNMAPPED:
+        return EMU_FAULT_FETCH_UNMAPPED;
+    case UC_ERR_READ_PROT:
+        return EMU_FAULT_READ_PROT;
+    case UC_ERR_WRITE_PROT:
+        return EMU_FAULT_WRITE_PROT;
+    case UC_ERR_FETCH_PROT:
+        return EMU_FAULT_FETCH_PROT;
+    case UC_ERR_INSN_INVALID:
+        return EMU_FAULT_INVALID_INSN;
+    case UC_ERR_EXCEPTION:
+        return EMU_FAULT_INTERRUPT;
+    default:
+        return EMU_FAULT_EMU;
+    }
+}
+
+/* Import whose trap is addr, or NULL. */
+static const pe_import *trap_import(const emu *e, uint32_t addr)
+{
+    if (addr < EMU_TRAP_BASE || (addr - EMU_TRAP_BASE) % EMU_TRAP_STRIDE) return NULL;
+    uint32_t i = (addr - EMU_TRAP_BASE) / EMU_TRAP_STRIDE;
+    return i < e->pe->nimports ? &e->pe->imports[i] : NULL;
+}
+
+static void describe_memory(emu *e, emu_fault *f)
+{
+    const char *what =
+        f->kind == EMU_FAULT_READ_UNMAPPED || f->kind == EMU_FAULT_READ_PROT     ? "read of"
+        : f->kind == EMU_FAULT_WRITE_UNMAPPED || f->kind == EMU_FAULT_WRITE_PROT ? "write of"
+                                                                                 : "fetch of";
+    const char *where = f->kind == EMU_FAULT_READ_PROT || f->kind == EMU_FAULT_WRITE_PROT ||
+                                f->kind == EMU_FAULT_FETCH_PROT
+                            ? "protected"
+                            : "unmapped";
+    if (f->kind == EMU_FAULT_FETCH_UNMAPPED || f->kind == EMU_FAULT_FETCH_PROT)
+        snprintf(f->detail, sizeof f->detail,
+                 "jump to %s address 0x%x (last block at 0x%x, return address on the stack 0x%x)",
+                 where, f->addr, e->block_addr, f->caller);
+    else
+        snprintf(f->detail, sizeof f->detail,
+                 "%s %d bytes at %s address 0x%x by the instruction "
+                 "at 0x%x",
+                 what, e->mem_size, where, f->addr, f->eip);
+}
+
+static void describe(emu *e, emu_fault *f, uint32_t esp_expected)
+{
+    const pe_import *imp;
+    switch (f->kind) {
+    case EMU_FAULT_IMPORT:
+        imp = trap_import(e, f->addr);
+        if (!imp) break;
+        snprintf(f->import_dll, sizeof f->import_dll, "%s", imp->dll);
+        snprintf(f->import_name, sizeof f->import_name, "%s", imp->name);
+        snprintf(f->detail, sizeof f->detail, "call of %s!%s (IAT slot 0x%x) from 0x%x", imp->dll,
+                 imp->name, imp->slot, f->caller);
+        f->addr = imp->slot;
+        break;
+    case EMU_FAULT_BUDGET:
+        snprintf(f->detail, sizeof f->detail,
+                 "more than %llu instructions executed; stopped at 0x%x",
+                 (unsigned long long)e->budget, f->eip);
+        break;
+    case EMU_FAULT_DIVIDE:
+        snprintf(f->detail, sizeof f->detail, "divide error (#DE) at 0x%x", f->eip);
+        break;
+    case EMU_FAULT_INTERRUPT:
+        snprintf(f->detail, sizeof f->detail, "interrupt %u raised at 0x%x", e->intno, f->eip);
+        break;
+    case EMU_FAULT_INVALID_INSN:
+        snprintf(f->detail, sizeof f->detail, "invalid instruction at 0x%x", f->eip);
+        break;
+    case EMU_FAULT_STACK:
+        snprintf(f->detail, sizeof f->detail,
+                 "ESP is 0x%x after the return, expected 0x%x "
+                 "(off by %d bytes)",
+                 f->regs[EMU_ESP], esp_expected, (int)(f->regs[EMU_ESP] - esp_expected));
+        break;
+    case EMU_FAULT_SCRATCH: {
+        int32_t left = (int32_t)(f->addr - EMU_SCRATCH_BASE);
+        if (left > 0)
+            snprintf(f->detail, sizeof f->detail, "returned without releasing %d bytes of scratch",
+                     left);
+        else
+            snprintf(f->detail, sizeof f->detail,
+                     "returned after releasing %d bytes of scratch more than it allocated", -left);
+        break;
+    }
+    case EMU_FAULT_NONE:
+    case EMU_FAULT_EMU:
+    case EMU_FAULT__COUNT:
+        break;
+    default:
+        describe_memory(e, f);
+    }
+}
+
+/* Appends to f->detail (cut at its size). */
+static void add_detail(emu_fault *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_detail(emu_fault *f, const char *fmt, ...)
+{
+    size_t n = strlen(f->detail);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail + n, sizeof f->detail - n, fmt, ap);
+    va_end(ap);
+}
+
+/* Fills f for kind; uc_detail is used for EMU faults. */
+static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routine,
+                       uint32_t esp_expected, const char *uc_detail)
+{
+    void *ptrs[EMU__NREGS];
+    memset(f, 0, sizeof *f);
+    for (int i = 0; i < EMU__NREGS; i++)
+        ptrs[i] = &f->regs[i];
+    uc_err regs_ue = uc_reg_read_batch(e->uc, (int *)all_regs, ptrs, EMU__NREGS);
+    if (regs_ue != UC_ERR_OK) memset(f->regs, 0, sizeof f->regs);
+    /* Out of budget: the registers where it ran out, not where the engine noticed. */
+    if (kind == EMU_FAULT_BUDGET && e->stop_kind == kind && e->have_stop_regs) {
+        memcpy(f->regs, e->stop_regs, sizeof f->regs);
+        regs_ue = UC_ERR_OK;
+    }
+    f->kind = kind;
+    f->routine = routine;
+    f->eip = f->regs[EMU_EIP];
+    if (e->stop_kind != EMU_FAULT_NONE && e->stop_kind == kind) f->eip = e->stop_eip;
+    f->addr = e->mem_seen ? e->mem_addr : 0;
+    const uint8_t *sp = emu_host(e, f->regs[EMU_ESP], 4);
+    f->caller = sp ? le_u32(sp) : 0;
+    if (kind == EMU_FAULT_FETCH_UNMAPPED && trap_import(e, f->addr)) f->kind = EMU_FAULT_IMPORT;
+    if (kind == EMU_FAULT_SCRATCH && e->cursor) f->addr = le_u32(e->cursor);
+    if (kind == EMU_FAULT_EMU)
+        snprintf(f->detail, sizeof f->detail, "%s", uc_detail);
+    else
+        describe(e, f, esp_expected);
+    if (regs_ue != UC_ERR_OK) add_detail(f, " (registers unreadable: %s)", uc_strerror(regs_ue));
+    emu_fault_disasm(e, f);
+}
+
+int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
+             emu_fault *fault)
+{
+    if (e->lost[0]) return emu_fault_refuse(fault, addr, "engine unusable: %s", e->lost);
+    if (nargs > EMU_MAX_ARGS)
+        return emu_fault_refuse(fault, addr, "%u arguments (at most %d)", nargs, EMU_MAX_ARGS);
+    /* A zeroed stack and scratch for every call (see the comment at the top). */
+    memset(e->stack + EMU_STACK_SIZE - e->stack_hot, 0, e->stack_hot);
+    memset(e->scratch, 0, e->scratch_hot);
+    if (e->cursor) le_put32(e->cursor, EMU_SCRATCH_BASE);
+    uint32_t esp0 = ((EMU_STACK_TOP - 256 - 4 * nargs) & ~15u) - 4;
+    uint8_t *sp = e->stack + (esp0 - EMU_STACK_LO);
+    le_put32(sp, EMU_SENTINEL);
+    for (unsigned i = 0; i < nargs; i++)
+        le_put32(sp + 4 + 4 * i, args[i]);
+
+    /* Registers zeroed; the x87 stack empty (all tags empty, TOP 0, no
+     * exception flags) under the profile's control word. */
+    static const int set_ids[] = {UC_X86_REG_EAX,  UC_X86_REG_ECX,  UC_X86_REG_EDX,
+                                  UC_X86_REG_EBX,  UC_X86_REG_EBP,  UC_X86_REG_ESI,
+                                  UC_X86_REG_EDI,  UC_X86_REG_ESP,  UC_X86_REG_EFLAGS,
+                                  UC_X86_REG_FPCW, UC_X86_REG_FPSW, UC_X86_REG_FPTAG};
+    uint32_t zero = 0, flags = EMU_EFLAGS_INIT;
+    uint16_t fpcw = e->profile.x87_control, fpsw = 0, fptag = 0xFFFF;
+    void *set_vals[] = {&zero, &zero, &zero,  &zero, &zero, &zero,
+                        &zero, &esp0, &flags, &fpcw, &fpsw, &fptag};
+    uc_err ue = uc_reg_write_batch(e->uc, (int *)set_ids, set_vals, 12);
+    if (ue != UC_ERR_OK)
+        return emu_fault_refuse(fault, addr, "setting the registers for the call: %s",
+                                uc_strerror(ue));
+    e->insns = 0;
+    e->stop_kind = EMU_FAULT_NONE;
+    e->have_stop_regs = 0;
+    e->mem_seen = 0;
+    e->block_addr = addr;
+    e->block_size = 0;
+
+    ue = uc_emu_start(e->uc, addr, EMU_UNTIL, 0, 0);
+
+    uint32_t r_eax = 0, r_esp = 0, r_eip = 0;
+    static const int get_ids[] = {UC_X86_REG_EAX, UC_X86_REG_ESP, UC_X86_REG_EIP};
+    void *get_vals[] = {&r_eax, &r_esp, &r_eip};
+    uc_err read_ue = uc_reg_read_batch(e->uc, (int *)get_ids, get_vals, 3);
+    if (read_ue != UC_ERR_OK) r_eax = r_esp = r_eip = 0;
+    *eax = r_eax;
+    emu_fault_kind kind = EMU_FAULT_NONE;
+    char why[128] = "";
+    if (e->stop_kind != EMU_FAULT_NONE)
+        kind = e->stop_kind;
+    else if (ue != UC_ERR_OK) {
+        kind = kind_of_uc_err(ue);
+        snprintf(why, sizeof why, "Unicorn stopped: %s", uc_strerror(ue));
+    } else if (read_ue != UC_ERR_OK) {
+        /* Where the call ended is unknown: no verdict on its return. */
+        kind = EMU_FAULT_EMU;
+        snprintf(why, sizeof why, "reading the registers after the call: %s", uc_strerror(read_ue));
+    } else if (r_eip != EMU_SENTINEL + 1) {
+        kind = EMU_FAULT_EMU;
+        snprintf(why, sizeof why,
+                 "emulation stopped at 0x%x instead of the return sentinel "
+                 "(a HLT in the routine?)",
+                 r_eip);
+    } else if (r_esp != esp0 + 4)
+        kind = EMU_FAULT_STACK;
+    else if (e->cursor && le_u32(e->cursor) != EMU_SCRATCH_BASE)
+        kind = EMU_FAULT_SCRATCH;
+    if (kind == EMU_FAULT_NONE) {
+        fault->kind = EMU_FAULT_NONE;
+        return 0;
+    }
+    fill_fault(e, fault, kind, addr, esp0 + 4, why);
+    if (emu_restore(e) != 0) add_detail(fault, "; then %s", e->lost);
+    return -1;
+}
+
+/* 80-bit extended (10 bytes, little-endian) to the nearest double. */
+static double from_x87(const uint8_t *raw)
+{
+    uint64_t mant = le_u32(raw) | (uint64_t)le_u32(raw + 4) << 32;
+    int sign = raw[9] >> 7, exp = (raw[9] & 0x7F) << 8 | raw[8];
+    double v;
+    if (exp == 0x7FFF)
+        v = (mant << 1) ? NAN : INFINITY;
+    else
+        v = ldexp((double)mant, (exp ? exp : 1) - 16383 - 63);
+    return sign ? -v : v;
+}
+
+int emu_x87_st0(emu *e, double *value, uint8_t *raw)
+{
+    uint16_t fpsw = 0, fptag = 0;
+    uc_reg_read(e->uc, UC_X86_REG_FPSW, &fpsw);
+    uc_reg_read(e->uc, UC_X86_REG_FPTAG, &fptag);
+    unsigned top = (fpsw >> 11) & 7;
+    if (((fptag >> (2 * top)) & 3) == 3) return -1;
+    uint8_t st0[16] = {0};
+    uc_reg_read(e->uc, UC_X86_REG_ST0, st0);
+    *value = from_x87(st0);
+    if (raw) memcpy(raw, st0, 10);
+    return 0;
+}

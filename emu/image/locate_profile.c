@@ -1,0 +1,180 @@
+/*
+ * emu/image/locate_profile.c: the profile of a located build (every routine,
+ * table and global at its new address, the fingerprints that still hold,
+ * patterns and callees as this build has them, and a "located" record of
+ * where it comes from), and learning patterns and callees from a known
+ * build. See emu/image/locate.h. No printing, no exit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/image/locate_internal.h"
+
+#define ROUTINE_HEAD 64 /* a fingerprint this close after an entry moves with the routine */
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Where a fingerprint of src is in this build: 0 when it is nowhere. */
+static uint32_t moved_fingerprint(const locate_result *r, const emu_profile *src, scan *sc,
+                                  const profile_fingerprint *f)
+{
+    for (unsigned t = 0; t < src->ntables; t++) {
+        const profile_table *tb = &src->tables[t];
+        if (f->address >= tb->address && f->address - tb->address < tb->len)
+            return r->tables[t].address + (f->address - tb->address);
+    }
+    for (unsigned i = 0; i < src->nroutines; i++) {
+        const profile_routine *rt = &src->routines[i];
+        if (r->routines[i].status == LOCATE_FOUND && f->address >= rt->address &&
+            f->address - rt->address < ROUTINE_HEAD)
+            return r->routines[i].address + (f->address - rt->address);
+    }
+    uint32_t at[2];
+    return scan_find_bytes(sc, f->bytes, f->len, at, 2) == 1 ? at[0] : 0;
+}
+
+static void fingerprints(emu_profile *out, const locate_result *r, const emu_profile *src, scan *sc,
+                         const pe_image *pe, const uint8_t *layout)
+{
+    out->nfingerprints = 0;
+    for (unsigned i = 0; i < src->nfingerprints; i++) {
+        const profile_fingerprint *f = &src->fingerprints[i];
+        uint32_t at = moved_fingerprint(r, src, sc, f);
+        uint8_t now[PROFILE_FP_MAX_BYTES];
+        if (!at || at < pe->image_base || at - pe->image_base > pe->size_of_image - f->len)
+            continue;
+        memcpy(now, layout + (at - pe->image_base), f->len);
+        if (memcmp(now, f->bytes, f->len) != 0) continue; /* bytes that hold an address */
+        profile_fingerprint *o = &out->fingerprints[out->nfingerprints++];
+        *o = *f;
+        o->address = at;
+    }
+}
+
+/* The callees of a routine as found: named ones kept, unnamed ones from its code. */
+static void callees(profile_routine *o, const profile_routine *src_r, const walk_routine *w,
+                    const emu_profile *out)
+{
+    if (!src_r->callees_known) return;
+    unsigned n = 0;
+    for (unsigned k = 0; k < src_r->ncallees; k++)
+        if (profile_find_routine(out, src_r->callees[k]))
+            snprintf(o->callees[n++], sizeof o->callees[0], "%s", src_r->callees[k]);
+    for (unsigned c = 0; c < w->ncalls && n < PROFILE_MAX_CALLEES; c++) {
+        int named = 0;
+        for (unsigned k = 0; k < out->nroutines; k++)
+            named |= out->routines[k].address == w->calls[c].address;
+        if (!named) snprintf(o->callees[n++], sizeof o->callees[0], "0x%X", w->calls[c].address);
+    }
+    o->ncallees = n;
+}
+
+static int routines(emu_profile *out, const locate_result *r, const emu_profile *src, scan *sc,
+                    ff_error *err)
+{
+    out->nroutines = 0;
+    for (unsigned i = 0; i < src->nroutines; i++) {
+        if (r->routines[i].status != LOCATE_FOUND) continue;
+        profile_routine *o = &out->routines[out->nroutines++];
+        *o = src->routines[i];
+        o->address = r->routines[i].address;
+    }
+    for (unsigned i = 0; i < out->nroutines; i++) {
+        profile_routine *o = &out->routines[i];
+        const walk_routine *w = scan_walk(sc, o->address, err);
+        if (!w) return -1;
+        o->npattern = locate_pattern_of(w, o->pattern);
+        callees(o, profile_find_routine(src, o->name), w, out);
+    }
+    return 0;
+}
+
+int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, const pe_image *pe,
+                         const uint8_t *layout, const locate_opts *opts, ff_error *err)
+{
+    emu_profile *out = &r->located;
+    *out = *src;
+    if (opts && opts->name)
+        snprintf(out->name, sizeof out->name, "%s", opts->name);
+    else
+        snprintf(out->name, sizeof out->name, "%.40s_located_%.8s", src->name, r->sha256);
+    const char *exe = opts && opts->exe_name ? base_name(opts->exe_name) : "(unnamed)";
+    snprintf(out->description, sizeof out->description,
+             "%.60s: routines located by structure from profile %.40s (ff8diff identify --locate)",
+             exe, src->name);
+    snprintf(out->source, sizeof out->source, "(located)");
+    out->image_base = pe->image_base;
+    out->nhashes = 1;
+    snprintf(out->sha256[0], sizeof out->sha256[0], "%s", r->sha256);
+    fingerprints(out, r, src, sc, pe, layout);
+    if (routines(out, r, src, sc, err) != 0) return -1;
+    for (unsigned t = 0; t < out->ntables; t++)
+        out->tables[t].address = r->tables[t].address;
+    for (unsigned g = 0; g < out->nglobals; g++)
+        out->globals[g].address = r->globals[g].address;
+    /* Engine routine and global indexes follow the new order. */
+    for (int id = 0; id < PROFILE_R__COUNT; id++) {
+        const profile_routine *rt = profile_find_routine(out, profile_routine_name(id));
+        out->engine[id] = rt ? (int)(rt - out->routines) : -1;
+    }
+    out->located = 1;
+    profile_located *l = &out->located_from;
+    snprintf(l->from_profile, sizeof l->from_profile, "%s", src->name);
+    snprintf(l->executable, sizeof l->executable, "%s", exe);
+    snprintf(l->patterns, sizeof l->patterns, "%s",
+             opts && opts->patterns ? opts->patterns : "none");
+    snprintf(l->tool, sizeof l->tool, "%s", opts && opts->tool ? opts->tool : "ff8diff");
+    return 0;
+}
+
+/* The callees of the routine walked, named after the profile's routines: the known build's
+ * call structure replaces the profile's (which may describe another build). */
+static void learn_callees(profile_routine *r, const walk_routine *w, const emu_profile *p)
+{
+    if (w->truncated || w->ncalls > PROFILE_MAX_CALLEES) return;
+    for (unsigned c = 0; c < w->ncalls; c++) {
+        const char *name = NULL;
+        for (unsigned k = 0; k < p->nroutines; k++)
+            if (p->routines[k].address == w->calls[c].address) name = p->routines[k].name;
+        if (name)
+            snprintf(r->callees[c], sizeof r->callees[c], "%s", name);
+        else
+            snprintf(r->callees[c], sizeof r->callees[c], "0x%X", w->calls[c].address);
+    }
+    r->ncallees = w->ncalls;
+    r->callees_known = 1;
+}
+
+int locate_learn(const uint8_t *data, size_t size, emu_profile *p, ff_error *err)
+{
+    pe_image pe;
+    if (pe_parse(data, size, &pe, err) != 0) return -1;
+    uint8_t *layout = malloc(pe.size_of_image);
+    scan *sc = NULL;
+    int rc = -1;
+    if (!layout) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        goto done;
+    }
+    if (pe_build_image(&pe, data, size, layout, pe.size_of_image, err) != 0 ||
+        scan_open(&pe, layout, &sc, err) != 0)
+        goto done;
+    for (unsigned i = 0; i < p->nroutines; i++) {
+        profile_routine *r = &p->routines[i];
+        const walk_routine *w = scan_walk(sc, r->address, err);
+        if (!w) goto done;
+        r->npattern = w->decoded ? locate_pattern_of(w, r->pattern) : 0;
+        if (w->decoded) learn_callees(r, w, p);
+    }
+    rc = 0;
+done:
+    scan_close(sc);
+    free(layout);
+    pe_free(&pe);
+    return rc;
+}

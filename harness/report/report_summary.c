@@ -1,0 +1,52 @@
+/*
+ * harness/report/report_summary.c: the terminal's one-line summary and the
+ * command's exit code, rendered from a report tree like the other outputs:
+ * the verdict report.json stores, then its counts. Decides nothing, prints
+ * nothing.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "harness/report/report.h"
+#include "harness/report/report_view.h"
+
+int report_render_summary(const cJSON *report, strbuf *out)
+{
+    const cJSON *run = rv_obj(report, "run");
+    verdict v;
+    rv_verdict(report, &v);
+    run_totals t;
+    rv_totals(report, &t);
+    sb_printf(out, "%s%s: %llu comparisons: %llu match, %llu mismatch, %llu fault, %llu bad input",
+              verdict_label(v), rv_bool(run, "interrupted", 0) ? " (interrupted)" : "",
+              (unsigned long long)t.comparisons, (unsigned long long)t.by_status[RES_MATCH],
+              (unsigned long long)t.by_status[RES_MISMATCH],
+              (unsigned long long)t.by_status[RES_FAULT],
+              (unsigned long long)t.by_status[RES_BAD_INPUT]);
+    if (t.leaf_calls)
+        sb_printf(out, "; leaf: %llu calls, %llu mismatch, %llu fault",
+                  (unsigned long long)t.leaf_calls, (unsigned long long)t.leaf_mismatches,
+                  (unsigned long long)t.leaf_faults);
+    if (t.entities)
+        sb_printf(out,
+                  "; entity: %llu entities, %llu comparisons, %llu match, %llu mismatch, %llu "
+                  "fault, %llu bad input",
+                  (unsigned long long)t.entities, (unsigned long long)t.entity_comparisons,
+                  (unsigned long long)t.entity_by_status[RES_MATCH],
+                  (unsigned long long)t.entity_by_status[RES_MISMATCH],
+                  (unsigned long long)t.entity_by_status[RES_FAULT],
+                  (unsigned long long)t.entity_by_status[RES_BAD_INPUT]);
+    sb_printf(out, " (%.1f s)\n", rv_num(run, "seconds", 0));
+    return strbuf_failed(out) ? -1 : 0;
+}
+
+int report_exit_code(const cJSON *report)
+{
+    const cJSON *run = rv_obj(report, "run");
+    int sig = 0;
+    if (rv_bool(run, "interrupted", 0))
+        sig = strcmp(rv_str(run, "interrupted_by", ""), "SIGTERM") == 0 ? SIGTERM : SIGINT;
+    verdict v;
+    rv_verdict(report, &v);
+    return verdict_exit_code(v, sig);
+}
