@@ -171,8 +171,10 @@ static void shape(solver *sv, unsigned i)
     if (!code) {
         char addrs[128] = "";
         locate_list_addresses(addrs, sizeof addrs, d->v, d->n);
-        snprintf(d->lost, sizeof d->lost, "none of its %zu candidate%s (%.90s; %.100s) decodes as code",
-                 d->n, d->n == 1 ? "" : "s", addrs, d->how);
+        char how[101]; /* a copy: gcc cannot tell d->how from d->lost */
+        snprintf(how, sizeof how, "%s", d->how);
+        snprintf(d->lost, sizeof d->lost, "none of its %zu candidate%s (%.90s; %s) decodes as code",
+                 d->n, d->n == 1 ? "" : "s", addrs, how);
     }
     for (size_t k = 0; k < code && !sv->failed && r->callees_known; k++) {
         const walk_routine *w = locate_walk_of(sv, d->v[k]);

@@ -191,8 +191,15 @@ Test(cache_hostile, a_cache_that_cannot_be_written_is_one_warning, .init = setup
     free(err);
     cJSON *r = ts_report(out);
     const cJSON *w = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "warnings");
-    cr_assert_eq(cJSON_GetArraySize(w), 1);
-    cr_assert(strstr(cJSON_GetArrayItem(w, 0)->valuestring, "could not be written"));
+    /* One warning about the cache (on a slow Unicorn, its own warning besides). */
+    int cache_warnings = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, w)
+    {
+        if (strstr(it->valuestring, "could not be written")) cache_warnings++;
+        else cr_assert(strstr(it->valuestring, "slow path"), "%s", it->valuestring);
+    }
+    cr_assert_eq(cache_warnings, 1);
     cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
     cr_assert(ts_num(r, "totals.match") > 0);
     cJSON_Delete(r);
