@@ -172,7 +172,7 @@ static void shape(solver *sv, unsigned i)
         char addrs[128] = "";
         locate_list_addresses(addrs, sizeof addrs, d->v, d->n);
         char how[101]; /* a copy: gcc cannot tell d->how from d->lost */
-        snprintf(how, sizeof how, "%s", d->how);
+        snprintf(how, sizeof how, "%.100s", d->how);
         snprintf(d->lost, sizeof d->lost, "none of its %zu candidate%s (%.90s; %s) decodes as code",
                  d->n, d->n == 1 ? "" : "s", addrs, how);
     }
