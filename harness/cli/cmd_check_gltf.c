@@ -1,8 +1,9 @@
 /*
  * harness/cli/cmd_check_gltf.c: `ff8diff check-gltf EXPORT --dat FILE.dat`:
  * a viewer's export of one model (read by Assimp) against the game's poses
- * of that file, emulated from the executable (harness/gltf/gcheck.h), with
- * a report in --out (harness/gltf/greport.h).
+ * of that file, emulated from the executable by a run of the frame and pose
+ * levels (harness/gltf/export.h), compared by harness/gltf/gcheck.h, with a
+ * report in --out (harness/gltf/greport.h).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "corpus/fileio.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
+#include "harness/gltf/export.h"
 #include "harness/gltf/gcheck.h"
 #include "harness/gltf/greport.h"
 #include "ref/dat.h"
@@ -91,10 +93,14 @@ static int run(const char *path, const char *dat_path, const cli_session *s, dou
     cli_exe x;
     memset(&x, 0, sizeof x);
     int code = CLI_EXIT_ERROR;
-    emu_game *g = NULL;
-    emu_game_opts go = {1, 0};
     if (cli_exe_open(s->exe, s->profile, &x) != 0) goto done;
-    if (emu_game_open(x.image, &go, &g, &err) < 0 || gpose_orig_model(g, &d, 1u << MODE_NORMAL, &game, &err) < 0 ||
+    /* The run's reference side needs a convention: the profile's, else the defaults. */
+    ref_pose_opts pose;
+    ref_pose_opts_default(&pose);
+    if (x.profile.pose_convention[0] &&
+        ref_pose_opts_parse(x.profile.pose_convention, &pose, &err) < 0)
+        ref_pose_opts_default(&pose);
+    if (gexport_model_poses(x.image, dat_path, 1u << MODE_NORMAL, &pose, 0, &game, &err) < 0 ||
         gck_run(&v, &game, tol, &r, &err) < 0) {
         cli_print_error(&err);
         code = cli_error_exit(&err);
@@ -118,7 +124,6 @@ done:
     gck_free(&r);
     gpose_scene_free(&game);
     gview_free(&v);
-    if (g) emu_game_close(g);
     cli_exe_close(&x);
     free(data);
     return code;

@@ -1,10 +1,10 @@
 /*
- * harness/gltf/export.c: the export over a corpus (export.h). A plan pass
- * reads each .dat once for its kind and clip count (to pair bodies with
- * weapons), then workers take items in order, each loading its files
- * again, collecting the poses and writing the .glb.
+ * harness/gltf/export.c: the export's plan (each .dat read once for its
+ * kind and clip count, to pair bodies with weapons), what becomes of a
+ * finished scene (export.h), and the reference's export: workers take
+ * items in order, each loading its files again and making their poses.
  */
-#include "harness/gltf/export.h"
+#include "harness/gltf/export_priv.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,19 +14,8 @@
 #include <unistd.h>
 
 #include "corpus/fileio.h"
-#include "corpus/pairs.h"
 #include "corpus/source.h"
 #include "ref/dat.h"
-
-typedef struct ex_ctx {
-    const gexport_config *cfg;
-    corpus *c;
-    gexport_result *res;
-    pairs_attach *attach; /* per item (pairs only) */
-    atomic_size_t next;
-    atomic_int failed;
-    ff_error fail;
-} ex_ctx;
 
 void gexport_result_free(gexport_result *r)
 {
@@ -56,56 +45,61 @@ static int load_entry(corpus *c, size_t i, uint8_t **data, dat_file *d, ff_error
     return 0;
 }
 
-/* The items: model files alone, then armed entities. */
-static int plan(ex_ctx *x, ff_error *err)
+/* A model item's shape and its empty clips, mode-major (ex_plan.models). */
+static int shape(gpose_model *md, const dat_file *d, unsigned modes, ff_error *err)
 {
-    corpus *c = x->c;
-    size_t n = corpus_count(c);
-    pairs_file *pf = calloc(n ? n : 1, sizeof *pf);
-    gexport_item *it = calloc(2 * n + 1, sizeof *it);
-    x->attach = calloc(2 * n + 1, sizeof *x->attach);
-    pairs_set ps;
-    memset(&ps, 0, sizeof ps);
-    pairs_attach_list att;
-    memset(&att, 0, sizeof att);
+    if (gpose_model_init(md, d, (size_t)d->clips * mode_count(modes), err) < 0) return -1;
+    for (int m = 0; m < MODE__COUNT; m++) {
+        if (!(modes & 1u << m)) continue;
+        for (uint32_t k = 0; k < d->clips; k++) {
+            gpose_clip *c = &md->clips[md->nclips++];
+            c->clip = k;
+            c->mode = (mode_id)m;
+        }
+    }
+    return 0;
+}
+
+/* Item e for corpus entry i: planned, skipped (no model) or failed (bad input). */
+static int plan_model(const gexport_config *cfg, corpus *c, size_t i, gexport_item *e,
+                      pairs_file *pf, gpose_model *md, ff_error *err)
+{
+    snprintf(e->name, sizeof e->name, "%s", corpus_name(c, i));
+    e->body = i;
+    e->weapon = e->body_item = e->weapon_item = SIZE_MAX;
+    uint8_t *data;
+    dat_file d;
+    if (load_entry(c, i, &data, &d, &e->err) < 0) {
+        e->status = GEXPORT_FAILED;
+        return e->err.kind == FF_E_NOMEM ? (*err = e->err, -1) : 0;
+    }
+    pf->parsed = 1;
+    pf->kind = d.kind;
+    pf->clips = d.clips;
     int rc = 0;
-    if (!pf || !it || !x->attach) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    size_t k = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        pf[i] = (pairs_file){corpus_name(c, i), 0, DAT_NO_MODEL, 0};
-        if (!corpus_is_dat(c, i)) continue;
-        gexport_item *e = &it[k++];
-        snprintf(e->name, sizeof e->name, "%s", corpus_name(c, i));
-        e->body = i;
-        e->weapon = SIZE_MAX;
-        uint8_t *data;
-        dat_file d;
-        if (load_entry(c, i, &data, &d, &e->err) < 0) {
-            e->status = GEXPORT_FAILED;
-            continue;
-        }
-        pf[i].parsed = 1;
-        pf[i].kind = d.kind;
-        pf[i].clips = d.clips;
-        free(data);
-        if (!dat_kind_has_model(d.kind)) {
-            e->status = GEXPORT_SKIPPED;
-            snprintf(e->err.reason, sizeof e->err.reason, "a %s file holds no model to animate",
-                     dat_kind_name(d.kind));
-            continue;
-        }
+    if (!dat_kind_has_model(d.kind)) {
+        e->status = GEXPORT_SKIPPED;
+        snprintf(e->err.reason, sizeof e->err.reason, "a %s file holds no model to animate",
+                 dat_kind_name(d.kind));
+    } else {
         char s[256];
         stem(e->name, s, sizeof s);
         snprintf(e->output, sizeof e->output, "%s.glb", s);
         e->status = GEXPORT_NOT_RUN;
+        if (md) rc = shape(md, &d, cfg->modes, err);
     }
-    if (rc == 0 && corpus_get_kind(c) == CORPUS_FOLDER)
-        rc = pairs_attach_load(x->cfg->corpus_path, &att, err);
-    if (rc == 0) rc = pairs_build(pf, n, &att, &ps, err);
-    for (size_t p = 0; rc == 0 && p < ps.n; p++) {
-        const pairs_entity *pe = &ps.e[p];
+    free(data);
+    return rc;
+}
+
+/* The armed entities of ps as items from it[*k] on. */
+static void plan_entities(const pairs_set *ps, const pairs_file *pf, const size_t *item_of,
+                          corpus *c, ex_plan *p, size_t *k)
+{
+    for (size_t q = 0; q < ps->n; q++) {
+        const pairs_entity *pe = &ps->e[q];
         if (pe->weapon == PAIRS_NONE || pf[pe->weapon].kind != DAT_WEAPON) continue;
-        gexport_item *e = &it[k];
+        gexport_item *e = &p->res.items[*k];
         char b[256], w[256];
         stem(corpus_name(c, pe->body), b, sizeof b);
         stem(corpus_name(c, pe->weapon), w, sizeof w);
@@ -114,52 +108,68 @@ static int plan(ex_ctx *x, ff_error *err)
         snprintf(e->output, sizeof e->output, "%.150s+%.150s.glb", b, w);
         e->body = pe->body;
         e->weapon = pe->weapon;
+        e->body_item = item_of[pe->body];
+        e->weapon_item = item_of[pe->weapon];
         e->status = GEXPORT_NOT_RUN;
-        x->attach[k++] = pe->attach;
+        p->attach[(*k)++] = pe->attach;
     }
-    x->res->items = it;
-    x->res->n = k;
-    if (rc < 0 || !it) {
-        free(it);
-        x->res->items = NULL;
-        x->res->n = 0;
+}
+
+void ex_plan_free(ex_plan *p)
+{
+    for (size_t i = 0; p->models && i < p->res.n; i++) {
+        gpose_scene s; /* a model's arrays are freed as a scene's */
+        gpose_scene_init(&s);
+        s.model[0] = p->models[i];
+        gpose_scene_free(&s);
+    }
+    free(p->models);
+    free(p->attach);
+    p->models = NULL;
+    p->attach = NULL;
+}
+
+int ex_plan_make(const gexport_config *cfg, int shapes, ex_plan *p, ff_error *err)
+{
+    memset(p, 0, sizeof *p);
+    corpus *c;
+    if (corpus_open(cfg->corpus_path, &c, err) < 0) return -1;
+    size_t n = corpus_count(c);
+    pairs_file *pf = calloc(n ? n : 1, sizeof *pf);
+    size_t *item_of = calloc(n ? n : 1, sizeof *item_of);
+    p->res.items = calloc(2 * n + 1, sizeof *p->res.items);
+    p->attach = calloc(2 * n + 1, sizeof *p->attach);
+    p->models = shapes ? calloc(2 * n + 1, sizeof *p->models) : NULL;
+    pairs_set ps;
+    memset(&ps, 0, sizeof ps);
+    pairs_attach_list att;
+    memset(&att, 0, sizeof att);
+    int rc = 0;
+    if (!pf || !item_of || !p->res.items || !p->attach || (shapes && !p->models))
+        rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        pf[i] = (pairs_file){corpus_name(c, i), 0, DAT_NO_MODEL, 0};
+        item_of[i] = SIZE_MAX;
+        if (!corpus_is_dat(c, i)) continue;
+        item_of[i] = k;
+        rc = plan_model(cfg, c, i, &p->res.items[k], &pf[i], shapes ? &p->models[k] : NULL, err);
+        p->res.n = ++k;
+    }
+    if (rc == 0 && cfg->entities && corpus_get_kind(c) == CORPUS_FOLDER)
+        rc = pairs_attach_load(cfg->corpus_path, &att, err);
+    if (rc == 0 && cfg->entities) rc = pairs_build(pf, n, &att, &ps, err);
+    if (rc == 0) plan_entities(&ps, pf, item_of, c, p, &k);
+    p->res.n = k;
+    if (rc < 0) {
+        ex_plan_free(p);
+        gexport_result_free(&p->res);
     }
     pairs_free(&ps);
     pairs_attach_free(&att);
+    free(item_of);
     free(pf);
-    return rc;
-}
-
-/* One worker's engine, opened at its first item. */
-typedef struct ex_worker {
-    ex_ctx *x;
-    emu_game *g;
-    emu_entity *e;
-} ex_worker;
-
-static int collect(ex_worker *w, size_t idx, gpose_scene *s, ff_error *err)
-{
-    const gexport_config *cfg = w->x->cfg;
-    gexport_item *it = &w->x->res->items[idx];
-    uint8_t *bdata = NULL, *wdata = NULL;
-    dat_file bd, wd;
-    int armed = it->weapon != SIZE_MAX, rc = load_entry(w->x->c, it->body, &bdata, &bd, err);
-    if (rc == 0 && armed) rc = load_entry(w->x->c, it->weapon, &wdata, &wd, err);
-    const pairs_attach *pa = &w->x->attach[idx];
-    if (rc == 0 && cfg->source == GPOSE_REFERENCE) {
-        rc = armed ? gpose_ref_entity(&bd, &wd, pa->rot, pa->trans, &cfg->pose, cfg->modes, s, err)
-                   : gpose_ref_model(&bd, &cfg->pose, cfg->modes, s, err);
-    } else if (rc == 0) {
-        emu_game_opts o = {1, cfg->budget};
-        if (!w->g && emu_game_open(cfg->image, &o, &w->g, err) < 0) rc = -1;
-        if (rc == 0 && armed && !w->e && emu_entity_open(w->g, &w->e, err) < 0) rc = -1;
-        if (rc == 0)
-            rc = armed ? gpose_orig_entity(w->e, &bd, &wd, pa->rot, pa->trans, &cfg->pose,
-                                           cfg->modes, s, err)
-                       : gpose_orig_model(w->g, &bd, cfg->modes, s, err);
-    }
-    free(bdata);
-    free(wdata);
+    corpus_close(c);
     return rc;
 }
 
@@ -170,98 +180,126 @@ static void summarize(gexport_item *it, const gpose_scene *s, const glb_stats *s
     it->decomposition_error = st->decomposition_error;
     it->position_error = st->position_error;
     for (size_t c = 0; c < s->model[0].nclips; c++) {
-        const char *note = s->model[0].clips[c].note;
-        if (!note[0]) continue;
+        const gpose_clip *cl = &s->model[0].clips[c];
+        if (!cl->note[0]) continue;
         it->clips_cut++;
-        if (!it->note[0]) snprintf(it->note, sizeof it->note, "clip %u (%s): %.200s", s->model[0].clips[c].clip, mode_name(s->model[0].clips[c].mode), note);
+        if (!it->note[0])
+            snprintf(it->note, sizeof it->note, "clip %u (%s): %.200s", cl->clip,
+                     mode_name(cl->mode), cl->note);
     }
 }
 
-static void do_item(ex_worker *w, size_t idx)
+int ex_emit(const gexport_config *cfg, gexport_item *it, const gpose_scene *s, ff_error *err)
 {
-    gexport_item *it = &w->x->res->items[idx];
-    const gexport_config *cfg = w->x->cfg;
-    gpose_scene s;
+    ff_error_clear(&it->err);
+    if (cfg->scene) {
+        if (cfg->scene(cfg->scene_arg, it, s, err) < 0) return -1;
+        it->status = GEXPORT_DONE;
+        return 0;
+    }
     glb_stats st;
     uint8_t *glb = NULL;
     size_t len = 0;
-    ff_error_clear(&it->err);
-    if (collect(w, idx, &s, &it->err) < 0) {
+    if (glb_build(s, &cfg->meta, &glb, &len, &st, &it->err) < 0) {
         it->status = GEXPORT_FAILED;
-        return;
+        return it->err.kind == FF_E_NOMEM ? (*err = it->err, -1) : 0;
     }
-    if (glb_build(&s, &cfg->meta, &glb, &len, &st, &it->err) < 0) {
-        gpose_scene_free(&s);
-        it->status = GEXPORT_FAILED;
-        return;
-    }
-    summarize(it, &s, &st);
+    summarize(it, s, &st);
     glb_stats_free(&st);
-    gpose_scene_free(&s);
     char *path = fio_join(cfg->out_dir, it->output);
     int rc = path ? fio_write_atomic(path, glb, len, &it->err)
                   : ff_error_set(&it->err, FF_E_NOMEM, NULL, -1, "out of memory");
     free(path);
     free(glb);
     it->status = rc == 0 ? GEXPORT_DONE : GEXPORT_FAILED;
-    if (rc < 0 && (it->err.kind == FF_E_IO || it->err.kind == FF_E_NOMEM) &&
-        !atomic_exchange(&w->x->failed, 1))
-        w->x->fail = it->err; /* the output cannot be written: the whole export stops */
+    /* The output cannot be written: the whole export stops. */
+    if (rc < 0 && (it->err.kind == FF_E_IO || it->err.kind == FF_E_NOMEM)) {
+        *err = it->err;
+        return -1;
+    }
+    return 0;
 }
 
-static void *work(void *arg)
+/* ---- the reference's export ---- */
+
+typedef struct ref_ctx {
+    const gexport_config *cfg;
+    corpus *c;
+    ex_plan plan;
+    atomic_size_t next;
+    atomic_int failed;
+    ff_error fail;
+} ref_ctx;
+
+static int ref_scene(ref_ctx *x, size_t idx, gpose_scene *s, ff_error *err)
 {
-    ex_worker *w = arg;
-    ex_ctx *x = w->x;
+    const gexport_config *cfg = x->cfg;
+    gexport_item *it = &x->plan.res.items[idx];
+    uint8_t *bdata = NULL, *wdata = NULL;
+    dat_file bd, wd;
+    int armed = it->weapon != SIZE_MAX, rc = load_entry(x->c, it->body, &bdata, &bd, err);
+    if (rc == 0 && armed) rc = load_entry(x->c, it->weapon, &wdata, &wd, err);
+    const pairs_attach *pa = &x->plan.attach[idx];
+    if (rc == 0)
+        rc = armed ? gpose_ref_entity(&bd, &wd, pa->rot, pa->trans, &cfg->pose, cfg->modes, s, err)
+                   : gpose_ref_model(&bd, &cfg->pose, cfg->modes, s, err);
+    free(bdata);
+    free(wdata);
+    return rc;
+}
+
+static void *ref_work(void *arg)
+{
+    ref_ctx *x = arg;
     for (;;) {
         if (atomic_load(&x->failed) || (x->cfg->cancel && *x->cfg->cancel)) return NULL;
         size_t i = atomic_fetch_add(&x->next, 1);
-        if (i >= x->res->n) return NULL;
-        if (x->res->items[i].status == GEXPORT_NOT_RUN) do_item(w, i);
+        if (i >= x->plan.res.n) return NULL;
+        gexport_item *it = &x->plan.res.items[i];
+        if (it->status != GEXPORT_NOT_RUN) continue;
+        gpose_scene s;
+        ff_error err;
+        if (ref_scene(x, i, &s, &it->err) < 0) {
+            it->status = GEXPORT_FAILED;
+            continue;
+        }
+        int rc = ex_emit(x->cfg, it, &s, &err);
+        gpose_scene_free(&s);
+        if (rc < 0 && !atomic_exchange(&x->failed, 1)) x->fail = err;
     }
 }
 
-int gexport_run(const gexport_config *cfg, gexport_result *out, ff_error *err)
+int gexport_reference(const gexport_config *cfg, gexport_result *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (cfg->source == GPOSE_ORIGINAL && !cfg->image)
-        return ff_error_set(err, FF_E_USAGE, NULL, -1, "an export of the original needs an executable");
-    ex_ctx x;
+    ref_ctx x;
     memset(&x, 0, sizeof x);
     x.cfg = cfg;
-    x.res = out;
     if (corpus_open(cfg->corpus_path, &x.c, err) < 0) return -1;
-    int rc = plan(&x, err);
+    int rc = ex_plan_make(cfg, 0, &x.plan, err);
     unsigned jobs = cfg->jobs;
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n > 0 ? (unsigned)n : 1;
     }
-    if (jobs > out->n) jobs = out->n ? (unsigned)out->n : 1;
-    if (rc == 0 && cfg->source == GPOSE_ORIGINAL) rc = emu_game_room(jobs, err);
-    ex_worker *w = rc == 0 ? calloc(jobs, sizeof *w) : NULL;
+    if (jobs > x.plan.res.n) jobs = x.plan.res.n ? (unsigned)x.plan.res.n : 1;
     pthread_t *th = rc == 0 ? calloc(jobs, sizeof *th) : NULL;
-    if (rc == 0 && (!w || !th)) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    unsigned started = 1;
+    if (rc == 0 && !th) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     if (rc == 0) {
-        for (unsigned i = 0; i < jobs; i++) w[i].x = &x;
+        unsigned started = 1;
         for (; started < jobs; started++)
-            if (pthread_create(&th[started], NULL, work, &w[started]) != 0) break;
-        work(&w[0]);
+            if (pthread_create(&th[started], NULL, ref_work, &x) != 0) break;
+        ref_work(&x);
         for (unsigned i = 1; i < started; i++) pthread_join(th[i], NULL);
-        for (unsigned i = 0; i < jobs; i++) {
-            emu_entity_close(w[i].e);
-            if (w[i].g) emu_game_close(w[i].g);
-        }
         if (atomic_load(&x.failed)) {
             *err = x.fail;
             rc = -1;
         }
-        out->interrupted = cfg->cancel && *cfg->cancel;
+        x.plan.res.interrupted = cfg->cancel && *cfg->cancel;
     }
-    free(w);
     free(th);
-    free(x.attach);
+    ex_plan_free(&x.plan);
+    *out = x.plan.res;
     corpus_close(x.c);
     return rc;
 }

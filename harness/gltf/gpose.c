@@ -1,8 +1,8 @@
 /*
- * harness/gltf/gpose.c: the game's poses, tick by tick (gpose.h), from the
- * original (emu_game, emu_entity) or the reference (ref_anim, ref_entity).
- * Both sides share one loop over (mode, clip, tick) through a small table
- * of functions per side, so that they cut clips and count keyframes alike.
+ * harness/gltf/gpose.c: scenes of poses (gpose.h): their models, copies,
+ * the lockstep composition of an entity's two models, and the reference
+ * engine's poses tick by tick (ref_anim, ref_entity) through one loop over
+ * (mode, clip, tick).
  */
 #include "harness/gltf/gpose.h"
 
@@ -39,8 +39,7 @@ const gpose_clip *gpose_find(const gpose_model *md, uint32_t clip, mode_id mode)
     return NULL;
 }
 
-/* The model's skeleton shape from its file; clips allocated for nclips. */
-static int model_init(gpose_model *md, const dat_file *dat, size_t nclips, ff_error *err)
+int gpose_model_init(gpose_model *md, const dat_file *dat, size_t nclips, ff_error *err)
 {
     const char *base = strrchr(dat->name ? dat->name : "", '/');
     snprintf(md->name, sizeof md->name, "%s", base ? base + 1 : dat->name ? dat->name : "");
@@ -120,100 +119,6 @@ static int collect(const side *sd, gpose_scene *s, unsigned modes, uint32_t clip
     return 0;
 }
 
-static int fault_note(const emu_fault *f, char *note, size_t n)
-{
-    snprintf(note, n, "the original faulted (%s) at 0x%08X: %s", emu_fault_name(f->kind),
-             (unsigned)f->eip, f->detail);
-    return 1;
-}
-
-/* ---- the original, one model ---- */
-
-static int g_start(void *self, uint8_t flags, uint32_t clip, int *ret, char *note, size_t n,
-                   ff_error *err)
-{
-    (void)err;
-    emu_fault f;
-    uint32_t r;
-    emu_game_reset_skeleton(self);
-    if (emu_game_start_clip(self, flags, (int16_t)clip, &r, &f) < 0) return fault_note(&f, note, n);
-    *ret = (int)r;
-    return 0;
-}
-static int g_next(void *self, int *ret, char *note, size_t n, ff_error *err)
-{
-    (void)err;
-    emu_fault f;
-    uint32_t r;
-    if (emu_game_read_animation(self, &r, &f) < 0) return fault_note(&f, note, n);
-    *ret = (int)r;
-    return 0;
-}
-static const uint8_t *g_skel(void *self, unsigned model)
-{
-    (void)model;
-    return emu_game_skeleton(self);
-}
-
-static void identity(ref_matrix *m)
-{
-    memset(m, 0, sizeof *m);
-    for (int i = 0; i < 3; i++) m->m[i][i] = 4096;
-}
-
-int gpose_orig_model(emu_game *g, const dat_file *dat, unsigned modes, gpose_scene *s,
-                     ff_error *err)
-{
-    gpose_scene_init(s);
-    s->nmodels = 1;
-    identity(&s->attach);
-    uint32_t geom = dat->nsections > 1 ? dat->section[DAT_SECTION_GEOMETRY] : dat->skel_off;
-    if (model_init(&s->model[0], dat, (size_t)dat->clips * MODE__COUNT, err) < 0 ||
-        emu_game_load_file(g, dat->data, dat->size, dat->skel_off, geom, dat->anim_off, err) < 0)
-        goto fail;
-    side sd = {g, g_start, g_next, g_skel};
-    if (collect(&sd, s, modes, dat->clips, err) < 0) goto fail;
-    snprintf(s->name, sizeof s->name, "%s", s->model[0].name);
-    return 0;
-fail:
-    if (!err->file[0] && dat->name) snprintf(err->file, sizeof err->file, "%s", dat->name);
-    gpose_scene_free(s);
-    return -1;
-}
-
-/* ---- the original, an entity ---- */
-
-static int e_start(void *self, uint8_t flags, uint32_t clip, int *ret, char *note, size_t n,
-                   ff_error *err)
-{
-    (void)err;
-    emu_fault f;
-    uint32_t r;
-    emu_entity_reset(self);
-    if (emu_entity_queue(self, flags, (int16_t)clip, &r, &f) < 0) return fault_note(&f, note, n);
-    *ret = (int)r;
-    return 0;
-}
-static int e_next(void *self, int *ret, char *note, size_t n, ff_error *err)
-{
-    (void)err;
-    emu_fault f;
-    uint32_t r;
-    if (emu_entity_advance(self, &r, &f) < 0) return fault_note(&f, note, n);
-    *ret = (int)r;
-    return 0;
-}
-static const uint8_t *e_skel(void *self, unsigned model)
-{
-    return emu_entity_skeleton(self, model ? EMU_ENTITY_WEAPON : EMU_ENTITY_BODY);
-}
-
-static emu_entity_file file_of(const dat_file *d)
-{
-    uint32_t geom = d->nsections > 1 ? d->section[DAT_SECTION_GEOMETRY] : d->skel_off;
-    return (emu_entity_file){d->data, d->size, d->skel_off, geom, d->anim_off};
-}
-
 /* The scene's models and attach matrix for an entity. */
 static int entity_init(gpose_scene *s, const dat_file *body, const dat_file *weapon,
                        const int16_t rot[3], const int16_t trans[3], const ref_pose_opts *o,
@@ -225,37 +130,12 @@ static int entity_init(gpose_scene *s, const dat_file *body, const dat_file *wea
     *clips = body->clips;
     if (weapon && weapon->clips < *clips) *clips = weapon->clips;
     pose_attach_matrix(o, rot ? rot : zero, trans ? trans : zero, &s->attach);
-    if (model_init(&s->model[0], body, (size_t)*clips * MODE__COUNT, err) < 0) return -1;
-    if (weapon && model_init(&s->model[1], weapon, (size_t)*clips * MODE__COUNT, err) < 0)
+    if (gpose_model_init(&s->model[0], body, (size_t)*clips * MODE__COUNT, err) < 0) return -1;
+    if (weapon && gpose_model_init(&s->model[1], weapon, (size_t)*clips * MODE__COUNT, err) < 0)
         return -1;
     snprintf(s->name, sizeof s->name, "%.140s%s%.140s", s->model[0].name, weapon ? "+" : "",
              weapon ? s->model[1].name : "");
     return 0;
-}
-
-int gpose_orig_entity(emu_entity *e, const dat_file *body, const dat_file *weapon,
-                      const int16_t attach_rot[3], const int16_t attach_trans[3],
-                      const ref_pose_opts *o, unsigned modes, gpose_scene *s, ff_error *err)
-{
-    uint32_t clips;
-    if (entity_init(s, body, weapon, attach_rot, attach_trans, o, &clips, err) < 0) goto fail;
-    emu_entity_file b = file_of(body), w = {0};
-    if (weapon) w = file_of(weapon);
-    emu_attach att = {{0, 0, 0}, {0, 0, 0}};
-    if (attach_rot) memcpy(att.rot, attach_rot, sizeof att.rot);
-    if (attach_trans) memcpy(att.trans, attach_trans, sizeof att.trans);
-    if (emu_entity_load(e, &b, weapon ? &w : NULL, &att, err) < 0) goto fail;
-    if (weapon) {
-        emu_matrix am;
-        pose_matrix_to_emu(&s->attach, &am);
-        emu_entity_set_attach(e, &am);
-    }
-    side sd = {e, e_start, e_next, e_skel};
-    if (collect(&sd, s, modes, clips, err) < 0) goto fail;
-    return 0;
-fail:
-    gpose_scene_free(s);
-    return -1;
 }
 
 /* ---- the reference ---- */
@@ -345,4 +225,113 @@ int gpose_ref_entity(const dat_file *body, const dat_file *weapon, const int16_t
         return -1;
     }
     return 0;
+}
+
+/* ---- copies and compositions ---- */
+
+/* dst's arrays as copies of src's (dst zeroed first). */
+static int model_copy(gpose_model *dst, const gpose_model *src, ff_error *err)
+{
+    *dst = *src;
+    size_t nb = src->bones ? src->bones : 1;
+    dst->parent = malloc(nb * sizeof *dst->parent);
+    dst->size = malloc(nb * sizeof *dst->size);
+    dst->clips = calloc(src->nclips ? src->nclips : 1, sizeof *dst->clips);
+    if (!dst->parent || !dst->size || !dst->clips) {
+        free(dst->parent);
+        free(dst->size);
+        free(dst->clips);
+        memset(dst, 0, sizeof *dst);
+        return ff_error_set(err, FF_E_NOMEM, src->name, -1, "out of memory");
+    }
+    memcpy(dst->parent, src->parent, src->bones * sizeof *dst->parent);
+    memcpy(dst->size, src->size, src->bones * sizeof *dst->size);
+    for (size_t c = 0; c < src->nclips; c++) {
+        const gpose_clip *sc = &src->clips[c];
+        gpose_clip *dc = &dst->clips[c];
+        *dc = *sc;
+        dc->m = NULL;
+        if (!sc->frames) continue;
+        size_t n = sc->frames * (src->bones ? src->bones : 1);
+        if (!(dc->m = malloc(n * sizeof *dc->m)))
+            return ff_error_set(err, FF_E_NOMEM, src->name, -1, "out of memory");
+        memcpy(dc->m, sc->m, n * sizeof *dc->m);
+    }
+    return 0;
+}
+
+int gpose_scene_copy(gpose_scene *dst, const gpose_scene *src, ff_error *err)
+{
+    gpose_scene_init(dst);
+    memcpy(dst->name, src->name, sizeof dst->name);
+    dst->attach = src->attach;
+    for (unsigned i = 0; i < src->nmodels; i++) {
+        dst->nmodels = i + 1;
+        if (model_copy(&dst->model[i], &src->model[i], err) < 0) {
+            gpose_scene_free(dst);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * One entity clip from the body's clip b and the weapon's clip w: the
+ * body's keyframes, the weapon's keyframe min(k, its last) beside each.
+ * A weapon clip that ended early on a fault or error ends the entity's.
+ */
+static int lockstep_clip(const gpose_model *bm, const gpose_clip *b, const gpose_model *wm,
+                         const gpose_clip *w, gpose_clip *eb, gpose_clip *ew, ff_error *err)
+{
+    size_t n = b->frames;
+    if (w->note[0] && w->frames < n) n = w->frames;
+    if (!w->frames) n = 0;
+    snprintf(eb->note, sizeof eb->note, "%s", b->note);
+    if (!eb->note[0] && w->note[0]) snprintf(eb->note, sizeof eb->note, "weapon: %.240s", w->note);
+    if (!w->frames && !eb->note[0])
+        snprintf(eb->note, sizeof eb->note, "the weapon's clip has no keyframe");
+    memcpy(ew->note, eb->note, sizeof ew->note);
+    eb->frames = ew->frames = n;
+    if (!n) return 0;
+    eb->m = malloc(n * (bm->bones ? bm->bones : 1) * sizeof *eb->m);
+    ew->m = malloc(n * (wm->bones ? wm->bones : 1) * sizeof *ew->m);
+    if (!eb->m || !ew->m) return ff_error_set(err, FF_E_NOMEM, bm->name, -1, "out of memory");
+    memcpy(eb->m, b->m, n * bm->bones * sizeof *eb->m);
+    for (size_t k = 0; k < n; k++) {
+        size_t kw = k < w->frames ? k : w->frames - 1;
+        memcpy(&ew->m[k * wm->bones], &w->m[kw * wm->bones], wm->bones * sizeof *ew->m);
+    }
+    return 0;
+}
+
+int gpose_entity_compose(const gpose_model *body, const gpose_model *weapon,
+                         const ref_matrix *attach, gpose_scene *s, ff_error *err)
+{
+    gpose_scene_init(s);
+    s->nmodels = 2;
+    s->attach = *attach;
+    snprintf(s->name, sizeof s->name, "%.140s+%.140s", body->name, weapon->name);
+    gpose_model *eb = &s->model[0], *ew = &s->model[1];
+    int rc = model_copy(eb, body, err);
+    if (rc == 0) rc = model_copy(ew, weapon, err);
+    if (rc < 0) goto fail;
+    /* Only the shapes are kept: the clips are rebuilt, those both models have. */
+    for (unsigned i = 0; i < 2; i++) {
+        gpose_model *md = &s->model[i];
+        for (size_t c = 0; c < md->nclips; c++) free(md->clips[c].m);
+        memset(md->clips, 0, md->nclips * sizeof *md->clips);
+        md->nclips = 0;
+    }
+    for (size_t c = 0; c < body->nclips; c++) {
+        const gpose_clip *b = &body->clips[c], *w = gpose_find(weapon, b->clip, b->mode);
+        if (!w) continue;
+        gpose_clip *cb = &eb->clips[eb->nclips++], *cw = &ew->clips[ew->nclips++];
+        cb->clip = cw->clip = b->clip;
+        cb->mode = cw->mode = b->mode;
+        if (lockstep_clip(body, b, weapon, w, cb, cw, err) < 0) goto fail;
+    }
+    return 0;
+fail:
+    gpose_scene_free(s);
+    return -1;
 }

@@ -1,16 +1,20 @@
 /*
  * harness/gltf/gpose.h: the game's poses of one model file or one battle
  * entity (body + weapon), tick by tick, as the bone matrices the engine
- * leaves at bone+0x10 after each decoding call (POSE.md section 1): from
- * the original routines run under Unicorn (an emu_game opened with
- * keep_matrices, so that Battle_ReadAnimation rebuilds them itself, as the
- * game does), or from the reference engine under a pose convention.
+ * leaves at bone+0x10 after each decoding call (POSE.md section 1). The
+ * original's come from a run of the frame and pose levels
+ * (harness/gltf/export.h takes them from the run's sink); the reference's
+ * are made here, under a pose convention.
  *
  * A keyframe is a call that decoded a frame (StartClip, then every
  * Battle_ReadAnimation before the end call that returns 1). Each clip
  * starts from the skeleton as loaded. A fault or a decoding error ends
  * that clip (its keyframes so far are kept, its note says why); the other
  * clips go on.
+ *
+ * An entity's scene is its two models in lockstep (POSE.md section 5): a
+ * keyframe per call whose body result is 0, the weapon's pose beside it
+ * as it is after that call (after its own end, its last).
  *
  * What this module must not do: print, exit, or write files (glb_write.h
  * writes). The scene owns every array it holds.
@@ -22,16 +26,15 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "emu/entity.h"
-#include "emu/game.h"
 #include "harness/core/modes.h"
+#include "harness/run/refside.h"
 #include "ref/dat.h"
 #include "ref/pose.h"
 
 /* Keyframes per second of the engine's battle animation clock. */
 #define GPOSE_FPS 15
-/* Calls after which a clip that never returned 1 is cut (a u8 total is at most 255). */
-#define GPOSE_MAX_TICKS 600
+/* Calls after which a clip that never returned 1 is cut: the run's bound. */
+#define GPOSE_MAX_TICKS REFSIDE_MAX_TICKS
 
 /* One clip in one mode: bone matrices per keyframe. */
 typedef struct gpose_clip {
@@ -69,29 +72,29 @@ void gpose_scene_init(gpose_scene *s);
 void gpose_scene_free(gpose_scene *s);
 
 /*
- * The original's poses of dat (a model file) in every mode of modes (bit
- * i = mode_id i), on g, an engine opened with keep_matrices = 1 (with the
- * stub in place no matrix would change). Replaces g's loaded file. Fills s (one model).
- * Returns 0 (clips that faulted carry a note), or -1 with err when the
- * file cannot be loaded or memory runs out (s then freed).
+ * The shape of dat's skeleton (name, bones, parents, sizes) into md, with
+ * room for nclips clips (zeroed). Returns 0, or -1 with err when memory
+ * runs out (md then holds what was allocated: gpose_scene_free frees it).
  */
-int gpose_orig_model(emu_game *g, const dat_file *dat, unsigned modes, gpose_scene *s,
-                     ff_error *err);
+int gpose_model_init(gpose_model *md, const dat_file *dat, size_t nclips, ff_error *err);
+
+/* A deep copy of src into dst. Returns 0, or -1 with err (dst then empty). */
+int gpose_scene_copy(gpose_scene *dst, const gpose_scene *src, ff_error *err);
 
 /*
- * The original's poses of an entity: body and weapon (NULL: none) loaded
- * on e (whose game keeps its matrices), QueueAnimation then AdvanceBy1 up
- * to the body's end call, on the clips both models have; a keyframe per
- * call whose body result is 0, both models' matrices as they are after it.
- * attach (NULL: zero) is the slot's attach fields; o gives the trig and
- * step the attach matrix is built with (POSE.md section 5). Contract
- * otherwise as gpose_orig_model.
+ * The scene of an armed entity from its two models' own poses, composed as
+ * the engine's lockstep runs them (POSE.md section 5): for every (clip,
+ * mode) both have, the body's keyframes, and beside each the weapon's
+ * keyframe of the same call or, past the weapon's end, its last; a weapon
+ * clip cut short by a fault or an error cuts the entity's clip there.
+ * attach is the weapon's base o attach. Returns 0, or -1 with err (s then
+ * empty).
  */
-int gpose_orig_entity(emu_entity *e, const dat_file *body, const dat_file *weapon,
-                      const int16_t attach_rot[3], const int16_t attach_trans[3],
-                      const ref_pose_opts *o, unsigned modes, gpose_scene *s, ff_error *err);
+int gpose_entity_compose(const gpose_model *body, const gpose_model *weapon,
+                         const ref_matrix *attach, gpose_scene *s, ff_error *err);
 
-/* The same from the reference engine under convention o. */
+/* The reference engine's poses under convention o (QueueAnimation and AdvanceBy1 for an
+ * entity; weapon NULL: a model alone). Returns 0, or -1 with err (s then empty). */
 int gpose_ref_model(const dat_file *dat, const ref_pose_opts *o, unsigned modes, gpose_scene *s,
                     ff_error *err);
 int gpose_ref_entity(const dat_file *body, const dat_file *weapon, const int16_t attach_rot[3],

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "corpus/fileio.h"
+#include "harness/gltf/export.h"
 #include "harness/gltf/glb_write.h"
 #include "harness/gltf/gpose.h"
 #include "ref/dat.h"
@@ -31,27 +32,28 @@
     "--disable-component-update --disable-sync --no-first-run --hide-scrollbars "                  \
     "--virtual-time-budget=30000"
 
-/* The first monster of the small corpus with more than 3 bones, parsed. */
-static uint8_t *pick_model(const char *corpus, dat_file *d)
+/* The path of the first monster of the small corpus with more than 3 bones. */
+static char *pick_model(const char *corpus)
 {
     size_t n;
     char **names = ts_dat_names(corpus, &n);
-    uint8_t *data = NULL;
-    for (size_t i = 0; i < n && !data; i++) {
+    char *path = NULL;
+    for (size_t i = 0; i < n && !path; i++) {
         char *p = ts_path(corpus, names[i]);
         size_t size;
         uint8_t *b = (uint8_t *)ts_read(p, &size);
+        dat_file d;
         ff_error err;
-        if (dat_parse(b, size, names[i], d, &err) == 0 && d->kind == DAT_MONSTER && d->bones > 3)
-            data = b;
+        if (dat_parse(b, size, names[i], &d, &err) == 0 && d.kind == DAT_MONSTER && d.bones > 3)
+            path = p;
         else
-            free(b);
-        free(p);
+            free(p);
+        free(b);
     }
     for (size_t i = 0; i < n; i++) free(names[i]);
     free(names);
-    cr_assert(data, "no monster in the small corpus");
-    return data;
+    cr_assert(path, "no monster in the small corpus");
+    return path;
 }
 
 /* Starts the file server on 127.0.0.1 for www; returns its port, *pid its process. */
@@ -80,14 +82,12 @@ Test(browser, three_js_poses_match_the_engine, .timeout = 600)
     char *dir = ts_tempdir(), *corpus = ts_corpus(dir), *www = ts_path(dir, "www");
     ff_error err;
     TE_OK(fio_mkdirs(www, &err), &err);
-    dat_file d;
-    uint8_t *data = pick_model(corpus, &d);
+    char *model = pick_model(corpus);
     emu_image *img = te_standin_image("standin.exe");
-    emu_game_opts go = {1, 0};
-    emu_game *g;
-    TE_OK(emu_game_open(img, &go, &g, &err), &err);
+    ref_pose_opts po;
+    ref_pose_opts_default(&po);
     gpose_scene s;
-    TE_OK(gpose_orig_model(g, &d, 1u << MODE_NORMAL, &s, &err), &err);
+    TE_OK(gexport_model_poses(img, model, 1u << MODE_NORMAL, &po, 0, &s, &err), &err);
     uint8_t *glb;
     size_t len;
     glb_stats st;
@@ -166,9 +166,8 @@ Test(browser, three_js_poses_match_the_engine, .timeout = 600)
     free(glb);
     glb_stats_free(&st);
     gpose_scene_free(&s);
-    emu_game_close(g);
     emu_image_free(img);
-    free(data);
+    free(model);
     free(www);
     free(corpus);
     ts_rmtree(dir);

@@ -6,6 +6,9 @@
  *   - on every clip where the original's and the reference's matrices are
  *     equal, both files' animation bytes are equal;
  *   - the matrices in the file recompose to the engine's world positions;
+ *   - an entity composed from its two models' poses (as the run gives them)
+ *     is what the engine's own lockstep (QueueAnimation, AdvanceBy1) leaves;
+ *   - a second export reads the run's results cache and writes the same bytes;
  *   - a file that is not a model is reported, a corrupt one is bad input.
  */
 #include <criterion/criterion.h>
@@ -15,6 +18,8 @@
 #include <string.h>
 
 #include "corpus/fileio.h"
+#include "emu/entity.h"
+#include "harness/gltf/export.h"
 #include "harness/gltf/glb_write.h"
 #include "harness/gltf/gpose.h"
 #include "ref/dat.h"
@@ -100,14 +105,12 @@ Test(export, agreeing_clips_have_byte_identical_animation_data, .timeout = 300)
     dat_file d;
     uint8_t *data = first_model(corpus, &d, &path);
     emu_image *img = te_standin_image("standin.exe");
-    emu_game_opts go = {1, 0};
-    emu_game *g;
     ff_error err;
-    TE_OK(emu_game_open(img, &go, &g, &err), &err);
     gpose_scene orig, ref;
-    TE_OK(gpose_orig_model(g, &d, 1u << MODE_NORMAL | 1u << MODE_SLOW, &orig, &err), &err);
     ref_pose_opts o;
     TE_OK(ref_pose_opts_parse(STANDIN_POSE, &o, &err), &err);
+    TE_OK(gexport_model_poses(img, path, 1u << MODE_NORMAL | 1u << MODE_SLOW, &o, 0, &orig, &err),
+          &err);
     TE_OK(gpose_ref_model(&d, &o, 1u << MODE_NORMAL | 1u << MODE_SLOW, &ref, &err), &err);
     uint8_t *ga, *gb;
     size_t la, lb;
@@ -139,10 +142,144 @@ Test(export, agreeing_clips_have_byte_identical_animation_data, .timeout = 300)
     glb_stats_free(&sb);
     gpose_scene_free(&orig);
     gpose_scene_free(&ref);
-    emu_game_close(g);
     emu_image_free(img);
     free(data);
     free(path);
+    free(corpus);
+    ts_rmtree(dir);
+}
+
+static emu_entity_file entity_file(const dat_file *d)
+{
+    uint32_t geom = d->nsections > 1 ? d->section[DAT_SECTION_GEOMETRY] : d->skel_off;
+    return (emu_entity_file){d->data, d->size, d->skel_off, geom, d->anim_off};
+}
+
+/*
+ * The engine's own lockstep of the entity loaded on e, clip by clip in the
+ * scene's modes: each call's matrices of both models against the scene's
+ * keyframe. Returns how many clips the weapon is longer or shorter than
+ * the body in (lengths[0], lengths[1]).
+ */
+static void same_as_lockstep(emu_entity *e, const gpose_scene *s, const gpose_model *weapon,
+                             size_t lengths[2])
+{
+    const gpose_model *mb = &s->model[0], *mw = &s->model[1];
+    for (size_t c = 0; c < mb->nclips; c++) {
+        const gpose_clip *cb = &mb->clips[c], *cw = &mw->clips[c];
+        const gpose_clip *alone = gpose_find(weapon, cb->clip, cb->mode);
+        cr_assert(alone, "clip %u: no weapon clip", cb->clip);
+        lengths[0] += alone->frames > cb->frames;
+        lengths[1] += alone->frames < cb->frames;
+        emu_entity_reset(e);
+        uint32_t r;
+        emu_fault f;
+        TE_CALL(emu_entity_queue(e, mode_flags(cb->mode), (int16_t)cb->clip, &r, &f), &f);
+        size_t k = 0;
+        for (; r == 0; k++) {
+            cr_assert_lt(k, cb->frames, "clip %u (%s): the engine poses more keyframes", cb->clip,
+                         mode_name(cb->mode));
+            for (unsigned i = 0; i < 2; i++) {
+                const gpose_model *md = i ? mw : mb;
+                const gpose_clip *cl = i ? cw : cb;
+                const uint8_t *sk = emu_entity_skeleton(e, i ? EMU_ENTITY_WEAPON : EMU_ENTITY_BODY);
+                for (unsigned b = 0; b < md->bones; b++) {
+                    ref_matrix m;
+                    ref_pose_bone_load(sk, b, &m);
+                    const ref_matrix *want = gpose_at(md, cl, k, b);
+                    cr_assert(!memcmp(m.m, want->m, sizeof m.m) && !memcmp(m.t, want->t, sizeof m.t),
+                              "clip %u (%s), keyframe %zu, %s bone %u differs from the lockstep",
+                              cb->clip, mode_name(cb->mode), k, i ? "weapon" : "body", b);
+                }
+            }
+            TE_CALL(emu_entity_advance(e, &r, &f), &f);
+        }
+        cr_assert_eq(k, cb->frames, "clip %u (%s): %zu keyframes, the engine posed %zu", cb->clip,
+                     mode_name(cb->mode), cb->frames, k);
+    }
+}
+
+Test(export, an_entity_from_its_models_is_the_engines_lockstep, .timeout = 300)
+{
+    char *dir = ts_tempdir(), *corpus = ts_corpus(dir);
+    /* A body with two weapons, and the last weapon as a body holding the body as its
+     * weapon: the engine's lockstep does not care which is which, and the weapon then
+     * ends first. */
+    const char *files[3] = {"d4c009.dat", "d4w023.dat", "d4w024.dat"};
+    const int pairs[3][2] = {{0, 1}, {0, 2}, {2, 0}};
+    const unsigned modes = 1u << MODE_NORMAL | 1u << MODE_SLOW | 1u << MODE_SLOW_FAST;
+    emu_image *img = te_standin_image("standin.exe");
+    ff_error err;
+    ref_pose_opts o;
+    TE_OK(ref_pose_opts_parse(STANDIN_POSE, &o, &err), &err);
+    gpose_scene poses[3];
+    uint8_t *data[3];
+    dat_file d[3];
+    for (int i = 0; i < 3; i++) {
+        char *p = ts_path(corpus, files[i]);
+        size_t size;
+        data[i] = te_read(p, &size);
+        TE_OK(dat_parse(data[i], size, files[i], &d[i], &err), &err);
+        TE_OK(gexport_model_poses(img, p, modes, &o, 0, &poses[i], &err), &err);
+        free(p);
+    }
+    emu_game_opts go = {1, 0};
+    emu_game *g;
+    emu_entity *e;
+    TE_OK(emu_game_open(img, &go, &g, &err), &err);
+    TE_OK(emu_entity_open(g, &e, &err), &err);
+    size_t lengths[2] = {0, 0};
+    ref_matrix id = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
+    for (int i = 0; i < 3; i++) {
+        int b = pairs[i][0], w = pairs[i][1];
+        gpose_scene s;
+        TE_OK(gpose_entity_compose(&poses[b].model[0], &poses[w].model[0], &id, &s, &err), &err);
+        emu_entity_file bf = entity_file(&d[b]), wf = entity_file(&d[w]);
+        emu_attach att = {{0, 0, 0}, {0, 0, 0}};
+        TE_OK(emu_entity_load(e, &bf, &wf, &att, &err), &err);
+        same_as_lockstep(e, &s, &poses[w].model[0], lengths);
+        gpose_scene_free(&s);
+    }
+    /* Both cases of the rule happened. */
+    cr_assert_gt(lengths[0], 0, "no clip where the weapon outlasts the body");
+    cr_assert_gt(lengths[1], 0, "no clip where the weapon ends first");
+    emu_entity_close(e);
+    emu_game_close(g);
+    for (int i = 0; i < 3; i++) {
+        free(data[i]);
+        gpose_scene_free(&poses[i]);
+    }
+    emu_image_free(img);
+    free(corpus);
+    ts_rmtree(dir);
+}
+
+Test(export, a_second_export_reads_the_results_cache_and_writes_the_same_bytes, .timeout = 300)
+{
+    char *dir = ts_tempdir(), *corpus = ts_corpus(dir), *cache = ts_path(dir, "cache");
+    char *out[2] = {ts_path(dir, "a"), ts_path(dir, "b")};
+    for (int i = 0; i < 2; i++) {
+        ts_out o;
+        ts_cli(dir, &o, "export --corpus %s --out %s --cache-dir %s --modes normal,fast -q",
+               corpus, out[i], cache);
+        cr_assert_eq(o.status, 0, "export %d: %d\n%s", i, o.status, o.err);
+        if (i == 0)
+            cr_assert(strstr(o.out, " 0 from the results cache"), "the cache was not empty:\n%s",
+                      o.out);
+        else
+            cr_assert(strstr(o.out, "poses: 0 clips emulated, 0 shared with identical clips,") &&
+                          !strstr(o.out, " 0 from the results cache"),
+                      "the second export did not take the cache's poses:\n%s", o.out);
+        ts_out_free(&o);
+    }
+    ts_out o;
+    ts_sh(dir, &o, "diff -r %s %s && ls %s | wc -l", out[0], out[1], out[0]);
+    cr_assert_eq(o.status, 0, "the second export differs:\n%s", o.out);
+    cr_assert_gt(strtol(o.out, NULL, 10), 10, "too few files: %s", o.out);
+    ts_out_free(&o);
+    free(out[0]);
+    free(out[1]);
+    free(cache);
     free(corpus);
     ts_rmtree(dir);
 }
