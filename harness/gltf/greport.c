@@ -13,6 +13,8 @@
 
 #include "corpus/fileio.h"
 #include "harness/core/strbuf.h"
+#include "harness/gltf/gjson.h"
+#include "harness/report/report.h"
 #include "harness/version.h"
 
 static const char *verdict(const gck_result *r)
@@ -20,67 +22,73 @@ static const char *verdict(const gck_result *r)
     return r->refused ? "refused" : r->departing ? "departs" : "matches";
 }
 
-static cJSON *vec(const double *v)
+static void vec(gj *g, cJSON *o, const char *key, const double *v)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < 3; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-    return a;
+    cJSON *a = gj_arr(g, o, key);
+    for (int i = 0; i < 3; i++) gj_num(g, a, NULL, v[i]);
 }
 
+/* A name that comes from a file, as valid UTF-8. */
+static void name(gj *g, cJSON *o, const char *key, const char *s)
+{
+    gj_put(g, o, key, report_json_string(s ? s : ""));
+}
+
+static void clip_json(gj *g, cJSON *cl, const gck_clip *c)
+{
+    cJSON *o = gj_obj(g, cl, NULL);
+    gj_num(g, o, "clip", c->clip);
+    gj_num(g, o, "frames", (double)c->frames);
+    if (c->anim < 0) {
+        gj_null(g, o, "animation");
+        return;
+    }
+    name(g, o, "animation", c->anim_name);
+    gj_num(g, o, "frames_per_second", c->fps);
+    gj_num(g, o, "max_error", c->max_err);
+    gj_num(g, o, "max_error_frame", (double)c->max_frame);
+    gj_num(g, o, "max_error_bone", c->max_bone);
+    if (c->first < 0) return;
+    cJSON *f = gj_obj(g, o, "first_departure");
+    gj_num(g, f, "frame", (double)c->first);
+    gj_num(g, f, "bone", c->first_bone);
+    vec(g, f, "game", c->first_game);
+    vec(g, f, "viewer", c->first_viewer);
+    gj_num(g, f, "error", c->first_err);
+}
+
+/* report.json's text (malloc'd), NULL when memory runs out. */
 static char *json(const greport_meta *m, const gck_result *r)
 {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "schema", GREPORT_SCHEMA);
-    cJSON_AddStringToObject(j, "tool", "ff8diff " FF8DIFF_VERSION);
-    cJSON_AddStringToObject(j, "export", m->export_path ? m->export_path : "");
-    cJSON_AddStringToObject(j, "dat", m->dat ? m->dat : "");
-    cJSON_AddStringToObject(j, "executable_sha256", m->exe_sha256 ? m->exe_sha256 : "");
-    cJSON_AddStringToObject(j, "profile", m->profile ? m->profile : "");
-    cJSON_AddStringToObject(j, "verdict", verdict(r));
-    if (r->refused) cJSON_AddStringToObject(j, "reason", r->reason);
-    cJSON *c = cJSON_AddObjectToObject(j, "correspondence");
-    cJSON_AddStringToObject(c, "joints_by", r->joints_by);
-    cJSON *jm = cJSON_AddArrayToObject(c, "joints");
-    for (unsigned b = 0; b < r->bones && r->joint_name; b++)
-        cJSON_AddItemToArray(jm, cJSON_CreateString(r->joint_name[b]));
-    cJSON_AddStringToObject(c, "axes", r->axes);
-    cJSON_AddNumberToObject(c, "scale", r->scale);
-    cJSON_AddNumberToObject(c, "fit_rms", r->fit_rms);
-    cJSON_AddNumberToObject(c, "frames_per_second", r->fps);
-    cJSON *t = cJSON_AddObjectToObject(j, "totals");
-    cJSON_AddNumberToObject(t, "bones", r->bones);
-    cJSON_AddNumberToObject(t, "clips", (double)r->nclips);
-    cJSON_AddNumberToObject(t, "matched", (double)r->matched);
-    cJSON_AddNumberToObject(t, "departing", (double)r->departing);
-    cJSON_AddNumberToObject(t, "unmatched_animations", (double)r->unmatched_anims);
-    cJSON_AddNumberToObject(t, "skeleton_size", r->size);
-    cJSON_AddNumberToObject(t, "tolerance", r->tolerance);
-    cJSON *cl = cJSON_AddArrayToObject(j, "clips");
-    for (size_t i = 0; i < r->nclips; i++) {
-        const gck_clip *g = &r->clips[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "clip", g->clip);
-        cJSON_AddNumberToObject(o, "frames", (double)g->frames);
-        if (g->anim < 0) {
-            cJSON_AddNullToObject(o, "animation");
-        } else {
-            cJSON_AddStringToObject(o, "animation", g->anim_name);
-            cJSON_AddNumberToObject(o, "frames_per_second", g->fps);
-            cJSON_AddNumberToObject(o, "max_error", g->max_err);
-            cJSON_AddNumberToObject(o, "max_error_frame", (double)g->max_frame);
-            cJSON_AddNumberToObject(o, "max_error_bone", g->max_bone);
-            if (g->first >= 0) {
-                cJSON *f = cJSON_AddObjectToObject(o, "first_departure");
-                cJSON_AddNumberToObject(f, "frame", (double)g->first);
-                cJSON_AddNumberToObject(f, "bone", g->first_bone);
-                cJSON_AddItemToObject(f, "game", vec(g->first_game));
-                cJSON_AddItemToObject(f, "viewer", vec(g->first_viewer));
-                cJSON_AddNumberToObject(f, "error", g->first_err);
-            }
-        }
-        cJSON_AddItemToArray(cl, o);
-    }
-    char *s = cJSON_Print(j);
+    gj g = {0};
+    cJSON *j = gj_root(&g);
+    gj_str(&g, j, "schema", GREPORT_SCHEMA);
+    gj_str(&g, j, "tool", "ff8diff " FF8DIFF_VERSION);
+    name(&g, j, "export", m->export_path);
+    name(&g, j, "dat", m->dat);
+    gj_str(&g, j, "executable_sha256", m->exe_sha256);
+    name(&g, j, "profile", m->profile);
+    gj_str(&g, j, "verdict", verdict(r));
+    if (r->refused) name(&g, j, "reason", r->reason);
+    cJSON *c = gj_obj(&g, j, "correspondence");
+    gj_str(&g, c, "joints_by", r->joints_by);
+    cJSON *jm = gj_arr(&g, c, "joints");
+    for (unsigned b = 0; b < r->bones && r->joint_name; b++) name(&g, jm, NULL, r->joint_name[b]);
+    gj_str(&g, c, "axes", r->axes);
+    gj_num(&g, c, "scale", r->scale);
+    gj_num(&g, c, "fit_rms", r->fit_rms);
+    gj_num(&g, c, "frames_per_second", r->fps);
+    cJSON *t = gj_obj(&g, j, "totals");
+    gj_num(&g, t, "bones", r->bones);
+    gj_num(&g, t, "clips", (double)r->nclips);
+    gj_num(&g, t, "matched", (double)r->matched);
+    gj_num(&g, t, "departing", (double)r->departing);
+    gj_num(&g, t, "unmatched_animations", (double)r->unmatched_anims);
+    gj_num(&g, t, "skeleton_size", r->size);
+    gj_num(&g, t, "tolerance", r->tolerance);
+    cJSON *cl = gj_arr(&g, j, "clips");
+    for (size_t i = 0; i < r->nclips; i++) clip_json(&g, cl, &r->clips[i]);
+    char *s = g.failed ? NULL : cJSON_Print(j);
     cJSON_Delete(j);
     return s;
 }
