@@ -7,6 +7,12 @@
  * position error for that clip plus float precision. A screenshot of the
  * page is kept under the build folder (tests/gltf/artifacts/three_pose.png).
  *
+ * check-gltf's index.html for an export with one bone moved: laid out by
+ * Chromium inside report_view.html, its three skeleton views must hold
+ * both skeletons and the marked bone's circle on the game's joint, inside
+ * its view, with the export's joint drawn elsewhere in at least one view;
+ * the report's screenshot is kept (tests/gltf/artifacts/check_gltf_departure.png).
+ *
  * Files are served by python3 -m http.server on 127.0.0.1 only. Chromium
  * is required: when it is missing the test fails, it never skips.
  */
@@ -168,6 +174,93 @@ Test(browser, three_js_poses_match_the_engine, .timeout = 600)
     gpose_scene_free(&s);
     emu_image_free(img);
     free(model);
+    free(www);
+    free(corpus);
+    ts_rmtree(dir);
+}
+
+/* Chromium's DOM after report_view.html laid out the report: the #out JSON. */
+static cJSON *laid_out(const char *dir, const char *url, const char *shot_url, const char *shot)
+{
+    ts_out o;
+    ts_sh(dir, &o,
+          "true; { timeout 120 chromium " CHROMIUM_FLAGS " --user-data-dir=%s/q1 --dump-dom '%s' "
+          "2>%s/dom2.log && timeout 120 chromium " CHROMIUM_FLAGS " --user-data-dir=%s/q2 "
+          "--window-size=900,1100 --screenshot=%s '%s' >/dev/null 2>&1; }",
+          dir, url, dir, dir, shot, shot_url);
+    cr_assert_eq(o.status, 0, "chromium: exit %d\n%.2000s", o.status, o.err);
+    char *p = strstr(o.out, "<pre id=\"out\">"), *q = p ? strstr(p, "</pre>") : NULL;
+    cr_assert(p && q, "no #out in the DOM:\n%.2000s", o.out);
+    *q = 0;
+    cJSON *j = cJSON_Parse(p + strlen("<pre id=\"out\">"));
+    cr_assert(j && cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")), "the page failed: %.800s", p);
+    ts_out_free(&o);
+    return j;
+}
+
+Test(browser, check_gltf_report_marks_the_departing_bone, .timeout = 600)
+{
+    char *dir = ts_tempdir(), *corpus = ts_corpus(dir), *www = ts_path(dir, "www");
+    char *dat = ts_path(corpus, "c0m002.dat"), *glb = ts_path(dir, "glb");
+    char *py = ts_source("tests/gltf/reexpress.py"), *page = ts_source("tests/gltf/report_view.html");
+    ts_out o;
+    /* The game's poses of one file, then a viewer's export with bone 5 of clip 1 moved from
+     * frame 3 on (axes swapped, scaled, renamed: check-gltf finds the mapping first). */
+    ts_cli(dir, &o, "export --corpus %s --out %s -q", dat, glb);
+    cr_assert_eq(o.status, 0, "export: %s", o.err);
+    ts_out_free(&o);
+    ts_sh(dir, &o, "mkdir -p %s && python3 %s %s/c0m002.glb %s/viewer.glb --axes x,z,-y "
+                   "--scale 204.8 --seed 7 --perturb clip_001 bone_005 3 0.5 && cp %s %s/index.html",
+          www, py, glb, dir, page, www);
+    cr_assert_eq(o.status, 0, "reexpress.py: %s", o.err);
+    ts_out_free(&o);
+    ts_cli(dir, &o, "check-gltf %s/viewer.glb --dat %s --out %s/report", dir, dat, www);
+    cr_assert_eq(o.status, 1, "check-gltf: %d\n%s\n%s", o.status, o.out, o.err);
+    cr_assert(strstr(o.out, "clip 1: departs at frame 3, bone 5:"), "%s", o.out);
+    ts_out_free(&o);
+    long pid;
+    int port = serve(dir, www, &pid);
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    cr_assert(bin, "FF8DIFF_BINARY_DIR is not set (run through ctest)");
+    char url[256], shot_url[256], *art = ts_path(bin, "tests/gltf/artifacts");
+    char *shot = ts_path(art, "check_gltf_departure.png");
+    ts_sh(dir, &o, "mkdir -p %s", art);
+    ts_out_free(&o);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/index.html", port);
+    snprintf(shot_url, sizeof shot_url, "http://127.0.0.1:%d/report/index.html", port);
+    unlink(shot);
+    cJSON *j = laid_out(dir, url, shot_url, shot);
+    kill((pid_t)pid, 15);
+    cr_assert(strstr(cJSON_GetObjectItem(j, "verdict")->valuestring, "departs"), "verdict");
+    const char *h = cJSON_GetObjectItem(j, "heading")->valuestring;
+    cr_assert(strstr(h, "Clip 1, frame 3") && strstr(h, "bone 5 circled"), "heading: %s", h);
+    const cJSON *views = cJSON_GetObjectItem(j, "views"), *v;
+    cr_assert_eq(cJSON_GetArraySize(views), 3, "three views");
+    int apart = 0;
+    cJSON_ArrayForEach(v, views)
+    {
+        cr_assert_gt(ts_num(v, "width"), 100, "a view is not laid out");
+        cr_assert_gt(ts_num(v, "height"), 100, "a view is not laid out");
+        cr_assert_gt(ts_num(v, "game"), 0, "no game skeleton drawn");
+        cr_assert_eq(ts_num(v, "viewer"), ts_num(v, "game"), "the export's skeleton differs in shape");
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(v, "circle")), "no marked bone");
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(v, "inside")), "the mark is outside its view");
+        cr_assert_geq(ts_num(v, "on_game_joint"), 0, "the mark is on no joint of the game's skeleton");
+        apart += cJSON_IsTrue(cJSON_GetObjectItem(v, "export_apart"));
+    }
+    cr_assert_gt(apart, 0, "no view shows the export's marked joint away from the game's");
+    size_t shot_len = 0;
+    char *png = ts_read(shot, &shot_len);
+    cr_assert(png && shot_len > 1000 && memcmp(png, "\x89PNG", 4) == 0, "no screenshot at %s", shot);
+    cr_log_info("check-gltf report laid out: 3 views, mark on the game's joint, screenshot %s", shot);
+    free(png);
+    cJSON_Delete(j);
+    free(shot);
+    free(art);
+    free(page);
+    free(py);
+    free(glb);
+    free(dat);
     free(www);
     free(corpus);
     ts_rmtree(dir);
