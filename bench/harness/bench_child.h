@@ -1,7 +1,8 @@
 /*
  * bench/harness/bench_child.h: runs one measured phase in a child process,
  * so each phase's peak RSS and CPU time are its own (getrusage of the
- * child). Shared by bench_harness and bench_entity; benchmarks only.
+ * child), and removes a benchmark's scratch folder. Shared by
+ * bench_harness, bench_entity and bench_gltf; benchmarks only.
  */
 #ifndef FF8_BENCH_HARNESS_BENCH_CHILD_H
 #define FF8_BENCH_HARNESS_BENCH_CHILD_H
@@ -15,5 +16,8 @@
  */
 int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t size, double *cpu,
                    long *rss_kib);
+
+/* Removes the folder path and everything below it (links not followed); 0 or -1. */
+int bench_rmtree(const char *path);
 
 #endif

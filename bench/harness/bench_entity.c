@@ -19,7 +19,6 @@
  *                     [--modes LIST] [--jobs N]
  */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,14 +257,6 @@ static int models_alone(phase_out *o)
     return 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st;
-    (void)flag;
-    (void)f;
-    return remove(path);
-}
-
 /* One phase, in the child bench_in_child makes. */
 static int phase(int which, void *out)
 {
@@ -334,6 +325,6 @@ int main(int argc, char **argv)
            100.0 * (o[1].wall - o[0].wall) / o[1].wall, 100.0 * (cpu[1] - cpu[0]) / cpu[1]);
     printf("entity alone / models alone: %.3fx instructions, %.3fx time (target <= 1.10x)\n",
            (double)o[2].insns / (double)o[3].insns, o[2].wall / o[3].wall);
-    if (own) nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* the corpus written here */
+    if (own) bench_rmtree(tmp); /* the corpus written here */
     return 0;
 }

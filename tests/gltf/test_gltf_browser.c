@@ -31,36 +31,13 @@
 #include "harness/gltf/gpose.h"
 #include "ref/dat.h"
 #include "tests/emu/te.h"
+#include "tests/gltf/tg.h"
 #include "tests/support/ts.h"
 
 #define CHROMIUM_FLAGS                                                                             \
     "--headless --no-sandbox --disable-gpu --disable-background-networking "                      \
     "--disable-component-update --disable-sync --no-first-run --hide-scrollbars "                  \
     "--virtual-time-budget=30000"
-
-/* The path of the first monster of the small corpus with more than 3 bones. */
-static char *pick_model(const char *corpus)
-{
-    size_t n;
-    char **names = ts_dat_names(corpus, &n);
-    char *path = NULL;
-    for (size_t i = 0; i < n && !path; i++) {
-        char *p = ts_path(corpus, names[i]);
-        size_t size;
-        uint8_t *b = (uint8_t *)ts_read(p, &size);
-        dat_file d;
-        ff_error err;
-        if (dat_parse(b, size, names[i], &d, &err) == 0 && d.kind == DAT_MONSTER && d.bones > 3)
-            path = p;
-        else
-            free(p);
-        free(b);
-    }
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
-    cr_assert(path, "no monster in the small corpus");
-    return path;
-}
 
 /* Starts the file server on 127.0.0.1 for www; returns its port, *pid its process. */
 static int serve(const char *scratch, const char *www, long *pid)
@@ -88,7 +65,9 @@ Test(browser, three_js_poses_match_the_engine, .timeout = 600)
     char *dir = ts_tempdir(), *corpus = ts_corpus(dir), *www = ts_path(dir, "www");
     ff_error err;
     TE_OK(fio_mkdirs(www, &err), &err);
-    char *model = pick_model(corpus);
+    char *model;
+    dat_file d;
+    free(tg_first_monster(corpus, &d, &model));
     emu_image *img = te_standin_image("standin.exe");
     ref_pose_opts po;
     ref_pose_opts_default(&po);

@@ -24,6 +24,7 @@
 #include "harness/gltf/gpose.h"
 #include "ref/dat.h"
 #include "tests/emu/te.h"
+#include "tests/gltf/tg.h"
 #include "tests/support/ts.h"
 
 #define STANDIN_POSE "order=yxz,offset=-y,length=own,scale=post"
@@ -62,31 +63,6 @@ Test(export, every_file_passes_the_khronos_validator, .timeout = 600)
     ts_rmtree(dir);
 }
 
-/* The first model file of the small corpus that has more than one bone. */
-static uint8_t *first_model(const char *corpus, dat_file *d, char **path)
-{
-    size_t n;
-    char **names = ts_dat_names(corpus, &n);
-    uint8_t *data = NULL;
-    for (size_t i = 0; i < n && !data; i++) {
-        char *p = ts_path(corpus, names[i]);
-        size_t size;
-        uint8_t *b = (uint8_t *)ts_read(p, &size);
-        ff_error err;
-        if (dat_parse(b, size, names[i], d, &err) == 0 && d->kind == DAT_MONSTER && d->bones > 3) {
-            data = b;
-            *path = p;
-        } else {
-            free(b);
-            free(p);
-        }
-    }
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
-    cr_assert(data, "no monster in the small corpus");
-    return data;
-}
-
 static int same_clip(const gpose_model *a, const gpose_model *b, size_t c)
 {
     const gpose_clip *x = &a->clips[c], *y = &b->clips[c];
@@ -103,7 +79,7 @@ Test(export, agreeing_clips_have_byte_identical_animation_data, .timeout = 300)
 {
     char *dir = ts_tempdir(), *corpus = ts_corpus(dir), *path = NULL;
     dat_file d;
-    uint8_t *data = first_model(corpus, &d, &path);
+    uint8_t *data = tg_first_monster(corpus, &d, &path);
     emu_image *img = te_standin_image("standin.exe");
     ff_error err;
     gpose_scene orig, ref;
