@@ -115,26 +115,27 @@ static int anim_data(glb_wr *w, glb_frame *ws, size_t ci, size_t off, size_t per
 {
     const gpose_scene *s = w->s;
     size_t F = s->model[0].clips[ci].frames;
+    uint8_t *data = calloc(1, total ? total : 1);
+    if (!data) return -1;
     for (size_t k = 0; k < F; k++) {
         float t = (float)k / GPOSE_FPS;
-        sb_add(&w->bin, (const char *)&t, sizeof t);
+        memcpy(data + k * sizeof t, &t, sizeof t);
     }
-    size_t base = w->bin.len - off;
-    for (size_t z = off; z < total; z++) sb_putc(&w->bin, 0);
-    if (w->bin.failed) return -1;
     for (size_t k = 0; k < F; k++) {
         glb_keyframe(w, ws, ci, k, k == 0, dec, pos);
         size_t o = off;
         for (unsigned i = 0; i < s->nmodels; i++)
             for (unsigned b = 0; b < s->model[i].bones; b++, o += per_joint) {
-                float *p = (float *)(void *)(w->bin.s + base + o);
+                float *p = (float *)(void *)(data + o);
                 const gm_trs *x = &ws->trs[i][b];
                 for (int d = 0; d < 3; d++) p[3 * k + d] = (float)x->t[d];
                 for (int d = 0; d < 4; d++) p[3 * F + 4 * k + d] = (float)x->q[d];
                 for (int d = 0; d < 3; d++) p[7 * F + 3 * k + d] = (float)x->s[d];
             }
     }
-    return 0;
+    sb_add(&w->bin, (const char *)data, total);
+    free(data);
+    return w->bin.failed ? -1 : 0;
 }
 
 int glb_add_anim(glb_wr *w, glb_frame *ws, size_t ci, cJSON *anims, glb_anim_stats *st)
