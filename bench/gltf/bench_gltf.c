@@ -145,7 +145,7 @@ static int export_all(phase_out *o)
 /* check-gltf of the model's export (written by the setup), as the command does it. */
 static int check_one(phase_out *o)
 {
-    char dat[4200], glb[4200], rep[4200], stem[256];
+    char dat[4400], glb[4400], rep[4200], stem[256];
     snprintf(stem, sizeof stem, "%s", model);
     stem[strlen(stem) - 4] = 0;
     snprintf(dat, sizeof dat, "%s/%s", corpus_dir, model);
