@@ -18,7 +18,8 @@ uint8_t *tg_first_monster(const char *corpus, dat_file *d, char **path)
         size_t size;
         uint8_t *b = (uint8_t *)ts_read(p, &size);
         ff_error err;
-        if (dat_parse(b, size, names[i], d, &err) == 0 && d->kind == DAT_MONSTER && d->bones > 3) {
+        /* Named by its path, which outlives the names list (d->name points at it). */
+        if (dat_parse(b, size, p, d, &err) == 0 && d->kind == DAT_MONSTER && d->bones > 3) {
             data = b;
             *path = p;
         } else {
