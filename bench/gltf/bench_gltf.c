@@ -61,12 +61,11 @@ static int open_image(emu_image **img, ref_pose_opts *pose)
 {
     emu_profile p;
     ff_error err;
-    char warn[512];
     ref_pose_opts_default(pose);
-    if (profile_builtin_by_name("standin", &p, &err) < 0 ||
-        emu_image_load(standin, &p, img, warn, sizeof warn, &err) < 0 ||
-        (p.pose_convention[0] && ref_pose_opts_parse(p.pose_convention, pose, &err) < 0)) {
+    if (bench_standin("bench_gltf", standin, img, &p) < 0) return -1;
+    if (p.pose_convention[0] && ref_pose_opts_parse(p.pose_convention, pose, &err) < 0) {
         fprintf(stderr, "bench_gltf: %s\n", err.reason);
+        emu_image_free(*img);
         return -1;
     }
     return 0;

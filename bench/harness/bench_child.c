@@ -59,3 +59,17 @@ int bench_rmtree(const char *path)
 {
     return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+int bench_standin(const char *who, const char *path, emu_image **img, emu_profile *p)
+{
+    emu_profile own;
+    ff_error err;
+    char warn[512];
+    if (!p) p = &own;
+    if (profile_builtin_by_name("standin", p, &err) < 0 ||
+        emu_image_load(path, p, img, warn, sizeof warn, &err) < 0) {
+        fprintf(stderr, "%s: %s\n", who, err.reason);
+        return -1;
+    }
+    return 0;
+}

@@ -52,15 +52,7 @@ static double now(void)
 
 static int open_image(emu_image **img)
 {
-    emu_profile p;
-    ff_error err;
-    char warn[512];
-    if (profile_builtin_by_name("standin", &p, &err) < 0 ||
-        emu_image_load(standin, &p, img, warn, sizeof warn, &err) < 0) {
-        fprintf(stderr, "bench_entity: %s\n", err.reason);
-        return -1;
-    }
-    return 0;
+    return bench_standin("bench_entity", standin, img, NULL);
 }
 
 static int run_phase(int entity, phase_out *o)
