@@ -36,6 +36,7 @@ ROOMS = [
     ("harness/report/", "harness/report"),
     ("harness/traces/", "harness/traces"),
     ("harness/run/", "harness/run"),
+    ("harness/gltf/", "harness/gltf"),
     ("harness/cli/", "harness/cli"),
 ]
 
@@ -55,8 +56,11 @@ BELOW = {
     "harness/traces": ["common", "ref", "corpus"] + EMU + ["harness/core"],
     "harness/run": ["common", "ref", "corpus"] + EMU + ["harness/core", "harness/report",
                                                         "harness/traces"],
+    "harness/gltf": ["common", "ref", "corpus"] + EMU + ["harness/core", "harness/report",
+                                                         "harness/traces", "harness/run"],
     "harness/cli": ["common", "ref", "corpus"] + EMU + ["harness/core", "harness/report",
-                                                        "harness/traces", "harness/run"],
+                                                        "harness/traces", "harness/run",
+                                                        "harness/gltf"],
 }
 
 CHECKED = ("common", "ref", "corpus", "emu", "harness")

@@ -27,10 +27,27 @@ packages=(
   chromium                             # the HTML report test (headless)
   valgrind                             # memcheck of a run
   debian-archive-keyring               # fetching the fast Unicorn (below)
+  libassimp-dev                        # check-gltf reads viewers' glTF files
 )
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+# The npm packages of the tests (glTF-Validator, three.js), from the
+# committed lockfile, installed into tests/js/node_modules.
+npm_install() {
+  local dir="$PWD/tests/js"
+  if ! command -v npm >/dev/null 2>&1; then
+    # Debian's node and npm, unless a node with its own npm is installed already.
+    echo "setup: installing nodejs npm"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
+  fi
+  if [ ! -d "$dir/node_modules/gltf-validator" ] || [ ! -d "$dir/node_modules/three" ]; then
+    echo "setup: npm ci in tests/js"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -44,4 +61,5 @@ else
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+npm_install
 scripts/fetch_unicorn.sh

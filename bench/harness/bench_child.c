@@ -2,7 +2,11 @@
  * bench/harness/bench_child.c: one measured phase in a child process (see
  * bench_child.h). Benchmarks only.
  */
+#define _XOPEN_SOURCE 700
 #include "bench/harness/bench_child.h"
+
+#include <ftw.h>
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -40,5 +44,32 @@ int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t siz
         *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
                ru.ru_stime.tv_usec / 1e6;
     if (rss_kib) *rss_kib = ru.ru_maxrss;
+    return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st;
+    (void)flag;
+    (void)f;
+    return remove(path);
+}
+
+int bench_rmtree(const char *path)
+{
+    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int bench_standin(const char *who, const char *path, emu_image **img, emu_profile *p)
+{
+    emu_profile own;
+    ff_error err;
+    char warn[512];
+    if (!p) p = &own;
+    if (profile_builtin_by_name("standin", p, &err) < 0 ||
+        emu_image_load(path, p, img, warn, sizeof warn, &err) < 0) {
+        fprintf(stderr, "%s: %s\n", who, err.reason);
+        return -1;
+    }
     return 0;
 }

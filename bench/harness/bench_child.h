@@ -1,12 +1,17 @@
 /*
  * bench/harness/bench_child.h: runs one measured phase in a child process,
  * so each phase's peak RSS and CPU time are its own (getrusage of the
- * child). Shared by bench_harness and bench_entity; benchmarks only.
+ * child); loads the stand-in engine; removes a benchmark's scratch folder.
+ * Shared by bench_harness, bench_entity and bench_gltf; benchmarks only.
  */
 #ifndef FF8_BENCH_HARNESS_BENCH_CHILD_H
 #define FF8_BENCH_HARNESS_BENCH_CHILD_H
 
 #include <stddef.h>
+
+#include "emu/engine/image.h"
+#include "emu/image/profile.h"
+#include "emu/profiles/profile_builtin.h"
 
 /*
  * Calls fn(arg, out) in a child and copies its size-byte result back into
@@ -15,5 +20,15 @@
  */
 int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t size, double *cpu,
                    long *rss_kib);
+
+/*
+ * The stand-in engine at path under the built-in "standin" profile into
+ * *img (the profile into *p when not NULL). Returns 0, or -1 after printing
+ * "<who>: <reason>" on stderr.
+ */
+int bench_standin(const char *who, const char *path, emu_image **img, emu_profile *p);
+
+/* Removes the folder path and everything below it (links not followed); 0 or -1. */
+int bench_rmtree(const char *path);
 
 #endif

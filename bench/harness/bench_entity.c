@@ -19,7 +19,6 @@
  *                     [--modes LIST] [--jobs N]
  */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,15 +53,7 @@ static double now(void)
 
 static int open_image(emu_image **img)
 {
-    emu_profile p;
-    ff_error err;
-    char warn[512];
-    if (profile_builtin_by_name("standin", &p, &err) < 0 ||
-        emu_image_load(standin, &p, img, warn, sizeof warn, &err) < 0) {
-        fprintf(stderr, "bench_entity: %s\n", err.reason);
-        return -1;
-    }
-    return 0;
+    return bench_standin("bench_entity", standin, img, NULL);
 }
 
 static int run_phase(int entity, phase_out *o)
@@ -259,14 +250,6 @@ static int models_alone(phase_out *o)
     return 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st;
-    (void)flag;
-    (void)f;
-    return remove(path);
-}
-
 /* One phase, in the child bench_in_child makes. */
 static int phase(int which, void *out)
 {
@@ -335,6 +318,6 @@ int main(int argc, char **argv)
            100.0 * (o[1].wall - o[0].wall) / o[1].wall, 100.0 * (cpu[1] - cpu[0]) / cpu[1]);
     printf("entity alone / models alone: %.3fx instructions, %.3fx time (target <= 1.10x)\n",
            (double)o[2].insns / (double)o[3].insns, o[2].wall / o[3].wall);
-    if (own) nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* the corpus written here */
+    if (own) bench_rmtree(tmp); /* the corpus written here */
     return 0;
 }

@@ -62,15 +62,7 @@ static int dedup = 1, keep_matrices = 0, pose = 0, leaf = 1;
 
 static int open_image(emu_image **img)
 {
-    emu_profile p;
-    ff_error err;
-    char warn[512];
-    if (profile_builtin_by_name("standin", &p, &err) < 0 ||
-        emu_image_load(standin, &p, img, warn, sizeof warn, &err) < 0) {
-        fprintf(stderr, "bench_harness: %s\n", err.reason);
-        return -1;
-    }
-    return 0;
+    return bench_standin("bench_harness", standin, img, NULL);
 }
 
 static int run_phase(unsigned jobs, phase_out *o, run_results *keep)

@@ -35,7 +35,9 @@
     XX("record", cmd_record, "write the original's golden traces (Trace JSON Lines) + manifest") \
     XX("check", cmd_check, "compare the reference or other traces with golden traces, no executable") \
     XX("compare-reports", cmd_compare_reports, "what changed between two runs' reports") \
-    XX("cache", cmd_cache, "stats | clear: the cache of the original's results")
+    XX("cache", cmd_cache, "stats | clear: the cache of the original's results") \
+    XX("export", cmd_export, "the game's poses as glTF 2.0 (.glb), one per model file") \
+    XX("check-gltf", cmd_check_gltf, "a viewer's glTF export of a model against the game's poses")
 
 #define CLI_DECLARE(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMAND_MAP(CLI_DECLARE)

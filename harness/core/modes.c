@@ -63,3 +63,11 @@ int mode_parse_list(const char *text, unsigned *mask, char *bad, unsigned bad_si
     *mask = m;
     return 0;
 }
+
+unsigned mode_count(unsigned mask)
+{
+    unsigned n = 0;
+    for (int m = 0; m < MODE__COUNT; m++)
+        n += (mask >> m) & 1u;
+    return n;
+}

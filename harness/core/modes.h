@@ -32,5 +32,7 @@ int mode_from_name(const char *name);
  * Returns 0, or -1 with the offending word copied into bad.
  */
 int mode_parse_list(const char *text, unsigned *mask, char *bad, unsigned bad_size);
+/* How many modes a mask holds (bit i = mode i). */
+unsigned mode_count(unsigned mask);
 
 #endif

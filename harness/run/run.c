@@ -300,6 +300,8 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0 && cfg->pose_level && cfg->pose_search && cfg->image && !cfg->traces_dir &&
         !run_cancelled(&ctx))
         rc = pose_search_run(&ctx, err);
+    if (rc == 0 && cfg->sink && cfg->sink->begin && !run_cancelled(&ctx))
+        rc = cfg->sink->begin(cfg->sink->arg, out, ctx.pose, err);
     if (rc == 0) rc = plan_units(&ctx, err);
     if (rc == 0) mark_cached(&ctx);
     if (rc == 0) run_entity_mark_cached(&ctx);

@@ -29,7 +29,10 @@
 #include <stdint.h>
 
 #include "emu/engine/game.h"
+#include "ref/dat.h"
 #include "ref/pose.h"
+#include "harness/core/modes.h"
+#include "harness/core/outcome.h"
 #include "harness/core/results.h"
 #include "common/error.h"
 
@@ -49,6 +52,35 @@ typedef enum run_explain_mode {
     RUN_EXPLAIN_GROUPS, /* each group's example (default) */
     RUN_EXPLAIN_ALL     /* every mismatching clip */
 } run_explain_mode;
+
+/* One clip's original side, as a run hands it to a sink. */
+typedef struct run_sink_clip {
+    uint32_t file;              /* index into the run's files (run_results.files) */
+    const dat_file *dat;        /* that file, parsed; valid during the call */
+    mode_id mode;
+    uint32_t clip;
+    const orig_outcome *orig;   /* the calls made (faulted: up to the fault); NULL: see error */
+    const ff_error *error;      /* why the clip has no original side (orig NULL) */
+} run_sink_clip;
+
+/*
+ * A consumer of the original's side of the frame level (export), whatever
+ * it came from (emulated, an identical clip's emulation, the cache,
+ * recorded traces). Called on the workers' threads: clip for every clip of
+ * a unit in clip order, then unit_done once per unit (file, mode), also
+ * for a unit cut short by a cancel (complete 0) or whose file could not be
+ * read again (no clip call, complete 0, why the reason; NULL otherwise). begin is called once, on the
+ * run's thread, after the plan has read every file and chosen the pose
+ * convention, before any unit. Each returns 0, or -1 with err to stop the
+ * run (run_execute then fails with that error). Any may be NULL.
+ */
+typedef struct run_sink {
+    void *arg;
+    int (*begin)(void *arg, const run_results *res, const ref_pose_opts *pose, ff_error *err);
+    int (*clip)(void *arg, const run_sink_clip *c, ff_error *err);
+    int (*unit_done)(void *arg, uint32_t file, mode_id mode, int complete, const ff_error *why,
+                     ff_error *err);
+} run_sink;
 
 typedef struct run_config {
     const char *corpus_path;
@@ -77,6 +109,7 @@ typedef struct run_config {
     int record_lz4;           /* ... as .jsonl.lz4 */
     volatile sig_atomic_t *cancel; /* set by the caller (to the signal's number) to stop early */
     run_progress *progress;   /* may be NULL */
+    const run_sink *sink;     /* also hand the original's side to this (frame level); may be NULL */
 } run_config;
 
 /* Defaults: all modes, frame level, dedup on, 100000 leaf calls, seed 1, group examples

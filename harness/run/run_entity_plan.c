@@ -12,14 +12,6 @@
 #include "harness/run/cache.h"
 #include "harness/run/run_entity.h"
 
-static unsigned mode_count(unsigned mask)
-{
-    unsigned n = 0;
-    for (int m = 0; m < MODE__COUNT; m++)
-        n += (mask >> m) & 1;
-    return n;
-}
-
 /* The entities of the corpus's files, with a folder corpus's attach values. */
 static int pair_files(run_ctx *ctx, pairs_set *s, ff_error *err)
 {

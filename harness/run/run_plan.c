@@ -90,13 +90,6 @@ static int has_clips(const run_file *f)
     return f->parsed && dat_kind_has_model(f->kind);
 }
 
-static unsigned mode_count(unsigned mask)
-{
-    unsigned n = 0;
-    for (int m = 0; m < MODE__COUNT; m++) n += (mask >> m) & 1;
-    return n;
-}
-
 /* One result per (file, mode, clip); a bad file gets one per mode. */
 static int layout_results(run_ctx *ctx, ff_error *err)
 {

@@ -420,6 +420,24 @@ static int finish_unit(worker *w, const run_unit *u, int complete, int from_cach
     return rc;
 }
 
+/* The sink's part of one clip (run.h): the original's side, or why there is none. */
+static int sink_clip(worker *w, const run_unit *u, const dat_file *d, uint32_t clip, int auth_ok,
+                     const ff_error *aerr, ff_error *err)
+{
+    const run_sink *k = w->ctx->cfg->sink;
+    if (!k || !k->clip) return 0;
+    run_sink_clip c = {u->file, d, u->mode, clip, auth_ok ? &w->oo : NULL, aerr};
+    return k->clip(k->arg, &c, err);
+}
+
+static int sink_unit_done(worker *w, const run_unit *u, int complete, const ff_error *why,
+                          ff_error *err)
+{
+    const run_sink *k = w->ctx->cfg->sink;
+    if (!k || !k->unit_done) return 0;
+    return k->unit_done(k->arg, u->file, u->mode, complete, why, err);
+}
+
 /* A unit whose file cannot be read again: each of its clips is bad input with the reason. */
 static int unit_unreadable(worker *w, const run_unit *u, const ff_error *why)
 {
@@ -479,11 +497,13 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             pthread_mutex_unlock(&ctx->lock);
         }
         if (classify(w, d, io.use_cand ? NULL : &a, u->first + c, cand_ok, &cerr, auth == 1, &aerr,
-                     src, frames, err) < 0)
+                     src, frames, err) < 0 ||
+            sink_clip(w, u, d, c, auth == 1, &aerr, err) < 0)
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
     if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache && !io.cache_partial, err);
+    if (rc == 0) rc = sink_unit_done(w, u, c == d->clips, NULL, err);
     close_io(&io);
     return rc;
 }
@@ -497,9 +517,9 @@ int worker_frame_unit(worker *w, const run_unit *u, ff_error *err)
             *err = e;
             return -1;
         }
-        return unit_unreadable(w, u, &e) < 0
-                   ? ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory")
-                   : 0;
+        if (unit_unreadable(w, u, &e) < 0)
+            return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        return sink_unit_done(w, u, 0, &e, err);
     }
     int rc = frame_unit(w, u, d, err);
     run_file_put(w->ctx, u->file);

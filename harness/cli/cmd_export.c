@@ -1,0 +1,264 @@
+/*
+ * harness/cli/cmd_export.c: `ff8diff export`: the game's poses as glTF.
+ * Every model file of a corpus becomes a .glb (harness/gltf/export.h),
+ * every armed body one more with its weapon; the terminal gets a line per
+ * file with its animations, keyframes and how far the TRS decomposition is
+ * from the engine's matrices. The original's poses come from a run
+ * (cli_session_run, the export as its sink), the reference's from the
+ * export library alone.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli/cli.h"
+#include "harness/cli/session.h"
+#include "harness/gltf/export.h"
+
+static void help(FILE *out)
+{
+    fputs(
+        "usage: ff8diff export [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
+        "                      [--modes LIST] [--source original|reference]\n"
+        "                      [--pose-options SPEC] [--jobs N] [--no-cache] --out DIR\n\n"
+        "Writes the game's own poses as glTF 2.0: for each model file of the corpus\n"
+        "DIR/<name>.glb, and for each body with a weapon DIR/<body>+<weapon>.glb with both\n"
+        "skeletons in one scene (the weapon under base o attach, as the engine draws\n"
+        "it). Each bone is a joint named bone_NNN (NNN its index) with a small bone\n"
+        "shape; each clip and mode is an animation (clip_NNN, clip_NNN_slow, ...) with\n"
+        "one keyframe per engine tick at 15 per second, taken from the bone matrices the\n"
+        "original routines leave after each decoding call: the poses of a run of the\n"
+        "frame and pose levels (`ff8diff run --levels frame,pose`: identical clips\n"
+        "emulated once, the results cache read and filled). Each animation's extras say\n"
+        "how far the translation/rotation/scale decomposition is from those matrices.\n\n"
+        "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
+        "  --profile P       a built-in profile name or a profile file\n"
+        "  --corpus PATH     a folder of .dat files, a battle.fs or an install root\n"
+        "                    (default: the synthetic corpus)\n"
+        "  --preset NAME     synthetic corpus preset: small (default), vanilla or cover\n"
+        "  --seed N          synthetic corpus seed (default 1)\n"
+        "  --modes LIST      normal,slow,fast,slow+fast or all (default normal)\n"
+        "  --source S        original (default) or reference: the reference engine's\n"
+        "                    poses under the pose convention, for comparison (no emulation)\n"
+        "  --pose-options S  the convention of the run's reference side, as `run` takes it\n"
+        "                    (default: the profile's pinned one, else searched); for\n"
+        "                    --source reference the poses' own (not auto); also the attach\n"
+        "                    matrix's trig and step\n"
+        "  --jobs N          worker threads (default: all cores)\n"
+        "  --budget N        instructions per emulated call before a fault\n"
+        "  --no-cache        neither read nor fill the results cache\n"
+        "  --cache-dir DIR   the results cache's folder\n"
+        "  --out DIR         the output folder (created when missing)\n"
+        "  -q, --quiet       no line per file, no progress line\n"
+        "  -h, --help        this text\n\n"
+        "Exit: 0 every file written, 1 clips cut short by a fault of the original,\n"
+        "2 usage, input or executable errors (bad input files included), 3 internal or\n"
+        "resource errors, 130 / 143 interrupted.\n",
+        out);
+}
+
+static const struct option opts[] = {
+    CLI_OPT_ROW("exe", required_argument, CLI_OPT_EXE),
+    CLI_OPT_ROW("profile", required_argument, CLI_OPT_PROFILE),
+    CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
+    CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
+    CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
+    CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
+    CLI_OPT_ROW("pose-options", required_argument, CLI_OPT_POSE_OPTIONS),
+    CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
+    CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
+    CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
+    CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),
+    CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),
+    CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
+    CLI_OPT_ROW("source", required_argument, CLI_OPT_OWN + 1),
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
+
+static int report(const gexport_result *r, int quiet)
+{
+    size_t done = 0, failed = 0, cut = 0, skipped = 0;
+    char msg[1024], name[640];
+    for (size_t i = 0; i < r->n; i++) {
+        const gexport_item *it = &r->items[i];
+        cli_safe(it->name, name, sizeof name);
+        switch (it->status) {
+        case GEXPORT_DONE:
+            done++;
+            cut += it->clips_cut != 0;
+            if (!quiet)
+                printf("%s: %zu animations, %zu keyframes, decomposition error %.3g (position "
+                       "%.3g units)\n",
+                       it->output, it->animations, it->keyframes, it->decomposition_error,
+                       it->position_error);
+            if (it->clips_cut) cli_warn("%s: %zu clips cut short; %s", name, it->clips_cut, it->note);
+            break;
+        case GEXPORT_FAILED:
+            failed++;
+            cli_fail("%s: %s", name, ff_error_format(&it->err, msg, sizeof msg));
+            break;
+        case GEXPORT_SKIPPED:
+            skipped++;
+            if (!quiet) printf("%s: skipped (%s)\n", name, it->err.reason);
+            break;
+        case GEXPORT_NOT_RUN: break;
+        }
+    }
+    printf("export: %zu .glb written, %zu failed, %zu skipped\n", done, failed, skipped);
+    return failed ? CLI_EXIT_ERROR : cut ? CLI_EXIT_DIFF : CLI_EXIT_OK;
+}
+
+/* The export of the original: a run of the frame and pose levels feeding the export's sink. */
+typedef struct ex_cli {
+    gexport_config ec;
+    gexport *x;
+    int quiet;
+} ex_cli;
+
+static void before(void *arg, run_meta *m)
+{
+    ex_cli *c = arg;
+    c->ec.meta.exe = m->exe_sha256;
+    c->ec.meta.profile = m->profile;
+}
+
+static int after(void *arg, const run_meta *m, const run_results *res)
+{
+    (void)m;
+    ex_cli *c = arg;
+    gexport_result r;
+    gexport_close(c->x, res->interrupted, &r);
+    c->x = NULL;
+    const uint64_t *by = res->totals.by_source;
+    printf("original's poses: %llu clips emulated, %llu shared with identical clips, %llu from "
+           "the results cache\n",
+           (unsigned long long)by[RES_SRC_EMULATED], (unsigned long long)by[RES_SRC_SHARED],
+           (unsigned long long)by[RES_SRC_CACHE]);
+    int code = report(&r, c->quiet);
+    if (res->interrupted) code = cli_interrupted_exit(res->interrupt_signal);
+    gexport_result_free(&r);
+    return code;
+}
+
+static int export_original(cli_session *s, run_config *cfg, const char *corpus_path,
+                           const char *out)
+{
+    ex_cli c;
+    memset(&c, 0, sizeof c);
+    c.quiet = s->quiet;
+    c.ec = (gexport_config){corpus_path, out, GPOSE_ORIGINAL, cfg->pose_opts, cfg->modes, 1,
+                            cfg->jobs, {"original", NULL, NULL, NULL}, NULL, NULL, NULL};
+    ff_error err;
+    if (gexport_open(&c.ec, &c.x, &err) < 0) {
+        cli_print_error(&err);
+        return cli_error_exit(&err);
+    }
+    cfg->frame_level = 1;
+    cfg->pose_level = 1;
+    cfg->explain = RUN_EXPLAIN_NONE;
+    cfg->coverage = 0;
+    cfg->sink = gexport_sink(c.x);
+    s->corpus_path = corpus_path;
+    s->out_dir = NULL; /* no run report: the .glb files are the output */
+    s->before = before;
+    s->after = after;
+    s->arg = &c;
+    int code = cli_session_run(s, cfg);
+    if (c.x) { /* the run did not go through: nothing more is written */
+        gexport_result r;
+        gexport_close(c.x, 1, &r);
+        gexport_result_free(&r);
+    }
+    return code;
+}
+
+static int export_reference(const cli_session *s, const run_config *cfg, const char *corpus_path,
+                            const char *out)
+{
+    if (s->pose_given && cfg->pose_search) {
+        cli_fail("export: --pose-options auto is a run's search; give the convention "
+                 "(a run's report names it under \"Pose convention\")");
+        return CLI_EXIT_ERROR;
+    }
+    cli_exe x;
+    memset(&x, 0, sizeof x);
+    if (cli_exe_open(s->exe, s->profile, &x) != 0) return CLI_EXIT_ERROR;
+    ff_error err;
+    ff_error_clear(&err);
+    ref_pose_opts pose = cfg->pose_opts;
+    if (!s->pose_given && x.profile.pose_convention[0] &&
+        ref_pose_opts_parse(x.profile.pose_convention, &pose, &err) < 0)
+        pose = cfg->pose_opts;
+    char pose_text[REF_POSE_OPTS_TEXT_MAX];
+    ref_pose_opts_format(&pose, pose_text, sizeof pose_text);
+    volatile sig_atomic_t stop = 0;
+    gexport_config ec = {corpus_path, out, GPOSE_REFERENCE, pose, cfg->modes, 1, cfg->jobs,
+                         {"reference", emu_image_sha256(x.image), x.profile.name, pose_text},
+                         &stop, NULL, NULL};
+    gexport_result r;
+    cli_signals_install(&stop);
+    int rc = gexport_reference(&ec, &r, &err);
+    cli_signals_restore();
+    int code;
+    if (rc < 0) {
+        cli_print_error(&err);
+        code = cli_error_exit(&err);
+    } else {
+        code = report(&r, s->quiet);
+        if (r.interrupted) code = cli_interrupted_exit((int)stop);
+    }
+    gexport_result_free(&r);
+    cli_exe_close(&x);
+    return code;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    cli_session s;
+    cli_session_init(&s, "export");
+    run_config cfg;
+    run_config_init(&cfg);
+    cfg.modes = 1u << MODE_NORMAL;
+    const char *out = NULL;
+    gpose_source source = GPOSE_ORIGINAL;
+    int c;
+    optind = 1;
+    while ((c = cli_next_option(&s, &cfg, argc, argv, opts)) != -1) {
+        switch (c) {
+        case CLI_OPT_FAILED: return CLI_EXIT_ERROR;
+        case CLI_OPT_OWN: out = optarg; break;
+        case CLI_OPT_OWN + 1:
+            if (!strcmp(optarg, "original")) source = GPOSE_ORIGINAL;
+            else if (!strcmp(optarg, "reference")) source = GPOSE_REFERENCE;
+            else {
+                cli_fail("export: --source takes original or reference, not '%s'", optarg);
+                return CLI_EXIT_ERROR;
+            }
+            break;
+        case 'h': help(stdout); return CLI_EXIT_OK;
+        default: help(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (cli_no_operands(&s, argc, argv) < 0) return CLI_EXIT_ERROR;
+    if (!out) {
+        cli_fail("export: --out DIR is required");
+        return CLI_EXIT_ERROR;
+    }
+    ff_error err;
+    ff_error_clear(&err);
+    if (cli_dir_writable(out, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_EXIT_ERROR;
+    }
+    char corpus_buf[4096];
+    const char *corpus_path = s.corpus_path;
+    if (!corpus_path) {
+        if (cli_synthetic_corpus(s.preset, s.seed, corpus_buf, sizeof corpus_buf))
+            return CLI_EXIT_ERROR;
+        corpus_path = corpus_buf;
+    }
+    return source == GPOSE_ORIGINAL ? export_original(&s, &cfg, corpus_path, out)
+                                    : export_reference(&s, &cfg, corpus_path, out);
+}

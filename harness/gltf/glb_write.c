@@ -1,0 +1,229 @@
+/*
+ * harness/gltf/glb_write.c: a gpose_scene as a .glb (glb_write.h): the
+ * document, its buffer views and accessors, and the GLB container. The
+ * joints and their meshes are in glb_mesh.c, the animations in glb_anim.c.
+ *
+ * The binary chunk holds, in order: each joint's mesh (positions, then
+ * indices, one buffer view each), then each animation's data in one buffer
+ * view of its own (key times, then per joint translation, rotation, scale),
+ * so that an animation's bytes depend on its own matrices only.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/gltf/glb_priv.h"
+#include "harness/version.h"
+
+void glb_joint_name(const gpose_scene *s, unsigned i, unsigned b, char *buf, size_t n)
+{
+    if (s->nmodels == 1)
+        snprintf(buf, n, "bone_%03u", b);
+    else
+        snprintf(buf, n, "%s_bone_%03u", i ? "weapon" : "body", b);
+}
+
+void glb_anim_name(uint32_t clip, mode_id mode, char *buf, size_t n)
+{
+    if (mode == MODE_NORMAL)
+        snprintf(buf, n, "clip_%03u", clip);
+    else
+        snprintf(buf, n, "clip_%03u_%s", clip, mode == MODE_SLOW_FAST ? "slowfast" : mode_name(mode));
+}
+
+void glb_stats_free(glb_stats *st)
+{
+    if (!st) return;
+    free(st->anims);
+    memset(st, 0, sizeof *st);
+}
+
+void glb_align4(strbuf *b)
+{
+    while (b->len % 4) sb_putc(b, 0);
+}
+
+int glb_add_view(glb_wr *w, size_t off, size_t len, int target)
+{
+    gj *g = &w->j;
+    cJSON *v = gj_obj(g, w->views, NULL);
+    gj_num(g, v, "buffer", 0);
+    gj_num(g, v, "byteOffset", (double)off);
+    gj_num(g, v, "byteLength", (double)len);
+    if (target) gj_num(g, v, "target", target);
+    return w->nviews++;
+}
+
+int glb_add_accessor(glb_wr *w, int view, size_t off, int ctype, size_t count, const char *type,
+                     int ncomp, const float *min, const float *max)
+{
+    gj *g = &w->j;
+    cJSON *a = gj_obj(g, w->accessors, NULL);
+    gj_num(g, a, "bufferView", view);
+    if (off) gj_num(g, a, "byteOffset", (double)off);
+    gj_num(g, a, "componentType", ctype);
+    gj_num(g, a, "count", (double)count);
+    gj_str(g, a, "type", type);
+    if (min && max) {
+        cJSON *mn = gj_arr(g, a, "min"), *mx = gj_arr(g, a, "max");
+        for (int i = 0; i < ncomp; i++) {
+            gj_num(g, mn, NULL, min[i]);
+            gj_num(g, mx, NULL, max[i]);
+        }
+    }
+    return w->naccessors++;
+}
+
+static void meta_json(gj *g, cJSON *doc, const gpose_scene *s, const glb_meta *meta)
+{
+    cJSON *asset = gj_obj(g, doc, "asset");
+    gj_str(g, asset, "version", "2.0");
+    gj_str(g, asset, "generator", "ff8diff " FF8DIFF_VERSION);
+    cJSON *ex = gj_obj(g, asset, "extras");
+    gj_str(g, ex, "scene", s->name);
+    if (meta && meta->source) gj_str(g, ex, "source", meta->source);
+    if (meta && meta->exe) gj_str(g, ex, "executable_sha256", meta->exe);
+    if (meta && meta->profile) gj_str(g, ex, "profile", meta->profile);
+    if (meta && meta->pose) gj_str(g, ex, "pose_convention", meta->pose);
+    gj_num(g, ex, "frames_per_second", GPOSE_FPS);
+    gj_str(g, ex, "joint_names", "bone_NNN: NNN is the bone's index in the skeleton");
+}
+
+/* The GLB container around json and the binary chunk. */
+static int container(const char *json, const strbuf *bin, uint8_t **out, size_t *len,
+                     size_t *bin_at, ff_error *err)
+{
+    size_t jl = strlen(json), jp = (jl + 3) & ~(size_t)3, bp = (bin->len + 3) & ~(size_t)3;
+    uint64_t total = 12 + 8 + (uint64_t)jp + 8 + bp;
+    if (total > 0xFFFFFFFFu)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "the .glb would pass 4 GiB");
+    uint8_t *g = calloc(1, (size_t)total);
+    if (!g) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the .glb");
+    uint32_t h[5] = {0x46546C67u, 2, (uint32_t)total, (uint32_t)jp, 0x4E4F534Au};
+    memcpy(g, h, sizeof h);
+    memcpy(g + 20, json, jl);
+    memset(g + 20 + jl, ' ', jp - jl);
+    uint32_t bh[2] = {(uint32_t)bp, 0x004E4942u};
+    memcpy(g + 20 + jp, bh, sizeof bh);
+    if (bin->len) memcpy(g + 28 + jp, bin->s, bin->len);
+    *bin_at = 28 + jp;
+    *out = g;
+    *len = (size_t)total;
+    return 0;
+}
+
+/* The scene, its root node and every joint (the weapon's under a node of its own). */
+static int scene_nodes(glb_wr *w, cJSON *doc, cJSON *meshes, double size)
+{
+    const gpose_scene *s = w->s;
+    gj *g = &w->j;
+    gj_num(g, doc, "scene", 0);
+    cJSON *scene = gj_obj(g, gj_arr(g, doc, "scenes"), NULL);
+    gj_str(g, scene, "name", s->name);
+    gj_num(g, gj_arr(g, scene, "nodes"), NULL, 0);
+    cJSON *nodes = gj_arr(g, doc, "nodes");
+    cJSON *root = gj_obj(g, nodes, NULL);
+    gj_str(g, root, "name", s->name);
+    cJSON *root_kids = gj_arr(g, root, "children");
+    if (g->failed || glb_add_joints(w, nodes, meshes, root_kids, 0, size) < 0) return -1;
+    if (s->nmodels == 2) {
+        w->weapon_node = cJSON_GetArraySize(nodes);
+        cJSON *an = gj_obj(g, nodes, NULL);
+        gj_str(g, an, "name", "weapon");
+        cJSON *ak = gj_arr(g, an, "children");
+        gj_num(g, root_kids, NULL, w->weapon_node);
+        if (g->failed || glb_add_joints(w, nodes, meshes, ak, 1, size) < 0) return -1;
+        if (cJSON_GetArraySize(ak) == 0) cJSON_DeleteItemFromObject(an, "children");
+    }
+    if (cJSON_GetArraySize(root_kids) == 0) cJSON_DeleteItemFromObject(root, "children");
+    return g->failed ? -1 : 0;
+}
+
+/* Every clip with keyframes as an animation; stats per animation and in all. */
+static int animations(glb_wr *w, glb_frame *ws, cJSON *anims, glb_stats *stats)
+{
+    const gpose_scene *s = w->s;
+    unsigned joints = s->model[0].bones + (s->nmodels == 2 ? s->model[1].bones : 0);
+    for (size_t ci = 0; ci < s->model[0].nclips; ci++) {
+        if (s->model[0].clips[ci].frames == 0 || joints == 0) continue;
+        if (glb_add_anim(w, ws, ci, anims, &stats->anims[stats->nanims]) < 0) return -1;
+        glb_anim_stats *a = &stats->anims[stats->nanims++];
+        stats->keyframes += a->frames;
+        stats->decomposition_error = fmax(stats->decomposition_error, a->decomposition_error);
+        stats->position_error = fmax(stats->position_error, a->position_error);
+    }
+    return 0;
+}
+
+/* Takes arr into doc under key when it holds anything, else deletes it. */
+static void put_if_any(gj *g, cJSON *doc, const char *key, cJSON *arr)
+{
+    if (cJSON_GetArraySize(arr))
+        gj_put(g, doc, key, arr);
+    else
+        cJSON_Delete(arr);
+}
+
+/* The document's JSON text (malloc'd), or NULL when memory ran out. */
+static char *document(glb_wr *w, glb_frame *ws, const glb_meta *meta, glb_stats *stats)
+{
+    gj *g = &w->j;
+    cJSON *doc = gj_root(g), *meshes = cJSON_CreateArray(), *anims = cJSON_CreateArray();
+    w->views = cJSON_CreateArray();
+    w->accessors = cJSON_CreateArray();
+    double size;
+    char *json = NULL;
+    if (!doc || !meshes || !anims || !w->views || !w->accessors ||
+        glb_rest_pose(w, ws, &size) < 0)
+        goto out;
+    meta_json(g, doc, w->s, meta);
+    if (scene_nodes(w, doc, meshes, size) < 0 || animations(w, ws, anims, stats) < 0) goto out;
+    put_if_any(g, doc, "meshes", meshes);
+    put_if_any(g, doc, "animations", anims);
+    meshes = anims = NULL;
+    glb_align4(&w->bin);
+    if (w->bin.len) {
+        gj_num(g, gj_obj(g, gj_arr(g, doc, "buffers"), NULL), "byteLength", (double)w->bin.len);
+        gj_put(g, doc, "bufferViews", w->views);
+        gj_put(g, doc, "accessors", w->accessors);
+        w->views = w->accessors = NULL;
+    }
+    if (!g->failed && !w->bin.failed) json = cJSON_PrintUnformatted(doc);
+out:
+    cJSON_Delete(meshes);
+    cJSON_Delete(anims);
+    cJSON_Delete(w->views);
+    cJSON_Delete(w->accessors);
+    cJSON_Delete(doc);
+    return json;
+}
+
+int glb_build(const gpose_scene *s, const glb_meta *meta, uint8_t **out, size_t *len,
+              glb_stats *st, ff_error *err)
+{
+    glb_wr w;
+    memset(&w, 0, sizeof w);
+    w.s = s;
+    sb_init(&w.bin);
+    glb_frame ws;
+    memset(&ws, 0, sizeof ws);
+    glb_stats stats;
+    memset(&stats, 0, sizeof stats);
+    size_t nanim = s->model[0].nclips;
+    stats.anims = calloc(nanim ? nanim : 1, sizeof *stats.anims);
+    char *json = NULL;
+    if (stats.anims && glb_frame_alloc(&ws, s) == 0) json = document(&w, &ws, meta, &stats);
+    int rc = json ? container(json, &w.bin, out, len, &stats.bin_offset, err)
+                  : ff_error_set(err, FF_E_NOMEM, s->name, -1, "out of memory for the .glb");
+    free(json);
+    glb_frame_free(&ws);
+    free(w.rest[0]);
+    free(w.rest[1]);
+    sb_free(&w.bin);
+    if (rc == 0 && st)
+        *st = stats;
+    else
+        glb_stats_free(&stats);
+    return rc;
+}

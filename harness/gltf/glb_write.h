@@ -1,0 +1,74 @@
+/*
+ * harness/gltf/glb_write.h: a gpose_scene as one binary glTF 2.0 file
+ * (.glb): a node per bone (named "bone_007", or "body_bone_007" /
+ * "weapon_bone_007" in a body + weapon scene) in the skeleton's hierarchy
+ * under one scene root, the weapon's under a "weapon" node, its roots'
+ * transforms composed with base o attach (the engine's matrices as it
+ * draws the weapon); one animation per clip and mode ("clip_003",
+ * "clip_003_slow", ...) with a keyframe per tick at GPOSE_FPS and a
+ * translation, rotation and scale channel per joint (LINEAR); and on every
+ * joint a small mesh of its own: a bone shape toward each child, or a
+ * diamond for a leaf. No geometry of the game.
+ *
+ * A joint's local transform is inverse(parent's matrix) x its matrix,
+ * decomposed into TRS (gmath.h). How far each clip's decomposition is off
+ * is measured twice: the largest cell difference of a local 3x3 part against
+ * R.S, and the largest distance between a joint's world position composed
+ * from the file's float TRS values and the engine's; both go into the
+ * animation's "extras" and into the stats.
+ *
+ * Everything derived from the matrices is a pure function of them: two
+ * scenes whose matrices are equal give byte-identical animation data.
+ * What this module must not do: print, exit, write files.
+ */
+#ifndef FF8_HARNESS_GLTF_GLB_WRITE_H
+#define FF8_HARNESS_GLTF_GLB_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "harness/gltf/gpose.h"
+
+/* What the file says about where it came from (strings may be NULL). */
+typedef struct glb_meta {
+    const char *source;  /* "original" or "reference" */
+    const char *exe;     /* executable SHA-256 */
+    const char *profile; /* profile name */
+    const char *pose;    /* the reference's convention (text form), or NULL */
+} glb_meta;
+
+/* One animation of the file. */
+typedef struct glb_anim_stats {
+    uint32_t clip;
+    mode_id mode;
+    size_t frames;
+    double decomposition_error; /* largest |local 3x3 - R.S| cell */
+    double position_error;      /* largest world-position distance, in the game's units */
+    size_t data_offset, data_len; /* the animation's bytes in the binary chunk's data */
+} glb_anim_stats;
+
+typedef struct glb_stats {
+    size_t nanims;
+    glb_anim_stats *anims; /* in the file's animation order */
+    double decomposition_error, position_error; /* largest of all */
+    size_t keyframes;
+    size_t bin_offset; /* where the binary chunk's data starts in the file */
+} glb_stats;
+
+/*
+ * The .glb of s into *out (malloc'd, *len bytes). Clips without keyframes
+ * get no animation. st (may be NULL) receives the stats (glb_stats_free).
+ * Returns 0, or -1 with err (FF_E_NOMEM; FF_E_RANGE when the file would
+ * pass 4 GiB).
+ */
+int glb_build(const gpose_scene *s, const glb_meta *meta, uint8_t **out, size_t *len,
+              glb_stats *st, ff_error *err);
+void glb_stats_free(glb_stats *st);
+
+/* The name of bone b of model i of s ("bone_007", "body_bone_007", ...), into buf. */
+void glb_joint_name(const gpose_scene *s, unsigned i, unsigned b, char *buf, size_t n);
+/* The name of a clip's animation ("clip_003", "clip_003_slow"), into buf. */
+void glb_anim_name(uint32_t clip, mode_id mode, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * harness/gltf/greport.h: check-gltf's report: report.json (schema
+ * reports/schema/gltf-check.schema.json, "ff8diff-gltf-check/1"), and
+ * rendered from the same result: index.html (the correspondence, a table
+ * per clip, an inline SVG plot of the error per frame per clip, and the
+ * viewer's skeleton drawn over the game's at the first departing frame in
+ * three orthographic views), summary.md and junit.xml (one test case per
+ * clip of the game).
+ *
+ * What this module must not do: print or exit. Files are written through
+ * new temporary files renamed into place.
+ */
+#ifndef FF8_HARNESS_GLTF_GREPORT_H
+#define FF8_HARNESS_GLTF_GREPORT_H
+
+#include "common/error.h"
+#include "harness/gltf/gcheck.h"
+
+typedef struct greport_meta {
+    const char *export_path; /* the viewer's file */
+    const char *dat;         /* the model file */
+    const char *exe_sha256;
+    const char *profile;
+} greport_meta;
+
+#define GREPORT_SCHEMA "ff8diff-gltf-check/1"
+
+/* Writes the four files into dir (which must exist). Returns 0, or -1 with err. */
+int greport_write(const char *dir, const greport_meta *m, const gck_result *r, ff_error *err);
+
+#endif

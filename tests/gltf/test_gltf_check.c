@@ -1,0 +1,123 @@
+/*
+ * tests/gltf/test_gltf_check.c: `check-gltf` on viewer-like exports made
+ * from ff8diff's own (tests/gltf/reexpress.py): Y and Z swapped with Z
+ * mirrored, positions / 204.8, joints renamed and reordered. It must find
+ * exactly that mapping with 0 departures; with one joint of one clip moved
+ * from one frame on, exactly that clip, frame and joint; a truncated or
+ * hostile file is a clear error and nothing else.
+ */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support/ts.h"
+
+/* Exports the small corpus; returns the .glb folder. */
+static char *export_corpus(const char *dir, const char *corpus)
+{
+    char *out = ts_path(dir, "glb");
+    ts_out o;
+    ts_cli(dir, &o, "export --corpus %s --out %s -q", corpus, out);
+    cr_assert_eq(o.status, 0, "export: %s", o.err);
+    ts_out_free(&o);
+    return out;
+}
+
+static void reexpress(const char *dir, const char *in, const char *out, const char *extra,
+                      char **names)
+{
+    char *py = ts_source("tests/gltf/reexpress.py");
+    ts_out o;
+    ts_sh(dir, &o, "python3 %s %s %s --axes x,z,-y --scale 204.8 --seed 7 %s", py, in, out, extra);
+    cr_assert_eq(o.status, 0, "reexpress.py: %s", o.err);
+    *names = o.out;
+    free(o.err);
+    free(py);
+}
+
+Test(check_gltf, recovers_a_known_mapping_and_a_planted_departure, .timeout = 600)
+{
+    char *dir = ts_tempdir(), *corpus = ts_corpus(dir), *glb = export_corpus(dir, corpus);
+    char in[4200], v1[4200], v2[4200], dat[4200], rep[4200];
+    snprintf(in, sizeof in, "%s/c0m002.glb", glb);
+    snprintf(dat, sizeof dat, "%s/c0m002.dat", corpus);
+    snprintf(v1, sizeof v1, "%s/viewer.glb", dir);
+    char *names;
+    reexpress(dir, in, v1, "", &names);
+    cJSON *ren = cJSON_Parse(names);
+    cr_assert(ren, "renaming: %s", names);
+    ts_out o;
+    snprintf(rep, sizeof rep, "%s/rep1", dir);
+    ts_cli(dir, &o, "check-gltf %s --dat %s --out %s", v1, dat, rep);
+    cr_assert_eq(o.status, 0, "check-gltf: %d\n%s\n%s", o.status, o.out, o.err);
+    ts_out_free(&o);
+    char *jp = ts_path(rep, "report.json");
+    cJSON *j = ts_json(jp);
+    const cJSON *c = cJSON_GetObjectItem(j, "correspondence");
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "verdict")->valuestring, "matches");
+    cr_assert_str_eq(cJSON_GetObjectItem(c, "axes")->valuestring, "x=+x,y=-z,z=+y");
+    cr_assert_float_eq(cJSON_GetObjectItem(c, "scale")->valuedouble, 204.8, 1e-3);
+    cr_assert_float_eq(cJSON_GetObjectItem(c, "frames_per_second")->valuedouble, 15.0, 1e-3);
+    const cJSON *joints = cJSON_GetObjectItem(c, "joints");
+    for (int b = 0; b < cJSON_GetArraySize(joints); b++) {
+        char old[32];
+        snprintf(old, sizeof old, "bone_%03d", b);
+        cr_assert_str_eq(cJSON_GetArrayItem(joints, b)->valuestring,
+                         cJSON_GetObjectItem(ren, old)->valuestring, "bone %d", b);
+    }
+    const cJSON *clips = cJSON_GetObjectItem(j, "clips"), *cl;
+    cJSON_ArrayForEach(cl, clips)
+    {
+        cr_assert(cJSON_IsString(cJSON_GetObjectItem(cl, "animation")), "clip unmatched");
+        cr_assert(!cJSON_GetObjectItem(cl, "first_departure"), "a departure without cause");
+    }
+    char *schema = ts_source("reports/schema/gltf-check.schema.json");
+    ts_sh(dir, &o, "python3 -c 'import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
+                   "json.load(open(sys.argv[2])))' %s %s", jp, schema);
+    cr_assert_eq(o.status, 0, "schema: %s", o.err);
+    ts_out_free(&o);
+    free(schema);
+    cJSON_Delete(j);
+    free(jp);
+
+    /* One joint of clip 1 moved from keyframe 3 on. */
+    snprintf(v2, sizeof v2, "%s/viewer2.glb", dir);
+    char *n2;
+    reexpress(dir, in, v2, "--perturb clip_001 bone_005 3 0.5", &n2);
+    free(n2);
+    snprintf(rep, sizeof rep, "%s/rep2", dir);
+    ts_cli(dir, &o, "check-gltf %s --dat %s --out %s", v2, dat, rep);
+    cr_assert_eq(o.status, 1, "check-gltf: %d\n%s\n%s", o.status, o.out, o.err);
+    cr_assert(strstr(o.out, "clip 1: departs at frame 3, bone 5:"), "%s", o.out);
+    cr_assert_eq(ts_count(o.out, "departs at"), 1, "%s", o.out);
+    ts_out_free(&o);
+    char *html = ts_path(rep, "index.html"), *h = ts_read(html, NULL);
+    cr_assert(h && strstr(h, "class=\"skeleton\"") && strstr(h, "class=\"plot\""), "no pictures");
+    cr_assert_eq(ts_count(h, "class=\"skeleton\""), 3, "three views");
+    free(h);
+    free(html);
+
+    /* Truncated and hostile files. */
+    size_t len;
+    char *bytes = ts_read(v1, &len), *cut = ts_path(dir, "cut.glb"), *junk = ts_path(dir, "junk.glb");
+    ts_write(cut, bytes, len / 3);
+    ts_write(junk, "glTF\x02\x00\x00\x00\xff\xff\xff\x7f{\"asset\":", 21);
+    const char *bad[2] = {cut, junk};
+    for (int i = 0; i < 2; i++) {
+        ts_cli(dir, &o, "check-gltf %s --dat %s --out %s/rep3", bad[i], dat, dir);
+        cr_assert_eq(o.status, 2, "%s: exit %d\n%s", bad[i], o.status, o.err);
+        cr_assert(strstr(o.err, "ff8diff:") && strstr(o.err, bad[i]), "no clear error: %s", o.err);
+        cr_assert_eq(o.out[0], 0, "output beside the error: %s", o.out);
+        ts_out_free(&o);
+    }
+    free(bytes);
+    free(cut);
+    free(junk);
+    cJSON_Delete(ren);
+    free(names);
+    free(glb);
+    free(corpus);
+    ts_rmtree(dir);
+}
