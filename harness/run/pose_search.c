@@ -247,10 +247,10 @@ static void decide_keys(pose_conv *pc, const pose_sample *sm, const ref_pose_opt
         if (!shown)
             snprintf(d->note, sizeof d->note, "no sampled state shows it");
         else if (more[0])
-            snprintf(d->note, sizeof d->note, "%s: more values of the %llu states that show it",
+            snprintf(d->note, sizeof d->note, "%.48s: more values of the %llu states that show it",
                      more, shown);
         else if (ties[0])
-            snprintf(d->note, sizeof d->note, "%s: as many values of the %llu states that show it",
+            snprintf(d->note, sizeof d->note, "%.48s: as many values of the %llu states that show it",
                      ties, shown);
         else
             snprintf(d->note, sizeof d->note,
