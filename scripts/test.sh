@@ -15,7 +15,7 @@ if [ "${FF_SANITIZE:-0}" = 1 ]; then
   opts=(-DCMAKE_BUILD_TYPE=Debug -DFF_SANITIZE=ON -DFF_WERROR=ON)
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
-  export LSAN_OPTIONS="exitcode=23:suppressions=$PWD/tests/suppressions/lsan.supp:${LSAN_OPTIONS:-}"
+  export LSAN_OPTIONS="exitcode=23:${LSAN_OPTIONS:-}"
 fi
 if [ "${FF_SYSTEM_UNICORN:-0}" = 1 ]; then
   dir=$dir-sysuc
