@@ -7,12 +7,24 @@
  * stack with a zeroed Field_Alloc scratch, returning on a HLT sentinel.
  *
  * Guest memory layout (fixed; the image and globals must stay clear of it):
- *   0x7D000000  Field_Alloc scratch, profile scratch_size (at most 16 MiB)
+ *   0x7D018000  Field_Alloc scratch, profile scratch_size (at most 16 MiB)
  *   0x7F000000  stack reserve, 1 MiB; ESP starts just below 0x7F100000
  *   0x7FF00000  return sentinel page, filled with HLT (0xF4)
  *   0x7FF10000  GDT page;  0x7FF20000 TEB page (FS base)
  *   0xF0000000  import traps, 16 bytes apart, never mapped
  *   0x60000000..0x7CFFFFFF  free for the caller's areas (emu_map_area)
+ *
+ * Why the bases are not round (EMU_TLB_SETS): Unicorn's software TLB is
+ * direct-mapped, indexed by the low bits of the page number, and in Unicorn
+ * 2.1 a load or store that misses it goes through load_helper/store_helper,
+ * which look the address up in the memory map (find_memory_mapping) before
+ * anything else. Areas whose hot pages share a TLB set evict each other on
+ * every alternation: with the data page, the file, the scratch and the
+ * image base all on set 0 (round bases), a Battle_ReadAnimation tick made
+ * about 190 such lookups, 20% of a run (measured with perf, bench/README.md).
+ * So the first page of each area has a set of its own in a TLB of
+ * EMU_TLB_SETS entries (the smallest Unicorn's resizing allows), checked
+ * at compile time here and in emu/engine/game_internal.h.
  *
  * An engine is not thread-safe: one per thread. Nothing here prints or
  * exits; a guest fault is an emu_fault value and the engine stays usable.
@@ -29,7 +41,7 @@
 #include "emu/image/profile.h"
 #include "common/error.h"
 
-#define EMU_SCRATCH_BASE 0x7D000000u
+#define EMU_SCRATCH_BASE 0x7D018000u
 #define EMU_SCRATCH_MAX 0x01000000u
 #define EMU_STACK_LO 0x7F000000u
 #define EMU_STACK_SIZE 0x00100000u
@@ -43,6 +55,14 @@
 #define EMU_AREA_HI 0x7D000000u
 #define EMU_MAX_ARGS 16
 #define EMU_DEFAULT_BUDGET 20000000ull
+
+/* TLB set of the page holding addr, in the smallest TLB Unicorn uses. */
+#define EMU_TLB_SETS 64u
+#define EMU_TLB_SET(addr) (((addr) >> 12) % EMU_TLB_SETS)
+_Static_assert(EMU_TLB_SET(EMU_SCRATCH_BASE) != EMU_TLB_SET(EMU_STACK_TOP - 1) &&
+                   EMU_TLB_SET(EMU_SCRATCH_BASE) != EMU_TLB_SET(EMU_SENTINEL) &&
+                   EMU_TLB_SET(EMU_SCRATCH_BASE) != EMU_TLB_SET(EMU_TEB),
+               "the scratch shares a TLB set with the stack, the sentinel or the TEB");
 
 /* Protections for emu_map_area (same values as Unicorn's UC_PROT_*). */
 #define EMU_PROT_READ 1

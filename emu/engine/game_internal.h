@@ -5,13 +5,14 @@
  * observation: emu/engine/game_observe.c). Not a public header: nothing outside
  * emu/ includes it.
  *
- * Guest areas (inside emu.h's caller window):
+ * Guest areas (inside emu.h's caller window; the bases are spread over
+ * the TLB's sets, see EMU_TLB_SETS in emu.h):
  *   0x60000000  data page: Model (12 bytes) at +0x00, Files at +0x10,
  *               AnimCmd at +0x20, the leaf Cursor at +0x40, the world
  *               base MATRIX at +0x100, pose helper operands from +0x200
- *   0x61000000  leaf buffer: the bytes end at 0x61100000, where a zeroed
+ *   0x61030000  leaf buffer: the bytes end at 0x61130000, where a zeroed
  *               guard page starts; read-only for the guest
- *   0x62000000  the .dat file, whole and contiguous, the rest of its last
+ *   0x62028000  the .dat file, whole and contiguous, the rest of its last
  *               page zero, then one zeroed read-only guard page
  */
 #ifndef FF8_EMU_ENGINE_GAME_INTERNAL_H
@@ -37,11 +38,23 @@
 #define GAME_POSE_SV (GAME_DATA + 0x280u)
 #define GAME_POSE_V (GAME_DATA + 0x290u)
 #define GAME_POSE_VOUT (GAME_DATA + 0x2A0u)
-#define GAME_LEAF 0x61000000u
+#define GAME_LEAF 0x61030000u
 #define GAME_LEAF_MAX 0x00100000u
 #define GAME_LEAF_END (GAME_LEAF + GAME_LEAF_MAX)
-#define GAME_FILE 0x62000000u
+#define GAME_FILE 0x62028000u
 #define GAME_FILE_MAX 0x04000000u /* 64 MiB */
+
+/* The hot first pages of the data page, leaf buffer, file, scratch and stack: one TLB set each. */
+#define GAME_SETS_APART(a, b) (EMU_TLB_SET(a) != EMU_TLB_SET(b))
+_Static_assert(GAME_SETS_APART(GAME_DATA, GAME_LEAF) && GAME_SETS_APART(GAME_DATA, GAME_FILE) &&
+                   GAME_SETS_APART(GAME_DATA, EMU_SCRATCH_BASE) &&
+                   GAME_SETS_APART(GAME_DATA, EMU_STACK_TOP - 1) &&
+                   GAME_SETS_APART(GAME_LEAF, GAME_FILE) &&
+                   GAME_SETS_APART(GAME_LEAF, EMU_SCRATCH_BASE) &&
+                   GAME_SETS_APART(GAME_LEAF, EMU_STACK_TOP - 1) &&
+                   GAME_SETS_APART(GAME_FILE, EMU_SCRATCH_BASE) &&
+                   GAME_SETS_APART(GAME_FILE, EMU_STACK_TOP - 1),
+               "two of the game's areas share a TLB set");
 
 struct emu_game {
     const emu_image *img;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "tests/emu/te.h"
 
 #define AREA 0x60000000u
@@ -230,12 +231,13 @@ Test(faults, writable_data_is_restored_after_a_fault)
 
 Test(faults, every_call_sees_a_zeroed_stack_and_scratch)
 {
-    /* mov eax,[esp-0x2000]; add eax,[0x7D000100]; mov dword [esp-0x2000],0x55;
-     * mov dword [0x7D000100], 0x66; ret */
-    static const uint8_t code[] = {0x8B, 0x84, 0x24, 0x00, 0xE0, 0xFF, 0xFF, 0x03, 0x05,
-                                   0x00, 0x01, 0x00, 0x7D, 0xC7, 0x84, 0x24, 0x00, 0xE0,
-                                   0xFF, 0xFF, 0x55, 0,    0,    0,    0xC7, 0x05, 0x00,
-                                   0x01, 0x00, 0x7D, 0x66, 0,    0,    0};
+    /* mov eax,[esp-0x2000]; add eax,[S]; mov dword [esp-0x2000],0x55;
+     * mov dword [S], 0x66; ret  (S = 0x100 into the scratch) */
+    uint8_t code[] = {0x8B, 0x84, 0x24, 0x00, 0xE0, 0xFF, 0xFF, 0x03, 0x05, 0,    0,    0,
+                      0,    0xC7, 0x84, 0x24, 0x00, 0xE0, 0xFF, 0xFF, 0x55, 0,    0,    0,
+                      0xC7, 0x05, 0,    0,    0,    0,    0x66, 0,    0,    0};
+    le_put32(code + 9, EMU_SCRATCH_BASE + 0x100);
+    le_put32(code + 26, EMU_SCRATCH_BASE + 0x100);
     ff_error err;
     TS_OK(emu_patch(eng, te_routine(prof, "Test_WildJump"), code, 32, &err), &err);
     static const uint8_t tail[] = {0, 0, 0xC3}; /* last immediate bytes, ret */
