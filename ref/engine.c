@@ -111,9 +111,90 @@ static inline REF_ALWAYS_INLINE int decode_frame_with(ref_anim *a, ref_cursor *c
     return 0;
 }
 
+/*
+ * The most a frame can read: root deltas 3 x (2 + 16) bits, the mode bit,
+ * then per bone 3 rotations of 1 + 2 + 12 and 3 scales of 1 + 16 bits; in
+ * bytes, plus the 4-byte window the last value is cut from.
+ */
+#define FRAME_MAX_BYTES(bones) (7u + 12u * (uint64_t)(bones) + 4u)
+
+/* 4 bytes at p, little-endian, the bit-th onwards. */
+static inline uint32_t window(const uint8_t *data, uint64_t bitpos)
+{
+    const uint8_t *p = data + (bitpos >> 3);
+    uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return w >> (bitpos & 7);
+}
+
+static inline int16_t sext(uint32_t raw, unsigned n)
+{
+    uint32_t sign = 1u << (n - 1);
+    raw &= (1u << n) - 1u;
+    return (int16_t)(int32_t)((raw ^ sign) - sign);
+}
+
+/*
+ * One frame whose reads cannot pass the end of the file (the caller checked
+ * FRAME_MAX_BYTES): the same values, skeleton, cursor and high-water mark as
+ * decode_frame_with, with the cursor, the file and the skeleton in locals
+ * and no check per value. Reads only move forward, so the mark is the last
+ * bitReader call's byte + 3. Two's-complement halving and wrapping as in
+ * accumulate().
+ */
+static void decode_frame_unchecked(ref_anim *a, ref_cursor *c, int half)
+{
+    const uint8_t *data = a->stream.data;
+    uint8_t *skel = a->skel;
+    const unsigned bones = a->bones;
+    uint64_t at = (uint64_t)c->pos * 8u + (uint64_t)c->bit, last = at;
+    for (int k = 0; k < 3; k++) {
+        uint32_t v = window(data, at);
+        unsigned w = ref_position_widths[v & 3];
+        int16_t d = sext(v >> 2, w);
+        last = at + 2;
+        at += 2 + w;
+        uint8_t *p = skel + DAT_SKEL_ROOT + 2 * k;
+        le_put16(p, (uint16_t)((uint16_t)le_s16(p) + (uint16_t)(half ? d / 2 : d)));
+    }
+    unsigned scaled = window(data, at) & 1u;
+    last = at;
+    at += 1;
+    skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | scaled);
+    for (unsigned b = 0; b < bones; b++) {
+        uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = window(data, at);
+            unsigned present = v & 1u, w = ref_rotation_widths[(v >> 1) & 3];
+            int16_t d = present ? sext(v >> 3, w) : 0;
+            last = present ? at + 3 : at;
+            at += present ? 3 + w : 1;
+            uint8_t *p = bone + DAT_BONE_ROT + 2 * k;
+            le_put16(p, (uint16_t)((uint16_t)le_s16(p) + (uint16_t)(half ? d / 2 : d)));
+        }
+        if (!scaled) continue;
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = window(data, at);
+            unsigned present = v & 1u;
+            uint16_t d = (uint16_t)(v >> 1);
+            last = present ? at + 1 : at;
+            at += present ? 17 : 1;
+            le_put16(bone + DAT_BONE_SCALE + 2 * k, present ? (uint16_t)(d + REFI_SCALE_ONE)
+                                                            : (uint16_t)REFI_SCALE_ONE);
+        }
+    }
+    c->pos = (int64_t)(at >> 3);
+    c->bit = (int32_t)(at & 7);
+    if ((last >> 3) + 3 > a->stream.high) a->stream.high = (size_t)((last >> 3) + 3);
+}
+
 static int decode_frame(ref_anim *a, ref_cursor *c, int half, uint32_t start, ff_error *err)
 {
     if (a->log) return decode_frame_with(a, c, half, start, a->log, err);
+    if (c->pos >= 0 && (uint32_t)c->bit <= 7 && (uint64_t)c->pos < a->stream.size &&
+        a->stream.size - (uint64_t)c->pos >= FRAME_MAX_BYTES(a->bones)) {
+        decode_frame_unchecked(a, c, half);
+        return 0;
+    }
     return decode_frame_with(a, c, half, start, NULL, err);
 }
 

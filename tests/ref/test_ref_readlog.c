@@ -191,11 +191,16 @@ static uint8_t next_byte(void)
     return (uint8_t)(rng_state >> 24);
 }
 
-/* Decodes clip 0 of fx in mode flags, with or without a log, into states. */
+/*
+ * Decodes clip 0 of fx in mode flags, with or without a log, into states:
+ * per tick the skeleton, the AnimCmd and the stream's high-water mark.
+ */
 static int decode(tb_fix *fx, uint8_t flags, ref_read_log *log, uint8_t *states, size_t per,
                   int *ticks, char *errtext)
 {
+    size_t skel = per - 16;
     fx->a.log = log;
+    fx->a.stream.high = 0;
     ref_anim_reset_skeleton(&fx->a);
     memset(&fx->a.cmd, 0, sizeof fx->a.cmd);
     fx->a.cmd.flags = flags;
@@ -203,8 +208,11 @@ static int decode(tb_fix *fx, uint8_t flags, ref_read_log *log, uint8_t *states,
     int ret = 0, rc = ref_start_clip(&fx->a, 0, &ret, &err);
     *ticks = 0;
     while (rc == 0 && *ticks < 64) {
-        memcpy(states + per * (size_t)*ticks, fx->skel, per - 8);
-        memcpy(states + per * (size_t)*ticks + per - 8, &fx->a.cmd, 8);
+        uint8_t *st = states + per * (size_t)*ticks;
+        uint64_t high = fx->a.stream.high;
+        memcpy(st, fx->skel, skel);
+        memcpy(st + skel, &fx->a.cmd, 8);
+        memcpy(st + skel + 8, &high, 8);
         (*ticks)++;
         if (ret == 1) break;
         if (log) ref_read_log_clear(log);
@@ -215,40 +223,49 @@ static int decode(tb_fix *fx, uint8_t flags, ref_read_log *log, uint8_t *states,
     return rc;
 }
 
-/* Random streams (any bytes decode), every mode: same states, same errors. */
+/*
+ * Random streams (any bytes decode), every mode, 1 to 40 bones: the same
+ * states, high-water marks and errors with a log (one reader call per field)
+ * as without (frames far from the end of the file decoded without a check
+ * per value, the last ones value by value).
+ */
 Test(readlog, logging_changes_nothing)
 {
-    enum { BONES = 3, STREAM = 120, PER = 16 + 48 * BONES + 8 };
+    enum { MAXB = 40, STREAM = 1200, PER = 16 + 48 * MAXB + 16 };
     static uint8_t with[64 * PER], without[64 * PER];
-    unsigned errors = 0;
-    for (int round = 0; round < 300; round++) {
+    unsigned errors = 0, rounds = 0;
+    for (int round = 0; round < 400; round++, rounds++) {
+        unsigned bones = round < 300 ? 3u : 1u + (unsigned)round % MAXB;
+        size_t per = 16 + 48 * (size_t)bones + 16;
         tb_bits b;
         tb_bits_init(&b);
         tb_put(&b, 1 + round % 9, 8);
-        for (int i = 0; i < STREAM; i++) tb_put(&b, next_byte(), 8);
-        uint8_t skel[16 + 48 * BONES];
-        tb_skel(skel, BONES, (uint8_t)(round & 1));
+        int len = round < 300 ? 120 : STREAM;
+        for (int i = 0; i < len; i++) tb_put(&b, next_byte(), 8);
+        uint8_t skel[16 + 48 * MAXB];
+        tb_skel(skel, bones, (uint8_t)(round & 1));
         tb_bits *clips[1] = {&b};
         /* round % 3 == 0: no tail, so long frames run past the end of the file */
         uint8_t tail[4] = {next_byte(), next_byte(), next_byte(), next_byte()};
         tb_fix fx;
-        tb_load(&fx, skel, sizeof skel, clips, 1, tail, round % 3 ? sizeof tail : 0);
+        tb_load(&fx, skel, 16 + 48 * (size_t)bones, clips, 1, tail, round % 3 ? sizeof tail : 0);
         for (uint8_t flags = 0; flags < 4; flags++) {
-            static ref_read reads[4096];
+            static ref_read reads[8192];
             ref_read_log log;
-            ref_read_log_init(&log, reads, 4096);
+            ref_read_log_init(&log, reads, 8192);
             char e1[512], e2[512];
             int t1, t2;
-            int r1 = decode(&fx, flags, &log, with, PER, &t1, e1);
-            int r2 = decode(&fx, flags, NULL, without, PER, &t2, e2);
+            int r1 = decode(&fx, flags, &log, with, per, &t1, e1);
+            int r2 = decode(&fx, flags, NULL, without, per, &t2, e2);
             cr_assert_eq(r1, r2, "round %d flags %u: %d vs %d (%s / %s)", round, flags, r1, r2,
                          e1, e2);
             cr_assert_str_eq(e1, e2, "round %d flags %u", round, flags);
             cr_assert_eq(t1, t2, "round %d flags %u: %d vs %d ticks", round, flags, t1, t2);
-            ts_assert_mem(with, without, (size_t)t1 * PER, "states with and without a log");
+            ts_assert_mem(with, without, (size_t)t1 * per, "states with and without a log");
             errors += r1 < 0;
         }
         tb_fix_free(&fx);
     }
-    cr_assert(errors > 10 && errors < 1000, "%u decodes ran past the end of the file", errors);
+    cr_assert(errors > 10 && errors < 4 * rounds, "%u decodes ran past the end of the file",
+              errors);
 }
