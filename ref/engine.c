@@ -224,7 +224,8 @@ static int read_tick(ref_anim *a, int *ret, ff_error *err)
         cmd->bit = (int16_t)c.bit;
     }
     cmd->flags = (uint8_t)((cmd->flags & ~REF_CMD_HALF) | ((step + 1) % 2) << 2);
-    if (a->pose && ref_build_bone_matrices_near(a->skel, a->bones, a->pose, a->pose_near) < 0)
+    if (a->pose && ref_build_bone_matrices_table(a->skel, a->bones, a->pose, a->pose_near,
+                                                a->pose_trig) < 0)
         return ff_error_set(err, FF_E_USAGE, a->dat->name, -1,
                             "clip %u, tick %u: invalid pose options", cmd->clip, a->tick);
     *ret = 0;

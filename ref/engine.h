@@ -88,6 +88,8 @@ typedef struct ref_anim {
      */
     const ref_pose_opts *pose;
     uint16_t *pose_near;
+    /* NULL, or sin and cos looked up instead of computed (ref_trig_table). */
+    const ref_trig_table *pose_trig;
     /* NULL (as init leaves it): no recording. Else every read of the following
      * calls is appended to it (ref/readlog.h); the caller owns it and clears it. */
     struct ref_read_log *log;

@@ -185,8 +185,8 @@ static void pose_child(pose_ctx *c, unsigned i, unsigned p, int later, int16_t l
     if (c->near) c->near[i] = (uint16_t)(wmask | offset_mask(pmask, v));
 }
 
-int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
-                                 uint16_t *near)
+int ref_build_bone_matrices_table(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
+                                  uint16_t *near, const ref_trig_table *table)
 {
     if (!skel || !ref_pose_opts_valid(o) || bones > REF_POSE_MAX_BONES) return -1;
     int32_t vec[REF_POSE_MAX_BONES][3];
@@ -199,7 +199,7 @@ int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_o
         uint8_t *bone = bone_at(skel, i);
         int16_t parent = le_s16(bone + DAT_BONE_PARENT), ang[3], local[3][3];
         read3(bone + DAT_BONE_ROT, ang);
-        ref_pose_rotation(ang, o->order, o->trig, o->step, local);
+        ref_pose_rotation_table(ang, o->order, o->trig, o->step, table, local);
         uint16_t lmask = near ? rotation_mask(ang, o) : 0;
         parent_kind kind = classify(parent, i, bones);
         ref_matrix w;
@@ -211,6 +211,12 @@ int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_o
         if (kind == PARENT_LATER || kind == PARENT_OUTSIDE) irregular++;
     }
     return irregular;
+}
+
+int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
+                                 uint16_t *near)
+{
+    return ref_build_bone_matrices_table(skel, bones, o, near, NULL);
 }
 
 int ref_build_bone_matrices(uint8_t *skel, unsigned bones, const ref_pose_opts *o)

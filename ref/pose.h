@@ -194,6 +194,18 @@ int ref_pose_sin_near(int16_t a, ref_pose_trig t);
 int ref_pose_cos_near(int16_t a, ref_pose_trig t);
 
 /*
+ * ref_pose_sin and ref_pose_cos of every s16 angle under one trig option,
+ * for a caller that poses many states (the x87 options cost a libm sin and
+ * cos per call; a lookup is the same value). 256 KiB; the caller owns it.
+ * ref_trig_table_fill returns -1 (table untouched) for an invalid trig.
+ */
+typedef struct ref_trig_table {
+    ref_pose_trig trig;
+    int16_t sin[65536], cos[65536]; /* indexed by (uint16_t)angle */
+} ref_trig_table;
+int ref_trig_table_fill(ref_trig_table *t, ref_pose_trig trig);
+
+/*
  * The Copy5 product (0x56C090): out = a.b, each cell the exact sum
  * sum_k a[i][k] b[k][j] divided by 4096, rounded to nearest-even (Copy5) or
  * down (floor), then wrapped to s16 (never saturated). out may alias a or b.
@@ -221,6 +233,9 @@ int ref_pose_order_axis(ref_pose_order order, int k);
  */
 void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
                        ref_pose_step step, int16_t out[3][3]);
+/* The same, sin and cos read from table when it holds trig's values (NULL: computed). */
+void ref_pose_rotation_table(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
+                             ref_pose_step step, const ref_trig_table *table, int16_t out[3][3]);
 
 /*
  * 0x56C3D0: out[i] = (sum_k m[i][k] v[k]) >> 12, s16 v in, s32 out; the
@@ -310,6 +325,9 @@ void ref_pose_offset_vector(ref_pose_offset offset, int16_t length, int16_t v[3]
 int ref_build_bone_matrices(uint8_t *skel, unsigned bones, const ref_pose_opts *o);
 int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
                                  uint16_t *near);
+/* The same with ref_pose_rotation_table's table (NULL: computed). */
+int ref_build_bone_matrices_table(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
+                                  uint16_t *near, const ref_trig_table *table);
 
 /* 1 when bone b's parent is -1 or an earlier bone (b < bones assumed). */
 int ref_pose_parent_regular(const uint8_t *skel, unsigned b);

@@ -109,6 +109,18 @@ int32_t ref_pose_cos(int16_t a, ref_pose_trig t)
     return trig(a, t, 1);
 }
 
+int ref_trig_table_fill(ref_trig_table *t, ref_pose_trig trig)
+{
+    if ((unsigned)trig >= REF_TRIG__COUNT) return -1;
+    t->trig = trig;
+    for (uint32_t i = 0; i < 65536u; i++) {
+        int16_t a = (int16_t)(uint16_t)i;
+        t->sin[i] = (int16_t)ref_pose_sin(a, trig);
+        t->cos[i] = (int16_t)ref_pose_cos(a, trig);
+    }
+    return 0;
+}
+
 static int near_boundary(int16_t a, ref_pose_trig t, int cosine)
 {
     if (t != REF_TRIG_X87_NEAREST && t != REF_TRIG_X87_TRUNC && t != REF_TRIG_X87_FLOOR) return 0;
@@ -161,11 +173,11 @@ static void identity(int16_t m[3][3])
     m[0][0] = m[1][1] = m[2][2] = 4096;
 }
 
-void ref_pose_axis(int axis, int16_t a, ref_pose_trig t, int16_t out[3][3])
+/* The axis matrix of ref_pose_axis from its cos and sin. */
+static void axis_of(int axis, int16_t c, int16_t s, int16_t out[3][3])
 {
     identity(out);
     if (axis < 0 || axis > 2) return;
-    int16_t c = (int16_t)ref_pose_cos(a, t), s = (int16_t)ref_pose_sin(a, t);
     int16_t ns = (int16_t)-s;
     switch (axis) {
     case 0: /* Rx */
@@ -180,6 +192,21 @@ void ref_pose_axis(int axis, int16_t a, ref_pose_trig t, int16_t out[3][3])
     }
 }
 
+void ref_pose_axis(int axis, int16_t a, ref_pose_trig t, int16_t out[3][3])
+{
+    axis_of(axis, (int16_t)ref_pose_cos(a, t), (int16_t)ref_pose_sin(a, t), out);
+}
+
+/* ref_pose_axis, from the table when it holds t's values. */
+static void axis_table(int axis, int16_t a, ref_pose_trig t, const ref_trig_table *table,
+                       int16_t out[3][3])
+{
+    if (table && table->trig == t)
+        axis_of(axis, table->cos[(uint16_t)a], table->sin[(uint16_t)a], out);
+    else
+        ref_pose_axis(axis, a, t, out);
+}
+
 /* The axes of each order, left to right: "xyz" is R = Rx.Ry.Rz. */
 static const uint8_t order_axes[REF_ORDER__COUNT][3] = {
     [REF_ORDER_XYZ] = {0, 1, 2}, [REF_ORDER_XZY] = {0, 2, 1}, [REF_ORDER_YXZ] = {1, 0, 2},
@@ -192,8 +219,8 @@ int ref_pose_order_axis(ref_pose_order order, int k)
     return order_axes[order][k];
 }
 
-void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
-                       ref_pose_step step, int16_t out[3][3])
+void ref_pose_rotation_table(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
+                             ref_pose_step step, const ref_trig_table *table, int16_t out[3][3])
 {
     int16_t m[3][3], r[3][3];
     if ((unsigned)order >= REF_ORDER__COUNT) {
@@ -202,13 +229,19 @@ void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig
     }
     /* The first product, Rc . I, is exact under either rounding: Rc itself. */
     int axis = ref_pose_order_axis(order, 2);
-    ref_pose_axis(axis, ang[axis], trig, m);
+    axis_table(axis, ang[axis], trig, table, m);
     for (int k = 1; k >= 0; k--) {
         axis = ref_pose_order_axis(order, k);
-        ref_pose_axis(axis, ang[axis], trig, r);
+        axis_table(axis, ang[axis], trig, table, r);
         ref_pose_mul(r, m, step, m);
     }
     memcpy(out, m, sizeof m);
+}
+
+void ref_pose_rotation(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
+                       ref_pose_step step, int16_t out[3][3])
+{
+    ref_pose_rotation_table(ang, order, trig, step, NULL, out);
 }
 
 /* Low 32 bits of floor(sum / 2^n) for an exact sum (the 64-bit width's shrd). */

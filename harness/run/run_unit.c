@@ -461,6 +461,7 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     ref_anim a;
     unit_io io;
     if (run_ref_setup(&w->skel, &w->skel_cap, d, &a, err) < 0) return -1;
+    a.pose_trig = w->trig;
     open_io(w, u, &io);
     int from_cache = io.cache_ok, rc = 0;
     uint32_t c = 0;

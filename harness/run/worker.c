@@ -1,6 +1,6 @@
 /*
  * harness/run/worker.c: a worker made and freed: its own engine on the
- * executable, the pose memo, the entity level's state and its coverage
+ * executable, the pose memo and trig table, the entity level's state and its coverage
  * marks, each only when the run needs it. Freeing merges what the worker
  * counted (coverage, pose memo hits) into the run under its lock.
  */
@@ -31,6 +31,12 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
         worker_free(w);
         return NULL;
+    }
+    if (ctx->pose && (!(w->trig = malloc(sizeof *w->trig)) ||
+                      ref_trig_table_fill(w->trig, ctx->pose->trig) < 0)) {
+        /* Only a speed-up: without it the reference computes each value. */
+        free(w->trig);
+        w->trig = NULL;
     }
     if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, err))) {
         worker_free(w);
@@ -69,6 +75,7 @@ void worker_free(worker *w)
         pthread_mutex_unlock(&w->ctx->lock);
     }
     pose_memo_free(w->memo);
+    free(w->trig);
     free(w->world);
     trace_free(&w->rt);
     trace_free(&w->rt_alt);

@@ -29,6 +29,7 @@ struct worker {
     strbuf blob;     /* cache record under construction */
     strbuf rec;      /* recorded traces under construction */
     pose_memo *memo; /* pose level: the original's poses by input */
+    ref_trig_table *trig; /* pose level: the reference's sin and cos, looked up */
     uint8_t *world;  /* pose level: world and placed skeleton bytes */
     size_t world_cap;
     ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */

@@ -538,3 +538,74 @@ Test(pose_math, matrix_bytes_skip_the_pad)
     cr_assert_eq(memcmp(back.m, m.m, sizeof m.m), 0);
     cr_assert_eq(memcmp(back.t, m.t, sizeof m.t), 0);
 }
+
+/*
+ * The trig table: every s16 angle (negative ones too: the table is indexed
+ * by the angle's bits) holds ref_pose_sin / ref_pose_cos under its option;
+ * an invalid option fills nothing.
+ */
+Test(pose_math, trig_table_holds_every_angle)
+{
+    static ref_trig_table t;
+    for (int trig = 0; trig < REF_TRIG__COUNT; trig++) {
+        cr_assert_eq(ref_trig_table_fill(&t, (ref_pose_trig)trig), 0);
+        cr_assert_eq(t.trig, (ref_pose_trig)trig);
+        for (int32_t a = -32768; a <= 32767; a++) {
+            cr_assert_eq(t.sin[(uint16_t)a], ref_pose_sin((int16_t)a, (ref_pose_trig)trig),
+                         "trig %d: sin %d", trig, a);
+            cr_assert_eq(t.cos[(uint16_t)a], ref_pose_cos((int16_t)a, (ref_pose_trig)trig),
+                         "trig %d: cos %d", trig, a);
+        }
+    }
+    t.trig = T_N;
+    cr_assert_eq(ref_trig_table_fill(&t, REF_TRIG__COUNT), -1);
+    cr_assert_eq(t.trig, T_N, "an invalid option left the table alone");
+}
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/*
+ * Rotations and whole skeletons posed with a table are those posed without,
+ * for every order, trig and step and angles over the whole s16 range; a
+ * table filled for another trig option is not used.
+ */
+Test(pose_math, rotation_and_skeleton_with_a_table_are_the_same)
+{
+    static ref_trig_table table[REF_TRIG__COUNT];
+    for (int trig = 0; trig < REF_TRIG__COUNT; trig++)
+        cr_assert_eq(ref_trig_table_fill(&table[trig], (ref_pose_trig)trig), 0);
+    uint32_t seed = 7;
+    enum { BONES = 12, LEN = 16 + 48 * BONES };
+    for (int round = 0; round < 2000; round++) {
+        ref_pose_opts o;
+        ref_pose_opts_default(&o);
+        o.order = (ref_pose_order)(round % REF_ORDER__COUNT);
+        o.trig = (ref_pose_trig)(round / REF_ORDER__COUNT % REF_TRIG__COUNT);
+        o.step = (ref_pose_step)(round / 24 % REF_STEP__COUNT);
+        const ref_trig_table *other = &table[(o.trig + 1) % REF_TRIG__COUNT];
+        int16_t ang[3] = {(int16_t)lcg(&seed), (int16_t)lcg(&seed), (int16_t)lcg(&seed)};
+        int16_t want[3][3], got[3][3], wrong[3][3];
+        ref_pose_rotation(ang, o.order, o.trig, o.step, want);
+        ref_pose_rotation_table(ang, o.order, o.trig, o.step, &table[o.trig], got);
+        ref_pose_rotation_table(ang, o.order, o.trig, o.step, other, wrong);
+        assert_m(got, want, "rotation with its table");
+        assert_m(wrong, want, "rotation with another option's table");
+        uint8_t a[LEN], b[LEN];
+        for (size_t i = 0; i < LEN; i++) a[i] = (uint8_t)lcg(&seed);
+        a[0] = BONES;
+        for (unsigned k = 0; k < BONES; k++) {
+            uint8_t *bone = a + 16 + 48 * k;
+            int16_t parent = (int16_t)((int)k - 1 - (int)(lcg(&seed) % 3));
+            bone[0] = (uint8_t)parent;
+            bone[1] = (uint8_t)((uint16_t)parent >> 8);
+        }
+        memcpy(b, a, LEN);
+        cr_assert_eq(ref_build_bone_matrices(a, BONES, &o),
+                     ref_build_bone_matrices_table(b, BONES, &o, NULL, &table[o.trig]));
+        ts_assert_mem(b, a, LEN, "the skeleton posed with a table");
+    }
+}
