@@ -54,29 +54,6 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
     return rc;
 }
 
-int refside_reach(ref_anim *a, uint8_t flags, uint32_t clip, size_t *ticks, ff_error *err)
-{
-    *ticks = 0;
-    if (clip > REFSIDE_MAX_CLIP)
-        return ff_error_set(err, FF_E_RANGE, a->dat->name, -1,
-                            "clip %u: the engine's AnimCmd holds clip indexes 0..%d", clip,
-                            REFSIDE_MAX_CLIP);
-    ref_anim_reset_skeleton(a);
-    memset(&a->cmd, 0, sizeof a->cmd);
-    a->cmd.flags = flags;
-    a->pose = NULL;
-    int ret = 0;
-    if (ref_start_clip(a, (int16_t)clip, &ret, err) < 0) return -1;
-    for (*ticks = 1; ret != 1; ++*ticks) {
-        if (*ticks >= REFSIDE_MAX_TICKS)
-            return ff_error_set(err, FF_E_INTERNAL, a->dat->name, -1,
-                                "clip %u never returned 1 after %d calls", clip,
-                                REFSIDE_MAX_TICKS);
-        if (ref_read_animation(a, &ret, err) < 0) return -1;
-    }
-    return 0;
-}
-
 /* The near bit of a pose field's value (bone matrix layout, POSE.md section 1). */
 static uint16_t near_bit(field_id f)
 {

@@ -34,14 +34,6 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
                  const ref_pose_opts *pose, trace *out, ff_error *err);
 
 /*
- * Decodes clip as refside_clip does at the frame level, keeping nothing but
- * the number of calls (*ticks): what the run's plan needs to know how far a
- * clip reads (a->stream.high) and what it costs. Returns 0, or -1 with err
- * (*ticks then counts the calls made before the error).
- */
-int refside_reach(ref_anim *a, uint8_t flags, uint32_t clip, size_t *ticks, ff_error *err);
-
-/*
  * The emulation limit (POSE.md section 4) of one pose value: replays clip
  * with pose up to call tick and says, in *near, whether the value of (f,
  * bone) there depends on a sin or cos whose exact value lies within 2^-20

@@ -6,10 +6,14 @@
  * once.
  *
  * Identity of a clip for the original: its mode flags, its index, the
- * skeleton section's bytes and the stream bytes from the clip's start to as
- * far as the reference reader reached (the 3-byte loads included; bytes
- * past the end of the file count as the guard page's zeros). The workers
- * check after emulating that the original's own cursor did not read further.
+ * skeleton section's bytes and the clip's bytes as the file lays them out
+ * (from its start to the next clip's start, or to the end of the animation
+ * section). Nothing is decoded to find it: no reader is trusted to say how
+ * far the original reads. The workers check after emulating that the
+ * members' bytes equal the leader's as far as the original's own cursor
+ * reached (run_unit.c, same_reach), which is what makes sharing exact; a
+ * clip that reads on past its bytes (SLOW+FAST) is shared only when what
+ * follows is the same too.
  */
 #include <openssl/evp.h>
 #include <stdlib.h>
@@ -297,23 +301,46 @@ static int cmp_key(const void *a, const void *b)
     return x->result < y->result ? -1 : x->result > y->result;
 }
 
-/* Returns 0, or -1 when the key cannot be computed (the clip is then emulated alone). */
-static int clip_key(const dat_file *d, mode_id m, uint32_t clip, uint64_t high, uint8_t key[32])
+/* Where clip c's bytes end: the next clip's start, or the animation section's end. */
+static uint64_t clip_end(const dat_file *d, uint32_t start)
+{
+    uint64_t end = (uint64_t)d->anim_off + d->anim_size;
+    for (uint32_t k = 0; k < d->clips; k++) {
+        uint32_t o;
+        if (dat_clip_offset(d, k, &o, NULL) == 0 && o > start && o < end) end = o;
+    }
+    return end;
+}
+
+/*
+ * The digest of what the original reads of clip c whatever the mode: its
+ * index, the skeleton section and the clip's bytes. Returns 0, or -1 (the
+ * clip is then emulated alone).
+ */
+static int clip_digest(const dat_file *d, uint32_t clip, uint8_t out[32])
 {
     uint32_t start;
-    if (dat_clip_offset(d, clip, &start, NULL) < 0) return -1;
-    uint64_t end = high < d->size ? high : d->size;
-    uint64_t past = high > d->size ? high - d->size : 0;
-    uint8_t head[1 + 4 + 8 + 4];
-    head[0] = mode_flags(m);
-    memcpy(head + 1, &clip, 4);
-    memcpy(head + 5, &past, 8);
-    memcpy(head + 13, &d->skel_size, 4);
+    if (clip > REFSIDE_MAX_CLIP || dat_clip_offset(d, clip, &start, NULL) < 0) return -1;
+    uint64_t end = clip_end(d, start);
+    uint8_t head[4 + 4];
+    memcpy(head, &clip, 4);
+    memcpy(head + 4, &d->skel_size, 4);
     sha256_part parts[] = {{head, sizeof head},
                            {d->data + d->skel_off, d->skel_size},
                            {d->data + start, end > start ? (size_t)(end - start) : 0}};
     ff_error e;
-    return sha256_parts(parts, 3, key, &e);
+    return sha256_parts(parts, 3, out, &e);
+}
+
+/* The clip's key in mode m: its digest and the mode flags. */
+static int mode_key(const uint8_t digest[32], mode_id m, uint8_t key[32])
+{
+    uint8_t in[33];
+    memcpy(in, digest, 32);
+    in[32] = mode_flags(m);
+    sha256_part part = {in, sizeof in};
+    ff_error e;
+    return sha256_parts(&part, 1, key, &e);
 }
 
 typedef struct skel_digest {
@@ -376,47 +403,51 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         return -1;
     }
     size_t nkeys = 0;
-    for (size_t u = 0; u < ctx->nunits; u++) {
+    /* Digests of the current file's clips (units of a file are consecutive), 0: none. */
+    uint8_t (*digest)[32] = NULL;
+    uint8_t *have = NULL;
+    int64_t digested = -1;
+    uint32_t nclips = 0;
+    for (size_t u = 0; u < ctx->nunits && rc == 0; u++) {
         run_unit *un = &ctx->units[u];
-        /* A cached unit is not emulated: no key, and its estimate will do. So
-         * for a file whose clips can share with none. */
+        /* A cached unit is not emulated: no key. Nor has a file whose clips can share with none. */
         if (un->kind != UNIT_FRAME || un->cached || !shared[un->file]) continue;
-        const dat_file *d;
-        ff_error e;
-        /* A file that cannot be read again gets no keys: its unit says why when it runs. */
-        if (run_file_get(ctx, un->file, &d, &e) < 0) {
-            if (e.kind != FF_E_NOMEM) continue;
-            *err = e;
-            free(keys);
-            free(shared);
-            return -1;
-        }
-        size_t skel_size = ref_skel_size(d);
-        uint8_t *skel = malloc(skel_size);
-        ref_anim a;
-        if (!skel || ref_anim_init(&a, d, skel, skel_size, err) < 0) {
-            run_file_put(ctx, un->file);
-            free(skel);
-            free(keys);
-            free(shared);
-            return skel ? -1 : ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        }
-        uint64_t cost = 0;
-        for (uint32_t c = 0; c < d->clips; c++) {
-            a.stream.high = 0;
+        if (digested != (int64_t)un->file) {
+            const dat_file *d;
             ff_error e;
-            /* Decoding alone tells how far each clip reads. */
-            size_t ticks;
-            int rc = refside_reach(&a, mode_flags(un->mode), c, &ticks, &e);
-            cost += (uint64_t)ticks * (d->bones + 4);
-            if (rc < 0) continue; /* no key: emulated on its own */
+            /* A file that cannot be read again gets no keys: its unit says why when it runs. */
+            if (run_file_get(ctx, un->file, &d, &e) < 0) {
+                if (e.kind != FF_E_NOMEM) continue;
+                *err = e;
+                rc = -1;
+                break;
+            }
+            free(digest);
+            free(have);
+            digest = malloc((d->clips ? d->clips : 1) * sizeof *digest);
+            have = malloc(d->clips ? d->clips : 1);
+            if (!digest || !have) {
+                run_file_put(ctx, un->file);
+                rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
+                break;
+            }
+            nclips = d->clips;
+            for (uint32_t c = 0; c < nclips; c++) have[c] = clip_digest(d, c, digest[c]) == 0;
+            run_file_put(ctx, un->file);
+            digested = un->file;
+        }
+        for (uint32_t c = 0; c < nclips; c++) {
             keyed *k = &keys[nkeys];
             k->result = un->first + c;
-            if (clip_key(d, un->mode, c, a.stream.high, k->key) == 0) nkeys++;
+            if (have[c] && mode_key(digest[c], un->mode, k->key) == 0) nkeys++;
         }
-        un->cost = cost + 1;
-        free(skel);
-        run_file_put(ctx, un->file);
+    }
+    free(digest);
+    free(have);
+    if (rc < 0) {
+        free(keys);
+        free(shared);
+        return -1;
     }
     qsort(keys, nkeys, sizeof *keys, cmp_key);
     size_t nslots = 0;
