@@ -15,10 +15,15 @@
  *            comparison
  * overhead = run-1 / alone (wall and CPU); speed-up = run-1 wall / run-2 wall.
  * CPU seconds are the child's user + system time: on a loaded machine they
- * hold where wall times do not.
+ * hold where wall times do not. With --repeat N the three phases run N
+ * times in turn (run-1, alone, run-2, run-1, ...); each row is then the
+ * median, and the overhead and speed-up are the medians of the ratios of
+ * each round's own phases, so a machine whose speed drifts between rounds
+ * moves both sides of a ratio together.
  *
  * usage: bench_harness [--corpus DIR] [--preset vanilla] [--standin EXE]
  *                      [--pose] [--no-leaf] [--no-dedup] [--keep-matrices]
+ *                      [--repeat N]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,22 +245,42 @@ static int phase(int which, void *out)
     return which == 0 ? run_phase(1, r, NULL) : which == 1 ? run_phase(2, r, NULL) : alone_phase(r);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define MAX_REPEAT 15
+
 int main(int argc, char **argv)
 {
     const char *preset = "vanilla";
+    int repeat = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--corpus") && i + 1 < argc) corpus_dir = argv[++i];
         else if (!strcmp(argv[i], "--preset") && i + 1 < argc) preset = argv[++i];
         else if (!strcmp(argv[i], "--standin") && i + 1 < argc) standin = argv[++i];
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-dedup")) dedup = 0;
         else if (!strcmp(argv[i], "--keep-matrices")) keep_matrices = 1;
         else if (!strcmp(argv[i], "--pose")) pose = 1;
         else if (!strcmp(argv[i], "--no-leaf")) leaf = 0;
         else {
             fprintf(stderr, "usage: bench_harness [--corpus DIR] [--preset NAME] [--standin EXE] "
-                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices]\n");
+                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--repeat N]\n");
             return 2;
         }
+    }
+    if (repeat < 1 || repeat > MAX_REPEAT) {
+        fprintf(stderr, "bench_harness: --repeat takes 1 to %d\n", MAX_REPEAT);
+        return 2;
     }
     char tmp[] = "/tmp/ff8diff-bench-XXXXXX";
     if (!corpus_dir) {
@@ -267,30 +292,53 @@ int main(int argc, char **argv)
         }
         corpus_dir = tmp;
     }
+    /* Rows in the printed order; phase() numbers them run-1 0, run-2 1, alone 2. */
     static const char *const names[] = {"run --jobs 1", "run --jobs 2", "emulated calls alone"};
-    phase_out o[3];
-    long rss[3];
-    printf("corpus %s, 4 modes, levels frame%s%s, dedup %s, bone matrices %s\n", corpus_dir,
+    static const int order[] = {0, 2, 1}; /* each round: run-1, alone, run-2 */
+    phase_out o[3][MAX_REPEAT];
+    long rss[3][MAX_REPEAT];
+    printf("corpus %s, 4 modes, levels frame%s%s, dedup %s, bone matrices %s", corpus_dir,
            pose ? " + pose" : "", leaf ? " + leaf" : "", dedup ? "on" : "off",
            pose || keep_matrices ? "kept" : "replaced by ret");
+    if (repeat > 1) printf(", %d rounds: medians", repeat);
+    printf("\n");
+    for (int r = 0; r < repeat; r++)
+        for (int q = 0; q < 3; q++) {
+            int k = order[q];
+            memset(&o[k][r], 0, sizeof o[k][r]);
+            if (bench_in_child(phase, k, &o[k][r], sizeof o[k][r], NULL, &rss[k][r]) < 0) {
+                fprintf(stderr, "bench_harness: phase '%s' failed\n", names[k]);
+                return 2;
+            }
+        }
     printf("%-22s %9s %9s %10s %12s %12s %10s %9s\n", "phase", "wall s", "CPU s", "frames/s",
            "emu calls", "leaf calls", "emulated", "RSS MiB");
+    double wall[3], cpu[3], ratio_wall[MAX_REPEAT], ratio_cpu[MAX_REPEAT], speed[MAX_REPEAT];
     for (int k = 0; k < 3; k++) {
-        memset(&o[k], 0, sizeof o[k]);
-        if (bench_in_child(phase, k, &o[k], sizeof o[k], NULL, &rss[k]) < 0) {
-            fprintf(stderr, "bench_harness: phase '%s' failed\n", names[k]);
-            return 2;
+        double w[MAX_REPEAT], c[MAX_REPEAT], m[MAX_REPEAT];
+        for (int r = 0; r < repeat; r++) {
+            w[r] = o[k][r].seconds;
+            c[r] = o[k][r].cpu;
+            m[r] = (double)rss[k][r];
         }
-        printf("%-22s %9.2f %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], o[k].seconds,
-               o[k].cpu, (double)o[k].frames / o[k].seconds, (unsigned long long)o[k].calls,
-               (unsigned long long)o[k].leaf_calls, (unsigned long long)o[k].emulated,
-               rss[k] / 1024.0);
+        wall[k] = median(w, repeat);
+        cpu[k] = median(c, repeat);
+        const phase_out *x = &o[k][0];
+        printf("%-22s %9.2f %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], wall[k], cpu[k],
+               (double)x->frames / wall[k], (unsigned long long)x->calls,
+               (unsigned long long)x->leaf_calls, (unsigned long long)x->emulated,
+               median(m, repeat) / 1024.0);
+    }
+    for (int r = 0; r < repeat; r++) {
+        ratio_wall[r] = o[0][r].seconds / o[2][r].seconds;
+        ratio_cpu[r] = o[0][r].cpu / o[2][r].cpu;
+        speed[r] = o[0][r].seconds / o[1][r].seconds;
     }
     printf("frames compared per run: %llu (ticks %llu); mismatches %llu\n",
-           (unsigned long long)o[0].frames, (unsigned long long)o[0].ticks,
-           (unsigned long long)o[0].mismatches);
+           (unsigned long long)o[0][0].frames, (unsigned long long)o[0][0].ticks,
+           (unsigned long long)o[0][0].mismatches);
     printf("overhead (run --jobs 1 / emulated calls alone): %.3fx wall, %.3fx CPU\n",
-           o[0].seconds / o[2].seconds, o[0].cpu / o[2].cpu);
-    printf("speed-up with 2 jobs: %.2fx\n", o[0].seconds / o[1].seconds);
+           median(ratio_wall, repeat), median(ratio_cpu, repeat));
+    printf("speed-up with 2 jobs: %.2fx\n", median(speed, repeat));
     return 0;
 }
