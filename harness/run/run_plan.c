@@ -357,7 +357,7 @@ static int cmp_digest(const void *a, const void *b)
  * shared[f] = 1 when file f's skeleton bytes are those of another file of
  * the run. A clip's key holds its file's skeleton bytes, so a clip of a file
  * whose skeleton no other file has can share with nothing: the plan need not
- * decode it. Files that cannot be read stay 0 (their units say why).
+ * hash its clips. Files that cannot be read stay 0 (their units say why).
  */
 static int mark_shared_skeletons(run_ctx *ctx, uint8_t *shared, ff_error *err)
 {
@@ -463,6 +463,7 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         free(shared);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
     }
+    for (size_t i = 0; i < nslots; i++) outcome_init(&ctx->slots[i].out);
     size_t s = 0;
     for (size_t i = 0; i < nkeys;) {
         size_t j = i + 1;

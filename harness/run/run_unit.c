@@ -129,6 +129,7 @@ static void slot_release(dedup_slot *s)
     if (--s->refs) return;
     free(s->packed);
     s->packed = NULL;
+    outcome_free(&s->out);
     free(s->reach);
     s->reach = NULL;
 }
@@ -149,7 +150,9 @@ static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id 
         pthread_cond_wait(&ctx->slot_done, &ctx->lock);
     if (s->state == SLOT_DONE) {
         int ok = same_reach(s, d, start);
-        int rc = ok ? outcome_unpack_one(s->packed, s->packed_len, &w->oo, err) : 0;
+        int rc = !ok        ? 0
+                 : ctx->pose ? outcome_unpack_one(s->packed, s->packed_len, &w->oo, err)
+                             : outcome_copy(&w->oo, &s->out, err);
         slot_release(s);
         pthread_mutex_unlock(&ctx->lock);
         if (ok) {
@@ -164,7 +167,9 @@ static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id 
     int rc = emulate(w, f, d, m, clip, &w->oo, err);
     pthread_mutex_lock(&ctx->lock);
     s->extent = w->oo.extent;
-    if (rc == 0) rc = outcome_pack_one(&w->oo, &s->packed, &s->packed_len, err);
+    if (rc == 0)
+        rc = ctx->pose ? outcome_pack_one(&w->oo, &s->packed, &s->packed_len, err)
+                       : outcome_copy(&s->out, &w->oo, err);
     if (rc == 0) rc = keep_reach(s, d, start, err);
     s->state = rc == 0 ? SLOT_DONE : SLOT_EMPTY;
     if (rc == 0) slot_release(s);
