@@ -144,12 +144,16 @@ int ref_pose_cos_near(int16_t a, ref_pose_trig t)
 
 /* ---- products ---- */
 
-/* sum / 4096 rounded as step says, wrapped to s16. */
-static int16_t round_cell(int64_t sum, ref_pose_step step)
+/*
+ * sum / 4096 rounded as nearest (1: to nearest-even, 0: down), wrapped to
+ * s16. Without a branch: whether a cell is a tie or past one is the data's.
+ */
+static inline int16_t round_cell(int64_t sum, int nearest)
 {
-    int64_t r = (int64_t)((uint64_t)sum & 4095u); /* sum mod 4096, 0..4095 */
-    int64_t q = (sum - r) / 4096;                 /* floor(sum / 4096), an exact division */
-    if (step == REF_STEP_NEAREST_EVEN && (r > 2048 || (r == 2048 && ((uint64_t)q & 1u)))) q++;
+    uint64_t r = (uint64_t)sum & 4095u; /* sum mod 4096, 0..4095 */
+    int64_t q = (sum - (int64_t)r) / 4096; /* floor(sum / 4096), an exact division */
+    uint64_t up = (uint64_t)(r > 2048u) | ((uint64_t)(r == 2048u) & ((uint64_t)q & 1u));
+    q += (int64_t)(up & (uint64_t)nearest);
     return pw_s16((uint32_t)((uint64_t)q & 0xFFFFu));
 }
 
@@ -157,13 +161,12 @@ void ref_pose_mul(const int16_t a[3][3], const int16_t b[3][3], ref_pose_step st
                   int16_t out[3][3])
 {
     int16_t r[3][3];
+    int nearest = step == REF_STEP_NEAREST_EVEN;
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            int64_t sum = 0;
-            for (int k = 0; k < 3; k++)
-                sum += (int64_t)a[i][k] * b[k][j];
-            r[i][j] = round_cell(sum, step);
-        }
+        for (int j = 0; j < 3; j++)
+            r[i][j] = round_cell((int64_t)a[i][0] * b[0][j] + (int64_t)a[i][1] * b[1][j] +
+                                     (int64_t)a[i][2] * b[2][j],
+                                 nearest);
     memcpy(out, r, sizeof r);
 }
 
