@@ -3,7 +3,7 @@
 # bench_pose and bench_harness figures, one column per library.
 #
 #   bench/unicorn_columns.sh [--preset vanilla|small] [--pose-on all|default|none]
-#                            [LIBDIR ...]
+#                            [--repeat N] [LIBDIR ...]
 #
 # Columns: "default" (the project-local Unicorn, .deps/unicorn, as
 # scripts/setup.sh fetches it: a build with FF_SYSTEM_UNICORN=OFF), "system"
@@ -13,7 +13,8 @@
 # bench_harness runs the frame level (4 modes, no leaf level) with the
 # stand-in, and with --pose-on the frame and pose levels with the x87
 # stand-in (the default: on the default library only, since 2.0.1 takes
-# about 20 minutes there). Builds go to build-bench-default and
+# about 20 minutes there). --repeat N: bench_harness's rounds (medians, see
+# bench/harness/bench_harness.c; default 1). Builds go to build-bench-default and
 # build-bench-system (RelWithDebInfo, no tests). Prints a Markdown table;
 # the raw outputs stay in the folder it names. Needs nothing but the build.
 set -euo pipefail
@@ -21,11 +22,13 @@ cd "$(dirname "$0")/.."
 
 preset=vanilla
 pose_on=default
+repeat=1
 libs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --preset) preset=$2; shift 2 ;;
     --pose-on) pose_on=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
     -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "unicorn_columns: unknown option $1" >&2; exit 2 ;;
     *) [ -f "$1/libunicorn.so.2" ] || { echo "unicorn_columns: no libunicorn.so.2 in $1" >&2; exit 2; }
@@ -71,10 +74,10 @@ for i in "${!names[@]}"; do
   run "$i" version "$d/harness/ff8diff" --version
   run "$i" emu "$d/bench/emu/bench_emu"
   run "$i" pose "$d/bench/emu/bench_pose"
-  run "$i" harness "$d/bench/harness/bench_harness" --corpus "$corpus" --no-leaf
+  run "$i" harness "$d/bench/harness/bench_harness" --corpus "$corpus" --no-leaf --repeat "$repeat"
   if [ "$pose_on" = all ] || { [ "$pose_on" = default ] && [ "$i" -eq 0 ]; }; then
     run "$i" harness_pose "$d/bench/harness/bench_harness" --corpus "$corpus" --no-leaf --pose \
-        --standin "$d/emu/standin/standin_x87.exe"
+        --repeat "$repeat" --standin "$d/emu/standin/standin_x87.exe"
   fi
 done
 
