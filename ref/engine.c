@@ -114,16 +114,44 @@ static inline REF_ALWAYS_INLINE int decode_frame_with(ref_anim *a, ref_cursor *c
 /*
  * The most a frame can read: root deltas 3 x (2 + 16) bits, the mode bit,
  * then per bone 3 rotations of 1 + 2 + 12 and 3 scales of 1 + 16 bits; in
- * bytes, plus the 4-byte window the last value is cut from.
+ * bytes, plus the 8-byte load the last refill makes.
  */
-#define FRAME_MAX_BYTES(bones) (7u + 12u * (uint64_t)(bones) + 4u)
+#define FRAME_MAX_BYTES(bones) (7u + 12u * (uint64_t)(bones) + 8u)
 
-/* 4 bytes at p, little-endian, the bit-th onwards. */
-static inline uint32_t window(const uint8_t *data, uint64_t bitpos)
+/*
+ * The stream from bit `at` on, 64 bits at a time: buf holds n >= 32 bits
+ * from `at` after need32, so each value is cut from buf without a load in
+ * the chain from one value to the next.
+ */
+typedef struct bitbuf {
+    const uint8_t *data;
+    uint64_t at, buf;
+    unsigned n;
+} bitbuf;
+
+static inline void need32(bitbuf *b)
 {
-    const uint8_t *p = data + (bitpos >> 3);
-    uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    return w >> (bitpos & 7);
+    if (b->n >= 32) return;
+    b->buf = le_u64(b->data + (b->at >> 3)) >> (b->at & 7);
+    b->n = 64u - (unsigned)(b->at & 7);
+}
+
+static inline void take(bitbuf *b, unsigned k)
+{
+    b->buf >>= k;
+    b->n -= k;
+    b->at += k;
+}
+
+/* The 4 widths of a table, one a byte: a shift instead of a load in the chain. */
+static inline uint32_t packed(const uint8_t w[4])
+{
+    return (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+}
+
+static inline unsigned width_of(uint32_t table, uint32_t type)
+{
+    return (table >> (8u * (type & 3u))) & 0xFFu;
 }
 
 static inline int16_t sext(uint32_t raw, unsigned n)
@@ -143,47 +171,53 @@ static inline int16_t sext(uint32_t raw, unsigned n)
  */
 static void decode_frame_unchecked(ref_anim *a, ref_cursor *c, int half)
 {
-    const uint8_t *data = a->stream.data;
     uint8_t *skel = a->skel;
     const unsigned bones = a->bones;
-    uint64_t at = (uint64_t)c->pos * 8u + (uint64_t)c->bit, last = at;
+    const uint32_t pw = packed(ref_position_widths), rw = packed(ref_rotation_widths);
+    bitbuf b = {a->stream.data, (uint64_t)c->pos * 8u + (uint64_t)c->bit, 0, 0};
+    uint64_t last = b.at;
     for (int k = 0; k < 3; k++) {
-        uint32_t v = window(data, at);
-        unsigned w = ref_position_widths[v & 3];
+        need32(&b);
+        uint32_t v = (uint32_t)b.buf;
+        unsigned w = width_of(pw, v);
         int16_t d = sext(v >> 2, w);
-        last = at + 2;
-        at += 2 + w;
+        last = b.at + 2;
+        take(&b, 2 + w);
         uint8_t *p = skel + DAT_SKEL_ROOT + 2 * k;
         le_put16(p, (uint16_t)((uint16_t)le_s16(p) + (uint16_t)(half ? d / 2 : d)));
     }
-    unsigned scaled = window(data, at) & 1u;
-    last = at;
-    at += 1;
+    need32(&b);
+    unsigned scaled = (unsigned)b.buf & 1u;
+    last = b.at;
+    take(&b, 1);
     skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | scaled);
-    for (unsigned b = 0; b < bones; b++) {
-        uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
+    for (unsigned i = 0; i < bones; i++) {
+        uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * i;
         for (int k = 0; k < 3; k++) {
-            uint32_t v = window(data, at);
-            unsigned present = v & 1u, w = ref_rotation_widths[(v >> 1) & 3];
-            int16_t d = present ? sext(v >> 3, w) : 0;
-            last = present ? at + 3 : at;
-            at += present ? 3 + w : 1;
+            need32(&b);
+            uint32_t v = (uint32_t)b.buf;
+            /* Masks, not a branch: whether a delta is present is the stream's coin toss. */
+            uint32_t present = 0u - (v & 1u);
+            unsigned w = width_of(rw, v >> 1);
+            int16_t d = (int16_t)((uint32_t)(uint16_t)sext(v >> 3, w) & present);
+            last = b.at + (3u & present);
+            take(&b, 1u + ((2u + w) & present));
             uint8_t *p = bone + DAT_BONE_ROT + 2 * k;
             le_put16(p, (uint16_t)((uint16_t)le_s16(p) + (uint16_t)(half ? d / 2 : d)));
         }
         if (!scaled) continue;
         for (int k = 0; k < 3; k++) {
-            uint32_t v = window(data, at);
-            unsigned present = v & 1u;
-            uint16_t d = (uint16_t)(v >> 1);
-            last = present ? at + 1 : at;
-            at += present ? 17 : 1;
-            le_put16(bone + DAT_BONE_SCALE + 2 * k, present ? (uint16_t)(d + REFI_SCALE_ONE)
-                                                            : (uint16_t)REFI_SCALE_ONE);
+            need32(&b);
+            uint32_t v = (uint32_t)b.buf;
+            uint32_t present = 0u - (v & 1u); /* a mask, as for rotations */
+            last = b.at + (1u & present);
+            take(&b, 1u + (16u & present));
+            le_put16(bone + DAT_BONE_SCALE + 2 * k,
+                     (uint16_t)(REFI_SCALE_ONE + ((v >> 1) & 0xFFFFu & present)));
         }
     }
-    c->pos = (int64_t)(at >> 3);
-    c->bit = (int32_t)(at & 7);
+    c->pos = (int64_t)(b.at >> 3);
+    c->bit = (int32_t)(b.at & 7);
     if ((last >> 3) + 3 > a->stream.high) a->stream.high = (size_t)((last >> 3) + 3);
 }
 
