@@ -17,9 +17,6 @@
 #define PROBE_PER_LOOP 8u
 #define PROBE_PASSES 3
 
-/* Extra cost per store, beyond a load, that marks the slow path (the slow
- * path costs about 100-200 ns a store, the fast one a few). */
-#define PROBE_SLOW_EXTRA_NS 25.0
 
 /*
  * The probe's loop, at PROBE_CODE:
@@ -94,7 +91,7 @@ static int probe(emu_unicorn_info *u, ff_error *err)
                             uc_strerror(ue));
     u->store_ns = st;
     u->load_ns = ld;
-    u->store = st - ld > PROBE_SLOW_EXTRA_NS ? EMU_STORE_SLOW : EMU_STORE_FAST;
+    u->store = emu_store_path_of(st, ld);
     return 0;
 }
 
@@ -109,6 +106,12 @@ int emu_unicorn_info_get(emu_unicorn_info *out, int want_probe, ff_error *err)
     out->store = EMU_STORE_UNKNOWN;
     if (!want_probe) return 0;
     return probe(out, err);
+}
+
+emu_store_path emu_store_path_of(double store_ns, double load_ns)
+{
+    if (!(store_ns > 0.0) || !(load_ns > 0.0)) return EMU_STORE_UNKNOWN;
+    return store_ns > 2.0 * load_ns + 5.0 ? EMU_STORE_SLOW : EMU_STORE_FAST;
 }
 
 const char *emu_store_path_name(emu_store_path p)

@@ -9,7 +9,8 @@
  * alone cannot tell a build carrying the upstream fix, so the answer comes
  * from a probe: one engine, a loop of stores and the same loop of loads,
  * timed on the thread's CPU clock. A fast store path costs about what a
- * load does; the slow one 20-100 times more. The probe takes about 1 ms.
+ * load does; the slow one 4 (2.1.4) to 14 (2.0.1) times more. The probe
+ * takes about 1 ms.
  *
  * Nothing here prints or exits; it keeps no state.
  */
@@ -31,8 +32,14 @@ typedef struct emu_unicorn_info {
     double store_ns, load_ns; /* per emulated store, per emulated load (best of 3) */
 } emu_unicorn_info;
 
-/* A store costing more than this many loads is on the slow path. */
-#define EMU_STORE_SLOW_RATIO 6.0
+/*
+ * The store path a probe's figures say: slow when a store costs more than
+ * twice a load and 5 ns. On the fast path a store costs what a load does
+ * (2.1.1: 6.0 against 6.5 ns); 2.0.1's slow path costs 82 against 5.9 ns,
+ * 2.1.4's 27.8 against 7.2 ns (measured, bench/README.md). A figure that is
+ * not positive gives EMU_STORE_UNKNOWN.
+ */
+emu_store_path emu_store_path_of(double store_ns, double load_ns);
 
 /*
  * Fills *out with the library's version and, unless probe is 0, the store

@@ -23,7 +23,8 @@ void cli_unicorn_probe(emu_unicorn_info *u, char *slow, size_t n)
     if (!is_slow) return;
     snprintf(slow, n,
              "Unicorn %s takes the slow path on every emulated store (%.0f ns a store against "
-             "%.1f ns a load): runs take about 10 times longer than on Unicorn 2.1.1, which "
+             "%.1f ns a load): runs take several times longer than on Unicorn 2.1.1 (about 10 "
+             "times on 2.0.1), which "
              "scripts/setup.sh puts into .deps/unicorn for a build without "
              "-DFF_SYSTEM_UNICORN=ON",
              u->version, u->store_ns, u->load_ns);
