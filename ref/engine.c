@@ -154,13 +154,6 @@ static inline unsigned width_of(uint32_t table, uint32_t type)
     return (table >> (8u * (type & 3u))) & 0xFFu;
 }
 
-static inline int16_t sext(uint32_t raw, unsigned n)
-{
-    uint32_t sign = 1u << (n - 1);
-    raw &= (1u << n) - 1u;
-    return (int16_t)(int32_t)((raw ^ sign) - sign);
-}
-
 /*
  * One frame whose reads cannot pass the end of the file (the caller checked
  * FRAME_MAX_BYTES): the same values, skeleton, cursor and high-water mark as
@@ -180,7 +173,7 @@ static void decode_frame_unchecked(ref_anim *a, ref_cursor *c, int half)
         need32(&b);
         uint32_t v = (uint32_t)b.buf;
         unsigned w = width_of(pw, v);
-        int16_t d = sext(v >> 2, w);
+        int16_t d = refi_sext(v >> 2, (int)w);
         last = b.at + 2;
         take(&b, 2 + w);
         uint8_t *p = skel + DAT_SKEL_ROOT + 2 * k;
@@ -199,7 +192,7 @@ static void decode_frame_unchecked(ref_anim *a, ref_cursor *c, int half)
             /* Masks, not a branch: whether a delta is present is the stream's coin toss. */
             uint32_t present = 0u - (v & 1u);
             unsigned w = width_of(rw, v >> 1);
-            int16_t d = (int16_t)((uint32_t)(uint16_t)sext(v >> 3, w) & present);
+            int16_t d = (int16_t)((uint32_t)(uint16_t)refi_sext(v >> 3, (int)w) & present);
             last = b.at + (3u & present);
             take(&b, 1u + ((2u + w) & present));
             uint8_t *p = bone + DAT_BONE_ROT + 2 * k;

@@ -233,18 +233,6 @@ static int setup_check(void)
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_gltf [--corpus DIR] [--preset vanilla|small] [--standin EXE] "
@@ -324,10 +312,10 @@ int main(int argc, char **argv)
     }
     printf("medians over %d rounds: run %.2f s (CPU %.2f), export %.2f s (CPU %.2f); export/run "
            "%.3fx wall, %.3fx CPU (target <= 1.10x)\n",
-           rounds, median(rw, rounds), median(rc, rounds), median(ew, rounds), median(ec, rounds),
-           median(wr, rounds), median(cr, rounds));
+           rounds, bench_median(rw, rounds), bench_median(rc, rounds), bench_median(ew, rounds),
+           bench_median(ec, rounds), bench_median(wr, rounds), bench_median(cr, rounds));
     printf("check-gltf of %s, median of 5: %.3f s wall, %.3f s CPU (target < 2 s)\n", model,
-           median(cw, 5), median(cc, 5));
+           bench_median(cw, 5), bench_median(cc, 5));
     bench_rmtree(scratch);
     return 0;
 }

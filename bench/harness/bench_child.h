@@ -1,7 +1,8 @@
 /*
  * bench/harness/bench_child.h: runs one measured phase in a child process,
  * so each phase's peak RSS and CPU time are its own (getrusage of the
- * child); loads the stand-in engine; removes a benchmark's scratch folder.
+ * child); loads the stand-in engine; removes a benchmark's scratch folder;
+ * takes the median of a phase's rounds.
  * Shared by bench_harness, bench_entity and bench_gltf; benchmarks only.
  */
 #ifndef FF8_BENCH_HARNESS_BENCH_CHILD_H
@@ -30,5 +31,8 @@ int bench_standin(const char *who, const char *path, emu_image **img, emu_profil
 
 /* Removes the folder path and everything below it (links not followed); 0 or -1. */
 int bench_rmtree(const char *path);
+
+/* The median of v[0..n) (n >= 1); sorts v. */
+double bench_median(double *v, int n);
 
 #endif

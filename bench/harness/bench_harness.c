@@ -245,18 +245,6 @@ static int phase(int which, void *out)
     return which == 0 ? run_phase(1, r, NULL) : which == 1 ? run_phase(2, r, NULL) : alone_phase(r);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 #define MAX_REPEAT 15
 
 int main(int argc, char **argv)
@@ -321,13 +309,13 @@ int main(int argc, char **argv)
             c[r] = o[k][r].cpu;
             m[r] = (double)rss[k][r];
         }
-        wall[k] = median(w, repeat);
-        cpu[k] = median(c, repeat);
+        wall[k] = bench_median(w, repeat);
+        cpu[k] = bench_median(c, repeat);
         const phase_out *x = &o[k][0];
         printf("%-22s %9.2f %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], wall[k], cpu[k],
                (double)x->frames / wall[k], (unsigned long long)x->calls,
                (unsigned long long)x->leaf_calls, (unsigned long long)x->emulated,
-               median(m, repeat) / 1024.0);
+               bench_median(m, repeat) / 1024.0);
     }
     for (int r = 0; r < repeat; r++) {
         ratio_wall[r] = o[0][r].seconds / o[2][r].seconds;
@@ -338,7 +326,7 @@ int main(int argc, char **argv)
            (unsigned long long)o[0][0].frames, (unsigned long long)o[0][0].ticks,
            (unsigned long long)o[0][0].mismatches);
     printf("overhead (run --jobs 1 / emulated calls alone): %.3fx wall, %.3fx CPU\n",
-           median(ratio_wall, repeat), median(ratio_cpu, repeat));
-    printf("speed-up with 2 jobs: %.2fx\n", median(speed, repeat));
+           bench_median(ratio_wall, repeat), bench_median(ratio_cpu, repeat));
+    printf("speed-up with 2 jobs: %.2fx\n", bench_median(speed, repeat));
     return 0;
 }
