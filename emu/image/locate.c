@@ -64,15 +64,7 @@ static int by_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static size_t unique(uint32_t *v, size_t n)
-{
-    qsort(v, n, sizeof *v, by_u32);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!m || v[m - 1] != v[i]) v[m++] = v[i];
-    return m;
-}
-
+/* x in v[0..n), sorted by scan_unique. */
 static int contains(const uint32_t *v, size_t n, uint32_t x)
 {
     return bsearch(&x, v, n, sizeof *v, by_u32) != NULL;
@@ -89,7 +81,7 @@ static void narrow_by(solver *sv, unsigned i, uint32_t *vals, size_t n, const ch
                       int soft)
 {
     dom *d = &sv->d[i];
-    n = unique(vals, n);
+    n = scan_unique(vals, n);
     if (d->any && !n && soft) {
         /* Nothing the profile's structure points to: the routine stays to be searched. */
         char text[sizeof d->disagreed];

@@ -401,8 +401,7 @@ static int by_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Sorts and removes duplicates; returns the new count. */
-static size_t unique(uint32_t *v, size_t n)
+size_t scan_unique(uint32_t *v, size_t n)
 {
     qsort(v, n, sizeof *v, by_u32);
     size_t m = 0;
@@ -436,7 +435,7 @@ long scan_callers(scan *s, uint32_t target, uint32_t *out, size_t cap, ff_error 
         }
         if (rc) all[n++] = e;
     }
-    n = unique(all, n);
+    n = scan_unique(all, n);
     if (out && cap) memcpy(out, all, (n < cap ? n : cap) * sizeof *out);
     free(all);
     return (long)n;

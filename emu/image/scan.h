@@ -86,4 +86,7 @@ size_t scan_find_bytes(const scan *s, const uint8_t *bytes, size_t n, uint32_t *
  */
 size_t scan_refs_to(scan *s, uint32_t lo, uint32_t hi, uint32_t *out, size_t cap);
 
+/* Sorts v[0..n) and removes duplicates; returns the new count. */
+size_t scan_unique(uint32_t *v, size_t n);
+
 #endif
