@@ -77,8 +77,8 @@ static int contains(const uint32_t *v, size_t n, uint32_t x)
  * Soft evidence (the profile's call structure) that would leave none keeps
  * them all and is recorded as disagreeing instead.
  */
-static void narrow_by(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence,
-                      int soft)
+void locate_narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence,
+                   int soft)
 {
     dom *d = &sv->d[i];
     n = scan_unique(vals, n);
@@ -129,7 +129,7 @@ static void narrow_by(solver *sv, unsigned i, uint32_t *vals, size_t n, const ch
 
 static void narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence)
 {
-    narrow_by(sv, i, vals, n, evidence, 0);
+    locate_narrow(sv, i, vals, n, evidence, 0);
 }
 
 const walk_routine *locate_walk_of(solver *sv, uint32_t entry)
@@ -276,7 +276,7 @@ static void keep_callers(solver *sv, unsigned qi, const dom *c, const char *evid
             hit = contains(c->v, c->n, w->calls[t].address);
         if (hit) keep[m++] = q->v[k];
     }
-    narrow_by(sv, qi, keep, m, evidence, 1);
+    locate_narrow(sv, qi, keep, m, evidence, 1);
 }
 
 /*
@@ -294,7 +294,7 @@ static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
         if (q->any || !q->n || q->n > EXPAND_MAX) return;
         uint32_t *t = targets_of(sv, q, &n);
         snprintf(ev, sizeof ev, "called by %s", sv->p->routines[qi].name);
-        if (t) narrow_by(sv, ci, t, n, ev, 1);
+        if (t) locate_narrow(sv, ci, t, n, ev, 1);
         return;
     }
     if (c->any || !c->n || sv->failed) return;
@@ -303,7 +303,7 @@ static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
         keep_callers(sv, qi, c, ev);
     } else if (c->n <= CALLERS_FROM) {
         uint32_t *callers = callers_of(sv, c, &n);
-        if (callers) narrow_by(sv, qi, callers, n, ev, 1);
+        if (callers) locate_narrow(sv, qi, callers, n, ev, 1);
     }
 }
 
@@ -341,7 +341,7 @@ int locate_pattern_equal(const walk_routine *w, const profile_routine *r)
  * Among routine i's candidates, those whose walk ok() accepts, when some but not all are
  * (evidence that tells candidates apart, never one that rules them all out).
  */
-static void keep_where(solver *sv, unsigned i,
+void locate_keep_where(solver *sv, unsigned i,
                        int (*ok)(const solver *sv, const profile_routine *r, const walk_routine *w),
                        const char *evidence)
 {
@@ -374,7 +374,7 @@ static void patterns(solver *sv)
     for (unsigned i = 0; i < sv->p->nroutines && !sv->failed; i++) {
         const dom *d = &sv->d[i];
         if (sv->skip[i] || d->any || d->n < 2 || !sv->p->routines[i].npattern) continue;
-        keep_where(sv, i, same_pattern, "pattern");
+        locate_keep_where(sv, i, same_pattern, "pattern");
     }
 }
 
@@ -404,7 +404,7 @@ static void call_order(solver *sv)
         const dom *d = &sv->d[i];
         const profile_routine *r = &sv->p->routines[i];
         if (sv->skip[i] || d->any || d->n < 2 || !r->callees_known || r->ncallees < 2) continue;
-        keep_where(sv, i, in_call_order, "calls its callees in the profile's order");
+        locate_keep_where(sv, i, in_call_order, "calls its callees in the profile's order");
     }
 }
 
@@ -444,8 +444,11 @@ static void solve(solver *sv)
         edges(sv, 0);
         if (!sv->changed) edges(sv, 1);
         if (!sv->changed) patterns(sv);
+        if (!sv->changed) locate_sizes(sv);
         if (!sv->changed) call_order(sv);
+        if (!sv->changed) locate_callee_order(sv);
         if (!sv->changed) search(sv);
+        if (!sv->changed) locate_search_size(sv);
         if (!sv->changed) locate_weigh_step(sv);
         if (!sv->changed) return;
     }

@@ -43,6 +43,25 @@ typedef struct solver {
     int best_score[PROFILE_MAX_ROUTINES], next_score[PROFILE_MAX_ROUTINES];
 } solver;
 
+/*
+ * Narrows routine i to vals (n entries, any order; taken over) because of evidence: keeps
+ * the entries in both and records the evidence. Soft evidence (the profile's structure)
+ * that would leave none keeps every candidate and is recorded as disagreeing instead.
+ */
+void locate_narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence,
+                   int soft);
+/* Among routine i's candidates, those whose walk ok() accepts, when some but not all are. */
+void locate_keep_where(solver *sv, unsigned i,
+                       int (*ok)(const solver *sv, const profile_routine *r, const walk_routine *w),
+                       const char *evidence);
+/* Evidence of emu/image/locate_evidence.c, each one step of the solver (sv->changed). */
+/* Among several candidates, those of the profile's size and instruction count. */
+void locate_sizes(solver *sv);
+/* A routine's first and last callees: the targets its found candidates call first and last. */
+void locate_callee_order(solver *sv);
+/* A routine nothing reached and without a pattern, searched by its size among every entry. */
+void locate_search_size(solver *sv);
+
 /* Appends "; text" to buf (unless already there). */
 void locate_append(char *buf, size_t cap, const char *text);
 /* Appends up to 8 addresses "0x.., 0x.." (then ", ...") to buf. */

@@ -3,11 +3,14 @@
  * builds (emu/standin/relink.cmake): standin_relinked.exe (every routine
  * and table moved, in another order, other padding, the cursor in a NOLOAD
  * .bss) must be located whole, at the addresses its own symbol table gives
- * (standin_relinked.sym, written by nm: not by the locator); without
- * patterns the two allocator routines of the same shape must be refused as
- * found twice, naming both; with patterns learned from standin.exe they
- * are told apart again; standin_nobbm.exe (BuildBoneMatrices removed) must
- * be refused naming BuildBoneMatrices. The located profile reads back,
+ * (standin_relinked.sym, written by nm: not by the locator), with its
+ * patterns, and without them by the routines' sizes and the callees' call
+ * order alone (no --from); the two allocator routines of the same shape are
+ * told apart by call order (Battle_ReadAnimation calls Field_Alloc first and
+ * Field_Free last) or by size, and with neither they are refused as found
+ * twice, naming both; with patterns learned from standin.exe they are told
+ * apart again; standin_nobbm.exe (BuildBoneMatrices removed) must be
+ * refused naming BuildBoneMatrices. The located profile reads back,
  * identifies the build as known and passes the structural check.
  */
 #include <criterion/criterion.h>
@@ -62,6 +65,35 @@ static const locate_item *item(const locate_item *list, unsigned n, const char *
         if (strcmp(list[i].name, name) == 0) return &list[i];
     cr_assert_fail("no item %s", name);
     return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* p without the evidence named: patterns, sizes, call order (callees sorted by name). */
+static void strip(emu_profile *p, int patterns, int sizes, int order)
+{
+    for (unsigned i = 0; i < p->nroutines; i++) {
+        profile_routine *r = &p->routines[i];
+        if (patterns) r->npattern = 0;
+        if (sizes) r->size = r->insns = 0;
+        if (order) qsort(r->callees, r->ncallees, sizeof r->callees[0], by_name);
+    }
+}
+
+/* Every engine routine of r found where nm says. */
+static void assert_at_symbols(const emu_profile *p, const locate_result *r, const char *symfile)
+{
+    for (unsigned i = 0; i < r->nroutines; i++) {
+        const locate_item *it = &r->routines[i];
+        if (p->routines[i].test) continue;
+        uint32_t want = sym(symfile, it->name);
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
+        cr_assert_eq(it->address, want, "%s at 0x%X, nm says 0x%X (%s)", it->name, it->address,
+                     want, it->how);
+    }
 }
 
 Test(locate, the_relinked_standin_is_located_whole)
@@ -162,12 +194,77 @@ Test(locate, the_located_profile_reads_back_and_holds)
     free(r);
 }
 
-Test(locate, twins_without_patterns_are_refused_naming_both)
+/*
+ * No --from, no pattern: the routines' sizes and the call order of their callees locate
+ * the relinked build whole (ComputeBonesWorldMatrices, which nothing calls and which calls
+ * nothing, by its size among every routine).
+ */
+Test(locate, without_patterns_sizes_and_call_order_locate_the_relinked_standin)
 {
     emu_profile p;
     te_standin_profile(&p);
-    for (unsigned i = 0; i < p.nroutines; i++)
-        p.routines[i].npattern = 0;
+    strip(&p, 1, 0, 0);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    assert_at_symbols(&p, r, "standin_relinked.sym");
+    const locate_item *w = item(r->routines, r->nroutines, "ComputeBonesWorldMatrices");
+    cr_assert(strstr(w->how, "searched among every routine"), "%s", w->how);
+    cr_assert(strstr(w->how, "instructions"), "%s", w->how);
+    free(r);
+}
+
+/* Call order alone (no pattern, no size) tells the allocator twins apart. */
+Test(locate, call_order_tells_routines_of_one_shape_apart)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 0);
+    const profile_routine *bra = profile_find_routine(&p, "Battle_ReadAnimation");
+    cr_assert_str_eq(bra->callees[0], "Field_Alloc", "learned in call order");
+    cr_assert_str_eq(bra->callees[bra->ncallees - 1], "Field_Free", "learned in call order");
+    locate_result *r = locate("standin_relinked.exe", &p);
+    const char *names[] = {"Field_Alloc", "Field_Free"};
+    const char *how[] = {"called first by", "called last by"};
+    for (int k = 0; k < 2; k++) {
+        const locate_item *it = item(r->routines, r->nroutines, names[k]);
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", names[k], it->why);
+        cr_assert_eq(it->address, sym("standin_relinked.sym", names[k]), "%s", names[k]);
+        cr_assert(strstr(it->how, how[k]), "%s: %s", names[k], it->how);
+    }
+    free(r);
+}
+
+/* Sizes rank candidates: the twins told apart by size when call order says nothing. */
+Test(locate, sizes_rank_candidates_and_never_rule_them_all_out)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 0, 1);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    const locate_item *fa = item(r->routines, r->nroutines, "Field_Alloc");
+    cr_assert_eq(fa->status, LOCATE_FOUND, "%s", fa->why);
+    cr_assert_eq(fa->address, sym("standin_relinked.sym", "Field_Alloc"));
+    cr_assert(strstr(fa->how, "instructions"), "%s", fa->how);
+    free(r);
+    /* A size no candidate has is the profile's claim, not this build's: both stay. */
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 1);
+    profile_routine *fr = (profile_routine *)profile_find_routine(&p, "Field_Alloc");
+    fr->size = 0x7777;
+    fr->insns = 999;
+    r = locate("standin_relinked.exe", &p);
+    fa = item(r->routines, r->nroutines, "Field_Alloc");
+    cr_assert_eq(fa->status, LOCATE_AMBIGUOUS, "%s", fa->why);
+    cr_assert_eq(fa->ncandidates, 2);
+    free(r);
+}
+
+/* With no pattern, no size and callees in no particular order, the twins are refused. */
+Test(locate, twins_without_patterns_sizes_or_order_are_refused_naming_both)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 1);
     locate_result *r = locate("standin_relinked.exe", &p);
     cr_assert(!r->complete, "located on a guess");
     uint32_t fa = sym("standin_relinked.sym", "Field_Alloc");
@@ -196,8 +293,7 @@ Test(locate, patterns_learned_from_a_known_build)
 {
     emu_profile p;
     te_standin_profile(&p);
-    for (unsigned i = 0; i < p.nroutines; i++)
-        p.routines[i].npattern = 0;
+    strip(&p, 1, 1, 1);
     size_t size;
     uint8_t *known = ts_read_all(te_standin_path("standin.exe"), &size);
     ff_error err;
@@ -290,7 +386,7 @@ Test(locate, damaged_code_is_refused_or_located_never_a_crash)
         cr_assert_eq(locate_buffer(copy, size, &p, NULL, r, &err), 0, "round %d: %s", round,
                      err.reason);
         cr_assert_eq(r->complete, !r->refusal[0], "round %d", round);
-        cr_assert_eq(r->nfound + r->nnot_found + r->nambiguous + r->nskipped,
+        cr_assert_eq(r->nfound + r->nnot_found + r->nambiguous + r->nskipped + r->nhelpers_left,
                      r->nroutines + r->ntables + r->nglobals, "round %d", round);
     }
     free(copy);
