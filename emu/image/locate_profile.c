@@ -1,6 +1,7 @@
 /*
  * emu/image/locate_profile.c: the profile of a located build (every routine,
- * table and global at its new address, the fingerprints that still hold,
+ * table and global at its new address, the fingerprints and evidence bytes
+ * that still hold, the version dwords' entry that names this build,
  * patterns, sizes and callees as this build has them, and a "located"
  * record of where it comes from), and learning patterns, sizes and callees
  * (in call order) from a known build. See emu/image/locate.h. No printing, no exit.
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "emu/image/locate_internal.h"
 
 #define ROUTINE_HEAD 64 /* a fingerprint this close after an entry moves with the routine */
@@ -72,6 +74,41 @@ static void by_first_site(walk_target *t, unsigned n)
             t[k] = t[k - 1];
             t[k - 1] = x;
         }
+}
+
+/* The evidence bytes that hold in this build, moved like the fingerprints; the version
+ * entry whose dwords hold here becomes the profile's own build (none when none does). */
+static void evidence(emu_profile *out, const locate_result *r, const emu_profile *src, scan *sc,
+                     const pe_image *pe, const uint8_t *layout)
+{
+    out->nevidence = 0;
+    for (unsigned i = 0; i < src->nevidence; i++) {
+        const profile_evidence *e = &src->evidence[i];
+        profile_fingerprint f;
+        memset(&f, 0, sizeof f);
+        f.address = e->address;
+        f.len = e->len;
+        memcpy(f.bytes, e->bytes, e->len);
+        uint32_t at = moved_fingerprint(r, src, sc, &f);
+        if (!at || at < pe->image_base || at - pe->image_base > pe->size_of_image - e->len ||
+            memcmp(layout + (at - pe->image_base), e->bytes, e->len) != 0)
+            continue;
+        out->evidence[out->nevidence] = *e;
+        out->evidence[out->nevidence++].address = at;
+    }
+    int own = -1;
+    for (unsigned i = 0; i < out->nversions; i++) {
+        const profile_version *v = &out->versions[i];
+        int holds = 1;
+        for (unsigned k = 0; k < v->ndwords && holds; k++) {
+            uint32_t a = v->address[k];
+            holds = a >= pe->image_base && a - pe->image_base <= pe->size_of_image - 4 &&
+                    le_u32(layout + (a - pe->image_base)) == v->value[k];
+        }
+        if (holds && own < 0) own = (int)i;
+    }
+    for (unsigned i = 0; i < out->nversions; i++)
+        out->versions[i].own = (int)i == own;
 }
 
 /* The callees of a routine as found, in call order: the build's direct calls, named after
@@ -142,6 +179,7 @@ int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, con
     out->nhashes = 1;
     snprintf(out->sha256[0], sizeof out->sha256[0], "%s", r->sha256);
     fingerprints(out, r, src, sc, pe, layout);
+    evidence(out, r, src, sc, pe, layout);
     if (routines(out, r, src, sc, err) != 0) return -1;
     for (unsigned t = 0; t < out->ntables; t++)
         out->tables[t].address = r->tables[t].address;

@@ -3,9 +3,9 @@
  *   ff8-profile-learn PROFILE.json EXE OUT.json
  * reads a profile and the executable it describes, gives each routine the
  * pattern, size and instruction count its code has there, and its callees
- * in call order
- * with the locator's own code (locate_learn), and writes the result. The
- * build runs it on the stand-in's profile before embedding it. Refuses an
+ * in call order, with the locator's own code (locate_learn), and writes the
+ * result. The build runs it on the stand-in's profile before embedding it.
+ * Refuses an
  * executable whose fingerprints do not hold: the profile must describe it.
  */
 #include <stdio.h>

@@ -454,3 +454,46 @@ Test(locate, the_call_structure_is_learned_from_a_known_build)
                   r->routines[i].disagreed);
     free(r);
 }
+
+/*
+ * The located profile's evidence is this build's: bytes moved with their routine (and kept
+ * only where they hold), and the version entry whose dwords hold here as its own build.
+ */
+Test(locate, the_located_profile_carries_this_builds_evidence)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    const profile_fingerprint *fa = NULL;
+    for (unsigned i = 0; i < p.nfingerprints; i++)
+        if (p.fingerprints[i].address == 0x5082B0) fa = &p.fingerprints[i];
+    cr_assert(fa);
+    p.nevidence = 2;
+    snprintf(p.evidence[0].what, sizeof p.evidence[0].what, "Field_Alloc's head");
+    p.evidence[0].address = fa->address + 1;
+    p.evidence[0].len = 3;
+    memcpy(p.evidence[0].bytes, fa->bytes + 1, 3);
+    p.evidence[1] = p.evidence[0];
+    p.evidence[1].bytes[0] ^= 0xFF; /* holds nowhere */
+    uint32_t moved = sym("standin_relinked.sym", "Field_Alloc");
+    p.nversions = 2;
+    memset(p.versions, 0, 2 * sizeof p.versions[0]);
+    snprintf(p.versions[0].build, sizeof p.versions[0].build, "the stand-in");
+    snprintf(p.versions[1].build, sizeof p.versions[1].build, "the relinked stand-in");
+    for (int k = 0; k < 2; k++) {
+        snprintf(p.versions[k].language, sizeof p.versions[k].language, "Test");
+        p.versions[k].ndwords = 1;
+        p.versions[k].value[0] = le_u32(fa->bytes);
+    }
+    p.versions[0].own = 1;
+    p.versions[0].address[0] = fa->address;
+    p.versions[1].address[0] = moved;
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    const emu_profile *l = &r->located;
+    cr_assert_eq(l->nevidence, 1u, "only the bytes that hold here");
+    cr_assert_eq(l->evidence[0].address, moved + 1);
+    cr_assert_eq(l->nversions, 2u);
+    cr_assert_not(l->versions[0].own);
+    cr_assert(l->versions[1].own, "the entry whose dwords hold here is this build's");
+    free(r);
+}
