@@ -43,6 +43,11 @@ const char *locate_status_word(locate_status s)
     return (unsigned)s < LOCATE__COUNT ? status_words[s] : "?";
 }
 
+int locate_weak_into(const solver *sv, unsigned from, unsigned to)
+{
+    return sv->p->routines[from].helper >= 0 && sv->p->routines[to].helper < 0;
+}
+
 void locate_append(char *buf, size_t cap, const char *text)
 {
     size_t used = strlen(buf);
@@ -195,7 +200,11 @@ static void shape(solver *sv, unsigned i)
     sv->changed = 1;
 }
 
-/* A routine found for one name is no candidate for another. */
+/*
+ * A routine found for one name is no candidate for another. A pose helper row (optional:
+ * left out of the located profile when not found) takes no candidate from a routine the
+ * harness needs; a clash is settled against the helper (locate_items.c).
+ */
 static void one_per_name(solver *sv)
 {
     for (unsigned i = 0; i < sv->p->nroutines; i++) {
@@ -204,6 +213,7 @@ static void one_per_name(solver *sv)
         for (unsigned j = 0; j < sv->p->nroutines; j++) {
             dom *o = &sv->d[j];
             if (j == i || sv->skip[j] || o->any || !o->n || !contains(o->v, o->n, c)) continue;
+            if (locate_weak_into(sv, i, j)) continue;
             uint32_t *rest = malloc(o->n * sizeof *rest);
             if (!rest) {
                 sv->failed = 1;
@@ -290,6 +300,7 @@ static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
     dom *q = &sv->d[qi], *c = &sv->d[ci];
     char ev[96];
     size_t n;
+    if (locate_weak_into(sv, backward ? ci : qi, backward ? qi : ci)) return;
     if (!backward) {
         if (q->any || !q->n || q->n > EXPAND_MAX) return;
         uint32_t *t = targets_of(sv, q, &n);
@@ -386,7 +397,9 @@ static int in_call_order(const solver *sv, const profile_routine *r, const walk_
     for (unsigned c = 0; c < r->ncallees; c++) {
         const profile_routine *t = profile_find_routine(sv->p, r->callees[c]);
         const dom *td = t ? &sv->d[t - sv->p->routines] : NULL;
-        if (td && !td->any && td->n == 1) want[nwant++] = td->v[0];
+        if (td && !td->any && td->n == 1 &&
+            !locate_weak_into(sv, (unsigned)(t - sv->p->routines), (unsigned)(r - sv->p->routines)))
+            want[nwant++] = td->v[0];
     }
     for (unsigned c = 0; c < w->ncalls && k < nwant; c++) {
         int found = 0;
@@ -444,9 +457,9 @@ static void solve(solver *sv)
         edges(sv, 0);
         if (!sv->changed) edges(sv, 1);
         if (!sv->changed) patterns(sv);
-        if (!sv->changed) locate_sizes(sv);
         if (!sv->changed) call_order(sv);
         if (!sv->changed) locate_callee_order(sv);
+        if (!sv->changed) locate_sizes(sv);
         if (!sv->changed) search(sv);
         if (!sv->changed) locate_search_size(sv);
         if (!sv->changed) locate_weigh_step(sv);

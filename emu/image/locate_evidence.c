@@ -93,7 +93,9 @@ static int order_agrees(const solver *sv, const profile_routine *r, const walk_r
     for (unsigned k = 0; k < r->ncallees; k++) {
         const profile_routine *c = profile_find_routine(sv->p, r->callees[k]);
         const dom *d = c ? &sv->d[c - sv->p->routines] : NULL;
-        if (!d || d->any || d->n != 1) continue;
+        if (!d || d->any || d->n != 1 ||
+            locate_weak_into(sv, (unsigned)(c - sv->p->routines), (unsigned)(r - sv->p->routines)))
+            continue;
         int rank = call_rank(w, d->v[0]);
         if (rank < 0) continue;
         if (rank <= prev || (exact && rank != (int)k)) return 0;
@@ -109,7 +111,7 @@ static void order_edge(solver *sv, unsigned qi, unsigned ci, const walk_routine 
 {
     const dom *c = &sv->d[ci];
     uint32_t a = called(w, last);
-    if (c->any || c->n < 2 || !a) return;
+    if (c->any || c->n < 2 || !a || locate_weak_into(sv, qi, ci)) return;
     uint32_t *t = malloc(sizeof *t);
     if (!t) {
         sv->failed = 1;

@@ -62,6 +62,13 @@ void locate_callee_order(solver *sv);
 /* A routine nothing reached and without a pattern, searched by its size among every entry. */
 void locate_search_size(solver *sv);
 
+/*
+ * 1 when evidence from routine `from` must not narrow routine `to`: a pose helper row
+ * (optional, left out of the located profile when not found) never narrows a routine the
+ * harness needs, so a helper located wrongly cannot mislocate one.
+ */
+int locate_weak_into(const solver *sv, unsigned from, unsigned to);
+
 /* Appends "; text" to buf (unless already there). */
 void locate_append(char *buf, size_t cap, const char *text);
 /* Appends up to 8 addresses "0x.., 0x.." (then ", ...") to buf. */

@@ -89,6 +89,25 @@ static void weighed(const solver *sv, unsigned i, locate_item *it)
     }
 }
 
+/* A pose helper found where a routine the harness needs is found is not found itself. */
+static void helper_clashes(const solver *sv, locate_result *out)
+{
+    for (unsigned i = 0; i < out->nroutines; i++) {
+        locate_item *h = &out->routines[i];
+        if (sv->p->routines[i].helper < 0 || h->status != LOCATE_FOUND) continue;
+        for (unsigned j = 0; j < out->nroutines; j++) {
+            const locate_item *o = &out->routines[j];
+            if (j == i || sv->p->routines[j].helper >= 0 || o->status != LOCATE_FOUND ||
+                o->address != h->address)
+                continue;
+            h->status = LOCATE_NOT_FOUND;
+            snprintf(h->why, sizeof h->why, "its one candidate 0x%X is %s", h->address, o->name);
+            h->address = 0;
+            break;
+        }
+    }
+}
+
 static void routine_items(const solver *sv, locate_result *out)
 {
     for (unsigned i = 0; i < sv->p->nroutines; i++) {
@@ -107,6 +126,7 @@ static void routine_items(const solver *sv, locate_result *out)
         weighed(sv, i, it);
     }
     out->nroutines = sv->p->nroutines;
+    helper_clashes(sv, out);
 }
 
 /* How close each found routine's code is to the profile's pattern. */

@@ -21,6 +21,7 @@
 #include "common/le.h"
 #include "emu/profiles/identify.h"
 #include "emu/image/locate.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/emu/te.h"
 
 /* The address of name in a .sym file ("name 0xADDRESS" lines); fails when absent. */
@@ -495,5 +496,43 @@ Test(locate, the_located_profile_carries_this_builds_evidence)
     cr_assert_eq(l->nversions, 2u);
     cr_assert_not(l->versions[0].own);
     cr_assert(l->versions[1].own, "the entry whose dwords hold here is this build's");
+    free(r);
+}
+
+/*
+ * The game's profile on the relinked stand-in (another engine: its own sizes, no Compose
+ * call in ComputeBonesWorldMatrices, helpers of other shapes): every engine routine it
+ * finds is where nm says, the allocators told apart by call order with no pattern; the
+ * pose helper rows, optional, never move an engine routine; and ComputeBonesWorldMatrices,
+ * which nothing here leads to, is refused rather than guessed.
+ */
+Test(locate, the_games_profile_finds_only_what_holds_in_another_engine)
+{
+    emu_profile p;
+    ff_error err;
+    TS_OK(profile_builtin_by_name("ff8_en_steam2013", &p, &err), &err);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(!r->complete);
+    for (int id = 0; id < PROFILE_R__COUNT; id++) {
+        const locate_item *it = &r->routines[p.engine[id]];
+        if (id == PROFILE_R_WORLD_MATRICES) {
+            cr_assert_eq(it->status, LOCATE_NOT_FOUND, "%s", it->name);
+            continue;
+        }
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
+        cr_assert_eq(it->address, sym("standin_relinked.sym", it->name), "%s (%s)", it->name,
+                     it->how);
+    }
+    cr_assert(strstr(item(r->routines, r->nroutines, "Field_Free")->how, "called last by"));
+    for (unsigned i = 0; i < r->nroutines; i++) {
+        if (p.routines[i].helper < 0 || r->routines[i].status != LOCATE_FOUND) continue;
+        for (int id = 0; id < PROFILE_R__COUNT; id++)
+            cr_assert_neq(r->routines[i].address, r->routines[p.engine[id]].address,
+                          "helper %s at %s's address", r->routines[i].name,
+                          profile_routine_name(id));
+    }
+    cr_assert(strstr(r->refusal, "ComputeBonesWorldMatrices not found"), "%s", r->refusal);
+    cr_assert_eq(r->nnot_found + r->nambiguous, 1u, "only the engine routine refuses: %s",
+                 r->refusal);
     free(r);
 }
