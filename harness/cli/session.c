@@ -274,8 +274,15 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
         printf("pose convention: %s (%s)\n", r->pose.chosen,
                r->pose.source == POSE_CONV_GIVEN ? "--pose-options" : "pinned by the profile");
     if (r->pose.source == POSE_CONV_SEARCH) {
-        const pose_key_decision *wd = &r->pose.keys[REF_POSE_KEY_WIDTH];
-        printf("pose width: %s, %s\n", pose_basis_name(wd->basis), wd->note);
+        ref_pose_opts chosen;
+        ff_error e;
+        if (ref_pose_opts_parse(r->pose.chosen, &chosen, &e) < 0) ref_pose_opts_default(&chosen);
+        for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
+            const pose_key_decision *d = &r->pose.keys[k];
+            printf("  pose %s=%s: %s, %s\n", ref_pose_key_name((ref_pose_key)k),
+                   ref_pose_value_name((ref_pose_key)k, ref_pose_opts_get(&chosen, (ref_pose_key)k)),
+                   pose_basis_name(d->basis), d->note);
+        }
     }
     if (r->coverage.enabled) {
         unsigned blocks = 0, covered = 0;

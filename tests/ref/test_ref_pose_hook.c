@@ -64,7 +64,9 @@ Test(pose_hook, matrices_after_each_decoding_call_and_none_on_the_end_call)
     tb_fix fx;
     two_frames(&fx, skel);
     ref_pose_opts o;
-    ref_pose_opts_default(&o);
+    ff_error perr;
+    /* the expected matrices are worked out under the older reading (no model scale) */
+    cr_assert_eq(ref_pose_opts_parse("root=none,scale=pre", &o, &perr), 0);
     fx.a.pose = &o;
     /* tick 0: root (3,0,0): t0 = 3 x 4660 >> 8 = 13980 >> 8 = 54; bone 0 m = I.
      * bone 1: m = I.Rz(1024) = [[0,-1,0],[1,0,0],[0,0,1]]; t1 = t0 + (0,0,100). */
@@ -112,7 +114,7 @@ Test(pose_hook, near_masks_per_rebuild_and_invalid_options_refused)
     two_frames(&fx, skel);
     ref_pose_opts o;
     ff_error err;
-    cr_assert_eq(ref_pose_opts_parse("trig=x87-floor", &o, &err), 0);
+    cr_assert_eq(ref_pose_opts_parse("trig=x87-floor,root=none,scale=pre", &o, &err), 0);
     uint16_t near[2] = {0xFFFF, 0xFFFF};
     fx.a.pose = &o;
     fx.a.pose_near = near;
@@ -188,7 +190,9 @@ Test(pose_hook, slow_fast_over_read_garbage_scales_wrap)
     tb_load(&fx, skel, len, clips, 1, t.buf, tb_bytes(&t));
     fx.a.cmd.flags = REF_CMD_SLOW | REF_CMD_FAST;
     ref_pose_opts o;
-    ref_pose_opts_default(&o);
+    ff_error perr;
+    /* the expected matrices are worked out under the older reading (no model scale) */
+    cr_assert_eq(ref_pose_opts_parse("root=none,scale=pre", &o, &perr), 0);
     fx.a.pose = &o;
 
     /* tick 0: flag 0. bone 0 I, t 0 (root zeroed); bone 1 Rz(512), t (0,0,100). */
