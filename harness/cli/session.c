@@ -412,13 +412,19 @@ static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, run_me
         cfg->image = x->image;
         cfg->cache_id = x->id;
         cli_meta_exe(meta, x);
-        /* The pose convention: given, else pinned by the profile, else searched. */
-        ff_error e;
-        if (cfg->pose_level && !s->pose_given && x->profile.pose_convention[0] &&
-            ref_pose_opts_parse(x->profile.pose_convention, &cfg->pose_opts, &e) == 0)
-            cfg->pose_pinned = 1;
-        else if (cfg->pose_level && !s->pose_given)
-            cfg->pose_search = 1;
+        /* The pose convention: cli_pose_pick's one rule. */
+        if (cfg->pose_level) {
+            cli_pose_inputs pi = {s->pose_given, s->pose_given && cfg->pose_search, cfg->pose_opts,
+                                  NULL, x->profile.pose_convention, 1};
+            cli_pose_source src;
+            ff_error e;
+            if (cli_pose_pick(&pi, &cfg->pose_opts, &src, &e) < 0) {
+                cli_print_error(&e);
+                return CLI_EXIT_ERROR;
+            }
+            cfg->pose_pinned = src == CLI_POSE_PROFILE;
+            cfg->pose_search = src == CLI_POSE_SEARCH;
+        }
     }
     if (s->before) s->before(s->arg, meta);
     const char *corpus_path = s->corpus_path;
