@@ -149,7 +149,7 @@ int identify_read_file(const char *path, uint8_t **data, size_t *size, ff_error 
 
 /*
  * What a file of the 2019 Remaster is, from traits a reader can check
- * (ENGINE.md section 1): named FFVIII.exe (a 32-bit program, not a DLL) or
+ * (docs/engine.md section 1): named FFVIII.exe (a 32-bit program, not a DLL) or
  * FFVIII_EFIGS.dll / FFVIII_JP.dll (a 32-bit DLL), case ignored, and no
  * profile accepting it (the 2013 routines are not at their addresses: the
  * game's code is statically translated to C there). Called by
