@@ -61,9 +61,8 @@ Test(identify, standin_is_a_known_build, .init = setup, .fini = cleanup)
               o.out);
     cr_assert(strstr(o.out, "version dwords (FFNx's): [0x401004]"), "%s", o.out);
     /* The stand-in's own sizes, each as its profile says. */
-    cr_assert(strstr(o.out, "routine sizes (evidence, profile standin): 33 of 33 as the profile "
-                            "says"),
-              "%s", o.out);
+    cr_assert(strstr(o.out, "routine sizes (evidence, profile standin): "), "%s", o.out);
+    cr_assert(!strstr(o.out, "DIFFERS"), "%s", o.out);
     cr_assert(strstr(o.out, "  Battle_ReadAnimation: "), "%s", o.out);
     ts_out_free(&o);
     ts_cli(scratch, &o, "identify '%s' --routines", exe);
@@ -201,7 +200,7 @@ Test(identify, an_unknown_build_with_other_sizes_runs_with_them_stated, .init = 
     ts_cli(scratch, &o, "identify '%s'", copy);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "verdict: unknown_build (profile standin)"), "%s", o.out);
-    cr_assert(strstr(o.out, "routine sizes (evidence, profile standin): 32 of 33"), "%s", o.out);
+    cr_assert_eq(ts_count(o.out, "DIFFERS"), 1u, "%s", o.out);
     cr_assert(strstr(o.out, "Test_ReadUnmapped: the profile says "), "%s", o.out);
     cr_assert(strstr(o.out, "found 1 instruction, 0x1 bytes: DIFFERS"), "%s", o.out);
     cr_assert(strstr(o.err, "1 routine differs in size from profile standin"), "%s", o.err);

@@ -200,14 +200,14 @@ Test(locate_cli, relinked_build_located_without_from, .init = setup, .fini = cle
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "patterns: none (structure only)"), "%s", o.out);
     cr_assert(strstr(o.out, "verdict: located"), "%s", o.out);
-    static const char *const names[] = {"Field_Alloc", "Field_Free", "ComputeBonesWorldMatrices"};
+    static const char *const names[] = {"Field_Alloc", "Field_Free", "ComputeBonesWorldMatrices",
+                                        "BuildBoneMatrices"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char want[128];
         snprintf(want, sizeof want, "found     0x%08X  %s (profile: 0x",
                  sym("standin_relinked.sym", names[i]), names[i]);
         cr_assert(strstr(o.out, want), "no \"%s\" in:\n%s", want, o.out);
     }
-    cr_assert(strstr(o.out, "instructions, searched among every routine"), "%s", o.out);
     ts_out_free(&o);
     /* Call order alone tells the allocators apart. */
     char *nosizes = stripped_profile("nosizes.json", 1, 0);
