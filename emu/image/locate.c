@@ -459,6 +459,7 @@ static void solve(solver *sv)
         if (!sv->changed) patterns(sv);
         if (!sv->changed) call_order(sv);
         if (!sv->changed) locate_callee_order(sv);
+        if (!sv->changed) locate_bytes(sv);
         if (!sv->changed) locate_sizes(sv);
         if (!sv->changed) search(sv);
         if (!sv->changed) locate_search_size(sv);
@@ -553,6 +554,7 @@ int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p, const 
         goto done;
     sv->p = p;
     sv->pe = &pe;
+    sv->layout = layout;
     sv->err = err;
     rc = run_solver(sv, &pe, layout, opts, out);
     if (rc != 0 && sv->failed && err->kind == FF_E_OK)

@@ -16,9 +16,11 @@
  *     the profile or learned from a known build, tell apart candidates the
  *     structure leaves together (such as two allocator routines of the same
  *     shape), and find a routine no edge reaches;
- *   - size and instruction count (the profile's "size", "insns"): keep,
- *     among several candidates, those of that size; find a routine no edge
- *     reaches and no pattern describes (emu/image/locate_evidence.c);
+ *   - evidence bytes and size (the profile's "evidence" inside a routine,
+ *     its "size" and "insns"): keep, among several candidates, those with
+ *     those bytes at the same offset, then those of that size; a routine no
+ *     edge reaches and no pattern describes is searched by its size
+ *     (emu/image/locate_evidence.c);
  *   - call order: the profile lists callees in call order, so a found
  *     caller's first and last call targets are its first and last callees
  *     (Battle_ReadAnimation calls Field_Alloc first and Field_Free last),

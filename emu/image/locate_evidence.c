@@ -5,6 +5,9 @@
  *     keeps, among several candidates, those of that size and count; one
  *     nothing reached and without a pattern is searched among every entry
  *     by them;
+ *   - evidence bytes: the profile's "evidence" inside a routine (by its
+ *     size) keep, among several candidates, those with the same bytes at
+ *     the same offset;
  *   - call order: the profile lists a routine's callees in call order, so
  *     its first callee is the target its code calls first (the lowest call
  *     site) and its last the one it calls last (the highest call site).
@@ -40,6 +43,41 @@ static void size_text(const profile_routine *r, char *buf, size_t cap)
         snprintf(buf, cap, "size 0x%X", r->size);
     else
         snprintf(buf, cap, "%u instructions", r->insns);
+}
+
+/* The evidence bytes of the profile inside routine r: by r's size, else its first bytes. */
+static int inside(const profile_routine *r, const profile_evidence *e)
+{
+    uint32_t span = r->size ? r->size : LOCATE_ROUTINE_HEAD;
+    return e->address >= r->address && e->address - r->address < span &&
+           e->len <= span - (e->address - r->address);
+}
+
+/* 1 when every evidence entry inside r holds at the same offset in the walked candidate. */
+static int same_bytes(const solver *sv, const profile_routine *r, const walk_routine *w)
+{
+    for (unsigned k = 0; k < sv->p->nevidence; k++) {
+        const profile_evidence *e = &sv->p->evidence[k];
+        if (!inside(r, e)) continue;
+        uint64_t at = (uint64_t)w->entry + (e->address - r->address) - sv->pe->image_base;
+        if (at + e->len > sv->pe->size_of_image ||
+            memcmp(sv->layout + at, e->bytes, e->len) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+void locate_bytes(solver *sv)
+{
+    for (unsigned i = 0; i < sv->p->nroutines && !sv->failed; i++) {
+        const dom *d = &sv->d[i];
+        const profile_routine *r = &sv->p->routines[i];
+        if (sv->skip[i] || d->any || d->n < 2) continue;
+        int any = 0;
+        for (unsigned k = 0; k < sv->p->nevidence; k++)
+            any |= inside(r, &sv->p->evidence[k]);
+        if (any) locate_keep_where(sv, i, same_bytes, "its evidence bytes");
+    }
 }
 
 void locate_sizes(solver *sv)

@@ -11,6 +11,7 @@
 #include "emu/image/walk.h"
 
 #define LOCATE_MAX_HITS 256 /* occurrences of a table's bytes looked at */
+#define LOCATE_ROUTINE_HEAD 64 /* bytes after an entry that belong to it when its size is unknown */
 
 /* A routine's candidates: "anything" until evidence narrows them. */
 typedef struct dom {
@@ -30,6 +31,7 @@ typedef struct dom {
 typedef struct solver {
     scan *sc;
     const pe_image *pe;
+    const uint8_t *layout; /* the image as laid out (pe_build_image) */
     const emu_profile *p;
     dom d[PROFILE_MAX_ROUTINES];
     int skip[PROFILE_MAX_ROUTINES];
@@ -55,6 +57,8 @@ void locate_keep_where(solver *sv, unsigned i,
                        int (*ok)(const solver *sv, const profile_routine *r, const walk_routine *w),
                        const char *evidence);
 /* Evidence of emu/image/locate_evidence.c, each one step of the solver (sv->changed). */
+/* Among several candidates, those with the profile's evidence bytes inside the routine. */
+void locate_bytes(solver *sv);
 /* Among several candidates, those of the profile's size and instruction count. */
 void locate_sizes(solver *sv);
 /* A routine's first and last callees: the targets its found candidates call first and last. */

@@ -13,7 +13,6 @@
 #include "common/le.h"
 #include "emu/image/locate_internal.h"
 
-#define ROUTINE_HEAD 64 /* a fingerprint this close after an entry moves with the routine */
 
 static const char *base_name(const char *path)
 {
@@ -32,8 +31,9 @@ static uint32_t moved_fingerprint(const locate_result *r, const emu_profile *src
     }
     for (unsigned i = 0; i < src->nroutines; i++) {
         const profile_routine *rt = &src->routines[i];
+        uint32_t span = rt->size ? rt->size : LOCATE_ROUTINE_HEAD;
         if (r->routines[i].status == LOCATE_FOUND && f->address >= rt->address &&
-            f->address - rt->address < ROUTINE_HEAD)
+            f->address - rt->address < span)
             return r->routines[i].address + (f->address - rt->address);
     }
     uint32_t at[2];

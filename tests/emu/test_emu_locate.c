@@ -549,3 +549,34 @@ Test(locate, the_games_profile_finds_only_what_holds_in_another_engine)
                  r->refusal);
     free(r);
 }
+
+/* Evidence bytes inside a routine tell apart candidates nothing else does. */
+Test(locate, evidence_bytes_inside_a_routine_tell_twins_apart)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 1);
+    uint32_t fa = profile_find_routine(&p, "Field_Alloc")->address;
+    uint32_t ff = profile_find_routine(&p, "Field_Free")->address;
+    emu_image *img = te_standin_image("standin.exe");
+    const uint8_t *lay = emu_image_layout(img);
+    uint32_t base = emu_image_pe(img)->image_base;
+    unsigned k = 0;
+    while (k < 16 && memcmp(lay + (fa - base) + k, lay + (ff - base) + k, 4) == 0) k++;
+    cr_assert_lt(k, 16u, "the twins' first bytes differ somewhere");
+    p.nevidence = 1;
+    snprintf(p.evidence[0].what, sizeof p.evidence[0].what, "Field_Free's cursor update");
+    p.evidence[0].address = ff + k;
+    p.evidence[0].len = 4;
+    memcpy(p.evidence[0].bytes, lay + (ff - base) + k, 4);
+    emu_image_free(img);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    const locate_item *it = item(r->routines, r->nroutines, "Field_Free");
+    cr_assert_eq(it->status, LOCATE_FOUND, "%s", it->why);
+    cr_assert_eq(it->address, sym("standin_relinked.sym", "Field_Free"));
+    cr_assert(strstr(it->how, "its evidence bytes"), "%s", it->how);
+    it = item(r->routines, r->nroutines, "Field_Alloc");
+    cr_assert_eq(it->status, LOCATE_FOUND, "%s", it->why);
+    cr_assert_eq(it->address, sym("standin_relinked.sym", "Field_Alloc"));
+    free(r);
+}
