@@ -60,8 +60,7 @@ static int same_bytes(const solver *sv, const profile_routine *r, const walk_rou
         const profile_evidence *e = &sv->p->evidence[k];
         if (!inside(r, e)) continue;
         uint64_t at = (uint64_t)w->entry + (e->address - r->address) - sv->pe->image_base;
-        if (at + e->len > sv->pe->size_of_image ||
-            memcmp(sv->layout + at, e->bytes, e->len) != 0)
+        if (at + e->len > sv->pe->size_of_image || memcmp(sv->layout + at, e->bytes, e->len) != 0)
             return 0;
     }
     return 1;
@@ -167,8 +166,7 @@ void locate_callee_order(solver *sv)
     for (unsigned qi = 0; qi < p->nroutines && !sv->failed; qi++) {
         const profile_routine *r = &p->routines[qi];
         const dom *q = &sv->d[qi];
-        if (sv->skip[qi] || !r->callees_known || r->ncallees < 2 || q->any || q->n != 1)
-            continue;
+        if (sv->skip[qi] || !r->callees_known || r->ncallees < 2 || q->any || q->n != 1) continue;
         const walk_routine *w = locate_walk_of(sv, q->v[0]);
         if (!w || !order_agrees(sv, r, w)) continue;
         const profile_routine *first = profile_find_routine(p, r->callees[0]);

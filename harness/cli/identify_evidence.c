@@ -15,7 +15,8 @@
 
 static void print_bytes(const uint8_t *b, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++) printf("%s%02X", i ? " " : "", b[i]);
+    for (unsigned i = 0; i < n; i++)
+        printf("%s%02X", i ? " " : "", b[i]);
 }
 
 static void print_version(const identify_version *v)
@@ -45,8 +46,10 @@ void cli_identify_print_evidence(const identify_match *m)
         print_bytes(e->bytes.expected, e->bytes.len);
         if (!e->bytes.held) {
             printf(" expected, found ");
-            if (e->bytes.found_len) print_bytes(e->bytes.found, e->bytes.found_len);
-            else printf("(outside the image)");
+            if (e->bytes.found_len)
+                print_bytes(e->bytes.found, e->bytes.found_len);
+            else
+                printf("(outside the image)");
         }
         printf(" (%s)\n", e->what);
     }
@@ -67,8 +70,10 @@ static identify_structure *walk_file(const char *path, const emu_profile *p)
     int rc = s ? identify_routines(data, size, p, s, &err) : -1;
     free(data);
     if (rc < 0) {
-        if (s) cli_print_error(&err);
-        else cli_fail("out of memory");
+        if (s)
+            cli_print_error(&err);
+        else
+            cli_fail("out of memory");
         free(s);
         return NULL;
     }
@@ -116,8 +121,8 @@ int cli_size_differences(const char *path, const emu_profile *p, char *buf, size
         char want[64], got[64];
         size_words(r, 1, want, sizeof want);
         size_words(r, 0, got, sizeof got);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s %s -> %s", used ? "; " : "",
-                                 r->name, want, r->decoded ? got : "not decoded");
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s -> %s", used ? "; " : "", r->name,
+                                 want, r->decoded ? got : "not decoded");
     }
     int differ = (int)s->nsize_differ;
     free(s);
@@ -138,8 +143,8 @@ int cli_identify_print_sizes(const char *path, const emu_profile *p, identify_ve
         cli_warn("unknown build: every fingerprint holds, so it runs; %u routine%s differ%s in "
                  "size from profile %s (listed above): results hold only as far as they do "
                  "what the profile's build does",
-                 s->nsize_differ, s->nsize_differ == 1 ? "" : "s",
-                 s->nsize_differ == 1 ? "s" : "", p->name);
+                 s->nsize_differ, s->nsize_differ == 1 ? "" : "s", s->nsize_differ == 1 ? "s" : "",
+                 p->name);
     free(s);
     return 0;
 }
