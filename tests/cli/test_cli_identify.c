@@ -69,6 +69,7 @@ Test(identify, standin_is_a_known_build, .init = setup, .fini = cleanup)
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "0x00508F90 Battle_ReadAnimation"), "%s", o.out);
     cr_assert(strstr(o.out, "0 routines with problems"), "%s", o.out);
+    cr_assert(strstr(o.out, "    size: Battle_ReadAnimation: "), "%s", o.out);
     ts_out_free(&o);
     free(exe);
 }
