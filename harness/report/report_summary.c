@@ -17,12 +17,15 @@ int report_render_summary(const cJSON *report, strbuf *out)
     rv_verdict(report, &v);
     run_totals t;
     rv_totals(report, &t);
-    sb_printf(out, "%s%s: %llu comparisons: %llu match, %llu mismatch, %llu fault, %llu bad input",
+    sb_printf(out, "%s%s: %llu comparisons: %llu match, %llu mismatch, %llu fault",
               verdict_label(v), rv_bool(run, "interrupted", 0) ? " (interrupted)" : "",
               (unsigned long long)t.comparisons, (unsigned long long)t.by_status[RES_MATCH],
               (unsigned long long)t.by_status[RES_MISMATCH],
-              (unsigned long long)t.by_status[RES_FAULT],
-              (unsigned long long)t.by_status[RES_BAD_INPUT]);
+              (unsigned long long)t.by_status[RES_FAULT]);
+    /* Said when there are some: only an outside decoder's traces leave clips not decoded. */
+    if (t.by_status[RES_NOT_DECODED])
+        sb_printf(out, ", %llu not decoded", (unsigned long long)t.by_status[RES_NOT_DECODED]);
+    sb_printf(out, ", %llu bad input", (unsigned long long)t.by_status[RES_BAD_INPUT]);
     if (t.leaf_calls)
         sb_printf(out, "; leaf: %llu calls, %llu mismatch, %llu fault",
                   (unsigned long long)t.leaf_calls, (unsigned long long)t.leaf_mismatches,

@@ -79,6 +79,7 @@ typedef struct run_fslot {
 typedef struct run_ctx {
     const run_config *cfg;
     field_set fields; /* what both sides' traces carry: the fields of the levels run */
+    field_classes classes; /* the field table's classes, for what each clip compared */
     ref_pose_opts pose_opts;   /* the reference's pose convention (pose level) */
     const ref_pose_opts *pose; /* &pose_opts with the pose level, else NULL */
     pose_width_run width;      /* the width of the sums when the comparison decides it */
