@@ -24,7 +24,6 @@
 #include "harness/run/run_entity.h"
 #include "harness/run/context.h"
 #include "harness/run/worker.h"
-#include "harness/core/field_use.h"
 #include "harness/traces/trace_fields.h"
 #include "harness/traces/trace_json.h"
 #include "harness/traces/tracefile.h"
@@ -259,43 +258,6 @@ typedef struct cand_side {
     const ff_error *err;
 } cand_side;
 
-/* The skeleton's bytes before a clip, NULL when the file's skeleton section is short. */
-static const uint8_t *skeleton0(const dat_file *d)
-{
-    size_t need = ref_skel_size(d);
-    return need && d->skel_off <= d->size && need <= d->size - d->skel_off
-               ? d->data + d->skel_off
-               : NULL;
-}
-
-/*
- * What the clip compared, per field class, and its status when every value
- * compared agrees: not decoded when the candidate stopped short (its ticks a
- * prefix of the authority's) or left out a required class, else a match.
- * Returns 1 when decided (0: a mismatch to record), -1 with err.
- */
-static int decoded(worker *w, const dat_file *d, clip_result *r, const cand_side *cs,
-                   const trace *auth, ff_error *err)
-{
-    run_ctx *ctx = w->ctx;
-    field_set all = field_set_of_levels((1u << FIELD_LEVEL__COUNT) - 1), frames = tjf_frames_fields();
-    const field_set *can = !cs->traces ? &ctx->fields : cs->frames ? &frames : &all;
-    field_use_clip(&ctx->classes, &w->rt, auth, can, skeleton0(d), &r->use);
-    int differ = cmp_traces(&w->rt, auth, &r->div);
-    int short_of = differ && w->rt.n < auth->n && r->div.tick == w->rt.n;
-    if (differ && !short_of) return 0;
-    r->missing = (uint16_t)(field_use_unsupplied(&ctx->classes, &r->use) & ctx->cfg->require);
-    if (!short_of && !r->missing) {
-        r->status = RES_MATCH;
-        return 1;
-    }
-    r->status = RES_NOT_DECODED;
-    if (cs->absent && !(r->error = run_dup(cs->err, sizeof *r->error)))
-        return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
-    if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->mismatches, 1);
-    return 1;
-}
-
 /* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
 static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, const cand_side *cs,
                     int auth_ok, const ff_error *auth_err, res_source src, ff_error *err)
@@ -323,7 +285,10 @@ static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, const
         if (p) atomic_fetch_add(&p->bad_input, 1);
         return 0;
     }
-    int done = decoded(w, d, r, cs, &auth, err);
+    field_set all = field_set_of_levels((1u << FIELD_LEVEL__COUNT) - 1), frames = tjf_frames_fields();
+    run_decoded dc = {!cs->traces ? &ctx->fields : cs->frames ? &frames : &all, cs->absent,
+                      cs->err};
+    int done = run_result_decoded(ctx, d, r, &w->rt, &auth, &dc, err);
     if (done) return done < 0 ? -1 : 0;
     r->status = RES_MISMATCH;
     if (stream_window(d, a, r, err) < 0) return -1;
