@@ -99,7 +99,10 @@ int report_render_markdown(const cJSON *report, strbuf *out);
 int report_render_junit(const cJSON *report, strbuf *out);
 /*
  * The terminal's one-line summary: the stored verdict ("PASS", "FAIL
- * (interrupted)"), then the frame, leaf and entity counts and the seconds.
+ * (interrupted)"), then the frame counts ("not decoded" when some were
+ * not), the field classes a candidate left out where the clips carry them
+ * ("; not compared: scale (11 clips carry it)"), the leaf and entity
+ * counts and the seconds.
  */
 int report_render_summary(const cJSON *report, strbuf *out);
 /*
