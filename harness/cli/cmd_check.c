@@ -20,6 +20,17 @@
 #include "harness/traces/tracefile.h"
 #include "harness/traces/traceset.h"
 
+/* "root, skel_flag, rot, ...": the field table's classes, into buf. */
+static void class_list(char *buf, size_t n)
+{
+    field_classes fc;
+    field_classes_make(&fc);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < fc.n && at < n; k++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", k ? ", " : "", field_class_name(&fc, k));
+}
+
 static void help(FILE *out)
 {
     fputs("usage: ff8diff check --traces DIR [--against DIR2 [--require FIELDS]] [--corpus PATH]\n"
@@ -35,9 +46,8 @@ static void help(FILE *out)
           "                    docs/guide.md); modes with no file at all are left out\n"
           "                    (said in the report) unless --modes names them\n"
           "  --require FIELDS  field classes the candidate must supply wherever the golden\n"
-          "                    traces carry them, comma-separated: root, skel_flag, rot,\n"
-          "                    scale, cmd, mat, ret, world, placed (the keys of the trace\n"
-          "                    formats); a clip that leaves one out is not decoded\n"
+          "                    traces carry them, comma-separated (the keys of the trace\n"
+          "                    formats, below); a clip that leaves one out is not decoded\n"
           "  --corpus PATH     the .dat files the traces were recorded from (default: the\n"
           "                    corpus DIR/manifest.json names, synthetic presets regenerated)\n"
           "  --preset NAME     synthetic corpus preset when DIR has no manifest (small)\n"
@@ -65,10 +75,13 @@ static void help(FILE *out)
           "off by whole turns (a multiple of 4096) has no pose effect beyond trig rounding,\n"
           "but the clip stays a mismatch (reports/README.md).\n"
           "Exit: 0 everything matches, 1 mismatches, faults or clips not decoded, 2 usage or\n"
-          "input errors\n"
-          "(bad input included), 3 internal or resource errors (memory, a full disk for the\n"
-          "report), 130 / 143 interrupted by SIGINT / SIGTERM (a partial report is written).\n",
+          "input errors (bad input included), 3 internal or resource errors (memory, a full\n"
+          "disk for the report), 130 / 143 interrupted by SIGINT / SIGTERM (a partial report\n"
+          "is written).\n",
           out);
+    char classes[256];
+    class_list(classes, sizeof classes);
+    fprintf(out, "Field classes: %s.\n", classes);
 }
 
 enum { OPT_TRACES = CLI_OPT_OWN, OPT_AGAINST, OPT_REQUIRE, OPT_OUT };
@@ -298,11 +311,7 @@ static int parse_require(const char *text, unsigned *out)
         int k = field_class_find(&fc, tok);
         if (k < 0) {
             char known[256];
-            size_t at = 0;
-            known[0] = '\0';
-            for (int i = 0; i < fc.n && at < sizeof known; i++)
-                at += (size_t)snprintf(known + at, sizeof known - at, "%s%s", i ? ", " : "",
-                                       field_class_name(&fc, i));
+            class_list(known, sizeof known);
             cli_fail("check: --require: no field class \"%s\" (one of: %s)", tok, known);
             return -1;
         }
