@@ -239,25 +239,33 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
     ff_error err;
     int rc = reports_dir ? report_write(report, reports_dir, m->run_id, &dir, &err) : 0;
     int status = report_exit_code(report);
-    strbuf line;
+    strbuf line, fields;
     sb_init(&line);
+    sb_init(&fields);
     report_render_summary(report, &line);
+    report_fields_summary(&fields, report);
     cJSON_Delete(report);
     if (rc < 0) {
         /* The run went through; its report could not be kept (a full disk, no memory). */
         cli_print_error(&err);
         cli_fail("the report could not be written: internal or resource error");
         sb_free(&line);
+        sb_free(&fields);
         return CLI_EXIT_INTERNAL;
     }
     if (reports_dir) fputs(line.s ? line.s : "", stdout);
     sb_free(&line);
-    if (!reports_dir) return status; /* nothing written: nothing to say where */
+    if (!reports_dir) {
+        sb_free(&fields);
+        return status; /* nothing written: nothing to say where */
+    }
     if (r->ngroups && r->ncauses) /* causes come from replays: none in a check */
         printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
                r->ncauses, r->ncauses == 1 ? "" : "s");
     else if (r->ngroups)
         printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
+    fputs(fields.s ? fields.s : "", stdout);
+    sb_free(&fields);
     const run_totals *t = &r->totals;
     if (t->cells[CELL_WHOLE_TURNS]) {
         uint64_t wt = t->cells[CELL_WHOLE_TURNS], known = t->turns_equal + t->turns_differ;
