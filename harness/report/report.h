@@ -70,6 +70,9 @@ cJSON *report_pose_leaf_json(const run_results *r);
 void report_pose_leaf_html(strbuf *b, const cJSON *report);
 void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
+/* The run report's style sheet (other pages of the tool look the same). */
+const char *report_html_css(void);
+
 /* Renderers: from a report tree (as built, or parsed back from report.json). */
 int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);
