@@ -150,6 +150,7 @@ static char *find_ci(const char *dir, const char *name, mode_t type)
     return full;
 }
 
+/* The folder of a file system path ('/' only: this is no base name but a place to list). */
 static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -375,8 +376,7 @@ static int open_dir(corpus *c, const char *path, ff_error *err)
 static int has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path), k = strlen(ext);
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
+    const char *base = path_base(path);
     return strlen(base) > k && n >= k && !strcasecmp(path + n - k, ext);
 }
 
@@ -392,8 +392,7 @@ static int open_file(corpus *c, const char *path, ff_error *err)
         return ff_error_set(err, FF_E_USAGE, path, -1,
                             "not a .dat file, an archive (.fs/.fi/.fl) or a folder");
     strlist l = {0};
-    const char *slash = strrchr(path, '/');
-    if (strlist_add(&l, slash ? slash + 1 : path) < 0)
+    if (strlist_add(&l, path_base(path)) < 0)
         return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
     c->kind = CORPUS_FILE;
     if (take_list(c, NULL, &l, err) < 0) return -1;

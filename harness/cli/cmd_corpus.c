@@ -202,8 +202,11 @@ static void list_line(const corpus *c, size_t i, uint64_t size, const char *comp
         printf("%-24s  ERROR: %s\n", name, cli_safe(err->reason, why, sizeof why));
         return;
     }
-    printf("%-24s  %10llu bytes%s%s\n", name, (unsigned long long)size, comp ? "  " : "",
-           comp ? comp : "");
+    char as[300] = "";
+    if (strcmp(corpus_name(c, i), path_base(corpus_path(c, i))))
+        snprintf(as, sizeof as, "  as %s", corpus_name(c, i)); /* a suffix off, or renamed */
+    printf("%-24s  %10llu bytes%s%s%s\n", name, (unsigned long long)size, comp ? "  " : "",
+           comp ? comp : "", as);
 }
 
 static int do_list(const char *path, const char *lang)
