@@ -65,9 +65,6 @@ static int rd_get(reader *r, void *out, size_t n, ff_error *err)
 static void add_problem(zzz *z, const ff_error *e)
 {
     z->nproblems++;
-    if (z->n && z->e[z->n - 1].bad && z->e[z->n - 1].problem == SIZE_MAX &&
-        z->kept < ZZZ_PROBLEMS_MAX)
-        z->e[z->n - 1].problem = z->kept;
     if (z->kept >= ZZZ_PROBLEMS_MAX) return;
     if (GROW(z->problems, z->pcap, z->kept + 1, 8) < 0) return;
     z->problems[z->kept++] = *e;
@@ -132,12 +129,14 @@ static int read_record(zzz *z, reader *r, uint32_t i, ff_error *err)
     }
     name[len] = '\0';
     zzz_entry *e = &z->e[z->n++];
-    *e = (zzz_entry){name, le_u64(w), le_u32(w + 8), at, 0, SIZE_MAX};
+    *e = (zzz_entry){name, le_u64(w), le_u32(w + 8), at, 0, ZZZ_PROBLEMS_MAX};
     if (bad_name(name, len)) {
         e->bad = 1;
+        e->problem = z->kept;
         problem(z, FF_E_FORMAT, (int64_t)(at + 4), "%s: its name holds a control byte", what);
     } else if (e->offset > z->size || e->size > z->size - e->offset) {
         e->bad = 1;
+        e->problem = z->kept;
         problem(z, FF_E_RANGE, (int64_t)(at + 4 + len),
                 "%s (%.200s): offset %llu and size %u run past the end of the file (%llu "
                 "bytes)",
@@ -176,7 +175,7 @@ static int mark_duplicates(zzz *z, ff_error *err)
             continue;
         }
         z->e[i].bad = 1;
-        if (z->kept < ZZZ_PROBLEMS_MAX) z->e[i].problem = z->kept;
+        z->e[i].problem = z->kept;
         problem(z, FF_E_FORMAT, (int64_t)z->e[i].at,
                 "entry %zu (%.200s): duplicate name, entry %zu (at %llu) has it; only that "
                 "one is read",
@@ -399,7 +398,7 @@ int zzz_pick_battle(const zzz *z, const char *lang, size_t *fs, char *lang_out, 
         if (first == SIZE_MAX || cmp_lang(l, len, first_lang, first_len) < 0)
             first = i, first_lang = l, first_len = len;
     }
-    if (first == SIZE_MAX && refused != SIZE_MAX && z->e[refused].problem != SIZE_MAX) {
+    if (first == SIZE_MAX && refused != SIZE_MAX && z->e[refused].problem < z->kept) {
         if (err) *err = z->problems[z->e[refused].problem];
         return -1;
     }

@@ -36,7 +36,7 @@ typedef struct zzz_entry {
     uint32_t size;
     uint64_t at;    /* where its record starts in the table */
     int bad;        /* 1: refused (see the problems), never handed out */
-    size_t problem; /* bad: its problem's index (SIZE_MAX when not kept) */
+    size_t problem; /* bad: its problem's index (zzz_problem), which is NULL when not kept */
 } zzz_entry;
 
 typedef struct zzz zzz;

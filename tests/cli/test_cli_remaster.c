@@ -238,3 +238,44 @@ Test(remaster, corpus_diff_finds_exactly_the_changed_clips, .init = setup, .fini
     free(old);
     free(rem);
 }
+
+/* A skeleton byte changed: every clip of the file, skeleton changed, from frame 0 in every mode. */
+Test(remaster, corpus_diff_skeleton_change_marks_every_clip, .init = setup, .fini = teardown,
+     .timeout = 120)
+{
+    char *changed = ts_path(scratch, "changed"), *path = ts_path(changed, "c0m002.dat");
+    ts_copy_dir(folder, changed);
+    size_t size;
+    uint8_t *data = (uint8_t *)ts_read(path, &size);
+    dat_file d;
+    ff_error err;
+    TS_OK(dat_parse(data, size, "c0m002.dat", &d, &err), &err);
+    data[d.skel_off + DAT_SKEL_HEADER + 48 + 2] ^= 0x11; /* bone 1, inside its record */
+    ts_write(path, data, size);
+    ts_out o;
+    ts_cli(scratch, &o, "corpus diff '%s' '%s' --json", folder, changed);
+    cr_assert_eq(o.status, 1, "%s", o.err);
+    cJSON *doc = cJSON_Parse(o.out);
+    cr_assert(doc);
+    cr_assert_eq(ts_num(doc, "totals.differ"), 1);
+    cr_assert_eq(ts_num(doc, "totals.clips_changed"), d.clips);
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(doc, "files"))
+    {
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(f, "status")->valuestring, "differ")) continue;
+        const cJSON *k, *m;
+        cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(f, "clips"))
+        {
+            cr_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "skeleton")));
+            cr_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(k, "stream")));
+            cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(k, "first_frame"))
+                cr_assert(cJSON_IsNumber(m) && m->valuedouble == 0, "clip %d %s",
+                          (int)ts_num(k, "clip"), m->string);
+        }
+    }
+    cJSON_Delete(doc);
+    ts_out_free(&o);
+    free(data);
+    free(path);
+    free(changed);
+}
