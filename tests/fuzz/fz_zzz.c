@@ -19,11 +19,11 @@ static int check_table(const zzz *z, size_t size, fz_report *r)
 {
     for (size_t i = 0; i < zzz_count(z); i++) {
         const zzz_entry *e = zzz_get(z, i);
+        if (e->bad) continue; /* kept as read: its name may hold a NUL */
         size_t len = e->name ? strlen(e->name) : 0;
         if (len == 0 || len > ZZZ_NAME_MAX)
             return fz_broken(r, "entry %zu: name length %zu", i, len);
         if (e->at + 4 + len + 12 > size) return fz_broken(r, "entry %zu: record past the file", i);
-        if (e->bad) continue;
         if (e->offset > size || e->size > size - e->offset)
             return fz_broken(r, "entry %zu: a good entry runs past the file", i);
         for (size_t j = 0; j < i; j++)
@@ -83,8 +83,8 @@ int fz_zzz_one(const uint8_t *data, size_t size, fz_report *r)
     size_t fs;
     if (rc == 0 && zzz_pick_battle(z, NULL, &fs, lang, sizeof lang, langs, sizeof langs, &err) == 0)
         rc = read_battle(z, data, fs, r);
-    else if (rc == 0 && err.kind != FF_E_USAGE)
-        rc = fz_broken(r, "zzz_pick_battle: kind %d", (int)err.kind);
+    else if (rc == 0 && err.kind != FF_E_USAGE) /* a refused battle entry: its own problem */
+        rc = fz_rejected(r, &err, ZZZ_NAME, "zzz_pick_battle");
     arc_range range;
     char name[FF_ERR_FILE_MAX];
     if (rc == 0 && zzz_count(z) && zzz_range(z, 0, &range, name, sizeof name, &err) == 0)
