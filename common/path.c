@@ -51,3 +51,11 @@ char *path_join_new(const char *dir, const char *name)
     memcpy(p + a + s, name, b + 1);
     return p;
 }
+
+const char *path_base(const char *path)
+{
+    const char *b = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\') b = p + 1;
+    return b;
+}

@@ -28,4 +28,12 @@ int path_format(char *out, size_t n, ff_error *err, const char *fmt, ...)
 /* dir and name joined as path_join does, into a new string (NULL when out of memory). */
 char *path_join_new(const char *dir, const char *name);
 
+/*
+ * The base name of a path or an archive entry's name: what follows the last
+ * '/' or '\\' (both separate: FL lines and zzz names are Windows paths, file
+ * system paths use '/'); path itself when it holds neither. The one base-name
+ * function of the project: a pointer inside path, never NULL for a string.
+ */
+const char *path_base(const char *path);
+
 #endif

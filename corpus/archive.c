@@ -9,14 +9,16 @@
 #include "common/le.h"
 #include "corpus/archive.h"
 
-#include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "common/file.h"
+#include "corpus/lz4f.h"
 #include "corpus/lzss.h"
+#include "common/path.h"
 
 /* Expansion limits used to refuse absurd FI sizes before allocating:
  * an LZSS flag byte + 8 references (17 bytes) yield at most 144 bytes;
@@ -28,15 +30,15 @@ struct arc {
     char *fi_name, *fl_name, *fs_name;
     arc_entry *entries;
     size_t n;
-    int fd;
-    uint64_t fs_size;
+    int fd, fd_owned;
+    uint64_t fs_base, fs_size;
 };
 
-/* Where an entry's bytes come from: memory or an open file. */
+/* Where an entry's bytes come from: memory or a range of an open file. */
 typedef struct fs_source {
     const uint8_t *mem;
     int fd;
-    uint64_t size;
+    uint64_t base, size;
     const char *name;
 } fs_source;
 
@@ -55,14 +57,6 @@ void arc_entries_free(arc_entry *entries, size_t n)
     for (size_t i = 0; i < n; i++)
         free(entries[i].path);
     free(entries);
-}
-
-static const char *base_name(const char *path)
-{
-    const char *b = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '\\' || *p == '/') b = p + 1;
-    return b;
 }
 
 /* A control byte other than the line ends: names never carry one to a terminal or a file name. */
@@ -114,7 +108,7 @@ static int fl_split(const uint8_t *fl, size_t size, arc_entry *entries, size_t n
         memcpy(s, fl + start, end - start);
         s[end - start] = '\0';
         entries[k].path = s;
-        entries[k].base = base_name(s);
+        entries[k].base = path_base(s);
         k++;
         start = i + 1;
     }
@@ -162,7 +156,11 @@ static int src_read(const fs_source *s, uint64_t off, void *buf, size_t len, ff_
         memcpy(buf, s->mem + off, len); /* callers checked off + len <= size */
         return 0;
     }
-    return file_pread(s->fd, s->name, off, buf, len, err);
+    if (file_pread(s->fd, s->name, s->base + off, buf, len, err) < 0) {
+        if (err) err->offset = (int64_t)off; /* inside the range, as its other errors */
+        return -1;
+    }
+    return 0;
 }
 
 static uint8_t *alloc_out(uint32_t size, const char *name, ff_error *err)
@@ -190,29 +188,26 @@ static int read_stored(const arc_entry *e, size_t i, const fs_source *s, const c
     return 0;
 }
 
-static int decode_lz4(const arc_entry *e, size_t i, const uint8_t *src, uint32_t csize,
-                      const char *fs_name, uint8_t *dst, ff_error *err)
+/* The u32 after an entry's size word, when it is the 4ZL_ tag: its header and block size. */
+static int read_4zl(const arc_entry *e, size_t i, const fs_source *s, uint32_t len, uint64_t left,
+                    arc_framing *framing, uint32_t *block, ff_error *err)
 {
-    int64_t at = (int64_t)e->offset + 4;
-    if (csize > (uint32_t)INT32_MAX || e->size >= (uint32_t)INT32_MAX)
-        return ff_error_set(err, FF_E_RANGE, fs_name, at, "entry %zu (%s): LZ4 sizes above 2 GiB",
-                            i, e->base);
-    /* One spare byte tells "longer than announced" from a clean decode. */
-    int got = LZ4_decompress_safe((const char *)src, (char *)dst, (int)csize, (int)e->size + 1);
-    if (got < 0)
-        return ff_error_set(err, FF_E_FORMAT, fs_name, at + (int64_t)(-got - 1),
-                            "entry %zu (%s): LZ4 data corrupt or longer than the announced %u "
-                            "bytes",
-                            i, e->base, e->size);
-    if ((uint32_t)got != e->size)
-        return ff_error_set(err, FF_E_FORMAT, fs_name, at,
-                            "entry %zu (%s): LZ4 data decodes to %d bytes, the index says %u", i,
-                            e->base, got, e->size);
-    return 0;
+    *framing = ARC_FRAMING_SIZE;
+    *block = len;
+    if (e->comp != ARC_LZ4 || left < LZ4F_HEAD) return 0;
+    uint8_t head[LZ4F_HEAD];
+    if (src_read(s, (uint64_t)e->offset + 4, head, LZ4F_HEAD, err) < 0) return -1;
+    if (!lz4f_is_tagged(head)) return 0;
+    char what[96];
+    snprintf(what, sizeof what, "%zu (%.64s)", i, e->base);
+    *framing = ARC_FRAMING_ZL4;
+    return lz4f_check_head(len, head, e->size, left, s->name, (int64_t)e->offset, what, block,
+                           err);
 }
 
-static int read_packed(const arc_entry *e, size_t i, const fs_source *s, uint8_t **out,
-                       ff_error *err)
+/* The size word of a compressed entry, checked against what the FS holds and the FI size. */
+static int packed_head(const arc_entry *e, size_t i, const fs_source *s, arc_framing *framing,
+                       uint32_t *block, ff_error *err)
 {
     uint64_t left = s->size - e->offset;
     if (left < 4)
@@ -221,6 +216,8 @@ static int read_packed(const arc_entry *e, size_t i, const fs_source *s, uint8_t
     uint8_t word[4];
     if (src_read(s, e->offset, word, 4, err) < 0) return -1;
     uint32_t csize = le_u32(word);
+    if (read_4zl(e, i, s, csize, left - 4, framing, block, err) < 0) return -1;
+    if (*framing == ARC_FRAMING_ZL4) return 0;
     if (csize > left - 4)
         return ff_error_set(err, FF_E_RANGE, s->name, (int64_t)e->offset,
                             "entry %zu (%s): compressed size %u runs past the end of %s (%llu "
@@ -232,6 +229,15 @@ static int read_packed(const arc_entry *e, size_t i, const fs_source *s, uint8_t
                             "entry %zu (%s): %u compressed bytes cannot hold the announced %u "
                             "bytes",
                             i, e->base, csize, e->size);
+    return 0;
+}
+
+static int read_packed(const arc_entry *e, size_t i, const fs_source *s, uint8_t **out,
+                       arc_framing *framing, ff_error *err)
+{
+    uint32_t csize = 0;
+    if (packed_head(e, i, s, framing, &csize, err) < 0) return -1;
+    uint64_t at = (uint64_t)e->offset + 4 + (*framing == ARC_FRAMING_ZL4 ? LZ4F_HEAD : 0);
     uint8_t *src = malloc(csize ? csize : 1);
     uint8_t *dst = malloc((size_t)e->size + 1);
     int rc = -1;
@@ -239,12 +245,15 @@ static int read_packed(const arc_entry *e, size_t i, const fs_source *s, uint8_t
         ff_error_set(err, FF_E_NOMEM, s->name, -1, "no memory for entry %zu", i);
         goto done;
     }
-    if (src_read(s, (uint64_t)e->offset + 4, src, csize, err) < 0) goto done;
-    if (e->comp == ARC_LZSS)
-        rc = lzss_decode(src, csize, dst, e->size, s->name, (int64_t)e->offset + 4, err);
-    else
-        rc = decode_lz4(e, i, src, csize, s->name, dst, err);
-    if (rc < 0 && e->comp == ARC_LZSS) ff_error_prefix(err, "entry %zu (%s)", i, e->base);
+    if (src_read(s, at, src, csize, err) < 0) goto done;
+    if (e->comp == ARC_LZSS) {
+        rc = lzss_decode(src, csize, dst, e->size, s->name, (int64_t)at, err);
+        if (rc < 0) ff_error_prefix(err, "entry %zu (%s)", i, e->base);
+    } else {
+        char what[96];
+        snprintf(what, sizeof what, "%zu (%.64s)", i, e->base);
+        rc = lz4f_block(src, csize, dst, e->size, s->name, (int64_t)at, what, err);
+    }
 done:
     free(src);
     if (rc < 0) {
@@ -278,16 +287,19 @@ static int check_entry(const arc_entry *entries, size_t n, size_t i, uint64_t fs
 }
 
 static int extract(const arc_entry *entries, size_t n, size_t i, const fs_source *s,
-                   const char *fi_name, uint8_t **data, size_t *size, ff_error *err)
+                   const char *fi_name, uint8_t **data, size_t *size, arc_framing *framing,
+                   ff_error *err)
 {
     if (check_entry(entries, n, i, s->size, fi_name, s->name, err) < 0) return -1;
     const arc_entry *e = &entries[i];
     uint8_t *p = NULL;
+    arc_framing fr = ARC_FRAMING_NONE;
     int rc = e->comp == ARC_STORED ? read_stored(e, i, s, fi_name, &p, err)
-                                   : read_packed(e, i, s, &p, err);
+                                   : read_packed(e, i, s, &p, &fr, err);
     if (rc < 0) return -1;
     *data = p;
     *size = e->size;
+    if (framing) *framing = fr;
     return 0;
 }
 
@@ -296,8 +308,8 @@ int arc_extract_mem(const arc_entry *entries, size_t n, size_t index, const uint
                     size_t *size, ff_error *err)
 {
     static const uint8_t empty[1] = {0};
-    fs_source s = {fs ? fs : empty, -1, fs_size, fs_name};
-    return extract(entries, n, index, &s, fi_name, data, size, err);
+    fs_source s = {fs ? fs : empty, -1, 0, fs_size, fs_name};
+    return extract(entries, n, index, &s, fi_name, data, size, NULL, err);
 }
 
 static char *dup_str(const char *s)
@@ -308,42 +320,89 @@ static char *dup_str(const char *s)
     return d;
 }
 
+/* Reads a whole FI or FL range into memory (at most ARC_INDEX_MAX bytes). */
+static int read_range(const arc_range *r, uint8_t **data, size_t *size, ff_error *err)
+{
+    if (r->size > ARC_INDEX_MAX)
+        return ff_error_set(err, FF_E_RANGE, r->name, -1,
+                            "%llu bytes, above the limit of %u MiB for an index",
+                            (unsigned long long)r->size, ARC_INDEX_MAX >> 20);
+    uint8_t *p = malloc(r->size ? (size_t)r->size : 1);
+    if (!p) return ff_error_set(err, FF_E_NOMEM, r->name, -1, "no memory for the index");
+    if (r->size && file_pread(r->fd, r->name, r->base, p, (size_t)r->size, err) < 0) {
+        free(p);
+        return -1;
+    }
+    *data = p;
+    *size = (size_t)r->size;
+    return 0;
+}
+
+static void close_owned(const arc_range *r)
+{
+    if (r && r->owned && r->fd >= 0) close(r->fd);
+}
+
+int arc_open_ranges(const arc_range *fi, const arc_range *fl, const arc_range *fs, arc **out,
+                    ff_error *err)
+{
+    uint8_t *fib = NULL, *flb = NULL;
+    size_t fi_size = 0, fl_size = 0;
+    arc *a = calloc(1, sizeof *a);
+    if (!a) {
+        close_owned(fi);
+        close_owned(fl);
+        close_owned(fs);
+        return ff_error_set(err, FF_E_NOMEM, fs->name, -1, "no memory for an archive");
+    }
+    a->fd = fs->fd;
+    a->fd_owned = fs->owned;
+    a->fs_base = fs->base;
+    a->fs_size = fs->size;
+    a->fi_name = dup_str(fi->name);
+    a->fl_name = dup_str(fl->name);
+    a->fs_name = dup_str(fs->name);
+    int rc = -1;
+    if (!a->fi_name || !a->fl_name || !a->fs_name)
+        ff_error_set(err, FF_E_NOMEM, fs->name, -1, "no memory for file names");
+    else if (read_range(fi, &fib, &fi_size, err) == 0 && read_range(fl, &flb, &fl_size, err) == 0)
+        rc = arc_index_parse(fib, fi_size, fi->name, flb, fl_size, fl->name, &a->entries, &a->n,
+                             err);
+    free(fib);
+    free(flb);
+    close_owned(fi);
+    close_owned(fl);
+    if (rc < 0) {
+        arc_close(a);
+        return -1;
+    }
+    *out = a;
+    return 0;
+}
+
 int arc_open(const char *fi_path, const char *fl_path, const char *fs_path, arc **out,
              ff_error *err)
 {
-    uint8_t *fi = NULL, *fl = NULL;
-    size_t fi_size = 0, fl_size = 0;
-    arc *a = calloc(1, sizeof *a);
-    if (!a) return ff_error_set(err, FF_E_NOMEM, fs_path, -1, "no memory for an archive");
-    a->fd = -1;
-    a->fi_name = dup_str(fi_path);
-    a->fl_name = dup_str(fl_path);
-    a->fs_name = dup_str(fs_path);
-    if (!a->fi_name || !a->fl_name || !a->fs_name) {
-        ff_error_set(err, FF_E_NOMEM, fs_path, -1, "no memory for file names");
-        goto fail;
+    uint64_t size[3] = {0, 0, 0};
+    const char *path[3] = {fi_path, fl_path, fs_path};
+    uint64_t max[3] = {ARC_INDEX_MAX, ARC_INDEX_MAX, 0};
+    int fd[3] = {-1, -1, -1};
+    for (int k = 0; k < 3; k++) {
+        fd[k] = file_open_regular(path[k], 0, max[k], &size[k], err);
+        if (fd[k] < 0) {
+            for (int j = 0; j < k; j++) close(fd[j]);
+            return -1;
+        }
     }
-    if (file_read(fi_path, 0, ARC_INDEX_MAX, &fi, &fi_size, err) < 0) goto fail;
-    if (file_read(fl_path, 0, ARC_INDEX_MAX, &fl, &fl_size, err) < 0) goto fail;
-    if (arc_index_parse(fi, fi_size, fi_path, fl, fl_size, fl_path, &a->entries, &a->n, err) < 0)
-        goto fail;
-    a->fd = file_open_regular(fs_path, 0, 0, &a->fs_size, err);
-    if (a->fd < 0) goto fail;
-    free(fi);
-    free(fl);
-    *out = a;
-    return 0;
-fail:
-    free(fi);
-    free(fl);
-    arc_close(a);
-    return -1;
+    arc_range r[3];
+    for (int k = 0; k < 3; k++) r[k] = (arc_range){fd[k], 0, size[k], 1, path[k]};
+    return arc_open_ranges(&r[0], &r[1], &r[2], out, err);
 }
 
 void arc_close(arc *a)
 {
     if (!a) return;
-    if (a->fd >= 0) close(a->fd);
+    if (a->fd >= 0 && a->fd_owned) close(a->fd);
     arc_entries_free(a->entries, a->n);
     free(a->fi_name);
     free(a->fl_name);
@@ -383,6 +442,30 @@ int arc_check(const arc *a, size_t i, ff_error *err)
 
 int arc_read(const arc *a, size_t i, uint8_t **data, size_t *size, ff_error *err)
 {
-    fs_source s = {NULL, a->fd, a->fs_size, a->fs_name};
-    return extract(a->entries, a->n, i, &s, a->fi_name, data, size, err);
+    return arc_read_framed(a, i, data, size, NULL, err);
+}
+
+int arc_read_framed(const arc *a, size_t i, uint8_t **data, size_t *size, arc_framing *framing,
+                    ff_error *err)
+{
+    fs_source s = {NULL, a->fd, a->fs_base, a->fs_size, a->fs_name};
+    return extract(a->entries, a->n, i, &s, a->fi_name, data, size, framing, err);
+}
+
+int arc_framing_of(const arc *a, size_t i, arc_framing *framing, ff_error *err)
+{
+    if (check_entry(a->entries, a->n, i, a->fs_size, a->fi_name, a->fs_name, err) < 0) return -1;
+    const arc_entry *e = &a->entries[i];
+    *framing = e->comp == ARC_STORED ? ARC_FRAMING_NONE : ARC_FRAMING_SIZE;
+    uint8_t head[4 + LZ4F_HEAD];
+    if (e->comp != ARC_LZ4 || a->fs_size - e->offset < sizeof head) return 0;
+    fs_source s = {NULL, a->fd, a->fs_base, a->fs_size, a->fs_name};
+    if (src_read(&s, e->offset, head, sizeof head, err) < 0) return -1;
+    if (lz4f_is_tagged(head + 4)) *framing = ARC_FRAMING_ZL4;
+    return 0;
+}
+
+const char *arc_fs_name(const arc *a)
+{
+    return a->fs_name;
 }

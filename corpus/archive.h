@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "corpus/lz4f.h"
 
 #define ARC_FI_RECORD 12
 /*
@@ -83,8 +84,32 @@ int arc_extract_mem(const arc_entry *entries, size_t n, size_t index, const uint
 typedef struct arc arc;
 
 /*
- * Opens an archive from its three paths: reads and checks FI and FL whole,
- * opens FS for ranged reads. On failure *out is untouched.
+ * A byte range of an open file: an archive's FI, FL or FS is a file of its
+ * own (base 0, its whole size) or a window inside a container (an entry of
+ * main.zzz). Offsets in errors are relative to the range, whose name says
+ * what it is ("main.zzz:data\lang-en\battle.fs").
+ */
+typedef struct arc_range {
+    int fd;           /* open for reading; read with pread only */
+    uint64_t base;    /* where the range starts in the file */
+    uint64_t size;    /* its length in bytes */
+    int owned;        /* 1: the archive closes fd; 0: borrowed, must outlive it */
+    const char *name; /* for errors (copied) */
+} arc_range;
+
+/*
+ * Opens an archive from three ranges: reads FI and FL whole (each at most
+ * ARC_INDEX_MAX bytes) and checks them; FS is read entry by entry through
+ * pread at base + offset, never loaded. Owned descriptors are the
+ * archive's from the call on, whatever it returns (FI's and FL's are
+ * closed before it returns; owned descriptors must be distinct). On
+ * failure *out is untouched.
+ */
+int arc_open_ranges(const arc_range *fi, const arc_range *fl, const arc_range *fs, arc **out,
+                    ff_error *err);
+/*
+ * Opens an archive from its three paths (arc_open_ranges over each whole
+ * file). On failure *out is untouched.
  */
 int arc_open(const char *fi_path, const char *fl_path, const char *fs_path, arc **out,
              ff_error *err);
@@ -95,8 +120,10 @@ void arc_close(arc *a);
 size_t arc_count(const arc *a);
 /* Entry i (NULL when i >= arc_count), valid until arc_close. */
 const arc_entry *arc_get(const arc *a, size_t i);
-/* Size of the FS file in bytes. */
+/* Size of the FS file (or range) in bytes. */
 uint64_t arc_fs_size(const arc *a);
+/* The FS range's name, as given when opening. */
+const char *arc_fs_name(const arc *a);
 
 /*
  * Finds the first entry whose full FL path or base name equals name,
@@ -125,10 +152,30 @@ int arc_check(const arc *a, size_t i, ff_error *err);
  *                    any output, or does not decode to the FI size (FS).
  */
 int arc_read(const arc *a, size_t i, uint8_t **data, size_t *size, ff_error *err);
+/*
+ * arc_read that also says how the entry was framed (*framing, when not
+ * NULL and on success): none (stored), size (u32 size + data) or 4ZL_ (the
+ * Remaster's LZ4 framing, lz4f.h, whose sizes are checked against the FI
+ * record: FF_E_FORMAT when they differ, FF_E_RANGE above ARC_ENTRY_MAX,
+ * FF_E_TRUNCATED for a length below the header).
+ */
+int arc_read_framed(const arc *a, size_t i, uint8_t **data, size_t *size, arc_framing *framing,
+                    ff_error *err);
+/*
+ * Entry i's framing as its first 12 bytes show it (LZ4 entries only;
+ * nothing decompressed, no size checked beyond arc_check's): 0, or -1 with
+ * arc_check's error or a read error.
+ */
+int arc_framing_of(const arc *a, size_t i, arc_framing *framing, ff_error *err);
 
 /* ---- writer ---- */
 
-/* One entry to store: its FL path, bytes and compression (arc_comp). */
+/* Writer only: comp = ARC_LZ4 | ARC_WRITE_4ZL writes the entry in the
+ * Remaster's 4ZL_ framing (the FI record still says 2). */
+#define ARC_WRITE_4ZL 0x100u
+
+/* One entry to store: its FL path, bytes and compression (arc_comp, or
+ * ARC_LZ4 | ARC_WRITE_4ZL). */
 typedef struct arc_input {
     const char *path;
     const uint8_t *data;

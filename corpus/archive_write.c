@@ -1,6 +1,6 @@
 /*
  * corpus/archive_write.c: building FF8 FI/FL/FS archives from entries
- * (stored, LZSS or LZ4), for tests and fixtures. The output is what
+ * (stored, LZSS or LZ4 in either framing), for tests and fixtures. The output is what
  * corpus/archive.c reads back.
  *
  * Must not print or exit; on failure nothing is left allocated or written
@@ -49,7 +49,7 @@ static int check_input(const arc_input *in, size_t i, ff_error *err)
         return ff_error_set(err, FF_E_USAGE, in->path, -1, "entry %zu: path holds a line break", i);
     if (in->size >= UINT32_MAX || (in->size && !in->data))
         return ff_error_set(err, FF_E_USAGE, in->path, -1, "entry %zu: bad data or size", i);
-    if (in->comp > ARC_LZ4)
+    if (in->comp > ARC_LZ4 && in->comp != (ARC_LZ4 | ARC_WRITE_4ZL))
         return ff_error_set(err, FF_E_USAGE, in->path, -1, "entry %zu: unknown compression %u", i,
                             in->comp);
     return 0;
@@ -66,9 +66,11 @@ static int put_packed(grow *fs, const arc_input *in, ff_error *err)
             return ff_error_set(err, FF_E_RANGE, in->path, -1, "too large for LZ4");
         cap = (size_t)LZ4_compressBound((int)in->size);
     }
-    if (cap >= UINT32_MAX) return ff_error_set(err, FF_E_RANGE, in->path, -1, "entry too large");
-    if (grow_reserve(fs, 4 + cap, err) < 0) return -1;
-    uint8_t *dst = fs->p + fs->n + 4;
+    if (cap >= UINT32_MAX - LZ4F_HEAD)
+        return ff_error_set(err, FF_E_RANGE, in->path, -1, "entry too large");
+    size_t head = in->comp == (ARC_LZ4 | ARC_WRITE_4ZL) ? LZ4F_HEAD : 0;
+    if (grow_reserve(fs, 4 + head + cap, err) < 0) return -1;
+    uint8_t *dst = fs->p + fs->n + 4 + head;
     size_t csize = 0;
     if (in->comp == ARC_LZSS) {
         if (lzss_encode(in->data, in->size, dst, cap, &csize, err) < 0) return -1;
@@ -78,8 +80,13 @@ static int put_packed(grow *fs, const arc_input *in, ff_error *err)
             return ff_error_set(err, FF_E_INTERNAL, in->path, -1, "LZ4 compression failed");
         csize = (size_t)(k > 0 ? k : 0);
     }
-    le_put32(fs->p + fs->n, (uint32_t)csize);
-    fs->n += 4 + csize;
+    /* 4ZL_: the length word counts the tag and the uncompressed size too. */
+    le_put32(fs->p + fs->n, (uint32_t)(csize + head));
+    if (head) {
+        memcpy(fs->p + fs->n + 4, "4ZL_", 4);
+        le_put32(fs->p + fs->n + 8, (uint32_t)in->size);
+    }
+    fs->n += 4 + head + csize;
     return 0;
 }
 
@@ -96,7 +103,7 @@ int arc_build(const arc_input *in, size_t n, arc_image *img, ff_error *err)
         uint8_t rec[ARC_FI_RECORD];
         le_put32(rec, (uint32_t)in[i].size);
         le_put32(rec + 4, (uint32_t)fs.n);
-        le_put32(rec + 8, in[i].comp);
+        le_put32(rec + 8, in[i].comp & ~ARC_WRITE_4ZL);
         if (grow_put(&fi, rec, sizeof rec, err) < 0) goto fail;
         if (grow_put(&fl, in[i].path, strlen(in[i].path), err) < 0) goto fail;
         if (grow_put(&fl, "\r\n", 2, err) < 0) goto fail;

@@ -94,6 +94,7 @@ void manifest_entry_clear(manifest_entry *e)
 {
     if (!e) return;
     free(e->name);
+    free(e->origin);
     memset(e, 0, sizeof *e);
 }
 
@@ -126,6 +127,19 @@ static int load_failed(manifest_entry *e, const char *name, const ff_error *why,
     return 0;
 }
 
+int manifest_set_origin(manifest_entry *e, const corpus *c, size_t i, ff_error *err)
+{
+    char buf[2048];
+    free(e->origin);
+    e->origin = NULL;
+    if (corpus_provenance(c, i, buf, sizeof buf) < 0) return 0;
+    size_t k = strlen(buf) + 1;
+    e->origin = malloc(k);
+    if (!e->origin) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for a provenance");
+    memcpy(e->origin, buf, k);
+    return 0;
+}
+
 int manifest_build(const corpus *c, manifest **out, ff_error *err)
 {
     manifest *m = calloc(1, sizeof *m);
@@ -146,6 +160,7 @@ int manifest_build(const corpus *c, manifest **out, ff_error *err)
                      ? load_failed(&m->e[m->n], name, &why, err)
                      : manifest_analyze(name, data, size, &m->e[m->n], err);
         free(data);
+        if (rc == 0) rc = manifest_set_origin(&m->e[m->n], c, i, err);
         if (rc < 0) {
             manifest_free(m);
             return -1;

@@ -22,6 +22,7 @@
 
 typedef struct manifest_entry {
     char *name;     /* owned */
+    char *origin;   /* owned: where the file comes from (corpus_provenance); NULL: not told */
     int bad;        /* 1: loading, dat_parse or decoding failed (see error) */
     ff_error error; /* kind FF_E_OK unless bad */
     int parsed;     /* 1: dat_parse accepted the file, kind is valid */
@@ -65,6 +66,12 @@ void manifest_entry_clear(manifest_entry *e);
 
 /* Adds one entry to running totals. */
 void manifest_totals_add(manifest_totals *t, const manifest_entry *e);
+
+/*
+ * Sets e->origin to entry i's provenance in c (corpus_provenance). -1 only
+ * when memory runs out.
+ */
+int manifest_set_origin(manifest_entry *e, const corpus *c, size_t i, ff_error *err);
 
 /*
  * Loads and describes every .dat entry of c, in corpus order (an entry

@@ -5,6 +5,8 @@
  */
 #include "corpus/names.h"
 
+#include "common/path.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,27 +65,36 @@ static char *free_name(nameset *ns, const char *base)
     }
 }
 
-int names_unique(const arc *a, const char *path, char ***names, uint8_t **renamed,
-                 size_t *nrenamed, ff_error *err)
+int names_unique(const arc *a, const char *path, const char *lang, char ***names,
+                 uint8_t **renamed, size_t *nrenamed, ff_error *err)
 {
     size_t n = arc_count(a);
     nameset ns = {NULL, 16};
     while (ns.cap < 4 * (n + 1)) ns.cap *= 2;
     ns.slot = calloc(ns.cap, sizeof *ns.slot);
     char **nm = calloc(n ? n : 1, sizeof *nm);
+    char **base = calloc(n ? n : 1, sizeof *base);
     uint8_t *dup = calloc(n ? n : 1, 1);
-    int rc = ns.slot && nm && dup ? 0 : -1;
+    int rc = ns.slot && nm && dup && base ? 0 : -1;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const char *p = arc_get(a, i)->path;
+        size_t len = strlen(p) + 1;
+        base[i] = malloc(len);
+        if (!base[i]) rc = -1;
+        else names_match_name(p, lang, base[i], len);
+    }
     /* Every base name is taken first, so a generated name never takes a real one. */
     for (size_t i = 0; i < n && rc == 0; i++)
-        dup[i] = (uint8_t)nameset_has(&ns, arc_get(a, i)->base, 1);
+        dup[i] = (uint8_t)nameset_has(&ns, base[i], 1);
     size_t count = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        const char *base = arc_get(a, i)->base;
-        nm[i] = dup[i] ? free_name(&ns, base) : dup_str(base);
+        nm[i] = dup[i] ? free_name(&ns, base[i]) : dup_str(base[i]);
         if (!nm[i]) rc = -1;
         count += dup[i];
     }
     free(ns.slot);
+    for (size_t i = 0; base && i < n; i++) free(base[i]);
+    free(base);
     if (rc < 0) {
         for (size_t i = 0; nm && i < n; i++) free(nm[i]);
         free(nm);
@@ -93,5 +104,20 @@ int names_unique(const arc *a, const char *path, char ***names, uint8_t **rename
     *names = nm;
     *renamed = dup;
     *nrenamed = count;
+    return 0;
+}
+
+int names_match_name(const char *path, const char *lang, char *out, size_t n)
+{
+    const char *base = path_base(path);
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base) dot = base + strlen(base);
+    size_t k = lang ? strlen(lang) : 0, stem = (size_t)(dot - base);
+    if (k && stem > k + 1 && base[stem - k - 1] == '_' &&
+        !strncasecmp(base + stem - k, lang, k)) {
+        snprintf(out, n, "%.*s%s", (int)(stem - k - 1), base, dot);
+        return 1;
+    }
+    snprintf(out, n, "%s", base);
     return 0;
 }

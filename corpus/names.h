@@ -19,12 +19,20 @@
 #include "corpus/archive.h"
 
 /*
- * Names every entry of a: *names (arc_count entries, each malloc'd, the
- * array too), *renamed (one byte per entry, 1 when its name is not its base
+ * Names every entry of a from names_match_name(path, lang): *names
+ * (arc_count entries, each malloc'd, the array too), *renamed (one byte per entry, 1 when its name is not its base
  * name) and *nrenamed. path is used in errors. Returns -1 (FF_E_NOMEM) with
  * nothing allocated when memory runs out. O(n) expected time.
  */
-int names_unique(const arc *a, const char *path, char ***names, uint8_t **renamed,
-                 size_t *nrenamed, ff_error *err);
+int names_unique(const arc *a, const char *path, const char *lang, char ***names,
+                 uint8_t **renamed, size_t *nrenamed, ff_error *err);
+
+/*
+ * The name an entry is matched by: its base name (path_base) without a
+ * "_<lang>" suffix before the extension when lang ("en", NULL: none) is
+ * given, as the Remaster's FL paths carry (c0m001_en.dat is c0m001.dat).
+ * Writes it into out (n bytes); returns 1 when a suffix was taken off.
+ */
+int names_match_name(const char *path, const char *lang, char *out, size_t n);
 
 #endif

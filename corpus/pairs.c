@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "common/grow.h"
+#include "common/path.h"
 
 static const char *const noweapon_names[] = {
 #define PAIRS_NOWEAPON_JSON(name, json, text) json,
@@ -56,17 +57,9 @@ const char *pairs_unpaired_text(pairs_unpaired_why why)
     return (unsigned)why < PAIRS__UNPAIRED_COUNT ? unpaired_texts[why] : "?";
 }
 
-const char *pairs_base_name(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    return base;
-}
-
 int pairs_parse_name(const char *name, char *character, char *role)
 {
-    const char *b = pairs_base_name(name);
+    const char *b = path_base(name);
     size_t n = strlen(b);
     if (n < 8 || strcasecmp(b + n - 4, ".dat") != 0) return 0; /* d X c digit .dat */
     unsigned char x = (unsigned char)b[1], r = (unsigned char)tolower((unsigned char)b[2]);
@@ -253,7 +246,7 @@ int pairs_build(const pairs_file *files, size_t n, const pairs_attach_list *att,
     fileinfo *fi = calloc(n ? n : 1, sizeof *fi);
     if (!fi) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "no memory for %zu file names", n);
     for (size_t i = 0; i < n; i++) {
-        fi[i].base = pairs_base_name(files[i].name);
+        fi[i].base = path_base(files[i].name);
         fi[i].named = pairs_parse_name(files[i].name, &fi[i].character, &fi[i].role);
     }
     int rc = 0;

@@ -134,8 +134,6 @@ typedef struct pairs_attach_list {
 
 /* ---- names ---- */
 
-/* The last component of a path ('/' or '\\' separated); path itself when none. */
-const char *pairs_base_name(const char *path);
 
 /*
  * Reads a character file name: base name "d" X ("c" | "w") digits ".dat",

@@ -22,17 +22,9 @@
 #include "common/file.h"
 #include "common/path.h"
 #include "corpus/names.h"
+#include "corpus/source_priv.h"
+#include "corpus/zzz.h"
 
-struct corpus {
-    corpus_kind kind;
-    char *desc;
-    size_t n;
-    char **names;     /* owned: file names, or the archive entries' unique names */
-    char **paths;     /* folder / file: owned */
-    arc *a;           /* archive / install */
-    uint8_t *renamed; /* archive: 1 when names[i] is not the FL base name */
-    size_t nrenamed;
-};
 
 /* A list of strings, for folder listings. */
 typedef struct strlist {
@@ -66,9 +58,7 @@ static int cmp_names(const void *a, const void *b)
     return c ? c : strcmp(x, y);
 }
 
-/* printf into a new string (NULL when out of memory). */
-static char *fmt_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt_alloc(const char *fmt, ...)
+char *src_fmt(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -160,18 +150,20 @@ static char *find_ci(const char *dir, const char *name, mode_t type)
     return full;
 }
 
+/* The folder of a file system path ('/' only: this is no base name but a place to list). */
 static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    if (!slash) return fmt_alloc(".");
-    if (slash == path) return fmt_alloc("/");
-    return fmt_alloc("%.*s", (int)(slash - path), path);
+    if (!slash) return src_fmt(".");
+    if (slash == path) return src_fmt("/");
+    return src_fmt("%.*s", (int)(slash - path), path);
 }
 
 /* Opens the archive whose .fs/.fi/.fl is `path`, finding the siblings. */
 static int open_archive(corpus *c, const char *path, ff_error *err)
 {
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *slash = strrchr(path, '/'); /* a file system path: '/' only */
+    const char *base = slash ? slash + 1 : path;
     size_t stem = strlen(base) - 3; /* callers checked the 3-char extension */
     char *dir = dir_of(path);
     char *names[3] = {NULL, NULL, NULL}, *paths[3] = {NULL, NULL, NULL};
@@ -179,7 +171,7 @@ static int open_archive(corpus *c, const char *path, ff_error *err)
     int rc = -1;
     if (!dir) return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
     for (int k = 0; k < 3; k++) {
-        names[k] = fmt_alloc("%.*s%s", (int)stem, base, ext[k]);
+        names[k] = src_fmt("%.*s%s", (int)stem, base, ext[k]);
         if (!names[k]) {
             ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
             goto done;
@@ -195,7 +187,8 @@ static int open_archive(corpus *c, const char *path, ff_error *err)
     }
     rc = arc_open(paths[0], paths[1], paths[2], &c->a, err);
     if (rc == 0) c->n = arc_count(c->a);
-    if (rc == 0) rc = names_unique(c->a, path, &c->names, &c->renamed, &c->nrenamed, err);
+    if (rc == 0) rc = names_unique(c->a, path, NULL, &c->names, &c->renamed, &c->nrenamed, err);
+    if (rc == 0) rc = src_set_origin(c, "2013", path, NULL, 0, NULL, err);
 done:
     for (int k = 0; k < 3; k++) {
         free(names[k]);
@@ -205,7 +198,7 @@ done:
     return rc;
 }
 
-static size_t archive_dats(const arc *a)
+size_t src_archive_dats(const arc *a)
 {
     size_t k = 0;
     for (size_t i = 0; i < arc_count(a); i++)
@@ -216,23 +209,18 @@ static size_t archive_dats(const arc *a)
 static int describe_archive(corpus *c, const char *path, const char *prefix, ff_error *err)
 {
     c->desc =
-        fmt_alloc("%sarchive %s: %zu entries, %zu .dat", prefix, path, c->n, archive_dats(c->a));
+        src_fmt("%sarchive %s: %zu entries, %zu .dat", prefix, path, c->n, src_archive_dats(c->a));
     return c->desc ? 0 : ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
 }
 
-/* Picks lang-en among languages (any case), else the first by name. */
-static size_t pick_language(const strlist *langs)
+/* Picks want ("en" or "lang-en"; NULL: lang-en) among languages (any case), else the first
+ * by name; SIZE_MAX when want was given and is absent. */
+static size_t pick_language(const strlist *langs, const char *want)
 {
+    const char *w = want ? want : "lang-en";
     for (size_t i = 0; i < langs->n; i++)
-        if (!strcasecmp(langs->s[i], "lang-en")) return i;
-    return 0;
-}
-
-/* The base name of a path (inside it). */
-static const char *base_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+        if (!strcasecmp(langs->s[i], w) || !strcasecmp(langs->s[i] + 5, w)) return i;
+    return want ? SIZE_MAX : 0;
 }
 
 /* Keeps the lang-* folders of data that hold a battle.fs (any case). */
@@ -281,7 +269,7 @@ static int open_install(corpus *c, const char *root, ff_error *err)
         int here = usable_languages(root, &probe, NULL) == 0 && probe.n > 0;
         strlist_free(&probe);
         if (!here) return 1;
-        data = fmt_alloc("%s", root);
+        data = src_fmt("%s", root);
         if (!data) return ff_error_set(err, FF_E_NOMEM, root, -1, "no memory");
     }
     strlist usable = {0};
@@ -289,12 +277,20 @@ static int open_install(corpus *c, const char *root, ff_error *err)
     int rc = -1;
     if (usable_languages(data, &usable, err) < 0) goto done;
     if (usable.n) {
-        size_t k = pick_language(&usable);
+        size_t k = pick_language(&usable, c->lang_req);
+        if (k == SIZE_MAX) {
+            all = join_list(&usable);
+            ff_error_set(err, FF_E_USAGE, root, -1, "no battle archive for %s (languages: %s)",
+                         c->lang_req, all ? all : "?");
+            goto done;
+        }
+        free(c->lang);
+        c->lang = src_fmt("%s", usable.s[k]);
         lang_dir = path_join_new(data, usable.s[k]);
         fs = lang_dir ? find_ci(lang_dir, "battle.fs", S_IFREG) : NULL;
         all = join_list(&usable);
-        what = all && fs ? fmt_alloc("%s/%s/%s (languages: %s; using %s)", base_of(data),
-                                     usable.s[k], base_of(fs), all, usable.s[k])
+        what = all && fs ? src_fmt("%s/%s/%s (languages: %s; using %s)", path_base(data),
+                                     usable.s[k], path_base(fs), all, usable.s[k])
                          : NULL;
     } else {
         fs = find_ci(data, "battle.fs", S_IFREG);
@@ -302,7 +298,7 @@ static int open_install(corpus *c, const char *root, ff_error *err)
             rc = 1;
             goto done;
         }
-        what = fmt_alloc("%s/%s (no language folder)", base_of(data), base_of(fs));
+        what = src_fmt("%s/%s (no language folder)", path_base(data), path_base(fs));
     }
     if (!fs || !what) {
         ff_error_set(err, FF_E_NOMEM, root, -1, "no memory");
@@ -310,8 +306,8 @@ static int open_install(corpus *c, const char *root, ff_error *err)
     }
     if (open_archive(c, fs, err) < 0) goto done;
     c->kind = CORPUS_INSTALL;
-    c->desc = fmt_alloc("install root %s: archive %s: %zu entries, %zu .dat", root, what, c->n,
-                        archive_dats(c->a));
+    c->desc = src_fmt("install root %s: archive %s: %zu entries, %zu .dat", root, what, c->n,
+                        src_archive_dats(c->a));
     rc = c->desc ? 0 : ff_error_set(err, FF_E_NOMEM, root, -1, "no memory");
 done:
     strlist_free(&usable);
@@ -332,7 +328,7 @@ static int take_list(corpus *c, const char *dir, strlist *l, ff_error *err)
     c->paths = calloc(c->n ? c->n : 1, sizeof *c->paths);
     if (!c->paths) return ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory");
     for (size_t i = 0; i < c->n; i++) {
-        c->paths[i] = dir ? path_join_new(dir, c->names[i]) : fmt_alloc("%s", c->names[i]);
+        c->paths[i] = dir ? path_join_new(dir, c->names[i]) : src_fmt("%s", c->names[i]);
         if (!c->paths[i]) return ff_error_set(err, FF_E_NOMEM, dir, -1, "no memory");
     }
     return 0;
@@ -349,6 +345,12 @@ static int open_dir(corpus *c, const char *path, ff_error *err)
 {
     int r = open_install(c, path, err);
     if (r <= 0) return r;
+    char *zzz = find_ci(path, "main.zzz", S_IFREG);
+    if (zzz) {
+        int rc = src_open_zzz(c, zzz, NULL, 1, err);
+        free(zzz);
+        return rc;
+    }
     char *fs = find_ci(path, "battle.fs", S_IFREG);
     if (fs) {
         c->kind = CORPUS_ARCHIVE;
@@ -365,7 +367,7 @@ static int open_dir(corpus *c, const char *path, ff_error *err)
     c->kind = CORPUS_FOLDER;
     int rc = take_list(c, path, &l, err);
     if (rc == 0) {
-        c->desc = fmt_alloc("folder %s: %zu .dat files", path, c->n);
+        c->desc = src_fmt("folder %s: %zu .dat files", path, c->n);
         if (!c->desc) rc = ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
     }
     return rc;
@@ -374,13 +376,13 @@ static int open_dir(corpus *c, const char *path, ff_error *err)
 static int has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path), k = strlen(ext);
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
+    const char *base = path_base(path);
     return strlen(base) > k && n >= k && !strcasecmp(path + n - k, ext);
 }
 
 static int open_file(corpus *c, const char *path, ff_error *err)
 {
+    if (has_ext(path, ".zzz")) return src_open_zzz(c, path, NULL, 0, err);
     if (has_ext(path, ".fs") || has_ext(path, ".fi") || has_ext(path, ".fl")) {
         c->kind = CORPUS_ARCHIVE;
         if (open_archive(c, path, err) < 0) return -1;
@@ -390,28 +392,38 @@ static int open_file(corpus *c, const char *path, ff_error *err)
         return ff_error_set(err, FF_E_USAGE, path, -1,
                             "not a .dat file, an archive (.fs/.fi/.fl) or a folder");
     strlist l = {0};
-    const char *slash = strrchr(path, '/');
-    if (strlist_add(&l, slash ? slash + 1 : path) < 0)
+    if (strlist_add(&l, path_base(path)) < 0)
         return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
     c->kind = CORPUS_FILE;
     if (take_list(c, NULL, &l, err) < 0) return -1;
     free(c->paths[0]);
-    c->paths[0] = fmt_alloc("%s", path);
-    c->desc = fmt_alloc("file %s", path);
+    c->paths[0] = src_fmt("%s", path);
+    c->desc = src_fmt("file %s", path);
     if (!c->paths[0] || !c->desc) return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
     return 0;
 }
 
 int corpus_open(const char *path, corpus **out, ff_error *err)
 {
+    return corpus_open_lang(path, NULL, out, err);
+}
+
+int corpus_open_lang(const char *path, const char *lang, corpus **out, ff_error *err)
+{
     struct stat st;
     if (!path || !path[0]) return ff_error_set(err, FF_E_USAGE, NULL, -1, "no corpus path given");
-    if (stat(path, &st) < 0)
+    int found = stat(path, &st) == 0;
+    if (!found && !src_zzz_split(path, NULL, 0))
         return ff_error_set(err, FF_E_IO, path, -1, "cannot open corpus: %s", strerror(errno));
     corpus *c = calloc(1, sizeof *c);
     if (!c) return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
+    c->lang_req = lang && *lang ? src_fmt("%s", lang) : NULL;
     int rc;
-    if (S_ISDIR(st.st_mode))
+    if (lang && *lang && !c->lang_req)
+        rc = ff_error_set(err, FF_E_NOMEM, path, -1, "no memory");
+    else if (!found)
+        rc = src_open_zzz_path(c, path, err);
+    else if (S_ISDIR(st.st_mode))
         rc = open_dir(c, path, err);
     else if (S_ISREG(st.st_mode))
         rc = open_file(c, path, err);
@@ -436,6 +448,11 @@ void corpus_close(corpus *c)
     free(c->paths);
     free(c->renamed);
     arc_close(c->a);
+    zzz_close(c->z);
+    free(c->lang_req);
+    free(c->lang);
+    free(c->origin_archive);
+    free(c->origin_entry);
     free(c->desc);
     free(c);
 }
@@ -520,7 +537,10 @@ int corpus_entry_info(const corpus *c, size_t i, uint64_t *size, const char **co
         const arc_entry *e = arc_get(c->a, i);
         *size = e->size;
         *comp = arc_comp_name(e->comp);
-        return arc_check(c->a, i, err);
+        if (arc_check(c->a, i, err) < 0) return -1;
+        arc_framing fr = ARC_FRAMING_NONE;
+        if (arc_framing_of(c->a, i, &fr, NULL) == 0 && fr == ARC_FRAMING_ZL4) *comp = "lz4 4ZL_";
+        return 0;
     }
     *comp = NULL;
     int fd = file_open_regular(c->paths[i], 0, CORPUS_ENTRY_MAX, size, err);

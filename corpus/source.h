@@ -7,7 +7,11 @@
  *   - an install root: Data/lang-XX/battle.fs (path components matched
  *     ignoring case; lang-en preferred among several languages, otherwise
  *     the first by name), or Data/battle.fs; or that Data folder itself;
- *   - a single .dat file.
+ *   - a single .dat file;
+ *   - the 2019 Remaster: an install root holding main.zzz, a .zzz file, or a
+ *     battle.fs path through one ("/g/main.zzz/data/lang-en/battle.fs"):
+ *     data\lang-XX\battle.{fs,fi,fl} found in its table (zzz.h), read in
+ *     place through the zzz's offsets (nothing extracted or loaded).
  * Listing is separate from loading: corpus_open checks the listing only,
  * corpus_load reads one entry, so a bad entry is that entry's error.
  *
@@ -51,6 +55,13 @@ typedef struct corpus corpus;
  * archive, or with the archive's index errors. On failure *out is untouched.
  */
 int corpus_open(const char *path, corpus **out, ff_error *err);
+/*
+ * corpus_open with a language: lang ("fr" or "lang-fr"; NULL: lang-en when
+ * present, else the first by name) picks the language folder of an
+ * install root or the battle archive of a main.zzz. FF_E_USAGE when lang
+ * is given and absent (the error lists the languages seen).
+ */
+int corpus_open_lang(const char *path, const char *lang, corpus **out, ff_error *err);
 /* Closes c (NULL is fine); names and descriptions are invalid afterwards. */
 void corpus_close(corpus *c);
 
@@ -96,11 +107,36 @@ int corpus_load(const corpus *c, size_t i, uint8_t **data, size_t *size, ff_erro
 /*
  * What entry i is without reading its data: *size (the FI size, or the
  * file's), *comp (the compression's name for an archive entry, else NULL).
+ * For LZ4, *comp says "lz4 4ZL_" when the entry has the Remaster's framing
+ * (its first 12 bytes are read).
  * Returns 0, or -1 with the error corpus_load would give for what can be
  * told without decompressing (size above the limit, unknown compression,
  * offset past the data file, not a regular file); *size is set either way.
  */
 int corpus_entry_info(const corpus *c, size_t i, uint64_t *size, const char **comp, ff_error *err);
+
+/* Where a corpus's files come from (strings valid until corpus_close). */
+typedef struct corpus_origin {
+    const char *release;   /* "2013" (FI/FL/FS files), "remaster" (main.zzz), "folder", "file" */
+    const char *archive;   /* the battle.fs or .zzz path; NULL for a folder or a file */
+    const char *zzz_entry; /* the FS entry's name in the zzz; NULL when none */
+    uint64_t zzz_offset;   /* that entry's offset in the zzz */
+    const char *lang;      /* the language folder used ("lang-en"); NULL when none */
+} corpus_origin;
+
+corpus_origin corpus_get_origin(const corpus *c);
+/*
+ * Entry i's provenance in one line (release, archive, zzz entry and offset,
+ * FL path and FS offset) into buf (n bytes). -1 when i is out of range.
+ */
+int corpus_provenance(const corpus *c, size_t i, char *buf, size_t n);
+/*
+ * Problems of a Remaster zzz's table (a table gone bad, entries past the
+ * end, duplicate names): the corpus opened with what was left. Count, and
+ * problem k (NULL beyond the kept ones). 0 for other corpora.
+ */
+size_t corpus_problem_count(const corpus *c);
+const ff_error *corpus_problem(const corpus *c, size_t k);
 
 /* 1 when name ends in ".dat", ignoring case. */
 int corpus_name_is_dat(const char *name);

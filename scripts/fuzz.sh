@@ -10,7 +10,8 @@
 #   FUZZ_SECONDS  time per target (default 60), -max_total_time
 #   FUZZ_RUNS     stop a target after this many executions (-runs), e.g.
 #                 10000000 for the long runs; the first limit reached wins
-#   FUZZ_TARGETS  targets to run (default: fuzz_dat fuzz_archive fuzz_pe fuzz_trace)
+#   FUZZ_TARGETS  targets to run (default: fuzz_dat fuzz_archive fuzz_pe fuzz_trace
+#                 fuzz_zzz fuzz_lz4f)
 #   FUZZ_BUILD    build folder (default build-fuzz)
 #   FUZZ_ARGS     more libFuzzer flags
 set -euo pipefail
@@ -19,7 +20,7 @@ root=$(pwd)
 build=${FUZZ_BUILD:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:-}
-targets=${FUZZ_TARGETS:-fuzz_dat fuzz_archive fuzz_pe fuzz_trace}
+targets=${FUZZ_TARGETS:-fuzz_dat fuzz_archive fuzz_pe fuzz_trace fuzz_zzz fuzz_lz4f}
 
 command -v clang >/dev/null || { echo "fuzz: clang is needed (scripts/setup.sh)" >&2; exit 2; }
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -30,7 +31,8 @@ export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 work="$build/tests/fuzz"
 seeds_of() { case "$1" in fuzz_dat) echo dat;; fuzz_archive) echo archive;;
-                          fuzz_pe) echo pe;; fuzz_trace) echo trace;; esac; }
+                          fuzz_pe) echo pe;; fuzz_trace) echo trace;;
+                          fuzz_zzz) echo zzz;; fuzz_lz4f) echo lz4f;; esac; }
 stat_of() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
 
 failed=()

@@ -12,13 +12,9 @@
 
 #include "common/le.h"
 #include "emu/image/locate_internal.h"
+#include "common/path.h"
 
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
 
 /* Where a fingerprint of src is in this build: 0 when it is nowhere. */
 static uint32_t moved_fingerprint(const locate_result *r, const emu_profile *src, scan *sc,
@@ -170,7 +166,7 @@ int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, con
         snprintf(out->name, sizeof out->name, "%s", opts->name);
     else
         snprintf(out->name, sizeof out->name, "%.40s_located_%.8s", src->name, r->sha256);
-    const char *exe = opts && opts->exe_name ? base_name(opts->exe_name) : "(unnamed)";
+    const char *exe = opts && opts->exe_name ? path_base(opts->exe_name) : "(unnamed)";
     snprintf(out->description, sizeof out->description,
              "%.60s: routines located by structure from profile %.40s (ff8diff identify --locate)",
              exe, src->name);

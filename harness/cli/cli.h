@@ -32,7 +32,7 @@
     XX("run", cmd_run, "compare the reference with the original over a corpus")   \
     XX("decode", cmd_decode, "decode .dat files with the reference engine (trace JSON Lines)") \
     XX("identify", cmd_identify, "say which profile an executable matches, and why") \
-    XX("corpus", cmd_corpus, "synth | list | extract | stats: work with corpora") \
+    XX("corpus", cmd_corpus, "synth | list | extract | stats | pack | diff: work with corpora") \
     XX("record", cmd_record, "write the original's golden traces (Trace JSON Lines) + manifest") \
     XX("check", cmd_check, "compare the reference or other traces with golden traces, no executable") \
     XX("compare-reports", cmd_compare_reports, "what changed between two runs' reports") \
@@ -107,6 +107,9 @@ char *cli_safe(const char *s, char *buf, size_t n);
  * before any work.
  */
 int cli_dir_writable(const char *dir, ff_error *err);
+/* `ff8diff corpus diff A B ...` (argv[0] is "diff"). */
+int cmd_corpus_diff(int argc, char **argv);
+
 /* Parses an unsigned decimal integer in [lo, hi]; -1 when it is not one. */
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out);
 

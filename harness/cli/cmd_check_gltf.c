@@ -18,6 +18,7 @@
 #include "harness/gltf/gcheck.h"
 #include "harness/gltf/greport.h"
 #include "ref/dat.h"
+#include "common/path.h"
 
 static void help(FILE *out)
 {
@@ -170,8 +171,7 @@ int cmd_check_gltf(int argc, char **argv)
     const char *path = argv[optind];
     char outbuf[4096];
     if (!out) {
-        const char *base = strrchr(dat, '/');
-        snprintf(outbuf, sizeof outbuf, "reports/gltf-%s", base ? base + 1 : dat);
+        snprintf(outbuf, sizeof outbuf, "reports/gltf-%s", path_base(dat));
         out = outbuf;
     }
     ff_error err;

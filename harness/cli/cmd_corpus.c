@@ -11,6 +11,7 @@
 #include "common/path.h"
 #include "corpus/fileio.h"
 #include "corpus/manifest.h"
+#include "corpus/pack.h"
 #include "corpus/pairs.h"
 #include "corpus/source.h"
 #include "corpus/synth.h"
@@ -19,11 +20,16 @@
 static void help(FILE *out)
 {
     fputs("usage: ff8diff corpus synth --out DIR [--preset small|vanilla|cover] [--seed N]\n"
-          "       ff8diff corpus list PATH\n"
-          "       ff8diff corpus extract PATH --out DIR [--force]\n"
-          "       ff8diff corpus stats PATH\n\n"
-          "PATH is a folder of .dat files, a battle.fs (its .fi and .fl beside it) or an\n"
-          "install root (Data/lang-*/battle.fs is found).\n\n"
+          "       ff8diff corpus list PATH [--lang XX]\n"
+          "       ff8diff corpus extract PATH --out DIR [--force] [--lang XX]\n"
+          "       ff8diff corpus stats PATH [--lang XX]\n"
+          "       ff8diff corpus pack PATH --out DIR --layout 2013|remaster [--lang XX]\n"
+          "                           [--pad-mib N]\n"
+          "       ff8diff corpus diff A B [--json] [--html FILE] (corpus diff --help)\n\n"
+          "PATH is a folder of .dat files, a battle.fs (its .fi and .fl beside it), an\n"
+          "install root (Data/lang-*/battle.fs, or the Remaster's main.zzz), a .zzz file\n"
+          "or a battle.fs inside one (/g/main.zzz/data/lang-en/battle.fs). --lang picks\n"
+          "the language (default en, else the first by name).\n\n"
           "  synth     write a synthetic corpus, deterministic by seed (default preset small,\n"
           "            seed 1); vanilla is sized like the game's monster corpus; cover is\n"
           "            the smallest corpus that runs every path of the decoding routines\n"
@@ -33,7 +39,12 @@ static void help(FILE *out)
           "            DIR is not replaced unless --force; entries sharing a base name are\n"
           "            written as NAME~2.dat, NAME~3.dat, ... (a warning says which)\n"
           "  stats     totals: files by kind, animations, frames, scale-path use, max bones,\n"
-          "            clips longer than 128 frames\n\n"
+          "            clips longer than 128 frames\n"
+          "  pack      the model files of PATH packed as an install (for tests and\n"
+          "            benches): 2013 (Data/lang-XX/battle.*, LZSS) or remaster (main.zzz,\n"
+          "            4ZL_ LZ4, x folder and _XX names), with N MiB of sparse padding\n"
+          "            before the battle archive in main.zzz\n"
+          "  diff      two corpora compared file by file and clip by clip\n\n"
           "list and stats end with the entities a run would drive: each body with each\n"
           "weapon of its character (clip counts body/weapon, POOL MISMATCH when they\n"
           "differ, non-zero attach values from DIR/" PAIRS_ATTACH_FILE "), bodies without a\n"
@@ -41,14 +52,23 @@ static void help(FILE *out)
           out);
 }
 
-static int open_corpus(const char *path, corpus **c)
+static int open_corpus(const char *path, const char *lang, corpus **c)
 {
     ff_error err;
-    if (corpus_open(path, c, &err) < 0) {
+    if (corpus_open_lang(path, lang, c, &err) < 0) {
         cli_print_error(&err);
         return CLI_EXIT_ERROR;
     }
     return 0;
+}
+
+/* The problems of a zzz's table (the corpus opened with what was left): one line each. */
+static int print_problems(const corpus *c)
+{
+    size_t n = corpus_problem_count(c), k = 0;
+    for (; k < n && corpus_problem(c, k); k++) cli_print_error(corpus_problem(c, k));
+    if (n > k) cli_fail("... and %zu more problems in the archive's table", n - k);
+    return n ? CLI_EXIT_ERROR : CLI_EXIT_OK;
 }
 
 static int do_synth(int argc, char **argv)
@@ -116,7 +136,7 @@ static void print_entities(const pairs_set *s, const pairs_file *f)
         const pairs_entity *e = &s->e[i];
         if (e->why == PAIRS_NOWEAPON_MONSTER) continue;
         char clips[32], buf[96];
-        const char *body = pairs_base_name(f[e->body].name);
+        const char *body = path_base(f[e->body].name);
         if (e->weapon == PAIRS_NONE) {
             snprintf(clips, sizeof clips, "%u", e->body_clips);
             printf("  %-12s  %-12s  %-7s  no weapon: %s\n", body, "-", clips,
@@ -126,11 +146,11 @@ static void print_entities(const pairs_set *s, const pairs_file *f)
         snprintf(clips, sizeof clips, "%u/%u", e->body_clips, e->weapon_clips);
         const char *extra = attach_text(&e->attach, buf, sizeof buf);
         int pad = strlen(clips) < 7 && (e->pool_mismatch || *extra) ? 7 - (int)strlen(clips) : 0;
-        printf("  %-12s  %-12s  %s%*s%s%s\n", body, pairs_base_name(f[e->weapon].name), clips, pad,
+        printf("  %-12s  %-12s  %s%*s%s%s\n", body, path_base(f[e->weapon].name), clips, pad,
                "", e->pool_mismatch ? "  POOL MISMATCH" : "", extra);
     }
     for (size_t i = 0; i < s->nunpaired; i++)
-        printf("  unpaired weapon %s: %s\n", pairs_base_name(f[s->unpaired[i].weapon].name),
+        printf("  unpaired weapon %s: %s\n", path_base(f[s->unpaired[i].weapon].name),
                pairs_unpaired_text(s->unpaired[i].why));
     if (s->attach_unused)
         printf("  %u attach entries name files that form no pair\n", s->attach_unused);
@@ -182,17 +202,20 @@ static void list_line(const corpus *c, size_t i, uint64_t size, const char *comp
         printf("%-24s  ERROR: %s\n", name, cli_safe(err->reason, why, sizeof why));
         return;
     }
-    printf("%-24s  %10llu bytes%s%s\n", name, (unsigned long long)size, comp ? "  " : "",
-           comp ? comp : "");
+    char as[300] = "";
+    if (strcmp(corpus_name(c, i), path_base(corpus_path(c, i))))
+        snprintf(as, sizeof as, "  as %s", corpus_name(c, i)); /* a suffix off, or renamed */
+    printf("%-24s  %10llu bytes%s%s%s\n", name, (unsigned long long)size, comp ? "  " : "",
+           comp ? comp : "", as);
 }
 
-static int do_list(const char *path)
+static int do_list(const char *path, const char *lang)
 {
     corpus *c;
-    if (open_corpus(path, &c)) return CLI_EXIT_ERROR;
+    if (open_corpus(path, lang, &c)) return CLI_EXIT_ERROR;
     char desc[1200];
     printf("# %s\n", cli_safe(corpus_describe(c), desc, sizeof desc));
-    int status = CLI_EXIT_OK;
+    int status = print_problems(c);
     for (size_t i = 0; i < corpus_count(c); i++) {
         uint64_t size = 0;
         const char *comp = NULL;
@@ -248,11 +271,11 @@ static int extract_one(const corpus *c, size_t i, const char *out, int force, ff
     return rc;
 }
 
-static int do_extract(const char *path, const char *out, int force)
+static int do_extract(const char *path, const char *lang, const char *out, int force)
 {
     corpus *c;
     ff_error err;
-    if (open_corpus(path, &c)) return CLI_EXIT_ERROR;
+    if (open_corpus(path, lang, &c)) return CLI_EXIT_ERROR;
     if (fio_mkdirs(out, &err) < 0) {
         cli_print_error(&err);
         corpus_close(c);
@@ -278,12 +301,12 @@ static int do_extract(const char *path, const char *out, int force)
     return status;
 }
 
-static int do_stats(const char *path)
+static int do_stats(const char *path, const char *lang)
 {
     corpus *c;
     manifest *m;
     ff_error err;
-    if (open_corpus(path, &c)) return CLI_EXIT_ERROR;
+    if (open_corpus(path, lang, &c)) return CLI_EXIT_ERROR;
     if (manifest_build(c, &m, &err) < 0) {
         cli_print_error(&err);
         corpus_close(c);
@@ -321,6 +344,46 @@ static int do_stats(const char *path)
     return status;
 }
 
+static int do_pack(const char *path, const char *lang, const char *out, const char *layout,
+                   unsigned long pad_mib)
+{
+    int l = layout ? pack_layout_from_name(layout) : -1;
+    if (l < 0) {
+        cli_fail("corpus pack: --layout takes 2013 or remaster");
+        return CLI_EXIT_ERROR;
+    }
+    corpus *c;
+    ff_error err;
+    if (open_corpus(path, NULL, &c)) return CLI_EXIT_ERROR;
+    int rc = corpus_pack(c, out, (pack_layout)l, lang, (uint64_t)pad_mib << 20, &err);
+    if (rc < 0) cli_print_error(&err);
+    else printf("%s: packed as a %s install\n", out, layout);
+    corpus_close(c);
+    return rc < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+}
+
+/* The options list, extract, stats and pack take after PATH. */
+typedef struct sub_args {
+    const char *path, *out, *lang, *layout;
+    int force, bad;
+    unsigned long pad_mib;
+} sub_args;
+
+static void sub_parse(int argc, char **argv, sub_args *a)
+{
+    for (int i = 2; i < argc; i++) {
+        int more = i + 1 < argc;
+        if (!strcmp(argv[i], "--out") && more) a->out = argv[++i];
+        else if (!strcmp(argv[i], "--lang") && more) a->lang = argv[++i];
+        else if (!strcmp(argv[i], "--layout") && more) a->layout = argv[++i];
+        else if (!strcmp(argv[i], "--pad-mib") && more) {
+            if (cli_parse_uint(argv[++i], 0, 4095, &a->pad_mib) < 0) a->bad = 1;
+        } else if (!strcmp(argv[i], "--force")) a->force = 1;
+        else if (!a->path && argv[i][0] != '-') a->path = argv[i];
+        else a->bad = 1;
+    }
+}
+
 int cmd_corpus(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -329,19 +392,16 @@ int cmd_corpus(int argc, char **argv)
     }
     const char *sub = argv[1];
     if (!strcmp(sub, "synth")) return do_synth(argc - 1, argv + 1);
-    if (!strcmp(sub, "list") && argc == 3) return do_list(argv[2]);
-    if (!strcmp(sub, "stats") && argc == 3) return do_stats(argv[2]);
-    if (!strcmp(sub, "extract")) {
-        const char *path = NULL, *out = NULL;
-        int force = 0, extra = 0;
-        for (int i = 2; i < argc; i++) {
-            if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-            else if (!strcmp(argv[i], "--force")) force = 1;
-            else if (!path) path = argv[i];
-            else extra = 1;
-        }
-        if (path && out && !extra) return do_extract(path, out, force);
-    }
+    if (!strcmp(sub, "diff")) return cmd_corpus_diff(argc - 1, argv + 1);
+    sub_args a = {0};
+    sub_parse(argc, argv, &a);
+    int plain = a.path && !a.bad && !a.out && !a.layout && !a.force && !a.pad_mib;
+    if (!strcmp(sub, "list") && plain) return do_list(a.path, a.lang);
+    if (!strcmp(sub, "stats") && plain) return do_stats(a.path, a.lang);
+    if (!strcmp(sub, "extract") && a.path && a.out && !a.bad && !a.layout && !a.pad_mib)
+        return do_extract(a.path, a.lang, a.out, a.force);
+    if (!strcmp(sub, "pack") && a.path && a.out && !a.bad && !a.force)
+        return do_pack(a.path, a.lang, a.out, a.layout, a.pad_mib);
     cli_fail("corpus: bad usage");
     help(stderr);
     return CLI_EXIT_ERROR;

@@ -17,6 +17,7 @@
 #include "harness/traces/trace_json.h"
 #include "ref/dat.h"
 #include "ref/engine.h"
+#include "common/path.h"
 
 static void help(FILE *out)
 {
@@ -64,8 +65,7 @@ static int decode_file(const char *path, const dat_file *dat, unsigned modes, lo
     trace_init(&t);
     int rc = ref_anim_init(&a, dat, skel, skel_size, err);
     tj_clip c = {0};
-    const char *base = strrchr(path, '/');
-    snprintf(c.file, sizeof c.file, "%s", base ? base + 1 : path);
+    snprintf(c.file, sizeof c.file, "%s", path_base(path));
     snprintf(c.model, sizeof c.model, "%s", dat_kind_name(dat->kind));
     for (int m = 0; rc == 0 && m < MODE__COUNT; m++) {
         if (!(modes & (1u << m))) continue;
@@ -98,11 +98,6 @@ static int load(const char *path, uint8_t **data, dat_file *dat, ff_error *err)
     return 0;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
 
 /* The clips of an entity (weapon_path NULL: no weapon slot) as entity lines. */
 static int decode_entity(const char *body_path, const char *weapon_path, unsigned modes, long anim,
@@ -138,7 +133,7 @@ static int decode_entity(const char *body_path, const char *weapon_path, unsigne
             if (anim >= 0 && k != (uint32_t)anim) continue;
             rc = refside_entity_clip(&e, mode_flags((mode_id)m), k, &fields, pose, &t, err);
             /* the calls made before an error too */
-            tj_write_entity(out, base_name(body_path), weapon_path ? base_name(weapon_path) : NULL,
+            tj_write_entity(out, path_base(body_path), weapon_path ? path_base(weapon_path) : NULL,
                             k, (mode_id)m, t.armed ? &t.weapon : NULL, &t.body);
             fwrite(out->s, 1, out->len, stdout);
             sb_reset(out);

@@ -35,7 +35,9 @@ static void help(FILE *out)
         "how far the translation/rotation/scale decomposition is from those matrices.\n\n"
         "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
         "  --profile P       a built-in profile name or a profile file\n"
-        "  --corpus PATH     a folder of .dat files, a battle.fs or an install root\n"
+        "  --corpus PATH     a folder of .dat files, a battle.fs, an install root (2013\n"
+        "                    or Remaster), a main.zzz or a battle.fs inside one\n"
+        "  --lang XX         the language of an install or main.zzz (default en)\n"
         "                    (default: the synthetic corpus)\n"
         "  --preset NAME     synthetic corpus preset: small (default), vanilla or cover\n"
         "  --seed N          synthetic corpus seed (default 1)\n"
@@ -63,6 +65,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("exe", required_argument, CLI_OPT_EXE),
     CLI_OPT_ROW("profile", required_argument, CLI_OPT_PROFILE),
     CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
+    CLI_OPT_ROW("lang", required_argument, CLI_OPT_LANG),
     CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
     CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),
@@ -149,7 +152,8 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
     memset(&c, 0, sizeof c);
     c.quiet = s->quiet;
     c.ec = (gexport_config){corpus_path, out, GPOSE_ORIGINAL, cfg->pose_opts, cfg->modes, 1,
-                            cfg->jobs, {"original", NULL, NULL, NULL}, NULL, NULL, NULL};
+                            cfg->jobs, {"original", NULL, NULL, NULL}, NULL, NULL, NULL,
+                            cfg->corpus_lang};
     ff_error err;
     if (gexport_open(&c.ec, &c.x, &err) < 0) {
         cli_print_error(&err);
@@ -197,7 +201,7 @@ static int export_reference(const cli_session *s, const run_config *cfg, const c
     volatile sig_atomic_t stop = 0;
     gexport_config ec = {corpus_path, out, GPOSE_REFERENCE, pose, cfg->modes, 1, cfg->jobs,
                          {"reference", emu_image_sha256(x.image), x.profile.name, pose_text},
-                         &stop, NULL, NULL};
+                         &stop, NULL, NULL, cfg->corpus_lang};
     gexport_result r;
     cli_signals_install(&stop);
     int rc = gexport_reference(&ec, &r, &err);

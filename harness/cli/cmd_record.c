@@ -32,7 +32,9 @@ static void help(FILE *out)
           "  --out DIR         the traces folder (created; required)\n"
           "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
           "  --profile P       a built-in profile name or a profile file\n"
-          "  --corpus PATH     a folder of .dat files, a battle.fs or an install root\n"
+          "  --corpus PATH     a folder of .dat files, a battle.fs, an install root (2013\n"
+          "                    or Remaster), a main.zzz or a battle.fs inside one\n"
+          "  --lang XX         the language of an install or main.zzz (default en)\n"
           "                    (default: the synthetic corpus)\n"
           "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
           "  --seed N          synthetic corpus seed (default 1)\n"
@@ -68,6 +70,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("exe", required_argument, CLI_OPT_EXE),
     CLI_OPT_ROW("profile", required_argument, CLI_OPT_PROFILE),
     CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
+    CLI_OPT_ROW("lang", required_argument, CLI_OPT_LANG),
     CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
     CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),

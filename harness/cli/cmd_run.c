@@ -16,7 +16,7 @@
 static void help(FILE *out)
 {
     fputs(
-        "usage: ff8diff run [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
+        "usage: ff8diff run [--exe PATH] [--profile NAME|PATH] [--corpus PATH [--lang XX]]\n"
         "                   [--modes LIST] [--levels LIST] [--pose-options SPEC|auto]\n"
         "                   [--jobs N] [--out DIR]\n\n"
         "Runs the reference engine and the original routines side by side on every clip\n"
@@ -26,8 +26,11 @@ static void help(FILE *out)
         "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
         "  --profile P       a built-in profile name or a profile file (default: found\n"
         "                    from the executable's hash or fingerprints)\n"
-        "  --corpus PATH     a folder of .dat files, a battle.fs (with .fi/.fl beside it)\n"
-        "                    or an install root (default: the synthetic corpus)\n"
+        "  --corpus PATH     a folder of .dat files, a battle.fs (with .fi/.fl beside it),\n"
+        "                    an install root (2013 or Remaster), a main.zzz or a battle.fs\n"
+        "                    inside one (default: the synthetic corpus)\n"
+        "  --lang XX         the language of an install or main.zzz (default en, else the\n"
+        "                    first)\n"
         "  --preset NAME     synthetic corpus preset: small (default), vanilla or cover\n"
         "  --seed N          synthetic corpus seed (default 1)\n"
         "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
@@ -78,6 +81,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("exe", required_argument, CLI_OPT_EXE),
     CLI_OPT_ROW("profile", required_argument, CLI_OPT_PROFILE),
     CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
+    CLI_OPT_ROW("lang", required_argument, CLI_OPT_LANG),
     CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
     CLI_OPT_ROW("modes", required_argument, CLI_OPT_MODES),

@@ -475,6 +475,11 @@ static int finish(const cli_session *s, run_config *cfg, run_meta *meta, run_res
     meta->jobs = res->jobs;
     meta->corpus_kind = res->corpus_kind[0] ? res->corpus_kind : NULL;
     meta->corpus_description = res->corpus_description[0] ? res->corpus_description : NULL;
+    meta->corpus_release = res->corpus_release[0] ? res->corpus_release : NULL;
+    meta->corpus_archive = res->corpus_archive[0] ? res->corpus_archive : NULL;
+    meta->corpus_zzz_entry = res->corpus_zzz_entry[0] ? res->corpus_zzz_entry : NULL;
+    meta->corpus_zzz_offset = res->corpus_zzz_offset;
+    meta->corpus_lang = res->corpus_lang[0] ? res->corpus_lang : NULL;
     int status = s->after ? s->after(s->arg, meta, res) : -1;
     if (status < 0) {
         status = cli_write_report(meta, res, s->out_dir);

@@ -68,6 +68,9 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
     case CLI_OPT_CORPUS:
         s->corpus_path = arg;
         return 0;
+    case CLI_OPT_LANG:
+        cfg->corpus_lang = arg;
+        return 0;
     case CLI_OPT_PRESET:
         s->preset = arg;
         return 0;

@@ -122,6 +122,19 @@ void json_identity(cJSON *o, const run_meta *m)
     cJSON_AddItemToObject(c, "path", json_str_or_null(m->corpus_path));
     cJSON_AddItemToObject(c, "kind", json_str_or_null(m->corpus_kind));
     cJSON_AddItemToObject(c, "description", json_str_or_null(m->corpus_description));
+    if (m->corpus_release) {
+        cJSON *p = cJSON_AddObjectToObject(c, "provenance");
+        json_add_str(p, "release", m->corpus_release);
+        cJSON_AddItemToObject(p, "archive", json_str_or_null(m->corpus_archive));
+        cJSON_AddItemToObject(p, "zzz_entry", json_str_or_null(m->corpus_zzz_entry));
+        if (m->corpus_zzz_entry)
+            cJSON_AddNumberToObject(p, "zzz_offset", (double)m->corpus_zzz_offset);
+        else
+            cJSON_AddNullToObject(p, "zzz_offset");
+        cJSON_AddItemToObject(p, "lang", json_str_or_null(m->corpus_lang));
+    } else {
+        cJSON_AddNullToObject(c, "provenance");
+    }
     if (m->synthetic_preset) {
         cJSON *s = cJSON_AddObjectToObject(c, "synthetic");
         json_add_str(s, "preset", m->synthetic_preset);

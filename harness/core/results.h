@@ -394,6 +394,11 @@ typedef struct run_results {
     run_totals totals;
     char corpus_kind[16];          /* "folder", "archive", "install", "file" */
     char corpus_description[512];  /* what the corpus path turned out to be */
+    char corpus_release[16];       /* provenance (corpus_origin): "" when none */
+    char corpus_archive[1024];
+    char corpus_zzz_entry[256];
+    uint64_t corpus_zzz_offset;
+    char corpus_lang[32];
     unsigned jobs;                 /* worker threads the run used */
     unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
     unsigned required;             /* field classes the candidate must supply (bit k) */

@@ -29,6 +29,10 @@ typedef struct run_meta {
     const char *located_from, *located_exe, *located_patterns, *located_tool;
     /* corpus */
     const char *corpus_path, *corpus_kind, *corpus_description;
+    /* provenance: release ("2013", "remaster", "folder", "file"; NULL: none told),
+     * archive, zzz entry (NULL: none) and its offset, language folder */
+    const char *corpus_release, *corpus_archive, *corpus_zzz_entry, *corpus_lang;
+    uint64_t corpus_zzz_offset;
     const char *synthetic_preset; /* NULL unless generated */
     uint64_t synthetic_seed;
     /* options */

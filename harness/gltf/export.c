@@ -27,7 +27,7 @@ void gexport_result_free(gexport_result *r)
 
 static void stem(const char *name, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s", pairs_base_name(name));
+    snprintf(buf, n, "%s", path_base(name));
     size_t l = strlen(buf);
     if (l > 4 && corpus_name_is_dat(buf)) buf[l - 4] = 0;
 }
@@ -134,7 +134,7 @@ int ex_plan_make(const gexport_config *cfg, int shapes, ex_plan *p, ff_error *er
 {
     memset(p, 0, sizeof *p);
     corpus *c;
-    if (corpus_open(cfg->corpus_path, &c, err) < 0) return -1;
+    if (corpus_open_lang(cfg->corpus_path, cfg->corpus_lang, &c, err) < 0) return -1;
     size_t n = corpus_count(c);
     pairs_file *pf = calloc(n ? n : 1, sizeof *pf);
     size_t *item_of = calloc(n ? n : 1, sizeof *item_of);
@@ -276,7 +276,7 @@ int gexport_reference(const gexport_config *cfg, gexport_result *out, ff_error *
     ref_ctx x;
     memset(&x, 0, sizeof x);
     x.cfg = cfg;
-    if (corpus_open(cfg->corpus_path, &x.c, err) < 0) return -1;
+    if (corpus_open_lang(cfg->corpus_path, cfg->corpus_lang, &x.c, err) < 0) return -1;
     int rc = ex_plan_make(cfg, 0, &x.plan, err);
     unsigned jobs = cfg->jobs;
     if (!jobs) {

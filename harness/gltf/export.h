@@ -74,6 +74,7 @@ typedef struct gexport_config {
     volatile sig_atomic_t *cancel; /* gexport_reference: set to stop early (may be NULL) */
     gexport_scene_fn scene;
     void *scene_arg;
+    const char *corpus_lang;  /* the language of an install or main.zzz (NULL: default) */
 } gexport_config;
 
 void gexport_result_free(gexport_result *r);

@@ -14,6 +14,7 @@
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
 #include "ref/engine.h"
+#include "common/path.h"
 
 void gpose_scene_init(gpose_scene *s)
 {
@@ -41,8 +42,7 @@ const gpose_clip *gpose_find(const gpose_model *md, uint32_t clip, mode_id mode)
 
 int gpose_model_init(gpose_model *md, const dat_file *dat, size_t nclips, ff_error *err)
 {
-    const char *base = strrchr(dat->name ? dat->name : "", '/');
-    snprintf(md->name, sizeof md->name, "%s", base ? base + 1 : dat->name ? dat->name : "");
+    snprintf(md->name, sizeof md->name, "%s", path_base(dat->name ? dat->name : ""));
     md->bones = dat->bones;
     md->parent = malloc((md->bones ? md->bones : 1) * sizeof *md->parent);
     md->size = malloc((md->bones ? md->bones : 1) * sizeof *md->size);

@@ -92,6 +92,8 @@ void report_fields_html(strbuf *b, const cJSON *report);
 void report_fields_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 /* A not-decoded result (or one whose decoder said why it stopped) in words. */
 void report_not_decoded_text(strbuf *b, const cJSON *result);
+/* The run report's style sheet (other pages of the tool look the same). */
+const char *report_html_css(void);
 
 /* Renderers: from a report tree (as built, or parsed back from report.json). */
 int report_render_html(const cJSON *report, strbuf *out);

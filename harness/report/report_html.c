@@ -160,6 +160,22 @@ static void corpus_rows(strbuf *b, const cJSON *c)
     }
     sb_puts(b, "</td></tr>\n");
     if (rv_str(c, "description", NULL)) rh_kv(b, "Description", rv_str(c, "description", NULL));
+    const cJSON *prov = rv_obj(c, "provenance");
+    if (prov) {
+        sb_puts(b, "<tr><th>Provenance</th><td>");
+        rh_text(b, rv_str(prov, "release", "?"));
+        if (rv_str(prov, "zzz_entry", NULL)) {
+            sb_puts(b, ": ");
+            rh_text(b, rv_str(prov, "zzz_entry", ""));
+            sb_printf(b, " at offset %llu", (unsigned long long)rv_u64(prov, "zzz_offset", 0));
+        }
+        if (rv_str(prov, "lang", NULL)) {
+            sb_puts(b, " (");
+            rh_text(b, rv_str(prov, "lang", ""));
+            sb_puts(b, ")");
+        }
+        sb_puts(b, "</td></tr>\n");
+    }
     const cJSON *syn = rv_obj(c, "synthetic");
     if (syn) {
         sb_puts(b, "<tr><th>Synthetic</th><td>preset ");
@@ -483,6 +499,11 @@ static void groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_
     if (n > shown)
         sb_printf(b, "<p class=\"more\">%zu more groups are in report.json.</p>\n", n - shown);
     sb_puts(b, "</section>\n");
+}
+
+const char *report_html_css(void)
+{
+    return css;
 }
 
 int report_render_html(const cJSON *report, strbuf *out)

@@ -50,6 +50,7 @@ static cJSON *manifest_json(const run_file *f)
     cJSON_AddItemToObject(o, "kind", json_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "size", (double)f->size);
     json_add_str(o, "sha256", f->sha256);
+    cJSON_AddItemToObject(o, "origin", json_str_or_null(f->origin));
     cJSON_AddNumberToObject(o, "bones", f->bones);
     cJSON_AddNumberToObject(o, "clips", f->clips);
     cJSON_AddNumberToObject(o, "frames", (double)f->frames);

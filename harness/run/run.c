@@ -190,6 +190,20 @@ static int warn_renamed(run_ctx *ctx)
     return rc;
 }
 
+/* Problems of a zzz's table (the corpus opened with what was left): one warning each. */
+static int warn_problems(run_ctx *ctx)
+{
+    const corpus *c = ctx->corpus;
+    char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
+    int rc = 0;
+    size_t n = corpus_problem_count(c), k = 0;
+    for (; k < n && corpus_problem(c, k) && rc == 0; k++)
+        rc = run_warn(ctx->res, "%s", ff_error_format(corpus_problem(c, k), msg, sizeof msg));
+    if (rc == 0 && n > k)
+        rc = run_warn(ctx->res, "... and %zu more problems in the archive's table", n - k);
+    return rc;
+}
+
 /* The results cache's troubles of this run, one warning each. */
 static int warn_cache(run_ctx *ctx)
 {
@@ -297,13 +311,23 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
         rc = ff_error_set(err, FF_E_USAGE, NULL, -1, "a run needs an executable or recorded traces");
     if (rc == 0 && (cfg->frame_level || cfg->entity_level) && cfg->corpus_path == NULL)
         rc = ff_error_set(err, FF_E_USAGE, NULL, -1, "no corpus given");
-    if (rc == 0 && cfg->corpus_path) rc = corpus_open(cfg->corpus_path, &ctx.corpus, err);
+    if (rc == 0 && cfg->corpus_path)
+        rc = corpus_open_lang(cfg->corpus_path, cfg->corpus_lang, &ctx.corpus, err);
     if (rc == 0 && ctx.corpus) {
         snprintf(out->corpus_kind, sizeof out->corpus_kind, "%s",
                  corpus_kind_name(corpus_get_kind(ctx.corpus)));
         snprintf(out->corpus_description, sizeof out->corpus_description, "%s",
                  corpus_describe(ctx.corpus));
+        corpus_origin o = corpus_get_origin(ctx.corpus);
+        snprintf(out->corpus_release, sizeof out->corpus_release, "%s", o.release);
+        snprintf(out->corpus_archive, sizeof out->corpus_archive, "%s", o.archive ? o.archive : "");
+        snprintf(out->corpus_zzz_entry, sizeof out->corpus_zzz_entry, "%s",
+                 o.zzz_entry ? o.zzz_entry : "");
+        out->corpus_zzz_offset = o.zzz_offset;
+        snprintf(out->corpus_lang, sizeof out->corpus_lang, "%s", o.lang ? o.lang : "");
     }
+    if (rc == 0 && ctx.corpus && warn_problems(&ctx) < 0)
+        rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     if (rc == 0 && ctx.corpus && warn_renamed(&ctx) < 0)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     if (rc == 0 && ctx.corpus) rc = plan_load_files(&ctx, err);

@@ -84,6 +84,7 @@ typedef struct run_sink {
 
 typedef struct run_config {
     const char *corpus_path;
+    const char *corpus_lang;  /* --lang: the language of an install or main.zzz (NULL: default) */
     const emu_image *image;   /* the original; NULL when traces_dir is the authority */
     emu_game_opts game;
     unsigned modes;           /* bit i = mode_id i */

@@ -58,10 +58,12 @@ static int load_one(run_ctx *ctx, size_t entry, uint32_t k, ff_error *err)
         f->name = strdup(name);
         f->bad = 1;
         f->error = e;
-        return f->name ? 0 : ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+        if (!f->name) return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
+        return manifest_set_origin(f, ctx->corpus, entry, err);
     }
     dat_file dat;
     int rc = manifest_analyze(name, data, size, f, err);
+    if (rc == 0) rc = manifest_set_origin(f, ctx->corpus, entry, err);
     if (rc == 0 && f->parsed) rc = dat_parse(data, size, f->name, &dat, err);
     if (rc == 0 && f->parsed) rc = note_clips(&ctx->fslots[k], &dat, err);
     if (rc < 0 || !f->parsed || !dat_kind_has_model(dat.kind)) {

@@ -75,11 +75,6 @@ int tf_is_frames(const trace_file *tf)
     return tf->r && tj_reader_format(tf->r) == TJ_FORMAT_FRAMES;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
 
 /* Marks the rest of the file broken: "line N: why". */
 static int tf_break(trace_file *tf, ff_error *err, const char *why)
@@ -117,7 +112,7 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
                      mode_name(tf->clip.mode), mode_name(tf->mode));
             return tf_break(tf, err, why);
         }
-        if (strcmp(base_name(tf->clip.file), tf->name) != 0) {
+        if (strcmp(path_base(tf->clip.file), tf->name) != 0) {
             snprintf(why, sizeof why, "file \"%s\" in a trace file of %s", tf->clip.file,
                      tf->name);
             return tf_break(tf, err, why);

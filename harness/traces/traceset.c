@@ -113,6 +113,7 @@ static cJSON *file_json(const char *dir, const run_meta *m, const run_results *r
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "name", json_string(f->name));
     cJSON_AddStringToObject(o, "sha256", f->sha256);
+    cJSON_AddItemToObject(o, "origin", json_str_or_null(f->origin));
     cJSON_AddNumberToObject(o, "size", (double)f->size);
     cJSON_AddItemToObject(o, "kind", json_str_or_null(f->parsed ? dat_kind_name(f->kind) : NULL));
     cJSON_AddNumberToObject(o, "bones", f->bones);

@@ -48,6 +48,18 @@ Test(path, truncation_is_an_error)
     cr_assert_str_eq(out, "abc/12");
 }
 
+/* Both separators split: FL lines and zzz names are Windows paths, file paths use '/'. */
+Test(path, base_splits_at_either_slash)
+{
+    static const struct {
+        const char *path, *want;
+    } v[] = {{"a\\b/c.dat", "c.dat"}, {"c.dat", "c.dat"}, {"dir/", ""},
+             {"data\\lang-en\\battle.fs", "battle.fs"}, {"/g/Data/x/d0c000.dat", "d0c000.dat"},
+             {"", ""}, {"\\", ""}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        cr_assert_str_eq(path_base(v[i].path), v[i].want, "%zu: %s", i, v[i].path);
+}
+
 Test(grow, doubles_from_the_first_capacity)
 {
     int *a = NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/path.h"
 #include "corpus/pairs.h"
 #include "corpus/synth.h"
 #include "tests/corpus/ct.h"
@@ -88,9 +89,9 @@ Test(pairs, names_give_the_character_and_role)
         cr_assert_eq(x, name_cases[i].character, "%s: character %c", name_cases[i].name, x);
         cr_assert_eq(r, name_cases[i].role, "%s: role %c", name_cases[i].name, r);
     }
-    cr_assert_str_eq(pairs_base_name("a\\b/c.dat"), "c.dat");
-    cr_assert_str_eq(pairs_base_name("c.dat"), "c.dat");
-    cr_assert_str_eq(pairs_base_name("dir/"), "");
+    cr_assert_str_eq(path_base("a\\b/c.dat"), "c.dat");
+    cr_assert_str_eq(path_base("c.dat"), "c.dat");
+    cr_assert_str_eq(path_base("dir/"), "");
 }
 
 /* ---- pairing ---- */

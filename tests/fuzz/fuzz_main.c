@@ -1,6 +1,7 @@
 /*
  * tests/fuzz/fuzz_main.c: the libFuzzer entry point of one target, chosen
- * at compile time (-DFZ_TARGET_DAT, _ARCHIVE, _PE or _TRACE). The body is
+ * at compile time (-DFZ_TARGET_DAT, _ARCHIVE, _PE, _TRACE, _ZZZ
+ * or _LZ4F). The body is
  * the shared function of fz.h; a broken contract is reported on stderr and
  * aborts, so libFuzzer saves the input as a crash.
  */
@@ -22,8 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = fz_pe_one(data, size, FZ_PE_FUZZ_IMAGE, &r);
 #elif defined(FZ_TARGET_TRACE)
     int rc = fz_trace_one(data, size, &r);
+#elif defined(FZ_TARGET_ZZZ)
+    int rc = fz_zzz_one(data, size, &r);
+#elif defined(FZ_TARGET_LZ4F)
+    int rc = fz_lz4f_one(data, size, &r);
 #else
-#error "define one of FZ_TARGET_DAT, FZ_TARGET_ARCHIVE, FZ_TARGET_PE, FZ_TARGET_TRACE"
+#error "define one of FZ_TARGET_DAT, _ARCHIVE, _PE, _TRACE, _ZZZ, _LZ4F"
 #endif
     if (rc < 0) {
         fprintf(stderr, "broken contract: %s\n", r.broken);

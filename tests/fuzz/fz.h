@@ -86,4 +86,20 @@ int fz_pe_one(const uint8_t *data, size_t size, size_t image_max, fz_report *r);
  */
 int fz_trace_one(const uint8_t *data, size_t size, fz_report *r);
 
+/*
+ * fuzz_zzz: the input is a whole zzz file: zzz_open_mem (the table, its
+ * problems), then the battle archive zzz_pick_battle finds: arc_index_parse
+ * on its FI and FL entries, arc_extract_mem of its entries (up to
+ * FZ_ARC_ENTRIES) from its FS entry.
+ */
+int fz_zzz_one(const uint8_t *data, size_t size, fz_report *r);
+
+/*
+ * fuzz_lz4f: +0 u32 FI size, then an FI compression-2 entry (either
+ * framing) for lz4f_decode_entry; then the first FZ_LZ4F_ROUND_TRIP bytes
+ * written as a 4ZL_ entry by arc_build and decoded back.
+ */
+#define FZ_LZ4F_ROUND_TRIP 4096
+int fz_lz4f_one(const uint8_t *data, size_t size, fz_report *r);
+
 #endif

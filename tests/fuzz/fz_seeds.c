@@ -10,16 +10,26 @@
  *   OUTDIR/pe/       the built stand-in engine and two small hand-made PE32
  *                    images (imports by name and by ordinal);
  *   OUTDIR/trace/    Trace JSON Lines of tiny models decoded by the
- *                    reference engine.
+ *                    reference engine;
+ *   OUTDIR/zzz/      zzz files holding a battle archive (one language, two),
+ *                    and one table defect each: a count larger than the
+ *                    table, a name length of 0 or past the end, an offset
+ *                    that overflows 64 bits, a duplicate name;
+ *   OUTDIR/lz4f/     FI compression-2 entries (u32 FI size first): 4ZL_ and
+ *                    plain, sizes that lie, above the 64 MiB limit, a
+ *                    truncated block, a length below the 4ZL_ header.
  * Seeds named "ok-*" are valid inputs: the replay suite checks that their
  * target accepts them without any refusal. A test tool: it prints and exits.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/le.h"
 #include "corpus/archive.h"
+#include "corpus/zzz.h"
+#include "common/file.h"
 #include "common/file.h"
 #include "corpus/fileio.h"
 #include "corpus/lzss.h"
@@ -182,6 +192,93 @@ static void archive_seeds(void)
     free(body);
 }
 
+/* ---- zzz tables and 4ZL_ entries ---- */
+
+/* The bytes of a zzz written by zzz_write (caller frees). */
+static uint8_t *zzz_bytes(const zzz_input *in, size_t n, size_t *size)
+{
+    char path[4096];
+    ff_error e;
+    uint8_t *data;
+    snprintf(path, sizeof path, "%s/zzz-build.tmp", outdir);
+    if (zzz_write(path, in, n, &e) < 0) die("zzz_write", &e);
+    if (file_read_all(path, &data, size, &e) < 0) die(path, &e);
+    unlink(path);
+    return data;
+}
+
+/* Writes the zzz seed `name` with the u32 (or u64 when wide) at off replaced by v. */
+static void put_patched(const char *name, const uint8_t *z, size_t size, size_t off, uint64_t v,
+                        int wide)
+{
+    uint8_t *c = malloc(size);
+    if (!c) die("out of memory", NULL);
+    memcpy(c, z, size);
+    le_put32(c + off, (uint32_t)v);
+    if (wide) le_put32(c + off + 4, (uint32_t)(v >> 32));
+    put("zzz", name, c, size);
+    free(c);
+}
+
+static void zzz_seeds(void)
+{
+    size_t msize, size;
+    uint8_t *monster = tiny_file(&tinies[0], 9, &msize);
+    arc_input e[2] = {{"c:\\ff8\\data\\x\\battle\\c0m000.dat", monster, msize,
+                       ARC_LZ4 | ARC_WRITE_4ZL},
+                      {"c:\\ff8\\data\\x\\battle\\d0c000_en.dat", monster, msize, ARC_LZSS}};
+    arc_image img;
+    ff_error err;
+    if (arc_build(e, 2, &img, &err) < 0) die("arc_build", &err);
+    zzz_input in[5] = {{"data\\lang-en\\battle.fi", img.fi, (uint32_t)img.fi_size},
+                       {"data\\lang-en\\battle.fl", img.fl, (uint32_t)img.fl_size},
+                       {"data\\lang-en\\battle.fs", img.fs, (uint32_t)img.fs_size},
+                       {"data\\lang-fr\\battle.fs", img.fs, (uint32_t)img.fs_size},
+                       {"DATA/Lang-EN/Battle.FS", img.fs, (uint32_t)img.fs_size}};
+    uint8_t *z = zzz_bytes(in, 3, &size);
+    put("zzz", "ok-zzz-battle", z, size);
+    size_t rec0 = 4, off0 = rec0 + 4 + strlen(in[0].name);
+    put_patched("zzz-count-too-large", z, size, 0, 0xFFFFFFFFu, 0);
+    put_patched("zzz-name-length-zero", z, size, rec0, 0, 0);
+    put_patched("zzz-name-past-end", z, size, rec0, size, 0);
+    put_patched("zzz-offset-overflow", z, size, off0, 0xFFFFFFFFFFFFFFF0ull, 1);
+    free(z);
+    z = zzz_bytes(in, 4, &size);
+    put("zzz", "ok-zzz-two-languages", z, size);
+    free(z);
+    zzz_input dup[4] = {in[0], in[1], in[2], in[4]};
+    z = zzz_bytes(dup, 4, &size);
+    put("zzz", "zzz-duplicate-name", z, size);
+    free(z);
+
+    /* 4ZL_: u32 FI size, then the FS entry. */
+    size_t k = 4 + img.fs_size;
+    uint8_t *l = malloc(k + 16);
+    if (!l) die("out of memory", NULL);
+    le_put32(l, (uint32_t)msize);
+    memcpy(l + 4, img.fs, img.fs_size);
+    put("lz4f", "ok-4zl", l, k);
+    le_put32(l + 12, (uint32_t)msize + 1);
+    put("lz4f", "4zl-sizes-lie", l, k);
+    le_put32(l, ARC_ENTRY_MAX + 1);
+    le_put32(l + 12, ARC_ENTRY_MAX + 1);
+    put("lz4f", "4zl-above-limit", l, k);
+    le_put32(l, (uint32_t)msize);
+    le_put32(l + 12, (uint32_t)msize);
+    le_put32(l + 4, le_u32(img.fs) - 5);
+    put("lz4f", "4zl-truncated-block", l, k - 5);
+    le_put32(l + 4, 4);
+    put("lz4f", "4zl-length-below-header", l, k);
+    arc_image_free(&img);
+    e[0].comp = ARC_LZ4;
+    if (arc_build(e, 1, &img, &err) < 0) die("arc_build", &err);
+    memcpy(l + 4, img.fs, img.fs_size);
+    put("lz4f", "ok-plain-lz4", l, 4 + img.fs_size);
+    arc_image_free(&img);
+    free(l);
+    free(monster);
+}
+
 /* ---- PE ---- */
 
 /* A 0x600-byte PE32: .text (xor eax,eax; ret) and .idata importing
@@ -304,6 +401,7 @@ int main(int argc, char **argv)
     outdir = argv[1];
     dat_seeds();
     archive_seeds();
+    zzz_seeds();
     pe_seeds(argv[2]);
     trace_seed(&tinies[0], "ok-monster-normal-slow.jsonl", 1u << MODE_NORMAL | 1u << MODE_SLOW);
     trace_seed(&tinies[1], "ok-body-all.jsonl", MODE_ALL);

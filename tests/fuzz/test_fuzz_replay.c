@@ -118,6 +118,23 @@ Test(replay, trace_seeds)
     replay_seeds("trace", fz_trace_one, 3);
 }
 
+Test(replay, zzz_seeds)
+{
+    replay_seeds("zzz", fz_zzz_one, 7);
+}
+Test(replay, lz4f_seeds)
+{
+    replay_seeds("lz4f", fz_lz4f_one, 6);
+}
+Test(replay, zzz_regressions)
+{
+    replay_regressions("fuzz_zzz", fz_zzz_one);
+}
+Test(replay, lz4f_regressions)
+{
+    replay_regressions("fuzz_lz4f", fz_lz4f_one);
+}
+
 Test(replay, dat_regressions)
 {
     replay_regressions("fuzz_dat", fz_dat_one);
