@@ -90,8 +90,8 @@ static void layout_words(const gexport_item *it, char *buf, size_t n)
     if (!strcmp(it->layout, "hierarchy"))
         snprintf(buf, n, "joints under their parents");
     else
-        snprintf(buf, n, "%u of %u joints placed by their world transform (a scale under a "
-                         "rotation relative to the parent)",
+        snprintf(buf, n, "%u of %u joints placed by their world transform (no TRS a viewer "
+                         "can compose under their parent)",
                  it->world_joints, it->joints);
 }
 

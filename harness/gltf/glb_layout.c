@@ -36,28 +36,39 @@ static double frob(const double a[3][3])
 }
 
 /*
- * The 3x3 part of inverse(p) . c into out, and p's condition number (the
+ * inverse(p) . c (3x3 parts) into out, and p's condition number (the
  * Frobenius norms of p and its inverse multiplied) into *cond; -1 when p is
  * singular.
  */
-static int relative(const gm_affine *p, const gm_affine *c, double out[3][3], double *cond)
+static int relative(const double p[3][3], const double c[3][3], double out[3][3], double *cond)
 {
-    gm_affine inv, l;
-    if (gm_inverse(p, &inv) < 0) return -1;
-    memset(inv.t, 0, sizeof inv.t);
-    gm_mul(&inv, c, &l);
-    memcpy(out, l.a, sizeof l.a);
-    *cond = frob(p->a) * frob(inv.a);
+    double inv[3][3] = {
+        {p[1][1] * p[2][2] - p[1][2] * p[2][1], p[0][2] * p[2][1] - p[0][1] * p[2][2],
+         p[0][1] * p[1][2] - p[0][2] * p[1][1]},
+        {p[1][2] * p[2][0] - p[1][0] * p[2][2], p[0][0] * p[2][2] - p[0][2] * p[2][0],
+         p[0][2] * p[1][0] - p[0][0] * p[1][2]},
+        {p[1][0] * p[2][1] - p[1][1] * p[2][0], p[0][1] * p[2][0] - p[0][0] * p[2][1],
+         p[0][0] * p[1][1] - p[0][1] * p[1][0]},
+    };
+    double det = p[0][0] * inv[0][0] + p[0][1] * inv[1][0] + p[0][2] * inv[2][0];
+    if (fabs(det) < 1e-12) return -1;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            inv[i][j] /= det;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            out[i][j] = inv[i][0] * c[0][j] + inv[i][1] * c[1][j] + inv[i][2] * c[2][j];
+    *cond = frob(p) * frob(inv);
     return 0;
 }
 
 /*
- * Over every keyframe of model i, each joint's largest shear relative to
- * its parent (rel; INFINITY where the parent is singular or so badly
- * conditioned that a float file cannot carry the child under it) and in
- * the world (abs).
+ * Marks in world each joint of model i that some keyframe wants placed by
+ * its world transform: its parent singular or conditioned past
+ * GLB_COND_MAX, or its shear under the parent past GLB_SHEAR_MAX and above
+ * its shear in the world. A joint once marked is not looked at again.
  */
-static void shears(glb_wr *w, glb_frame *ws, unsigned i, double *rel, double *abs)
+static void mark(glb_wr *w, glb_frame *ws, unsigned i, char *world)
 {
     const gpose_model *md = &w->s->model[i];
     for (size_t ci = 0; ci < md->nclips; ci++)
@@ -66,14 +77,12 @@ static void shears(glb_wr *w, glb_frame *ws, unsigned i, double *rel, double *ab
             const gm_affine *own = ws->engine[i];
             for (unsigned b = 0; b < md->bones; b++) {
                 int p = md->parent[b];
-                if (p < 0) continue;
-                abs[b] = fmax(abs[b], gm_shear(own[b].a));
-                if (rel[b] == INFINITY) continue;
-                double l[3][3], cond;
-                if (relative(&own[p], &own[b], l, &cond) < 0 || cond > GLB_COND_MAX)
-                    rel[b] = INFINITY;
-                else
-                    rel[b] = fmax(rel[b], gm_shear(l));
+                if (p < 0 || world[b]) continue;
+                double l[3][3], cond, sh;
+                if (relative(own[p].a, own[b].a, l, &cond) < 0 || cond > GLB_COND_MAX)
+                    world[b] = 1;
+                else if ((sh = gm_shear(l)) > GLB_SHEAR_MAX)
+                    world[b] = gm_shear(own[b].a) < sh;
             }
         }
 }
@@ -85,21 +94,18 @@ int glb_layout(glb_wr *w, glb_frame *ws)
         const gpose_model *md = &s->model[i];
         size_t n = md->bones ? md->bones : 1;
         w->place[i] = malloc(n * sizeof *w->place[i]);
-        double *rel = calloc(n, sizeof *rel), *abs = calloc(n, sizeof *abs);
-        if (!w->place[i] || !rel || !abs) {
-            free(rel);
-            free(abs);
+        char *world = calloc(n, 1);
+        if (!w->place[i] || !world) {
+            free(world);
             return -1;
         }
-        shears(w, ws, i, rel, abs);
+        mark(w, ws, i, world);
         w->world_joints[i] = 0;
         for (unsigned b = 0; b < md->bones; b++) {
-            int world = md->parent[b] >= 0 && rel[b] > GLB_SHEAR_MAX && abs[b] < rel[b];
-            w->place[i][b] = world ? -1 : md->parent[b];
-            w->world_joints[i] += (unsigned)world;
+            w->place[i][b] = world[b] ? -1 : md->parent[b];
+            w->world_joints[i] += (unsigned)world[b];
         }
-        free(rel);
-        free(abs);
+        free(world);
     }
     return 0;
 }

@@ -68,7 +68,7 @@ int glb_add_anim(glb_wr *w, glb_frame *ws, size_t ci, cJSON *anims, glb_anim_sta
  * A joint hangs under its bone's parent unless, on some keyframe of some
  * clip, its matrix relative to the parent's is not R.S (gm_shear above
  * GLB_SHEAR_MAX: a scale under a rotation, the scale path's stack) while
- * its world matrix is nearer R.S, or the parent's matrix is singular or
+ * its world matrix on that keyframe is nearer R.S, or the parent's matrix is singular or
  * its condition number passes GLB_COND_MAX (float values composed under
  * it would misplace the joint): then it is placed by its world transform.
  * Uses ws's engine worlds as scratch. -1: memory.
