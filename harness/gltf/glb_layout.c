@@ -5,8 +5,8 @@
  * relative to its parent node. The engine's bone matrix relative to its
  * parent's is such a TRS when the skeleton is posed without bone scales,
  * and under the older readings of the scale path; under the layout of
- * POSE.md section 2's scale path (a stack of unscaled matrices, each bone's
- * columns scaled by its running vector) a bone's world matrix is a
+ * the scale path in docs/pose.md section 2 (a stack of unscaled matrices,
+ * each bone's columns scaled by its running vector) a bone's world is a
  * rotation times a scale but relative to a parent scaled unevenly it is
  * not (a scale under a rotation). Such a joint is placed by its world
  * transform under the model's node instead of under its parent; the
