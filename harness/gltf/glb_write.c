@@ -6,7 +6,8 @@
  * The binary chunk holds, in order: each joint's mesh (positions, then
  * indices, one buffer view each), then each animation's data in one buffer
  * view of its own (key times, then per joint translation, rotation, scale),
- * so that an animation's bytes depend on its own matrices only.
+ * so that an animation's bytes depend on its own matrices and the joint
+ * layout (glb_layout.c) only.
  */
 #include <math.h>
 #include <stdio.h>

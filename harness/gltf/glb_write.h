@@ -26,7 +26,9 @@
  * animation's "extras" and into the stats.
  *
  * Everything derived from the matrices is a pure function of them: two
- * scenes whose matrices are equal give byte-identical animation data.
+ * scenes whose matrices are equal give byte-identical animation data, and
+ * a clip's animation data depends only on its own matrices and on which
+ * joints the file places by their world transform.
  * What this module must not do: print, exit, write files.
  */
 #ifndef FF8_HARNESS_GLTF_GLB_WRITE_H

@@ -77,7 +77,8 @@ Test(check_gltf, recovers_a_known_mapping_and_a_planted_departure, .timeout = 60
         cr_assert_str_eq(cJSON_GetObjectItem(m, "by")->valuestring, "hierarchy");
     }
     char *hp = ts_path(rep, "index.html"), *hh = ts_read(hp, NULL);
-    cr_assert_eq(ts_count(hh, "<tr class=\"joint\">"), bones, "one row per joint in the HTML");
+    cr_assert_eq(ts_count(hh, "<tr class=\"joint\">"), (size_t)bones,
+                 "one row per joint in the HTML");
     cr_assert(strstr(hh, "id=\"matched\""), "the HTML says nothing of how they were matched");
     free(hh);
     free(hp);
