@@ -27,8 +27,11 @@ static void help(FILE *out)
           "Checks a viewer's export of one model (.glb, .gltf, or another format Assimp\n"
           "reads) against the game's own poses of FILE.dat, emulated from the executable\n"
           "(default: the stand-in engine), normal mode. Finds which animation is which\n"
-          "clip, which joint is which bone, the axis convention, the scale and the frame\n"
-          "rate, says so, then compares every joint's world position on every frame.\n\n"
+          "clip (by the clip number in its name, else by key count and motion), which\n"
+          "joint is which bone (by the number in its name, else by the hierarchy), the\n"
+          "axis convention, the scale (fitted on the clips that agree: a clip that departs\n"
+          "wildly is reported, not fitted) and the frame rate, says so and what it could\n"
+          "not match, then compares every joint's world position on every frame.\n\n"
           "  --dat FILE        the model file the export was made from\n"
           "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
           "  --profile P       a built-in profile name or a profile file\n"
@@ -56,16 +59,31 @@ static const struct option opts[] = {
 static void summary(const gck_result *r, const char *dir)
 {
     if (r->refused) return;
-    printf("correspondence: joints by %s, axes %s, scale %.6g, %.4g fps; %zu of %zu clips matched\n",
-           r->joints_by, r->axes, r->scale, r->fps, r->matched, r->nclips);
+    const unsigned *j = r->joints_count;
+    const size_t *c = r->clips_count;
+    printf("correspondence: joints by %s, axes %s, scale %.6g, %.4g fps; %zu of %zu clips matched; "
+           "the axes and scale fitted on %zu of them\n",
+           r->joints_by, r->axes, r->scale, r->fps, r->matched, r->nclips, r->fit_clips);
+    printf("matched: joints %u by name, %u by hierarchy, %u not at all; clips %zu by name, %zu by "
+           "motion, %zu not at all\n",
+           j[GCK_BY_NAME], j[GCK_BY_HIERARCHY], j[GCK_BY_NONE], c[GCK_BY_NAME], c[GCK_BY_MOTION],
+           c[GCK_BY_NONE]);
+    if (j[GCK_BY_NONE]) {
+        printf("bones without a joint (not compared):");
+        for (unsigned b = 0; b < r->bones; b++)
+            if (r->joint_by[b] == GCK_BY_NONE) printf(" %u", b);
+        printf("\n");
+    }
     for (size_t i = 0; i < r->nclips; i++) {
         const gck_clip *g = &r->clips[i];
+        if (g->anim < 0) printf("clip %u: no animation of the export matches it\n", g->clip);
         if (g->first >= 0)
             printf("clip %u: departs at frame %ld, bone %u: game (%.6g, %.6g, %.6g), export (%.6g, "
-                   "%.6g, %.6g), %.4g units off\n",
+                   "%.6g, %.6g), %.4g units off%s\n",
                    g->clip, g->first, g->first_bone, g->first_game[0], g->first_game[1],
                    g->first_game[2], g->first_viewer[0], g->first_viewer[1], g->first_viewer[2],
-                   g->first_err);
+                   g->first_err, g->in_fit ? "" : " (departs from the axes and scale the other "
+                                                  "clips agree on)");
     }
     printf("check-gltf: %zu clips depart, %zu clips without animation, tolerance %.4g units; "
            "report in %s\n",

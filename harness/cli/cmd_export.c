@@ -2,8 +2,9 @@
  * harness/cli/cmd_export.c: `ff8diff export`: the game's poses as glTF.
  * Every model file of a corpus becomes a .glb (harness/gltf/export.h),
  * every armed body one more with its weapon; the terminal gets a line per
- * file with its animations, keyframes and how far the TRS decomposition is
- * from the engine's matrices. The original's poses come from a run
+ * file with its animations, keyframes, its joint layout (under their
+ * parents, or some placed by their world transform) and how far the TRS
+ * decomposition is from the engine's matrices. The original's poses come from a run
  * (cli_session_run, the export as its sink), the reference's from the
  * export library alone.
  */
@@ -32,7 +33,13 @@ static void help(FILE *out)
         "original routines leave after each decoding call: the poses of a run of the\n"
         "frame and pose levels (`ff8diff run --levels frame,pose`: identical clips\n"
         "emulated once, the results cache read and filled). Each animation's extras say\n"
-        "how far the translation/rotation/scale decomposition is from those matrices.\n\n"
+        "how far the translation/rotation/scale decomposition is from those matrices.\n"
+        "A joint hangs under its parent's node unless its transform relative to the\n"
+        "parent is not a translation, rotation and scale (a scale under a rotation, as\n"
+        "the scale path's stack makes it) while its world transform is: then under the\n"
+        "model's node by its world transform. Each file's asset.extras name the layout\n"
+        "(joint_layout: hierarchy, world or mixed) and the joints placed by world; the\n"
+        "terminal says it per file.\n\n"
         "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
         "  --profile P       a built-in profile name or a profile file\n"
         "  --corpus PATH     a folder of .dat files, a battle.fs, an install root (2013\n"
@@ -80,9 +87,21 @@ static const struct option opts[] = {
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
+/* How the joints of a written file are laid out, in words. */
+static void layout_words(const gexport_item *it, char *buf, size_t n)
+{
+    if (!strcmp(it->layout, "hierarchy"))
+        snprintf(buf, n, "joints under their parents");
+    else
+        snprintf(buf, n, "%u of %u joints placed by their world transform (no TRS a viewer "
+                         "can compose under their parent)",
+                 it->world_joints, it->joints);
+}
+
 static int report(const gexport_result *r, int quiet)
 {
-    size_t done = 0, failed = 0, cut = 0, skipped = 0;
+    size_t done = 0, failed = 0, cut = 0, skipped = 0, by_world = 0;
+    char lay[160];
     char msg[1024], name[640];
     for (size_t i = 0; i < r->n; i++) {
         const gexport_item *it = &r->items[i];
@@ -91,10 +110,12 @@ static int report(const gexport_result *r, int quiet)
         case GEXPORT_DONE:
             done++;
             cut += it->clips_cut != 0;
+            by_world += it->world_joints != 0;
+            layout_words(it, lay, sizeof lay);
             if (!quiet)
-                printf("%s: %zu animations, %zu keyframes, decomposition error %.3g (position "
-                       "%.3g units)\n",
-                       it->output, it->animations, it->keyframes, it->decomposition_error,
+                printf("%s: %zu animations, %zu keyframes, %s; decomposition error %.3g "
+                       "(position %.3g units)\n",
+                       it->output, it->animations, it->keyframes, lay, it->decomposition_error,
                        it->position_error);
             if (it->clips_cut) cli_warn("%s: %zu clips cut short; %s", name, it->clips_cut, it->note);
             break;
@@ -109,7 +130,9 @@ static int report(const gexport_result *r, int quiet)
         case GEXPORT_NOT_RUN: break;
         }
     }
-    printf("export: %zu .glb written, %zu failed, %zu skipped\n", done, failed, skipped);
+    printf("export: %zu .glb written, %zu failed, %zu skipped; joint layout: %zu with joints "
+           "placed by their world transform, %zu with every joint under its parent\n",
+           done, failed, skipped, by_world, done - by_world);
     return failed ? CLI_EXIT_ERROR : cut ? CLI_EXIT_DIFF : CLI_EXIT_OK;
 }
 

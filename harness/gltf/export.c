@@ -180,6 +180,9 @@ static void summarize(gexport_item *it, const gpose_scene *s, const glb_stats *s
     it->keyframes = st->keyframes;
     it->decomposition_error = st->decomposition_error;
     it->position_error = st->position_error;
+    it->joints = st->joints;
+    it->world_joints = st->world_joints;
+    snprintf(it->layout, sizeof it->layout, "%s", st->layout);
     for (size_t c = 0; c < s->model[0].nclips; c++) {
         const gpose_clip *cl = &s->model[0].clips[c];
         if (!cl->note[0]) continue;

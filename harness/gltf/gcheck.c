@@ -17,11 +17,20 @@ void gck_free(gck_result *r)
     for (size_t i = 0; i < r->nclips; i++) free(r->clips[i].err);
     free(r->clips);
     free(r->joint);
+    free(r->joint_by);
     free(r->joint_name);
     free(r->pic_game);
     free(r->pic_viewer);
     free(r->parent);
     memset(r, 0, sizeof *r);
+}
+
+const char *gck_by_name(gck_by by)
+{
+#define GCK_BY_TEXT_(name, text) text,
+    static const char *const names[] = {GCK_BY_MAP(GCK_BY_TEXT_)};
+#undef GCK_BY_TEXT_
+    return (unsigned)by < GCK_BY__COUNT ? names[by] : "?";
 }
 
 int gck_refuse(gck_result *r, const char *fmt, ...)
@@ -44,10 +53,20 @@ void gck_game_pos(const ck *x, const gpose_clip *c, size_t k, unsigned b, double
 
 void gck_viewer_pos(ck *x, const gck_clip *gc, size_t i, double *pos)
 {
-    double t = gc->frames > 1 ? (double)i / gc->fps : 0;
-    if (gc->frames > 1) t += x->v->anims[gc->anim].times[0];
-    gview_pose(x->v, (size_t)gc->anim, t, x->world);
-    for (unsigned b = 0; b < x->B; b++) memcpy(pos + 3 * b, x->world[x->r->joint[b]].t, 3 * sizeof(double));
+    gview_pose(x->v, (size_t)gc->anim, gck_frame_time(x, gc, i), x->world);
+    for (unsigned b = 0; b < x->B; b++) {
+        int j = x->r->joint[b];
+        for (int k = 0; k < 3; k++) pos[3 * b + k] = j >= 0 ? x->world[j].t[k] : NAN;
+    }
+}
+
+double gck_frame_time(const ck *x, const gck_clip *gc, size_t i)
+{
+    const gview_anim *a = &x->v->anims[gc->anim];
+    if (gc->frames < 2 || a->ntimes < 2) return 0;
+    /* The frame mapping holds ntimes - 1 = step x (frames - 1): frame i is key i x step. */
+    size_t step = (a->ntimes - 1) / (gc->frames - 1), k = i * step;
+    return k < a->ntimes ? a->times[k] : (double)i / gc->fps + a->times[0];
 }
 
 void gck_mapped(const gck_result *r, const double v[3], double out[3])
@@ -88,6 +107,8 @@ static int compare_clip(ck *x, gck_clip *gc, double *pos, double *e)
     for (size_t i = 0; i < gc->frames; i++) {
         gck_viewer_pos(x, gc, i, pos);
         for (unsigned b = 0; b < x->B; b++) {
+            e[b] = 0;
+            if (r->joint[b] < 0) continue;
             double g[3], m[3], d = 0;
             gck_game_pos(x, pc, i, b, g);
             gck_mapped(r, pos + 3 * b, m);
@@ -100,6 +121,8 @@ static int compare_clip(ck *x, gck_clip *gc, double *pos, double *e)
         double top = -1;
         for (unsigned b = 0; b < x->B; b++) {
             int p = x->md->parent[b];
+            /* The topmost: its nearest matched ancestor does not depart. */
+            while (p >= 0 && r->joint[p] < 0) p = x->md->parent[p];
             if (e[b] <= r->tolerance || (p >= 0 && e[p] > r->tolerance)) continue;
             if (e[b] > top) top = e[b], gc->first_bone = b;
         }
@@ -142,39 +165,69 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/*
+ * The joints: every bone by name, else every bone by the hierarchy, else
+ * the bones the names map when they are at least half. 1 mapped, 0 not,
+ * -1 memory.
+ */
+static int joints(ck *x)
+{
+    gck_result *r = x->r;
+    int named = gck_by_names(x);
+    if (named < 0) return -1;
+    if ((unsigned)named == x->B) {
+        snprintf(r->joints_by, sizeof r->joints_by, "names");
+        return 1;
+    }
+    int by = gck_by_hierarchy(x);
+    if (by != 0) {
+        if (by == 1) snprintf(r->joints_by, sizeof r->joints_by, "hierarchy");
+        return by;
+    }
+    if (named == 0 || 2 * (unsigned)named < x->B) return 0;
+    if (gck_by_names(x) < 0) return -1;
+    snprintf(r->joints_by, sizeof r->joints_by, "names");
+    return 1;
+}
+
 static int steps(ck *x, double tol_rel, double *pos, double *e)
 {
     gck_result *r = x->r;
     if (gck_viewer_joints(x) < 0) return -1;
     if (r->refused) return 0;
-    int by = gck_by_names(x);
-    if (by == 1) snprintf(r->joints_by, sizeof r->joints_by, "names");
-    if (by == 0 && (by = gck_by_hierarchy(x)) == 1)
-        snprintf(r->joints_by, sizeof r->joints_by, "hierarchy");
+    int by = joints(x);
     if (by < 0) return -1;
     if (by == 0)
-        return gck_refuse(r, "no joint hierarchy of the export matches the game's skeleton (%u bones)", x->B);
+        return gck_refuse(r, "no joint hierarchy of the export (%u animated nodes) matches the "
+                             "game's skeleton (%u bones), nor do the joint names map half of its "
+                             "bones", x->nv, x->B);
+    while (x->rb < x->B && r->joint[x->rb] < 0) x->rb++;
+    skeleton_size(x);
     if (gck_match_anims(x, pos) < 0) return -1;
     if (!r->matched)
-        return gck_refuse(r, "no animation of the export (%u) matches a clip of the game (%u) by key count and motion",
+        return gck_refuse(r, "no animation of the export (%u) matches a clip of the game (%u) by "
+                             "name, key count or motion",
                           (unsigned)x->v->nanims, (unsigned)r->nclips);
-    gck_fit(x, pos);
+    if (gck_fit(x, pos) < 0) return -1;
     /* With the axes known, siblings of one shape are told apart by their motion. */
     if (strcmp(r->joints_by, "hierarchy") == 0) {
         if ((by = gck_by_hierarchy(x)) < 0) return -1;
         if (by == 0)
             return gck_refuse(r, "no joint hierarchy of the export matches the game's skeleton (%u bones)", x->B);
-        gck_fit(x, pos);
+        if (gck_fit(x, pos) < 0) return -1;
     }
-    skeleton_size(x);
     if (!(r->scale > 0) || r->fit_rms > 0.1 * r->size)
         return gck_refuse(r, "no axis convention and scale fits: the best leaves %u%% of the skeleton's size "
                          "(%u game units) as error", (unsigned)fmin(100 * r->fit_rms / r->size, 9999),
                       (unsigned)r->size);
     r->tolerance = (tol_rel > 0 ? tol_rel : GCK_TOLERANCE) * r->size;
     if (!(r->joint_name = calloc(x->B, sizeof *r->joint_name))) return -1;
-    for (unsigned b = 0; b < x->B; b++)
-        snprintf(r->joint_name[b], sizeof r->joint_name[b], "%s", x->v->nodes[r->joint[b]].name);
+    for (unsigned b = 0; b < x->B; b++) {
+        r->joints_count[r->joint_by[b]]++;
+        if (r->joint[b] >= 0)
+            snprintf(r->joint_name[b], sizeof r->joint_name[b], "%s",
+                     x->v->nodes[r->joint[b]].name);
+    }
     double *fps = malloc(sizeof(double) * (r->matched ? r->matched : 1));
     if (!fps) return -1;
     size_t nf = 0;
@@ -201,22 +254,25 @@ int gck_run(const gview *v, const gpose_scene *game, double tol_rel, gck_result 
     memset(out, 0, sizeof *out);
     out->pic_clip = -1;
     const gpose_model *md = &game->model[0];
-    ck x = {v, md, out, md->bones, NULL, NULL, NULL, NULL, NULL, 0};
+    ck x = {v, md, out, md->bones, 0, 0, NULL, NULL, NULL, NULL, NULL, 0};
     unsigned B = md->bones ? md->bones : 1;
     out->bones = md->bones;
     size_t nclips = 0;
     for (size_t i = 0; i < md->nclips; i++) nclips += md->clips[i].mode == MODE_NORMAL && md->clips[i].frames;
     out->clips = calloc(nclips ? nclips : 1, sizeof *out->clips);
     out->joint = calloc(B, sizeof *out->joint);
+    out->joint_by = calloc(B, sizeof *out->joint_by);
     out->parent = malloc(B * sizeof *out->parent);
-    x.vj = calloc(B, sizeof *x.vj);
-    x.vparent = calloc(B, sizeof *x.vparent);
+    size_t nn = v->nnodes ? v->nnodes : 1;
+    x.vj = calloc(nn > B ? nn : B, sizeof *x.vj);
+    x.vparent = calloc(nn > B ? nn : B, sizeof *x.vparent);
     x.gshape = calloc(B, sizeof *x.gshape);
     x.vshape = calloc(B, sizeof *x.vshape);
     x.world = malloc((v->nnodes ? v->nnodes : 1) * sizeof *x.world);
     double *pos = malloc(3 * sizeof(double) * B), *e = malloc(sizeof(double) * B);
     int rc = 0;
-    if (!out->clips || !out->joint || !out->parent || !x.vj || !x.vparent || !x.gshape ||
+    if (!out->clips || !out->joint || !out->joint_by || !out->parent || !x.vj || !x.vparent ||
+        !x.gshape ||
         !x.vshape || !x.world || !pos || !e)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     if (rc == 0) {

@@ -1,10 +1,9 @@
 /*
  * harness/gltf/gcheck_match.c: check-gltf's correspondence (gcheck_priv.h):
  * which viewer joint is which bone (trailing numbers in the names, else
- * the hierarchy's shape with siblings told apart by their motion), which
- * animation is which clip (key count and motion signature), and the axis
- * convention with one scale (least squares over the 48 signed axis
- * permutations).
+ * the hierarchy's shape with siblings told apart by their motion) and
+ * which animation is which clip (the number in its name, else key count
+ * and motion signature). The axes and scale are gcheck_fit.c's.
  */
 #include <ctype.h>
 #include <math.h>
@@ -24,16 +23,14 @@ int gck_viewer_joints(ck *x)
     for (size_t i = 0; i < v->nnodes; i++) {
         int driven = 0;
         for (size_t a = 0; a < v->nanims && !driven; a++) driven = gview_animated(v, a, i);
-        if (!driven) continue;
-        if (n < x->B) x->vj[n] = (int)i;
-        n++;
+        if (driven) x->vj[n++] = (int)i;
     }
-    if (n != x->B)
-        return gck_refuse(x->r, "the export animates %u nodes, the game's skeleton has %u bones", n, x->B);
-    for (unsigned j = 0; j < x->B; j++) {
+    x->nv = n;
+    if (n == 0) return gck_refuse(x->r, "the export animates no node");
+    for (unsigned j = 0; j < n; j++) {
         x->vparent[j] = -1;
         for (int p = v->nodes[x->vj[j]].parent; p >= 0 && x->vparent[j] < 0; p = v->nodes[p].parent)
-            for (unsigned k = 0; k < x->B; k++)
+            for (unsigned k = 0; k < n; k++)
                 if (x->vj[k] == p) x->vparent[j] = (int)k;
     }
     return 0;
@@ -50,23 +47,58 @@ static long name_index(const char *s)
     return strtol(s + n, NULL, 10);
 }
 
+/*
+ * 1 when bone b's place in the viewer's tree (joint j) does not contradict
+ * the game's: the joint above j is mapped to no bone, or is none (j placed
+ * by its world transform), or is the joint of one of b's ancestors. bof:
+ * the bone of each viewer joint, -1.
+ */
+static int tree_agrees(const ck *x, const int *bof, unsigned b, int j)
+{
+    int vp = x->vparent[j], pb = vp < 0 ? -1 : bof[vp];
+    if (pb < 0) return 1;
+    for (int a = x->md->parent[b]; a >= 0; a = x->md->parent[a])
+        if (a == pb) return 1;
+    return 0;
+}
+
 int gck_by_names(ck *x)
 {
-    for (unsigned b = 0; b < x->B; b++) x->r->joint[b] = -1;
-    int *jof = calloc(x->B, sizeof *jof);
-    if (!jof) return -1;
-    int ok = 1;
-    for (unsigned j = 0; j < x->B && ok; j++) {
-        long k = name_index(x->v->nodes[x->vj[j]].name);
-        ok = k >= 0 && k < (long)x->B && x->r->joint[k] < 0;
-        if (ok) x->r->joint[k] = x->vj[j], jof[k] = (int)j;
+    gck_result *r = x->r;
+    int *jof = malloc(x->B * sizeof *jof), *bof = malloc((x->nv ? x->nv : 1) * sizeof *bof);
+    char *dup = calloc(x->B, 1);
+    if (!jof || !bof || !dup) {
+        free(jof);
+        free(bof);
+        free(dup);
+        return -1;
     }
-    for (unsigned b = 0; b < x->B && ok; b++) {
-        int p = x->md->parent[b], vp = x->vparent[jof[b]];
-        ok = p < 0 ? vp < 0 : vp >= 0 && x->vj[vp] == x->r->joint[p];
+    for (unsigned b = 0; b < x->B; b++) r->joint[b] = jof[b] = -1;
+    for (unsigned j = 0; j < x->nv; j++) {
+        bof[j] = -1;
+        long k = name_index(x->v->nodes[x->vj[j]].name);
+        if (k < 0 || k >= (long)x->B) continue;
+        if (r->joint[k] >= 0) dup[k] = 1;
+        r->joint[k] = x->vj[j], jof[k] = (int)j;
+    }
+    for (unsigned b = 0; b < x->B; b++) {
+        if (dup[b]) r->joint[b] = -1;
+        if (r->joint[b] >= 0) bof[jof[b]] = (int)b;
+    }
+    /* Parents before children: a bone the tree contradicts is left out. */
+    int n = 0;
+    for (unsigned b = 0; b < x->B; b++) {
+        if (r->joint[b] >= 0 && !tree_agrees(x, bof, b, jof[b])) {
+            bof[jof[b]] = -1;
+            r->joint[b] = -1;
+        }
+        r->joint_by[b] = r->joint[b] >= 0 ? GCK_BY_NAME : GCK_BY_NONE;
+        n += r->joint[b] >= 0;
     }
     free(jof);
-    return ok;
+    free(bof);
+    free(dup);
+    return n;
 }
 
 /* Canonical shape of subtree b: "(" + sorted children shapes + ")". */
@@ -106,11 +138,10 @@ static double joint_cost(ck *x, unsigned g, unsigned j)
     x->r->joint[g] = x->vj[j];
     for (size_t ci = 0; ci < x->r->nclips; ci++) {
         const gck_clip *gc = &x->r->clips[ci];
-        if (gc->anim < 0) continue;
+        if (gc->anim < 0 || !gc->in_fit) continue;
         const gpose_clip *pc = gpose_find(x->md, gc->clip, MODE_NORMAL);
         for (size_t i = 0; i < gc->frames; i += 1 + gc->frames / 8) {
-            double t = gc->frames > 1 ? (double)i / gc->fps + x->v->anims[gc->anim].times[0] : 0;
-            gview_pose(x->v, (size_t)gc->anim, t, x->world);
+            gview_pose(x->v, (size_t)gc->anim, gck_frame_time(x, gc, i), x->world);
             double m[3], g3[3];
             gck_mapped(x->r, x->world[x->vj[j]].t, m);
             gck_game_pos(x, pc, i, g, g3);
@@ -148,6 +179,7 @@ static int match(ck *x, int g, int j)
 
 int gck_by_hierarchy(ck *x)
 {
+    if (x->nv != x->B) return 0;
     int *vp = x->vparent;
     int *gp = malloc(x->B * sizeof *gp);
     if (!gp) return -1;
@@ -162,8 +194,10 @@ int gck_by_hierarchy(ck *x)
     free(gp);
     for (unsigned b = 0; b < x->B; b++) x->r->joint[b] = -1;
     if (nomem || match(x, -1, -1) < 0) return -1;
-    for (unsigned b = 0; b < x->B; b++)
+    for (unsigned b = 0; b < x->B; b++) {
         if (x->r->joint[b] < 0) return 0;
+        x->r->joint_by[b] = GCK_BY_HIERARCHY;
+    }
     return 1;
 }
 
@@ -195,16 +229,19 @@ static double signature(ck *x, gck_clip *gc, double *pos)
     for (size_t i = 0; i < gc->frames; i += step) {
         gck_viewer_pos(x, gc, i, pos);
         double g0[3];
-        gck_game_pos(x, pc, i, 0, g0);
-        for (unsigned b = 0; b < x->B; b++, n++) {
+        const double *v0 = pos + 3 * x->rb;
+        gck_game_pos(x, pc, i, x->rb, g0);
+        for (unsigned b = 0; b < x->B; b++) {
+            if (x->r->joint[b] < 0) continue;
             double g[3], a = 0, c = 0;
             gck_game_pos(x, pc, i, b, g);
             for (int k = 0; k < 3; k++) {
                 a += (g[k] - g0[k]) * (g[k] - g0[k]);
-                c += (pos[3 * b + k] - pos[k]) * (pos[3 * b + k] - pos[k]);
+                c += (pos[3 * b + k] - v0[k]) * (pos[3 * b + k] - v0[k]);
             }
             dg[n] = sqrt(a), dv[n] = sqrt(c);
             mg += dg[n], mv += dv[n];
+            n++;
         }
     }
     double cost = 0;
@@ -215,6 +252,52 @@ static double signature(ck *x, gck_clip *gc, double *pos)
     free(dg);
     free(dv);
     return n ? sqrt(cost) : INFINITY;
+}
+
+/* Clip c matched to animation a (cost its motion's distance), by how. */
+static void take(ck *x, size_t c, size_t a, double cost, gck_by by, char *used)
+{
+    gck_clip *gc = &x->r->clips[c];
+    gc->anim = (int)a;
+    gc->by = by;
+    gc->fps = frame_rate(&x->v->anims[a], gc->frames);
+    gc->match_cost = cost;
+    snprintf(gc->anim_name, sizeof gc->anim_name, "%s", x->v->anims[a].name);
+    used[a] = 1;
+    x->r->matched++;
+}
+
+/*
+ * By name: each clip's animation whose name ends in its number (before any
+ * suffix) and whose keys fit its frames, one key per frame first, then the
+ * nearest motion. Taken when at least half of those so named also agree
+ * in motion (cost below 0.05): numbers that are the clips', not a count.
+ */
+static void by_name(ck *x, const double *cost, char *used)
+{
+    gck_result *r = x->r;
+    size_t na = x->v->nanims, nc = r->nclips, named = 0, agree = 0;
+    long *pick = malloc(sizeof *pick * (nc ? nc : 1));
+    if (!pick) return; /* by motion alone */
+    for (size_t c = 0; c < nc; c++) {
+        pick[c] = -1;
+        for (size_t a = 0; a < na; a++) {
+            const gview_anim *an = &x->v->anims[a];
+            if (name_index(an->name) != (long)r->clips[c].clip || !isfinite(cost[c * na + a]))
+                continue;
+            long p = pick[c];
+            int exact = an->ntimes == r->clips[c].frames;
+            int pexact = p >= 0 && x->v->anims[p].ntimes == r->clips[c].frames;
+            if (p < 0 || exact > pexact || (exact == pexact && cost[c * na + a] < cost[c * na + p]))
+                pick[c] = (long)a;
+        }
+        named += pick[c] >= 0;
+        agree += pick[c] >= 0 && cost[c * na + pick[c]] < 0.05;
+    }
+    for (size_t c = 0; c < nc && agree > 0 && 2 * agree >= named; c++)
+        if (pick[c] >= 0 && !used[pick[c]])
+            take(x, c, (size_t)pick[c], cost[c * na + pick[c]], GCK_BY_NAME, used);
+    free(pick);
 }
 
 int gck_match_anims(ck *x, double *pos)
@@ -228,6 +311,7 @@ int gck_match_anims(ck *x, double *pos)
         free(used);
         return -1;
     }
+    /* Key counts first: the signature (which poses the animation) only where they fit. */
     for (size_t c = 0; c < nc; c++) {
         for (size_t a = 0; a < na; a++) {
             gck_clip *gc = &r->clips[c];
@@ -244,6 +328,7 @@ int gck_match_anims(ck *x, double *pos)
             }
         }
     }
+    by_name(x, cost, used);
     for (;;) {
         size_t bc = 0, ba = 0;
         double best = INFINITY;
@@ -252,61 +337,11 @@ int gck_match_anims(ck *x, double *pos)
                 if (r->clips[c].anim < 0 && !used[a] && cost[c * na + a] < best)
                     best = cost[c * na + a], bc = c, ba = a;
         if (!(best < 0.05)) break;
-        gck_clip *gc = &r->clips[bc];
-        gc->anim = (int)ba;
-        gc->fps = frame_rate(&x->v->anims[ba], gc->frames);
-        gc->match_cost = best;
-        snprintf(gc->anim_name, sizeof gc->anim_name, "%s", x->v->anims[ba].name);
-        used[ba] = 1;
-        r->matched++;
+        take(x, bc, ba, best, GCK_BY_MOTION, used);
     }
     r->unmatched_anims = na - r->matched;
+    for (size_t c = 0; c < nc; c++) r->clips_count[r->clips[c].by]++;
     free(used);
     free(cost);
     return 0;
 }
-
-/* ---- axes and scale ---- */
-
-void gck_fit(ck *x, double *pos)
-{
-    gck_result *r = x->r;
-    double C[3][3] = {{0}}, vv = 0, gg = 0;
-    size_t n = 0;
-    for (size_t ci = 0; ci < r->nclips; ci++) {
-        gck_clip *gc = &r->clips[ci];
-        if (gc->anim < 0) continue;
-        const gpose_clip *pc = gpose_find(x->md, gc->clip, MODE_NORMAL);
-        for (size_t i = 0; i < gc->frames; i++) {
-            gck_viewer_pos(x, gc, i, pos);
-            for (unsigned b = 0; b < x->B; b++, n++) {
-                double g[3];
-                gck_game_pos(x, pc, i, b, g);
-                for (int k = 0; k < 3; k++) {
-                    gg += g[k] * g[k];
-                    vv += pos[3 * b + k] * pos[3 * b + k];
-                    for (int l = 0; l < 3; l++) C[k][l] += g[k] * pos[3 * b + l];
-                }
-            }
-        }
-    }
-    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-    double best = -INFINITY;
-    for (int p = 0; p < 6; p++)
-        for (int sg = 0; sg < 8; sg++) {
-            double dot = 0;
-            for (int k = 0; k < 3; k++) dot += (sg >> k & 1 ? -1 : 1) * C[k][perms[p][k]];
-            if (dot <= best) continue;
-            best = dot;
-            for (int k = 0; k < 3; k++) r->perm[k] = perms[p][k], r->sign[k] = sg >> k & 1 ? -1 : 1;
-        }
-    r->scale = vv > 0 ? best / vv : 0;
-    double res = vv > 0 ? gg - best * best / vv : gg;
-    r->fit_rms = n ? sqrt(fmax(res, 0) / (double)n) : 0;
-    static const char ax[3] = {'x', 'y', 'z'};
-    snprintf(r->axes, sizeof r->axes, "x=%c%c,y=%c%c,z=%c%c", r->sign[0] < 0 ? '-' : '+',
-             ax[r->perm[0]], r->sign[1] < 0 ? '-' : '+', ax[r->perm[1]], r->sign[2] < 0 ? '-' : '+',
-             ax[r->perm[2]]);
-    x->fitted = 1;
-}
-

@@ -34,6 +34,11 @@ void gj_str(gj *g, cJSON *parent, const char *key, const char *s)
     gj_put(g, parent, key, cJSON_CreateString(s ? s : ""));
 }
 
+void gj_bool(gj *g, cJSON *parent, const char *key, int v)
+{
+    gj_put(g, parent, key, cJSON_CreateBool(v));
+}
+
 void gj_null(gj *g, cJSON *parent, const char *key)
 {
     gj_put(g, parent, key, cJSON_CreateNull());

@@ -27,9 +27,10 @@ cJSON *gj_put(gj *g, cJSON *parent, const char *key, cJSON *item);
 /* A new object / array put into parent as gj_put does; NULL when it failed. */
 cJSON *gj_obj(gj *g, cJSON *parent, const char *key);
 cJSON *gj_arr(gj *g, cJSON *parent, const char *key);
-/* A number, a string ("" for NULL), a null put into parent. */
+/* A number, a string ("" for NULL), a boolean, a null put into parent. */
 void gj_num(gj *g, cJSON *parent, const char *key, double v);
 void gj_str(gj *g, cJSON *parent, const char *key, const char *s);
+void gj_bool(gj *g, cJSON *parent, const char *key, int v);
 void gj_null(gj *g, cJSON *parent, const char *key);
 /* A new root object; NULL (failed set) when memory runs out. */
 cJSON *gj_root(gj *g);

@@ -16,38 +16,48 @@ static void round_trs(gm_trs *x)
     for (int i = 0; i < 4; i++) x->q[i] = (float)x->q[i];
 }
 
-/* Model i's joints: engine worlds, local TRS (raising *dec), worlds from the file's values. */
-static void decompose(const gpose_scene *s, glb_frame *ws, unsigned i, size_t ci, size_t k,
-                      int first, double *dec)
+void glb_engine_worlds(const gpose_scene *s, glb_frame *ws, unsigned i, size_t ci, size_t k)
 {
     const gpose_model *md = &s->model[i];
     const gpose_clip *c = &md->clips[ci];
     gm_affine *own = ws->engine[i];
     gm_affine att;
-    gm_from_ref(&s->attach, &att);
+    if (i == 1) gm_from_ref(&s->attach, &att);
     for (unsigned b = 0; b < md->bones; b++) {
         gm_from_ref(gpose_at(md, c, k, b), &own[b]);
         if (i == 1) gm_mul(&att, &own[b], &own[b]); /* the weapon as drawn: base o attach */
     }
+}
+
+/*
+ * Model i's joints: engine worlds, then each joint's transform relative to
+ * its node parent as the file composes it (the parent's world from the
+ * file's own float values, so that an approximation above never moves a
+ * joint below), decomposed into TRS (raising *dec), and the worlds a
+ * viewer composes from the file's values.
+ */
+static void decompose(const glb_wr *w, glb_frame *ws, unsigned i, size_t ci, size_t k,
+                      int first, double *dec)
+{
+    const gpose_model *md = &w->s->model[i];
+    glb_engine_worlds(w->s, ws, i, ci, k);
+    const gm_affine *own = ws->engine[i];
     for (unsigned b = 0; b < md->bones; b++) {
         gm_affine local, inv;
-        int p = md->parent[b];
+        int p = w->place[i][b];
         if (p >= 0) {
-            gm_inverse(&own[p], &inv);
+            gm_inverse(&ws->file[i][p], &inv);
             gm_mul(&inv, &own[b], &local);
         } else {
             local = own[b];
         }
-        double e = gm_decompose(&local, first ? NULL : &ws->prevq[i][4 * b], &ws->trs[i][b]);
+        gm_trs *x = &ws->trs[i][b];
+        double e = gm_decompose(&local, first ? NULL : &ws->prevq[i][4 * b], x);
         if (e > *dec) *dec = e;
-        round_trs(&ws->trs[i][b]);
-        memcpy(&ws->prevq[i][4 * b], ws->trs[i][b].q, 4 * sizeof(double));
-    }
-    /* The world positions a viewer composes from the file's values. */
-    for (unsigned b = 0; b < md->bones; b++) {
+        round_trs(x);
+        memcpy(&ws->prevq[i][4 * b], x->q, 4 * sizeof(double));
         gm_affine l;
-        gm_from_trs(&ws->trs[i][b], &l);
-        int p = md->parent[b];
+        gm_from_trs(x, &l);
         if (p >= 0)
             gm_mul(&ws->file[i][p], &l, &ws->file[i][b]);
         else
@@ -60,7 +70,7 @@ void glb_keyframe(const glb_wr *w, glb_frame *ws, size_t ci, size_t k, int first
 {
     const gpose_scene *s = w->s;
     for (unsigned i = 0; i < s->nmodels; i++) {
-        decompose(s, ws, i, ci, k, first, dec);
+        decompose(w, ws, i, ci, k, first, dec);
         for (unsigned b = 0; b < s->model[i].bones; b++) {
             const double *want = ws->engine[i][b].t, *got = ws->file[i][b].t;
             double d = 0;

@@ -1,8 +1,9 @@
 /*
  * harness/gltf/glb_mesh.c: the joints of a .glb (glb_priv.h): a node per
- * bone at its rest transform, children linked as the skeleton's parents
- * say, and on each a small mesh of its own: a bone shape toward each child
- * at rest, or a diamond for a leaf.
+ * bone at its rest transform, children linked as the layout says (under
+ * their bone's parent, or under the model's node: glb_layout.c), and on
+ * each a small mesh of its own: a bone shape toward each child at rest (in
+ * the joint's own frame whatever the layout), or a diamond for a leaf.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ static void joint_shapes(const glb_wr *w, unsigned i, unsigned b, double size, d
     const gpose_model *md = &w->s->model[i];
     for (unsigned c = b + 1; c < md->bones && *nv < 60000; c++) {
         if (md->parent[c] != (int)b) continue;
-        const double *d = w->rest[i][c].t;
+        const double *d = w->rest_off[i][c];
         double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         if (len > 1e-6 * size && len > 1e-9) bone_shape(d, fmin(0.1 * len, 0.03 * size), pos, nv, idx, ni);
     }
@@ -109,6 +110,23 @@ static int add_mesh(glb_wr *w, cJSON *meshes, unsigned i, unsigned b, double siz
     return g->failed || w->bin.failed ? -1 : mi;
 }
 
+/* Each joint's rest position in its bone parent's frame (the file's rest worlds in ws). */
+static void rest_offsets(glb_wr *w, const glb_frame *ws, unsigned i)
+{
+    const gpose_model *md = &w->s->model[i];
+    for (unsigned c = 0; c < md->bones; c++) {
+        int p = md->parent[c];
+        double *d = w->rest_off[i][c];
+        if (p < 0 || w->place[i][c] == p) {
+            memcpy(d, w->rest[i][c].t, 3 * sizeof *d);
+        } else { /* placed by its world transform: its position seen from the parent */
+            gm_affine inv;
+            gm_inverse(&ws->file[i][p], &inv);
+            gm_apply(&inv, ws->file[i][c].t, d);
+        }
+    }
+}
+
 int glb_rest_pose(glb_wr *w, glb_frame *ws, double *size)
 {
     const gpose_scene *s = w->s;
@@ -117,13 +135,16 @@ int glb_rest_pose(glb_wr *w, glb_frame *ws, double *size)
     while (ci < s->model[0].nclips && s->model[0].clips[ci].frames == 0) ci++;
     for (unsigned i = 0; i < s->nmodels; i++) {
         size_t n = s->model[i].bones ? s->model[i].bones : 1;
-        if (!(w->rest[i] = malloc(n * sizeof(gm_trs)))) return -1;
+        w->rest[i] = malloc(n * sizeof(gm_trs));
+        w->rest_off[i] = calloc(n, sizeof *w->rest_off[i]);
+        if (!w->rest[i] || !w->rest_off[i]) return -1;
         for (size_t b = 0; b < n; b++) w->rest[i][b] = (gm_trs){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     }
     if (ci < s->model[0].nclips) {
         glb_keyframe(w, ws, ci, 0, 1, &dec, &pos);
         for (unsigned i = 0; i < s->nmodels; i++) {
             memcpy(w->rest[i], ws->trs[i], s->model[i].bones * sizeof(gm_trs));
+            rest_offsets(w, ws, i);
             for (unsigned b = 0; b < s->model[i].bones; b++)
                 for (int d = 0; d < 3; d++) {
                     mn[d] = fmin(mn[d], ws->file[i][b].t[d]);
@@ -155,9 +176,12 @@ int glb_add_joints(glb_wr *w, cJSON *nodes, cJSON *meshes, cJSON *parent_kids, u
         cJSON *ex = gj_obj(g, n, "extras");
         gj_num(g, ex, "bone", b);
         gj_num(g, ex, "parent", md->parent[b]);
+        /* local: the node's TRS is relative to its bone parent's node (a root's: the model's
+         * node); world: the node hangs under the model's node with its world TRS. */
+        gj_str(g, ex, "placed", w->place[i][b] == md->parent[b] ? "local" : "world");
     }
     for (unsigned b = 0; b < md->bones; b++) {
-        int p = md->parent[b];
+        int p = w->place[i][b];
         cJSON *kids = parent_kids;
         if (p >= 0) {
             cJSON *pn = cJSON_GetArrayItem(nodes, w->node0[i] + p);

@@ -29,6 +29,10 @@ typedef struct glb_wr {
     int node0[2];    /* node index of bone 0 of each model */
     int weapon_node;
     gm_trs *rest[2]; /* each joint's TRS at the first keyframe (float values) */
+    int16_t *place[2]; /* each joint's node parent (glb_layout): its bone's parent, or -1
+                        * (placed by its world transform under the model's node) */
+    double (*rest_off[2])[3]; /* each joint's rest position in its bone parent's frame */
+    unsigned world_joints[2]; /* non-root joints placed by their world transform */
 } glb_wr;
 
 /* Pads the binary chunk to 4 bytes. */
@@ -58,6 +62,22 @@ void glb_keyframe(const glb_wr *w, glb_frame *ws, size_t ci, size_t k, int first
                   double *pos);
 /* The animation of clip index ci: its data, accessors and JSON into anims. -1: memory. */
 int glb_add_anim(glb_wr *w, glb_frame *ws, size_t ci, cJSON *anims, glb_anim_stats *st);
+
+/*
+ * The joint layout (glb_layout.c): each joint's node parent into w->place.
+ * A joint hangs under its bone's parent unless, on some keyframe of some
+ * clip, its matrix relative to the parent's is not R.S (gm_shear above
+ * GLB_SHEAR_MAX: a scale under a rotation, the scale path's stack) while
+ * its world matrix on that keyframe is nearer R.S, or the parent's matrix is singular or
+ * its condition number passes GLB_COND_MAX (float values composed under
+ * it would misplace the joint): then it is placed by its world transform.
+ * Uses ws's engine worlds as scratch. -1: memory.
+ */
+#define GLB_SHEAR_MAX 1e-3
+#define GLB_COND_MAX 1e3
+int glb_layout(glb_wr *w, glb_frame *ws);
+/* The engine's worlds of model i at keyframe k of clip index ci into ws->engine[i]. */
+void glb_engine_worlds(const gpose_scene *s, glb_frame *ws, unsigned i, size_t ci, size_t k);
 
 /* The rest TRS (first keyframe of the first clip that has one) and the skeleton's size. */
 int glb_rest_pose(glb_wr *w, glb_frame *ws, double *size);

@@ -6,7 +6,8 @@
  * The binary chunk holds, in order: each joint's mesh (positions, then
  * indices, one buffer view each), then each animation's data in one buffer
  * view of its own (key times, then per joint translation, rotation, scale),
- * so that an animation's bytes depend on its own matrices only.
+ * so that an animation's bytes depend on its own matrices and the joint
+ * layout (glb_layout.c) only.
  */
 #include <math.h>
 #include <stdio.h>
@@ -75,8 +76,21 @@ int glb_add_accessor(glb_wr *w, int view, size_t off, int ctype, size_t count, c
     return w->naccessors++;
 }
 
-static void meta_json(gj *g, cJSON *doc, const gpose_scene *s, const glb_meta *meta)
+/* The joint layout in words: "hierarchy", "world" or "mixed". */
+static const char *layout_name(const glb_wr *w)
 {
+    unsigned nonroot = 0, world = 0;
+    for (unsigned i = 0; i < w->s->nmodels; i++) {
+        const gpose_model *md = &w->s->model[i];
+        for (unsigned b = 0; b < md->bones; b++) nonroot += md->parent[b] >= 0;
+        world += w->world_joints[i];
+    }
+    return world == 0 ? "hierarchy" : world == nonroot ? "world" : "mixed";
+}
+
+static void meta_json(gj *g, cJSON *doc, const glb_wr *w, const glb_meta *meta)
+{
+    const gpose_scene *s = w->s;
     cJSON *asset = gj_obj(g, doc, "asset");
     gj_str(g, asset, "version", "2.0");
     gj_str(g, asset, "generator", "ff8diff " FF8DIFF_VERSION);
@@ -88,6 +102,22 @@ static void meta_json(gj *g, cJSON *doc, const gpose_scene *s, const glb_meta *m
     if (meta && meta->pose) gj_str(g, ex, "pose_convention", meta->pose);
     gj_num(g, ex, "frames_per_second", GPOSE_FPS);
     gj_str(g, ex, "joint_names", "bone_NNN: NNN is the bone's index in the skeleton");
+    gj_str(g, ex, "joint_layout", layout_name(w));
+    gj_str(g, ex, "joint_layout_rule",
+           "a joint hangs under its parent bone's node with its transform relative to the "
+           "parent's as translation, rotation and scale, unless on some keyframe that transform "
+           "is not one (a scale under a rotation: the scale path's stack of unscaled matrices) "
+           "while its world transform is: then it hangs under the model's node with its world "
+           "transform (its node's extras say \"placed\": \"world\"). Either way the parent's "
+           "world is taken as the file composes it, so every joint's position is the engine's");
+    cJSON *wj = gj_arr(g, ex, "joints_placed_by_world");
+    for (unsigned i = 0; i < s->nmodels; i++)
+        for (unsigned b = 0; b < s->model[i].bones; b++) {
+            if (w->place[i][b] == s->model[i].parent[b]) continue;
+            char name[64];
+            glb_joint_name(s, i, b, name, sizeof name);
+            gj_str(g, wj, NULL, name);
+        }
 }
 
 /* The GLB container around json and the binary chunk. */
@@ -174,10 +204,10 @@ static char *document(glb_wr *w, glb_frame *ws, const glb_meta *meta, glb_stats 
     w->accessors = cJSON_CreateArray();
     double size;
     char *json = NULL;
-    if (!doc || !meshes || !anims || !w->views || !w->accessors ||
+    if (!doc || !meshes || !anims || !w->views || !w->accessors || glb_layout(w, ws) < 0 ||
         glb_rest_pose(w, ws, &size) < 0)
         goto out;
-    meta_json(g, doc, w->s, meta);
+    meta_json(g, doc, w, meta);
     if (scene_nodes(w, doc, meshes, size) < 0 || animations(w, ws, anims, stats) < 0) goto out;
     put_if_any(g, doc, "meshes", meshes);
     put_if_any(g, doc, "animations", anims);
@@ -189,6 +219,11 @@ static char *document(glb_wr *w, glb_frame *ws, const glb_meta *meta, glb_stats 
         gj_put(g, doc, "accessors", w->accessors);
         w->views = w->accessors = NULL;
     }
+    for (unsigned i = 0; i < w->s->nmodels; i++) {
+        stats->joints += w->s->model[i].bones;
+        stats->world_joints += w->world_joints[i];
+    }
+    snprintf(stats->layout, sizeof stats->layout, "%s", layout_name(w));
     if (!g->failed && !w->bin.failed) json = cJSON_PrintUnformatted(doc);
 out:
     cJSON_Delete(meshes);
@@ -218,8 +253,11 @@ int glb_build(const gpose_scene *s, const glb_meta *meta, uint8_t **out, size_t 
                   : ff_error_set(err, FF_E_NOMEM, s->name, -1, "out of memory for the .glb");
     free(json);
     glb_frame_free(&ws);
-    free(w.rest[0]);
-    free(w.rest[1]);
+    for (int i = 0; i < 2; i++) {
+        free(w.rest[i]);
+        free(w.rest_off[i]);
+        free(w.place[i]);
+    }
     sb_free(&w.bin);
     if (rc == 0 && st)
         *st = stats;

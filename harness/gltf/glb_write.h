@@ -10,15 +10,25 @@
  * joint a small mesh of its own: a bone shape toward each child, or a
  * diamond for a leaf. No geometry of the game.
  *
- * A joint's local transform is inverse(parent's matrix) x its matrix,
- * decomposed into TRS (gmath.h). How far each clip's decomposition is off
+ * A joint's node hangs under its bone parent's, with its transform relative
+ * to the parent's as a TRS (gmath.h), unless that transform is not a TRS
+ * on some keyframe while its world transform is (a scale under a rotation,
+ * the scale path's stack): then under the model's node with its world TRS
+ * (glb_priv.h's glb_layout). The file's asset.extras say which layout
+ * ("joint_layout": hierarchy, world or mixed; "joints_placed_by_world"),
+ * each node's extras how it is placed. A transform relative to a parent is
+ * taken against the parent's world as the file composes it, so that every
+ * joint's position is the engine's within float precision whatever the
+ * approximations above it. How far each clip's decomposition is off
  * is measured twice: the largest cell difference of a local 3x3 part against
  * R.S, and the largest distance between a joint's world position composed
  * from the file's float TRS values and the engine's; both go into the
  * animation's "extras" and into the stats.
  *
  * Everything derived from the matrices is a pure function of them: two
- * scenes whose matrices are equal give byte-identical animation data.
+ * scenes whose matrices are equal give byte-identical animation data, and
+ * a clip's animation data depends only on its own matrices and on which
+ * joints the file places by their world transform.
  * What this module must not do: print, exit, write files.
  */
 #ifndef FF8_HARNESS_GLTF_GLB_WRITE_H
@@ -53,6 +63,8 @@ typedef struct glb_stats {
     glb_anim_stats *anims; /* in the file's animation order */
     double decomposition_error, position_error; /* largest of all */
     size_t keyframes;
+    unsigned joints, world_joints; /* joints, and those placed by their world transform */
+    char layout[16];   /* "hierarchy", "world" or "mixed" (asset.extras.joint_layout) */
     size_t bin_offset; /* where the binary chunk's data starts in the file */
 } glb_stats;
 

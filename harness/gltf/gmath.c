@@ -160,6 +160,19 @@ double gm_decompose(const gm_affine *m, const double prev[4], gm_trs *out)
     return e;
 }
 
+double gm_shear(const double a[3][3])
+{
+    double n[3], e = 0;
+    for (int j = 0; j < 3; j++) n[j] = a[0][j] * a[0][j] + a[1][j] * a[1][j] + a[2][j] * a[2][j];
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++) {
+            if (n[i] <= 0 || n[j] <= 0) continue;
+            double d = a[0][i] * a[0][j] + a[1][i] * a[1][j] + a[2][i] * a[2][j];
+            e = fmax(e, fabs(d) / sqrt(n[i] * n[j]));
+        }
+    return e;
+}
+
 void gm_from_trs(const gm_trs *x, gm_affine *out)
 {
     double r[3][3];

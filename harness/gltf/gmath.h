@@ -44,6 +44,12 @@ void gm_apply(const gm_affine *m, const double p[3], double out[3]);
  * true rotation-and-scale matrix; shear and rounding show here).
  */
 double gm_decompose(const gm_affine *m, const double prev[4], gm_trs *out);
+/*
+ * How far m's 3x3 part is from a rotation times a scale (R.S, what a TRS
+ * can carry): the largest |cosine| between two of its columns (0 when they
+ * are orthogonal; a column of length 0 is orthogonal to everything).
+ */
+double gm_shear(const double a[3][3]);
 /* The affine map of a TRS. */
 void gm_from_trs(const gm_trs *x, gm_affine *out);
 /* The 3x3 rotation of unit quaternion q (x, y, z, w). */

@@ -1,7 +1,7 @@
 /*
  * harness/gltf/gpose.h: the game's poses of one model file or one battle
  * entity (body + weapon), tick by tick, as the bone matrices the engine
- * leaves at bone+0x10 after each decoding call (POSE.md section 1). The
+ * leaves at bone+0x10 after each decoding call (docs/pose.md section 1). The
  * original's come from a run of the frame and pose levels
  * (harness/gltf/export.h takes them from the run's sink); the reference's
  * are made here, under a pose convention.
@@ -12,7 +12,7 @@
  * that clip (its keyframes so far are kept, its note says why); the other
  * clips go on.
  *
- * An entity's scene is its two models in lockstep (POSE.md section 5): a
+ * An entity's scene is its two models in lockstep (docs/pose.md section 5): a
  * keyframe per call whose body result is 0, the weapon's pose beside it
  * as it is after that call (after its own end, its last).
  *
@@ -83,7 +83,7 @@ int gpose_scene_copy(gpose_scene *dst, const gpose_scene *src, ff_error *err);
 
 /*
  * The scene of an armed entity from its two models' own poses, composed as
- * the engine's lockstep runs them (POSE.md section 5): for every (clip,
+ * the engine's lockstep runs them (docs/pose.md section 5): for every (clip,
  * mode) both have, the body's keyframes, and beside each the weapon's
  * keyframe of the same call or, past the weapon's end, its last; a weapon
  * clip cut short by a fault or an error cuts the entity's clip there.

@@ -40,11 +40,13 @@ static void clip_json(gj *g, cJSON *cl, const gck_clip *c)
     cJSON *o = gj_obj(g, cl, NULL);
     gj_num(g, o, "clip", c->clip);
     gj_num(g, o, "frames", (double)c->frames);
+    gj_str(g, o, "matched_by", gck_by_name(c->by));
     if (c->anim < 0) {
         gj_null(g, o, "animation");
         return;
     }
     name(g, o, "animation", c->anim_name);
+    gj_bool(g, o, "in_fit", c->in_fit);
     gj_num(g, o, "frames_per_second", c->fps);
     gj_num(g, o, "max_error", c->max_err);
     gj_num(g, o, "max_error_frame", (double)c->max_frame);
@@ -75,9 +77,18 @@ static char *json(const greport_meta *m, const gck_result *r)
     gj_str(&g, c, "joints_by", r->joints_by);
     cJSON *jm = gj_arr(&g, c, "joints");
     for (unsigned b = 0; b < r->bones && r->joint_name; b++) name(&g, jm, NULL, r->joint_name[b]);
+    cJSON *jb = gj_arr(&g, c, "joint_matches");
+    for (unsigned b = 0; b < r->bones && r->joint_name; b++) {
+        cJSON *o = gj_obj(&g, jb, NULL);
+        gj_num(&g, o, "bone", b);
+        if (r->joint[b] >= 0) name(&g, o, "joint", r->joint_name[b]);
+        else gj_null(&g, o, "joint");
+        gj_str(&g, o, "by", gck_by_name(r->joint_by[b]));
+    }
     gj_str(&g, c, "axes", r->axes);
     gj_num(&g, c, "scale", r->scale);
     gj_num(&g, c, "fit_rms", r->fit_rms);
+    gj_num(&g, c, "fit_clips", (double)r->fit_clips);
     gj_num(&g, c, "frames_per_second", r->fps);
     cJSON *t = gj_obj(&g, j, "totals");
     gj_num(&g, t, "bones", r->bones);
@@ -85,6 +96,13 @@ static char *json(const greport_meta *m, const gck_result *r)
     gj_num(&g, t, "matched", (double)r->matched);
     gj_num(&g, t, "departing", (double)r->departing);
     gj_num(&g, t, "unmatched_animations", (double)r->unmatched_anims);
+    gj_num(&g, t, "joints_by_name", r->joints_count[GCK_BY_NAME]);
+    gj_num(&g, t, "joints_by_hierarchy", r->joints_count[GCK_BY_HIERARCHY]);
+    gj_num(&g, t, "joints_unmatched", r->joints_count[GCK_BY_NONE]);
+    gj_num(&g, t, "clips_by_name", (double)r->clips_count[GCK_BY_NAME]);
+    gj_num(&g, t, "clips_by_motion", (double)r->clips_count[GCK_BY_MOTION]);
+    gj_num(&g, t, "clips_without_animation", (double)r->clips_count[GCK_BY_NONE]);
+    gj_num(&g, t, "clips_in_fit", (double)r->fit_clips);
     gj_num(&g, t, "skeleton_size", r->size);
     gj_num(&g, t, "tolerance", r->tolerance);
     cJSON *cl = gj_arr(&g, j, "clips");
@@ -94,26 +112,46 @@ static char *json(const greport_meta *m, const gck_result *r)
     return s;
 }
 
+/* How joints and clips were matched, in one sentence; the unmatched joints named. */
+static void matched_by(strbuf *b, const gck_result *r)
+{
+    const unsigned *j = r->joints_count;
+    const size_t *c = r->clips_count;
+    sb_printf(b, "Matched: joints %u by name, %u by hierarchy, %u not at all; clips %zu by name, "
+                 "%zu by motion, %zu not at all.",
+              j[GCK_BY_NAME], j[GCK_BY_HIERARCHY], j[GCK_BY_NONE], c[GCK_BY_NAME], c[GCK_BY_MOTION],
+              c[GCK_BY_NONE]);
+    if (!j[GCK_BY_NONE]) return;
+    sb_puts(b, " Bones without a joint:");
+    for (unsigned k = 0; k < r->bones; k++)
+        if (r->joint_by[k] == GCK_BY_NONE) sb_printf(b, " %u", k);
+    sb_puts(b, ".");
+}
+
 static void md(strbuf *b, const greport_meta *m, const gck_result *r)
 {
     sb_printf(b, "# glTF check: %s against %s\n\nVerdict: **%s**", m->export_path, m->dat, gck_outcome(r));
     if (r->refused) sb_printf(b, ": %s", r->reason);
     sb_puts(b, "\n\n");
     if (r->refused) return;
-    sb_printf(b, "Correspondence: joints by %s; axes %s; scale %.6g game units per viewer unit; "
-                 "%.4g frames per second. Tolerance %.4g game units (skeleton size %.4g).\n\n",
-              r->joints_by, r->axes, r->scale, r->fps, r->tolerance, r->size);
-    sb_puts(b, "| clip | animation | frames | largest error | first departing frame | bone |\n"
-               "|---:|---|---:|---:|---:|---:|\n");
+    sb_printf(b, "Correspondence: joints by %s; axes %s; scale %.6g game units per viewer unit, "
+                 "fitted on %zu of %zu matched clips; %.4g frames per second. Tolerance %.4g game "
+                 "units (skeleton size %.4g).\n\n",
+              r->joints_by, r->axes, r->scale, r->fit_clips, r->matched, r->fps, r->tolerance,
+              r->size);
+    matched_by(b, r);
+    sb_puts(b, "\n\n| clip | animation | matched by | frames | largest error | first departing "
+               "frame | bone |\n|---:|---|---|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < r->nclips; i++) {
         const gck_clip *g = &r->clips[i];
         if (g->anim < 0) {
-            sb_printf(b, "| %u | (none) | %zu | | | |\n", g->clip, g->frames);
+            sb_printf(b, "| %u | (none) | none | %zu | | | |\n", g->clip, g->frames);
             continue;
         }
         sb_printf(b, "| %u | ", g->clip);
         sb_html(b, g->anim_name);
-        sb_printf(b, " | %zu | %.4g |", g->frames, g->max_err);
+        sb_printf(b, " | %s%s | %zu | %.4g |", gck_by_name(g->by),
+                  g->in_fit ? "" : " (not in the fit)", g->frames, g->max_err);
         if (g->first >= 0) sb_printf(b, " %ld | %u |\n", g->first, g->first_bone);
         else sb_puts(b, " | |\n");
     }
@@ -185,7 +223,7 @@ static void skeletons(strbuf *b, const gck_result *r)
                       s ? "#c62828" : "#1565c0", s ? "1.5" : "3", s ? " stroke-dasharray=\"5 3\"" : "");
             for (unsigned j = 0; j < r->bones; j++) {
                 int p = r->parent[j];
-                if (p < 0) continue;
+                if (p < 0 || isnan(P[3 * p + a]) || isnan(P[3 * j + a])) continue;
                 sb_printf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>",
                           10 + (P[3 * p + a] - lo[0]) * k, S - 10 - (P[3 * p + c] - lo[1]) * k,
                           10 + (P[3 * j + a] - lo[0]) * k, S - 10 - (P[3 * j + c] - lo[1]) * k);
@@ -197,6 +235,19 @@ static void skeletons(strbuf *b, const gck_result *r)
                      "stroke=\"#e65100\" stroke-width=\"2\"/></svg><figcaption>%s</figcaption></figure>",
                   10 + (g[a] - lo[0]) * k, S - 10 - (g[c] - lo[1]) * k, title[v]);
     }
+}
+
+/* Each bone's joint and how it was matched. */
+static void joints_table(strbuf *b, const gck_result *r)
+{
+    sb_puts(b, "<h2>Joints</h2><table id=\"joints\"><tr><th>bone</th><th>joint of the export</th>"
+               "<th>matched by</th></tr>\n");
+    for (unsigned k = 0; k < r->bones; k++) {
+        sb_printf(b, "<tr class=\"joint\"><td>%u</td><td>", k);
+        if (r->joint[k] >= 0) sb_html(b, r->joint_name[k]);
+        sb_printf(b, "</td><td>%s</td></tr>\n", gck_by_name(r->joint_by[k]));
+    }
+    sb_puts(b, "</table>\n");
 }
 
 static void html(strbuf *b, const greport_meta *m, const gck_result *r)
@@ -216,10 +267,13 @@ static void html(strbuf *b, const greport_meta *m, const gck_result *r)
         return;
     }
     sb_printf(b, "</p><p id=\"correspondence\">Joints by %s; axes %s; scale %.6g game units per viewer "
-                 "unit; %.4g frames per second; tolerance %.4g game units (skeleton size %.4g). %zu of "
-                 "%zu clips matched, %zu depart.</p>\n",
-              r->joints_by, r->axes, r->scale, r->fps, r->tolerance, r->size, r->matched, r->nclips,
-              r->departing);
+                 "unit, fitted on %zu of the matched clips; %.4g frames per second; tolerance %.4g "
+                 "game units (skeleton size %.4g). %zu of %zu clips matched, %zu depart.</p>\n"
+                 "<p id=\"matched\">",
+              r->joints_by, r->axes, r->scale, r->fit_clips, r->fps, r->tolerance, r->size,
+              r->matched, r->nclips, r->departing);
+    matched_by(b, r);
+    sb_puts(b, "</p>\n");
     if (r->pic_clip >= 0) {
         const gck_clip *g = &r->clips[r->pic_clip];
         sb_printf(b, "<h2>Clip %u, frame %zu: the export (red, dashed) over the game (blue), bone %u "
@@ -228,18 +282,22 @@ static void html(strbuf *b, const greport_meta *m, const gck_result *r)
         skeletons(b, r);
         sb_puts(b, "</div>\n");
     }
-    sb_puts(b, "<h2>Clips</h2><table id=\"clips\"><tr><th>clip</th><th>animation</th><th>frames</th>"
+    joints_table(b, r);
+    sb_puts(b, "<h2>Clips</h2><table id=\"clips\"><tr><th>clip</th><th>animation</th><th>matched "
+               "by</th><th>frames</th>"
                "<th>largest error</th><th>first departing frame (bone, error)</th><th>error per "
                "frame</th></tr>\n");
     for (size_t i = 0; i < r->nclips; i++) {
         const gck_clip *g = &r->clips[i];
         sb_printf(b, "<tr class=\"clip\"><td>%u</td><td>", g->clip);
         if (g->anim < 0) {
-            sb_printf(b, "none</td><td>%zu</td><td></td><td></td><td></td></tr>\n", g->frames);
+            sb_printf(b, "none</td><td>none</td><td>%zu</td><td></td><td></td><td></td></tr>\n",
+                      g->frames);
             continue;
         }
         sb_html(b, g->anim_name);
-        sb_printf(b, "</td><td>%zu</td><td>%.4g</td><td>", g->frames, g->max_err);
+        sb_printf(b, "</td><td>%s%s</td><td>%zu</td><td>%.4g</td><td>", gck_by_name(g->by),
+                  g->in_fit ? "" : " (not in the fit)", g->frames, g->max_err);
         if (g->first >= 0) sb_printf(b, "%ld (bone %u, %.4g)", g->first, g->first_bone, g->first_err);
         sb_puts(b, "</td><td>");
         plot(b, r, g);

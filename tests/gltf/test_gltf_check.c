@@ -2,9 +2,10 @@
  * tests/gltf/test_gltf_check.c: `check-gltf` on viewer-like exports made
  * from ff8diff's own (tests/gltf/reexpress.py): Y and Z swapped with Z
  * mirrored, positions / 204.8, joints renamed and reordered. It must find
- * exactly that mapping with 0 departures; with one joint of one clip moved
- * from one frame on, exactly that clip, frame and joint; a truncated or
- * hostile file is a clear error and nothing else.
+ * exactly that mapping with 0 departures, and say how each joint and clip
+ * was matched (report.json, terminal, HTML); with one joint of one clip
+ * moved from one frame on, exactly that clip, frame and joint; a truncated
+ * or hostile file is a clear error and nothing else.
  */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
@@ -52,10 +53,35 @@ Test(check_gltf, recovers_a_known_mapping_and_a_planted_departure, .timeout = 60
     snprintf(rep, sizeof rep, "%s/rep1", dir);
     ts_cli(dir, &o, "check-gltf %s --dat %s --out %s", v1, dat, rep);
     cr_assert_eq(o.status, 0, "check-gltf: %d\n%s\n%s", o.status, o.out, o.err);
-    ts_out_free(&o);
     char *jp = ts_path(rep, "report.json");
     cJSON *j = ts_json(jp);
     const cJSON *c = cJSON_GetObjectItem(j, "correspondence");
+    /* How each was matched: the joints renamed (by hierarchy), the animations' names kept. */
+    const cJSON *tot = cJSON_GetObjectItem(j, "totals");
+    int bones = cJSON_GetObjectItem(tot, "bones")->valueint;
+    int nclips = cJSON_GetObjectItem(tot, "clips")->valueint;
+    cr_assert_eq(cJSON_GetObjectItem(tot, "joints_by_hierarchy")->valueint, bones);
+    cr_assert_eq(cJSON_GetObjectItem(tot, "clips_by_name")->valueint, nclips);
+    cr_assert_eq(cJSON_GetObjectItem(tot, "clips_in_fit")->valueint, nclips);
+    char line[160];
+    snprintf(line, sizeof line,
+             "matched: joints 0 by name, %d by hierarchy, 0 not at all; clips %d by name, 0 by "
+             "motion, 0 not at all\n",
+             bones, nclips);
+    cr_assert(strstr(o.out, line), "no '%s' on the terminal:\n%s", line, o.out);
+    ts_out_free(&o);
+    const cJSON *jm = cJSON_GetObjectItem(c, "joint_matches"), *m;
+    cr_assert_eq(cJSON_GetArraySize(jm), bones);
+    cJSON_ArrayForEach(m, jm)
+    {
+        cr_assert_str_eq(cJSON_GetObjectItem(m, "by")->valuestring, "hierarchy");
+    }
+    char *hp = ts_path(rep, "index.html"), *hh = ts_read(hp, NULL);
+    cr_assert_eq(ts_count(hh, "<tr class=\"joint\">"), (size_t)bones,
+                 "one row per joint in the HTML");
+    cr_assert(strstr(hh, "id=\"matched\""), "the HTML says nothing of how they were matched");
+    free(hh);
+    free(hp);
     cr_assert_str_eq(cJSON_GetObjectItem(j, "verdict")->valuestring, "matches");
     cr_assert_str_eq(cJSON_GetObjectItem(c, "axes")->valuestring, "x=+x,y=-z,z=+y");
     cr_assert_float_eq(cJSON_GetObjectItem(c, "scale")->valuedouble, 204.8, 1e-3);
@@ -71,6 +97,7 @@ Test(check_gltf, recovers_a_known_mapping_and_a_planted_departure, .timeout = 60
     cJSON_ArrayForEach(cl, clips)
     {
         cr_assert(cJSON_IsString(cJSON_GetObjectItem(cl, "animation")), "clip unmatched");
+        cr_assert_str_eq(cJSON_GetObjectItem(cl, "matched_by")->valuestring, "name");
         cr_assert(!cJSON_GetObjectItem(cl, "first_departure"), "a departure without cause");
     }
     char *schema = ts_source("reports/schema/gltf-check.schema.json");

@@ -1,7 +1,9 @@
 /*
  * tests/gltf/test_gltf_export.c: `export` and its library.
- *   - every .glb of the small synthetic corpus (original, all modes; and a
- *     reference export) passes the Khronos glTF-Validator (npm
+ *   - every .glb of the small synthetic corpus (original, all modes; a
+ *     reference export under an older reading of the scale path, and one
+ *     under the notes' stack, where joints are placed by their world
+ *     transform) passes the Khronos glTF-Validator (npm
  *     gltf-validator, tests/js/validate.mjs) with 0 errors and 0 warnings;
  *   - on every clip where the original's and the reference's matrices are
  *     equal, both files' animation bytes are equal;
@@ -57,6 +59,17 @@ Test(export, every_file_passes_the_khronos_validator, .timeout = 600)
     cr_assert_eq(o.status, 0, "export --source reference: %d\n%s", o.status, o.err);
     ts_out_free(&o);
     validate(dir, ref);
+    /* The notes' layout: joints placed by their world transform, still valid glTF. */
+    char *stack = ts_path(dir, "stack");
+    ts_cli(dir, &o, "export --corpus %s --out %s --source reference --pose-options "
+                    "root=model,scale=stack",
+           corpus, stack);
+    cr_assert_eq(o.status, 0, "export --source reference (stack): %d\n%s", o.status, o.err);
+    cr_assert(strstr(o.out, "joints placed by their world transform"),
+              "no joint placed by its world transform under the stack:\n%s", o.out);
+    ts_out_free(&o);
+    validate(dir, stack);
+    free(stack);
     free(ref);
     free(out);
     free(corpus);
