@@ -28,14 +28,15 @@ static const struct {
 uint64_t verdict_entity_failures(const run_totals *t)
 {
     return t->entity_by_status[RES_MISMATCH] + t->entity_by_status[RES_FAULT] +
-           t->entity_by_status[RES_BAD_INPUT];
+           t->entity_by_status[RES_BAD_INPUT] + t->queue_mismatches;
 }
 
 verdict verdict_decide(const run_totals *t, int interrupted)
 {
     uint64_t differences = t->by_status[RES_MISMATCH] + t->by_status[RES_FAULT] +
                            t->leaf_mismatches + t->leaf_faults +
-                           t->entity_by_status[RES_MISMATCH] + t->entity_by_status[RES_FAULT];
+                           t->entity_by_status[RES_MISMATCH] + t->entity_by_status[RES_FAULT] +
+                           t->queue_mismatches;
     uint64_t bad = t->by_status[RES_BAD_INPUT] + t->entity_by_status[RES_BAD_INPUT];
     if (differences) return VERDICT_BY_DIFFERENCES;
     if (bad) return VERDICT_BY_BAD_INPUT;

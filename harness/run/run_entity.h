@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "harness/core/strbuf.h"
+#include "harness/run/cache.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/context.h"
 
@@ -60,10 +61,17 @@ void run_entity_mark_cached(run_ctx *ctx);
 /* Finds entity units that may share emulations (not cached ones). Returns 0 or -1 (memory). */
 int run_entity_dedup(run_ctx *ctx, ff_error *err);
 /*
- * The level tag of entity cache keys ("entity", "entity+matrices", at the
- * pose level "entity+pose-base1+attach-zyx/<convention>").
+ * The level tag of entity cache keys ("entity+status",
+ * "entity+status+matrices", at the pose level
+ * "entity+status+pose-base1+attach-zyx/<convention>").
  */
 const char *run_entity_level_tag(const run_ctx *ctx);
+/*
+ * The cache key of a unit's QueueAnimation probe (the speed bits the
+ * original left per status, run_entity.c). Returns 0, or -1 when the run
+ * has no cache or the key cannot be made.
+ */
+int run_entity_queue_key(const run_ctx *ctx, const run_unit *u, cache_key *k);
 /* Adds the entity level's figures to the run's totals. */
 void run_entity_totals(run_ctx *ctx);
 /* Frees the plan (ctx->ent). */
