@@ -19,6 +19,13 @@ int QueueAnimation(sa_entity *e, s16 clip)
     unsigned status = e->status;
     u8 speed = 0;
 
+#ifdef FF_MUTANT_N
+    /* Mutant n: the older reading, the caller's flags kept on both models
+     * (the status and the pair not looked at, nothing copied). */
+    w = e->weapon;
+    if (w != 0) StartClip(&w->model, &w->cmd, clip);
+    return StartClip(&e->model, &e->cmd, clip);
+#endif
     if ((status & (SA_STATUS_SLOW | SA_STATUS_HASTE)) && e->pair[0] == e->pair[2] &&
         !(e->byte2 & SA_ENTITY_NO_SPEED)) {
 #ifdef FF_MUTANT_M

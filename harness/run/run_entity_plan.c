@@ -10,6 +10,7 @@
 #include "common/sha256.h"
 #include "corpus/pairs.h"
 #include "harness/run/cache.h"
+#include "harness/run/run.h"
 #include "harness/run/run_entity.h"
 
 /* The entities of the corpus's files, with a folder corpus's attach values. */
@@ -120,6 +121,11 @@ int run_entity_plan(run_ctx *ctx, size_t *nunits, ff_error *err)
     for (size_t i = 0; i < res->nentities; i++)
         ctx->ent->plot_rank[i] = UINT64_MAX;
     res->entity_modes = entity_modes(ctx);
+    for (int m = 0; m < MODE__COUNT && !res->entity_modes; m++)
+        if ((ctx->cfg->modes >> m) & 1u &&
+            run_warn(res, "the entity level does not run %s: %s", mode_name((mode_id)m),
+                     mode_entity_why_not((mode_id)m)) < 0)
+            return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning entities");
     if (layout_results(ctx, err) < 0) return -1;
     unsigned modes = mode_count(entity_modes(ctx));
     for (size_t e = 0; e < res->nentities; e++)

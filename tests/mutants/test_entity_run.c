@@ -7,12 +7,14 @@
  * cancellation, faults of the original, a clip the reference cannot read
  * as that clip's bad input, a pool mismatch, and the speed bits
  * QueueAnimation leaves under each entity status (the probe), with mutant
- * m's status bug found as one cause.
+ * m's status bug found as one cause and mutant n's older reading (the
+ * caller's flags kept) told by the probe alone.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/verdict.h"
 #include "harness/run/cache.h"
 #include "tests/mutants/mt.h"
 #include "tests/mutants/mt_corpus.h"
@@ -470,6 +472,51 @@ Test(entity_run, slow_fast_stays_a_frame_level_mode)
     /* Only the Haste probe ran. */
     cr_assert_eq(r.entities[1].queue[ENTITY_STATUS_HASTE].orig[0], 2);
     cr_assert_eq(r.entities[1].queue[ENTITY_STATUS_SLOW].ref[0], -1);
+    cr_assert_eq(r.nwarnings, 0u, "a mode ran: nothing to warn about");
+    run_results_free(&r);
+    /* slow+fast alone: no entity result, and the run says why. */
+    cfg.modes = 1u << MODE_SLOW_FAST;
+    run_cfg(&cfg, &r);
+    cr_assert_eq(r.entity_modes, 0u);
+    cr_assert_eq(r.nentity_results, 0u);
+    cr_assert_eq(r.nwarnings, 1u);
+    cr_assert(strstr(r.warnings[0], "does not run slow+fast: QueueAnimation sets SLOW or FAST") !=
+                  NULL,
+              "%s", r.warnings[0]);
+    run_results_free(&r);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
+/*
+ * Mutant n keeps its caller's flags (the older reading of QueueAnimation).
+ * The entity level presets the mode's flags too, so every clip runs at the
+ * intended speed and matches; only the probe (no flags preset) tells the
+ * readings apart: 0 on both models where the reference sets 1 (Slow,
+ * Slow+Haste) or 2 (Haste), 3 probes per entity, 6 in all, and the run
+ * fails with no cause (no clip mismatches).
+ */
+Test(entity_run, older_reading_is_told_by_the_probe)
+{
+    char *dir = ts_tempdir();
+    write_entity_corpus(dir);
+    emu_image *img = mt_image("standin_mut_n.exe");
+    run_config cfg;
+    mt_config_entity(&cfg, dir, img, 2);
+    cfg.frame_level = 0;
+    run_results r;
+    run_cfg(&cfg, &r);
+    mt_ent_check(&r, NULL, 0);
+    for (size_t e = 0; e < 2; e++) {
+        int w = e ? 0 : -1;
+        expect_queue(&r, e, ENTITY_STATUS_NORMAL, 0, w, 0, w, "older reading");
+        expect_queue(&r, e, ENTITY_STATUS_SLOW, 1, e ? 1 : -1, 0, w, "older reading");
+        expect_queue(&r, e, ENTITY_STATUS_HASTE, 2, e ? 2 : -1, 0, w, "older reading");
+        expect_queue(&r, e, ENTITY_STATUS_SLOW_HASTE, 1, e ? 1 : -1, 0, w, "older reading");
+    }
+    cr_assert_eq(r.totals.queue_mismatches, 6u);
+    cr_assert_eq(r.ncauses, 0u);
+    cr_assert_eq(verdict_decide(&r.totals, 0), VERDICT_BY_DIFFERENCES);
     run_results_free(&r);
     emu_image_free(img);
     ts_rmtree(dir);
