@@ -211,19 +211,6 @@ static int push_call(ent_worker *ew, uint32_t ret, uint64_t *calls, ff_error *er
     return trace_push_state(&t->body, &b, err);
 }
 
-/* The entity status a unit's clips run under (the plan runs only the modes some status reaches). */
-static entity_status_id unit_status(const run_unit *u)
-{
-    int s = entity_status_of_mode(u->mode);
-    return s < 0 ? ENTITY_STATUS_NORMAL : (entity_status_id)s;
-}
-
-static emu_entity_speed emu_speed(entity_status_id s)
-{
-    ref_entity_speed r = refside_entity_speed(s);
-    return (emu_entity_speed){r.byte2, r.status, r.pair};
-}
-
 /* QueueAnimation, then AdvanceBy1 until the body's end call (or a fault). */
 static int emulate(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *err)
 {
@@ -237,7 +224,7 @@ static int emulate(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *e
     ent_trace_clear(&o->t, en->weapon >= 0, &ctx->fields, bd->bones,
                     ew->wd ? ew->wd->bones : 0);
     uint32_t ret = 0;
-    emu_entity_speed sp = emu_speed(unit_status(u));
+    emu_entity_speed sp = run_entity_emu_speed(run_entity_unit_status(u));
     int rc = emu_entity_queue(ew->ent, &sp, mode_flags(u->mode), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
@@ -482,73 +469,20 @@ static int finish_unit(ent_worker *ew, const run_unit *u, int complete, int from
     return rc;
 }
 
-/* The probe's original side as the cache stores it: two bytes per status, 0xFF unknown. */
-static void probe_cached(ent_worker *ew, const run_unit *u, int put)
-{
-    run_ctx *ctx = ew->ctx;
-    res_entity *en = &ctx->res->entities[u->entity];
-    cache_key k;
-    uint8_t b[2 * ENTITY_STATUS__COUNT], *data = NULL;
-    size_t len = 0;
-    ff_error e;
-    if (run_entity_queue_key(ctx, u, &k) < 0) return;
-    if (put) {
-        for (int s = 0; s < ENTITY_STATUS__COUNT; s++)
-            for (int m = 0; m < 2; m++)
-                b[2 * s + m] = (uint8_t)en->queue[s].orig[m];
-        /* A cache that cannot be written only costs the probe next run. */
-        if (cache_put(ctx->cfg->cache, &k, b, sizeof b, &e) < 0) run_cache_unwritten(ctx, &e);
-        return;
-    }
-    int got = cache_get(ctx->cfg->cache, &k, &data, &len, &e);
-    if (got < 0) run_cache_rejected(ctx, &e);
-    if (got == 1 && len == sizeof b)
-        for (int s = 0; s < ENTITY_STATUS__COUNT; s++) {
-            if (entity_status_mode((entity_status_id)s) != u->mode) continue;
-            for (int m = 0; m < 2; m++)
-                en->queue[s].orig[m] = (int8_t)data[2 * s + m];
-        }
-    free(data);
-}
-
 /*
- * The speed each model's AnimCmd holds after QueueAnimation called with
- * no flags preset, for every status the unit's mode stands for: the
- * reference's from the notes' routine, the original's from one call on
- * clip 0 when the unit emulated (else from the cache, when it holds the
- * probe). What tells an engine that reads the status from one that keeps
- * the caller's flags; a fault leaves it unknown.
+ * The unit's speed probes (run_entity_probe.c): the reference's always;
+ * the original's emulated on this worker's entity when the unit emulated
+ * (then cached), else from the cache.
  */
 static void probe_queue(ent_worker *ew, const run_unit *u, int emulated)
 {
     run_ctx *ctx = ew->ctx;
-    res_entity *en = &ctx->res->entities[u->entity];
-    int armed = en->weapon >= 0;
-    if (!emulated && !ctx->cfg->traces_dir) probe_cached(ew, u, 0);
-    for (int s = 0; s < ENTITY_STATUS__COUNT; s++) {
-        if (entity_status_mode((entity_status_id)s) != u->mode) continue;
-        res_queue *q = &en->queue[s];
-        ref_entity_speed rs = refside_entity_speed((entity_status_id)s);
-        uint8_t f = 0;
-        ff_error e;
-        if (ref_queue_flags(&rs, 0, &f, &e) == 0) {
-            q->ref[0] = (int8_t)(f & 3);
-            q->ref[1] = armed ? (int8_t)(f & 3) : -1;
-        }
-        if (!emulated || !ew->g || load_entity(ew, u->entity, &e) < 0) continue;
-        emu_entity_speed sp = emu_speed((entity_status_id)s);
-        uint32_t ret;
-        emu_fault fault;
-        memset(&fault, 0, sizeof fault);
-        if (emu_entity_queue(ew->ent, &sp, 0, 0, &ret, &fault) != 0) {
-            ew->loaded = -1;
-            continue;
-        }
-        q->orig[0] = (int8_t)(emu_entity_cmd(ew->ent, EMU_ENTITY_BODY)[1] & 3);
-        q->orig[1] = armed ? (int8_t)(emu_entity_cmd(ew->ent, EMU_ENTITY_WEAPON)[1] & 3) : -1;
-        if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->emulated_calls, 1);
-    }
-    if (emulated) probe_cached(ew, u, 1);
+    ff_error e;
+    if (!emulated && !ctx->cfg->traces_dir) run_entity_probe_cache(ctx, u, 0);
+    run_entity_probe_ref(ctx, u);
+    if (!emulated || !ew->g || load_entity(ew, u->entity, &e) < 0) return;
+    if (run_entity_probe_orig(ctx, u, ew->ent) < 0) ew->loaded = -1; /* reloaded next time */
+    run_entity_probe_cache(ctx, u, 1);
 }
 
 static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
@@ -567,7 +501,7 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
     open_io(ew, u, &io);
     /* Outcomes kept for the cache and the followers, unless they came from there. */
     int from_raw = io.raw_ok, keep = !from_raw && !cfg->traces_dir && (cfg->cache || u->eleader);
-    ref_entity_speed speed = refside_entity_speed(unit_status(u));
+    ref_entity_speed speed = refside_entity_speed(run_entity_unit_status(u));
     int rc = 0, emulated = 0;
     uint32_t c = 0;
     for (; c < en->clips && rc == 0 && !run_cancelled(ctx); c++) {
