@@ -214,7 +214,8 @@ static int model_clips(emu_game *g, const dat_file *d, unsigned clips, phase_out
         return -1;
     double t0 = now();
     for (int m = 0; m < MODE__COUNT; m++) {
-        if (!(modes & (1u << m))) continue;
+        /* the same modes as the entity phase: those an entity status reaches */
+        if (!(modes & mode_entity_mask() & (1u << m))) continue;
         for (unsigned c = 0; c < clips; c++) {
             uint32_t ret = 0;
             emu_fault f;
