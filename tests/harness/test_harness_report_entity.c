@@ -283,6 +283,9 @@ Test(report_entity, json_speed_probes_and_modes)
     cr_assert_eq(cJSON_GetArraySize(get(t, "modes_frame_only")), 1);
     cr_assert_str_eq(get(t, "modes_frame_only.0.mode")->valuestring, "slow+fast");
     cr_assert(strstr(get(t, "modes_frame_only.0.why")->valuestring, "never both") != NULL);
+    char *line = rt_render(report_render_summary, j, "summary");
+    cr_assert(strstr(line, "1 bad input, 1 speed probes differing") != NULL, "%s", line);
+    free(line);
     cJSON_Delete(j);
     ts_rmtree(dir);
 }
