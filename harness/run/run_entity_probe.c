@@ -60,8 +60,7 @@ int run_entity_probe_orig(run_ctx *ctx, const run_unit *u, emu_entity *ent)
         if (emu_entity_queue(ent, &sp, 0, 0, &ret, &fault) != 0) return -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->emulated_calls, 1);
         en->queue[s].orig[0] = (int8_t)(emu_entity_cmd(ent, EMU_ENTITY_BODY)[1] & 3);
-        en->queue[s].orig[1] =
-            armed ? (int8_t)(emu_entity_cmd(ent, EMU_ENTITY_WEAPON)[1] & 3) : -1;
+        en->queue[s].orig[1] = armed ? (int8_t)(emu_entity_cmd(ent, EMU_ENTITY_WEAPON)[1] & 3) : -1;
     }
     return 0;
 }
