@@ -299,9 +299,34 @@ int ref_read_animation(ref_anim *a, int *ret, ff_error *err)
     return rc;
 }
 
+int ref_queue_flags(const ref_entity_speed *s, uint8_t flags, uint8_t *out, ff_error *err)
+{
+    uint8_t f = flags & (uint8_t)~(REF_CMD_SLOW | REF_CMD_FAST);
+    if (s->status & (REF_STATUS_SLOW | REF_STATUS_HASTE)) {
+        if (!s->pair)
+            return ff_error_set(err, FF_E_RANGE, NULL, -1,
+                                "status 0x%02x: QueueAnimation reads the sequence pair through a "
+                                "NULL pointer (entity +0x74)",
+                                s->status);
+        if (s->pair[0] == s->pair[2] && !(s->byte2 & REF_ENTITY_NO_SPEED))
+            f |= (s->status & REF_STATUS_SLOW) ? REF_CMD_SLOW : REF_CMD_FAST;
+    }
+    *out = f;
+    return 0;
+}
+
 int ref_queue_animation(ref_entity *e, int16_t clip, int *ret, ff_error *err)
 {
     int wret;
+    if (e->speed) {
+        if (ref_queue_flags(e->speed, e->body->cmd.flags, &e->body->cmd.flags, err) < 0) {
+            ff_error_prefix(err, "body");
+            return -1;
+        }
+        if (e->weapon)
+            e->weapon->cmd.flags = (uint8_t)((e->weapon->cmd.flags & ~3u) |
+                                             (e->body->cmd.flags & 3u));
+    }
     if (e->weapon && ref_start_clip(e->weapon, clip, &wret, err) < 0) {
         ff_error_prefix(err, "weapon");
         return -1;

@@ -120,14 +120,44 @@ int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err);
 int ref_read_animation(ref_anim *a, int *ret, ff_error *err);
 
 /*
+ * What QueueAnimation reads to decide the speed (POSE.md section 5): the
+ * entity's byte +2 (bit 3 keeps the statuses from the speed), its status
+ * byte +9 (0x80 Slow, 0x40 Haste) and the sequence pair its +0x74 points
+ * to (bytes 0 and 2 must be equal).
+ */
+#define REF_ENTITY_NO_SPEED 0x08 /* entity +2 bit 3 */
+#define REF_STATUS_SLOW 0x80     /* entity +9 */
+#define REF_STATUS_HASTE 0x40
+typedef struct ref_entity_speed {
+    uint8_t byte2;
+    uint8_t status;
+    const uint8_t *pair; /* 3 bytes; NULL: the pointer is NULL */
+} ref_entity_speed;
+
+/*
+ * The body's AnimCmd flags QueueAnimation leaves from `flags` (what the
+ * AnimCmd held): SLOW and FAST cleared; then, when status & 0xC0, the
+ * pair's byte 0 equals its byte 2 (read only then) and +2 bit 3 is clear,
+ * SLOW when status & 0x80, else FAST. Never both. A pair the routine would
+ * read through a NULL pointer is an error (the engine reads address 0);
+ * *out is then unchanged.
+ */
+int ref_queue_flags(const ref_entity_speed *s, uint8_t flags, uint8_t *out, ff_error *err);
+
+/*
  * Body + weapon lockstep on the battle Entity (ENGINE.md section 3):
- * QueueAnimation (0x509520) starts the clip on the weapon (when present)
- * then the body; AdvanceBy1 (0x5094F0) advances the weapon then the body.
- * *ret is the body's result.
+ * QueueAnimation (0x509520) decides the speed from speed (ref_queue_flags
+ * on the body's AnimCmd, the weapon's bits 0-1 then copied from the
+ * body's), starts the clip on the weapon (when present) then the body;
+ * AdvanceBy1 (0x5094F0) advances the weapon then the body. *ret is the
+ * body's result. speed NULL is not the game: the AnimCmd flags are left as
+ * the caller set them (a driver of the older reading, which presets them:
+ * the glTF export reaches every mode that way).
  */
 typedef struct ref_entity {
     ref_anim *body;
     ref_anim *weapon; /* NULL: no weapon model */
+    const ref_entity_speed *speed;
 } ref_entity;
 int ref_queue_animation(ref_entity *e, int16_t clip, int *ret, ff_error *err);
 int ref_advance_by1(ref_entity *e, int *ret, ff_error *err);

@@ -179,12 +179,16 @@ static int entity_alone(phase_out *o)
             return -1;
         double t0 = now();
         for (int m = 0; m < MODE__COUNT; m++) {
-            if (!(modes & (1u << m))) continue;
+            /* each mode through the status that reaches it, as the entity level does */
+            int st = entity_status_of_mode((mode_id)m);
+            if (!(modes & (1u << m)) || st < 0) continue;
+            static const uint8_t pair[3] = {1, 0, 1};
+            emu_entity_speed sp = {0, entity_status_byte((entity_status_id)st), pair};
             for (unsigned c = 0; c < clips_of(e); c++) {
                 uint32_t ret = 0;
                 emu_fault f;
                 emu_entity_reset(ent);
-                if (emu_entity_queue(ent, mode_flags((mode_id)m), (int16_t)c, &ret, &f) < 0)
+                if (emu_entity_queue(ent, &sp, mode_flags((mode_id)m), (int16_t)c, &ret, &f) < 0)
                     continue;
                 count(o, g);
                 while (ret != 1 && emu_entity_advance(ent, &ret, &f) == 0)
@@ -210,7 +214,8 @@ static int model_clips(emu_game *g, const dat_file *d, unsigned clips, phase_out
         return -1;
     double t0 = now();
     for (int m = 0; m < MODE__COUNT; m++) {
-        if (!(modes & (1u << m))) continue;
+        /* the same modes as the entity phase: those an entity status reaches */
+        if (!(modes & mode_entity_mask() & (1u << m))) continue;
         for (unsigned c = 0; c < clips; c++) {
             uint32_t ret = 0;
             emu_fault f;

@@ -4,7 +4,8 @@
  * Guest areas (inside emu.h's caller window, apart from emu/engine/game.c's):
  *   0x67000000  entity page: the entity (0x80 bytes) at +0x000, the weapon
  *               slot (68 bytes) at +0x100, the body's Files at +0x180 and
- *               the weapon's at +0x190, a world base MATRIX at +0x200
+ *               the weapon's at +0x190, the sequence pair at +0x1A0, a
+ *               world base MATRIX at +0x200
  *   0x68000000  the body file, whole, the rest of its last page zero, then
  *               one zeroed read-only guard page (64 MiB at most)
  *   0x6D000000  the weapon file, laid out the same way
@@ -29,6 +30,7 @@
 #define ENT_SLOT (ENT_PAGE + 0x100u)
 #define ENT_FILES_BODY (ENT_PAGE + 0x180u)
 #define ENT_FILES_WEAPON (ENT_PAGE + 0x190u)
+#define ENT_PAIR (ENT_PAGE + 0x1A0u)
 #define ENT_BASE (ENT_PAGE + 0x200u)
 #define ENT_FILE_BODY 0x68000000u
 #define ENT_FILE_WEAPON 0x6D000000u
@@ -324,13 +326,26 @@ static int entity_call(emu_entity *e, uint32_t addr, const uint32_t *args, unsig
     return 0;
 }
 
-int emu_entity_queue(emu_entity *e, uint8_t flags, int16_t clip, uint32_t *ret, emu_fault *fault)
+/* The entity's +2, +9 and +0x74 (with the pair's bytes) from sp. */
+static void put_speed(emu_entity *e, const emu_entity_speed *sp)
+{
+    uint8_t *ent = e->page + (ENT_ENTITY - ENT_PAGE), *pair = e->page + (ENT_PAIR - ENT_PAGE);
+    ent[EMU_ENTITY_BYTE2] = sp ? sp->byte2 : 0;
+    ent[EMU_ENTITY_STATUS] = sp ? sp->status : 0;
+    memset(pair, 0, 4);
+    if (sp && sp->pair) memcpy(pair, sp->pair, 3);
+    le_put32(ent + EMU_ENTITY_PAIR_PTR, sp && sp->pair ? ENT_PAIR : 0);
+}
+
+int emu_entity_queue(emu_entity *e, const emu_entity_speed *sp, uint8_t flags, int16_t clip,
+                     uint32_t *ret, emu_fault *fault)
 {
     for (int m = 0; m < 2; m++) {
         uint8_t *cmd = cmd_of(e, (emu_entity_model)m);
         memset(cmd, 0, 8);
         cmd[1] = flags; /* AnimCmd +1: the mode's flag bits */
     }
+    put_speed(e, sp);
     uint32_t args[2] = {ENT_ENTITY, (uint32_t)(int32_t)clip};
     return entity_call(e, e->queue, args, 2, ret, fault);
 }

@@ -4,9 +4,11 @@
  * clock, QueueAnimation (0x509520) and AdvanceBy1 (0x5094F0), called at the
  * profile's addresses on guest memory laid out as the engine lays it out:
  *
- *   entity       body header (12 bytes: u32, Files *, Files *) at +0x60,
- *                body AnimCmd at +0x6C, weapon slot pointer at +0x78
- *                (NULL: no weapon model)
+ *   entity       +2 u8 (bit 3: no speed from the statuses), +9 u8 status
+ *                (0x80 Slow, 0x40 Haste), body header (12 bytes: u32,
+ *                Files *, Files *) at +0x60, body AnimCmd at +0x6C, the
+ *                sequence pair pointer at +0x74, weapon slot pointer at
+ *                +0x78 (NULL: no weapon model)
  *   weapon slot  68 bytes: its own 12-byte header at +0, AnimCmd at +12,
  *                attach rotation s16 X/Y/Z at +20, attach translation s16
  *                X/Y/Z at +28, attach MATRIX at +36 (zero unless the caller
@@ -34,8 +36,11 @@
 #include "common/error.h"
 
 /* Byte offsets of the engine's structures (POSE.md section 5). */
+#define EMU_ENTITY_BYTE2 0x02  /* bit 3: the statuses do not set the speed */
+#define EMU_ENTITY_STATUS 0x09 /* 0x80 Slow, 0x40 Haste */
 #define EMU_ENTITY_BODY_HEADER 0x60
 #define EMU_ENTITY_BODY_CMD 0x6C
+#define EMU_ENTITY_PAIR_PTR 0x74 /* the sequence pair: bytes 0 and 2 compared */
 #define EMU_ENTITY_WEAPON_PTR 0x78
 #define EMU_ENTITY_SIZE 0x80
 #define EMU_SLOT_HEADER 0
@@ -88,11 +93,24 @@ int emu_entity_armed(const emu_entity *e);
 void emu_entity_reset(emu_entity *e);
 
 /*
- * Sets both AnimCmds to `flags` (other bytes zero), then calls
+ * What QueueAnimation reads to decide the speed: entity +2, the status
+ * byte +9 and the sequence pair's first three bytes, placed in the entity
+ * page with +0x74 pointing to them (pair NULL: +0x74 holds NULL).
+ */
+typedef struct emu_entity_speed {
+    uint8_t byte2;
+    uint8_t status;
+    const uint8_t *pair; /* 3 bytes, or NULL */
+} emu_entity_speed;
+
+/*
+ * Sets both AnimCmds to `flags` (other bytes zero) and the entity's speed
+ * fields from sp (NULL: all zero, a NULL pair pointer), then calls
  * QueueAnimation(entity, clip). Returns 0 with *ret = EAX, or -1 with
  * *fault filled (a refusal when nothing is loaded).
  */
-int emu_entity_queue(emu_entity *e, uint8_t flags, int16_t clip, uint32_t *ret, emu_fault *fault);
+int emu_entity_queue(emu_entity *e, const emu_entity_speed *sp, uint8_t flags, int16_t clip,
+                     uint32_t *ret, emu_fault *fault);
 /* Calls AdvanceBy1(entity) once. */
 int emu_entity_advance(emu_entity *e, uint32_t *ret, emu_fault *fault);
 

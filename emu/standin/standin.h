@@ -104,12 +104,22 @@ typedef struct sa_weapon {
     sa_cmd cmd;
 } sa_weapon;
 
+/* Entity byte +2, bit 3: the speed statuses are not applied. */
+#define SA_ENTITY_NO_SPEED 0x08
+/* Entity status byte +9. */
+#define SA_STATUS_SLOW 0x80
+#define SA_STATUS_HASTE 0x40
+
 /* Battle slot, only the fields the lockstep routines use. */
 typedef struct sa_entity {
-    u8 unread0[0x60];
-    sa_model model; /* +0x60 */
-    sa_cmd cmd;     /* +0x6C */
-    u8 unread74[4];
+    u8 unread0[2];
+    u8 byte2; /* +2: bit 3 SA_ENTITY_NO_SPEED */
+    u8 unread3[6];
+    u8 status; /* +9: SA_STATUS_SLOW, SA_STATUS_HASTE */
+    u8 unread0a[0x56];
+    sa_model model;  /* +0x60 */
+    sa_cmd cmd;      /* +0x6C */
+    const u8 *pair;  /* +0x74: the sequence pair (bytes 0 and 2 compared) */
     sa_weapon *weapon; /* +0x78, NULL: no weapon model */
 } sa_entity;
 
@@ -125,6 +135,9 @@ _Static_assert(sizeof(sa_cursor) == 8, "Cursor is 8 bytes");
 _Static_assert(__builtin_offsetof(sa_weapon, cmd) == 0x0C, "weapon AnimCmd at +0x0C");
 _Static_assert(__builtin_offsetof(sa_entity, model) == 0x60, "entity model at +0x60");
 _Static_assert(__builtin_offsetof(sa_entity, cmd) == 0x6C, "entity AnimCmd at +0x6C");
+_Static_assert(__builtin_offsetof(sa_entity, byte2) == 0x02, "entity byte +2");
+_Static_assert(__builtin_offsetof(sa_entity, status) == 0x09, "entity status at +9");
+_Static_assert(__builtin_offsetof(sa_entity, pair) == 0x74, "sequence pair pointer at +0x74");
 _Static_assert(__builtin_offsetof(sa_entity, weapon) == 0x78, "weapon pointer at +0x78");
 
 /*

@@ -106,7 +106,7 @@ static int decode_entity(const char *body_path, const char *weapon_path, unsigne
     uint8_t *bdata = NULL, *wdata = NULL, *bskel = NULL, *wskel = NULL;
     dat_file bd, wd;
     ref_anim ba, wa;
-    ref_entity e = {&ba, NULL};
+    ref_entity e = {&ba, NULL, NULL};
     ent_trace t;
     ent_trace_init(&t);
     int rc = load(body_path, &bdata, &bd, err);
@@ -131,7 +131,12 @@ static int decode_entity(const char *body_path, const char *weapon_path, unsigne
         if (!(modes & (1u << m))) continue;
         for (uint32_t k = 0; rc == 0 && k < clips; k++) {
             if (anim >= 0 && k != (uint32_t)anim) continue;
-            rc = refside_entity_clip(&e, mode_flags((mode_id)m), k, &fields, pose, &t, err);
+            /* the status that reaches the mode; none reaches slow+fast: its flags preset alone */
+            int st = entity_status_of_mode((mode_id)m);
+            ref_entity_speed sp = st >= 0 ? refside_entity_speed((entity_status_id)st)
+                                          : (ref_entity_speed){0, 0, NULL};
+            rc = refside_entity_clip(&e, st >= 0 ? &sp : NULL, mode_flags((mode_id)m), k, &fields,
+                                     pose, &t, err);
             /* the calls made before an error too */
             tj_write_entity(out, path_base(body_path), weapon_path ? path_base(weapon_path) : NULL,
                             k, (mode_id)m, t.armed ? &t.weapon : NULL, &t.body);

@@ -3,10 +3,15 @@
  * (harness/core/causes.h). An entity group whose diverging model shows a
  * mismatch of its own at the frame level (the same file, clip and mode)
  * takes that mismatch's cause: the model's decoding is wrong whatever drives
- * it. Otherwise the two models are decoded right and the lockstep combines
- * them wrongly: such groups merge by routine (QueueAnimation for call 0,
- * AdvanceBy1 after) and the field with its model, one "lockstep" cause per
- * signature. Needs only the run's results; never prints.
+ * it. Otherwise, when the example's entity left QueueAnimation with other
+ * speed bits than the reference under the status its mode ran under (the
+ * probe of run_entity.c: the body's bits), the speed is the cause: such
+ * groups merge by the status and the speed bits, whatever field shows it
+ * first. Otherwise the
+ * two models are decoded right and the lockstep combines them wrongly:
+ * such groups merge by routine (QueueAnimation for call 0, AdvanceBy1
+ * after) and the field with its model. One "lockstep" cause per signature.
+ * Needs only the run's results; never prints.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +46,34 @@ static void lockstep_signature(const entity_result *er, char *out, size_t n)
              field_model_name(er->r.div.model), field_kind_name(er->r.div.field));
 }
 
+/*
+ * The speed signature of er's entity under the status its mode ran under,
+ * with its statement: 1 when the probe shows other speed bits on the
+ * original's body than on the reference's, else 0. The body's only: a
+ * weapon whose bits alone differ was not given the body's (a lockstep
+ * fault, which its fields show).
+ */
+static int speed_signature(const run_results *res, const entity_result *er, char *sig, size_t n,
+                           char *statement, size_t sn)
+{
+    int s = entity_status_of_mode(er->r.mode);
+    if (s < 0) return 0;
+    const res_queue *q = &res->entities[er->entity].queue[s];
+    if (q->ref[0] < 0 || q->orig[0] < 0 || q->ref[0] == q->orig[0]) return 0;
+    const char *name = entity_status_name((entity_status_id)s);
+    snprintf(sig, n, "lockstep|QueueAnimation|speed|%s|%d vs %d", name, q->ref[0], q->orig[0]);
+    snprintf(statement, sn,
+             "QueueAnimation leaves the body's speed bits %d where the reference gives %d, the "
+             "entity's status being %s (0x%02x) with a valid sequence pair: every entity clip in "
+             "mode %s runs at another speed",
+             q->orig[0], q->ref[0], name, entity_status_byte((entity_status_id)s),
+             mode_name(er->r.mode));
+    return 1;
+}
+
 /* A new lockstep cause standing for entity group g (its example er). -1: memory. */
-static int new_cause(run_results *res, size_t g, const entity_result *er, const char *sig)
+static int new_cause(run_results *res, size_t g, const entity_result *er, const char *sig,
+                     const char *statement)
 {
     res_cause *c = realloc(res->causes, (res->ncauses + 1) * sizeof *c);
     if (!c) return -1;
@@ -52,7 +83,13 @@ static int new_cause(run_results *res, size_t g, const entity_result *er, const 
     snprintf(c->kind, sizeof c->kind, "lockstep");
     snprintf(c->signature, sizeof c->signature, "%s", sig);
     snprintf(c->routine, sizeof c->routine, "%s",
-             er->r.div.tick == 0 ? "QueueAnimation" : "AdvanceBy1");
+             statement || er->r.div.tick == 0 ? "QueueAnimation" : "AdvanceBy1");
+    c->example = (int64_t)g;
+    res->ncauses++;
+    if (statement) {
+        snprintf(c->statement, sizeof c->statement, "%s", statement);
+        return 0;
+    }
     const res_entity *en = &res->entities[er->entity];
     char name[64];
     field_name(er->r.div.field, er->r.div.bone, name, sizeof name);
@@ -63,8 +100,6 @@ static int new_cause(run_results *res, size_t g, const entity_result *er, const 
              field_model_name(er->r.div.model), name, er->r.div.tick, res->files[en->body].name,
              en->weapon >= 0 ? "+" : "", en->weapon >= 0 ? res->files[en->weapon].name : "",
              er->r.clip, mode_name(er->r.mode), er->r.div.ref, er->r.div.orig, c->routine);
-    c->example = (int64_t)g;
-    res->ncauses++;
     return 0;
 }
 
@@ -121,13 +156,14 @@ int causes_add_entity(run_results *res)
             continue;
         const entity_result *er = &res->entity_results[grp->example];
         int c = frame_cause(res, model_file(res, er), er->r.clip, er->r.mode);
-        char sig[sizeof res->causes->signature];
+        char sig[sizeof res->causes->signature], st[sizeof res->causes->statement];
         if (c < 0) {
-            lockstep_signature(er, sig, sizeof sig);
+            int speed = speed_signature(res, er, sig, sizeof sig, st, sizeof st);
+            if (!speed) lockstep_signature(er, sig, sizeof sig);
             for (size_t k = first_new; k < res->ncauses && c < 0; k++)
                 if (!strcmp(res->causes[k].signature, sig)) c = (int)k;
             if (c < 0) {
-                if (new_cause(res, g, er, sig) < 0) return -1;
+                if (new_cause(res, g, er, sig, speed ? st : NULL) < 0) return -1;
                 c = (int)res->ncauses - 1;
             }
         }

@@ -1,5 +1,6 @@
 /*
- * harness/core/modes.c: mode names and flag bits from MODE_MAP.
+ * harness/core/modes.c: mode names and flag bits from MODE_MAP, the entity
+ * level's statuses from ENTITY_STATUS_MAP.
  */
 #include "harness/core/modes.h"
 
@@ -70,4 +71,51 @@ unsigned mode_count(unsigned mask)
     for (int m = 0; m < MODE__COUNT; m++)
         n += (mask >> m) & 1u;
     return n;
+}
+
+static const struct {
+    const char *name;
+    uint8_t status;
+    mode_id mode;
+} statuses[] = {
+#define ENTITY_STATUS_ROW(id, name, status, mode) {name, status, mode},
+    ENTITY_STATUS_MAP(ENTITY_STATUS_ROW)
+#undef ENTITY_STATUS_ROW
+};
+
+const char *entity_status_name(entity_status_id s)
+{
+    return (unsigned)s < ENTITY_STATUS__COUNT ? statuses[s].name : "?";
+}
+
+uint8_t entity_status_byte(entity_status_id s)
+{
+    return (unsigned)s < ENTITY_STATUS__COUNT ? statuses[s].status : 0;
+}
+
+mode_id entity_status_mode(entity_status_id s)
+{
+    return (unsigned)s < ENTITY_STATUS__COUNT ? statuses[s].mode : MODE_NORMAL;
+}
+
+int entity_status_of_mode(mode_id m)
+{
+    for (int s = 0; s < ENTITY_STATUS__COUNT; s++)
+        if (statuses[s].mode == m) return s;
+    return -1;
+}
+
+unsigned mode_entity_mask(void)
+{
+    unsigned mask = 0;
+    for (int s = 0; s < ENTITY_STATUS__COUNT; s++)
+        mask |= 1u << statuses[s].mode;
+    return mask;
+}
+
+const char *mode_entity_why_not(mode_id m)
+{
+    if ((unsigned)m >= MODE__COUNT || (mode_entity_mask() >> m) & 1u) return NULL;
+    return "QueueAnimation sets SLOW or FAST from the entity's status, never both: no entity "
+           "reaches this mode, which stays a frame-level mode";
 }

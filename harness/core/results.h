@@ -226,6 +226,17 @@ typedef struct pose_leaf_result {
 /* ---- the entity level ---- */
 
 /* One entity of the run: a body (or monster) and at most one weapon model. */
+/*
+ * The speed bits (AnimCmd flags bits 0-1) each model held after
+ * QueueAnimation called with one entity status and no flags preset ([0]
+ * the body, [1] the weapon): the reference's (the notes' routine) and the
+ * original's. -1: not known (no weapon, the status's mode not run, or the
+ * original's side not emulated in this run).
+ */
+typedef struct res_queue {
+    int8_t ref[2], orig[2];
+} res_queue;
+
 typedef struct res_entity {
     uint32_t body;          /* index into run_results.files */
     int32_t weapon;         /* index into run_results.files; -1: a NULL weapon slot */
@@ -243,6 +254,7 @@ typedef struct res_entity {
     int32_t plot_clip;
     mode_id plot_mode;
     res_series offset[3];
+    res_queue queue[ENTITY_STATUS__COUNT]; /* by harness/core/modes.h's entity status */
 } res_entity;
 
 /* One entity clip in one mode: QueueAnimation, then AdvanceBy1 to the body's end call. */
@@ -368,6 +380,8 @@ typedef struct run_totals {
     uint64_t entity_comparisons;
     uint64_t entity_by_status[RES__COUNT];
     uint64_t entity_by_source[RES_SRC__COUNT];
+    /* (entity, status) whose flags after QueueAnimation differ between the sides */
+    uint64_t queue_mismatches;
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */
@@ -383,6 +397,7 @@ typedef struct run_results {
     leaf_result *leaf;
     size_t nentities;
     res_entity *entities;          /* file order: bodies and monsters, a body's weapons */
+    unsigned entity_modes;         /* the modes the entity level ran (bit i = mode i) */
     size_t nentity_results;
     entity_result *entity_results; /* ordered by (entity, mode, clip) */
     size_t ngroups;

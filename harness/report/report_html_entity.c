@@ -1,7 +1,8 @@
 /*
  * harness/report/report_html_entity.c: the entity level in index.html: a
- * summary row, the entities (pairs) with their counts per mode, pool
- * mismatches, the first failing clip per mode, the in-hand offset plot
+ * summary row (with the modes it ran and those it cannot), the entities
+ * (pairs) with their counts per mode, the speed bits QueueAnimation left
+ * under each status, pool mismatches, the first failing clip per mode, the in-hand offset plot
  * (weapon root minus body root, reference and original overlaid), and the
  * example of an entity group. Reads the report tree only; every string
  * from it is escaped.
@@ -28,7 +29,38 @@ void rh_entity_summary(strbuf *b, const cJSON *report)
         sb_printf(b, "%s %llu %s", s ? "," : "",
                   (unsigned long long)rv_u64(e, res_status_name((res_status)s), 0),
                   rv_status_label(s));
-    sb_puts(b, "</td></tr>\n");
+    sb_puts(b, "; modes run:");
+    const cJSON *m;
+    int k = 0;
+    cJSON_ArrayForEach(m, rv_arr(e, "modes"))
+    {
+        sb_puts(b, k++ ? ", " : " ");
+        rh_text(b, cJSON_IsString(m) ? m->valuestring : "?");
+    }
+    if (!k) sb_puts(b, " none");
+    cJSON_ArrayForEach(m, rv_arr(e, "modes_frame_only"))
+    {
+        sb_puts(b, "; <span class=\"muted\">");
+        rh_text(b, rv_str(m, "mode", "?"));
+        sb_puts(b, " not at this level: ");
+        rh_text(b, rv_str(m, "why", ""));
+        sb_puts(b, "</span>");
+    }
+    sb_printf(b, "; %llu speed probes differ</td></tr>\n",
+              (unsigned long long)rv_u64(e, "queue_mismatches", 0));
+}
+
+/* A probe's cell: both sides' speed bits, classed by whether they match. */
+static void queue_cell(strbuf *b, const rv_queue *q)
+{
+    const char *cls = q->match == 1 ? "match" : q->match == 0 ? "mismatch" : "not_run";
+    sb_printf(b, "<td class=\"speed\"><span class=\"pill %s\">", cls);
+    rh_text(b, q->ref[0] ? q->ref : "-");
+    if (q->match != 1) {
+        sb_puts(b, " vs ");
+        rh_text(b, q->orig[0] ? q->orig : "?");
+    }
+    sb_puts(b, "</span></td>");
 }
 
 static void pair_table(strbuf *b, const rv_entities *x)
@@ -37,6 +69,13 @@ static void pair_table(strbuf *b, const rv_entities *x)
                "<th>Body</th><th>Weapon</th><th class=\"num\">Clips</th><th>Note</th>");
     for (int m = 0; m < MODE__COUNT; m++)
         if (x->modes & (1u << m)) sb_printf(b, "<th>%s</th>", mode_name((mode_id)m));
+    rv_queue q[ENTITY_STATUS__COUNT];
+    size_t nq = x->n ? rv_entity_queue(&x->e[0], q, ENTITY_STATUS__COUNT) : 0;
+    for (size_t k = 0; k < nq; k++) {
+        sb_puts(b, "<th>speed ");
+        rh_text(b, q[k].status);
+        sb_printf(b, " (0x%02llx)</th>", (unsigned long long)q[k].byte);
+    }
     sb_puts(b, "</tr>\n");
     for (size_t i = 0; i < x->n; i++) {
         const rv_entity *en = &x->e[i];
@@ -65,6 +104,12 @@ static void pair_table(strbuf *b, const rv_entities *x)
         sb_puts(b, "</td>");
         for (int m = 0; m < MODE__COUNT; m++)
             if (x->modes & (1u << m)) rh_status_cell(b, en->n[m]);
+        size_t n = rv_entity_queue(en, q, ENTITY_STATUS__COUNT);
+        for (size_t k = 0; k < nq; k++)
+            if (k < n)
+                queue_cell(b, &q[k]);
+            else
+                sb_puts(b, "<td></td>");
         sb_puts(b, "</tr>\n");
     }
     sb_puts(b, "</table>\n");
@@ -152,6 +197,16 @@ void rh_entities(strbuf *b, const cJSON *report, const rv_entities *x)
                "compared, the weapon first, then the body, then the call's result. Which model "
                "the engine advances first cannot be seen between calls (the two share no state) "
                "and is not checked.</p>\n");
+    sb_printf(b,
+              "<p class=\"muted\">Each speed is reached as the game reaches it: the entity's "
+              "status byte (+9: 0x80 Slow, 0x40 Haste) with a valid sequence pair (+0x74) and "
+              "+2 bit 3 clear, the AnimCmd flags also preset to the mode's, so that an engine "
+              "which keeps its caller's flags runs at the same speed. The <em>speed</em> "
+              "columns tell the two readings apart: the speed bits (1 SLOW, 2 FAST; body/weapon) "
+              "each AnimCmd held after QueueAnimation called under that status with no flags "
+              "preset, %s then %s when they differ (a difference counts in the verdict; - or "
+              "?: not known in this run).</p>\n",
+              l.cand, l.auth);
     pair_table(b, x);
     size_t shown = 0;
     for (size_t i = 0; i < x->n && shown < RH_MAX_LISTED; i++) {

@@ -47,6 +47,37 @@ static cJSON *plot_json(const res_entity *e)
     return o;
 }
 
+/* {"body": n, "weapon": n|null} from a side's speed bits; null when the body's is not known. */
+static cJSON *speed_json(const int8_t v[2])
+{
+    if (v[0] < 0) return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "body", v[0]);
+    cJSON_AddItemToObject(o, "weapon", int_or_null(v[1]));
+    return o;
+}
+
+/* The speed bits after QueueAnimation under each entity status, both sides. */
+static cJSON *queue_json(const res_entity *e)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int s = 0; s < ENTITY_STATUS__COUNT; s++) {
+        const res_queue *q = &e->queue[s];
+        cJSON *o = cJSON_CreateObject();
+        json_add_str(o, "status", entity_status_name((entity_status_id)s));
+        cJSON_AddNumberToObject(o, "byte", entity_status_byte((entity_status_id)s));
+        json_add_str(o, "mode", mode_name(entity_status_mode((entity_status_id)s)));
+        cJSON_AddItemToObject(o, "ref", speed_json(q->ref));
+        cJSON_AddItemToObject(o, "orig", speed_json(q->orig));
+        if (q->ref[0] < 0 || q->orig[0] < 0)
+            cJSON_AddNullToObject(o, "match");
+        else
+            cJSON_AddBoolToObject(o, "match", q->ref[0] == q->orig[0] && q->ref[1] == q->orig[1]);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
 static cJSON *entity_json(const run_results *r, size_t i)
 {
     const res_entity *e = &r->entities[i];
@@ -65,6 +96,7 @@ static cJSON *entity_json(const run_results *r, size_t i)
     cJSON_AddItemToObject(att, "translation", triple(e->attach_trans));
     cJSON_AddItemToObject(o, "shares", int_or_null(e->shares));
     cJSON_AddItemToObject(o, "plot", plot_json(e));
+    cJSON_AddItemToObject(o, "queue", queue_json(e));
     return o;
 }
 
@@ -130,6 +162,23 @@ cJSON *report_json_entity_totals(const run_results *r)
     for (int s = 0; s < RES_SRC__COUNT; s++)
         cJSON_AddNumberToObject(src, res_source_name((res_source)s),
                                 (double)t->entity_by_source[s]);
+    cJSON_AddNumberToObject(o, "queue_mismatches", (double)t->queue_mismatches);
+    /* The modes QueueAnimation can produce, those run; those it cannot, and why. */
+    cJSON *can = cJSON_AddArrayToObject(o, "modes_possible");
+    cJSON *ran = cJSON_AddArrayToObject(o, "modes");
+    cJSON *not = cJSON_AddArrayToObject(o, "modes_frame_only");
+    for (int m = 0; m < MODE__COUNT; m++) {
+        cJSON *name = json_string(mode_name((mode_id)m));
+        if (mode_entity_why_not((mode_id)m)) {
+            cJSON *n = cJSON_CreateObject();
+            cJSON_AddItemToObject(n, "mode", name);
+            json_add_str(n, "why", mode_entity_why_not((mode_id)m));
+            cJSON_AddItemToArray(not, n);
+            continue;
+        }
+        cJSON_AddItemToArray(can, name);
+        if (r->entity_modes & (1u << m)) cJSON_AddItemToArray(ran, json_string(mode_name((mode_id)m)));
+    }
     return o;
 }
 

@@ -1,7 +1,8 @@
 /*
  * harness/report/report_md_entity.c: the entity level in summary.md: its
- * totals, the entities with a problem or a pool mismatch (counts per mode,
- * first failure, where the weapon ended), and an entity group's example.
+ * totals and modes, the entities with a problem, a pool mismatch or a speed
+ * probe that differs (counts per mode, first failure, where the weapon
+ * ended, the speed bits QueueAnimation left), and an entity group's example.
  * Strings from the tree go through report_md.c's escapes. Recomputes nothing.
  */
 #include <stdio.h>
@@ -54,9 +55,57 @@ static void failure_item(strbuf *b, const cJSON *r, rv_labels l)
 
 static int has_problem(const rv_entity *en)
 {
+    rv_queue q[ENTITY_STATUS__COUNT];
+    size_t n = rv_entity_queue(en, q, ENTITY_STATUS__COUNT);
+    for (size_t k = 0; k < n; k++)
+        if (q[k].match == 0) return 1;
     for (int m = 0; m < MODE__COUNT; m++)
         if (en->first_fail[m] || en->first_bad[m]) return 1;
     return rv_bool(en->e, "pool_mismatch", 0);
+}
+
+/* The probes of en whose speed bits differ, one item each. */
+static void queue_items(strbuf *b, const rv_entity *en, rv_labels l)
+{
+    rv_queue q[ENTITY_STATUS__COUNT];
+    size_t n = rv_entity_queue(en, q, ENTITY_STATUS__COUNT);
+    for (size_t k = 0; k < n; k++) {
+        if (q[k].match != 0) continue;
+        sb_puts(b, "  - speed after QueueAnimation under status ");
+        rm_text(b, q[k].status);
+        sb_printf(b, " (0x%02llx), body/weapon: %s ", (unsigned long long)q[k].byte, l.cand);
+        rm_text(b, q[k].ref);
+        sb_printf(b, ", %s ", l.auth);
+        rm_text(b, q[k].orig);
+        sb_putc(b, '\n');
+    }
+}
+
+/* The modes the entity level ran, those it cannot, and the probes that differ. */
+static void modes_line(strbuf *b, const cJSON *t)
+{
+    const cJSON *m;
+    int k = 0;
+    sb_puts(b, "Modes run:");
+    cJSON_ArrayForEach(m, rv_arr(t, "modes"))
+    {
+        sb_puts(b, k++ ? ", " : " ");
+        rm_text(b, cJSON_IsString(m) ? m->valuestring : "?");
+    }
+    if (!k) sb_puts(b, " none");
+    sb_puts(b, ", each reached through the entity's status byte (0x80 Slow, 0x40 Haste) with a "
+               "valid sequence pair, the AnimCmd flags also preset");
+    cJSON_ArrayForEach(m, rv_arr(t, "modes_frame_only"))
+    {
+        sb_puts(b, "; ");
+        rm_text(b, rv_str(m, "mode", "?"));
+        sb_puts(b, " not at this level: ");
+        rm_text(b, rv_str(m, "why", ""));
+    }
+    sb_printf(b,
+              ". Speed bits after QueueAnimation with no flags preset, per entity and status: "
+              "%llu differ.\n\n",
+              (unsigned long long)rv_u64(t, "queue_mismatches", 0));
 }
 
 void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x)
@@ -78,6 +127,7 @@ void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x)
                   rv_status_label(s));
     sb_puts(b, ". Which model the engine advances first cannot be seen between calls (the two "
                "share no state) and is not checked.\n\n");
+    modes_line(b, t);
     size_t n = 0;
     for (size_t i = 0; i < x->n; i++) {
         const rv_entity *en = &x->e[i];
@@ -91,6 +141,7 @@ void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x)
                       (unsigned long long)rv_u64(en->e, "weapon_clips", 0),
                       (unsigned long long)rv_u64(en->e, "clips", 0));
         sb_putc(b, '\n');
+        queue_items(b, en, l);
         for (int m = 0; m < MODE__COUNT; m++) {
             if (en->first_fail[m]) failure_item(b, en->first_fail[m], l);
             if (en->first_bad[m]) failure_item(b, en->first_bad[m], l);

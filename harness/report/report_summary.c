@@ -60,6 +60,9 @@ int report_render_summary(const cJSON *report, strbuf *out)
                   (unsigned long long)t.entity_by_status[RES_MISMATCH],
                   (unsigned long long)t.entity_by_status[RES_FAULT],
                   (unsigned long long)t.entity_by_status[RES_BAD_INPUT]);
+    if (t.queue_mismatches)
+        sb_printf(out, ", %llu speed probes differing (QueueAnimation's speed from the status)",
+                  (unsigned long long)t.queue_mismatches);
     sb_printf(out, " (%.1f s)\n", rv_num(run, "seconds", 0));
     return strbuf_failed(out) ? -1 : 0;
 }

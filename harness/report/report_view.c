@@ -98,6 +98,7 @@ void rv_totals(const cJSON *report, run_totals *t)
     t->entities_armed = rv_u64(e, "armed", 0);
     t->pool_mismatches = rv_u64(e, "pool_mismatches", 0);
     t->entity_comparisons = rv_u64(e, "comparisons", 0);
+    t->queue_mismatches = rv_u64(e, "queue_mismatches", 0);
 }
 
 int rv_verdict(const cJSON *report, verdict *v)

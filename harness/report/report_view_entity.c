@@ -74,3 +74,32 @@ int rv_entity_level(const cJSON *report)
     return rv_has_string(rv_arr(rv_obj(report, "run"), "levels"), "entity") ||
            rv_len(rv_arr(report, "entities")) > 0;
 }
+
+/* "2" or "2/2" from a side's {"body","weapon"}; "" when null. */
+static void speed_text(const cJSON *v, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!rv_has_num(v, "body")) return;
+    if (rv_has_num(v, "weapon"))
+        snprintf(out, n, "%d/%d", (int)(rv_int(v, "body", 0) & 3), (int)(rv_int(v, "weapon", 0) & 3));
+    else
+        snprintf(out, n, "%d", (int)(rv_int(v, "body", 0) & 3));
+}
+
+size_t rv_entity_queue(const rv_entity *en, rv_queue *q, size_t cap)
+{
+    size_t n = 0;
+    const cJSON *o;
+    cJSON_ArrayForEach(o, rv_arr(en->e, "queue"))
+    {
+        if (n >= cap) break;
+        rv_queue *x = &q[n++];
+        x->status = rv_str(o, "status", "?");
+        x->byte = rv_int(o, "byte", 0);
+        speed_text(rv_obj(o, "ref"), x->ref, sizeof x->ref);
+        speed_text(rv_obj(o, "orig"), x->orig, sizeof x->orig);
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "match");
+        x->match = cJSON_IsBool(m) ? cJSON_IsTrue(m) : -1;
+    }
+    return n;
+}

@@ -43,4 +43,18 @@ const cJSON *rv_entity_result(const rv_entities *x, int64_t i);
 /* 1 when the report ran the entity level (run.levels says so, or it holds entities). */
 int rv_entity_level(const cJSON *report);
 
+/*
+ * One entity's QueueAnimation probe under one status ("queue" element):
+ * each side's speed bits as text ("2", or "2/2" body/weapon; "" when not
+ * known) and whether they match (1), differ (0) or cannot tell (-1).
+ */
+typedef struct rv_queue {
+    const char *status; /* "haste" */
+    int64_t byte;       /* 0x40 */
+    char ref[8], orig[8];
+    int match;
+} rv_queue;
+/* The probes of entity en, up to cap of them into q; returns how many it holds. */
+size_t rv_entity_queue(const rv_entity *en, rv_queue *q, size_t cap);
+
 #endif

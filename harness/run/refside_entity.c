@@ -9,6 +9,13 @@
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
 
+const uint8_t refside_entity_pair[3] = {1, 0, 1};
+
+ref_entity_speed refside_entity_speed(entity_status_id s)
+{
+    return (ref_entity_speed){0, entity_status_byte(s), refside_entity_pair};
+}
+
 void refside_entity_pose_make(const ref_pose_opts *opts, const int16_t attach_rot[3],
                               const int16_t attach_trans[3], refside_entity_pose *out)
 {
@@ -82,8 +89,9 @@ static int calls(ref_entity *e, uint32_t clip, const refside_entity_pose *pose, 
     }
 }
 
-int refside_entity_clip(ref_entity *e, uint8_t flags, uint32_t clip, const field_set *have,
-                        const refside_entity_pose *pose, ent_trace *out, ff_error *err)
+int refside_entity_clip(ref_entity *e, const ref_entity_speed *speed, uint8_t flags, uint32_t clip,
+                        const field_set *have, const refside_entity_pose *pose, ent_trace *out,
+                        ff_error *err)
 {
     ent_trace_clear(out, e->weapon != NULL, have, e->body->bones, e->weapon ? e->weapon->bones : 0);
     if (clip > REFSIDE_MAX_CLIP)
@@ -100,7 +108,10 @@ int refside_entity_clip(ref_entity *e, uint8_t flags, uint32_t clip, const field
     }
     worlds ws;
     if (worlds_make(e, pose, &ws, err) < 0) return -1;
+    const ref_entity_speed *was = e->speed;
+    e->speed = speed; /* for this clip only: speed is the caller's */
     int rc = calls(e, clip, pose, &ws, out, err);
+    e->speed = was;
     worlds_free(&ws);
     return rc;
 }

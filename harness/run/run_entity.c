@@ -224,7 +224,8 @@ static int emulate(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *e
     ent_trace_clear(&o->t, en->weapon >= 0, &ctx->fields, bd->bones,
                     ew->wd ? ew->wd->bones : 0);
     uint32_t ret = 0;
-    int rc = emu_entity_queue(ew->ent, mode_flags(u->mode), (int16_t)clip, &ret, &o->fault);
+    emu_entity_speed sp = run_entity_emu_speed(run_entity_unit_status(u));
+    int rc = emu_entity_queue(ew->ent, &sp, mode_flags(u->mode), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
         int pushed = push_call(ew, ret, &calls, err);
@@ -468,13 +469,29 @@ static int finish_unit(ent_worker *ew, const run_unit *u, int complete, int from
     return rc;
 }
 
+/*
+ * The unit's speed probes (run_entity_probe.c): the reference's always;
+ * the original's emulated on this worker's entity when the unit emulated
+ * (then cached), else from the cache.
+ */
+static void probe_queue(ent_worker *ew, const run_unit *u, int emulated)
+{
+    run_ctx *ctx = ew->ctx;
+    ff_error e;
+    if (!emulated && !ctx->cfg->traces_dir) run_entity_probe_cache(ctx, u, 0);
+    run_entity_probe_ref(ctx, u);
+    if (!emulated || !ew->g || load_entity(ew, u->entity, &e) < 0) return;
+    if (run_entity_probe_orig(ctx, u, ew->ent) < 0) ew->loaded = -1; /* reloaded next time */
+    run_entity_probe_cache(ctx, u, 1);
+}
+
 static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
 {
     run_ctx *ctx = ew->ctx;
     const run_config *cfg = ctx->cfg;
     const res_entity *en = &ctx->res->entities[u->entity];
     ref_anim body, weapon;
-    ref_entity re = {&body, NULL};
+    ref_entity re = {&body, NULL, NULL};
     if (run_ref_setup(&ew->skel[1], &ew->skel_cap[1], ew->bd, &body, err) < 0) return -1;
     if (en->weapon >= 0) {
         if (run_ref_setup(&ew->skel[0], &ew->skel_cap[0], ew->wd, &weapon, err) < 0) return -1;
@@ -484,7 +501,8 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
     open_io(ew, u, &io);
     /* Outcomes kept for the cache and the followers, unless they came from there. */
     int from_raw = io.raw_ok, keep = !from_raw && !cfg->traces_dir && (cfg->cache || u->eleader);
-    int rc = 0;
+    ref_entity_speed speed = refside_entity_speed(run_entity_unit_status(u));
+    int rc = 0, emulated = 0;
     uint32_t c = 0;
     for (; c < en->clips && rc == 0 && !run_cancelled(ctx); c++) {
         ff_error cerr, aerr;
@@ -492,20 +510,22 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
         ff_error_clear(&aerr);
         int cand_ok = cfg->against_dir
                           ? ent_files_candidate(&io.files, ctx, en, c, &ew->rt, &cerr) == 0
-                          : refside_entity_clip(&re, mode_flags(u->mode), c, &ctx->fields,
-                                                ctx->pose ? &ew->pose : NULL, &ew->rt,
-                                                &cerr) == 0;
+                          : refside_entity_clip(&re, &speed, mode_flags(u->mode), c,
+                                                &ctx->fields, ctx->pose ? &ew->pose : NULL,
+                                                &ew->rt, &cerr) == 0;
         res_source src = RES_SRC_NONE;
         int auth = authority(ew, u, &io, c, &src, &aerr, err);
         if (auth < 0) {
             rc = -1;
             break;
         }
+        emulated |= src == RES_SRC_EMULATED;
         if (auth == 1 && keep) ent_outcome_append(&ew->blob, c, &ew->ao);
         if (auth == 1 && cfg->record_dir) ent_files_write(&ew->rec, ctx, u, c, &ew->ao.t);
         if (classify(ew, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, err) < 0) rc = -1;
         if (cfg->progress) atomic_fetch_add(&cfg->progress->clips_done, 1);
     }
+    if (rc == 0 && !run_cancelled(ctx)) probe_queue(ew, u, emulated);
     if (rc == 0) rc = finish_unit(ew, u, c == en->clips, from_raw, err);
     close_io(&io);
     return rc;

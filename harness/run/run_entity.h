@@ -16,7 +16,10 @@
  *
  * Work (run_entity.c): per clip, the reference side (refside_entity.c)
  * and the original's side (the cache, the leader's outcomes, or this
- * worker's own emulation on emu/engine/entity.h), compared with ent_cmp.
+ * worker's own emulation on emu/engine/entity.h), compared with ent_cmp;
+ * each mode reached through the entity's status byte (harness/core/modes.h).
+ * Then the unit's speed probes (run_entity_probe.c): QueueAnimation under
+ * each status of its mode with no flags preset, the speed bits left.
  */
 #ifndef FF8_HARNESS_RUN_RUN_ENTITY_H
 #define FF8_HARNESS_RUN_RUN_ENTITY_H
@@ -24,7 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu/engine/entity.h"
 #include "harness/core/strbuf.h"
+#include "harness/run/cache.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/context.h"
 
@@ -60,16 +65,49 @@ void run_entity_mark_cached(run_ctx *ctx);
 /* Finds entity units that may share emulations (not cached ones). Returns 0 or -1 (memory). */
 int run_entity_dedup(run_ctx *ctx, ff_error *err);
 /*
- * The level tag of entity cache keys ("entity", "entity+matrices", at the
- * pose level "entity+pose-base1+attach-zyx/<convention>").
+ * The level tag of entity cache keys ("entity+status",
+ * "entity+status+matrices", at the pose level
+ * "entity+status+pose-base1+attach-zyx/<convention>").
  */
 const char *run_entity_level_tag(const run_ctx *ctx);
-/* Adds the entity level's figures to the run's totals. */
+/*
+ * The cache key of a unit's QueueAnimation probe (the speed bits the
+ * original left per status, run_entity.c). Returns 0, or -1 when the run
+ * has no cache or the key cannot be made.
+ */
+int run_entity_queue_key(const run_ctx *ctx, const run_unit *u, cache_key *k);
+/*
+ * Adds the entity level's figures to the run's totals (speed probes that
+ * differ included); an entity sharing another's emulations takes its
+ * original's probes first.
+ */
 void run_entity_totals(run_ctx *ctx);
 /* Frees the plan (ctx->ent). */
 void run_entity_plan_free(run_ctx *ctx);
 /* Frees what results hold of the entity level. */
 void run_entity_results_free(run_results *r);
+
+/* ---- run_entity_probe.c: QueueAnimation's speed probes ---- */
+
+/* The entity status a unit's clips run under (the plan runs only the modes some status reaches). */
+entity_status_id run_entity_unit_status(const run_unit *u);
+/* The entity's speed fields in status s, as emu/engine/entity.h takes them. */
+emu_entity_speed run_entity_emu_speed(entity_status_id s);
+/*
+ * The speed bits each model's AnimCmd holds after QueueAnimation called
+ * with no flags preset, for every status the unit's mode stands for, into
+ * the unit's entity (results.h res_queue; the rows of the unit's statuses
+ * only, so units of other modes write theirs at the same time):
+ *   _ref    the reference's, the notes' routine (ref_queue_flags);
+ *   _orig   the original's, one QueueAnimation on clip 0 of the entity
+ *           loaded on ent; -1 when a call faulted (ent must then be
+ *           reloaded), else 0;
+ *   _cache  stores (put) or takes the original's from the run's cache, under
+ *           the unit's probe key (nothing without a cache).
+ */
+void run_entity_probe_ref(run_ctx *ctx, const run_unit *u);
+int run_entity_probe_orig(run_ctx *ctx, const run_unit *u, emu_entity *ent);
+void run_entity_probe_cache(run_ctx *ctx, const run_unit *u, int put);
 
 /* ---- run_entity.c: a worker's entity state ---- */
 

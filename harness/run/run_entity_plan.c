@@ -10,6 +10,7 @@
 #include "common/sha256.h"
 #include "corpus/pairs.h"
 #include "harness/run/cache.h"
+#include "harness/run/run.h"
 #include "harness/run/run_entity.h"
 
 /* The entities of the corpus's files, with a folder corpus's attach values. */
@@ -48,6 +49,13 @@ static void entity_of(res_entity *r, const pairs_entity *p)
     memcpy(r->attach_trans, p->attach.trans, sizeof r->attach_trans);
     r->shares = -1;
     r->plot_clip = -1;
+    memset(r->queue, 0xFF, sizeof r->queue); /* every speed bit -1: not known */
+}
+
+/* The modes the entity level runs: those asked that some entity status reaches. */
+static unsigned entity_modes(const run_ctx *ctx)
+{
+    return ctx->cfg->modes & mode_entity_mask();
 }
 
 /* Clip c's frame byte in file f, as the plan read it (0 when it has no such clip). */
@@ -61,7 +69,7 @@ static unsigned clip_frames(const run_ctx *ctx, uint32_t f, uint32_t c)
 static int layout_results(run_ctx *ctx, ff_error *err)
 {
     run_results *res = ctx->res;
-    unsigned modes = mode_count(ctx->cfg->modes);
+    unsigned modes = mode_count(entity_modes(ctx));
     size_t total = 0;
     for (size_t e = 0; e < res->nentities; e++)
         total += (size_t)res->entities[e].clips * modes;
@@ -72,7 +80,7 @@ static int layout_results(run_ctx *ctx, ff_error *err)
     for (size_t e = 0; e < res->nentities; e++) {
         const res_entity *en = &res->entities[e];
         for (int m = 0; m < MODE__COUNT; m++) {
-            if (!(ctx->cfg->modes & (1u << m))) continue;
+            if (!(entity_modes(ctx) & (1u << m))) continue;
             for (uint32_t c = 0; c < en->clips; c++) {
                 entity_result *r = &res->entity_results[k++];
                 r->entity = (uint32_t)e;
@@ -112,8 +120,14 @@ int run_entity_plan(run_ctx *ctx, size_t *nunits, ff_error *err)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning entities");
     for (size_t i = 0; i < res->nentities; i++)
         ctx->ent->plot_rank[i] = UINT64_MAX;
+    res->entity_modes = entity_modes(ctx);
+    for (int m = 0; m < MODE__COUNT && !res->entity_modes; m++)
+        if ((ctx->cfg->modes >> m) & 1u &&
+            run_warn(res, "the entity level does not run %s: %s", mode_name((mode_id)m),
+                     mode_entity_why_not((mode_id)m)) < 0)
+            return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning entities");
     if (layout_results(ctx, err) < 0) return -1;
-    unsigned modes = mode_count(ctx->cfg->modes);
+    unsigned modes = mode_count(entity_modes(ctx));
     for (size_t e = 0; e < res->nentities; e++)
         *nunits += res->entities[e].clips ? modes : 0;
     return 0;
@@ -135,7 +149,7 @@ void run_entity_units(run_ctx *ctx, run_unit *units)
     for (size_t e = 0; e < res->nentities; e++) {
         const res_entity *en = &res->entities[e];
         for (int m = 0; m < MODE__COUNT; m++) {
-            if (!(ctx->cfg->modes & (1u << m)) || !en->clips) continue;
+            if (!(entity_modes(ctx) & (1u << m)) || !en->clips) continue;
             run_unit *un = &units[u++];
             un->kind = UNIT_ENTITY;
             un->entity = (uint32_t)e;
@@ -171,13 +185,25 @@ static int identity_hex(const run_ctx *ctx, const res_entity *en, char out[SHA25
 
 const char *run_entity_level_tag(const run_ctx *ctx)
 {
-    if (!ctx->pose) return ctx->cfg->game.keep_matrices ? "entity+matrices" : "entity";
+    /* "+status": the entity's speed fields are set (harness/core/modes.h), outcomes of a
+     * harness that only preset the flags are not these */
+    if (!ctx->pose) return ctx->cfg->game.keep_matrices ? "entity+status+matrices" : "entity+status";
     /* The weapon's bases are built under the convention's trig and step. */
     char opts[REF_POSE_OPTS_TEXT_MAX];
     ref_pose_opts_format(ctx->pose, opts, sizeof opts);
-    snprintf(ctx->ent->level_tag, sizeof ctx->ent->level_tag, "entity+pose-base1+attach-zyx/%s",
+    snprintf(ctx->ent->level_tag, sizeof ctx->ent->level_tag, "entity+status+pose-base1+attach-zyx/%s",
              opts);
     return ctx->ent->level_tag;
+}
+
+int run_entity_queue_key(const run_ctx *ctx, const run_unit *u, cache_key *k)
+{
+    const run_config *cfg = ctx->cfg;
+    char id[SHA256_HEX];
+    ff_error e;
+    if (!cfg->cache || identity_hex(ctx, &ctx->res->entities[u->entity], id, &e) < 0) return -1;
+    cache_key_in in = {cfg->cache_id, id, u->mode, "entity-queue", cfg->game.budget};
+    return cache_key_make(k, &in, &e);
 }
 
 void run_entity_mark_cached(run_ctx *ctx)
@@ -270,8 +296,22 @@ void run_entity_totals(run_ctx *ctx)
     run_totals *t = &res->totals;
     t->entities = res->nentities;
     for (size_t e = 0; e < res->nentities; e++) {
-        t->entities_armed += res->entities[e].weapon >= 0;
-        t->pool_mismatches += res->entities[e].pool_mismatch != 0;
+        res_entity *en = &res->entities[e];
+        t->entities_armed += en->weapon >= 0;
+        t->pool_mismatches += en->pool_mismatch != 0;
+        /* An entity sharing another's outcomes (same bytes) shares its probe too. */
+        const res_entity *from = en->shares >= 0 ? &res->entities[en->shares] : en;
+        for (int s = 0; s < ENTITY_STATUS__COUNT; s++) {
+            res_queue *q = &en->queue[s];
+            int known = 0, differ = 0;
+            for (int k = 0; k < 2; k++) {
+                if (q->orig[k] < 0) q->orig[k] = from->queue[s].orig[k];
+                if (q->ref[k] < 0 || q->orig[k] < 0) continue;
+                known = 1;
+                differ |= q->ref[k] != q->orig[k];
+            }
+            t->queue_mismatches += known && differ;
+        }
     }
     for (size_t i = 0; i < res->nentity_results; i++) {
         const clip_result *r = &res->entity_results[i].r;

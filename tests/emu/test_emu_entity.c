@@ -2,8 +2,10 @@
  * tests/emu/test_emu_entity.c: the battle entity (emu/engine/entity.h) on the
  * stand-in: QueueAnimation and AdvanceBy1 on a body and a weapon of
  * different clip lengths, and with a NULL weapon slot (values worked out by
- * hand from te.c's clip), the guest layout of the weapon slot, a fault of
- * the faulty variant with both files restored, and refusals.
+ * hand from te.c's clip), the guest layout of the weapon slot, the speed
+ * QueueAnimation decides from the entity's +2, status byte and sequence
+ * pair (POSE.md section 5), a fault of the faulty variant with both files
+ * restored, and refusals.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -20,6 +22,10 @@ static emu_game *open_game(emu_image *img)
     TS_OK(emu_game_open(img, &o, &g, &err), &err);
     return g;
 }
+
+/* A sequence pair whose bytes 0 and 2 agree, and one whose do not. */
+static const uint8_t pair_ok[3] = {7, 1, 7}, pair_off[3] = {7, 1, 8};
+static const emu_entity_speed te_slow = {0, 0x80, pair_ok}, te_haste = {0, 0x40, pair_ok};
 
 static emu_entity_file file_of(const te_file *f)
 {
@@ -63,7 +69,7 @@ Test(entity, body_and_weapon_each_by_their_own_length)
     cr_assert(emu_entity_armed(e));
     uint32_t ret = 7;
     emu_fault f;
-    TE_CALL(emu_entity_queue(e, 0, 1, &ret, &f), &f);
+    TE_CALL(emu_entity_queue(e, NULL, 0, 1, &ret, &f), &f);
     cr_expect_eq(ret, 0u, "QueueAnimation returns the body's StartClip result");
     expect_model(e, EMU_ENTITY_BODY, 4, 10, 1, 1, "clip 1 queue");
     expect_model(e, EMU_ENTITY_WEAPON, 4, 10, 1, 2, "clip 1 queue");
@@ -74,7 +80,7 @@ Test(entity, body_and_weapon_each_by_their_own_length)
 
     emu_entity_reset(e);
     expect_model(e, EMU_ENTITY_WEAPON, 0, 100, 2, 2, "reset: the file's rotations");
-    TE_CALL(emu_entity_queue(e, 0, 2, &ret, &f), &f);
+    TE_CALL(emu_entity_queue(e, NULL, 0, 2, &ret, &f), &f);
     expect_model(e, EMU_ENTITY_BODY, 4, 10, 1, 2, "clip 2 queue");
     expect_model(e, EMU_ENTITY_WEAPON, 4, 10, 1, 1, "clip 2 queue");
     TE_CALL(emu_entity_advance(e, &ret, &f), &f);
@@ -107,7 +113,7 @@ Test(entity, beside_the_frame_level_file)
     TS_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
     uint32_t ret;
     emu_fault fault;
-    TE_CALL(emu_entity_queue(e, 0, 0, &ret, &fault), &fault);
+    TE_CALL(emu_entity_queue(e, NULL, 0, 0, &ret, &fault), &fault);
     cr_expect_eq(le_s16(emu_game_skeleton(g) + 20), 100, "the frame level's skeleton untouched");
     TE_CALL(emu_game_start_clip(g, 0, 0, &ret, &fault), &fault);
     TE_CALL(emu_game_read_animation(g, &ret, &fault), &fault);
@@ -135,7 +141,7 @@ Test(entity, mode_flags_on_both_models)
     TS_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
     uint32_t ret;
     emu_fault f;
-    TE_CALL(emu_entity_queue(e, 0x01, 0, &ret, &f), &f);
+    TE_CALL(emu_entity_queue(e, &te_slow, 0x01, 0, &ret, &f), &f);
     expect_model(e, EMU_ENTITY_BODY, 4, 10, 1, 3, "slow queue");
     expect_model(e, EMU_ENTITY_WEAPON, 4, 10, 1, 3, "slow queue");
     cr_expect_eq(emu_entity_cmd(e, EMU_ENTITY_BODY)[1], 0x05);
@@ -166,7 +172,7 @@ Test(entity, no_weapon_slot)
     cr_assert_null(emu_entity_slot(e));
     uint32_t ret;
     emu_fault f;
-    TE_CALL(emu_entity_queue(e, 0, 0, &ret, &f), &f);
+    TE_CALL(emu_entity_queue(e, NULL, 0, 0, &ret, &f), &f);
     expect_model(e, EMU_ENTITY_BODY, 4, 10, 1, 2, "queue");
     TE_CALL(emu_entity_advance(e, &ret, &f), &f);
     cr_expect_eq(ret, 0u);
@@ -201,7 +207,7 @@ Test(entity, weapon_slot_layout)
     /* The slot's AnimCmd is the weapon's: QueueAnimation writes it there. */
     uint32_t ret;
     emu_fault f;
-    TE_CALL(emu_entity_queue(e, 0x02, 0, &ret, &f), &f);
+    TE_CALL(emu_entity_queue(e, &te_haste, 0x02, 0, &ret, &f), &f);
     cr_expect_eq(emu_entity_cmd(e, EMU_ENTITY_WEAPON), slot + 12);
     cr_expect_eq(slot[12 + 6], 2, "FAST decoded both frames of the weapon");
     cr_expect_eq(le_s16(slot + 20), 300, "the routines leave the attach fields alone");
@@ -229,14 +235,14 @@ Test(entity, fault_restores_both_files)
     TS_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
     uint32_t ret;
     emu_fault f;
-    cr_assert_eq(emu_entity_queue(e, 0, 2, &ret, &f), -1);
+    cr_assert_eq(emu_entity_queue(e, NULL, 0, 2, &ret, &f), -1);
     cr_assert_eq(f.kind, EMU_FAULT_READ_UNMAPPED, "%s", emu_fault_name(f.kind));
     cr_assert_eq(f.addr, 0xDEAD0000u);
     cr_assert_eq(f.routine, 0x509520u, "QueueAnimation was the routine called");
     for (int m = 0; m < 2; m++)
         cr_expect_eq(le_s16(emu_entity_skeleton(e, (emu_entity_model)m) + 20), 100,
                      "model %d restored", m);
-    TE_CALL(emu_entity_queue(e, 0, 0, &ret, &f), &f);
+    TE_CALL(emu_entity_queue(e, NULL, 0, 0, &ret, &f), &f);
     expect_model(e, EMU_ENTITY_BODY, 4, 10, 1, 2, "clip 0 after the fault");
     expect_model(e, EMU_ENTITY_WEAPON, 4, 10, 1, 2, "clip 0 after the fault");
     emu_entity_close(e);
@@ -280,13 +286,114 @@ Test(entity, refusals)
     w.size = 0x4000001;
     cr_assert_eq(emu_entity_load(e, &b, &w, NULL, &err), -1);
     cr_assert_str_eq(err.file, "weapon");
-    cr_assert_eq(emu_entity_queue(e, 0, 0, &ret, &f), -1, "a refused load leaves nothing");
+    cr_assert_eq(emu_entity_queue(e, NULL, 0, 0, &ret, &f), -1, "a refused load leaves nothing");
     /* The same areas take the next pair. */
     w.size = body.size;
     for (int i = 0; i < 3; i++) {
         TS_OK(emu_entity_load(e, &b, &w, NULL, &err), &err);
-        TE_CALL(emu_entity_queue(e, 0, 0, &ret, &f), &f);
+        TE_CALL(emu_entity_queue(e, NULL, 0, 0, &ret, &f), &f);
     }
+    emu_entity_close(e);
+    emu_game_close(g);
+    emu_image_free(img);
+}
+
+/*
+ * QueueAnimation's speed, as vectors: the entity's +2, status byte and
+ * pair, the flags preset on both AnimCmds, and the speed bits (0-1) each
+ * AnimCmd holds after the call. SLOW and FAST preset are cleared; a status
+ * sets SLOW (0x80, Slow wins over Haste) or FAST (0x40) only when the
+ * pair's bytes 0 and 2 agree and +2 bit 3 is clear; the weapon's bits are
+ * the body's whatever it held.
+ */
+typedef struct speed_vec {
+    uint8_t byte2, status;
+    const uint8_t *pair;
+    uint8_t preset, want;
+} speed_vec;
+
+static const speed_vec speed_vecs[] = {
+    {0, 0x00, pair_ok, 0x00, 0x00},  {0, 0x00, pair_ok, 0x01, 0x00},
+    {0, 0x00, pair_ok, 0x02, 0x00},  {0, 0x00, NULL, 0x03, 0x00},
+    {0, 0x80, pair_ok, 0x00, 0x01},  {0, 0x40, pair_ok, 0x00, 0x02},
+    {0, 0xC0, pair_ok, 0x00, 0x01},  {0, 0x40, pair_ok, 0x01, 0x02},
+    {0, 0x80, pair_off, 0x02, 0x00}, {0x08, 0x80, pair_ok, 0x00, 0x00},
+    {0x08, 0x40, pair_ok, 0x02, 0x00}, {0xF7, 0x40, pair_ok, 0x00, 0x02},
+    {0, 0x3F, NULL, 0x00, 0x00},     {0, 0x41, pair_ok, 0x00, 0x02},
+};
+
+Test(entity, speed_from_status_pair_and_byte2)
+{
+    emu_image *img = te_standin_image("standin.exe");
+    emu_game *g = open_game(img);
+    emu_entity *e;
+    ff_error err;
+    TS_OK(emu_entity_open(g, &e, &err), &err);
+    te_file body;
+    te_make_file(&body, 1, NULL);
+    emu_entity_file b = file_of(&body);
+    TS_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
+    for (size_t i = 0; i < sizeof speed_vecs / sizeof speed_vecs[0]; i++) {
+        const speed_vec *v = &speed_vecs[i];
+        emu_entity_speed sp = {v->byte2, v->status, v->pair};
+        uint32_t ret;
+        emu_fault f;
+        emu_entity_reset(e);
+        TE_CALL(emu_entity_queue(e, &sp, v->preset, 0, &ret, &f), &f);
+        for (int m = 0; m < 2; m++)
+            cr_expect_eq(emu_entity_cmd(e, (emu_entity_model)m)[1] & 3, v->want,
+                         "vector %zu: %s flags 0x%02x, expected speed bits %d", i,
+                         m ? "weapon" : "body", emu_entity_cmd(e, (emu_entity_model)m)[1], v->want);
+    }
+    emu_entity_close(e);
+    emu_game_close(g);
+    emu_image_free(img);
+}
+
+/* A status with a NULL pair pointer: the routine reads address 0, a fault. */
+Test(entity, status_reads_the_pair_with_no_null_check)
+{
+    emu_image *img = te_standin_image("standin.exe");
+    emu_game *g = open_game(img);
+    emu_entity *e;
+    ff_error err;
+    TS_OK(emu_entity_open(g, &e, &err), &err);
+    te_file body;
+    te_make_file(&body, 1, NULL);
+    emu_entity_file b = file_of(&body);
+    TS_OK(emu_entity_load(e, &b, NULL, NULL, &err), &err);
+    emu_entity_speed sp = {0, 0x40, NULL};
+    uint32_t ret;
+    emu_fault f;
+    cr_assert_eq(emu_entity_queue(e, &sp, 0, 0, &ret, &f), -1);
+    cr_assert_eq(f.kind, EMU_FAULT_READ_UNMAPPED, "%s", emu_fault_name(f.kind));
+    cr_assert_lt(f.addr, 4u, "read at %#x", f.addr);
+    emu_entity_close(e);
+    emu_game_close(g);
+    emu_image_free(img);
+}
+
+/* Mutant m reads Haste as Slow: SLOW on both models where the game sets FAST. */
+Test(entity, mutant_m_reads_haste_as_slow)
+{
+    emu_image *img = te_standin_image("standin_mut_m.exe");
+    emu_game *g = open_game(img);
+    emu_entity *e;
+    ff_error err;
+    TS_OK(emu_entity_open(g, &e, &err), &err);
+    te_file body;
+    te_make_file(&body, 1, NULL);
+    emu_entity_file b = file_of(&body);
+    TS_OK(emu_entity_load(e, &b, &b, NULL, &err), &err);
+    uint32_t ret;
+    emu_fault f;
+    TE_CALL(emu_entity_queue(e, &te_haste, 0x02, 0, &ret, &f), &f);
+    for (int m = 0; m < 2; m++)
+        cr_expect_eq(emu_entity_cmd(e, (emu_entity_model)m)[1] & 3, 0x01, "model %d", m);
+    emu_entity_reset(e);
+    TE_CALL(emu_entity_queue(e, &te_slow, 0x01, 0, &ret, &f), &f);
+    for (int m = 0; m < 2; m++)
+        cr_expect_eq(emu_entity_cmd(e, (emu_entity_model)m)[1] & 3, 0x01, "model %d", m);
     emu_entity_close(e);
     emu_game_close(g);
     emu_image_free(img);

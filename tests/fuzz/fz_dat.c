@@ -153,7 +153,7 @@ static int run_lockstep(const dat_file *d, uint8_t *skel2, ref_anim *body, uint6
         return fz_broken(r, "ref_anim_init failed on a parsed model: %s", e.reason);
     ref_anim_reset_skeleton(body);
     memset(&body->cmd, 0, sizeof body->cmd);
-    ref_entity ent = {body, &weapon};
+    ref_entity ent = {body, &weapon, NULL};
     int ret = 0, rc = ref_queue_animation(&ent, 0, &ret, &e);
     for (unsigned ticks = 1; rc == 0 && ret == 0; ticks++) {
         if (ticks > FZ_DAT_MAX_TICKS) return fz_broken(r, "lockstep still running");

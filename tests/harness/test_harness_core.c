@@ -1,6 +1,6 @@
 /*
  * tests/harness/test_harness_core.c: difference shapes, outcome blobs, text
- * escaping (the field table, traces and the comparer: test_harness_fields.c;
+ * escaping, the entity statuses of the modes table (the field table, traces and the comparer: test_harness_fields.c;
  * the results cache: test_harness_cache.c).
  * Expected values are worked out by hand in the comments.
  */
@@ -18,10 +18,12 @@
 #include "harness/core/compare.h"
 #include "harness/core/fields.h"
 #include "harness/core/group.h"
+#include "harness/core/modes.h"
 #include "harness/core/outcome.h"
 #include "harness/core/strbuf.h"
 #include "harness/core/trace.h"
 #include "harness/traces/trace_json.h"
+#include "ref/engine.h"
 #include "tests/harness/ft.h"
 
 Test(group, shapes)
@@ -231,4 +233,36 @@ Test(strbuf, escaping)
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0);
     cr_assert_eq(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
     sb_free(&b);
+}
+
+/*
+ * The entity statuses: normal 0x00, Slow 0x80, Haste 0x40, Slow+Haste 0xC0;
+ * each turns, through the reference's QueueAnimation with a valid pair,
+ * into the flags of the mode its row names (Slow+Haste into slow). The
+ * entity level can run normal, slow and fast; slow+fast no status reaches.
+ */
+Test(modes, entity_statuses)
+{
+    static const uint8_t bytes[ENTITY_STATUS__COUNT] = {0x00, 0x80, 0x40, 0xC0};
+    static const mode_id want[ENTITY_STATUS__COUNT] = {MODE_NORMAL, MODE_SLOW, MODE_FAST,
+                                                        MODE_SLOW};
+    static const uint8_t pair[3] = {3, 0, 3};
+    ff_error err;
+    for (int s = 0; s < ENTITY_STATUS__COUNT; s++) {
+        cr_assert_eq(entity_status_byte((entity_status_id)s), bytes[s], "status %d", s);
+        cr_assert_eq(entity_status_mode((entity_status_id)s), want[s], "status %d", s);
+        ref_entity_speed sp = {0, bytes[s], pair};
+        uint8_t f = 0xFF;
+        cr_assert_eq(ref_queue_flags(&sp, 0, &f, &err), 0);
+        cr_assert_eq(f, mode_flags(want[s]), "status %s: 0x%02x",
+                     entity_status_name((entity_status_id)s), f);
+    }
+    cr_assert_str_eq(entity_status_name(ENTITY_STATUS_SLOW_HASTE), "slow+haste");
+    cr_assert_eq(entity_status_of_mode(MODE_NORMAL), ENTITY_STATUS_NORMAL);
+    cr_assert_eq(entity_status_of_mode(MODE_SLOW), ENTITY_STATUS_SLOW, "the first row reaching it");
+    cr_assert_eq(entity_status_of_mode(MODE_FAST), ENTITY_STATUS_HASTE);
+    cr_assert_eq(entity_status_of_mode(MODE_SLOW_FAST), -1);
+    cr_assert_eq(mode_entity_mask(), (1u << MODE_NORMAL) | (1u << MODE_SLOW) | (1u << MODE_FAST));
+    cr_assert_null(mode_entity_why_not(MODE_FAST));
+    cr_assert_not_null(mode_entity_why_not(MODE_SLOW_FAST));
 }

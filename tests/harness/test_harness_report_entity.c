@@ -13,7 +13,10 @@
  *      5 vs -5; the weapon still runs on the reference, ends at call 4 on
  *      the original), clip 1 fault
  *   2  d4c009+d4w051: pool mismatch (body 3 clips, weapon 2), both match
- * and one entity group, its example result 2.
+ * and one entity group, its example result 2. The speed probes: every
+ * entity's normal known on both sides (0), entity 1's haste differing
+ * (reference 2/2, original 1/1), the rest not known; the entity level ran
+ * normal alone.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -104,6 +107,15 @@ static void build(run_results *r)
                          .pool_mismatch = 1,
                          .shares = -1,
                          .plot_clip = -1};
+    for (int e = 0; e < 3; e++) {
+        memset(en[e].queue, 0xFF, sizeof en[e].queue);
+        res_queue *q = &en[e].queue[ENTITY_STATUS_NORMAL];
+        q->ref[0] = q->orig[0] = 0;
+        q->ref[1] = q->orig[1] = en[e].weapon >= 0 ? 0 : -1;
+    }
+    en[1].queue[ENTITY_STATUS_HASTE] = (res_queue){{2, 2}, {1, 1}};
+    r->totals.queue_mismatches = 1;
+    r->entity_modes = 1u << MODE_NORMAL;
     static const int32_t ref[4] = {10, 12, 14, 16}, orig[5] = {10, 12, 14, 18, 18};
     for (int k = 0; k < 3; k++) {
         en[1].offset[k] = (res_series){5, 4, 5, ints(ref, 4), ints(orig, 5)};
@@ -241,6 +253,68 @@ Test(report_entity, json_validates_and_holds_the_entity_level)
     ts_rmtree(dir);
 }
 
+/* The speed probes per entity and status, and the modes the entity level can and did run. */
+Test(report_entity, json_speed_probes_and_modes)
+{
+    char *dir = ts_tempdir();
+    cJSON *j = report();
+    char *text = cJSON_Print(j);
+    cJSON_Delete(check(dir, "report.json", text, "validate"));
+    free(text);
+    cr_assert_eq(cJSON_GetArraySize(get(j, "entities.1.queue")), 4);
+    const cJSON *h = get(j, "entities.1.queue.2");
+    cr_assert_str_eq(get(h, "status")->valuestring, "haste");
+    cr_assert_eq(get(h, "byte")->valueint, 0x40);
+    cr_assert_str_eq(get(h, "mode")->valuestring, "fast");
+    cr_assert_eq(get(h, "ref.body")->valueint, 2);
+    cr_assert_eq(get(h, "orig.weapon")->valueint, 1);
+    cr_assert(cJSON_IsFalse(get(h, "match")));
+    cr_assert(cJSON_IsTrue(get(j, "entities.1.queue.0.match")));
+    cr_assert(cJSON_IsNull(get(j, "entities.0.queue.0.ref.weapon")), "no weapon slot");
+    cr_assert(cJSON_IsNull(get(j, "entities.0.queue.3.orig")));
+    cr_assert(cJSON_IsNull(get(j, "entities.0.queue.3.match")));
+    cr_assert_str_eq(get(j, "entities.0.queue.3.status")->valuestring, "slow+haste");
+    cr_assert_str_eq(get(j, "entities.0.queue.3.mode")->valuestring, "slow");
+    const cJSON *t = get(j, "totals.entity");
+    cr_assert_eq(get(t, "queue_mismatches")->valueint, 1);
+    cr_assert_eq(cJSON_GetArraySize(get(t, "modes")), 1);
+    cr_assert_str_eq(get(t, "modes.0")->valuestring, "normal");
+    cr_assert_eq(cJSON_GetArraySize(get(t, "modes_possible")), 3);
+    cr_assert_eq(cJSON_GetArraySize(get(t, "modes_frame_only")), 1);
+    cr_assert_str_eq(get(t, "modes_frame_only.0.mode")->valuestring, "slow+fast");
+    cr_assert(strstr(get(t, "modes_frame_only.0.why")->valuestring, "never both") != NULL);
+    char *line = rt_render(report_render_summary, j, "summary");
+    cr_assert(strstr(line, "1 bad input, 1 speed probes differing") != NULL, "%s", line);
+    free(line);
+    cJSON_Delete(j);
+    ts_rmtree(dir);
+}
+
+/* A probe's speed bits out of range or a status not listed are refused. */
+Test(report_entity, schema_checks_the_probes)
+{
+    char *dir = ts_tempdir();
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = report();
+        cJSON *q = (cJSON *)get(j, "entities.1.queue.2");
+        if (k == 0)
+            cJSON_ReplaceItemInObject((cJSON *)get(q, "ref"), "body", cJSON_CreateNumber(4));
+        else
+            cJSON_ReplaceItemInObject(q, "status", cJSON_CreateString("fast"));
+        char *text = cJSON_Print(j), *path = ts_path(dir, "report.json"), args[4400];
+        ts_write(path, text, strlen(text));
+        snprintf(args, sizeof args, "validate %s/reports/schema/report.schema.json %s",
+                 getenv("FF8DIFF_SOURCE_DIR"), path);
+        int st;
+        cJSON_Delete(rt_check(args, &st));
+        cr_assert_eq(st, 3, "case %d validated", k);
+        free(text);
+        free(path);
+        cJSON_Delete(j);
+    }
+    ts_rmtree(dir);
+}
+
 /* A divergence named without its model is refused at the entity level. */
 Test(report_entity, schema_wants_the_model_in_the_field)
 {
@@ -299,6 +373,14 @@ Test(report_entity, markdown_pairs_and_first_failures)
     cr_assert(strstr(md, "entity d4c009.dat+d4w023.dat, clip 0, mode normal, call 3") != NULL,
               "the group's example:\n%s", md);
     cr_assert(strstr(md, "cannot be seen between calls") != NULL);
+    cr_assert(strstr(md, "Modes run: normal, each reached through the entity's status byte") !=
+                  NULL,
+              "%s", md);
+    cr_assert(strstr(md, "slow+fast not at this level") != NULL, "%s", md);
+    cr_assert(strstr(md, "per entity and status: 1 differ") != NULL, "%s", md);
+    cr_assert(strstr(md, "speed after QueueAnimation under status haste (0x40), body/weapon: "
+                         "reference 2/2, original 1/1") != NULL,
+              "%s", md);
     free(md);
     cJSON_Delete(j);
 }
@@ -323,6 +405,12 @@ Test(report_entity, html_pairs_and_offset_plots)
     cr_assert(strstr(h, "pool mismatch") != NULL);
     cr_assert(strstr(h, "<span class=\"verdict fail\"") != NULL);
     cr_assert(strstr(h, "In-hand offset") != NULL);
+    /* A speed column per status, entity 1's haste differing, the modes in the summary. */
+    cr_assert(strstr(h, "<th>speed haste (0x40)</th>") != NULL, "%s", h);
+    cr_assert(strstr(h, "<span class=\"pill mismatch\">2/2 vs 1/1</span>") != NULL, "%s", h);
+    cr_assert(strstr(h, "<span class=\"pill match\">0/0</span>") != NULL, "%s", h);
+    cr_assert(strstr(h, "modes run: normal;") != NULL, "%s", h);
+    cr_assert(strstr(h, "1 speed probes differ") != NULL, "%s", h);
     cJSON_Delete(v);
     free(h);
     cJSON_Delete(j);

@@ -225,3 +225,16 @@ Test(verdict, decide_follows_the_rule)
                      cases[i].name);
     }
 }
+
+/* A speed probe that differs (entity level) fails the run though every clip matched. */
+Test(verdict, a_speed_probe_that_differs_is_a_difference)
+{
+    run_totals t;
+    memset(&t, 0, sizeof t);
+    t.by_status[RES_MATCH] = 4;
+    t.entity_by_status[RES_MATCH] = 3;
+    cr_assert_eq(verdict_decide(&t, 0), VERDICT_BY_PASS);
+    t.queue_mismatches = 1;
+    cr_assert_eq(verdict_decide(&t, 0), VERDICT_BY_DIFFERENCES);
+    cr_assert_eq(verdict_entity_failures(&t), 1u);
+}

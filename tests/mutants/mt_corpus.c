@@ -370,8 +370,10 @@ static const mt_expect expect_l[] = {
  * shorter (body 3, weapon 1).
  *
  * Calls of an n-frame clip in mode m (ticks, the end call included):
- * normal n + 1, slow 2n, fast ceil(n / 2) + 1, slow+fast n + 1. The body's
- * end call is the last of its count, the entity's completion.
+ * normal n + 1, slow 2n, fast ceil(n / 2) + 1. The body's end call is the
+ * last of its count, the entity's completion. The entity level runs no
+ * slow+fast (QueueAnimation cannot produce it): normal, slow and fast only,
+ * reached through the entity's status byte (0, 0x80 Slow, 0x40 Haste).
  */
 #define B1 {.root = {1, 0, 0}}
 #define W1 {.root = {10, 0, 0}}
@@ -393,26 +395,23 @@ const mt_model mt_model_monster = {
  * call; only the result differs, where the weapon's own end call is not
  * the body's.
  * clip 0: equal lengths, equal results: matches.
- * clip 1 (weapon longer): at the body's end call (tick 2, 3, 1, 2 in
- *   normal, slow, fast, slow+fast) the reference says 1, the mutant the
- *   weapon's 0 (it still decodes). The body's cursor there is the one
- *   saved after its two frames: (5, 6) in every mode (slow: tick 2 saves,
- *   slow+fast: tick 0 saves after f0 + f1/2, tick 1 is a half-step).
+ * clip 1 (weapon longer): at the body's end call (tick 2, 3, 1 in normal,
+ *   slow, fast) the reference says 1, the mutant the weapon's 0 (it still
+ *   decodes). The body's cursor there is the one saved after its two
+ *   frames: (5, 6) in every mode (slow: tick 2 saves).
  * clip 2 (weapon shorter): the weapon ends after tick 0 in every mode, so
  *   at tick 1 the mutant returns 1 (and stops) where the body goes on: ref
  *   0, orig 1. The body's cursor after tick 0: one frame (3, 3) in normal
- *   and slow, two frames (5, 6) in fast and slow+fast.
+ *   and slow, two frames (5, 6) in fast.
  * c0m001: no weapon: matches.
  */
 const mt_ent_expect mt_ent_expect_i[MT_ENT_EXPECT_I] = {
     {BODY, WEAPON, 1, N, 2, "body.ret", 1, 0, 5, 6},
     {BODY, WEAPON, 1, S, 3, "body.ret", 1, 0, 5, 6},
     {BODY, WEAPON, 1, F, 1, "body.ret", 1, 0, 5, 6},
-    {BODY, WEAPON, 1, SF, 2, "body.ret", 1, 0, 5, 6},
     {BODY, WEAPON, 2, N, 1, "body.ret", 0, 1, 3, 3},
     {BODY, WEAPON, 2, S, 1, "body.ret", 0, 1, 3, 3},
     {BODY, WEAPON, 2, F, 1, "body.ret", 0, 1, 5, 6},
-    {BODY, WEAPON, 2, SF, 1, "body.ret", 0, 1, 5, 6},
 };
 
 /*
@@ -420,22 +419,19 @@ const mt_ent_expect mt_ent_expect_i[MT_ENT_EXPECT_I] = {
  * the harness set it (flags only, total 0: every later call returns 1 at
  * once) and its skeleton as loaded. The weapon comes first, root.x first:
  * at tick 0 the reference has decoded frame 0 (10), fast frames 0 and 1
- * (20, when the clip has two), slow+fast frame 0 and half of frame 1
- * (10 + 5); the mutant has the file's rest root 0. Every clip, every mode.
+ * (20, when the clip has two); the mutant has the file's rest root 0.
+ * Every clip, every mode.
  */
 static const mt_ent_expect ent_j[] = {
     {BODY, WEAPON, 0, N, 0, "weapon.root.x", 10, 0, 1, 0},
     {BODY, WEAPON, 0, S, 0, "weapon.root.x", 10, 0, 1, 0},
     {BODY, WEAPON, 0, F, 0, "weapon.root.x", 20, 0, 1, 0},
-    {BODY, WEAPON, 0, SF, 0, "weapon.root.x", 15, 0, 1, 0},
     {BODY, WEAPON, 1, N, 0, "weapon.root.x", 10, 0, 1, 0},
     {BODY, WEAPON, 1, S, 0, "weapon.root.x", 10, 0, 1, 0},
     {BODY, WEAPON, 1, F, 0, "weapon.root.x", 20, 0, 1, 0},
-    {BODY, WEAPON, 1, SF, 0, "weapon.root.x", 15, 0, 1, 0},
     {BODY, WEAPON, 2, N, 0, "weapon.root.x", 10, 0, 1, 0},
     {BODY, WEAPON, 2, S, 0, "weapon.root.x", 10, 0, 1, 0},
     {BODY, WEAPON, 2, F, 0, "weapon.root.x", 10, 0, 1, 0},
-    {BODY, WEAPON, 2, SF, 0, "weapon.root.x", 10, 0, 1, 0},
 };
 
 /*
@@ -444,18 +440,37 @@ static const mt_ent_expect ent_j[] = {
  * everything agrees but weapon.cmd.total (after the skeleton, frame, off,
  * bit and flags): n, or 2n - 1 under slow, its own against the body's.
  * clip 0: equal lengths: matches.
- * clip 1: 3 vs 2 (normal, fast), 5 vs 3 (slow, slow+fast).
- * clip 2: 1 vs 3 (normal, fast), 1 vs 5 (slow, slow+fast).
+ * clip 1: 3 vs 2 (normal, fast), 5 vs 3 (slow).
+ * clip 2: 1 vs 3 (normal, fast), 1 vs 5 (slow).
  */
 static const mt_ent_expect ent_k[] = {
     {BODY, WEAPON, 1, N, 0, "weapon.cmd.total", 3, 2, 1, 0},
     {BODY, WEAPON, 1, S, 0, "weapon.cmd.total", 5, 3, 1, 0},
     {BODY, WEAPON, 1, F, 0, "weapon.cmd.total", 3, 2, 1, 0},
-    {BODY, WEAPON, 1, SF, 0, "weapon.cmd.total", 5, 3, 1, 0},
     {BODY, WEAPON, 2, N, 0, "weapon.cmd.total", 1, 3, 1, 0},
     {BODY, WEAPON, 2, S, 0, "weapon.cmd.total", 1, 5, 1, 0},
     {BODY, WEAPON, 2, F, 0, "weapon.cmd.total", 1, 3, 1, 0},
-    {BODY, WEAPON, 2, SF, 0, "weapon.cmd.total", 1, 5, 1, 0},
+};
+
+/*
+ * Mutant m: QueueAnimation reads Haste as Slow: under status 0x40 it sets
+ * SLOW on the body (and so the weapon) where the reference sets FAST; the
+ * other statuses agree, so only the fast mode parts. At tick 0 the
+ * reference has decoded two frames (FAST), the mutant one at full value
+ * (SLOW, frame 0): the weapon comes first, root.x first.
+ * clips 0 and 1 (weapon 2 and 3 frames): weapon.root.x 20 vs 10.
+ * clip 2 (weapon 1 frame): both decode that frame (10) and stop, frame 1,
+ *   total 1 (2 * 1 - 1 under SLOW), the same cursor (saved: the half-step
+ *   bits were 0); the flags part: FAST plus the half-step toggle 0x06, SLOW
+ *   plus it 0x05.
+ * c0m001 (no weapon), clip 0: body.root.x 2 vs 1.
+ * Every one at call 0, the cursor where it began (1, 0).
+ */
+static const mt_ent_expect ent_m[] = {
+    {BODY, WEAPON, 0, F, 0, "weapon.root.x", 20, 10, 1, 0},
+    {BODY, WEAPON, 1, F, 0, "weapon.root.x", 20, 10, 1, 0},
+    {BODY, WEAPON, 2, F, 0, "weapon.cmd.flags", 6, 5, 1, 0},
+    {"c0m001.dat", NULL, 0, F, 0, "body.root.x", 2, 1, 1, 0},
 };
 
 /* ---- the table of mutants ---- */
@@ -486,6 +501,7 @@ const mt_mutant mt_mutants[MT_MUTANTS] = {
     ENTITY_MUTANT("i", mt_ent_expect_i),
     ENTITY_MUTANT("j", ent_j),
     ENTITY_MUTANT("k", ent_k),
+    ENTITY_MUTANT("m", ent_m),
     MUTANT("l", &model_l, NULL, expect_l, COUNT(expect_l)),
 };
 

@@ -414,6 +414,16 @@ Test(causes, k_weapon_takes_body_count)
 }
 
 /*
+ * Mutant m reads Haste as Slow: its fast-mode clips part at several fields
+ * (weapon.root.x, weapon.cmd.flags, body.root.x), all one cause, the speed
+ * the probe shows under Haste: 2 in the reference, 1 in the original.
+ */
+Test(causes, m_haste_read_as_slow)
+{
+    lockstep_one("standin_mut_m.exe", "QueueAnimation", "|speed|haste|2 vs 1");
+}
+
+/*
  * A decoding bug shows at both levels: the entity groups join the frame
  * level's cause (the diverging model mismatches there too, same file, clip
  * and mode), so mutant a still gives one cause, explaining both.

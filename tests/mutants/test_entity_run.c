@@ -5,12 +5,16 @@
  * there: the same results for any number of jobs, identical entities
  * emulated once, the cache (keyed by both files and the attach values),
  * cancellation, faults of the original, a clip the reference cannot read
- * as that clip's bad input, and a pool mismatch.
+ * as that clip's bad input, a pool mismatch, and the speed bits
+ * QueueAnimation leaves under each entity status (the probe), with mutant
+ * m's status bug found as one cause and mutant n's older reading (the
+ * caller's flags kept) told by the probe alone.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/verdict.h"
 #include "harness/run/cache.h"
 #include "tests/mutants/mt.h"
 #include "tests/mutants/mt_corpus.h"
@@ -168,9 +172,11 @@ Test(entity_run, identical_entities_emulated_once)
         cr_assert_eq(r[1].entities[k].shares, 1, "entity %u", k);
     cr_assert_eq(r[1].entities[1].shares, -1);
     cr_assert_eq(r[0].entities[3].shares, -1, "no sharing without dedup");
-    /* The armed calls are made once instead of four times; the monster's the same. */
+    /* The armed calls (probes included) are made once instead of four times; the monster's
+     * the same. */
     uint64_t off = atomic_load(&prog[0].emulated_calls), on = atomic_load(&prog[1].emulated_calls);
-    uint64_t monster = 4 * 3; /* 2-frame clip: 3 + 4 + 2 + 3 calls */
+    /* 2-frame clip: 3 + 4 + 2 calls (normal, slow, fast), then the 4 statuses' probes */
+    uint64_t monster = 3 + 4 + 2 + 4;
     cr_assert_eq(off - monster, 4 * (on - monster), "calls: %llu without, %llu with dedup",
                  (unsigned long long)off, (unsigned long long)on);
     for (int d = 0; d < 2; d++)
@@ -226,12 +232,12 @@ Test(entity_run, cache_keyed_by_both_files_and_the_attach_values)
         run_cfg(&cfg, &r[k]);
         mt_ent_check(&r[k], mt_ent_expect_i, MT_ENT_EXPECT_I);
     }
-    /* 4 modes x (1 monster clip + 3 armed clips) */
-    cr_assert_eq(count_source(&r[0], RES_SRC_EMULATED), 16u);
-    cr_assert_eq(count_source(&r[1], RES_SRC_CACHE), 16u);
+    /* 3 modes (no slow+fast at the entity level) x (1 monster clip + 3 armed clips) */
+    cr_assert_eq(count_source(&r[0], RES_SRC_EMULATED), 12u);
+    cr_assert_eq(count_source(&r[1], RES_SRC_CACHE), 12u);
     same_entities(&r[0], &r[1], "emulated vs cached");
-    cr_assert_eq(count_source(&r[2], RES_SRC_CACHE), 4u, "the monster's clips");
-    cr_assert_eq(count_source(&r[2], RES_SRC_EMULATED), 12u, "the pair's, with new attach values");
+    cr_assert_eq(count_source(&r[2], RES_SRC_CACHE), 3u, "the monster's clips");
+    cr_assert_eq(count_source(&r[2], RES_SRC_EMULATED), 9u, "the pair's, with new attach values");
     cr_assert_eq(r[2].entities[1].attach_rot[2], 3);
     same_entities(&r[0], &r[2], "attach values do not change what the routines compute");
     for (int k = 0; k < 3; k++)
@@ -257,13 +263,13 @@ Test(entity_run, cancel_before_start)
     run_results r;
     mt_execute(&cfg, &r);
     cr_assert_eq(r.interrupted, 1);
-    cr_assert_eq(r.nentity_results, 16u);
+    cr_assert_eq(r.nentity_results, 12u);
     for (size_t i = 0; i < r.nentity_results; i++)
         cr_assert(r.entity_results[i].r.status == RES_NOT_RUN &&
                       r.entity_results[i].r.source == RES_SRC_NONE,
                   "entity result %zu", i);
-    cr_assert_eq(r.totals.entity_by_status[RES_NOT_RUN], 16u);
-    cr_assert_eq(atomic_load(&prog.clips_total), 7u * 4 + 16u, "frame and entity clips");
+    cr_assert_eq(r.totals.entity_by_status[RES_NOT_RUN], 12u);
+    cr_assert_eq(atomic_load(&prog.clips_total), 7u * 4 + 12u, "frame and entity clips");
     cr_assert_eq(atomic_load(&prog.clips_done), 0u);
     run_results_free(&r);
     emu_image_free(img);
@@ -309,7 +315,7 @@ Test(entity_run, faults_of_the_original)
                       c->fault->disasm);
         }
     }
-    cr_assert_eq(r.totals.entity_by_status[RES_FAULT], 8u);
+    cr_assert_eq(r.totals.entity_by_status[RES_FAULT], 6u, "clips 1 and 2 in 3 modes");
     run_results_free(&r);
     emu_image_free(img);
     ts_rmtree(dir);
@@ -351,7 +357,7 @@ Test(entity_run, a_clip_the_reference_cannot_read_is_bad_input)
                          mt_mode(c->mode), res_status_name(c->status));
         }
     }
-    cr_assert_eq(r.totals.entity_by_status[RES_BAD_INPUT], 4u);
+    cr_assert_eq(r.totals.entity_by_status[RES_BAD_INPUT], 3u);
     run_results_free(&r);
     emu_image_free(img);
     ts_rmtree(dir);
@@ -377,8 +383,140 @@ Test(entity_run, pool_mismatch)
     cr_assert_eq(en->weapon_clips, 2u);
     cr_assert_eq(en->clips, 2u);
     cr_assert_eq(r.totals.pool_mismatches, 1u);
-    cr_assert_eq(r.nentity_results, 2u * 4);
+    cr_assert_eq(r.nentity_results, 2u * 3);
     mt_ent_check(&r, NULL, 0);
+    run_results_free(&r);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
+/* Entity e's probe of status s: the speed bits on both sides ([0] body, [1] weapon). */
+static void expect_queue(const run_results *r, size_t e, entity_status_id s, int rb, int rw, int ob,
+                         int ow, const char *what)
+{
+    const res_queue *q = &r->entities[e].queue[s];
+    cr_assert(q->ref[0] == rb && q->ref[1] == rw && q->orig[0] == ob && q->orig[1] == ow,
+              "%s: entity %zu status %s: ref %d/%d orig %d/%d, expected ref %d/%d orig %d/%d",
+              what, e, entity_status_name(s), q->ref[0], q->ref[1], q->orig[0], q->orig[1], rb, rw,
+              ob, ow);
+}
+
+/*
+ * The probe on the stand-in (the notes' routine) and on mutant m (Haste
+ * read as Slow). Entity 0 is the monster (no weapon: -1), entity 1 the
+ * armed pair, whose weapon takes the body's bits. Normal 0, Slow 1, Haste
+ * 2, Slow+Haste 1 (Slow wins); mutant m leaves 1 under Haste on both
+ * models, so both entities' Haste probes differ (2 queue mismatches) and
+ * its fast-mode mismatches make one cause, the speed. A second run from
+ * the cache keeps the probe without emulating.
+ */
+Test(entity_run, queue_probe_per_status)
+{
+    char *dir = ts_tempdir(), *root = ts_tempdir();
+    write_entity_corpus(dir);
+    static const struct {
+        const char *exe;
+        int haste; /* the original's Haste bits */
+    } exes[2] = {{"standin.exe", 2}, {"standin_mut_m.exe", 1}};
+    for (int x = 0; x < 2; x++) {
+        emu_image *img = mt_image(exes[x].exe);
+        cache *c = open_cache(root);
+        run_results r[2];
+        for (int k = 0; k < 2; k++) {
+            run_config cfg;
+            mt_config_entity(&cfg, dir, img, 2);
+            cfg.frame_level = 0;
+            cfg.cache = c;
+            cfg.cache_id = exes[x].exe;
+            run_cfg(&cfg, &r[k]);
+            const char *what = k ? "cached" : "emulated";
+            cr_assert_eq(count_source(&r[k], k ? RES_SRC_CACHE : RES_SRC_EMULATED), 12u, "%s",
+                         what);
+            for (size_t e = 0; e < 2; e++) {
+                int w = e ? 0 : -1, h = exes[x].haste;
+                expect_queue(&r[k], e, ENTITY_STATUS_NORMAL, 0, w, 0, w, what);
+                expect_queue(&r[k], e, ENTITY_STATUS_SLOW, 1, e ? 1 : -1, 1, e ? 1 : -1, what);
+                expect_queue(&r[k], e, ENTITY_STATUS_HASTE, 2, e ? 2 : -1, h, e ? h : -1, what);
+                expect_queue(&r[k], e, ENTITY_STATUS_SLOW_HASTE, 1, e ? 1 : -1, 1, e ? 1 : -1,
+                             what);
+            }
+            cr_assert_eq(r[k].totals.queue_mismatches, x ? 2u : 0u, "%s %s", exes[x].exe, what);
+            cr_assert_eq(r[k].ncauses, x ? 1u : 0u, "%s %s: %zu causes", exes[x].exe, what,
+                         r[k].ncauses);
+        }
+        for (int k = 0; k < 2; k++)
+            run_results_free(&r[k]);
+        cache_close(c);
+        emu_image_free(img);
+    }
+    ts_rmtree(dir);
+    ts_rmtree(root);
+}
+
+/* Modes asked that no status reaches are not run at the entity level. */
+Test(entity_run, slow_fast_stays_a_frame_level_mode)
+{
+    char *dir = ts_tempdir();
+    write_entity_corpus(dir);
+    emu_image *img = mt_image("standin.exe");
+    run_config cfg;
+    mt_config_entity(&cfg, dir, img, 1);
+    cfg.modes = (1u << MODE_SLOW_FAST) | (1u << MODE_FAST);
+    run_results r;
+    run_cfg(&cfg, &r);
+    cr_assert_eq(r.entity_modes, 1u << MODE_FAST);
+    cr_assert_eq(r.nentity_results, 4u, "fast only: 1 monster clip + 3 armed clips");
+    for (size_t i = 0; i < r.nentity_results; i++)
+        cr_assert_eq(r.entity_results[i].r.mode, MODE_FAST);
+    cr_assert_eq(r.nresults, 7u * 2, "the frame level runs both");
+    /* Only the Haste probe ran. */
+    cr_assert_eq(r.entities[1].queue[ENTITY_STATUS_HASTE].orig[0], 2);
+    cr_assert_eq(r.entities[1].queue[ENTITY_STATUS_SLOW].ref[0], -1);
+    cr_assert_eq(r.nwarnings, 0u, "a mode ran: nothing to warn about");
+    run_results_free(&r);
+    /* slow+fast alone: no entity result, and the run says why. */
+    cfg.modes = 1u << MODE_SLOW_FAST;
+    run_cfg(&cfg, &r);
+    cr_assert_eq(r.entity_modes, 0u);
+    cr_assert_eq(r.nentity_results, 0u);
+    cr_assert_eq(r.nwarnings, 1u);
+    cr_assert(strstr(r.warnings[0], "does not run slow+fast: QueueAnimation sets SLOW or FAST") !=
+                  NULL,
+              "%s", r.warnings[0]);
+    run_results_free(&r);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
+/*
+ * Mutant n keeps its caller's flags (the older reading of QueueAnimation).
+ * The entity level presets the mode's flags too, so every clip runs at the
+ * intended speed and matches; only the probe (no flags preset) tells the
+ * readings apart: 0 on both models where the reference sets 1 (Slow,
+ * Slow+Haste) or 2 (Haste), 3 probes per entity, 6 in all, and the run
+ * fails with no cause (no clip mismatches).
+ */
+Test(entity_run, older_reading_is_told_by_the_probe)
+{
+    char *dir = ts_tempdir();
+    write_entity_corpus(dir);
+    emu_image *img = mt_image("standin_mut_n.exe");
+    run_config cfg;
+    mt_config_entity(&cfg, dir, img, 2);
+    cfg.frame_level = 0;
+    run_results r;
+    run_cfg(&cfg, &r);
+    mt_ent_check(&r, NULL, 0);
+    for (size_t e = 0; e < 2; e++) {
+        int w = e ? 0 : -1;
+        expect_queue(&r, e, ENTITY_STATUS_NORMAL, 0, w, 0, w, "older reading");
+        expect_queue(&r, e, ENTITY_STATUS_SLOW, 1, e ? 1 : -1, 0, w, "older reading");
+        expect_queue(&r, e, ENTITY_STATUS_HASTE, 2, e ? 2 : -1, 0, w, "older reading");
+        expect_queue(&r, e, ENTITY_STATUS_SLOW_HASTE, 1, e ? 1 : -1, 0, w, "older reading");
+    }
+    cr_assert_eq(r.totals.queue_mismatches, 6u);
+    cr_assert_eq(r.ncauses, 0u);
+    cr_assert_eq(verdict_decide(&r.totals, 0), VERDICT_BY_DIFFERENCES);
     run_results_free(&r);
     emu_image_free(img);
     ts_rmtree(dir);

@@ -78,6 +78,10 @@ Test(mutants, k_weapon_takes_the_bodys_frame_count)
 {
     run_mutant(mt_mutant_named("k"));
 }
+Test(mutants, m_haste_read_as_slow)
+{
+    run_mutant(mt_mutant_named("m"));
+}
 Test(mutants, l_width_table_misindexed)
 {
     run_mutant(mt_mutant_named("l"));
@@ -94,9 +98,12 @@ Test(mutants, standin_matches_every_corpus)
      * (3 clips), d4w001 (3) and c0m001 (1). 4 modes each. */
     cr_assert_eq(r.nfiles, 14u);
     cr_assert_eq(r.nresults, 37u * 4, "%zu results", r.nresults);
-    /* Entities: the 12 monsters alone, d4c001 with d4w001 (3 clips both have). */
+    /* Entities: the 12 monsters alone, d4c001 with d4w001 (3 clips both have); 3 modes
+     * (QueueAnimation reaches no slow+fast). */
     cr_assert_eq(r.nentities, 13u);
-    cr_assert_eq(r.nentity_results, (30u + 1 + 3) * 4, "%zu entity results", r.nentity_results);
+    cr_assert_eq(r.nentity_results, (30u + 1 + 3) * 3, "%zu entity results", r.nentity_results);
+    cr_assert_null(mt_ent_find(&r, "d4c001.dat", "d4w001.dat", 0, MODE_SLOW_FAST));
+    cr_assert_eq(r.entity_modes, (1u << MODE_NORMAL) | (1u << MODE_SLOW) | (1u << MODE_FAST));
     mt_check(&r, NULL, 0);
     mt_check_ticks(&r);
     mt_ent_check(&r, NULL, 0);
@@ -124,7 +131,7 @@ Test(mutants, standin_matches_every_corpus)
  * The unmutated stand-in over the 'small' preset's entities: no mismatch.
  * Entities (corpus/README.md): the monsters c0m000..c0m003 (7, 4, 7, 7
  * clips), d1c003 alone (2), d4c009 with d4w023 and with d4w024 (6 each),
- * d7c016 alone (2): 41 clips per mode.
+ * d7c016 alone (2): 41 clips per mode, in normal, slow and fast.
  */
 Test(mutants, standin_matches_small_preset_entities)
 {
@@ -138,7 +145,7 @@ Test(mutants, standin_matches_small_preset_entities)
     cr_assert_eq(r.nentities, 8u);
     cr_assert_eq(r.totals.entities_armed, 2u);
     cr_assert_eq(r.totals.pool_mismatches, 0u);
-    cr_assert_eq(r.nentity_results, 41u * 4, "%zu entity results", r.nentity_results);
+    cr_assert_eq(r.nentity_results, 41u * 3, "%zu entity results", r.nentity_results);
     mt_check(&r, NULL, 0);
     mt_ent_check(&r, NULL, 0);
     /* Clip 4: 15 frames on the body, 16 on the weapons: the weapon still runs at the end. */

@@ -2,7 +2,8 @@
  * tests/ref/test_ref_lockstep.c: QueueAnimation / AdvanceBy1 on a body and
  * an optional weapon (ENGINE.md sections 2, 3 and 6): the weapon is started
  * and advanced first, each model runs by its own frame count, and the
- * result is the body's.
+ * result is the body's; the speed QueueAnimation decides from the entity's
+ * +2, status byte and sequence pair (POSE.md section 5), as vectors.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -80,7 +81,7 @@ Test(lockstep, body_and_weapon_of_different_lengths)
     static const unsigned bf[2] = {3, 4}, wf[2] = {4, 2};
     load(&body, 7, 2, bf, 1, "d0c000.dat");
     load(&weapon, 8, 2, wf, 10, "d0w000.dat");
-    ref_entity e = {&body.a, &weapon.a};
+    ref_entity e = {&body.a, &weapon.a, NULL};
     /* clip 0: body 3 frames (+1 each), weapon 4 frames (+10 each); the weapon
      * goes on after the body ended, ret follows the body */
     static const step_vec v0[] = {
@@ -101,7 +102,7 @@ Test(lockstep, body_without_weapon)
     tb_fix body;
     static const unsigned bf[2] = {3, 4};
     load(&body, 7, 2, bf, 1, "d0c000.dat");
-    ref_entity e = {&body.a, NULL};
+    ref_entity e = {&body.a, NULL, NULL};
     static const step_vec v[] = {
         {0, 1, 1, 0, 0}, {0, 2, 2, 0, 0}, {0, 3, 3, 0, 0}, {1, 3, 3, 0, 0}};
     run(&e, &body, NULL, 0, v, sizeof v / sizeof v[0], "no weapon");
@@ -114,7 +115,7 @@ Test(lockstep, weapon_goes_first)
     static const unsigned bf[2] = {3, 4}, wf[1] = {4};
     load(&body, 7, 2, bf, 1, "d0c000.dat");
     load(&weapon, 8, 1, wf, 10, "d0w000.dat");
-    ref_entity e = {&body.a, &weapon.a};
+    ref_entity e = {&body.a, &weapon.a, NULL};
     ref_animcmd before = body.a.cmd;
     int ret = -7;
     ff_error err;
@@ -131,4 +132,113 @@ Test(lockstep, weapon_goes_first)
     cr_assert_eq(body.a.cmd.total, 3);
     tb_fix_free(&body);
     tb_fix_free(&weapon);
+}
+
+/*
+ * ref_queue_flags: (+2, status, pair, flags held) -> flags left. SLOW and
+ * FAST cleared, the other bits kept; then SLOW for status 0x80, FAST for
+ * 0x40, SLOW for both, only with pair[0] == pair[2] and +2 bit 3 clear.
+ */
+typedef struct speed_vec {
+    uint8_t byte2, status;
+    const uint8_t *pair;
+    uint8_t in, out;
+} speed_vec;
+
+static const uint8_t same[3] = {4, 9, 4}, differ[3] = {4, 4, 5}, zero[3] = {0, 0, 0};
+static const speed_vec speed_vecs[] = {
+    {0x00, 0x00, same, 0x00, 0x00},   {0x00, 0x00, same, 0x03, 0x00},
+    {0x00, 0x00, same, 0xFF, 0xFC},   {0x00, 0x00, NULL, 0x02, 0x00},
+    {0x00, 0x80, same, 0x00, 0x01},   {0x00, 0x40, same, 0x00, 0x02},
+    {0x00, 0xC0, same, 0x00, 0x01},   {0x00, 0x40, same, 0x01, 0x02},
+    {0x00, 0x80, same, 0x0E, 0x0D},   {0x00, 0x80, differ, 0x01, 0x00},
+    {0x00, 0x40, zero, 0x00, 0x02},   {0x08, 0x80, same, 0x01, 0x00},
+    {0x08, 0x40, same, 0x02, 0x00},   {0xF7, 0xC0, same, 0x00, 0x01},
+    {0x00, 0x3F, NULL, 0x01, 0x00},   {0x00, 0x41, same, 0x00, 0x02},
+};
+
+Test(lockstep, speed_flags_as_vectors)
+{
+    ff_error err;
+    for (size_t i = 0; i < sizeof speed_vecs / sizeof speed_vecs[0]; i++) {
+        const speed_vec *v = &speed_vecs[i];
+        ref_entity_speed sp = {v->byte2, v->status, v->pair};
+        uint8_t out = 0xAA;
+        TS_OK(ref_queue_flags(&sp, v->in, &out, &err), &err);
+        cr_assert_eq(out, v->out, "vector %zu: 0x%02x, expected 0x%02x", i, out, v->out);
+    }
+}
+
+/* A status makes the routine read the pair: through NULL it is an error, out untouched. */
+Test(lockstep, speed_pair_read_through_null)
+{
+    ref_entity_speed sp = {0, 0x80, NULL};
+    uint8_t out = 0x5A;
+    ff_error err;
+    cr_assert_eq(ref_queue_flags(&sp, 0, &out, &err), -1);
+    cr_assert_eq(err.kind, FF_E_RANGE);
+    cr_assert(strstr(err.reason, "+0x74") != NULL, "%s", err.reason);
+    cr_assert_eq(out, 0x5A);
+}
+
+/*
+ * QueueAnimation with the entity's speed: the body's flags from the status,
+ * the weapon's speed bits copied from the body's whatever it held. Haste
+ * on a 4-frame weapon preset SLOW: FAST on both (the weapon decodes 2
+ * frames at call 0, total 4, not 7). Without speed the caller's flags stay.
+ */
+Test(lockstep, speed_on_both_models)
+{
+    tb_fix body, weapon;
+    static const unsigned bf[1] = {3}, wf[1] = {4};
+    load(&body, 7, 1, bf, 1, "d0c000.dat");
+    load(&weapon, 8, 1, wf, 10, "d0w000.dat");
+    ref_entity_speed sp = {0, 0x40, same};
+    ref_entity e = {&body.a, &weapon.a, &sp};
+    int ret = -7;
+    ff_error err;
+    weapon.a.cmd.flags = REF_CMD_SLOW;
+    body.a.cmd.flags = REF_CMD_SLOW;
+    TS_OK(ref_queue_animation(&e, 0, &ret, &err), &err);
+    cr_assert_eq(body.a.cmd.flags & 3, REF_CMD_FAST);
+    cr_assert_eq(weapon.a.cmd.flags & 3, REF_CMD_FAST);
+    cr_assert_eq(weapon.a.cmd.total, 4);
+    cr_assert_eq(weapon.a.cmd.frame, 2);
+    cr_assert_eq(root_x(&weapon), 20);
+    cr_assert_eq(body.a.cmd.frame, 2);
+    /* Status 0: both back to normal speed whatever was preset. */
+    sp.status = 0;
+    ref_anim_reset_skeleton(&body.a);
+    ref_anim_reset_skeleton(&weapon.a);
+    weapon.a.cmd.flags = REF_CMD_FAST;
+    body.a.cmd.flags = REF_CMD_SLOW | REF_CMD_FAST;
+    TS_OK(ref_queue_animation(&e, 0, &ret, &err), &err);
+    cr_assert_eq(body.a.cmd.flags & 3, 0);
+    cr_assert_eq(weapon.a.cmd.flags & 3, 0);
+    cr_assert_eq(weapon.a.cmd.frame, 1);
+    /* No speed: the flags as preset (SLOW on the weapon alone: 2 * 4 - 1). */
+    e.speed = NULL;
+    weapon.a.cmd.flags = REF_CMD_SLOW;
+    body.a.cmd.flags = 0;
+    TS_OK(ref_queue_animation(&e, 0, &ret, &err), &err);
+    cr_assert_eq(weapon.a.cmd.total, 7);
+    cr_assert_eq(body.a.cmd.total, 3);
+    tb_fix_free(&body);
+    tb_fix_free(&weapon);
+}
+
+/* A failing status read names the body and leaves no clip started. */
+Test(lockstep, speed_fault_is_the_bodys)
+{
+    tb_fix body;
+    static const unsigned bf[1] = {3};
+    load(&body, 7, 1, bf, 1, "d0c000.dat");
+    ref_entity_speed sp = {0, 0x40, NULL};
+    ref_entity e = {&body.a, NULL, &sp};
+    int ret = -7;
+    ff_error err;
+    cr_assert_eq(ref_queue_animation(&e, 0, &ret, &err), -1);
+    cr_assert(strncmp(err.reason, "body: ", 6) == 0, "reason: %s", err.reason);
+    cr_assert_eq(body.a.cmd.total, 0, "no StartClip");
+    tb_fix_free(&body);
 }
