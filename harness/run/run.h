@@ -130,6 +130,12 @@ void run_config_init(run_config *cfg);
 int run_execute(const run_config *cfg, run_results *out, ff_error *err);
 
 /*
+ * The engine's kind for cache keys when the level's results may differ
+ * between engines (bone matrices or poses: x87 code), else NULL.
+ */
+const char *run_engine_key(const run_config *cfg);
+
+/*
  * Adds a warning sentence (printf-style) to r->warnings, which the report
  * shows. Returns -1 when memory runs out (r unchanged).
  */

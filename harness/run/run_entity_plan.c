@@ -194,7 +194,7 @@ void run_entity_mark_cached(run_ctx *ctx)
         if (un->keyed) {
             /* The entity's identity (both files and the attach values) stands for the file. */
             cache_key_in in = {cfg->cache_id, id, un->mode, run_entity_level_tag(ctx),
-                               cfg->game.budget};
+                               cfg->game.budget, run_engine_key(cfg)};
             un->keyed = cache_key_make(&un->key, &in, &e) == 0;
         }
         un->cached = un->keyed && cache_has(cfg->cache, &un->key);

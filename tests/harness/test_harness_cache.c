@@ -43,7 +43,7 @@ static cache_key key_of(const char *file_sha, mode_id mode)
     cache_key k;
     static const char exe[] =
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855/standin/0123";
-    cache_key_in in = {exe, file_sha, mode, "frame", 0};
+    cache_key_in in = {exe, file_sha, mode, "frame", 0, NULL};
     ff_error err;
     cr_assert_eq(cache_key_make(&k, &in, &err), 0, "%s", err.reason);
     return k;
@@ -228,16 +228,17 @@ Test(cache, links_in_the_cache_are_not_followed, .init = setup, .fini = teardown
 Test(cache, keys_differ_in_every_field, .init = setup, .fini = teardown)
 {
     ff_error err;
-    cache_key_in base = {"exe/standin/0123", "aa", MODE_NORMAL, "frame", 0};
+    cache_key_in base = {"exe/standin/0123", "aa", MODE_NORMAL, "frame", 0, NULL};
     cache_key k0, k;
     cr_assert_eq(cache_key_make(&k0, &base, &err), 0);
-    cache_key_in v[5] = {base, base, base, base, base};
+    cache_key_in v[6] = {base, base, base, base, base, base};
     v[0].exe_id = "exe/standin/4567";
     v[1].file_sha = "ab";
     v[2].mode = MODE_SLOW_FAST;
     v[3].level = "frame+matrices";
     v[4].budget = 1000;
-    for (int i = 0; i < 5; i++) {
+    v[5].engine = "unicorn";
+    for (int i = 0; i < 6; i++) {
         cr_assert_eq(cache_key_make(&k, &v[i], &err), 0);
         cr_assert_str_neq(k.hex, k0.hex, "field %d does not change the key", i);
         cr_assert_str_neq(k.text, k0.text);
