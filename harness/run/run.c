@@ -86,7 +86,7 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     int rc = 0;
     unsigned made = 0;
     if (!args || !th || !running) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    /* Unicorn ends the process when it cannot reserve its code buffer: ask first. */
+    /* An engine may end the process when it cannot reserve its room (Unicorn): ask first. */
     if (rc == 0 && ctx->cfg->image) rc = emu_game_room(ctx->cfg->game.engine, jobs, err);
     for (; rc == 0 && made < jobs; made++) {
         args[made].ctx = ctx;

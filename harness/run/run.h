@@ -10,8 +10,9 @@
  * (harness/run/run_entity.h).
  *
  * The "authority" side is the original: emulated from an executable image
- * (one Unicorn engine per worker thread), or read from the on-disk cache of
- * earlier emulations, or read from recorded traces. The "candidate" side is
+ * (one engine per worker thread, of the kind cfg->game.engine names), or
+ * read from the on-disk cache of earlier emulations, or read from recorded
+ * traces. The "candidate" side is
  * the reference engine, or another trace set (an outside decoder).
  *
  * Work is split into units (one file in one mode; one entity in one mode;
