@@ -43,6 +43,9 @@ static int choose_profile(const char *path, const char *profile_arg, emu_profile
     if (identify_file(path, NULL, res, &err) < 0) {
         cli_print_error(&err);
         rc = CLI_EXIT_ERROR;
+    } else if (res->accepted < 0 && res->remaster != IDENTIFY_REMASTER_NONE) {
+        cli_fail("%s: unsupported: %s", path, res->remaster_note);
+        rc = CLI_EXIT_ERROR;
     } else if (res->accepted < 0) {
         cli_fail("%s: unsupported build: no profile accepts it", path);
         if (!res->is_pe) cli_fail("  %s", res->pe_reason);
@@ -107,9 +110,15 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
     int known = emu_image_known(out->image);
     snprintf(out->verdict, sizeof out->verdict, "%s", known ? "known" : "unknown_build");
     if (out->warning[0]) cli_warn("%s", out->warning);
-    if (!known)
+    if (!known) {
         cli_warn("results hold only as far as this build's routines match profile '%s'",
                  out->profile.name);
+        char diffs[1024];
+        int nd = cli_size_differences(path, &out->profile, diffs, sizeof diffs);
+        if (nd > 0)
+            cli_warn("%d routine%s of this build differ%s in size from profile '%s': %s", nd,
+                     nd == 1 ? "" : "s", nd == 1 ? "s" : "", out->profile.name, diffs);
+    }
     if (out->profile.located)
         fprintf(stderr,
                 "ff8diff: profile %s was located by structure in %s from profile %s "
