@@ -20,6 +20,7 @@
 
 #include "emu/engine/emu.h"
 #include "harness/run/cache.h"
+#include "harness/run/run.h"
 #include "tests/support/ts.h"
 
 #define HEAD 56 /* "FF8DCACH", u32 version, u32 key length, u64 payload length, SHA-256 */
@@ -255,6 +256,25 @@ Test(cache, keys_differ_in_every_field, .init = setup, .fini = teardown)
     d.exe_id = huge;
     cr_assert_eq(cache_key_make(&k, &d, &err), -1);
     cr_assert_str_eq(k.hex, "");
+}
+
+/* The engine is in the key where its results may differ (x87 code: matrices, poses) only. */
+Test(cache, the_engine_keys_the_levels_that_run_x87_code)
+{
+    run_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cr_assert_null(run_engine_key(&cfg), "the frame level is the same on every engine");
+    cfg.game.keep_matrices = 1;
+    cr_assert_str_eq(run_engine_key(&cfg), "unicorn");
+    cfg.game.keep_matrices = 0;
+    cfg.pose_level = 1;
+    cr_assert_str_eq(run_engine_key(&cfg), "unicorn");
+    ff_error err;
+    cache_key_in in = {"exe/standin/0123", "aa", MODE_NORMAL, "frame+pose-base1", 0,
+                       run_engine_key(&cfg)};
+    cache_key k;
+    cr_assert_eq(cache_key_make(&k, &in, &err), 0);
+    cr_assert(strstr(k.text, "|engine=unicorn|"), "%s", k.text);
 }
 
 Test(cache, an_unwritable_cache_fails_put_only, .init = setup, .fini = teardown)
