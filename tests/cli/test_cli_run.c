@@ -68,6 +68,10 @@ Test(run_cli, clean_run_exits_0_with_every_report_file, .init = setup, .fini = c
                                           "engine");
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "kind")), "unicorn");
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "version")), info.version);
+    const cJSON *caps = cJSON_GetObjectItem(en, "capabilities");
+    cr_assert_eq(cJSON_GetArraySize(caps), EMU_CAP__COUNT, "Unicorn has every capability");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(caps, EMU_CAP_WATCH)),
+                     emu_cap_name(EMU_CAP_WATCH));
     const cJSON *uc = cJSON_GetObjectItem(en, "unicorn");
     char path[16];
     snprintf(path, sizeof path, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(uc, "store_path")));
