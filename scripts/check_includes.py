@@ -11,6 +11,10 @@ and inside harness/
 harness includes emu's image, profiles and engine, not its tools or the
 stand-in's sources).
 Every project include is written from the repository root ("emu/image/pe.h").
+Inside emu/engine, emu.h is the seam between the levels and an engine: an
+engine's own folder (emu/engine/unicorn/, and <unicorn/...>) is included from
+that folder only, and the engines' table (emu/engine/emu_impl.h) from the
+engines and the dispatcher (emu/engine/emu.c) only.
 tests/ and bench/ may include anything; they are not checked.
 
 Usage: scripts/check_includes.py [ROOT]   (default: the repository holding this script)
@@ -63,8 +67,16 @@ BELOW = {
                                                         "harness/gltf"],
 }
 
+# Engine internals: (include prefix, whether it is a system include, files that may include it).
+PRIVATE = [
+    ("emu/engine/unicorn/", False, ("emu/engine/unicorn/",)),
+    ("unicorn/", True, ("emu/engine/unicorn/",)),
+    ("emu/engine/emu_impl.h", False, ("emu/engine/unicorn/", "emu/engine/emu.c")),
+]
+
 CHECKED = ("common", "ref", "corpus", "emu", "harness")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>')
 
 
 def room_of(path):
@@ -79,12 +91,30 @@ def order_text(room):
     return "%s may include %s" % (room, ", ".join(below) if below else "nothing of the project")
 
 
+def private_problem(rel, target, system):
+    """Why rel may not include target (an engine's internals), or None."""
+    if target is None:
+        return None
+    for prefix, is_system, allowed in PRIVATE:
+        if is_system == system and target.startswith(prefix) and not rel.startswith(allowed):
+            return ("#include %s is an engine's own (included from %s only): use the seam, "
+                    "emu/engine/emu.h" % ("<%s>" % target if system else '"%s"' % target,
+                                          " and ".join(allowed)))
+    return None
+
+
 def check_file(root, rel):
     problems = []
     src_room = room_of(rel)
     with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
         for no, line in enumerate(f, 1):
             m = INCLUDE.match(line)
+            sm = SYSTEM_INCLUDE.match(line)
+            private = private_problem(rel, m.group(1) if m else sm.group(1) if sm else None,
+                                      sm is not None)
+            if private:
+                problems.append("%s:%d: %s" % (rel, no, private))
+                continue
             if not m:
                 continue
             target = m.group(1)

@@ -89,7 +89,7 @@ static size_t make_file(uint8_t *file, size_t cap, uint32_t *geom, uint32_t *ani
 
 static emu_game *open_game(const emu_image *img, int keep)
 {
-    emu_game_opts o = {keep, 0};
+    emu_game_opts o = {keep, 0, NULL};
     emu_game *g;
     ff_error err;
     if (emu_game_open(img, &o, &g, &err) != 0) die("emu_game_open", &err);
@@ -344,7 +344,8 @@ static void bench_zeroing(const emu_image *img)
 /* Field_Alloc(0): 5 instructions, so the time is almost all per-call overhead. */
 static void bench_overhead(const emu_image *img)
 {
-    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), 0};
+    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), 0,
+                      NULL};
     emu *e;
     ff_error err;
     if (emu_open(&cfg, &e, &err) != 0) die("emu_open", &err);

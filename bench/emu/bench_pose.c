@@ -92,7 +92,7 @@ static size_t make_file(uint8_t *file, int scaled, uint32_t *geom)
 
 static emu_game *open_game(const emu_image *img, int keep, const uint8_t *file, size_t size)
 {
-    emu_game_opts o = {keep, 0};
+    emu_game_opts o = {keep, 0, NULL};
     emu_game *g;
     ff_error err;
     if (emu_game_open(img, &o, &g, &err) != 0) die("emu_game_open", &err);

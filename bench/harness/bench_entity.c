@@ -166,7 +166,7 @@ static int entity_alone(phase_out *o)
     emu_game *g;
     emu_entity *ent;
     ff_error err;
-    emu_game_opts opts = {0, 0};
+    emu_game_opts opts = {0, 0, NULL};
     if (load_all(&l) < 0 || open_image(&img) < 0 || emu_game_open(img, &opts, &g, &err) < 0 ||
         emu_entity_open(g, &ent, &err) < 0)
         return -1;
@@ -237,7 +237,7 @@ static int models_alone(phase_out *o)
     emu_image *img;
     emu_game *g;
     ff_error err;
-    emu_game_opts opts = {0, 0};
+    emu_game_opts opts = {0, 0, NULL};
     if (load_all(&l) < 0 || open_image(&img) < 0 || emu_game_open(img, &opts, &g, &err) < 0)
         return -1;
     double spent = 0;

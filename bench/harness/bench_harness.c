@@ -174,7 +174,7 @@ static int alone_phase(phase_out *o)
     if (run_phase(1, &plan, &res) < 0) return -1;
     emu_image *img;
     if (open_image(&img) < 0) return -1;
-    emu_game_opts opts = {keep_matrices, 0};
+    emu_game_opts opts = {keep_matrices, 0, NULL};
     emu_game *g;
     ff_error err;
     if (emu_game_open(img, &opts, &g, &err) < 0) return -1;

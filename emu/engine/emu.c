@@ -1,444 +1,265 @@
 /*
- * emu/engine/emu.c: building one engine (see emu/engine/emu.h): the image mapped from a
- * private copy with per-page protections, globals outside the image, import
- * traps, the GDT/TEB/sentinel pages, stack and scratch, caller areas,
- * patches, and the post-fault restore. Calls and hooks live in emu/engine/call.c.
- * Nothing here prints or exits.
+ * emu/engine/emu.c: the public emu_* functions (emu/engine/emu.h), each sent to
+ * the table of the engine it is given (emu/engine/emu_impl.h), and the kinds of
+ * engine built in. A capability the table lacks is refused with the reason
+ * or answered neutrally here, so that no engine has to fake a hook. Knows no
+ * engine's internals. Nothing here prints or exits.
  */
-#include "emu/engine/emu_internal.h"
+#include "emu/engine/emu_impl.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* Descriptor fields for a flat 32-bit GDT entry (Intel SDM vol. 3, 3.4.5). */
-#define GDT_TYPE_CODE 0xB /* execute/read, accessed */
-#define GDT_TYPE_DATA 0x3 /* read/write, accessed */
-#define SEL_CODE (1 << 3)
-#define SEL_DATA (2 << 3)
-#define SEL_FS (3 << 3)
-#define FPU_CONTROL_WORD 0x027F /* the Windows default: 53-bit precision, all masked */
+static const char *const kind_names[] = {
+#define EMU_ENGINE_NAME(name, json, what) json,
+    EMU_ENGINE_MAP(EMU_ENGINE_NAME)
+#undef EMU_ENGINE_NAME
+};
 
-static uint32_t page_ceil(uint32_t v)
-{
-    return (v + EMU_PAGE - 1) & ~(EMU_PAGE - 1);
-}
+static const char *const cap_names[] = {
+#define EMU_CAP_NAME(name, json, what) json,
+    EMU_CAP_MAP(EMU_CAP_NAME)
+#undef EMU_CAP_NAME
+};
 
-static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
-{
-    return a < b + blen && b < a + alen;
-}
+static const char *const cap_whats[] = {
+#define EMU_CAP_WHAT(name, json, what) what,
+    EMU_CAP_MAP(EMU_CAP_WHAT)
+#undef EMU_CAP_WHAT
+};
 
-static int uc_fail(ff_error *err, const char *what, uc_err ue)
+const emu_ops *emu_engine_ops(emu_engine_kind kind)
 {
-    return ff_error_set(err, FF_E_EMU, NULL, -1, "%s: %s", what, uc_strerror(ue));
-}
-
-/* 1 when [addr, addr + len) hits a fixed region of the layout. */
-static int hits_layout(uint64_t addr, uint64_t len)
-{
-    return overlaps(addr, len, EMU_AREA_LO, 0x80000000ull - EMU_AREA_LO) ||
-           overlaps(addr, len, EMU_TRAP_BASE, (uint64_t)EMU_TRAP_STRIDE * PE_MAX_IMPORTS);
-}
-
-static void gdt_entry(uint8_t *gdt, unsigned idx, uint32_t base, uint32_t limit, unsigned type,
-                      int gran)
-{
-    uint32_t lo = (limit & 0xFFFF) | ((base & 0xFFFF) << 16);
-    uint32_t hi = ((base >> 16) & 0xFF) | (type << 8) | (1u << 12) /* S */ | (0u << 13) /* DPL */
-                  | (1u << 15) /* P */ | (limit & 0xF0000) | (1u << 22)                 /* D */
-                  | ((gran ? 1u : 0u) << 23) | (base & 0xFF000000u);
-    memcpy(gdt + idx * 8, &lo, 4);
-    memcpy(gdt + idx * 8 + 4, &hi, 4);
-}
-
-/* Protection of one image page: union of the sections on it; 0 = unmapped. */
-static int page_prot(const emu *e, uint32_t off)
-{
-    const pe_image *pe = e->pe;
-    int prot = 0;
-    if (off < pe->size_of_headers) prot |= UC_PROT_READ;
-    for (unsigned i = 0; i < pe->nsections; i++) {
-        const pe_section *s = &pe->sections[i];
-        if (!s->vsize || !overlaps(off, EMU_PAGE, s->rva, s->vsize)) continue;
-        int exec = (s->characteristics & (PE_SCN_MEM_EXECUTE | PE_SCN_CNT_CODE)) != 0;
-        prot |= UC_PROT_READ;
-        if (exec) prot |= UC_PROT_EXEC;
-        /* Code is never writable, whatever the flags say. */
-        if ((s->characteristics & PE_SCN_MEM_WRITE) && !exec) prot |= UC_PROT_WRITE;
+    switch (kind) {
+    case EMU_ENGINE_UNICORN:
+        return &emu_unicorn_ops;
+    case EMU_ENGINE__COUNT:
+        break;
     }
-    for (unsigned g = 0; g < e->profile.nglobals; g++) {
-        const profile_global *gl = &e->profile.globals[g];
-        if (overlaps(e->image_base + (uint64_t)off, EMU_PAGE, gl->address, gl->size))
-            prot |= UC_PROT_READ | UC_PROT_WRITE;
-    }
-    return prot;
+    return NULL;
 }
 
-static int map_image(emu *e, ff_error *err)
+const emu_ops *emu_engine_default(void)
 {
-    uint32_t off = 0;
-    while (off < e->image_size) {
-        int prot = page_prot(e, off);
-        uint32_t end = off + EMU_PAGE;
-        while (end < e->image_size && page_prot(e, end) == prot)
-            end += EMU_PAGE;
-        if (prot) {
-            uc_err ue = uc_mem_map_ptr(e->uc, e->image_base + off, end - off, (uint32_t)prot,
-                                       e->image + off);
-            if (ue) return uc_fail(err, "mapping the image", ue);
-            if (prot & UC_PROT_WRITE) {
-                if (e->nwruns == EMU_MAX_RUNS)
-                    return ff_error_set(err, FF_E_EXE, NULL, -1,
-                                        "more than %d writable page runs in the image",
-                                        EMU_MAX_RUNS);
-                e->wruns[e->nwruns++] = (emu_run){off, end - off};
-            }
-        }
-        off = end;
-    }
-    return 0;
+    return &emu_unicorn_ops;
 }
 
-static int map_globals(emu *e, ff_error *err)
+static const emu_ops *ops_or_default(const emu_ops *ops)
 {
-    for (unsigned g = 0; g < e->profile.nglobals; g++) {
-        const profile_global *gl = &e->profile.globals[g];
-        if (hits_layout(gl->address, gl->size))
-            return ff_error_set(err, FF_E_EXE, NULL, -1,
-                                "global %s at 0x%x collides with the emulator's memory layout",
-                                gl->name, gl->address);
-        uint32_t first = gl->address & ~(EMU_PAGE - 1);
-        uint32_t last = (gl->address + gl->size - 1) & ~(EMU_PAGE - 1);
-        for (uint64_t pg = first; pg <= last; pg += EMU_PAGE) {
-            if (overlaps(pg, EMU_PAGE, e->image_base, e->image_size)) continue;
-            int have = 0;
-            for (unsigned k = 0; k < e->ngpages; k++)
-                have |= e->gpages[k].addr == pg;
-            if (have) continue;
-            if (e->ngpages == PROFILE_MAX_GLOBALS)
-                return ff_error_set(err, FF_E_EXE, NULL, -1, "globals span too many pages");
-            uint8_t *host = aligned_alloc(EMU_PAGE, EMU_PAGE);
-            if (!host) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-            memset(host, 0, EMU_PAGE);
-            e->gpages[e->ngpages++] = (emu_gpage){(uint32_t)pg, host};
-            uc_err ue = uc_mem_map_ptr(e->uc, pg, EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE, host);
-            if (ue) return uc_fail(err, "mapping a global's page", ue);
-        }
-    }
-    return 0;
+    return ops ? ops : emu_engine_default();
 }
 
-static int write_traps(emu *e, ff_error *err)
+const char *emu_engine_kind_name(emu_engine_kind kind)
 {
-    for (unsigned i = 0; i < e->pe->nimports; i++) {
-        const pe_import *imp = &e->pe->imports[i];
-        uint8_t *slot = emu_host(e, imp->slot, 4);
-        if (!slot)
-            return ff_error_set(err, FF_E_EXE, NULL, -1,
-                                "IAT slot of %s!%s at 0x%x lies outside the mapped image", imp->dll,
-                                imp->name, imp->slot);
-        uint32_t trap = EMU_TRAP_BASE + EMU_TRAP_STRIDE * i;
-        memcpy(slot, &trap, 4);
-    }
-    return 0;
+    return (unsigned)kind < EMU_ENGINE__COUNT ? kind_names[kind] : "?";
 }
 
-static int setup_cpu(emu *e, ff_error *err)
+emu_engine_kind emu_engine_kind_of(const emu_ops *ops)
 {
-    uint8_t *sent = e->sys, *gdt = e->sys + EMU_PAGE, *teb = e->sys + 2 * EMU_PAGE;
-    memset(sent, 0xF4, EMU_PAGE); /* HLT everywhere: the return sentinel */
-    memset(gdt, 0, EMU_PAGE);
-    memset(teb, 0, EMU_PAGE);
-    gdt_entry(gdt, 1, 0, 0xFFFFF, GDT_TYPE_CODE, 1);
-    gdt_entry(gdt, 2, 0, 0xFFFFF, GDT_TYPE_DATA, 1);
-    gdt_entry(gdt, 3, EMU_TEB, 0xFFF, GDT_TYPE_DATA, 0);
-    uc_err ue;
-    if ((ue = uc_mem_map_ptr(e->uc, EMU_SENTINEL, EMU_PAGE, UC_PROT_READ | UC_PROT_EXEC, sent)) ||
-        (ue = uc_mem_map_ptr(e->uc, EMU_GDT, EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE, gdt)) ||
-        (ue = uc_mem_map_ptr(e->uc, EMU_TEB, EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE, teb)))
-        return uc_fail(err, "mapping the system pages", ue);
-    uc_x86_mmr gdtr = {0, EMU_GDT, 4 * 8 - 1, 0};
-    if ((ue = uc_reg_write(e->uc, UC_X86_REG_GDTR, &gdtr)))
-        return uc_fail(err, "loading the GDT", ue);
-    /* In 32-bit mode Unicorn ignores FS_BASE: segments come from the GDT. */
-    const struct {
-        int reg;
-        uint32_t sel;
-    } segs[] = {{UC_X86_REG_CS, SEL_CODE}, {UC_X86_REG_SS, SEL_DATA}, {UC_X86_REG_DS, SEL_DATA},
-                {UC_X86_REG_ES, SEL_DATA}, {UC_X86_REG_GS, SEL_DATA}, {UC_X86_REG_FS, SEL_FS}};
-    for (size_t i = 0; i < sizeof segs / sizeof segs[0]; i++)
-        if ((ue = uc_reg_write(e->uc, segs[i].reg, &segs[i].sel)))
-            return uc_fail(err, "loading a segment register", ue);
-    uint32_t fpcw = FPU_CONTROL_WORD;
-    if ((ue = uc_reg_write(e->uc, UC_X86_REG_FPCW, &fpcw)))
-        return uc_fail(err, "setting the x87 control word", ue);
-    return 0;
+    return ops_or_default(ops)->kind;
 }
 
-static int setup_stack_scratch(emu *e, ff_error *err)
+unsigned emu_engine_caps(const emu_ops *ops)
 {
-    e->stack = aligned_alloc(EMU_PAGE, EMU_STACK_SIZE);
-    e->scratch_map = page_ceil(e->profile.scratch_size);
-    e->scratch = aligned_alloc(EMU_PAGE, e->scratch_map);
-    if (!e->stack || !e->scratch) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    memset(e->stack, 0, EMU_STACK_SIZE);
-    memset(e->scratch, 0, e->scratch_map);
-    /* Only the top page of the stack and the first page of the scratch are
-     * mapped now; emu/engine/call.c maps more when a call reaches further. */
-    e->stack_hot = EMU_PAGE;
-    e->scratch_hot = EMU_PAGE;
-    uc_err ue;
-    if ((ue = uc_mem_map_ptr(e->uc, EMU_STACK_TOP - EMU_PAGE, EMU_PAGE,
-                             UC_PROT_READ | UC_PROT_WRITE, e->stack + EMU_STACK_SIZE - EMU_PAGE)) ||
-        (ue = uc_mem_map_ptr(e->uc, EMU_SCRATCH_BASE, EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE,
-                             e->scratch)))
-        return uc_fail(err, "mapping the stack and scratch", ue);
-    if (e->profile.field_alloc_cursor >= 0) {
-        const profile_global *g = &e->profile.globals[e->profile.field_alloc_cursor];
-        e->cursor = emu_host(e, g->address, 4);
-        if (!e->cursor)
-            return ff_error_set(err, FF_E_EXE, NULL, -1, "field_alloc_cursor 0x%x is not mapped",
-                                g->address);
-    }
-    return 0;
+    return ops_or_default(ops)->caps;
 }
 
-static int check_layout(const emu_config *cfg, ff_error *err)
+const char *emu_cap_name(emu_cap cap)
 {
-    const pe_image *pe = cfg->pe;
-    if (!pe || !cfg->image || !cfg->profile)
-        return ff_error_set(err, FF_E_USAGE, NULL, -1, "emu_open needs an image and a profile");
-    if (pe->image_base != cfg->profile->image_base)
-        return ff_error_set(err, FF_E_EXE, NULL, -1,
-                            "image base 0x%x differs from the profile's 0x%x", pe->image_base,
-                            cfg->profile->image_base);
-    if (hits_layout(pe->image_base, page_ceil(pe->size_of_image)))
-        return ff_error_set(err, FF_E_EXE, NULL, -1,
-                            "image 0x%x..0x%x collides with the emulator's memory layout",
-                            pe->image_base, pe->image_base + pe->size_of_image);
-    if (cfg->profile->scratch_size > EMU_SCRATCH_MAX)
-        return ff_error_set(err, FF_E_EXE, NULL, -1, "scratch_size above 16 MiB");
-    return 0;
+    return (unsigned)cap < EMU_CAP__COUNT ? cap_names[cap] : "?";
+}
+
+const char *emu_cap_what(emu_cap cap)
+{
+    return (unsigned)cap < EMU_CAP__COUNT ? cap_whats[cap] : "?";
+}
+
+int emu_engine_info_get(const emu_ops *ops, emu_engine_info *out, int probe, ff_error *err)
+{
+    ops = ops_or_default(ops);
+    memset(out, 0, sizeof *out);
+    int rc = ops->info(out, probe, err);
+    out->kind = ops->kind;
+    out->caps = ops->caps;
+    return rc;
+}
+
+int emu_engine_room(const emu_ops *ops, unsigned engines, ff_error *err)
+{
+    ops = ops_or_default(ops);
+    return ops->room ? ops->room(engines, err) : 0;
+}
+
+static int has(const emu *e, emu_cap cap)
+{
+    return (e->ops->caps & EMU_CAP_BIT(cap)) != 0;
+}
+
+static int refuse(const emu *e, emu_cap cap, ff_error *err)
+{
+    return ff_error_set(err, FF_E_UNSUPPORTED, NULL, -1, "the %s engine has no %s",
+                        emu_engine_kind_name(e->ops->kind), emu_cap_what(cap));
 }
 
 int emu_open(const emu_config *cfg, emu **out, ff_error *err)
 {
     *out = NULL;
-    if (check_layout(cfg, err) != 0) return -1;
-    emu *e = calloc(1, sizeof *e);
-    if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    e->pe = cfg->pe;
-    e->pristine = cfg->image;
-    e->profile = *cfg->profile;
-    e->budget = cfg->budget ? cfg->budget : EMU_DEFAULT_BUDGET;
-    e->image_base = cfg->pe->image_base;
-    e->image_size = page_ceil(cfg->pe->size_of_image);
-    uc_err ue = uc_open(UC_ARCH_X86, UC_MODE_32, &e->uc);
-    if (ue) {
-        e->uc = NULL;
-        uc_fail(err, "opening Unicorn", ue);
-        goto fail;
-    }
-    if (cs_open(CS_ARCH_X86, CS_MODE_32, &e->cs) != CS_ERR_OK) {
-        e->cs = 0;
-        ff_error_set(err, FF_E_EMU, NULL, -1, "opening Capstone failed");
-        goto fail;
-    }
-    e->insn = cs_malloc(e->cs);
-    e->image = aligned_alloc(EMU_PAGE, e->image_size);
-    e->sys = aligned_alloc(EMU_PAGE, 3 * EMU_PAGE);
-    if (!e->insn || !e->image || !e->sys) {
-        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        goto fail;
-    }
-    memset(e->image, 0, e->image_size);
-    memcpy(e->image, cfg->image, cfg->pe->size_of_image);
-    if (map_image(e, err) || map_globals(e, err) || write_traps(e, err) || setup_cpu(e, err) ||
-        setup_stack_scratch(e, err) || emu_install_hooks(e, err))
-        goto fail;
-    if ((ue = uc_context_alloc(e->uc, &e->ctx0)) || (ue = uc_context_save(e->uc, e->ctx0))) {
-        e->ctx0 = NULL;
-        uc_fail(err, "saving the CPU context", ue);
-        goto fail;
-    }
-    *out = e;
+    const emu_ops *ops = ops_or_default(cfg->engine);
+    if (ops->open(cfg, out, err) != 0) return -1;
+    (*out)->ops = ops;
     return 0;
-fail:
-    emu_close(e);
-    return -1;
 }
 
 void emu_close(emu *e)
 {
-    if (!e) return;
-    if (e->ctx0) uc_context_free(e->ctx0);
-    if (e->uc) uc_close(e->uc);
-    if (e->insn) cs_free(e->insn, 1);
-    if (e->cs) cs_close(&e->cs);
-    for (unsigned k = 0; k < e->ngpages; k++)
-        free(e->gpages[k].host);
-    free(e->blocks);
-    free(e->call_hooks);
-    free(e->call_entries);
-    free(e->image);
-    free(e->sys);
-    free(e->stack);
-    free(e->scratch);
-    free(e);
+    if (e) e->ops->close(e);
 }
 
-int emu_restore(emu *e)
+const emu_ops *emu_ops_of(const emu *e)
 {
-    /* Not restored, the next call would start from a faulted call's FPU and
-     * segment state and could report differences the routine never made. */
-    uc_err ue = uc_context_restore(e->uc, e->ctx0);
-    if (ue != UC_ERR_OK) {
-        snprintf(e->lost, sizeof e->lost, "restoring the CPU context after a fault failed: %s",
-                 uc_strerror(ue));
-        return -1;
-    }
-    for (unsigned i = 0; i < e->nwruns; i++) {
-        const emu_run *r = &e->wruns[i];
-        uint32_t end = r->off + r->len, lim = e->pe->size_of_image;
-        uint32_t copy_end = end < lim ? end : lim;
-        if (r->off < copy_end) memcpy(e->image + r->off, e->pristine + r->off, copy_end - r->off);
-        uint32_t zero_from = r->off > copy_end ? r->off : copy_end;
-        if (end > zero_from) memset(e->image + zero_from, 0, end - zero_from);
-    }
-    if (write_traps(e, NULL) != 0) {
-        snprintf(e->lost, sizeof e->lost, "an import slot left the mapped image");
-        return -1;
-    }
-    for (unsigned i = 0; i < e->npatches; i++)
-        memcpy(e->image + (e->patches[i].addr - e->image_base), e->patches[i].bytes,
-               e->patches[i].len);
-    for (unsigned k = 0; k < e->ngpages; k++)
-        memset(e->gpages[k].host, 0, EMU_PAGE);
-    memset(e->sys + 2 * EMU_PAGE, 0, EMU_PAGE);
-    return 0;
+    return e->ops;
 }
 
-uint8_t *emu_host(emu *e, uint32_t addr, uint32_t len)
+emu_engine_kind emu_kind(const emu *e)
 {
-    uint64_t a = addr, n = len;
-    if (a >= e->image_base && a + n <= (uint64_t)e->image_base + e->image_size)
-        return e->image + (addr - e->image_base);
-    for (unsigned k = 0; k < e->ngpages; k++)
-        if (a >= e->gpages[k].addr && a + n <= (uint64_t)e->gpages[k].addr + EMU_PAGE)
-            return e->gpages[k].host + (addr - e->gpages[k].addr);
-    if (a >= EMU_STACK_LO && a + n <= EMU_STACK_TOP) return e->stack + (addr - EMU_STACK_LO);
-    if (a >= EMU_SCRATCH_BASE && a + n <= (uint64_t)EMU_SCRATCH_BASE + e->scratch_map)
-        return e->scratch + (addr - EMU_SCRATCH_BASE);
-    static const uint32_t sys_pages[3] = {EMU_SENTINEL, EMU_GDT, EMU_TEB};
-    for (unsigned k = 0; k < 3; k++)
-        if (a >= sys_pages[k] && a + n <= (uint64_t)sys_pages[k] + EMU_PAGE)
-            return e->sys + k * EMU_PAGE + (addr - sys_pages[k]);
-    for (unsigned k = 0; k < e->nareas; k++)
-        if (a >= e->areas[k].addr && a + n <= (uint64_t)e->areas[k].addr + e->areas[k].size)
-            return e->areas[k].host + (addr - e->areas[k].addr);
-    return NULL;
+    return e->ops->kind;
 }
 
-int emu_map_area(emu *e, uint32_t addr, uint8_t *host, uint32_t size, int prot, ff_error *err)
+unsigned emu_caps(const emu *e)
 {
-    if ((addr | size) & (EMU_PAGE - 1) || !size || ((uintptr_t)host & (EMU_PAGE - 1)))
-        return ff_error_set(err, FF_E_USAGE, NULL, -1, "area 0x%x+0x%x is not page-aligned", addr,
-                            size);
-    if (addr < EMU_AREA_LO || (uint64_t)addr + size > EMU_AREA_HI)
-        return ff_error_set(err, FF_E_RANGE, NULL, -1, "area 0x%x+0x%x is outside 0x%x..0x%x", addr,
-                            size, EMU_AREA_LO, EMU_AREA_HI);
-    if (e->nareas == EMU_MAX_AREAS)
-        return ff_error_set(err, FF_E_RANGE, NULL, -1, "too many areas");
-    for (unsigned k = 0; k < e->nareas; k++)
-        if (overlaps(addr, size, e->areas[k].addr, e->areas[k].size))
-            return ff_error_set(err, FF_E_RANGE, NULL, -1, "area 0x%x overlaps area 0x%x", addr,
-                                e->areas[k].addr);
-    uc_err ue = uc_mem_map_ptr(e->uc, addr, size, (uint32_t)prot & UC_PROT_ALL, host);
-    if (ue) return uc_fail(err, "mapping an area", ue);
-    e->areas[e->nareas++] = (emu_area){addr, size, host};
-    return 0;
+    return e->ops->caps;
+}
+
+int emu_require(const emu *e, emu_cap cap, ff_error *err)
+{
+    return has(e, cap) ? 0 : refuse(e, cap, err);
+}
+
+int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
+             emu_fault *fault)
+{
+    return e->ops->call(e, addr, args, nargs, eax, fault, NULL);
+}
+
+int emu_call_rewind(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
+                    emu_fault *fault, const emu_rewind *rw)
+{
+    return e->ops->call(e, addr, args, nargs, eax, fault, has(e, EMU_CAP_EXACT_FAULT) ? rw : NULL);
+}
+
+int emu_x87_st0(emu *e, double *value, uint8_t *raw)
+{
+    return e->ops->x87_st0(e, value, raw);
+}
+
+uint64_t emu_last_insns(const emu *e)
+{
+    return has(e, EMU_CAP_BUDGET) ? e->ops->last_insns(e) : 0;
+}
+
+void emu_set_budget(emu *e, uint64_t budget)
+{
+    if (has(e, EMU_CAP_BUDGET)) e->ops->set_budget(e, budget);
+}
+
+int emu_map_area(emu *e, uint32_t addr, uint32_t size, int prot, uint32_t guard, uint8_t **host,
+                 ff_error *err)
+{
+    *host = NULL;
+    return e->ops->map_area(e, addr, size, prot, guard, host, err);
 }
 
 int emu_unmap_area(emu *e, uint32_t addr, ff_error *err)
 {
-    for (unsigned k = 0; k < e->nareas; k++) {
-        if (e->areas[k].addr != addr) continue;
-        uc_err ue = uc_mem_unmap(e->uc, addr, e->areas[k].size);
-        if (ue) return uc_fail(err, "unmapping an area", ue);
-        e->areas[k] = e->areas[--e->nareas];
-        return 0;
-    }
-    return ff_error_set(err, FF_E_USAGE, NULL, -1, "no area at 0x%x", addr);
+    return e->ops->unmap_area(e, addr, err);
 }
 
-/* The stub's hook: at its address, while on, a `ret` (no guest store). */
-static void on_stub(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+uint8_t *emu_host(emu *e, uint32_t addr, uint32_t len)
 {
-    emu *e = user;
-    (void)size;
-    if (!e->stub_on || address != e->stub_addr) return;
-    uint32_t esp = 0, ret = 0;
-    if (uc_reg_read(uc, UC_X86_REG_ESP, &esp) || uc_mem_read(uc, esp, &ret, 4)) return;
-    esp += 4;
-    uc_reg_write(uc, UC_X86_REG_ESP, &esp);
-    uc_reg_write(uc, UC_X86_REG_EIP, &ret);
+    return e->ops->host(e, addr, len);
 }
 
 int emu_stub_return(emu *e, uint32_t addr, ff_error *err)
 {
-    if (e->stub_addr) return ff_error_set(err, FF_E_USAGE, NULL, -1, "the engine has a stub");
-    if (addr < e->image_base || addr - e->image_base >= e->image_size)
-        return ff_error_set(err, FF_E_RANGE, NULL, -1, "stub at 0x%x lies outside the image",
-                            addr);
-    uc_err ue = uc_hook_add(e->uc, &e->stub_hook, UC_HOOK_CODE, (void *)on_stub, e,
-                            (uint64_t)addr, (uint64_t)addr);
-    if (ue) return uc_fail(err, "adding the stub's hook", ue);
-    e->stub_addr = addr;
-    e->stub_on = 1;
-    /* A hook added after its code was translated may not fire: drop that code. */
-    ue = uc_ctl_remove_cache(e->uc, (uint64_t)addr, (uint64_t)addr + 1);
-    if (ue) return uc_fail(err, "dropping translated code", ue);
-    return 0;
+    return has(e, EMU_CAP_STUB) ? e->ops->stub_return(e, addr, err) : refuse(e, EMU_CAP_STUB, err);
 }
 
 void emu_stub_set(emu *e, int on)
 {
-    e->stub_on = on && e->stub_addr;
+    if (has(e, EMU_CAP_STUB)) e->ops->stub_set(e, on);
 }
 
 int emu_patch(emu *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err)
 {
-    if (!len || len > sizeof e->patches[0].bytes || e->npatches == EMU_MAX_PATCHES)
-        return ff_error_set(err, FF_E_USAGE, NULL, -1, "bad patch (%u bytes)", len);
-    if (addr < e->image_base || (uint64_t)addr + len > (uint64_t)e->image_base + e->image_size)
-        return ff_error_set(err, FF_E_RANGE, NULL, -1, "patch at 0x%x lies outside the image",
-                            addr);
-    emu_patch_rec *p = &e->patches[e->npatches++];
-    p->addr = addr;
-    p->len = len;
-    memcpy(p->bytes, bytes, len);
-    memcpy(e->image + (addr - e->image_base), bytes, len);
-    uc_err ue = uc_ctl_remove_cache(e->uc, (uint64_t)addr, (uint64_t)addr + len);
-    if (ue) return uc_fail(err, "dropping translated code", ue);
-    return 0;
+    return e->ops->patch(e, addr, bytes, len, err);
 }
 
 int emu_unpatch(emu *e, uint32_t addr, ff_error *err)
 {
-    for (unsigned i = 0; i < e->npatches; i++) {
-        emu_patch_rec *p = &e->patches[i];
-        if (p->addr != addr) continue;
-        uint32_t off = addr - e->image_base, len = p->len;
-        uint32_t lim = e->pe->size_of_image;
-        for (uint32_t k = 0; k < len; k++)
-            e->image[off + k] = off + k < lim ? e->pristine[off + k] : 0;
-        e->patches[i] = e->patches[--e->npatches];
-        uc_err ue = uc_ctl_remove_cache(e->uc, (uint64_t)addr, (uint64_t)addr + len);
-        if (ue) return uc_fail(err, "dropping translated code", ue);
-        return 0;
-    }
-    return ff_error_set(err, FF_E_USAGE, NULL, -1, "no patch at 0x%x", addr);
+    return e->ops->unpatch(e, addr, err);
+}
+
+int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err)
+{
+    return has(e, EMU_CAP_WATCH) ? e->ops->watch_writes(e, addr, len, err)
+                                 : refuse(e, EMU_CAP_WATCH, err);
+}
+
+void emu_watch_reset(emu *e)
+{
+    if (has(e, EMU_CAP_WATCH)) e->ops->watch_reset(e);
+}
+
+void emu_watch_result(emu *e, emu_writer *w)
+{
+    if (has(e, EMU_CAP_WATCH))
+        e->ops->watch_result(e, w);
+    else
+        memset(w, 0, sizeof *w);
+}
+
+int emu_unwatch(emu *e, ff_error *err)
+{
+    return has(e, EMU_CAP_WATCH) ? e->ops->unwatch(e, err) : 0;
+}
+
+int emu_cover_start(emu *e, const struct emu_blockmap *m, uint8_t *hits, ff_error *err)
+{
+    return has(e, EMU_CAP_COVERAGE) ? e->ops->cover_start(e, m, hits, err)
+                                    : refuse(e, EMU_CAP_COVERAGE, err);
+}
+
+void emu_cover_stop(emu *e)
+{
+    if (has(e, EMU_CAP_COVERAGE)) e->ops->cover_stop(e);
+}
+
+int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t *rets,
+                    unsigned nrets, ff_error *err)
+{
+    return has(e, EMU_CAP_READ_LOG) ? e->ops->calls_start(e, entries, n, rets, nrets, err)
+                                    : refuse(e, EMU_CAP_READ_LOG, err);
+}
+
+int emu_calls_armed(const emu *e)
+{
+    return has(e, EMU_CAP_READ_LOG) ? e->ops->calls_armed(e) : 0;
+}
+
+void emu_calls_record(emu *e, emu_callrec *recs, size_t cap)
+{
+    if (has(e, EMU_CAP_READ_LOG)) e->ops->calls_record(e, recs, cap);
+}
+
+size_t emu_calls_taken(const emu *e, size_t *total)
+{
+    if (has(e, EMU_CAP_READ_LOG)) return e->ops->calls_taken(e, total);
+    if (total) *total = 0;
+    return 0;
+}
+
+void emu_calls_stop(emu *e)
+{
+    if (has(e, EMU_CAP_READ_LOG)) e->ops->calls_stop(e);
 }
 
 uint32_t emu_scratch_base(const emu *e)
@@ -449,20 +270,10 @@ uint32_t emu_scratch_base(const emu *e)
 
 uint32_t emu_stack_hot(const emu *e)
 {
-    return e->stack_hot;
+    return e->ops->stack_hot ? e->ops->stack_hot(e) : 0;
 }
 
 uint32_t emu_scratch_hot(const emu *e)
 {
-    return e->scratch_hot;
-}
-
-uint64_t emu_last_insns(const emu *e)
-{
-    return e->insns;
-}
-
-void emu_set_budget(emu *e, uint64_t budget)
-{
-    e->budget = budget ? budget : EMU_DEFAULT_BUDGET;
+    return e->ops->scratch_hot ? e->ops->scratch_hot(e) : 0;
 }

@@ -11,8 +11,9 @@
  *   0x6D000000  the weapon file, laid out the same way
  *
  * A call's inputs (both AnimCmds and both skeletons) are kept before it,
- * so that a data fault is replayed once with exact EIPs, as emu/engine/game.c
- * does for the frame level; after any fault both files are restored.
+ * so that the engine can replay a data fault once with exact EIPs
+ * (emu_call_rewind), as for the frame level; after any fault both files
+ * are restored. The guest areas are the engine's (emu_map_area).
  */
 #include "emu/engine/entity.h"
 
@@ -40,7 +41,7 @@
 typedef struct ent_file {
     uint32_t addr;     /* guest address of its first byte */
     uint32_t files;    /* guest address of its Files */
-    uint8_t *mem;      /* map bytes + guard page; NULL when not loaded */
+    uint8_t *mem;      /* map bytes + guard page (the engine's); NULL when not loaded */
     uint8_t *pristine; /* the file as loaded */
     uint8_t *pre_skel; /* the skeleton before the last call */
     size_t size;
@@ -91,15 +92,8 @@ int emu_entity_open(emu_game *g, emu_entity **out, ff_error *err)
     e->f[EMU_ENTITY_BODY].files = ENT_FILES_BODY;
     e->f[EMU_ENTITY_WEAPON].addr = ENT_FILE_WEAPON;
     e->f[EMU_ENTITY_WEAPON].files = ENT_FILES_WEAPON;
-    e->page = aligned_alloc(ENT_PAGE_SIZE, ENT_PAGE_SIZE);
-    if (!e->page) {
-        free(e);
-        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    }
-    memset(e->page, 0, ENT_PAGE_SIZE);
-    if (emu_map_area(e->e, ENT_PAGE, e->page, ENT_PAGE_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, err) <
-        0) {
-        free(e->page);
+    if (emu_map_area(e->e, ENT_PAGE, ENT_PAGE_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, 0, &e->page,
+                     err) < 0) {
         free(e);
         return -1;
     }
@@ -109,7 +103,6 @@ int emu_entity_open(emu_game *g, emu_entity **out, ff_error *err)
 
 static void free_file(ent_file *f)
 {
-    free(f->mem);
     free(f->pristine);
     free(f->pre_skel);
     f->mem = f->pristine = f->pre_skel = NULL;
@@ -117,20 +110,16 @@ static void free_file(ent_file *f)
 }
 
 /*
- * Unmaps a file's pages and guard page and frees it. Pages Unicorn refuses
- * to unmap stay allocated (never freed under the guest's feet); loading
- * over them then fails on the area still in place.
+ * Unmaps a file's pages and guard page and frees its copies. Pages the
+ * engine refuses to unmap stay its own until close; loading over them then
+ * fails on the area still in place.
  */
 static int unmap_file(emu_entity *e, ent_file *f, ff_error *err)
 {
     if (!f->mem) return 0;
-    if (emu_unmap_area(e->e, f->addr, err) < 0 || emu_unmap_area(e->e, f->addr + f->map, err) < 0) {
-        f->mem = NULL; /* left to the guest, deliberately not freed */
-        free_file(f);
-        return -1;
-    }
+    int rc = emu_unmap_area(e->e, f->addr, err);
     free_file(f);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 void emu_entity_close(emu_entity *e)
@@ -139,8 +128,7 @@ void emu_entity_close(emu_entity *e)
     ff_error err;
     for (int m = 0; m < 2; m++)
         (void)unmap_file(e, &e->f[m], &err);
-    /* A page Unicorn still maps is left to it rather than freed under it. */
-    if (emu_unmap_area(e->e, ENT_PAGE, &err) == 0) free(e->page);
+    (void)emu_unmap_area(e->e, ENT_PAGE, &err); /* refused: the engine's until close */
     free(e);
 }
 
@@ -170,30 +158,22 @@ static int map_file(emu_entity *e, ent_file *f, const emu_entity_file *in, const
     uint32_t skel_len = 0;
     if (check_file(in, what, &skel_len, err) < 0) return -1;
     f->map = (uint32_t)((in->size + ENT_PAGE_SIZE - 1) & ~(size_t)(ENT_PAGE_SIZE - 1));
-    f->mem = aligned_alloc(ENT_PAGE_SIZE, (size_t)f->map + ENT_PAGE_SIZE);
     f->pristine = malloc(in->size);
     f->pre_skel = malloc(skel_len);
-    if (!f->mem || !f->pristine || !f->pre_skel) {
+    if (!f->pristine || !f->pre_skel) {
         free_file(f);
         return ff_error_set(err, FF_E_NOMEM, what, -1, "out of memory for the file");
     }
+    if (emu_map_area(e->e, f->addr, f->map, EMU_PROT_READ | EMU_PROT_WRITE, ENT_PAGE_SIZE, &f->mem,
+                     err) < 0) {
+        free_file(f);
+        return -1;
+    }
     memcpy(f->mem, in->data, in->size);
-    memset(f->mem + in->size, 0, f->map + ENT_PAGE_SIZE - in->size);
     memcpy(f->pristine, in->data, in->size);
     f->size = in->size;
     f->skel_off = in->skel_off;
     f->skel_len = skel_len;
-    if (emu_map_area(e->e, f->addr, f->mem, f->map, EMU_PROT_READ | EMU_PROT_WRITE, err) < 0) {
-        free_file(f);
-        return -1;
-    }
-    if (emu_map_area(e->e, f->addr + f->map, f->mem + f->map, ENT_PAGE_SIZE, EMU_PROT_READ, err) <
-        0) {
-        ff_error e2;
-        if (emu_unmap_area(e->e, f->addr, &e2) < 0) f->mem = NULL; /* left to the guest */
-        free_file(f);
-        return -1;
-    }
     /* Files {skeleton, geometry, animation} */
     uint8_t *files = e->page + (f->files - ENT_PAGE);
     le_put32(files + 0, f->addr + in->skel_off);
@@ -284,30 +264,12 @@ static void put_inputs_back(emu_entity *e)
     }
 }
 
-static int is_data_fault(emu_fault_kind k)
+/* A data fault's replay (emu_call_rewind): both files as loaded, the call's inputs back. */
+static void rewind_inputs(void *arg)
 {
-    return k == EMU_FAULT_READ_UNMAPPED || k == EMU_FAULT_WRITE_UNMAPPED ||
-           k == EMU_FAULT_READ_PROT || k == EMU_FAULT_WRITE_PROT;
-}
-
-/*
- * A data fault is reported at the start of its translated block: the call
- * is replayed once from the same inputs with exact EIPs, and its fault
- * replaces the first when it is the same (kind and address).
- */
-static void refine_fault(emu_entity *e, uint32_t addr, const uint32_t *args, unsigned n,
-                         emu_fault *fault)
-{
+    emu_entity *e = arg;
     restore_files(e);
     put_inputs_back(e);
-    emu_fault again;
-    uint32_t eax;
-    if (emu_pc_sync(e->e, 1, NULL) < 0) return;
-    if (emu_call(e->e, addr, args, n, &eax, &again) != 0 && again.kind == fault->kind &&
-        again.addr == fault->addr)
-        *fault = again;
-    /* Left on when refused (slower, same results); the next replay retries. */
-    (void)emu_pc_sync(e->e, 0, NULL);
 }
 
 static int entity_call(emu_entity *e, uint32_t addr, const uint32_t *args, unsigned n,
@@ -316,10 +278,10 @@ static int entity_call(emu_entity *e, uint32_t addr, const uint32_t *args, unsig
     if (!e->loaded) return emu_fault_refuse(fault, addr, "no entity loaded");
     keep_inputs(e);
     uint32_t eax;
-    int rc = emu_call(e->e, addr, args, n, &eax, fault);
+    emu_rewind rw = {rewind_inputs, e};
+    int rc = emu_call_rewind(e->e, addr, args, n, &eax, fault, &rw);
     if (ret) *ret = eax;
     if (rc != 0) {
-        if (is_data_fault(fault->kind)) refine_fault(e, addr, args, n, fault);
         restore_files(e);
         return -1;
     }

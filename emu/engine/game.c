@@ -5,12 +5,16 @@
  * Guest areas: see emu/engine/game_internal.h. Bone and world matrices and the
  * pose helpers are in emu/engine/game_pose.c.
  *
- * BuildBoneMatrices: when keep_matrices is 0, the first byte of the routine
- * in this engine's private copy of the image is patched to 0xC3 (ret), so
- * every call of it from Battle_ReadAnimation returns at once and the bone
- * matrices are never rebuilt there (emu_game_build_matrices lifts the
- * patch for its own direct call). The file on disk and the shared image
- * are never changed.
+ * BuildBoneMatrices: when keep_matrices is 0, every call of it from
+ * Battle_ReadAnimation returns at once and the bone matrices are never
+ * rebuilt there (emu_game_build_matrices lifts this for its own direct
+ * call): through the engine's stub (EMU_CAP_STUB, the code unchanged), or
+ * where the engine has none, by patching the routine's first byte to 0xC3
+ * (ret) in the engine's private copy of the image. The file on disk and the
+ * shared image are never changed.
+ *
+ * The game knows no engine: it opens the one its options name (emu/engine/emu.h)
+ * and asks for hooks only through the engine's capabilities.
  *
  * Nothing here prints or exits; a fault is returned and the engine, the
  * file and the skeleton are restored for the next call.
@@ -18,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "common/le.h"
 #include "emu/engine/emu.h"
@@ -43,40 +46,26 @@ uint32_t emu_game_routine_addr(const emu_game *g, profile_routine_id id, emu_fau
 
 static int map_fixed(emu_game *g, ff_error *err)
 {
-    g->data = aligned_alloc(GAME_PAGE, GAME_PAGE);
-    g->leaf = aligned_alloc(GAME_PAGE, GAME_LEAF_MAX + GAME_PAGE);
-    if (!g->data || !g->leaf) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    memset(g->data, 0, GAME_PAGE);
-    memset(g->leaf, 0, GAME_LEAF_MAX + GAME_PAGE);
     g->leaf_lo = GAME_LEAF_END;
-    if (emu_map_area(g->e, GAME_DATA, g->data, GAME_PAGE, EMU_PROT_READ | EMU_PROT_WRITE, err) ||
-        emu_map_area(g->e, GAME_LEAF, g->leaf, GAME_LEAF_MAX + GAME_PAGE, EMU_PROT_READ, err))
+    if (emu_map_area(g->e, GAME_DATA, GAME_PAGE, EMU_PROT_READ | EMU_PROT_WRITE, 0, &g->data,
+                     err) ||
+        emu_map_area(g->e, GAME_LEAF, GAME_LEAF_MAX + GAME_PAGE, EMU_PROT_READ, 0, &g->leaf, err))
         return -1;
     return 0;
 }
 
-/* Per engine: Unicorn's code buffer (1 GiB in 2.0.1) and room for its other allocations. */
-#define GAME_ENGINE_RESERVE (((size_t)1 << 30) + ((size_t)128 << 20))
-#define GAME_MAX_ENGINES 256
-
-int emu_game_room(unsigned engines, ff_error *err)
+int emu_game_room(const emu_ops *engine, unsigned engines, ff_error *err)
 {
-    if (engines > GAME_MAX_ENGINES) engines = GAME_MAX_ENGINES;
-    void *held[GAME_MAX_ENGINES];
-    unsigned got = 0;
-    for (; got < engines; got++) {
-        /* PROT_NONE and unreserved: counted by an address-space limit, costs no memory. */
-        held[got] = mmap(NULL, GAME_ENGINE_RESERVE, PROT_NONE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (held[got] == MAP_FAILED) break;
-    }
-    for (unsigned i = 0; i < got; i++) munmap(held[i], GAME_ENGINE_RESERVE);
-    if (got == engines) return 0;
-    return ff_error_set(err, FF_E_NOMEM, NULL, -1,
-                        "no address space for %u emulator engine%s (Unicorn reserves about "
-                        "1.1 GiB each; room for %u): raise the limit (ulimit -v) or use fewer "
-                        "--jobs",
-                        engines, engines == 1 ? "" : "s", got);
+    return emu_engine_room(engine, engines, err);
+}
+
+/* BuildBoneMatrices returns at once: the engine's stub, else a `ret` patched in. */
+static int stub_matrices(emu_game *g, uint32_t addr, ff_error *err)
+{
+    g->stub = addr;
+    if (emu_caps(g->e) & EMU_CAP_BIT(EMU_CAP_STUB)) return emu_stub_return(g->e, addr, err);
+    g->stub_by_patch = 1;
+    return emu_game_matrices_patch(g, 1, err);
 }
 
 int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **out, ff_error *err)
@@ -89,7 +78,8 @@ int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **ou
     emu_game *g = calloc(1, sizeof *g);
     if (!g) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     g->img = img;
-    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), p, opts ? opts->budget : 0};
+    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), p, opts ? opts->budget : 0,
+                      opts ? opts->engine : NULL};
     if (emu_open(&cfg, &g->e, err) != 0 || map_fixed(g, err) != 0) goto fail;
     if (!opts || !opts->keep_matrices) {
         int bm = p->engine[PROFILE_R_BUILD_MATRICES];
@@ -98,9 +88,7 @@ int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **ou
                          "profile %s has no BuildBoneMatrices to replace by a return", p->name);
             goto fail;
         }
-        /* BuildBoneMatrices returns at once in this engine (a hook, the code unchanged). */
-        if (emu_stub_return(g->e, p->routines[bm].address, err) != 0) goto fail;
-        g->stub = p->routines[bm].address;
+        if (stub_matrices(g, p->routines[bm].address, err) != 0) goto fail;
     }
     *out = g;
     return 0;
@@ -109,10 +97,9 @@ fail:
     return -1;
 }
 
-/* Frees the file's copies; the engine must no longer map them. */
+/* Frees the file's copies (the engine owns its pages). */
 static void free_file(emu_game *g)
 {
-    free(g->file);
     free(g->pristine);
     free(g->pre_skel);
     g->file = g->pristine = g->pre_skel = NULL;
@@ -120,30 +107,23 @@ static void free_file(emu_game *g)
 }
 
 /*
- * Unmaps the file's pages (and its guard page when guard) and frees the
- * file. Pages Unicorn refuses to unmap stay allocated, never freed under
- * the guest's feet: the game then holds no file, and loading another fails
- * on the area still in place. Returns 0, or -1 with err.
+ * Unmaps the file's pages and guard page and frees the file's copies. Pages
+ * the engine refuses to unmap stay its own until close: the game then holds
+ * no file, and loading another fails on the area still in place. Returns 0,
+ * or -1 with err.
  */
-static int unmap_file(emu_game *g, int guard, ff_error *err)
+static int unmap_file(emu_game *g, ff_error *err)
 {
-    if (emu_unmap_area(g->e, GAME_FILE, err) < 0 ||
-        (guard && emu_unmap_area(g->e, GAME_FILE + g->file_map, err) < 0)) {
-        g->file = NULL; /* left to the guest, deliberately not freed */
-        free_file(g);
-        return -1;
-    }
+    int rc = emu_unmap_area(g->e, GAME_FILE, err);
     free_file(g);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 void emu_game_close(emu_game *g)
 {
     if (!g) return;
-    emu_close(g->e); /* first: then nothing maps the file's pages any more */
+    emu_close(g->e); /* the guest areas with it */
     free_file(g);
-    free(g->data);
-    free(g->leaf);
     free(g);
 }
 
@@ -166,7 +146,7 @@ static int check_offsets(size_t size, uint32_t skel, uint32_t geom, uint32_t ani
 int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t skel_off,
                        uint32_t geom_off, uint32_t anim_off, ff_error *err)
 {
-    if (g->file && unmap_file(g, 1, err) < 0) return -1;
+    if (g->file && unmap_file(g, err) < 0) return -1;
     if (size == 0 || size > GAME_FILE_MAX)
         return ff_error_set(err, FF_E_RANGE, NULL, -1,
                             "file of %zu bytes does not fit the guest area (1..%u bytes)", size,
@@ -174,29 +154,21 @@ int emu_game_load_file(emu_game *g, const uint8_t *data, size_t size, uint32_t s
     uint32_t skel_len = 0;
     if (check_offsets(size, skel_off, geom_off, anim_off, &skel_len, data, err) != 0) return -1;
     g->file_map = page_ceil64(size);
-    g->file = aligned_alloc(GAME_PAGE, (size_t)g->file_map + GAME_PAGE);
     g->pristine = malloc(size);
     g->pre_skel = malloc(skel_len ? skel_len : 1);
-    if (!g->file || !g->pristine || !g->pre_skel) {
+    if (!g->pristine || !g->pre_skel) {
         free_file(g);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the file");
     }
-    memcpy(g->file, data, size);
-    memset(g->file + size, 0, g->file_map + GAME_PAGE - size);
-    memcpy(g->pristine, data, size);
-    g->size = size;
-    int rw = EMU_PROT_READ | EMU_PROT_WRITE;
-    if (emu_map_area(g->e, GAME_FILE, g->file, g->file_map, rw, err) < 0) {
+    /* The file's pages, then a zeroed guard page the guest may only read. */
+    if (emu_map_area(g->e, GAME_FILE, g->file_map, EMU_PROT_READ | EMU_PROT_WRITE, GAME_PAGE,
+                     &g->file, err) < 0) {
         free_file(g);
         return -1;
     }
-    if (emu_map_area(g->e, GAME_FILE + g->file_map, g->file + g->file_map, GAME_PAGE, EMU_PROT_READ,
-                     err) < 0) {
-        /* err keeps the cause; were this unmapping refused too, the next
-         * load would report the area still in place. */
-        (void)unmap_file(g, 0, NULL);
-        return -1;
-    }
+    memcpy(g->file, data, size);
+    memcpy(g->pristine, data, size);
+    g->size = size;
     g->skel_off = skel_off;
     g->skel_len = skel_len;
     /* Model {?, &files, &files}; Files {skeleton, geometry, animation}. */
@@ -250,34 +222,13 @@ int emu_game_no_file(const emu_game *g, emu_fault *fault)
     return 1;
 }
 
-static int is_data_fault(emu_fault_kind k)
+/* A data fault's replay (emu_call_rewind): the inputs of the call as they were before it. */
+static void rewind_inputs(void *arg)
 {
-    return k == EMU_FAULT_READ_UNMAPPED || k == EMU_FAULT_WRITE_UNMAPPED ||
-           k == EMU_FAULT_READ_PROT || k == EMU_FAULT_WRITE_PROT;
-}
-
-/*
- * A read or write fault is reported at the start of its translated block:
- * the call is replayed once from the same inputs (AnimCmd and skeleton as
- * they were before it, the file as loaded) with exact EIPs switched on, and
- * its fault replaces the first when it is the same fault (same kind, same
- * address), now with the faulting instruction.
- */
-static void refine_fault(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n,
-                         emu_fault *fault)
-{
-    uint8_t *cmd = g->data + (GAME_CMD - GAME_DATA);
+    emu_game *g = arg;
     restore_file(g);
-    memcpy(cmd, g->pre_cmd, 8);
+    memcpy(g->data + (GAME_CMD - GAME_DATA), g->pre_cmd, 8);
     memcpy(g->file + g->skel_off, g->pre_skel, g->skel_len);
-    emu_fault again;
-    uint32_t eax;
-    if (emu_pc_sync(g->e, 1, NULL) < 0) return;
-    if (emu_call(g->e, addr, args, n, &eax, &again) != 0 && again.kind == fault->kind &&
-        again.addr == fault->addr)
-        *fault = again;
-    /* Left on when refused (slower, same results); the next replay retries. */
-    (void)emu_pc_sync(g->e, 0, NULL);
 }
 
 int emu_game_call_at(emu_game *g, uint32_t addr, const uint32_t *args, unsigned n, uint32_t *ret,
@@ -287,10 +238,10 @@ int emu_game_call_at(emu_game *g, uint32_t addr, const uint32_t *args, unsigned 
     /* The call's inputs, for a replay if it faults (12 KiB at most, per call). */
     memcpy(g->pre_cmd, g->data + (GAME_CMD - GAME_DATA), 8);
     memcpy(g->pre_skel, g->file + g->skel_off, g->skel_len);
-    int rc = emu_call(g->e, addr, args, n, &eax, fault);
+    emu_rewind rw = {rewind_inputs, g};
+    int rc = emu_call_rewind(g->e, addr, args, n, &eax, fault, &rw);
     if (ret) *ret = eax;
     if (rc != 0) {
-        if (is_data_fault(fault->kind)) refine_fault(g, addr, args, n, fault);
         restore_file(g);
         return -1;
     }
@@ -331,6 +282,7 @@ int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
                          emu_fault *fault, ff_error *err)
 {
     memset(w, 0, sizeof *w);
+    if (emu_require(g->e, EMU_CAP_WATCH, err) < 0) return -1;
     if (!g->file) return ff_error_set(err, FF_E_USAGE, NULL, -1, "no file loaded");
     uint32_t limit = area == EMU_GAME_CMD ? 8 : g->skel_len;
     if (size == 0 || offset > limit || size > limit - offset)

@@ -1,10 +1,10 @@
 /*
- * emu/engine/game.h: the original engine's animation routines, run under Unicorn
- * on guest memory laid out as the game lays it out. This is the only face
- * of emu/ the harness uses.
+ * emu/engine/game.h: the original engine's animation routines, run by an engine
+ * (emu/engine/emu.h: Unicorn, or another kind) on guest memory laid out as the
+ * game lays it out. This is the only face of emu/ the harness uses.
  *
  * An emu_image is a validated PE32 plus its profile: read-only after load,
- * shared by every worker thread. An emu_game is one Unicorn engine with the
+ * shared by every worker thread. An emu_game is one engine with the
  * image mapped, a stack, the Field_Alloc scratch and the game structures
  * (Model, Files, AnimCmd, Cursor) placed in guest memory: one per thread,
  * never shared. Nothing here prints or exits; a fault in emulated code is a
@@ -47,16 +47,18 @@ typedef struct emu_game_opts {
      * original); 1: every decoding call rebuilds the bone matrices. */
     int keep_matrices;
     uint64_t budget;   /* instructions per call before a BUDGET fault; 0: default */
+    const emu_ops *engine; /* the engine to run on (emu_engine_ops); NULL: the default */
 } emu_game_opts;
 
 /*
- * Unicorn 2.0.1 reserves a 1 GiB code buffer for each engine when it first
- * maps memory, and ends the whole process (exit(1)) when it cannot. Checks
- * beforehand that the address space has room for `engines` of them (plus
- * what each needs besides): 0, or -1 with FF_E_NOMEM naming the limit, so
- * that an address-space limit (ulimit -v) is an error, never a silent exit.
+ * Some engines reserve address space for each engine and end the whole
+ * process when they cannot (Unicorn 2.0.1: a 1 GiB code buffer, exit(1)).
+ * Checks beforehand that the address space has room for `engines` engines
+ * of `engine` (NULL: the default): 0, or -1 with FF_E_NOMEM naming the
+ * limit, so that an address-space limit (ulimit -v) is an error, never a
+ * silent exit.
  */
-int emu_game_room(unsigned engines, ff_error *err);
+int emu_game_room(const emu_ops *engine, unsigned engines, ff_error *err);
 
 /* A new engine for this thread. img must outlive it. */
 int emu_game_open(const emu_image *img, const emu_game_opts *opts, emu_game **out,
@@ -104,7 +106,7 @@ void emu_game_set_skeleton(emu_game *g, const uint8_t *bytes);
  */
 uint64_t emu_game_cursor_extent(const emu_game *g);
 
-/* Instructions the last call executed (counted by the engine's block hook). */
+/* Instructions the last call executed (0 when the engine has no EMU_CAP_BUDGET). */
 uint64_t emu_game_last_insns(const emu_game *g);
 
 /* Where a field lives in guest memory, for emu_game_find_writer. */
@@ -117,7 +119,8 @@ typedef enum emu_game_area { EMU_GAME_CMD, EMU_GAME_SKELETON } emu_game_area;
  * of the skeleton section armed for that call only, and fills *w with the
  * last instruction that wrote there (w->writes == 0: that call did not
  * write there). Returns 0; -1 with *fault when a call faults, or with err
- * when the range is outside its area or the clip ends before tick.
+ * when the range is outside its area or the clip ends before tick, or the
+ * engine has no write watch (FF_E_UNSUPPORTED, before any call).
  */
 int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
                          emu_game_area area, uint32_t offset, uint32_t size, emu_writer *w,
@@ -179,7 +182,8 @@ int emu_game_build_matrices(emu_game *g, uint32_t *ret, emu_fault *fault);
 
 /*
  * Sets (on 1) or lifts (on 0) this engine's BuildBoneMatrices return stub
- * (emu_stub_return: switching it changes no code), for callers that run
+ * (emu_stub_return: switching it changes no code; a patched `ret` on an
+ * engine without EMU_CAP_STUB), for callers that run
  * the pose routines on models of their own (emu/engine/entity.c): lift it, call,
  * set it back. Nothing happens when the engine keeps the original
  * BuildBoneMatrices. Returns 0, or -1 with err.

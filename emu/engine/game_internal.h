@@ -59,10 +59,10 @@ _Static_assert(GAME_SETS_APART(GAME_DATA, GAME_LEAF) && GAME_SETS_APART(GAME_DAT
 struct emu_game {
     const emu_image *img;
     emu *e;
-    uint8_t *data;     /* the data page */
-    uint8_t *leaf;     /* GAME_LEAF_MAX + guard page */
+    uint8_t *data;     /* the data page (the engine's) */
+    uint8_t *leaf;     /* GAME_LEAF_MAX + guard page (the engine's) */
     uint32_t leaf_lo;  /* lowest leaf byte a previous call placed */
-    uint8_t *file;     /* file pages + guard page, NULL when no file */
+    uint8_t *file;     /* file pages + guard page (the engine's), NULL when no file */
     uint8_t *pristine; /* the file as loaded */
     size_t size;
     uint32_t file_map; /* bytes of file pages (page multiple) */
@@ -71,6 +71,8 @@ struct emu_game {
     uint8_t pre_cmd[8]; /* the last call's inputs, for a replay after a fault */
     uint8_t *pre_skel;  /* skel_len bytes */
     uint32_t stub;      /* BuildBoneMatrices' address when stubbed to a return, else 0 */
+    int stub_by_patch;  /* 1: by a `ret` patched in (the engine has no STUB) */
+    int stub_patched;   /* stub_by_patch: the patch is in place now */
 };
 
 /* Address of an engine routine, or 0 with *fault explaining its absence. */

@@ -1,7 +1,8 @@
 /*
  * emu/engine/game_observe.c: coverage and read logs on an emu_game (emu/engine/observe.h),
- * built on the engine's block hook (emu/engine/coverage.c) and call recording
- * (emu/engine/calllog.c). The routines come from the block map by their profile
+ * built on the engine's coverage and call recording (EMU_CAP_COVERAGE,
+ * EMU_CAP_READ_LOG of emu/engine/emu.h; refused with the reason by an engine
+ * without them). The routines come from the block map by their profile
  * names, never from constants. Never prints or exits.
  */
 #include <stdlib.h>
@@ -82,6 +83,7 @@ static void to_reads(const emu_callrec *c, size_t n, size_t total, int64_t base,
 static int arm(emu *e, const emu_blockmap *m, ff_error *err)
 {
     if (emu_calls_armed(e)) return 0;
+    if (emu_require(e, EMU_CAP_READ_LOG, err) < 0) return -1;
     uint32_t entries[REF_R__COUNT], *rets;
     unsigned nrets;
     if (sites(m, entries, &rets, &nrets, err) < 0) return -1;

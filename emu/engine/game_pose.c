@@ -68,8 +68,16 @@ static int pose_call(emu_game *g, uint32_t addr, const uint32_t *args, unsigned 
 
 int emu_game_matrices_patch(emu_game *g, int on, ff_error *err)
 {
-    (void)err;
-    if (g->stub) emu_stub_set(g->e, on);
+    if (!g->stub) return 0;
+    if (!g->stub_by_patch) {
+        emu_stub_set(g->e, on);
+        return 0;
+    }
+    if (on == g->stub_patched) return 0;
+    static const uint8_t ret = 0xC3;
+    if ((on ? emu_patch(g->e, g->stub, &ret, 1, err) : emu_unpatch(g->e, g->stub, err)) < 0)
+        return -1;
+    g->stub_patched = on;
     return 0;
 }
 
@@ -181,6 +189,7 @@ int emu_game_find_pose_writer(emu_game *g, uint8_t flags, int16_t clip, size_t t
                               emu_writer *w, emu_fault *fault, ff_error *err)
 {
     memset(w, 0, sizeof *w);
+    if (emu_require(g->e, EMU_CAP_WATCH, err) < 0) return -1;
     if (!g->file) return ff_error_set(err, FF_E_USAGE, NULL, -1, "no file loaded");
     if (size == 0 || offset > g->skel_len || size > g->skel_len - offset)
         return ff_error_set(err, FF_E_RANGE, NULL, -1, "watch range %u+%u outside the skeleton",

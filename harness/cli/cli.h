@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/engine/unicorn_info.h"
+#include "emu/engine/emu.h"
 #include "common/error.h"
 #include "emu/image/profile.h"
 #include "emu/profiles/identify.h"
@@ -89,13 +89,15 @@ void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "ff8diff: warning: <message>" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
- * Which Unicorn runs (harness/cli/unicorn.c): probes the store path into *u
- * and, when the stores are slow, writes the warning into slow (n bytes) and
- * prints it once; slow is "" otherwise.
+ * Which engine runs (harness/cli/engine.c): fills *info for engine (NULL:
+ * the default) with its probe, and prints its warning once when it says it
+ * will be slow (info->warning, "" otherwise).
  */
-void cli_unicorn_probe(emu_unicorn_info *u, char *slow, size_t n);
-/* The line of `ff8diff --version` about Unicorn, on stdout. */
-void cli_unicorn_print_version(void);
+void cli_engine_probe(const emu_ops *engine, emu_engine_info *info);
+/* "engine: unicorn 2.1.1, fast stores" into buf (n bytes), for summary lines. */
+void cli_engine_line(const emu_engine_info *info, char *buf, size_t n);
+/* The lines of `ff8diff --version` about the engines built in, on stdout. */
+void cli_engine_print_version(void);
 /* c itself, or "\xNN" for a control byte, in buf. */
 const char *cli_safe_char(unsigned char c, char buf[8]);
 /* s with control bytes escaped (cli_safe_char) into buf (n bytes, cut to fit). */

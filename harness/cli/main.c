@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(name, "--version") == 0) {
         printf("ff8diff %s\n", FF8DIFF_VERSION);
-        cli_unicorn_print_version();
+        cli_engine_print_version();
         return CLI_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

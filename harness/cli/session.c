@@ -310,9 +310,11 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
         printf("coverage: %u of %u blocks of the original's routines ran%s\n", covered, blocks,
                r->coverage.complete ? "" : " (partial: some clips came from the cache)");
     }
-    if (m->unicorn)
-        printf("unicorn: %s, %s stores\n", m->unicorn->version,
-               emu_store_path_name(m->unicorn->store));
+    if (m->engine) {
+        char line[160];
+        cli_engine_line(m->engine, line, sizeof line);
+        printf("%s\n", line);
+    }
     printf("report: %s/index.html\n", dir);
     free(dir);
     return status;
@@ -510,12 +512,12 @@ int cli_session_run(const cli_session *s, run_config *cfg)
         cli_exe_close(&x);
         return status;
     }
-    /* Which Unicorn the original runs under: in the report, and warned once when slow. */
-    emu_unicorn_info unicorn;
-    char unicorn_slow[512] = "";
+    /* Which engine the original runs on: in the report, and warned once when slow. */
+    emu_engine_info engine;
+    memset(&engine, 0, sizeof engine);
     if (!cfg->traces_dir) {
-        cli_unicorn_probe(&unicorn, unicorn_slow, sizeof unicorn_slow);
-        meta.unicorn = &unicorn;
+        cli_engine_probe(cfg->game.engine, &engine);
+        meta.engine = &engine;
     }
     cache *cache = s->use_cache && !cfg->traces_dir
                        ? open_cache(s, results_dir, sizeof results_dir, warning, sizeof warning)
@@ -542,7 +544,7 @@ int cli_session_run(const cli_session *s, run_config *cfg)
         if (status == CLI_EXIT_INTERNAL) cli_fail("internal or resource error: no report written");
     } else {
         merge_warnings(&res, warning);
-        if (unicorn_slow[0]) run_warn(&res, "%s", unicorn_slow); /* printed at the start */
+        if (engine.warning[0]) run_warn(&res, "%s", engine.warning); /* printed at the start */
         status = finish(s, cfg, &meta, &res, &progress, finished, sizeof finished);
     }
     cli_signals_restore();

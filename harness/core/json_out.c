@@ -88,20 +88,37 @@ cJSON *json_fault(const emu_fault *f)
     return o;
 }
 
+/* tool.engine: kind, version, capabilities, and the kind's own facts under its name. */
+static void json_engine(cJSON *tool, const emu_engine_info *in)
+{
+    cJSON *en = cJSON_AddObjectToObject(tool, "engine");
+    const char *kind = emu_engine_kind_name(in->kind);
+    json_add_str(en, "kind", kind);
+    json_add_str(en, "version", in->version);
+    cJSON *caps = cJSON_AddArrayToObject(en, "capabilities");
+    for (unsigned c = 0; c < EMU_CAP__COUNT; c++)
+        if (in->caps & EMU_CAP_BIT(c))
+            cJSON_AddItemToArray(caps, json_string(emu_cap_name((emu_cap)c)));
+    if (!in->nfacts) return;
+    cJSON *facts = cJSON_AddObjectToObject(en, kind);
+    for (unsigned i = 0; i < in->nfacts; i++) {
+        const emu_engine_fact *f = &in->facts[i];
+        if (f->is_number)
+            cJSON_AddNumberToObject(facts, f->name, f->number);
+        else
+            json_add_str(facts, f->name, f->text);
+    }
+}
+
 void json_identity(cJSON *o, const run_meta *m)
 {
     cJSON *tool = cJSON_AddObjectToObject(o, "tool");
     json_add_str(tool, "name", "ff8diff");
     json_add_str(tool, "version", FF8DIFF_VERSION);
-    if (m->unicorn) {
-        cJSON *uc = cJSON_AddObjectToObject(tool, "unicorn");
-        json_add_str(uc, "version", m->unicorn->version);
-        json_add_str(uc, "store_path", emu_store_path_name(m->unicorn->store));
-        cJSON_AddNumberToObject(uc, "store_ns", m->unicorn->store_ns);
-        cJSON_AddNumberToObject(uc, "load_ns", m->unicorn->load_ns);
-    } else {
-        cJSON_AddNullToObject(tool, "unicorn");
-    }
+    if (m->engine)
+        json_engine(tool, m->engine);
+    else
+        cJSON_AddNullToObject(tool, "engine");
     cJSON *exe = cJSON_AddObjectToObject(o, "executable");
     cJSON_AddItemToObject(exe, "path", json_str_or_null(m->exe_path));
     cJSON_AddItemToObject(exe, "sha256", json_str_or_null(m->exe_sha256));

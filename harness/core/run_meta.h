@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/engine/unicorn_info.h"
+#include "emu/engine/emu.h"
 
 #define RUN_META_MAX_NOTES 4
 
@@ -58,9 +58,9 @@ typedef struct run_meta {
     /* Sentences every report shows before its results ("compared normal only"). */
     const char *notes[RUN_META_MAX_NOTES];
     unsigned nnotes;
-    /* The Unicorn the original ran under, with its store path; NULL when
-     * nothing was emulated (a check against traces). */
-    const emu_unicorn_info *unicorn;
+    /* The engine the original ran on, with what its probe found; NULL when
+     * nothing was run (a check against traces). */
+    const emu_engine_info *engine;
 } run_meta;
 
 /* A run id sortable by time: "20261130-004512-1a2b". */

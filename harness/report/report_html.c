@@ -246,13 +246,21 @@ static void header(strbuf *b, const cJSON *report)
     rh_text(b, rv_str(rv_obj(run, "tool"), "name", "ff8diff"));
     sb_puts(b, " ");
     rh_text(b, rv_str(rv_obj(run, "tool"), "version", "?"));
-    const cJSON *uc = rv_obj(rv_obj(run, "tool"), "unicorn");
-    if (uc) {
-        sb_puts(b, " &#183; <span id=\"unicorn\">Unicorn ");
-        rh_text(b, rv_str(uc, "version", "?"));
-        sb_puts(b, ", ");
-        rh_text(b, rv_str(uc, "store_path", "unknown"));
-        sb_puts(b, " stores</span>");
+    const cJSON *en = rv_obj(rv_obj(run, "tool"), "engine");
+    if (en) {
+        /* "engine unicorn 2.1.1, fast stores": the store path is Unicorn's own fact. */
+        const char *kind = rv_str(en, "kind", "?");
+        sb_puts(b, " &#183; <span id=\"engine\">engine ");
+        rh_text(b, kind);
+        sb_puts(b, " ");
+        rh_text(b, rv_str(en, "version", "?"));
+        const char *path = rv_str(rv_obj(en, kind), "store_path", NULL);
+        if (path) {
+            sb_puts(b, ", ");
+            rh_text(b, path);
+            sb_puts(b, " stores");
+        }
+        sb_puts(b, "</span>");
     }
     sb_puts(b, "</div></main></header>\n<main>\n");
     if (rv_bool(run, "interrupted", 0)) {

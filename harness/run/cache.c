@@ -199,9 +199,11 @@ int cache_key_make(cache_key *k, const cache_key_in *in, ff_error *err)
     k->text[0] = k->hex[0] = '\0';
     uint64_t budget = in->budget ? in->budget : EMU_DEFAULT_BUDGET;
     int n = snprintf(k->text, sizeof k->text,
-                     "ff8diff-cache|exe=%s|file=%s|mode=%s|level=%s|budget=%llu|payload=outcome-%d",
+                     "ff8diff-cache|exe=%s|file=%s|mode=%s|level=%s|budget=%llu%s%s"
+                     "|payload=outcome-%d",
                      in->exe_id ? in->exe_id : "", in->file_sha, mode_name(in->mode), in->level,
-                     (unsigned long long)budget, OUTCOME_FORMAT);
+                     (unsigned long long)budget, in->engine ? "|engine=" : "",
+                     in->engine ? in->engine : "", OUTCOME_FORMAT);
     if (n < 0 || (size_t)n >= sizeof k->text) {
         k->text[0] = '\0';
         return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "cache key longer than %d bytes",

@@ -53,6 +53,9 @@ typedef struct cache_key_in {
     mode_id mode;
     const char *level;    /* "frame", "frame+matrices" */
     uint64_t budget;      /* instructions per call, 0: the emulator's default */
+    /* The engine's kind ("unicorn") where results may differ between engines
+     * (levels that rebuild bone matrices or pose: x87 code); NULL elsewhere. */
+    const char *engine;
 } cache_key_in;
 
 /*

@@ -86,8 +86,8 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     int rc = 0;
     unsigned made = 0;
     if (!args || !th || !running) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    /* Unicorn ends the process when it cannot reserve its code buffer: ask first. */
-    if (rc == 0 && ctx->cfg->image) rc = emu_game_room(jobs, err);
+    /* An engine may end the process when it cannot reserve its room (Unicorn): ask first. */
+    if (rc == 0 && ctx->cfg->image) rc = emu_game_room(ctx->cfg->game.engine, jobs, err);
     for (; rc == 0 && made < jobs; made++) {
         args[made].ctx = ctx;
         if (!(args[made].w = worker_new(ctx, err))) rc = -1;
@@ -225,6 +225,12 @@ static int warn_cache(run_ctx *ctx)
     return rc;
 }
 
+const char *run_engine_key(const run_config *cfg)
+{
+    if (!cfg->pose_level && !cfg->game.keep_matrices) return NULL;
+    return emu_engine_kind_name(emu_engine_kind_of(cfg->game.engine));
+}
+
 static void mark_cached(run_ctx *ctx)
 {
     const run_config *cfg = ctx->cfg;
@@ -238,7 +244,7 @@ static void mark_cached(run_ctx *ctx)
                            cfg->pose_level              ? "frame+pose-base1"
                            : cfg->game.keep_matrices ? "frame+matrices"
                                                      : "frame",
-                           cfg->game.budget};
+                           cfg->game.budget, run_engine_key(cfg)};
         /* A unit without a key is emulated and not stored, as if there were no cache. */
         un->keyed = cache_key_make(&un->key, &in, &e) == 0;
         un->cached = un->keyed && cache_has(cfg->cache, &un->key);

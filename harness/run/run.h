@@ -10,8 +10,9 @@
  * (harness/run/run_entity.h).
  *
  * The "authority" side is the original: emulated from an executable image
- * (one Unicorn engine per worker thread), or read from the on-disk cache of
- * earlier emulations, or read from recorded traces. The "candidate" side is
+ * (one engine per worker thread, of the kind cfg->game.engine names), or
+ * read from the on-disk cache of earlier emulations, or read from recorded
+ * traces. The "candidate" side is
  * the reference engine, or another trace set (an outside decoder).
  *
  * Work is split into units (one file in one mode; one entity in one mode;
@@ -133,6 +134,12 @@ void run_config_init(run_config *cfg);
  * to out->warnings: a results cache that cannot be written never stops a run.
  */
 int run_execute(const run_config *cfg, run_results *out, ff_error *err);
+
+/*
+ * The engine's kind for cache keys when the level's results may differ
+ * between engines (bone matrices or poses: x87 code), else NULL.
+ */
+const char *run_engine_key(const run_config *cfg);
 
 /*
  * Adds a warning sentence (printf-style) to r->warnings, which the report

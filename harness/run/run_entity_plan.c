@@ -202,7 +202,7 @@ int run_entity_queue_key(const run_ctx *ctx, const run_unit *u, cache_key *k)
     char id[SHA256_HEX];
     ff_error e;
     if (!cfg->cache || identity_hex(ctx, &ctx->res->entities[u->entity], id, &e) < 0) return -1;
-    cache_key_in in = {cfg->cache_id, id, u->mode, "entity-queue", cfg->game.budget};
+    cache_key_in in = {cfg->cache_id, id, u->mode, "entity-queue", cfg->game.budget, NULL};
     return cache_key_make(k, &in, &e);
 }
 
@@ -220,7 +220,7 @@ void run_entity_mark_cached(run_ctx *ctx)
         if (un->keyed) {
             /* The entity's identity (both files and the attach values) stands for the file. */
             cache_key_in in = {cfg->cache_id, id, un->mode, run_entity_level_tag(ctx),
-                               cfg->game.budget};
+                               cfg->game.budget, run_engine_key(cfg)};
             un->keyed = cache_key_make(&un->key, &in, &e) == 0;
         }
         un->cached = un->keyed && cache_has(cfg->cache, &un->key);

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "emu/engine/unicorn_info.h"
+#include "emu/engine/emu.h"
 #include "tests/support/ts.h"
 
 static char *scratch;
@@ -61,22 +61,27 @@ Test(run_cli, clean_run_exits_0_with_every_report_file, .init = setup, .fini = c
     cJSON *r = ts_report(out);
     cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
     cr_assert(ts_num(r, "totals.match") > 0);
-    /* The Unicorn the original ran under, as the library reports it, named everywhere. */
-    emu_unicorn_info u;
-    cr_assert_eq(emu_unicorn_info_get(&u, 0, NULL), 0);
-    const cJSON *uc = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "tool"),
-                                          "unicorn");
-    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(uc, "version")), u.version);
+    /* The engine the original ran on, as the library reports it, named everywhere. */
+    emu_engine_info info;
+    cr_assert_eq(emu_engine_info_get(NULL, &info, 0, NULL), 0);
+    const cJSON *en = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "tool"),
+                                          "engine");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "kind")), "unicorn");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "version")), info.version);
+    const cJSON *caps = cJSON_GetObjectItem(en, "capabilities");
+    cr_assert_eq(cJSON_GetArraySize(caps), EMU_CAP__COUNT, "Unicorn has every capability");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(caps, EMU_CAP_WATCH)),
+                     emu_cap_name(EMU_CAP_WATCH));
+    const cJSON *uc = cJSON_GetObjectItem(en, "unicorn");
     char path[16];
     snprintf(path, sizeof path, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(uc, "store_path")));
     cr_assert(!strcmp(path, "fast") || !strcmp(path, "slow"), "%s", path);
-    char line[64];
-    snprintf(line, sizeof line, "unicorn: %s, %s stores", u.version, path);
+    char line[96];
+    snprintf(line, sizeof line, "engine: unicorn %s, %s stores", info.version, path);
     cr_assert(strstr(o.out, line), "no '%s' in: %s", line, o.out);
     cJSON_Delete(r);
     ts_out_free(&o);
     ts_cli(scratch, &o, "--version");
-    snprintf(line, sizeof line, "Unicorn %s: %s stores", u.version, path);
     cr_assert(strstr(o.out, line), "no '%s' in: %s", line, o.out);
     ts_out_free(&o);
     ts_sh(scratch, &o, "ls '%s'/*/index.html '%s'/*/summary.md '%s'/*/junit.xml '%s'/*/report.json",

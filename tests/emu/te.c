@@ -39,7 +39,8 @@ emu_image *te_standin_image(const char *name)
 
 emu *te_engine(const emu_image *img, uint64_t budget)
 {
-    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), budget};
+    emu_config cfg = {emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), budget,
+                      NULL};
     emu *e;
     ff_error err;
     TS_OK(emu_open(&cfg, &e, &err), &err);
@@ -185,7 +186,7 @@ void te_make_skeleton(te_file *f, int flags, int model_scale, const int root[3],
 
 emu_game *te_game(emu_image *img, int keep, const te_file *f)
 {
-    emu_game_opts o = {keep, 0};
+    emu_game_opts o = {keep, 0, NULL};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

@@ -27,16 +27,14 @@ static void setup(void)
     img = te_standin_image("standin.exe");
     prof = emu_image_profile(img);
     eng = te_engine(img, 0);
-    area = aligned_alloc(4096, AREA_SIZE);
-    memset(area, 0, AREA_SIZE);
     ff_error err;
-    TS_OK(emu_map_area(eng, AREA, area, AREA_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, &err), &err);
+    TS_OK(emu_map_area(eng, AREA, AREA_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, 0, &area, &err),
+          &err);
 }
 
 static void teardown(void)
 {
     emu_close(eng);
-    free(area);
     emu_image_free(img);
 }
 
@@ -305,11 +303,11 @@ Test(calls, counts_instructions_of_a_call)
 Test(calls, counts_instructions_across_repeated_blocks)
 {
     enum { CODE = 0x60100000u };
-    uint8_t *code = aligned_alloc(4096, 4096);
-    memset(code, 0xCC, 4096);
     static const unsigned loops[] = {1, 5, 100};
     ff_error err;
-    TS_OK(emu_map_area(eng, CODE, code, 4096, EMU_PROT_READ | EMU_PROT_EXEC, &err), &err);
+    uint8_t *code;
+    TS_OK(emu_map_area(eng, CODE, 4096, EMU_PROT_READ | EMU_PROT_EXEC, 0, &code, &err), &err);
+    memset(code, 0xCC, 4096);
     for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
         /* Each loop at its own address: code already translated is never rewritten. */
         const uint8_t prog[] = {0xB9, (uint8_t)loops[i], 0, 0, 0, 0x49, 0x75, 0xFD, 0xC3};
@@ -322,7 +320,6 @@ Test(calls, counts_instructions_across_repeated_blocks)
                      (unsigned long long)n, (unsigned long long)want);
     }
     TS_OK(emu_unmap_area(eng, CODE, &err), &err);
-    free(code);
 }
 
 /*

@@ -24,16 +24,13 @@ static void setup(void)
     img = te_standin_image("standin.exe");
     prof = emu_image_profile(img);
     eng = te_engine(img, 200000);
-    area = aligned_alloc(4096, 4096);
-    memset(area, 0, 4096);
     ff_error err;
-    TS_OK(emu_map_area(eng, AREA, area, 4096, EMU_PROT_READ | EMU_PROT_WRITE, &err), &err);
+    TS_OK(emu_map_area(eng, AREA, 4096, EMU_PROT_READ | EMU_PROT_WRITE, 0, &area, &err), &err);
 }
 
 static void teardown(void)
 {
     emu_close(eng);
-    free(area);
     emu_image_free(img);
 }
 

@@ -260,7 +260,7 @@ static void expect_log(const ref_read_log *log, const xlog *x, const char *what)
 
 static emu_game *game_on(emu_image *img, const te_file *f)
 {
-    emu_game_opts o = {0, 0};
+    emu_game_opts o = {0, 0, NULL};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

@@ -260,7 +260,7 @@ Test(pose, world_identity_base_keeps_the_bones)
 Test(pose, build_runs_the_original_under_the_frame_stub)
 {
     emu_image *img = te_standin_image("standin.exe");
-    emu_game_opts o = {0, 0};
+    emu_game_opts o = {0, 0, NULL};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);
@@ -319,7 +319,7 @@ Test(pose, a_fault_puts_the_skeleton_back)
     emu_image *img = te_standin_image("standin.exe");
     te_file f;
     te_make_skeleton(&f, 0, 300, s1_root, s1_bones, 3);
-    emu_game_opts o = {0, 1500};
+    emu_game_opts o = {0, 1500, NULL};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

@@ -1,5 +1,5 @@
 /*
- * tests/emu/test_emu_unicorn.c: which Unicorn runs (emu/engine/unicorn_info.h).
+ * tests/emu/test_emu_unicorn.c: which Unicorn runs (emu/engine/unicorn/uc_info.h).
  * The version the library reports is the one the build compiled against
  * (the RUNPATH found the right library), and the store-path probe agrees
  * with what is known of that version: 2.0.x slow, 2.1.0 and 2.1.1 fast.
@@ -8,7 +8,7 @@
 #include <criterion/criterion.h>
 #include <unicorn/unicorn.h>
 
-#include "emu/engine/unicorn_info.h"
+#include "emu/engine/unicorn/uc_info.h"
 
 Test(unicorn, version_is_the_one_built_against)
 {

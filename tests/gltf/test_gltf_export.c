@@ -219,7 +219,7 @@ Test(export, an_entity_from_its_models_is_the_engines_lockstep, .timeout = 300)
         TS_OK(gexport_model_poses(img, p, modes, &o, 0, &poses[i], &err), &err);
         free(p);
     }
-    emu_game_opts go = {1, 0};
+    emu_game_opts go = {1, 0, NULL};
     emu_game *g;
     emu_entity *e;
     TS_OK(emu_game_open(img, &go, &g, &err), &err);

@@ -20,6 +20,7 @@
 
 #include "emu/engine/emu.h"
 #include "harness/run/cache.h"
+#include "harness/run/run.h"
 #include "tests/support/ts.h"
 
 #define HEAD 56 /* "FF8DCACH", u32 version, u32 key length, u64 payload length, SHA-256 */
@@ -43,7 +44,7 @@ static cache_key key_of(const char *file_sha, mode_id mode)
     cache_key k;
     static const char exe[] =
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855/standin/0123";
-    cache_key_in in = {exe, file_sha, mode, "frame", 0};
+    cache_key_in in = {exe, file_sha, mode, "frame", 0, NULL};
     ff_error err;
     cr_assert_eq(cache_key_make(&k, &in, &err), 0, "%s", err.reason);
     return k;
@@ -228,16 +229,17 @@ Test(cache, links_in_the_cache_are_not_followed, .init = setup, .fini = teardown
 Test(cache, keys_differ_in_every_field, .init = setup, .fini = teardown)
 {
     ff_error err;
-    cache_key_in base = {"exe/standin/0123", "aa", MODE_NORMAL, "frame", 0};
+    cache_key_in base = {"exe/standin/0123", "aa", MODE_NORMAL, "frame", 0, NULL};
     cache_key k0, k;
     cr_assert_eq(cache_key_make(&k0, &base, &err), 0);
-    cache_key_in v[5] = {base, base, base, base, base};
+    cache_key_in v[6] = {base, base, base, base, base, base};
     v[0].exe_id = "exe/standin/4567";
     v[1].file_sha = "ab";
     v[2].mode = MODE_SLOW_FAST;
     v[3].level = "frame+matrices";
     v[4].budget = 1000;
-    for (int i = 0; i < 5; i++) {
+    v[5].engine = "unicorn";
+    for (int i = 0; i < 6; i++) {
         cr_assert_eq(cache_key_make(&k, &v[i], &err), 0);
         cr_assert_str_neq(k.hex, k0.hex, "field %d does not change the key", i);
         cr_assert_str_neq(k.text, k0.text);
@@ -254,6 +256,25 @@ Test(cache, keys_differ_in_every_field, .init = setup, .fini = teardown)
     d.exe_id = huge;
     cr_assert_eq(cache_key_make(&k, &d, &err), -1);
     cr_assert_str_eq(k.hex, "");
+}
+
+/* The engine is in the key where its results may differ (x87 code: matrices, poses) only. */
+Test(cache, the_engine_keys_the_levels_that_run_x87_code)
+{
+    run_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cr_assert_null(run_engine_key(&cfg), "the frame level is the same on every engine");
+    cfg.game.keep_matrices = 1;
+    cr_assert_str_eq(run_engine_key(&cfg), "unicorn");
+    cfg.game.keep_matrices = 0;
+    cfg.pose_level = 1;
+    cr_assert_str_eq(run_engine_key(&cfg), "unicorn");
+    ff_error err;
+    cache_key_in in = {"exe/standin/0123", "aa", MODE_NORMAL, "frame+pose-base1", 0,
+                       run_engine_key(&cfg)};
+    cache_key k;
+    cr_assert_eq(cache_key_make(&k, &in, &err), 0);
+    cr_assert(strstr(k.text, "|engine=unicorn|"), "%s", k.text);
 }
 
 Test(cache, an_unwritable_cache_fails_put_only, .init = setup, .fini = teardown)

@@ -1,5 +1,5 @@
 /*
- * emu/engine/call.c: cdecl calls into the guest and everything that watches them:
+ * emu/engine/unicorn/uc_call.c: cdecl calls into the guest and everything that watches them:
  * the block hook (exact instruction count from a per-engine cache of
  * Capstone counts, budget, current block for fault disassembly), the hook
  * on invalid memory (lazy stack/scratch growth, fault capture), interrupts
@@ -21,7 +21,7 @@
  * Nothing here prints or exits.
  */
 #include "common/le.h"
-#include "emu/engine/emu_internal.h"
+#include "emu/engine/unicorn/uc_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -34,9 +34,9 @@
 
 /* ---- instruction counting ------------------------------------------------ */
 
-static uint32_t count_insns(emu *e, uint32_t addr, uint32_t size)
+static uint32_t count_insns(emu_uc *e, uint32_t addr, uint32_t size)
 {
-    const uint8_t *code = emu_host(e, addr, size);
+    const uint8_t *code = emu_uc_host(e, addr, size);
     if (!code) return size ? 1 : 0;
     size_t left = size;
     uint64_t a = addr;
@@ -54,7 +54,7 @@ static void blocks_insert(emu_block *tab, uint32_t cap, const emu_block *b)
     tab[i] = *b;
 }
 
-static int blocks_grow(emu *e)
+static int blocks_grow(emu_uc *e)
 {
     uint32_t ncap = e->nblocks_cap ? e->nblocks_cap * 2 : 1024;
     emu_block *n = calloc(ncap, sizeof *n);
@@ -68,7 +68,7 @@ static int blocks_grow(emu *e)
 }
 
 /* Instructions in the block [addr, addr + size), cached per engine. */
-static uint32_t block_insns(emu *e, uint32_t addr, uint32_t size)
+static uint32_t block_insns(emu_uc *e, uint32_t addr, uint32_t size)
 {
     if (e->nblocks_cap) {
         uint32_t i = (addr * 2654435761u) & (e->nblocks_cap - 1);
@@ -94,13 +94,14 @@ static const int all_regs[EMU__NREGS] = {
 
 /* The budget ran out at the block at addr: the fault, with the registers there.
  * Kept out of line, as block_met is, so on_block stays a leaf with a small frame. */
-__attribute__((noinline)) static void over_budget(uc_engine *uc, emu *e, uint64_t addr)
+__attribute__((noinline)) static void over_budget(uc_engine *uc, emu_uc *e, uint64_t addr)
 {
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = EMU_FAULT_BUDGET;
         e->stop_eip = (uint32_t)addr;
         void *ptrs[EMU__NREGS];
-        for (int i = 0; i < EMU__NREGS; i++) ptrs[i] = &e->stop_regs[i];
+        for (int i = 0; i < EMU__NREGS; i++)
+            ptrs[i] = &e->stop_regs[i];
         e->have_stop_regs = uc_reg_read_batch(uc, (int *)all_regs, ptrs, EMU__NREGS) == UC_ERR_OK;
         /* EIP is not kept up to date inside a block hook: the block's start is the EIP. */
         e->stop_regs[EMU_EIP] = (uint32_t)addr;
@@ -111,12 +112,13 @@ __attribute__((noinline)) static void over_budget(uc_engine *uc, emu *e, uint64_
 }
 
 /* A block the memo did not hold: counted (cached per engine), covered, memoised. */
-__attribute__((noinline)) static uint32_t block_met(emu *e, emu_memo *m, uint32_t addr, uint32_t size)
+__attribute__((noinline)) static uint32_t block_met(emu_uc *e, emu_memo *m, uint32_t addr,
+                                                    uint32_t size)
 {
     m->addr = addr;
     m->size = size;
     m->insns = block_insns(e, addr, size);
-    emu_cover_block(e, addr, size);
+    emu_uc_cover_block(e, addr, size);
     return m->insns;
 }
 
@@ -127,7 +129,7 @@ __attribute__((noinline)) static uint32_t block_met(emu *e, emu_memo *m, uint32_
  */
 static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
-    emu *e = user;
+    emu_uc *e = user;
     if (addr == EMU_SENTINEL) return;
     emu_memo *m = &e->memo[((uint32_t)addr ^ ((uint32_t)addr >> 12)) & (EMU_MEMO - 1)];
     uint32_t n = m->addr == (uint32_t)addr && m->size == size
@@ -140,7 +142,7 @@ static void on_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 }
 
 /* Maps more of the stack downwards when a call touches below the hot part. */
-static int grow_stack(emu *e, uint64_t addr)
+static int grow_stack(emu_uc *e, uint64_t addr)
 {
     uint32_t hot_lo = EMU_STACK_TOP - e->stack_hot;
     if (addr < EMU_STACK_LO || addr >= hot_lo) return 0;
@@ -153,7 +155,7 @@ static int grow_stack(emu *e, uint64_t addr)
 }
 
 /* Maps more of the scratch upwards when a call touches past the hot part. */
-static int grow_scratch(emu *e, uint64_t addr, int size)
+static int grow_scratch(emu_uc *e, uint64_t addr, int size)
 {
     uint64_t hot_hi = (uint64_t)EMU_SCRATCH_BASE + e->scratch_hot;
     uint64_t lim = (uint64_t)EMU_SCRATCH_BASE + e->scratch_map;
@@ -173,7 +175,7 @@ static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int s
 {
     (void)uc;
     (void)value;
-    emu *e = user;
+    emu_uc *e = user;
     if ((type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED) &&
         (grow_stack(e, addr) || grow_scratch(e, addr, size)))
         return true;
@@ -187,7 +189,7 @@ static bool on_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int s
 }
 
 /* EIP inside a hook; the running block's start when Unicorn cannot say. */
-static uint32_t hook_eip(uc_engine *uc, const emu *e)
+static uint32_t hook_eip(uc_engine *uc, const emu_uc *e)
 {
     uint32_t eip;
     return uc_reg_read(uc, UC_X86_REG_EIP, &eip) == UC_ERR_OK ? eip : e->block_addr;
@@ -195,7 +197,7 @@ static uint32_t hook_eip(uc_engine *uc, const emu *e)
 
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
-    emu *e = user;
+    emu_uc *e = user;
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = intno == 0 ? EMU_FAULT_DIVIDE : EMU_FAULT_INTERRUPT;
         e->intno = intno;
@@ -207,7 +209,7 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 
 static bool on_insn_invalid(uc_engine *uc, void *user)
 {
-    emu *e = user;
+    emu_uc *e = user;
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = EMU_FAULT_INVALID_INSN;
         e->stop_eip = hook_eip(uc, e);
@@ -215,7 +217,7 @@ static bool on_insn_invalid(uc_engine *uc, void *user)
     return false;
 }
 
-int emu_install_hooks(emu *e, ff_error *err)
+int emu_uc_install_hooks(emu_uc *e, ff_error *err)
 {
     uc_err ue;
     if ((ue = uc_hook_add(e->uc, &e->hooks[0], UC_HOOK_BLOCK, (void *)on_block, e, 1, 0)) ||
@@ -238,7 +240,6 @@ int emu_install_hooks(emu *e, ff_error *err)
 }
 
 /* ---- classifying how a call ended ----------------------------------------- */
-
 
 static emu_fault_kind kind_of_uc_err(uc_err ue)
 {
@@ -265,14 +266,14 @@ static emu_fault_kind kind_of_uc_err(uc_err ue)
 }
 
 /* Import whose trap is addr, or NULL. */
-static const pe_import *trap_import(const emu *e, uint32_t addr)
+static const pe_import *trap_import(const emu_uc *e, uint32_t addr)
 {
     if (addr < EMU_TRAP_BASE || (addr - EMU_TRAP_BASE) % EMU_TRAP_STRIDE) return NULL;
     uint32_t i = (addr - EMU_TRAP_BASE) / EMU_TRAP_STRIDE;
     return i < e->pe->nimports ? &e->pe->imports[i] : NULL;
 }
 
-static void describe_memory(emu *e, emu_fault *f)
+static void describe_memory(emu_uc *e, emu_fault *f)
 {
     const char *what =
         f->kind == EMU_FAULT_READ_UNMAPPED || f->kind == EMU_FAULT_READ_PROT     ? "read of"
@@ -293,7 +294,7 @@ static void describe_memory(emu *e, emu_fault *f)
                  what, e->mem_size, where, f->addr, f->eip);
 }
 
-static void describe(emu *e, emu_fault *f, uint32_t esp_expected)
+static void describe(emu_uc *e, emu_fault *f, uint32_t esp_expected)
 {
     const pe_import *imp;
     switch (f->kind) {
@@ -357,7 +358,7 @@ static void add_detail(emu_fault *f, const char *fmt, ...)
 }
 
 /* Fills f for kind; uc_detail is used for EMU faults. */
-static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routine,
+static void fill_fault(emu_uc *e, emu_fault *f, emu_fault_kind kind, uint32_t routine,
                        uint32_t esp_expected, const char *uc_detail)
 {
     void *ptrs[EMU__NREGS];
@@ -376,7 +377,7 @@ static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routi
     f->eip = f->regs[EMU_EIP];
     if (e->stop_kind != EMU_FAULT_NONE && e->stop_kind == kind) f->eip = e->stop_eip;
     f->addr = e->mem_seen ? e->mem_addr : 0;
-    const uint8_t *sp = emu_host(e, f->regs[EMU_ESP], 4);
+    const uint8_t *sp = emu_uc_host(e, f->regs[EMU_ESP], 4);
     f->caller = sp ? le_u32(sp) : 0;
     if (kind == EMU_FAULT_FETCH_UNMAPPED && trap_import(e, f->addr)) f->kind = EMU_FAULT_IMPORT;
     if (kind == EMU_FAULT_SCRATCH && e->cursor) f->addr = le_u32(e->cursor);
@@ -385,11 +386,11 @@ static void fill_fault(emu *e, emu_fault *f, emu_fault_kind kind, uint32_t routi
     else
         describe(e, f, esp_expected);
     if (regs_ue != UC_ERR_OK) add_detail(f, " (registers unreadable: %s)", uc_strerror(regs_ue));
-    emu_fault_disasm(e, f);
+    emu_uc_fault_disasm(e, f);
 }
 
-int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
-             emu_fault *fault)
+int emu_uc_call(emu_uc *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
+                emu_fault *fault)
 {
     if (e->lost[0]) return emu_fault_refuse(fault, addr, "engine unusable: %s", e->lost);
     if (nargs > EMU_MAX_ARGS)
@@ -459,8 +460,37 @@ int emu_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32
         return 0;
     }
     fill_fault(e, fault, kind, addr, esp0 + 4, why);
-    if (emu_restore(e) != 0) add_detail(fault, "; then %s", e->lost);
+    if (emu_uc_restore(e) != 0) add_detail(fault, "; then %s", e->lost);
     return -1;
+}
+
+static int is_data_fault(emu_fault_kind k)
+{
+    return k == EMU_FAULT_READ_UNMAPPED || k == EMU_FAULT_WRITE_UNMAPPED ||
+           k == EMU_FAULT_READ_PROT || k == EMU_FAULT_WRITE_PROT;
+}
+
+/*
+ * A read or write fault is reported at the start of its translated block:
+ * the call is replayed once from the same inputs (put back by rw) with
+ * exact EIPs switched on, and its fault replaces the first when it is the
+ * same fault (same kind, same address), now with the faulting instruction.
+ */
+int emu_uc_call_rewind(emu_uc *e, uint32_t addr, const uint32_t *args, unsigned nargs,
+                       uint32_t *eax, emu_fault *fault, const emu_rewind *rw)
+{
+    int rc = emu_uc_call(e, addr, args, nargs, eax, fault);
+    if (rc == 0 || !rw || !rw->fn || !is_data_fault(fault->kind)) return rc;
+    rw->fn(rw->arg);
+    if (emu_uc_pc_sync(e, 1, NULL) < 0) return rc;
+    emu_fault again;
+    uint32_t eax2;
+    if (emu_uc_call(e, addr, args, nargs, &eax2, &again) != 0 && again.kind == fault->kind &&
+        again.addr == fault->addr)
+        *fault = again;
+    /* Left on when refused (slower, same results); the next replay retries. */
+    (void)emu_uc_pc_sync(e, 0, NULL);
+    return rc;
 }
 
 /* 80-bit extended (10 bytes, little-endian) to the nearest double. */
@@ -476,7 +506,7 @@ static double from_x87(const uint8_t *raw)
     return sign ? -v : v;
 }
 
-int emu_x87_st0(emu *e, double *value, uint8_t *raw)
+int emu_uc_x87_st0(emu_uc *e, double *value, uint8_t *raw)
 {
     uint16_t fpsw = 0, fptag = 0;
     uc_reg_read(e->uc, UC_X86_REG_FPSW, &fpsw);

@@ -1,5 +1,5 @@
 /*
- * emu/engine/unicorn_info.h: which Unicorn this process runs, and whether its
+ * emu/engine/unicorn/uc_info.h: which Unicorn this process runs, and whether its
  * emulated stores take the fast path.
  *
  * Unicorn 2.0.x sends every guest store through a slow path (a page

@@ -1,7 +1,7 @@
 /*
- * emu/engine/coverage.c: which blocks of the profile's routines an engine
+ * emu/engine/unicorn/uc_coverage.c: which blocks of the profile's routines an engine
  * executes (emu_cover_start, emu/engine/emu.h). There is no hook of its own: the
- * engine's one block hook (emu/engine/call.c, the instruction budget) calls
+ * engine's one block hook (emu/engine/unicorn/uc_call.c, the instruction budget) calls
  * emu_cover_block the first time it meets a translated block (a miss in
  * its memo), and every recovered basic block whose first instruction lies
  * in that translated block has run (a translated block is entered only at
@@ -14,24 +14,24 @@
 #include <string.h>
 
 #include "emu/image/blocks.h"
-#include "emu/engine/emu_internal.h"
+#include "emu/engine/unicorn/uc_internal.h"
 
 static void mark(void *arg, unsigned i)
 {
     ((uint8_t *)arg)[i] = 1;
 }
 
-void emu_cover_block(emu *e, uint32_t addr, uint32_t size)
+void emu_uc_cover_block(emu_uc *e, uint32_t addr, uint32_t size)
 {
     const struct emu_blockmap *m = e->cover_map;
     if (!e->covering || addr + size <= m->lo || addr >= m->hi) return;
     emu_blocks_in_range(m, addr, size, mark, e->cover_hits);
 }
 
-int emu_cover_start(emu *e, const struct emu_blockmap *m, uint8_t *hits, ff_error *err)
+int emu_uc_cover_start(emu_uc *e, const struct emu_blockmap *m, uint8_t *hits, ff_error *err)
 {
     (void)err;
-    emu_cover_stop(e);
+    emu_uc_cover_stop(e);
     if (!m->nblocks) return 0;
     e->cover_map = m;
     e->cover_hits = hits;
@@ -41,7 +41,7 @@ int emu_cover_start(emu *e, const struct emu_blockmap *m, uint8_t *hits, ff_erro
     return 0;
 }
 
-void emu_cover_stop(emu *e)
+void emu_uc_cover_stop(emu_uc *e)
 {
     if (!e->covering) return;
     e->covering = 0;

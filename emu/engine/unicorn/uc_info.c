@@ -1,10 +1,10 @@
 /*
- * emu/engine/unicorn_info.c: the Unicorn version and the store-path probe
- * (emu/engine/unicorn_info.h). The probe runs on an engine of its own, with no
+ * emu/engine/unicorn/uc_info.c: the Unicorn version and the store-path probe
+ * (emu/engine/unicorn/uc_info.h). The probe runs on an engine of its own, with no
  * hook, so what it measures is the library, not our hooks. Nothing here
  * prints or exits.
  */
-#include "emu/engine/unicorn_info.h"
+#include "emu/engine/unicorn/uc_info.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,10 +13,9 @@
 
 #define PROBE_CODE 0x10000u
 #define PROBE_DATA 0x20000u
-#define PROBE_LOOPS 500u  /* 8 accesses each: 4000 stores, about 0.5 ms on the slow path */
+#define PROBE_LOOPS 500u /* 8 accesses each: 4000 stores, about 0.5 ms on the slow path */
 #define PROBE_PER_LOOP 8u
 #define PROBE_PASSES 3
-
 
 /*
  * The probe's loop, at PROBE_CODE:
@@ -117,9 +116,12 @@ emu_store_path emu_store_path_of(double store_ns, double load_ns)
 const char *emu_store_path_name(emu_store_path p)
 {
     switch (p) {
-    case EMU_STORE_FAST: return "fast";
-    case EMU_STORE_SLOW: return "slow";
-    case EMU_STORE_UNKNOWN: break;
+    case EMU_STORE_FAST:
+        return "fast";
+    case EMU_STORE_SLOW:
+        return "slow";
+    case EMU_STORE_UNKNOWN:
+        break;
     }
     return "unknown";
 }

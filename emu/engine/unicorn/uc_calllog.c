@@ -1,5 +1,5 @@
 /*
- * emu/engine/calllog.c: recording the calls of a few routines during replays
+ * emu/engine/unicorn/uc_calllog.c: recording the calls of a few routines during replays
  * (emu_calls_start, emu/engine/emu.h): a UC_HOOK_CODE on exactly each entry
  * address and each return site. At an entry, ESP points at the return
  * address, the arguments follow it; at a return site (the ret about to
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common/le.h"
-#include "emu/engine/emu_internal.h"
+#include "emu/engine/unicorn/uc_internal.h"
 
 #define NOT_KEPT 0xFFFFFFFFu
 
@@ -27,26 +27,29 @@ static uint32_t reg(uc_engine *uc, int id)
     return v;
 }
 
-static uint32_t guest_u32(emu *e, uint32_t addr)
+static uint32_t guest_u32(emu_uc *e, uint32_t addr)
 {
-    const uint8_t *p = emu_host(e, addr, 4);
+    const uint8_t *p = emu_uc_host(e, addr, 4);
     return p ? le_u32(p) : 0;
 }
 
-static void guest_copy8(emu *e, uint32_t addr, uint8_t out[8])
+static void guest_copy8(emu_uc *e, uint32_t addr, uint8_t out[8])
 {
-    const uint8_t *p = emu_host(e, addr, 8);
-    if (p) memcpy(out, p, 8);
-    else memset(out, 0, 8);
+    const uint8_t *p = emu_uc_host(e, addr, 8);
+    if (p)
+        memcpy(out, p, 8);
+    else
+        memset(out, 0, 8);
 }
 
 static void on_entry(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)size;
-    emu *e = user;
+    emu_uc *e = user;
     if (!e->call_recs) return;
     unsigned r = 0;
-    while (r < e->ncall_entries && e->call_entries[r] != (uint32_t)addr) r++;
+    while (r < e->ncall_entries && e->call_entries[r] != (uint32_t)addr)
+        r++;
     if (r == e->ncall_entries) return;
     uint32_t esp = reg(uc, UC_X86_REG_ESP);
     uint32_t idx = NOT_KEPT;
@@ -74,7 +77,7 @@ static void on_return(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)addr;
     (void)size;
-    emu *e = user;
+    emu_uc *e = user;
     if (!e->call_recs) return;
     uint32_t esp = reg(uc, UC_X86_REG_ESP), eax = reg(uc, UC_X86_REG_EAX);
     /* Every pending call entered at or below this ESP ends here: the one
@@ -91,7 +94,7 @@ static void on_return(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     }
 }
 
-static void remove_hooks(emu *e)
+static void remove_hooks(emu_uc *e)
 {
     for (unsigned i = 0; i < e->ncall_hooks; i++)
         uc_hook_del(e->uc, e->call_hooks[i]);
@@ -102,10 +105,10 @@ static void remove_hooks(emu *e)
     e->ncall_hooks = e->ncall_entries = 0;
 }
 
-int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t *rets,
-                    unsigned nrets, ff_error *err)
+int emu_uc_calls_start(emu_uc *e, const uint32_t *entries, unsigned n, const uint32_t *rets,
+                       unsigned nrets, ff_error *err)
 {
-    emu_calls_stop(e);
+    emu_uc_calls_stop(e);
     e->call_hooks = calloc((size_t)n + nrets + 1, sizeof *e->call_hooks);
     e->call_entries = malloc(((size_t)n + 1) * sizeof *e->call_entries);
     if (!e->call_hooks || !e->call_entries) {
@@ -116,29 +119,29 @@ int emu_calls_start(emu *e, const uint32_t *entries, unsigned n, const uint32_t 
     e->ncall_entries = n;
     for (unsigned i = 0; i < n + nrets; i++) {
         uint32_t a = i < n ? entries[i] : rets[i - n];
-        uc_err ue = uc_hook_add(e->uc, &e->call_hooks[e->ncall_hooks], UC_HOOK_CODE,
-                                (void *)(i < n ? on_entry : on_return), e, (uint64_t)a,
-                                (uint64_t)a);
+        uc_err ue =
+            uc_hook_add(e->uc, &e->call_hooks[e->ncall_hooks], UC_HOOK_CODE,
+                        (void *)(i < n ? on_entry : on_return), e, (uint64_t)a, (uint64_t)a);
         if (ue != UC_ERR_OK) {
             remove_hooks(e);
-            return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a code hook at 0x%x: %s",
-                                a, uc_strerror(ue));
+            return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a code hook at 0x%x: %s", a,
+                                uc_strerror(ue));
         }
         e->ncall_hooks++;
     }
-    if (emu_drop_code(e, err) < 0) {
+    if (emu_uc_drop_code(e, err) < 0) {
         remove_hooks(e);
         return -1;
     }
     return 0;
 }
 
-int emu_calls_armed(const emu *e)
+int emu_uc_calls_armed(const emu_uc *e)
 {
     return e->call_hooks != NULL;
 }
 
-void emu_calls_record(emu *e, emu_callrec *recs, size_t cap)
+void emu_uc_calls_record(emu_uc *e, emu_callrec *recs, size_t cap)
 {
     e->call_recs = recs;
     e->call_cap = recs ? cap : 0;
@@ -146,16 +149,16 @@ void emu_calls_record(emu *e, emu_callrec *recs, size_t cap)
     e->call_depth = 0;
 }
 
-size_t emu_calls_taken(const emu *e, size_t *total)
+size_t emu_uc_calls_taken(const emu_uc *e, size_t *total)
 {
     if (total) *total = e->call_total;
     return e->call_n;
 }
 
-void emu_calls_stop(emu *e)
+void emu_uc_calls_stop(emu_uc *e)
 {
-    emu_calls_record(e, NULL, 0);
+    emu_uc_calls_record(e, NULL, 0);
     if (!e->call_hooks) return;
     remove_hooks(e);
-    emu_drop_code(e, NULL);
+    emu_uc_drop_code(e, NULL);
 }

@@ -1,5 +1,5 @@
 /*
- * emu/engine/watch.c: which instruction wrote a guest range during calls. Used
+ * emu/engine/unicorn/uc_watch.c: which instruction wrote a guest range during calls. Used
  * to name the original instruction behind a divergence: the harness
  * replays a clip up to the diverging call with a watch on the field's
  * bytes. A write hook restricted to the range; the image's translated code
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emu/engine/emu_internal.h"
+#include "emu/engine/unicorn/uc_internal.h"
 
 static void on_write(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
                      void *user)
@@ -18,7 +18,7 @@ static void on_write(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, i
     (void)type;
     (void)addr;
     (void)size;
-    emu *e = user;
+    emu_uc *e = user;
     uint32_t eip;
     /* 0 when Unicorn cannot say: no routine, no instruction is then named. */
     if (uc_reg_read(uc, UC_X86_REG_EIP, &eip) != UC_ERR_OK) eip = 0;
@@ -40,7 +40,7 @@ static void on_pc_sync(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
     (void)user;
 }
 
-int emu_drop_code(emu *e, ff_error *err)
+int emu_uc_drop_code(emu_uc *e, ff_error *err)
 {
     uc_err ue = uc_ctl_remove_cache(e->uc, (uint64_t)e->image_base,
                                     (uint64_t)e->image_base + e->image_size);
@@ -50,9 +50,9 @@ int emu_drop_code(emu *e, ff_error *err)
     return 0;
 }
 
-int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err)
+int emu_uc_watch_writes(emu_uc *e, uint32_t addr, uint32_t len, ff_error *err)
 {
-    if (emu_unwatch(e, err) < 0) return -1;
+    if (emu_uc_unwatch(e, err) < 0) return -1;
     if (len == 0) return ff_error_set(err, FF_E_USAGE, NULL, -1, "empty watch range");
     memset(&e->watch, 0, sizeof e->watch);
     uc_err ue = uc_hook_add(e->uc, &e->watch_hook, UC_HOOK_MEM_WRITE, (void *)on_write, e,
@@ -61,10 +61,10 @@ int emu_watch_writes(emu *e, uint32_t addr, uint32_t len, ff_error *err)
         return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a write watch: %s",
                             uc_strerror(ue));
     e->watching = 1;
-    return emu_drop_code(e, err);
+    return emu_uc_drop_code(e, err);
 }
 
-int emu_unwatch(emu *e, ff_error *err)
+int emu_uc_unwatch(emu_uc *e, ff_error *err)
 {
     if (!e->watching) return 0;
     uc_err ue = uc_hook_del(e->uc, e->watch_hook);
@@ -72,15 +72,15 @@ int emu_unwatch(emu *e, ff_error *err)
         return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot remove the write watch: %s",
                             uc_strerror(ue));
     e->watching = 0;
-    return emu_drop_code(e, err);
+    return emu_uc_drop_code(e, err);
 }
 
-void emu_watch_reset(emu *e)
+void emu_uc_watch_reset(emu_uc *e)
 {
     memset(&e->watch, 0, sizeof e->watch);
 }
 
-void emu_watch_result(emu *e, emu_writer *w)
+void emu_uc_watch_result(emu_uc *e, emu_writer *w)
 {
     memset(w, 0, sizeof *w);
     w->writes = e->watch.writes;
@@ -99,7 +99,7 @@ void emu_watch_result(emu *e, emu_writer *w)
         w->routine_offset = o.offset;
     }
     uint8_t code[48];
-    const uint8_t *host = emu_host(e, w->eip, sizeof code);
+    const uint8_t *host = emu_uc_host(e, w->eip, sizeof code);
     if (!host) return;
     memcpy(code, host, sizeof code);
     const uint8_t *p = code;
@@ -120,15 +120,14 @@ void emu_watch_result(emu *e, emu_writer *w)
  * only to replay a call that faulted: a hook on a page nothing maps, and
  * the image's code retranslated on the way in and out.
  */
-int emu_pc_sync(emu *e, int on, ff_error *err)
+int emu_uc_pc_sync(emu_uc *e, int on, ff_error *err)
 {
     if (on == e->pc_sync) return 0;
     if (on) {
         uc_err ue = uc_hook_add(e->uc, &e->pc_sync_hook, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE,
                                 (void *)on_pc_sync, e, 0xFFFFF000u, 0xFFFFFFFFu);
         if (ue != UC_ERR_OK)
-            return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a hook: %s",
-                                uc_strerror(ue));
+            return ff_error_set(err, FF_E_EMU, NULL, -1, "cannot add a hook: %s", uc_strerror(ue));
     } else {
         uc_err ue = uc_hook_del(e->uc, e->pc_sync_hook);
         if (ue != UC_ERR_OK)
@@ -136,5 +135,5 @@ int emu_pc_sync(emu *e, int on, ff_error *err)
                                 uc_strerror(ue));
     }
     e->pc_sync = on;
-    return emu_drop_code(e, err);
+    return emu_uc_drop_code(e, err);
 }

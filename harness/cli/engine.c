@@ -1,0 +1,46 @@
+/*
+ * harness/cli/engine.c: what the command says about the engine it runs the
+ * original on: the line of `ff8diff --version`, and the one warning a run
+ * gives when the engine says it will be slow (emu/engine/emu.h's engine
+ * info). Knows no kind of engine in particular.
+ */
+#include <stdio.h>
+
+#include "emu/engine/emu.h"
+#include "harness/cli/cli.h"
+
+void cli_engine_probe(const emu_ops *engine, emu_engine_info *info)
+{
+    ff_error err;
+    ff_error_clear(&err);
+    if (emu_engine_info_get(engine, info, 1, &err) < 0) cli_print_error(&err);
+    if (info->warning[0]) cli_warn("%s", info->warning);
+}
+
+void cli_engine_line(const emu_engine_info *info, char *buf, size_t n)
+{
+    snprintf(buf, n, "engine: %s %s%s%s", emu_engine_kind_name(info->kind), info->version,
+             info->summary[0] ? ", " : "", info->summary);
+}
+
+void cli_engine_print_version(void)
+{
+    for (unsigned k = 0; k < EMU_ENGINE__COUNT; k++) {
+        const emu_ops *ops = emu_engine_ops((emu_engine_kind)k);
+        if (!ops) continue;
+        emu_engine_info info;
+        cli_engine_probe(ops, &info);
+        char line[160];
+        cli_engine_line(&info, line, sizeof line);
+        printf("%s", line);
+        for (unsigned i = 0; i < info.nfacts; i++) {
+            const emu_engine_fact *f = &info.facts[i];
+            printf("%s%s ", i ? ", " : " (", f->name);
+            if (f->is_number)
+                printf(f->number == (double)(long long)f->number ? "%.0f" : "%.1f", f->number);
+            else
+                printf("%s", f->text);
+        }
+        printf("%s\n", info.nfacts ? ")" : "");
+    }
+}
