@@ -65,7 +65,7 @@
  *   rot_xyz         {sv, m}         m.m = Rx * Ry * Rz of sv (0x56CD50)
  *   rot_bone        {sv, m}         m.m = the bone rotation of sv (0x56CE30)
  *   scale_uniform   {m, v}          m cells times v, >> 12 (0x56BEF0)
- *   scale_columns   {m, v}          m column j times v[j], >> 12 (0x508C30)
+ *   scale_columns   {a, v, out}     out.m = a.m, column j times v[j], >> 12 (0x508C30)
  *   apply           {a, sv, vout}   vout = (a.m * sv) >> 12
  *   compose         {a, b, out}     out = Compose(a, b) (0x56C2F0)
  *   compose_to      {a, b, out}     the same, the work of Compose (0x56C600)
