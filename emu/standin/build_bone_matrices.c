@@ -56,8 +56,8 @@
  * scale: see README.md, "Cost".)
  *
  * standin_calls.exe (FF_VARIANT_CALLS): another call structure, the same
- * results: L is built through Fx_RotZ, Fx_RotX and Fx_RotY directly (as
- * Fx_BoneRotation builds it), so Fx_BoneRotation is never called.
+ * results: the model scale of a plain-path root is worked out inline, so
+ * Fx_ScaleRows is never called.
  */
 #include "emu/standin/standin.h"
 
@@ -95,17 +95,18 @@ typedef struct sa_pose_scratch {
 
 _Static_assert(sizeof(sa_pose_scratch) == SA_SCRATCH, "BuildBoneMatrices takes 0x58 bytes");
 
-/* m = L, the bone rotation of the angles a = {x, y, z}. */
-SA_INLINE void sa_local(const s16 a[3], sa_matrix *m)
+/* root=model on the plain path: m's nine cells times s >> 12 through
+ * Fx_ScaleRows (v = (s, s, s)); standin_calls.exe (FF_VARIANT_CALLS) does
+ * the same arithmetic inline, one direct call fewer than the profile lists. */
+SA_INLINE void sa_model_scale(sa_matrix *m, const s32 v[3])
 {
 #ifdef FF_VARIANT_CALLS
-    /* The axes in the order applied: z, x, y (order=yxz). */
-    sa_identity(m);
-    Fx_RotZ(a[2], m);
-    Fx_RotX(a[0], m);
-    Fx_RotY(a[1], m);
+    int k;
+
+    for (k = 0; k < 9; k++)
+        m->m[k / 3][k % 3] = (s16)((m->m[k / 3][k % 3] * v[0]) >> 12);
 #else
-    Fx_BoneRotation(a, m);
+    Fx_ScaleRows(m, v);
 #endif
 }
 
@@ -170,12 +171,12 @@ int BuildBoneMatrices(sa_model *m)
         sa_bone *bone = &sk->bones[i];
         int p = sa_parent(bone, i);
 
-        sa_local(bone->rot, &s->local);
+        Fx_BoneRotation(bone->rot, &s->local);
         if (!scaled) {
             /* The plain path. */
             if (p < 0) {
 #if SA_ROOT_MODEL
-                Fx_ScaleRows(&s->local, s->model);
+                sa_model_scale(&s->local, s->model);
 #endif
                 sa_copy_dwords(&bone->world, &s->local, 5);
                 sa_root_t(bone, s);
