@@ -251,10 +251,19 @@ static int read_tick(ref_anim *a, int *ret, ff_error *err)
         cmd->bit = (int16_t)c.bit;
     }
     cmd->flags = (uint8_t)((cmd->flags & ~REF_CMD_HALF) | ((step + 1) % 2) << 2);
-    if (a->pose && ref_build_bone_matrices_table(a->skel, a->bones, a->pose, a->pose_near,
-                                                a->pose_trig) < 0)
-        return ff_error_set(err, FF_E_USAGE, a->dat->name, -1,
-                            "clip %u, tick %u: invalid pose options", cmd->clip, a->tick);
+    if (a->pose) {
+        int rc = ref_build_bone_matrices_table(a->skel, a->bones, a->pose, a->pose_near,
+                                               a->pose_trig);
+        if (rc == REF_POSE_OVERRUN)
+            return ff_error_set(err, FF_E_UNSUPPORTED, a->dat->name, -1,
+                                "clip %u, tick %u: a skeleton of %u bones on the scale path "
+                                "overruns BuildBoneMatrices' two %d-slot stack arrays; what the "
+                                "engine computes there is not the reference's to invent",
+                                cmd->clip, a->tick, a->bones, REF_POSE_STACK_SLOTS);
+        if (rc < 0)
+            return ff_error_set(err, FF_E_USAGE, a->dat->name, -1,
+                                "clip %u, tick %u: invalid pose options", cmd->clip, a->tick);
+    }
     *ret = 0;
     return 0;
 }

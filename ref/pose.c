@@ -1,14 +1,17 @@
 /*
  * ref/pose.c: BuildBoneMatrices (0x508C90) and ComputeBonesWorldMatrices
  * (0x5095B0) of the reference engine on the game's skeleton bytes, as
- * POSE.md states them, with every open choice taken from a ref_pose_opts;
+ * POSE.md states them (the notes' layout by default: the model scale on the
+ * root, the scale path's stack), with every open choice taken from a
+ * ref_pose_opts;
  * and the "near" masks that carry the emulation limit (POSE.md section 4)
  * from the sin / cos values to the cells that depend on them.
  *
  * Writes only bone+0x10 .. +0x21 and +0x24 .. +0x2F of the bones it is
  * given; never reads or writes the pad word at bone+0x22 nor anything
- * outside 16 + 48 x bones bytes. No allocation (the scale vectors live on
- * the stack, 3 KiB), no globals, no printing.
+ * outside 16 + 48 x bones bytes. No allocation (the scale vectors and the
+ * scale path's matrices live on the stack, about 5 KiB), no globals, no
+ * printing.
  */
 #include "common/le.h"
 #include "ref/dat.h"
@@ -130,24 +133,58 @@ typedef struct pose_ctx {
     uint8_t *skel;
     const ref_pose_opts *o;
     int scaled;        /* header flag bit0: the scale path */
+    int stack;         /* the scale path under scale=stack */
+    int32_t model[3];  /* (s, s, s): the model scale as 0x56BEF0's vector */
     int32_t root_t[3]; /* root world translation */
-    int32_t (*vec)[3]; /* per-bone scale vectors of this rebuild */
+    int32_t (*vec)[3]; /* per-bone running scale vectors of this rebuild */
+    int16_t (*mat)[3][3]; /* per-bone matrices without bone scale (stack) */
     uint16_t *near;    /* NULL: no masks */
+    uint16_t *mnear;   /* near masks of mat (stack, with near) */
 } pose_ctx;
+
+static const int32_t unit[3] = {4096, 4096, 4096};
+
+/* root=model: the root's local rotation times s (0x56BEF0 / 0x508C30 with (s, s, s)). */
+static uint16_t model_scaled(const pose_ctx *c, int16_t local[3][3], uint16_t lmask)
+{
+    if (c->o->root != REF_ROOT_MODEL) return lmask;
+    ref_pose_scale_columns(local, c->model);
+    return scale_mask(lmask, c->model);
+}
 
 /* A root (or a bone posed as one): m = local (scaled), t = the root translation. */
 static void pose_root(pose_ctx *c, unsigned i, int16_t local[3][3], uint16_t lmask, ref_matrix *w)
 {
+    lmask = model_scaled(c, local, lmask);
     if (c->scaled) {
         int16_t s[3];
         read3(bone_at(c->skel, i) + DAT_BONE_SCALE, s);
         ref_pose_scale_root(s, c->vec[i]);
+        if (c->stack) {
+            memcpy(c->mat[i], local, sizeof c->mat[i]);
+            if (c->near) c->mnear[i] = lmask;
+        }
         ref_pose_scale_columns(local, c->vec[i]);
         lmask = scale_mask(lmask, c->vec[i]);
     }
     memcpy(w->m, local, sizeof w->m);
     memcpy(w->t, c->root_t, sizeof w->t);
     if (c->near) c->near[i] = lmask;
+}
+
+/* t = parent.t + (parent.m . offset) >> 12; the mask of t from the parent's. */
+static uint16_t child_translation(const pose_ctx *c, const uint8_t *bone, const uint8_t *pbone,
+                                  const ref_matrix *pm, uint16_t pmask, ref_matrix *w)
+{
+    const ref_pose_opts *o = c->o;
+    int16_t len = le_s16((o->length == REF_LENGTH_OWN ? bone : pbone) + DAT_BONE_LENGTH);
+    int16_t v[3];
+    int32_t d[3];
+    ref_pose_offset_vector(o->offset, len, v);
+    ref_pose_apply(pm->m, v, o->width_t, d);
+    for (int k = 0; k < 3; k++)
+        w->t[k] = pw_add(pm->t[k], d[k]);
+    return c->near ? offset_mask(pmask, v) : 0;
 }
 
 /* A child of bone p (earlier, or later read as its bytes stand). */
@@ -159,30 +196,36 @@ static void pose_child(pose_ctx *c, unsigned i, unsigned p, int later, int16_t l
     ref_matrix pm;
     ref_matrix_load(pbone + MATRIX_AT, &pm);
     uint16_t pmask = (c->near && !later) ? c->near[p] : 0;
-    static const int32_t unit[3] = {4096, 4096, 4096};
+    uint16_t tmask = child_translation(c, bone, pbone, &pm, pmask, w);
+    uint16_t wmask;
     if (c->scaled) {
         int16_t s[3];
         read3(bone + DAT_BONE_SCALE, s);
-        ref_pose_scale_child(s, later ? unit : c->vec[p], o->width, c->vec[i]);
-        if (o->scale == REF_SCALE_PRE) {
+        ref_pose_scale_child(s, later ? unit : c->vec[p], o->width_vec, c->vec[i]);
+    }
+    if (c->stack) {
+        /* M = M[parent] . local (a later parent: its stored matrix), m = M scaled by w. */
+        const int16_t(*up)[3] = later ? (const int16_t(*)[3])pm.m : (const int16_t(*)[3])c->mat[p];
+        uint16_t upmask = c->near ? (later ? 0 : c->mnear[p]) : 0;
+        wmask = c->near ? mul_mask(up, upmask & CELLS, local, lmask) : 0;
+        ref_pose_mul(up, local, o->step, c->mat[i]);
+        if (c->near) c->mnear[i] = wmask;
+        memcpy(w->m, c->mat[i], sizeof w->m);
+        ref_pose_scale_columns(w->m, c->vec[i]);
+        wmask = scale_mask(wmask, c->vec[i]);
+    } else {
+        if (c->scaled && o->scale == REF_SCALE_PRE) {
             ref_pose_scale_columns(local, c->vec[i]);
             lmask = scale_mask(lmask, c->vec[i]);
         }
+        wmask = c->near ? mul_mask(pm.m, pmask & CELLS, local, lmask) : 0;
+        ref_pose_mul(pm.m, local, o->step, w->m);
+        if (c->scaled && o->scale == REF_SCALE_POST) {
+            ref_pose_scale_columns(w->m, c->vec[i]);
+            wmask = scale_mask(wmask, c->vec[i]);
+        }
     }
-    uint16_t wmask = c->near ? mul_mask(pm.m, pmask & CELLS, local, lmask) : 0;
-    ref_pose_mul(pm.m, local, o->step, w->m);
-    if (c->scaled && o->scale == REF_SCALE_POST) {
-        ref_pose_scale_columns(w->m, c->vec[i]);
-        wmask = scale_mask(wmask, c->vec[i]);
-    }
-    int16_t len = le_s16((o->length == REF_LENGTH_OWN ? bone : pbone) + DAT_BONE_LENGTH);
-    int16_t v[3];
-    int32_t d[3];
-    ref_pose_offset_vector(o->offset, len, v);
-    ref_pose_apply(pm.m, v, o->width, d);
-    for (int k = 0; k < 3; k++)
-        w->t[k] = pw_add(pm.t[k], d[k]);
-    if (c->near) c->near[i] = (uint16_t)(wmask | offset_mask(pmask, v));
+    if (c->near) c->near[i] = (uint16_t)(wmask | tmask);
 }
 
 int ref_build_bone_matrices_table(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
@@ -190,12 +233,19 @@ int ref_build_bone_matrices_table(uint8_t *skel, unsigned bones, const ref_pose_
 {
     if (!skel || !ref_pose_opts_valid(o) || bones > REF_POSE_MAX_BONES) return -1;
     int32_t vec[REF_POSE_MAX_BONES][3];
-    pose_ctx c = {skel, o, skel[DAT_SKEL_FLAGS] & 1, {0, 0, 0}, vec, near};
+    int16_t mat[REF_POSE_STACK_SLOTS][3][3];
+    uint16_t mnear[REF_POSE_STACK_SLOTS];
+    int scaled = skel[DAT_SKEL_FLAGS] & 1;
+    int16_t s = le_s16(skel + DAT_SKEL_MODEL_SCALE);
+    pose_ctx c = {skel, o, scaled, scaled && o->scale == REF_SCALE_STACK, {s, s, s}, {0, 0, 0},
+                  vec,  mat, near, mnear};
+    unsigned posed = bones;
+    if (c.stack && bones > REF_POSE_STACK_SLOTS) posed = REF_POSE_STACK_SLOTS;
     int16_t root[3];
     read3(skel + DAT_SKEL_ROOT, root);
-    ref_pose_root_translation(root, le_s16(skel + DAT_SKEL_MODEL_SCALE), c.root_t);
+    ref_pose_root_translation(root, s, c.root_t);
     int irregular = 0;
-    for (unsigned i = 0; i < bones; i++) {
+    for (unsigned i = 0; i < posed; i++) {
         uint8_t *bone = bone_at(skel, i);
         int16_t parent = le_s16(bone + DAT_BONE_PARENT), ang[3], local[3][3];
         read3(bone + DAT_BONE_ROT, ang);
@@ -210,7 +260,7 @@ int ref_build_bone_matrices_table(uint8_t *skel, unsigned bones, const ref_pose_
         ref_matrix_store(bone + MATRIX_AT, &w);
         if (kind == PARENT_LATER || kind == PARENT_OUTSIDE) irregular++;
     }
-    return irregular;
+    return posed < bones ? REF_POSE_OVERRUN : irregular;
 }
 
 int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
@@ -235,7 +285,7 @@ int ref_world_matrices(uint8_t *skel, unsigned bones, const ref_matrix *base,
         uint8_t *p = bone_at(skel, i) + MATRIX_AT;
         ref_matrix m;
         ref_matrix_load(p, &m);
-        ref_pose_compose(&b, &m, o->step, o->width, &m);
+        ref_pose_compose(&b, &m, o->step, o->width_t, &m);
         ref_matrix_store(p, &m);
     }
     return 0;

@@ -37,13 +37,25 @@
     XX(PZ, "+z") XX(NZ, "-z") XX(PY, "+y") XX(NY, "-y") XX(PX, "+x") XX(NX, "-x")
 /* L: the parent's bone size or the bone's own. */
 #define REF_POSE_LENGTH_MAP(XX) XX(PARENT, "parent") XX(OWN, "own")
-/* Scale path: columns scaled before or after composing with the parent. */
-#define REF_POSE_SCALE_MAP(XX) XX(PRE, "pre") XX(POST, "post")
 /*
- * Width of the sums of products of the translations (Compose, (M.v) >> 12)
- * and of the scale path's vectors: 32-bit two's complement (imul, add, sar:
- * a sum past 2^31 wraps) or 64-bit (imul into edx:eax, add/adc, shrd: exact),
- * the shifted result kept in 32 bits either way.
+ * The model scale s (skeleton +2) on the root's rotation: multiplied in
+ * (0x56BEF0 with (s, s, s) on the plain path, 0x508C30 on the scale path:
+ * the byte-level notes), or not at all (the older reading).
+ */
+#define REF_POSE_ROOT_MAP(XX) XX(MODEL, "model") XX(NONE, "none")
+/*
+ * Scale path (skeleton flag bit0): "stack" is the notes' layout (matrices
+ * without bone scale and running vectors on two 80-slot stack arrays, each
+ * bone's columns scaled by its running vector); "pre" and "post" are the
+ * older readings: the local rotation's columns scaled before, or the
+ * composed matrix's after, composing with the parent's stored matrix.
+ */
+#define REF_POSE_SCALE_MAP(XX) XX(STACK, "stack") XX(PRE, "pre") XX(POST, "post")
+/*
+ * Width of the integer products and sums at one arithmetic site: 32-bit two's
+ * complement (imul, add, sar: a sum past 2^31 wraps) or 64-bit (imul into
+ * edx:eax, add/adc, shrd: exact), the shifted result kept in 32 bits either
+ * way. One choice per site (REF_POSE_KEY_MAP's width-* keys).
  */
 #define REF_POSE_WIDTH_MAP(XX) XX(32, "32") XX(64, "64")
 
@@ -53,6 +65,7 @@
 #define REF_POSE_STEP_ENUM_(name, text) REF_POSE_ENUM_(REF_STEP_, name, text)
 #define REF_POSE_OFFSET_ENUM_(name, text) REF_POSE_ENUM_(REF_OFFSET_, name, text)
 #define REF_POSE_LENGTH_ENUM_(name, text) REF_POSE_ENUM_(REF_LENGTH_, name, text)
+#define REF_POSE_ROOT_ENUM_(name, text) REF_POSE_ENUM_(REF_ROOT_, name, text)
 #define REF_POSE_SCALE_ENUM_(name, text) REF_POSE_ENUM_(REF_SCALE_, name, text)
 #define REF_POSE_WIDTH_ENUM_(name, text) REF_POSE_ENUM_(REF_WIDTH_, name, text)
 typedef enum ref_pose_order {
@@ -66,6 +79,7 @@ typedef enum ref_pose_offset {
 typedef enum ref_pose_length {
     REF_POSE_LENGTH_MAP(REF_POSE_LENGTH_ENUM_) REF_LENGTH__COUNT
 } ref_pose_length;
+typedef enum ref_pose_root { REF_POSE_ROOT_MAP(REF_POSE_ROOT_ENUM_) REF_ROOT__COUNT } ref_pose_root;
 typedef enum ref_pose_scale {
     REF_POSE_SCALE_MAP(REF_POSE_SCALE_ENUM_) REF_SCALE__COUNT
 } ref_pose_scale;
@@ -74,36 +88,73 @@ typedef enum ref_pose_width {
 } ref_pose_width;
 
 /*
- * One combination of the open choices. Plain data: a zeroed value is the
- * default combination (the first value of every list above), and a copy is
- * a copy. Only the REF_* values above are valid in each field.
+ * What a choice can change, which is where a search must look to decide it
+ * (one value a key, REF_POSE_KEY_MAP's fifth column):
+ *   CELLS  the bone matrices' cells on the plain path
+ *   T      the bone translations on the plain path
+ *   SCALE  the bones of skeletons that take the scale path
+ *   SUMS   only sums of products past 2^31 (extreme states, world matrices)
+ *   NONE   nothing: the values agree on every input (a width site whose
+ *          result keeps bits that a 32-bit product holds exactly); the
+ *          choice is kept so that a report can say so
  */
-typedef struct ref_pose_opts {
-    ref_pose_order order;
-    ref_pose_trig trig;
-    ref_pose_step step;
-    ref_pose_offset offset;
-    ref_pose_length length;
-    ref_pose_scale scale;
-    ref_pose_width width;
-} ref_pose_opts;
+#define REF_POSE_SHOWS_MAP(XX)                                                                     \
+    XX(CELLS, "cells") XX(T, "translations") XX(SCALE, "scale") XX(SUMS, "sums") XX(NONE, "none")
+#define REF_POSE_SHOWS_ENUM_(name, text) REF_POSE_ENUM_(REF_SHOWS_, name, text)
+typedef enum ref_pose_shows {
+    REF_POSE_SHOWS_MAP(REF_POSE_SHOWS_ENUM_) REF_SHOWS__COUNT
+} ref_pose_shows;
 
-/* The options by key, in canonical text order: key enum, field and its type, text name. */
+/*
+ * The options, one row a key in canonical text order: key enum, field, its
+ * type, text name, what it shows (ref_pose_shows), its value map. Adding a
+ * choice is adding a row (and its field below): every list, count, size
+ * and search stage is derived from these rows.
+ */
 #define REF_POSE_KEY_MAP(XX)                                                                       \
-    XX(ORDER, order, ref_pose_order, "order")                                                      \
-    XX(TRIG, trig, ref_pose_trig, "trig")                                                          \
-    XX(STEP, step, ref_pose_step, "step")                                                          \
-    XX(OFFSET, offset, ref_pose_offset, "offset")                                                  \
-    XX(LENGTH, length, ref_pose_length, "length")                                                  \
-    XX(SCALE, scale, ref_pose_scale, "scale")                                                      \
-    XX(WIDTH, width, ref_pose_width, "width")
-#define REF_POSE_KEY_ENUM_(name, field, type, text) REF_POSE_KEY_##name,
+    XX(ORDER, order, ref_pose_order, "order", CELLS, REF_POSE_ORDER_MAP)                           \
+    XX(TRIG, trig, ref_pose_trig, "trig", CELLS, REF_POSE_TRIG_MAP)                                \
+    XX(STEP, step, ref_pose_step, "step", CELLS, REF_POSE_STEP_MAP)                                \
+    XX(ROOT, root, ref_pose_root, "root", CELLS, REF_POSE_ROOT_MAP)                                \
+    XX(OFFSET, offset, ref_pose_offset, "offset", T, REF_POSE_OFFSET_MAP)                          \
+    XX(LENGTH, length, ref_pose_length, "length", T, REF_POSE_LENGTH_MAP)                          \
+    XX(SCALE, scale, ref_pose_scale, "scale", SCALE, REF_POSE_SCALE_MAP)                           \
+    XX(WIDTH_T, width_t, ref_pose_width, "width-t", SUMS, REF_POSE_WIDTH_MAP)                      \
+    XX(WIDTH_COLS, width_cols, ref_pose_width, "width-cols", NONE, REF_POSE_WIDTH_MAP)             \
+    XX(WIDTH_MODEL, width_model, ref_pose_width, "width-model", NONE, REF_POSE_WIDTH_MAP)          \
+    XX(WIDTH_VEC, width_vec, ref_pose_width, "width-vec", SUMS, REF_POSE_WIDTH_MAP)
+#define REF_POSE_KEY_ENUM_(name, field, type, text, shows, map) REF_POSE_KEY_##name,
 typedef enum ref_pose_key { REF_POSE_KEY_MAP(REF_POSE_KEY_ENUM_) REF_POSE_KEY__COUNT } ref_pose_key;
 
-/* Combinations in the whole space: 6 x 4 x 2 x 6 x 2 x 2 x 2. */
-#define REF_POSE_OPTS_COUNT 2304u
-/* Bytes enough for the canonical text form, NUL included. */
-#define REF_POSE_OPTS_TEXT_MAX 96
+/*
+ * One combination of the open choices. Plain data: a zeroed value is the
+ * default combination (the first value of every list above), and a copy is
+ * a copy. Only the REF_* values above are valid in each field. The width
+ * sites: width_t the translations (0x56C3D0, Compose's translation in
+ * 0x56C2F0 and the world matrices), width_vec the scale path's running
+ * vectors, width_cols the column scaling (0x508C30), width_model the model
+ * scale on the root (0x56BEF0).
+ */
+#define REF_POSE_FIELD_(name, field, type, text, shows, map) type field;
+typedef struct ref_pose_opts {
+    REF_POSE_KEY_MAP(REF_POSE_FIELD_)
+} ref_pose_opts;
+#undef REF_POSE_FIELD_
+
+/* Combinations in the whole space (the product of the value counts). */
+#define REF_POSE_COUNT_(name, text) +1
+#define REF_POSE_KEY_COUNT_(name, field, type, text, shows, map) *(0 map(REF_POSE_COUNT_))
+#define REF_POSE_OPTS_COUNT (1u REF_POSE_KEY_MAP(REF_POSE_KEY_COUNT_))
+/*
+ * Bytes enough for the canonical text form, NUL included: per key its name,
+ * '=', ',' and (more than) its longest value, from the maps.
+ */
+#define REF_POSE_TEXT_CAT_(name, text) text
+#define REF_POSE_KEY_TEXT_(name, field, type, text, shows, map)                                    \
+    +sizeof(text) + sizeof(map(REF_POSE_TEXT_CAT_))
+#define REF_POSE_OPTS_TEXT_MAX (1 REF_POSE_KEY_MAP(REF_POSE_KEY_TEXT_))
+/* The shorthand key that sets every width site at once ("width=64"). */
+#define REF_POSE_WIDTH_ALL "width"
 
 /* The default combination (all zero). */
 void ref_pose_opts_default(ref_pose_opts *o);
@@ -112,8 +163,14 @@ int ref_pose_opts_valid(const ref_pose_opts *o);
 
 /* "order", "trig", ...; NULL when key is out of range. */
 const char *ref_pose_key_name(ref_pose_key key);
-/* How many values key has (6, 4, 2, 6, 2, 2, 2); 0 when key is out of range. */
+/* How many values key has; 0 when key is out of range. */
 unsigned ref_pose_value_count(ref_pose_key key);
+/* What key's choice can change (ref_pose_shows); REF_SHOWS_NONE when key is out of range. */
+ref_pose_shows ref_pose_key_shows(ref_pose_key key);
+/* "cells", "translations", ...; NULL when out of range. */
+const char *ref_pose_shows_name(ref_pose_shows s);
+/* 1 when key is one of the width-* sites. */
+int ref_pose_key_is_width(ref_pose_key key);
 /* Text of value v of key ("x87-floor", "+y", ...); NULL when either is out of range. */
 const char *ref_pose_value_name(ref_pose_key key, unsigned v);
 /* The value index o holds for key (REF_POSE_KEY__COUNT or more: 0). */
@@ -126,8 +183,8 @@ int ref_pose_opts_set(ref_pose_opts *o, ref_pose_key key, unsigned v);
 
 /*
  * The enumerator: index 0 .. REF_POSE_OPTS_COUNT - 1 <-> combination, each
- * combination exactly once, index 0 the default, the last key (width)
- * varying fastest. ref_pose_opts_at returns -1 (o unchanged) for an index
+ * combination exactly once, index 0 the default, the last key of
+ * REF_POSE_KEY_MAP varying fastest. ref_pose_opts_at returns -1 (o unchanged) for an index
  * out of range; ref_pose_opts_index returns REF_POSE_OPTS_COUNT for an
  * invalid o.
  */
@@ -136,18 +193,23 @@ unsigned ref_pose_opts_index(const ref_pose_opts *o);
 
 /*
  * Parses the text form "order=xyz,trig=x87-nearest,step=nearest-even,
- * offset=+z,length=parent,scale=pre,width=32": comma-separated key=value
- * items, in any order, any subset of the keys (the others take their
- * defaults; "" is the default combination). No spaces. An unknown key, an unknown value,
- * an item without '=', an empty item or a key given twice is an FF_E_USAGE
+ * offset=+z,length=parent,root=model,scale=stack,width-t=32,...":
+ * comma-separated key=value items, in any order, any subset of the keys
+ * (the others take their defaults; "" is the default combination). No
+ * spaces. "width=V" sets every width-* site to V (the single width of older
+ * texts, golden traces among them); a width-* key given with it overrides
+ * it for its site whatever the order. An unknown key, an unknown value, an
+ * item without '=', an empty item or a key given twice is an FF_E_USAGE
  * error naming the item and listing what is accepted; *out is then left
  * unchanged. text may not be NULL.
  */
 int ref_pose_opts_parse(const char *text, ref_pose_opts *out, ff_error *err);
 /*
  * Writes the canonical text form (every key, in REF_POSE_KEY_MAP order) into
- * buf (n bytes, REF_POSE_OPTS_TEXT_MAX is enough), always NUL-terminated;
- * an invalid field prints as "?". Returns buf.
+ * buf (n bytes, REF_POSE_OPTS_TEXT_MAX is always enough); an invalid field
+ * prints as "?". Returns buf, or NULL when n is too small for the whole
+ * text: buf then holds "" (n > 0), never a truncated text that would read
+ * back as other options.
  */
 char *ref_pose_opts_format(const ref_pose_opts *o, char *buf, size_t n);
 
@@ -257,10 +319,12 @@ void ref_pose_compose(const ref_matrix *a, const ref_matrix *b, ref_pose_step st
                       ref_pose_width w, ref_matrix *out);
 
 /*
- * The scale path (0x508C30 as POSE.md section 3 states it): column j of m
- * becomes (m[i][j] * v[j]) >> 12, the product wrapping in 32 bits, the
- * shift arithmetic, the result wrapped to s16. (Not a width choice: a cell
- * keeps bits 12..27 of the product, the same in 32 and 64 bits.)
+ * Column scaling (0x508C30 (src, v, dst), the notes' three arguments, here
+ * in place): column j of m becomes (m[i][j] * v[j]) >> 12, the shift
+ * arithmetic, the result wrapped to s16. Its width (width-cols) and the
+ * model scale's (0x56BEF0, width-model) change no value: a cell keeps bits
+ * 12..27 of the product, which a 32-bit product holds exactly; the keys
+ * exist so that a report can say so (REF_SHOWS_NONE).
  */
 void ref_pose_scale_columns(int16_t m[3][3], const int32_t v[3]);
 /*
@@ -290,37 +354,55 @@ void ref_pose_offset_vector(ref_pose_offset offset, int16_t length, int16_t v[3]
 /* Bone counts the bone writer accepts (the skeleton's count is a u8). */
 #define REF_POSE_MAX_BONES 255
 
+/* The slots of each of the two stack arrays of the scale path (scale=stack). */
+#define REF_POSE_STACK_SLOTS 80
+/* ref_build_bone_matrices' result for a skeleton that overruns those arrays. */
+#define REF_POSE_OVERRUN (-2)
+
 /*
  * BuildBoneMatrices (0x508C90) on skel (16-byte header + 48 x bones bytes,
- * the game's layout), bones in index order. For bone i:
- *   local = ref_pose_rotation(rot at bone+4) under o;
- *   scale path (header flag bit0 set): v = ref_pose_scale_root(bone scale)
- *     for a root, ref_pose_scale_child(bone scale, parent's v, o->width) for
- *     a child;
- *     columns of local scaled by v before composing (pre) or of the world
- *     matrix after (post);
- *   root (parent -1): m = local; t[k] = (root[k] * model scale) >> 8;
- *   child: m = parent.m . local; t = parent.t + ref_pose_apply(parent.m, v,
- *     o->width)
- *     where v has L (parent's or own bone size, s16) on the axis and sign
- *     of o->offset (a negated L wraps in s16);
+ * the game's layout), bones in index order, s the model scale (header +2).
+ * For bone i, local = ref_pose_rotation(rot at bone+4) under o, and with
+ * root=model a root's local has its 9 cells times s >> 12 (0x56BEF0 with
+ * (s, s, s)); root=none leaves it as it is. Then:
+ *   plain path (header flag bit0 clear), and the scale path under pre/post:
+ *     root (parent -1): m = local; t[k] = (root[k] * s) >> 8;
+ *     child: m = parent.m . local; t = parent.t + ref_pose_apply(parent.m,
+ *       v, width_t), v with L (parent's or own bone size, s16) on the axis
+ *       and sign of o->offset (a negated L wraps in s16);
+ *     on the scale path the running vector is ref_pose_scale_root(bone
+ *     scale) for a root, ref_pose_scale_child(bone scale, parent's,
+ *     width_vec) for a child, and local's columns are scaled by it before
+ *     composing (pre), or m's after (post);
+ *   scale path under stack (the notes' layout): two arrays of
+ *     REF_POSE_STACK_SLOTS slots, matrices M without bone scale and running
+ *     vectors w. Root: M = local (model-scaled as above), w =
+ *     ref_pose_scale_root(bone scale), m = M with columns scaled by w, t as
+ *     above. Child: t = parent.t + ref_pose_apply(parent's stored, scaled
+ *     m, v, width_t); M = M[parent] . local; w = ref_pose_scale_child(bone
+ *     scale, w[parent], width_vec); m = M with columns scaled by w. A
+ *     skeleton of more than REF_POSE_STACK_SLOTS bones on this path
+ *     overruns the engine's arrays, whose effect is not the reference's to
+ *     invent: the first REF_POSE_STACK_SLOTS bones are posed, the others
+ *     left as they are, and REF_POSE_OVERRUN returned;
  * and m, t are stored at bone+0x10 / bone+0x24.
  *
  * Parents that are neither -1 nor an earlier bone ("irregular") are posed
  * as the engine most likely poses them: a later bone or the bone itself
  * (0 <= parent < bones) is read as its bytes stand (the previous rebuild's
- * or the file's), with a unit scale vector (4096) since the engine keeps
- * those on its stack; a parent outside the skeleton (< -1 or >= bones),
- * memory the reference does not model, poses the bone as a root.
+ * or the file's), with a unit scale vector (4096) and, under stack, its
+ * stored matrix as M, since the engine keeps those on its stack; a parent
+ * outside the skeleton (< -1 or >= bones), memory the reference does not
+ * model, poses the bone as a root.
  *
  * near, when not NULL, receives bones masks (REF_POSE_NEAR_* bits): the
  * cells and translations that depend, through a non-zero factor, on a sin
  * or cos value that ref_pose_*_near flags. It is all zero under x87-nearest
  * and psx-table for every s16 angle.
  *
- * Returns the number of irregular bones (0 for a well-formed skeleton), or
- * -1 when skel or o is NULL, o is invalid or bones > REF_POSE_MAX_BONES
- * (nothing written).
+ * Returns the number of irregular bones (0 for a well-formed skeleton),
+ * REF_POSE_OVERRUN as above, or -1 when skel or o is NULL, o is invalid or
+ * bones > REF_POSE_MAX_BONES (nothing written).
  */
 int ref_build_bone_matrices(uint8_t *skel, unsigned bones, const ref_pose_opts *o);
 int ref_build_bone_matrices_near(uint8_t *skel, unsigned bones, const ref_pose_opts *o,
@@ -334,7 +416,7 @@ int ref_pose_parent_regular(const uint8_t *skel, unsigned b);
 
 /*
  * ComputeBonesWorldMatrices (0x5095B0): every bone's MATRIX in place =
- * ref_pose_compose(base, bone, o->step, o->width). base is only read, and
+ * ref_pose_compose(base, bone, o->step, o->width_t). base is only read, and
  * copied before the first write (so it may even point into skel). Returns
  * 0, or -1 (nothing written) on NULL arguments, an invalid o or
  * bones > REF_POSE_MAX_BONES.

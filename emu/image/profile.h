@@ -77,6 +77,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "ref/pose.h"
 
 #define PROFILE_MAX_HASHES 8
 #define PROFILE_MAX_FINGERPRINTS 16
@@ -241,7 +242,7 @@ typedef struct emu_profile {
     /* Index into routines[] of each pose helper role, -1 when absent. */
     int helpers[PROFILE_H__COUNT];
     uint16_t x87_control; /* x87 control word before each call */
-    char pose_convention[96]; /* "" or a valid ref_pose_opts text form */
+    char pose_convention[REF_POSE_OPTS_TEXT_MAX]; /* "" or a valid ref_pose_opts text form */
 } emu_profile;
 
 /* Parses JSON text; source names it in errors. */

@@ -96,4 +96,38 @@ int cli_dir_writable(const char *dir, ff_error *err);
 /* Parses an unsigned decimal integer in [lo, hi]; -1 when it is not one. */
 int cli_parse_uint(const char *text, unsigned long lo, unsigned long hi, unsigned long *out);
 
+/* ---- where the pose convention comes from (cli/pose_source.c) ---- */
+
+typedef enum cli_pose_source {
+    CLI_POSE_GIVEN,   /* --pose-options SPEC */
+    CLI_POSE_TRACES,  /* the golden traces' manifest */
+    CLI_POSE_PROFILE, /* the executable's profile pins it */
+    CLI_POSE_SEARCH,  /* the run searches it on the original */
+    CLI_POSE_DEFAULT, /* none of those: ref/pose.h's defaults */
+    CLI_POSE__COUNT
+} cli_pose_source;
+
+/* What a command knows when it picks the convention. */
+typedef struct cli_pose_inputs {
+    int given, given_search;  /* --pose-options given; it was "auto" */
+    ref_pose_opts given_opts; /* its convention (not auto) */
+    const char *traces;       /* the traces' convention text, or NULL / "" */
+    const char *profile;      /* the profile's pinned text, or NULL / "" */
+    int can_search;           /* the command runs the search (run, record) */
+} cli_pose_inputs;
+
+/*
+ * The one rule for every command: given, else the traces', else the
+ * profile's, else a search where the command can search, else the
+ * defaults. *out and *src receive the choice (a search's *out is the
+ * defaults, for the search to replace). Fails (FF_E_USAGE) on "auto" where
+ * no search runs, or on a traces' or profile's text that does not parse.
+ */
+int cli_pose_pick(const cli_pose_inputs *in, ref_pose_opts *out, cli_pose_source *src,
+                  ff_error *err);
+/* "given with --pose-options", ...; "?" out of range. */
+const char *cli_pose_source_name(cli_pose_source s);
+/* One line on stderr naming the convention and its source (nothing for a search, or quiet). */
+void cli_pose_say(const char *command, cli_pose_source src, const ref_pose_opts *o, int quiet);
+
 #endif

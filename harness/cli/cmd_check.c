@@ -162,11 +162,16 @@ static int pose_from(const tset *g, const cli_session *s, run_config *cfg)
                  "--levels frame,pose): they hold no matrices to compare");
         return CLI_EXIT_ERROR;
     }
-    ff_error e;
-    if (cfg->pose_level && !s->pose_given &&
-        ref_pose_opts_parse(g->pose_convention, &cfg->pose_opts, &e) < 0) {
-        cli_print_error(&e);
-        return CLI_EXIT_ERROR;
+    if (cfg->pose_level) {
+        cli_pose_inputs pi = {s->pose_given, s->pose_given && cfg->pose_search, cfg->pose_opts,
+                              g->pose_convention, NULL, 0};
+        cli_pose_source src;
+        ff_error e;
+        if (cli_pose_pick(&pi, &cfg->pose_opts, &src, &e) < 0) {
+            cli_fail("check: %s", e.reason);
+            return CLI_EXIT_ERROR;
+        }
+        cli_pose_say("check", src, &cfg->pose_opts, s->quiet);
     }
     cfg->pose_search = 0;
     return 0;

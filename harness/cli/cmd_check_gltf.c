@@ -95,12 +95,16 @@ static int run(const char *path, const char *dat_path, const cli_session *s, dou
     memset(&x, 0, sizeof x);
     int code = CLI_EXIT_ERROR;
     if (cli_exe_open(s->exe, s->profile, &x) != 0) goto done;
-    /* The run's reference side needs a convention: the profile's, else the defaults. */
+    /* The run's reference side needs a convention: cli_pose_pick's one rule, said. */
     ref_pose_opts pose;
+    cli_pose_source src;
     ref_pose_opts_default(&pose);
-    if (x.profile.pose_convention[0] &&
-        ref_pose_opts_parse(x.profile.pose_convention, &pose, &err) < 0)
-        ref_pose_opts_default(&pose);
+    cli_pose_inputs pi = {0, 0, pose, NULL, x.profile.pose_convention, 0}; /* no --pose-options */
+    if (cli_pose_pick(&pi, &pose, &src, &err) < 0) {
+        cli_fail("check-gltf: %s", err.reason);
+        goto done;
+    }
+    cli_pose_say("check-gltf", src, &pose, s->quiet);
     if (gexport_model_poses(x.image, dat_path, 1u << MODE_NORMAL, &pose, 0, &game, &err) < 0 ||
         gck_run(&v, &game, tol, &r, &err) < 0) {
         cli_print_error(&err);

@@ -35,7 +35,7 @@ static void help(FILE *out)
           "                   (\"world\") and the fixed base (\"placed\")\n"
           "  --pose-options SPEC  the convention (ref/pose.h text form; keys left out take\n"
           "                   the defaults order=xyz,trig=x87-nearest,step=nearest-even,\n"
-          "                   offset=+z,length=parent,scale=pre,width=32)\n"
+          "                   root=model,offset=+z,length=parent,scale=stack,width=32)\n"
           "  --summary        per file: kind, bones, clips, frames, clips using the scale path\n"
           "  --weapon WEAPON  BODY and WEAPON as one entity: QueueAnimation, then AdvanceBy1\n"
           "                   to the body's end call, on the clips both have; per clip the\n"

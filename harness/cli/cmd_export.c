@@ -177,20 +177,21 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
 static int export_reference(const cli_session *s, const run_config *cfg, const char *corpus_path,
                             const char *out)
 {
-    if (s->pose_given && cfg->pose_search) {
-        cli_fail("export: --pose-options auto is a run's search; give the convention "
-                 "(a run's report names it under \"Pose convention\")");
-        return CLI_EXIT_ERROR;
-    }
     cli_exe x;
     memset(&x, 0, sizeof x);
     if (cli_exe_open(s->exe, s->profile, &x) != 0) return CLI_EXIT_ERROR;
     ff_error err;
     ff_error_clear(&err);
-    ref_pose_opts pose = cfg->pose_opts;
-    if (!s->pose_given && x.profile.pose_convention[0] &&
-        ref_pose_opts_parse(x.profile.pose_convention, &pose, &err) < 0)
-        pose = cfg->pose_opts;
+    ref_pose_opts pose;
+    cli_pose_source src;
+    cli_pose_inputs pi = {s->pose_given, s->pose_given && cfg->pose_search, cfg->pose_opts, NULL,
+                          x.profile.pose_convention, 0};
+    if (cli_pose_pick(&pi, &pose, &src, &err) < 0) {
+        cli_fail("export: %s", err.reason);
+        cli_exe_close(&x);
+        return CLI_EXIT_ERROR;
+    }
+    cli_pose_say("export", src, &pose, s->quiet);
     char pose_text[REF_POSE_OPTS_TEXT_MAX];
     ref_pose_opts_format(&pose, pose_text, sizeof pose_text);
     volatile sig_atomic_t stop = 0;

@@ -274,8 +274,15 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
         printf("pose convention: %s (%s)\n", r->pose.chosen,
                r->pose.source == POSE_CONV_GIVEN ? "--pose-options" : "pinned by the profile");
     if (r->pose.source == POSE_CONV_SEARCH) {
-        const pose_key_decision *wd = &r->pose.keys[REF_POSE_KEY_WIDTH];
-        printf("pose width: %s, %s\n", pose_basis_name(wd->basis), wd->note);
+        ref_pose_opts chosen;
+        ff_error e;
+        if (ref_pose_opts_parse(r->pose.chosen, &chosen, &e) < 0) ref_pose_opts_default(&chosen);
+        for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
+            const pose_key_decision *d = &r->pose.keys[k];
+            printf("  pose %s=%s: %s, %s\n", ref_pose_key_name((ref_pose_key)k),
+                   ref_pose_value_name((ref_pose_key)k, ref_pose_opts_get(&chosen, (ref_pose_key)k)),
+                   pose_basis_name(d->basis), d->note);
+        }
     }
     if (r->coverage.enabled) {
         unsigned blocks = 0, covered = 0;
@@ -405,13 +412,19 @@ static int open_inputs(const cli_session *s, run_config *cfg, cli_exe *x, run_me
         cfg->image = x->image;
         cfg->cache_id = x->id;
         cli_meta_exe(meta, x);
-        /* The pose convention: given, else pinned by the profile, else searched. */
-        ff_error e;
-        if (cfg->pose_level && !s->pose_given && x->profile.pose_convention[0] &&
-            ref_pose_opts_parse(x->profile.pose_convention, &cfg->pose_opts, &e) == 0)
-            cfg->pose_pinned = 1;
-        else if (cfg->pose_level && !s->pose_given)
-            cfg->pose_search = 1;
+        /* The pose convention: cli_pose_pick's one rule. */
+        if (cfg->pose_level) {
+            cli_pose_inputs pi = {s->pose_given, s->pose_given && cfg->pose_search, cfg->pose_opts,
+                                  NULL, x->profile.pose_convention, 1};
+            cli_pose_source src;
+            ff_error e;
+            if (cli_pose_pick(&pi, &cfg->pose_opts, &src, &e) < 0) {
+                cli_print_error(&e);
+                return CLI_EXIT_ERROR;
+            }
+            cfg->pose_pinned = src == CLI_POSE_PROFILE;
+            cfg->pose_search = src == CLI_POSE_SEARCH;
+        }
     }
     if (s->before) s->before(s->arg, meta);
     const char *corpus_path = s->corpus_path;

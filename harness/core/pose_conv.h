@@ -17,11 +17,35 @@
 #include "harness/core/modes.h"
 #include "ref/pose.h"
 
-#define POSE_CONV_MAX_CANDIDATES 240
+/*
+ * Candidates of one search stage: the product of the value counts of the
+ * keys that show in `shows` (ref/pose.h's REF_POSE_KEY_MAP rows).
+ */
+#define POSE_CONV_PROD_(shows)                                                                     \
+    (1u REF_POSE_KEY_MAP(POSE_CONV_PROD_KEY_##shows##_))
+#define POSE_CONV_PROD_ONE_(key_shows, want, map) *(REF_SHOWS_##key_shows == REF_SHOWS_##want ? (0 map(REF_POSE_COUNT_)) : 1u)
+#define POSE_CONV_PROD_KEY_CELLS_(name, field, type, text, shows, map) POSE_CONV_PROD_ONE_(shows, CELLS, map)
+#define POSE_CONV_PROD_KEY_T_(name, field, type, text, shows, map) POSE_CONV_PROD_ONE_(shows, T, map)
+#define POSE_CONV_PROD_KEY_SCALE_(name, field, type, text, shows, map) POSE_CONV_PROD_ONE_(shows, SCALE, map)
+#define POSE_CONV_PROD_KEY_SUMS_(name, field, type, text, shows, map) POSE_CONV_PROD_ONE_(shows, SUMS, map)
+/* Rounds of the joint stage (harness/run/pose_search.c). */
+#define POSE_CONV_JOINT_ROUNDS 2
+/*
+ * Every candidate a search can try: one stage per kind of choice, the sums'
+ * stage twice (again after a joint stage), the joint rounds (the cells'
+ * keys, then the translations' and scale's together) and the final
+ * combination. A search that would pass it is an internal error, never a
+ * silent drop.
+ */
+#define POSE_CONV_MAX_CANDIDATES                                                                   \
+    (POSE_CONV_PROD_(CELLS) + POSE_CONV_PROD_(T) + POSE_CONV_PROD_(SCALE) +                       \
+     2 * POSE_CONV_PROD_(SUMS) +                                                                   \
+     POSE_CONV_JOINT_ROUNDS * (POSE_CONV_PROD_(CELLS) + POSE_CONV_PROD_(T) * POSE_CONV_PROD_(SCALE)) + \
+     1)
 
 typedef struct pose_candidate {
     char opts[REF_POSE_OPTS_TEXT_MAX];
-    char stage[16];        /* "cells", "translations", "scale", "joint", "final" */
+    char stage[16];        /* ref_pose_shows' name, "joint" or "final" */
     uint64_t frames;       /* sampled states matched whole at this stage */
     uint64_t frames_total; /* states the stage looked at */
     uint64_t values;       /* cells (or translations) equal */
@@ -46,9 +70,10 @@ typedef enum pose_conv_source {
  *               apart, the first value of the list was kept
  *   joint       another value matches more of this choice's own states; it
  *               was decided jointly on every sampled state
- *   comparison  (width) the search could not tell; the first state of the
- *               comparison that told them apart decided it
- *   undecided   (width) no state of the corpus tells the values apart, so
+ *   comparison  (a width site) the search could not tell; the first state
+ *               of the comparison that told them apart decided it
+ *   undecided   no state of the corpus tells the values apart (a width
+ *               site), or no input can (a choice that shows in nothing), so
  *               the verdicts are the same under either
  */
 #define POSE_BASIS_MAP(XX)                                                                         \
@@ -67,8 +92,8 @@ typedef struct pose_key_decision {
     char note[120]; /* "" or the values that tie, the states that showed it, ... */
 } pose_key_decision;
 
-/* Where the comparison decided the width: the first state, in corpus order, that told
- * 32-bit from 64-bit sums and agreed with the width taken. */
+/* Where the comparison decided a width site: the first state, in corpus order, that told
+ * 32-bit from 64-bit at that site and agreed with the width taken. */
 typedef struct pose_width_at {
     char file[64];
     int32_t clip, tick;
@@ -98,14 +123,19 @@ typedef struct pose_conv {
     uint64_t states_emulated, states_replayed;
     /* what decided each choice, in ref/pose.h's key order */
     pose_key_decision keys[REF_POSE_KEY__COUNT];
-    /* the width: sampled states (extreme ones among them) that tell 32 from 64 bits */
+    /* sampled states of all kinds (the extreme ones among them) that tell apart
+     * the values of each key that shows only in sums (the width sites); and of
+     * any of them */
     uint64_t extreme_states, width_states;
-    /* the comparison (basis comparison or undecided): clips that told the widths
-     * apart, and of those after the decision, the ones whose original agreed and the
-     * ones that contradicted it (mismatches); clips met before any decision whose
-     * original agreed with neither */
-    uint64_t width_clips, width_agreed, width_contradicted, width_neither;
-    pose_width_at width_at; /* basis comparison */
+    uint64_t telling[REF_POSE_KEY__COUNT];
+    /* per width site left to the comparison (width_open): clips that told its
+     * values apart, and of those after the decision, the ones whose original
+     * agreed and the ones that contradicted it (mismatches); clips met before
+     * any decision whose original agreed with neither */
+    int width_open[REF_POSE_KEY__COUNT];
+    uint64_t width_clips[REF_POSE_KEY__COUNT], width_agreed[REF_POSE_KEY__COUNT];
+    uint64_t width_contradicted[REF_POSE_KEY__COUNT], width_neither[REF_POSE_KEY__COUNT];
+    pose_width_at width_at[REF_POSE_KEY__COUNT]; /* basis comparison */
 } pose_conv;
 
 const char *pose_conv_source_name(pose_conv_source s);

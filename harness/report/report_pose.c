@@ -1,7 +1,7 @@
 /*
  * harness/report/report_pose.c: the pose level's part of a report: the
- * convention (how it was decided, what decided each choice, the width of
- * the sums and where the comparison decided it, every candidate the search
+ * convention (how it was decided, what decided each choice, the width
+ * sites and where the comparison decided each, every candidate the search
  * tried, the choice, the closest miss) into report.json as "pose", and its
  * "Pose convention" section in HTML and Markdown, rendered from
  * report.json only.
@@ -24,6 +24,7 @@ static cJSON *decisions_json(const pose_conv *p)
         cJSON *d = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, d);
         cJSON_AddStringToObject(d, "key", ref_pose_key_name((ref_pose_key)k));
+        cJSON_AddStringToObject(d, "shows", ref_pose_shows_name(ref_pose_key_shows((ref_pose_key)k)));
         cJSON_AddStringToObject(d, "value",
                                 ref_pose_value_name((ref_pose_key)k,
                                                     ref_pose_opts_get(&o, (ref_pose_key)k)));
@@ -46,26 +47,36 @@ static cJSON *place_json(cJSON *o, const char *name, const char *file, int32_t c
     return m;
 }
 
-/* The width of the sums as the comparison saw it (null when it did not decide it). */
-static cJSON *width_json(const pose_conv *p)
+/* One width site as the comparison saw it. */
+static cJSON *width_site_json(const pose_conv *p, ref_pose_key k)
 {
-    pose_basis b = p->keys[REF_POSE_KEY_WIDTH].basis;
-    if (p->source != POSE_CONV_SEARCH || b == POSE_BASIS_EVIDENCE) return cJSON_CreateNull();
+    pose_basis b = p->keys[k].basis;
     cJSON *w = cJSON_CreateObject();
-    cJSON_AddNumberToObject(w, "clips", (double)p->width_clips);
-    cJSON_AddNumberToObject(w, "agreed", (double)p->width_agreed);
-    cJSON_AddNumberToObject(w, "contradicted", (double)p->width_contradicted);
-    cJSON_AddNumberToObject(w, "neither", (double)p->width_neither);
+    cJSON_AddStringToObject(w, "key", ref_pose_key_name(k));
+    cJSON_AddNumberToObject(w, "clips", (double)p->width_clips[k]);
+    cJSON_AddNumberToObject(w, "agreed", (double)p->width_agreed[k]);
+    cJSON_AddNumberToObject(w, "contradicted", (double)p->width_contradicted[k]);
+    cJSON_AddNumberToObject(w, "neither", (double)p->width_neither[k]);
     if (b != POSE_BASIS_COMPARISON) {
         cJSON_AddNullToObject(w, "decided_at");
         return w;
     }
-    const pose_width_at *at = &p->width_at;
+    const pose_width_at *at = &p->width_at[k];
     cJSON *a = place_json(w, "decided_at", at->file, at->clip, at->mode, at->tick, at->field);
     cJSON_AddNumberToObject(a, "ref_32", at->ref32);
     cJSON_AddNumberToObject(a, "ref_64", at->ref64);
     cJSON_AddNumberToObject(a, "orig", at->orig);
     return w;
+}
+
+/* The width sites the search left to the comparison, one entry each (none: []). */
+static cJSON *widths_json(const pose_conv *p)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (unsigned k = 0; arr && k < REF_POSE_KEY__COUNT; k++)
+        if (p->source == POSE_CONV_SEARCH && p->width_open[k])
+            cJSON_AddItemToArray(arr, width_site_json(p, (ref_pose_key)k));
+    return arr;
 }
 
 cJSON *report_pose_json(const pose_conv *p)
@@ -77,7 +88,7 @@ cJSON *report_pose_json(const pose_conv *p)
     cJSON_AddNumberToObject(o, "states_emulated", (double)p->states_emulated);
     cJSON_AddNumberToObject(o, "states_replayed", (double)p->states_replayed);
     cJSON_AddItemToObject(o, "decisions", decisions_json(p));
-    cJSON_AddItemToObject(o, "width", width_json(p));
+    cJSON_AddItemToObject(o, "widths", widths_json(p));
     if (p->source != POSE_CONV_SEARCH) return o;
     cJSON *s = cJSON_AddObjectToObject(o, "search");
     cJSON_AddNumberToObject(s, "states", (double)p->states);
@@ -139,10 +150,47 @@ typedef struct markup {
     void (*code_text)(strbuf *, const char *); /* inside code: Markdown escapes nothing */
 } markup;
 
-/* What decided each choice, then where the comparison decided the width. */
+/* Where the comparison decided one width site, and its counts. */
+static void width_site_out(strbuf *b, const cJSON *w, const markup *mk)
+{
+    const cJSON *at = rv_obj(w, "decided_at");
+    const char *key = rv_str(w, "key", "?");
+    if (!rv_u64(w, "clips", 0)) return;
+    sb_puts(b, mk->para);
+    if (at) {
+        sb_puts(b, "The width at ");
+        sb_puts(b, mk->code);
+        mk->code_text(b, key);
+        sb_puts(b, mk->uncode);
+        sb_puts(b, " was decided by the comparison at ");
+        mk->text(b, rv_str(at, "file", "?"));
+        sb_printf(b, " clip %lld (%s) after call %lld: ", (long long)rv_int(at, "clip", -1),
+                  rv_str(at, "mode", "?"), (long long)rv_int(at, "tick", -1));
+        sb_puts(b, mk->code);
+        mk->code_text(b, rv_str(at, "field", "?"));
+        sb_puts(b, mk->uncode);
+        sb_printf(b, " is %lld in 32 bits, %lld in 64 bits, %lld in the original. ",
+                  (long long)rv_int(at, "ref_32", 0), (long long)rv_int(at, "ref_64", 0),
+                  (long long)rv_int(at, "orig", 0));
+    }
+    sb_printf(b, "%llu compared clips tell 32-bit from 64-bit apart at ",
+              (unsigned long long)rv_u64(w, "clips", 0));
+    sb_puts(b, mk->code);
+    mk->code_text(b, key);
+    sb_puts(b, mk->uncode);
+    sb_printf(b,
+              ": %llu agree with the width taken, %llu contradict it (mismatches), %llu (met "
+              "before a width was taken) agree with neither.",
+              (unsigned long long)rv_u64(w, "agreed", 0),
+              (unsigned long long)rv_u64(w, "contradicted", 0),
+              (unsigned long long)rv_u64(w, "neither", 0));
+    sb_puts(b, mk->end_para);
+}
+
+/* What decided each choice, then where the comparison decided each width site. */
 static void decisions_out(strbuf *b, const cJSON *p, const markup *mk)
 {
-    const cJSON *d, *w = rv_obj(p, "width"), *at = rv_obj(w, "decided_at");
+    const cJSON *d, *w;
     sb_puts(b, mk->open);
     cJSON_ArrayForEach(d, rv_arr(p, "decisions"))
     {
@@ -163,28 +211,7 @@ static void decisions_out(strbuf *b, const cJSON *p, const markup *mk)
         sb_puts(b, mk->end_item);
     }
     sb_puts(b, mk->close);
-    if (!w || !rv_u64(w, "clips", 0)) return;
-    sb_puts(b, mk->para);
-    if (at) {
-        sb_puts(b, "The width of the sums was decided by the comparison at ");
-        mk->text(b, rv_str(at, "file", "?"));
-        sb_printf(b, " clip %lld (%s) after call %lld: ", (long long)rv_int(at, "clip", -1),
-                  rv_str(at, "mode", "?"), (long long)rv_int(at, "tick", -1));
-        sb_puts(b, mk->code);
-        mk->code_text(b, rv_str(at, "field", "?"));
-        sb_puts(b, mk->uncode);
-        sb_printf(b, " is %lld with 32-bit sums, %lld with 64-bit ones, %lld in the original. ",
-                  (long long)rv_int(at, "ref_32", 0), (long long)rv_int(at, "ref_64", 0),
-                  (long long)rv_int(at, "orig", 0));
-    }
-    sb_printf(b,
-              "%llu compared clips tell 32-bit from 64-bit sums apart: %llu agree with the "
-              "width taken, %llu contradict it (mismatches), %llu (met before a width was "
-              "taken) agree with neither.",
-              (unsigned long long)rv_u64(w, "clips", 0), (unsigned long long)rv_u64(w, "agreed", 0),
-              (unsigned long long)rv_u64(w, "contradicted", 0),
-              (unsigned long long)rv_u64(w, "neither", 0));
-    sb_puts(b, mk->end_para);
+    cJSON_ArrayForEach(w, rv_arr(p, "widths")) width_site_out(b, w, mk);
 }
 
 void report_pose_html(strbuf *b, const cJSON *report)
@@ -212,7 +239,7 @@ void report_pose_html(strbuf *b, const cJSON *report)
     sb_printf(b,
               "<p class=\"muted\">%llu sampled states (%llu on the scale path, %llu left out: "
               "the original faulted) and %llu with the largest translation or scale of their "
-              "file and mode; %llu of them tell 32-bit from 64-bit sums apart; %.2f s. ",
+              "file and mode; %llu of them tell 32-bit from 64-bit apart at a width site; %.2f s. ",
               (unsigned long long)rv_u64(s, "states", 0),
               (unsigned long long)rv_u64(s, "scale_states", 0),
               (unsigned long long)rv_u64(s, "faulted", 0),
@@ -269,7 +296,7 @@ void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const c
     sb_printf(b,
               "%llu sampled states (%llu on the scale path, %llu faulted) and %llu with the "
               "largest translation or scale of their file and mode; %llu of them tell 32-bit "
-              "from 64-bit sums apart. ",
+              "from 64-bit apart at a width site. ",
               (unsigned long long)rv_u64(s, "states", 0),
               (unsigned long long)rv_u64(s, "scale_states", 0),
               (unsigned long long)rv_u64(s, "faulted", 0),

@@ -88,7 +88,7 @@ static int compare(profile_helper_id role, const ref_pose_opts *o, emu_pose_io *
     to_ref(&io->b, &b);
     if (role == PROFILE_H_APPLY) {
         int32_t v[3];
-        ref_pose_apply(a.m, io->sv, o->width, v);
+        ref_pose_apply(a.m, io->sv, o->width_t, v);
         for (int k = 0; k < 3; k++)
             if (v[k] != io->vout[k]) {
                 snprintf(why, n, "a.m x (%d, %d, %d): out[%d] reference %d, original %d",
@@ -101,7 +101,7 @@ static int compare(profile_helper_id role, const ref_pose_opts *o, emu_pose_io *
         ref_pose_mul(a.m, b.m, o->step, out.m);
         memcpy(out.t, io->out.t, sizeof out.t); /* copy5 is about the cells */
     } else {
-        ref_pose_compose(&a, &b, o->step, o->width, &out);
+        ref_pose_compose(&a, &b, o->step, o->width_t, &out);
     }
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)

@@ -4,16 +4,21 @@
  * Before the run, states of the corpus (harness/run/pose_sample.h) are
  * sampled and the original's pose of each is emulated: BuildBoneMatrices,
  * then ComputeBonesWorldMatrices under both bases. The reference's
- * candidates are scored on the results. The choices are separable: order,
- * trig and step show in the cells (plain states, without the scale path);
- * offset and length in the translations, given the best cells; scale only
- * on states whose flag bit0 is set; the width of the sums only where a sum
- * passes 2^31, which the extreme states are sampled for, bone and world
- * matrices alike. That is 48 + 12 + 2 + 2 candidates instead of the 2304
- * combinations; when the staged choice misses sampled states, a joint stage
- * on every state follows (refine). Every candidate tried is kept for the
- * report, and so is what decided each choice: evidence (every other value
- * matches fewer values), or the default (another value ties).
+ * candidates are scored on the results. The choices are separable by what
+ * they show in (ref/pose.h's REF_POSE_KEY_MAP: one row a key, its fifth
+ * column): the keys that show in the cells (order, trig, step, root) are
+ * decided together on plain states; those of the translations (offset,
+ * length) given the best cells; the scale path's only on states whose flag
+ * bit0 is set; the width sites that show only in sums past 2^31 on every
+ * state, the extreme ones sampled for them, bone and world matrices alike.
+ * The stages are derived from the rows: a new key is one row, searched in
+ * the stage of what it shows; a key that shows in nothing is never varied
+ * and is reported as undecided. When the staged choice misses sampled
+ * states, a joint stage on every state follows (refine). Every candidate
+ * tried is kept for the report (their number is bounded by
+ * POSE_CONV_MAX_CANDIDATES, derived from the same rows: passing it is an
+ * internal error), and so is what decided each choice: evidence (every
+ * other value matches fewer values), or the default (another value ties).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +50,28 @@ typedef struct miss {
     const pose_state *s;
     int area, bone, k;
 } miss;
+
+/* The states and values each kind of choice shows in, and its stage's name. */
+typedef struct scope {
+    int sel, what;
+} scope;
+
+static const scope scopes[REF_SHOWS__COUNT] = {
+    [REF_SHOWS_CELLS] = {SEL_PLAIN, CMP_CELLS},
+    [REF_SHOWS_T] = {SEL_PLAIN, CMP_T},
+    [REF_SHOWS_SCALE] = {SEL_SCALE, CMP_CELLS | CMP_T},
+    [REF_SHOWS_SUMS] = {SEL_ALL, CMP_ALL},
+    [REF_SHOWS_NONE] = {SEL_ALL, CMP_ALL},
+};
+
+/* The keys that show in `shows`, in key order, into keys; returns how many. */
+static int keys_showing(ref_pose_shows shows, ref_pose_key keys[REF_POSE_KEY__COUNT])
+{
+    int n = 0;
+    for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++)
+        if (ref_pose_key_shows((ref_pose_key)k) == shows) keys[n++] = (ref_pose_key)k;
+    return n;
+}
 
 static int selected(const pose_state *s, int sel)
 {
@@ -97,9 +124,10 @@ static score evaluate(const pose_sample *sm, const ref_pose_opts *o, int sel, in
     return sc;
 }
 
-static void record(pose_conv *pc, const ref_pose_opts *o, const char *stage, score sc)
+/* Keeps a candidate; 1 past POSE_CONV_MAX_CANDIDATES (a bound the stages cannot pass). */
+static int record(pose_conv *pc, const ref_pose_opts *o, const char *stage, score sc)
 {
-    if (pc->ncand >= POSE_CONV_MAX_CANDIDATES) return;
+    if (pc->ncand >= POSE_CONV_MAX_CANDIDATES) return 1;
     pose_candidate *c = &pc->cand[pc->ncand++];
     ref_pose_opts_format(o, c->opts, sizeof c->opts);
     snprintf(c->stage, sizeof c->stage, "%s", stage);
@@ -107,13 +135,18 @@ static void record(pose_conv *pc, const ref_pose_opts *o, const char *stage, sco
     c->frames_total = sc.frames_total;
     c->values = sc.values;
     c->values_total = sc.values_total;
+    return 0;
 }
 
-/* Tries every value of keys[0..nkeys) together (others from *best); keeps the best in *best. */
-static void stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
-                  const ref_pose_key *keys, int nkeys, int sel, int what, const char *name,
-                  work *w)
+/*
+ * Tries every value of keys[0..nkeys) together (others from *best); keeps
+ * the best in *best. Returns 1 when a candidate could not be kept.
+ */
+static int stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
+                 const ref_pose_key *keys, int nkeys, int sel, int what, const char *name,
+                 work *w)
 {
+    int full = 0;
     unsigned total = 1;
     for (int k = 0; k < nkeys; k++)
         total *= ref_pose_value_count(keys[k]);
@@ -128,7 +161,7 @@ static void stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
             rest /= n;
         }
         score sc = evaluate(sm, &o, sel, what, w, NULL);
-        record(pc, &o, name, sc);
+        full |= record(pc, &o, name, sc);
         /* Most values matched wins; a tie keeps the earlier (default-first) candidate. */
         if (i == 0 || sc.values > top.values) {
             top = sc;
@@ -136,29 +169,44 @@ static void stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
         }
     }
     *best = winner;
+    return full;
+}
+
+/* The stage of the keys that show in `shows` (none: nothing tried). */
+static int stage_of(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
+                    ref_pose_shows shows, work *w)
+{
+    ref_pose_key keys[REF_POSE_KEY__COUNT];
+    int n = keys_showing(shows, keys);
+    if (!n) return 0;
+    return stage(pc, sm, best, keys, n, scopes[shows].sel, scopes[shows].what,
+                 ref_pose_shows_name(shows), w);
 }
 
 /*
  * The stages are decided on the states that show their choice; when those
  * cannot tell the candidates apart (few plain states, or small skeletons:
  * every candidate ties and the default stays), the staged choice misses
- * states the right one matches. Then the cells, and the translations with
- * the scale, are decided again jointly on every sampled state, at most
- * twice each, until the choice matches every state or stops improving.
- * (The extreme states and the world matrices are left to the width stage.)
+ * states the right one matches. Then the cells' keys, and the translations'
+ * with the scale's, are decided again jointly on every sampled state, at
+ * most POSE_CONV_JOINT_ROUNDS times each, until the choice matches every
+ * state or stops improving. (The extreme states and the world matrices are
+ * left to the sums' stage.) Returns 1 when the choice changed; *full is set
+ * when a candidate could not be kept.
  */
-static int refine(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best, work *w)
+static int refine(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best, work *w, int *full)
 {
-    static const ref_pose_key cells[] = {REF_POSE_KEY_ORDER, REF_POSE_KEY_TRIG, REF_POSE_KEY_STEP};
-    static const ref_pose_key rest[] = {REF_POSE_KEY_OFFSET, REF_POSE_KEY_LENGTH,
-                                        REF_POSE_KEY_SCALE};
+    ref_pose_key cells[REF_POSE_KEY__COUNT], rest[REF_POSE_KEY__COUNT];
+    int ncells = keys_showing(REF_SHOWS_CELLS, cells);
+    int nrest = keys_showing(REF_SHOWS_T, rest);
+    nrest += keys_showing(REF_SHOWS_SCALE, rest + nrest);
     const int sel = SEL_PLAIN | SEL_SCALE, what = CMP_CELLS | CMP_T;
     score now = evaluate(sm, best, sel, what, w, NULL);
     ref_pose_opts staged = *best;
-    for (int round = 0; round < 2 && now.frames < now.frames_total; round++) {
+    for (int round = 0; round < POSE_CONV_JOINT_ROUNDS && now.frames < now.frames_total; round++) {
         uint64_t before = now.frames;
-        stage(pc, sm, best, rest, 3, sel, what, "joint", w);
-        stage(pc, sm, best, cells, 3, sel, what, "joint", w);
+        *full |= stage(pc, sm, best, rest, nrest, sel, what, "joint", w);
+        *full |= stage(pc, sm, best, cells, ncells, sel, what, "joint", w);
         now = evaluate(sm, best, sel, what, w, NULL);
         if (now.frames <= before) break;
     }
@@ -169,49 +217,35 @@ static int refine(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best, wor
     return 1;
 }
 
-/* 1 when s posed under o in 32 bits and in 64 bits differs anywhere. */
-static int tells_widths(const pose_state *s, const ref_pose_opts *o, work *w)
+/* 1 when s posed under o with key at value 0 and at value 1 differs anywhere. */
+static int tells_values(const pose_state *s, const ref_pose_opts *o, ref_pose_key key, work *w)
 {
-    ref_pose_opts o32 = *o, o64 = *o;
-    o32.width = REF_WIDTH_32;
-    o64.width = REF_WIDTH_64;
+    ref_pose_opts o0 = *o, o1 = *o;
+    ref_pose_opts_set(&o0, key, 0);
+    ref_pose_opts_set(&o1, key, 1);
     work a = {w[0].skel, w[0].world, w[0].placed}, b = {w[1].skel, w[1].world, w[1].placed};
-    pose_ref(s, &o32, 1, &a);
-    pose_ref(s, &o64, 1, &b);
+    pose_ref(s, &o0, 1, &a);
+    pose_ref(s, &o1, 1, &b);
     return memcmp(a.skel, b.skel, s->len) || memcmp(a.world, b.world, s->len) ||
            memcmp(a.placed, b.placed, s->len);
 }
 
-/* The width stage: on every state (the extreme ones for it), bone and world matrices. */
-static void width_stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best, work *w)
+/* The sums' stage: the sampled states that tell each site apart, then the stage. */
+static int sums_stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best, work *w)
 {
-    static const ref_pose_key width[] = {REF_POSE_KEY_WIDTH};
     pc->width_states = 0;
-    for (size_t i = 0; i < sm->n; i++)
-        pc->width_states += (uint64_t)tells_widths(&sm->s[i], best, w);
-    stage(pc, sm, best, width, 1, SEL_ALL, CMP_ALL, "width", w);
-}
-
-/* The states and values that show key's choice. */
-static void key_scope(ref_pose_key key, int *sel, int *what)
-{
-    switch (key) {
-    case REF_POSE_KEY_ORDER:
-    case REF_POSE_KEY_TRIG:
-    case REF_POSE_KEY_STEP:
-        *sel = SEL_PLAIN, *what = CMP_CELLS;
-        return;
-    case REF_POSE_KEY_OFFSET:
-    case REF_POSE_KEY_LENGTH:
-        *sel = SEL_PLAIN, *what = CMP_T;
-        return;
-    case REF_POSE_KEY_SCALE:
-        *sel = SEL_SCALE, *what = CMP_CELLS | CMP_T;
-        return;
-    default:
-        *sel = SEL_ALL, *what = CMP_ALL;
-        return;
+    memset(pc->telling, 0, sizeof pc->telling);
+    for (size_t i = 0; i < sm->n; i++) {
+        int any = 0;
+        for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
+            if (ref_pose_key_shows((ref_pose_key)k) != REF_SHOWS_SUMS) continue;
+            int t = tells_values(&sm->s[i], best, (ref_pose_key)k, w);
+            pc->telling[k] += (uint64_t)t;
+            any |= t;
+        }
+        pc->width_states += (uint64_t)any;
     }
+    return stage_of(pc, sm, best, REF_SHOWS_SUMS, w);
 }
 
 static void append_name(char *buf, size_t n, const char *name)
@@ -220,14 +254,41 @@ static void append_name(char *buf, size_t n, const char *name)
     snprintf(buf + at, n - at, "%s%s", at ? ", " : "", name);
 }
 
+/* A key that shows only in sums: undecided when no sampled state tells its values apart. */
+static void decide_sums(pose_conv *pc, ref_pose_key key, pose_key_decision *d)
+{
+    unsigned long long telling = (unsigned long long)pc->telling[key];
+    const char *name = ref_pose_key_name(key);
+    if (!telling) {
+        d->basis = POSE_BASIS_UNDECIDED;
+        snprintf(d->note, sizeof d->note,
+                 "undecided: no sampled state tells 32-bit from 64-bit at %s", name);
+    } else if (d->basis == POSE_BASIS_EVIDENCE) {
+        snprintf(d->note, sizeof d->note,
+                 "on the %llu sampled states that tell 32-bit from 64-bit at %s", telling, name);
+    } else {
+        d->basis = POSE_BASIS_DEFAULT;
+        snprintf(d->note, sizeof d->note,
+                 "the %llu sampled states that tell 32-bit from 64-bit at %s favour neither",
+                 telling, name);
+    }
+}
+
 /* What decided each choice: every other value of the key scored on the states showing it. */
 static void decide_keys(pose_conv *pc, const pose_sample *sm, const ref_pose_opts *best, work *w)
 {
     for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
         ref_pose_key key = (ref_pose_key)k;
+        ref_pose_shows shows = ref_pose_key_shows(key);
         pose_key_decision *d = &pc->keys[k];
-        int sel, what;
-        key_scope(key, &sel, &what);
+        if (shows == REF_SHOWS_NONE) {
+            d->basis = POSE_BASIS_UNDECIDED;
+            snprintf(d->note, sizeof d->note,
+                     "no input can tell its values apart (the same result under each); the "
+                     "default is kept");
+            continue;
+        }
+        int sel = scopes[shows].sel, what = scopes[shows].what;
         score mine = evaluate(sm, best, sel, what, w, NULL);
         char ties[64] = "", more[64] = "";
         unsigned chosen = ref_pose_opts_get(best, key);
@@ -255,21 +316,7 @@ static void decide_keys(pose_conv *pc, const pose_sample *sm, const ref_pose_opt
         else
             snprintf(d->note, sizeof d->note,
                      "every other value: fewer values of the %llu states that show it", shown);
-    }
-    pose_key_decision *d = &pc->keys[REF_POSE_KEY_WIDTH];
-    unsigned long long telling = (unsigned long long)pc->width_states;
-    if (!telling) {
-        d->basis = POSE_BASIS_UNDECIDED;
-        snprintf(d->note, sizeof d->note,
-                 "undecided: no state of this corpus tells 32-bit from 64-bit sums");
-    } else if (d->basis == POSE_BASIS_EVIDENCE) {
-        snprintf(d->note, sizeof d->note,
-                 "on the %llu sampled states that tell 32-bit from 64-bit sums", telling);
-    } else {
-        d->basis = POSE_BASIS_DEFAULT;
-        snprintf(d->note, sizeof d->note,
-                 "the %llu sampled states that tell 32-bit from 64-bit sums favour neither",
-                 telling);
+        if (shows == REF_SHOWS_SUMS) decide_sums(pc, key, d);
     }
 }
 
@@ -301,14 +348,14 @@ static void first_miss(pose_conv *pc, const run_ctx *ctx, const pose_sample *sm,
     }
 }
 
-/* The staged search on sm, then the checks; the result in pc and *best. */
-static void search(pose_conv *pc, const run_ctx *ctx, const pose_sample *sm, ref_pose_opts *best,
-                   work w[2])
+/*
+ * The staged search on sm, then the checks; the result in pc and *best.
+ * Returns 1 when a candidate could not be kept (an internal error).
+ */
+static int search(pose_conv *pc, const run_ctx *ctx, const pose_sample *sm, ref_pose_opts *best,
+                  work w[2])
 {
-    static const ref_pose_key cells[] = {REF_POSE_KEY_ORDER, REF_POSE_KEY_TRIG,
-                                         REF_POSE_KEY_STEP};
-    static const ref_pose_key trans[] = {REF_POSE_KEY_OFFSET, REF_POSE_KEY_LENGTH};
-    static const ref_pose_key scale[] = {REF_POSE_KEY_SCALE};
+    int full = 0;
     ref_pose_opts_default(best);
     for (size_t i = 0; i < sm->n; i++) {
         if (sm->s[i].extreme) {
@@ -318,22 +365,23 @@ static void search(pose_conv *pc, const run_ctx *ctx, const pose_sample *sm, ref
         pc->states++;
         pc->scale_states += (uint64_t)pose_state_scaled(sm->s[i].in);
     }
-    stage(pc, sm, best, cells, 3, SEL_PLAIN, CMP_CELLS, "cells", w);
-    stage(pc, sm, best, trans, 2, SEL_PLAIN, CMP_T, "translations", w);
+    full |= stage_of(pc, sm, best, REF_SHOWS_CELLS, w);
+    full |= stage_of(pc, sm, best, REF_SHOWS_T, w);
     if (pc->scale_states)
-        stage(pc, sm, best, scale, 1, SEL_SCALE, CMP_CELLS | CMP_T, "scale", w);
+        full |= stage_of(pc, sm, best, REF_SHOWS_SCALE, w);
     else
         snprintf(pc->note, sizeof pc->note,
                  "No sampled state takes the scale path: the scale option is not "
                  "determined (default kept)");
-    width_stage(pc, sm, best, w);
-    if (refine(pc, sm, best, w)) width_stage(pc, sm, best, w);
-    record(pc, best, "final", evaluate(sm, best, SEL_ALL, CMP_ALL, w, NULL));
+    full |= sums_stage(pc, sm, best, w);
+    if (refine(pc, sm, best, w, &full)) full |= sums_stage(pc, sm, best, w);
+    full |= record(pc, best, "final", evaluate(sm, best, SEL_ALL, CMP_ALL, w, NULL));
     first_miss(pc, ctx, sm, best, w);
     decide_keys(pc, sm, best, w);
     if (!sm->n)
         snprintf(pc->note, sizeof pc->note,
                  "No state could be sampled: the default convention is kept");
+    return full;
 }
 
 int pose_search_run(run_ctx *ctx, ff_error *err)
@@ -354,12 +402,17 @@ int pose_search_run(run_ctx *ctx, ff_error *err)
         work w[2] = {{buf, buf + maxlen, buf + 2 * maxlen},
                      {buf + 3 * maxlen, buf + 4 * maxlen, buf + 5 * maxlen}};
         ref_pose_opts best;
-        search(pc, ctx, &sm, &best, w);
+        if (search(pc, ctx, &sm, &best, w))
+            rc = ff_error_set(err, FF_E_INTERNAL, NULL, -1,
+                              "pose search: more candidates than POSE_CONV_MAX_CANDIDATES (%u)",
+                              (unsigned)POSE_CONV_MAX_CANDIDATES);
         ctx->pose_opts = best;
         pc->source = POSE_CONV_SEARCH;
         ref_pose_opts_format(&best, pc->chosen, sizeof pc->chosen);
-        /* A width the sample could not settle is left to the comparison (pose_width.h). */
-        ctx->width.open = pc->keys[REF_POSE_KEY_WIDTH].basis != POSE_BASIS_EVIDENCE;
+        /* A width site the sample could not settle is left to the comparison (pose_width.h). */
+        for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++)
+            ctx->width.site[k].open = ref_pose_key_shows((ref_pose_key)k) == REF_SHOWS_SUMS &&
+                                      pc->keys[k].basis != POSE_BASIS_EVIDENCE;
     }
     free(buf);
     pose_sample_free(&sm);

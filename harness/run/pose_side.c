@@ -317,7 +317,7 @@ void pose_attach_bases(const ref_pose_opts *o, const int16_t rot[3], const int16
     ref_matrix attach, plain[2];
     pose_attach_matrix(o, rot, trans, &attach);
     pose_ref_bases(plain);
-    for (int k = 0; k < 2; k++) ref_pose_compose(&plain[k], &attach, o->step, o->width, &base[k]);
+    for (int k = 0; k < 2; k++) ref_pose_compose(&plain[k], &attach, o->step, o->width_t, &base[k]);
 }
 
 void pose_matrix_to_emu(const ref_matrix *in, emu_matrix *out)

@@ -41,7 +41,7 @@ struct ent_plan {
     ent_slot *slots;
     /* per entity: the result its plot shows, as a rank (lower wins) */
     uint64_t *plot_rank;
-    char level_tag[160]; /* run_entity_level_tag's text at the pose level */
+    char level_tag[40 + REF_POSE_OPTS_TEXT_MAX]; /* run_entity_level_tag's text at the pose level */
 };
 
 /* ---- run_entity_plan.c ---- */

@@ -33,10 +33,11 @@ static int hex_of(const cJSON *o, const char *key, uint32_t *v)
     return 0;
 }
 
+/* The string at key into dst (n bytes); -1 when it is missing or longer than dst holds. */
 static int text_of(const cJSON *o, const char *key, char *dst, size_t n)
 {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsString(s)) return -1;
+    if (!cJSON_IsString(s) || strlen(s->valuestring) >= n) return -1;
     snprintf(dst, n, "%s", s->valuestring);
     return 0;
 }

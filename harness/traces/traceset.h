@@ -38,6 +38,7 @@
 #include "harness/core/modes.h"
 #include "harness/core/results.h"
 #include "harness/core/run_meta.h"
+#include "ref/pose.h"
 #include "common/error.h"
 
 #define TSET_FORMAT "ff8diff-traces/1"
@@ -86,7 +87,7 @@ typedef struct tset {
     unsigned modes; /* bit i = mode_id i */
     int compressed;
     int pose;                   /* recorded at the pose level ... */
-    char pose_convention[96];   /* ... under this convention (ref/pose.h text form) */
+    char pose_convention[REF_POSE_OPTS_TEXT_MAX]; /* ... under this convention (ref/pose.h text form) */
     size_t nfiles;
     tset_file *files;
     size_t nentities;

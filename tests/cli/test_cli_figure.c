@@ -17,7 +17,7 @@
 #include "harness/core/fields.h"
 #include "tests/support/ts.h"
 
-#define STANDIN_POSE "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
+#define STANDIN_POSE TS_STANDIN_POSE_BASE
 
 static char *scratch;
 

@@ -147,8 +147,10 @@ Test(run_cli, pose_width_searched_and_given, .init = setup, .fini = cleanup)
                         "--levels frame,pose --no-cache",
            exe, out);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
-    cr_assert(strstr(o.out, "width=64 (searched"), "%s", o.out);
-    cr_assert(strstr(o.out, "pose width: evidence"), "%s", o.out);
+    cr_assert(strstr(o.out, "width-vec=64 (searched"), "%s", o.out);
+    cr_assert(strstr(o.out, "pose width-t=64: evidence"), "%s", o.out);
+    cr_assert(strstr(o.out, "pose width-vec=64: evidence"), "%s", o.out);
+    cr_assert(strstr(o.out, "pose width-cols=32: undecided"), "%s", o.out);
     ts_out_free(&o);
     char *dir = ts_path(out, "search"), *path = only_report(dir);
     assert_valid(path);
@@ -156,7 +158,7 @@ Test(run_cli, pose_width_searched_and_given, .init = setup, .fini = cleanup)
     free(dir);
     ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s/given' --modes normal "
                         "--levels frame,pose --no-cache --explain none --pose-options "
-                        "order=yxz,offset=-y,length=own,scale=post,width=32",
+                        "order=yxz," TS_STANDIN_TAIL ",width=32",
            exe, out);
     cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
     ts_out_free(&o);

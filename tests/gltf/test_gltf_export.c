@@ -27,7 +27,7 @@
 #include "tests/gltf/tg.h"
 #include "tests/support/ts.h"
 
-#define STANDIN_POSE "order=yxz,offset=-y,length=own,scale=post"
+#define STANDIN_POSE TS_STANDIN_POSE_BASE
 
 static void validate(const char *scratch, const char *dir)
 {

@@ -24,8 +24,7 @@
 #include "tests/mutants/mt.h"
 #include "tests/mutants/mt_corpus.h"
 
-#define STANDIN_POSE                                                                               \
-    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post,width=32"
+#define STANDIN_POSE TS_STANDIN_POSE
 
 #define ONE {1024, 1024, 1024}
 
@@ -192,8 +191,8 @@ Test(pose_level, search_names_the_mutants_order)
     char *dir = mt_small_preset();
     run_results r;
     mt_run_pose(dir, "standin_mut_pose_order.exe", NULL, &r);
-    cr_assert_str_eq(r.pose.chosen, "order=zyx,trig=x87-nearest,step=nearest-even,offset=-y,"
-                                    "length=own,scale=post,width=32");
+    cr_assert_str_eq(r.pose.chosen, "order=zyx,trig=x87-nearest,step=nearest-even," TS_STANDIN_TAIL
+                                        TS_WIDTHS("32", "32"));
     mt_check(&r, NULL, 0); /* compared under its own order, it agrees */
     run_results_free(&r);
     ts_rmtree(dir);
@@ -217,7 +216,7 @@ Test(pose_level, x87_limit_is_a_class_apart)
     mt_write_model(dir, &model_x87);
     run_results r;
     mt_run_pose(dir, "standin.exe",
-             "order=yxz,trig=x87-floor,step=nearest-even,offset=-y,length=own,scale=post", &r);
+             "order=yxz,trig=x87-floor,step=nearest-even," TS_STANDIN_TAIL, &r);
     mt_expect e[4];
     expect_all_modes(model_x87.name, "bone[0].m[1][2]", 0, 1, 0, e);
     mt_check(&r, e, 4);

@@ -33,16 +33,18 @@
 #include "harness/report/report.h"
 #include "tests/mutants/mt.h"
 
-#define STANDIN_POSE                                                                               \
-    "order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post"
-#define UNDECIDED "undecided: no state of this corpus tells 32-bit from 64-bit sums"
+#define STANDIN_POSE TS_STANDIN_POSE_BASE
+#define UNDECIDED "undecided: no sampled state tells 32-bit from 64-bit at "
 
 
 
-static const pose_key_decision *width_of(const run_results *r)
+static const pose_key_decision *width_of(const run_results *r, ref_pose_key site)
 {
-    return &r->pose.keys[REF_POSE_KEY_WIDTH];
+    return &r->pose.keys[site];
 }
+
+/* The two width sites that show in sums (ref/pose.h's REF_SHOWS_SUMS rows). */
+static const ref_pose_key sites[2] = {REF_POSE_KEY_WIDTH_T, REF_POSE_KEY_WIDTH_VEC};
 
 /* The search on the small preset names the engine's width, by evidence, and nothing differs. */
 static void picks(const char *exe, const char *width)
@@ -51,9 +53,15 @@ static void picks(const char *exe, const char *width)
     run_results r;
     mt_run_pose(dir, exe, NULL, &r);
     char want[REF_POSE_OPTS_TEXT_MAX];
-    snprintf(want, sizeof want, "%s,width=%s", STANDIN_POSE, width);
+    snprintf(want, sizeof want, "%s,width-t=%s,width-cols=32,width-model=32,width-vec=%s",
+             STANDIN_POSE, width, width);
     cr_assert_str_eq(r.pose.chosen, want, "%s", exe);
-    cr_assert_eq(width_of(&r)->basis, POSE_BASIS_EVIDENCE, "%s: %s", exe, width_of(&r)->note);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(width_of(&r, sites[i])->basis, POSE_BASIS_EVIDENCE, "%s: %s", exe,
+                     width_of(&r, sites[i])->note);
+    /* the column and model-scale sites change no value: undecided, never "evidence" */
+    cr_assert_eq(width_of(&r, REF_POSE_KEY_WIDTH_COLS)->basis, POSE_BASIS_UNDECIDED);
+    cr_assert_eq(width_of(&r, REF_POSE_KEY_WIDTH_MODEL)->basis, POSE_BASIS_UNDECIDED);
     cr_assert_gt(r.pose.width_states, 0, "%s: sampled states tell the widths apart", exe);
     cr_assert_gt(r.pose.extreme_states, 0);
     cr_assert(r.pose.all_match, "%s: the choice matches every sampled state", exe);
@@ -82,7 +90,7 @@ Test(pose_width, a_wrong_width_given_is_a_mismatch_of_2_to_the_20)
     char *dir = mt_small_preset();
     run_results r;
     mt_run_pose(dir, "standin_width64.exe", STANDIN_POSE ",width=32", &r);
-    cr_assert_eq(width_of(&r)->basis, POSE_BASIS_GIVEN);
+    cr_assert_eq(width_of(&r, REF_POSE_KEY_WIDTH_T)->basis, POSE_BASIS_GIVEN);
     cr_assert_gt(r.totals.by_status[RES_MISMATCH], 0);
     unsigned by_2_20 = 0;
     for (size_t i = 0; i < r.nresults; i++) {
@@ -146,10 +154,16 @@ Test(pose_width, undecided_when_no_sum_passes_2_to_the_31)
         run_results r;
         mt_run_pose(dir, exes[e], NULL, &r);
         cr_assert_eq(r.pose.width_states, 0, "%s", exes[e]);
-        cr_assert_eq(width_of(&r)->basis, POSE_BASIS_UNDECIDED, "%s", exes[e]);
-        cr_assert_str_eq(width_of(&r)->note, UNDECIDED);
-        cr_assert_eq(r.pose.width_clips, 0, "%s: no compared clip tells them apart", exes[e]);
-        cr_assert(strstr(r.pose.chosen, ",width=32"), "%s: the default kept", exes[e]);
+        for (int i = 0; i < 2; i++) {
+            const pose_key_decision *d = width_of(&r, sites[i]);
+            char want[128];
+            snprintf(want, sizeof want, "%s%s", UNDECIDED, ref_pose_key_name(sites[i]));
+            cr_assert_eq(d->basis, POSE_BASIS_UNDECIDED, "%s", exes[e]);
+            cr_assert_str_eq(d->note, want);
+            cr_assert_eq(r.pose.width_clips[sites[i]], 0, "%s: no compared clip tells them apart",
+                         exes[e]);
+        }
+        cr_assert(strstr(r.pose.chosen, TS_WIDTHS("32", "32")), "%s: the default kept", exes[e]);
         mt_check(&r, NULL, 0); /* the same verdicts under either width */
         run_results_free(&r);
     }
@@ -174,12 +188,17 @@ Test(pose_width, the_comparison_decides_where_the_sample_cannot)
     for (int e = 0; e < 2; e++) {
         run_results r;
         mt_run_pose(dir, exes[e], NULL, &r);
-        const pose_key_decision *d = width_of(&r);
+        const ref_pose_key vec = REF_POSE_KEY_WIDTH_VEC;
+        const pose_key_decision *d = width_of(&r, vec);
         cr_assert_eq(r.pose.width_states, 0, "%s: the sample holds no telling state", exes[e]);
         cr_assert_eq(d->basis, POSE_BASIS_COMPARISON, "%s: %s", exes[e], d->note);
-        cr_assert(strstr(r.pose.chosen, e ? ",width=64" : ",width=32"), "%s: %s", exes[e],
-                  r.pose.chosen);
-        const pose_width_at *at = &r.pose.width_at;
+        cr_assert(strstr(r.pose.chosen, e ? ",width-vec=64" : ",width-vec=32"), "%s: %s",
+                  exes[e], r.pose.chosen);
+        /* the translations' site: no clip tells it here, it stays undecided */
+        cr_assert_eq(width_of(&r, REF_POSE_KEY_WIDTH_T)->basis, POSE_BASIS_UNDECIDED, "%s: %s",
+                     exes[e], width_of(&r, REF_POSE_KEY_WIDTH_T)->note);
+        cr_assert_eq(r.pose.width_clips[REF_POSE_KEY_WIDTH_T], 0);
+        const pose_width_at *at = &r.pose.width_at[vec];
         cr_assert_str_eq(at->file, "hidden.dat");
         cr_assert_eq(at->clip, 2);
         cr_assert_eq(at->mode, MODE_NORMAL);
@@ -187,16 +206,21 @@ Test(pose_width, the_comparison_decides_where_the_sample_cannot)
         cr_assert(strncmp(at->field, "bone[1].m", 9) == 0, "%s", at->field);
         cr_assert_neq(at->ref32, at->ref64);
         cr_assert_eq(at->orig, e ? at->ref64 : at->ref32, "%s", exes[e]);
-        cr_assert_gt(r.pose.width_clips, 0);
-        cr_assert_eq(r.pose.width_contradicted, 0);
-        cr_assert_eq(r.pose.width_neither, 0);
+        cr_assert_gt(r.pose.width_clips[vec], 0);
+        cr_assert_eq(r.pose.width_contradicted[vec], 0);
+        cr_assert_eq(r.pose.width_neither[vec], 0);
         /* report.json says it: the width's decision and where */
         cJSON *j = report_pose_json(&r.pose);
-        const cJSON *dec = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "decisions"), 6);
-        cr_assert_str_eq(cJSON_GetObjectItem(dec, "key")->valuestring, "width");
+        const cJSON *dec = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "decisions"), (int)vec);
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "key")->valuestring, "width-vec");
+        cr_assert_str_eq(cJSON_GetObjectItem(dec, "shows")->valuestring, "sums");
         cr_assert_str_eq(cJSON_GetObjectItem(dec, "value")->valuestring, e ? "64" : "32");
         cr_assert_str_eq(cJSON_GetObjectItem(dec, "basis")->valuestring, "comparison");
-        const cJSON *where = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "width"), "decided_at");
+        const cJSON *widths = cJSON_GetObjectItem(j, "widths");
+        cr_assert_eq(cJSON_GetArraySize(widths), 2, "the two open sites");
+        const cJSON *site = cJSON_GetArrayItem(widths, 1);
+        cr_assert_str_eq(cJSON_GetObjectItem(site, "key")->valuestring, "width-vec");
+        const cJSON *where = cJSON_GetObjectItem(site, "decided_at");
         cr_assert_str_eq(cJSON_GetObjectItem(where, "file")->valuestring, "hidden.dat");
         cr_assert_eq(cJSON_GetObjectItem(where, "clip")->valueint, 2);
         cJSON_Delete(j);

@@ -61,11 +61,21 @@ static void check_bone(const uint8_t *skel, unsigned b, const int16_t m[3][3], i
               got.t[2], x, y, z);
 }
 
+/*
+ * Most tests below work the older reading out by hand: root=none and
+ * scale=pre unless the test names its own root or scale. The notes' layout
+ * (root=model, scale=stack, the defaults) has its own tests at the end.
+ */
 static ref_pose_opts opts(const char *text)
 {
+    char full[256];
+    snprintf(full, sizeof full, "%s%s%s", strstr(text, "root=") ? "" : "root=none,",
+             strstr(text, "scale=") ? "" : "scale=pre,", text);
+    size_t n = strlen(full);
+    if (n && full[n - 1] == ',') full[n - 1] = '\0';
     ref_pose_opts o;
     ff_error err;
-    cr_assert_eq(ref_pose_opts_parse(text, &o, &err), 0, "%s: %s", text, err.reason);
+    cr_assert_eq(ref_pose_opts_parse(full, &o, &err), 0, "%s: %s", full, err.reason);
     return o;
 }
 
@@ -525,5 +535,123 @@ Test(pose_build, world_translations_take_the_width)
         ref_pose_opts o = opts(w ? "width=64" : "width=32");
         cr_assert_eq(ref_world_matrices(s, 1, &base, &o), 0);
         check_bone(s, 0, m, want[w][0], want[w][1], want[w][2], w ? "64" : "32");
+    }
+}
+
+/* ---- the notes' layout: the model scale on the root, the scale path's stack ---- */
+
+/*
+ * Model scale 262 (the vanilla value), root rot z 512, root (1, 2, 3):
+ * root=model: Rz512's cells x 262 >> 12: 2896 x 262 = 758752 -> 185.24 -> 185,
+ * -2896 -> -185.24 -> -186 (down), 4096 -> 262; t0 = root x 262 >> 8 = (1, 2, 3).
+ * Child rot 0, +z, L = the root's size 100: m1 = m0.I = m0 (Copy5 exact),
+ * t1 = t0 + m0.(0, 0, 100) >> 12 = (1, 2, 3 + 26200 >> 12 = 3 + 6).
+ * root=none: m0 = Rz512, t1 = t0 + (0, 0, 100).
+ */
+Test(pose_build, model_scale_multiplies_the_root_rotation)
+{
+    static const tbone b[2] = {{-1, 100, {0, 0, 512}, UNIT}, {0, 9, {0, 0, 0}, UNIT}};
+    static const int16_t scaled[3][3] = {{185, -186, 0}, {185, 185, 0}, {0, 0, 262}};
+    uint8_t s[SKEL_MAX];
+    skel_make(s, b, 2, 0x00, 262, (const int16_t[3]){1, 2, 3});
+    cr_assert_eq(build(s, 2, "root=model"), 0);
+    check_bone(s, 0, scaled, 1, 2, 3, "root=model");
+    check_bone(s, 1, scaled, 1, 2, 9, "root=model, child");
+    skel_make(s, b, 2, 0x00, 262, (const int16_t[3]){1, 2, 3});
+    cr_assert_eq(build(s, 2, "root=none"), 0);
+    check_bone(s, 0, RZ512, 1, 2, 3, "root=none");
+    check_bone(s, 1, RZ512, 1, 2, 103, "root=none, child");
+    /* the default is root=model, and model scale 4096 leaves the rotation as it is */
+    ref_pose_opts def;
+    ref_pose_opts_default(&def);
+    skel_make(s, b, 2, 0x00, 262, (const int16_t[3]){1, 2, 3});
+    cr_assert_eq(ref_build_bone_matrices(s, 2, &def), 0);
+    check_bone(s, 0, scaled, 1, 2, 3, "default");
+    skel_make(s, b, 2, 0x00, 4096, (const int16_t[3]){1, 2, 3});
+    cr_assert_eq(build(s, 2, "root=model"), 0);
+    check_bone(s, 0, RZ512, 16, 32, 48, "model scale 4096");
+}
+
+/*
+ * Scale path, stack. R = Rz512. Bone 0 root, rot z 512, scale (2048, 1024, 1024):
+ * w0 = (8192, 4096, 4096); M0 = R; bone 0 = R, column 0 x 2 =
+ * [[5792,-2896,0],[5792,2896,0],[0,0,4096]]. Bone 1 child, rot z 512, scale 1.0:
+ * w1 = (1024 x 8192 >> 10, 4096, 4096) = (8192, 4096, 4096); M1 = M0.R (R, not bone 0's
+ * scaled matrix): [0][1] = -2 x 2896^2 / 4096 = -4095.125 -> -4095, [1][0] = 4095,
+ * [0][0] = [1][1] = 0: M1 = [[0,-4095,0],[4095,0,0],[0,0,4096]]; bone 1 = M1 column 0
+ * x 2 = [[0,-4095,0],[8190,0,0],[0,0,4096]]; t1 = t0 + bone0.(0, 0, 100) >> 12 =
+ * (0, 0, 100). Bone 2 child of 1, rot 0, scale (1024, 2048, 1024): w2 = (8192, 8192,
+ * 4096); M2 = M1.I = M1; bone 2 = M1 columns 0 and 1 x 2 = [[0,-8190,0],[8190,0,0],
+ * [0,0,4096]]; t2 = t1 + bone1.(0, 0, 50) >> 12 = (0, 0, 150).
+ * post composes with bone 0's scaled matrix instead: bone 1 [0][0] = (5792 x 2896 -
+ * 2896^2) / 4096 = 2047.56 -> 2048, then x 2 = 4096: not stack's 0.
+ */
+Test(pose_build, scale_path_stack_composes_without_bone_scale)
+{
+    static const tbone b[3] = {{-1, 100, {0, 0, 512}, {2048, 1024, 1024}},
+                               {0, 50, {0, 0, 512}, UNIT},
+                               {1, 9, {0, 0, 0}, {1024, 2048, 1024}}};
+    static const int16_t m0[3][3] = {{5792, -2896, 0}, {5792, 2896, 0}, {0, 0, 4096}};
+    static const int16_t m1[3][3] = {{0, -4095, 0}, {8190, 0, 0}, {0, 0, 4096}};
+    static const int16_t m2[3][3] = {{0, -8190, 0}, {8190, 0, 0}, {0, 0, 4096}};
+    uint8_t s[SKEL_MAX];
+    skel_make(s, b, 3, 0x01, 4096, (const int16_t[3]){0, 0, 0});
+    cr_assert_eq(build(s, 3, "scale=stack"), 0);
+    check_bone(s, 0, m0, 0, 0, 0, "stack root");
+    check_bone(s, 1, m1, 0, 0, 100, "stack child");
+    check_bone(s, 2, m2, 0, 0, 150, "stack grandchild");
+    skel_make(s, b, 3, 0x01, 4096, (const int16_t[3]){0, 0, 0});
+    cr_assert_eq(build(s, 3, "scale=post"), 0);
+    ref_matrix post;
+    ref_pose_bone_load(s, 1, &post);
+    cr_assert_eq(post.m[0][0], 4096, "post: %d", post.m[0][0]);
+}
+
+/*
+ * Stack with the model scale: model scale 2048 on the root: M0 = R x 2048 >> 12 =
+ * [[1448,-1448,0],[1448,1448,0],[0,0,2048]], bone 0 = M0 column 0 x 2 =
+ * [[2896,-1448,0],[2896,1448,0],[0,0,2048]]. Bone 1 (rot 0, scale 1.0): M1 = M0.I = M0,
+ * w1 = (8192, 4096, 4096): bone 1 = bone 0; t1 = bone0.(0, 0, 100) >> 12 = (0, 0, 50).
+ */
+Test(pose_build, scale_path_stack_takes_the_model_scale_on_the_root)
+{
+    static const tbone b[2] = {{-1, 100, {0, 0, 512}, {2048, 1024, 1024}},
+                               {0, 50, {0, 0, 0}, UNIT}};
+    static const int16_t m0[3][3] = {{2896, -1448, 0}, {2896, 1448, 0}, {0, 0, 2048}};
+    uint8_t s[SKEL_MAX];
+    skel_make(s, b, 2, 0x01, 2048, (const int16_t[3]){0, 0, 0});
+    cr_assert_eq(build(s, 2, "root=model,scale=stack"), 0);
+    check_bone(s, 0, m0, 0, 0, 0, "stack root, model scale");
+    check_bone(s, 1, m0, 0, 0, 50, "stack child, model scale");
+}
+
+/* More than 80 bones on the scale path under stack: REF_POSE_OVERRUN, bone 80 on untouched. */
+Test(pose_build, stack_overrun_is_reported_not_invented)
+{
+    enum { N = REF_POSE_STACK_SLOTS + 1 };
+    static uint8_t s[16 + 48 * N], before[16 + 48 * N];
+    static tbone b[N];
+    for (unsigned i = 0; i < N; i++)
+        b[i] = (tbone){(int16_t)((int)i - 1), 10, {0, 0, 0}, UNIT};
+    static const struct {
+        uint8_t flags;
+        const char *opts;
+        unsigned n;
+        int want;
+    } c[] = {
+        {0x01, "scale=stack", N, REF_POSE_OVERRUN},
+        {0x01, "scale=stack", N - 1, 0},
+        {0x00, "scale=stack", N, 0},
+        {0x01, "scale=pre", N, 0},
+        {0x01, "scale=post", N, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        skel_make(s, b, c[i].n, c[i].flags, 4096, (const int16_t[3]){0, 0, 0});
+        memcpy(before, s, sizeof s);
+        cr_assert_eq(build(s, c[i].n, c[i].opts), c[i].want, "%s, %u bones, flags %u", c[i].opts,
+                     c[i].n, c[i].flags);
+        const uint8_t *last = s + 16 + 48 * (size_t)(c[i].n - 1);
+        int untouched = memcmp(last, before + (last - s), 48) == 0;
+        cr_assert_eq(untouched, c[i].want == REF_POSE_OVERRUN, "%s: the last bone", c[i].opts);
     }
 }

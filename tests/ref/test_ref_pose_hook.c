@@ -64,7 +64,9 @@ Test(pose_hook, matrices_after_each_decoding_call_and_none_on_the_end_call)
     tb_fix fx;
     two_frames(&fx, skel);
     ref_pose_opts o;
-    ref_pose_opts_default(&o);
+    ff_error perr;
+    /* the expected matrices are worked out under the older reading (no model scale) */
+    cr_assert_eq(ref_pose_opts_parse("root=none,scale=pre", &o, &perr), 0);
     fx.a.pose = &o;
     /* tick 0: root (3,0,0): t0 = 3 x 4660 >> 8 = 13980 >> 8 = 54; bone 0 m = I.
      * bone 1: m = I.Rz(1024) = [[0,-1,0],[1,0,0],[0,0,1]]; t1 = t0 + (0,0,100). */
@@ -112,7 +114,7 @@ Test(pose_hook, near_masks_per_rebuild_and_invalid_options_refused)
     two_frames(&fx, skel);
     ref_pose_opts o;
     ff_error err;
-    cr_assert_eq(ref_pose_opts_parse("trig=x87-floor", &o, &err), 0);
+    cr_assert_eq(ref_pose_opts_parse("trig=x87-floor,root=none,scale=pre", &o, &err), 0);
     uint16_t near[2] = {0xFFFF, 0xFFFF};
     fx.a.pose = &o;
     fx.a.pose_near = near;
@@ -188,7 +190,9 @@ Test(pose_hook, slow_fast_over_read_garbage_scales_wrap)
     tb_load(&fx, skel, len, clips, 1, t.buf, tb_bytes(&t));
     fx.a.cmd.flags = REF_CMD_SLOW | REF_CMD_FAST;
     ref_pose_opts o;
-    ref_pose_opts_default(&o);
+    ff_error perr;
+    /* the expected matrices are worked out under the older reading (no model scale) */
+    cr_assert_eq(ref_pose_opts_parse("root=none,scale=pre", &o, &perr), 0);
     fx.a.pose = &o;
 
     /* tick 0: flag 0. bone 0 I, t 0 (root zeroed); bone 1 Rz(512), t (0,0,100). */
@@ -215,4 +219,51 @@ Test(pose_hook, slow_fast_over_read_garbage_scales_wrap)
     check_bone(&fx, 1, m1, 0, 0, 100, "tick 1");
     cr_assert_eq(tb_tick(&fx), 1);
     tb_fix_free(&fx);
+}
+
+/*
+ * 81 bones on the scale path (one frame, mode bit 1, no rotation, scales
+ * absent): BuildBoneMatrices' two 80-slot stack arrays would be overrun.
+ * Under scale=stack the engine's decoding call fails with a reason naming
+ * it; under scale=pre (no arrays) the same clip poses.
+ */
+Test(pose_hook, a_skeleton_past_80_bones_on_the_stack_path_is_refused)
+{
+    enum { N = REF_POSE_STACK_SLOTS + 1 };
+    static uint8_t skel[TB_SKEL_MAX];
+    static tb_bits c;
+    static const char *const texts[2] = {"scale=stack", "scale=pre"};
+    for (int t = 0; t < 2; t++) {
+        tb_fix fx;
+        size_t len = tb_skel(skel, N, 0);
+        tb_bits_init(&c);
+        tb_put(&c, 1, 8);
+        for (int k = 0; k < 3; k++)
+            tb_pos(&c, 0, 0);
+        tb_put(&c, 1, 1); /* mode bit: the scale path */
+        for (int b = 0; b < N; b++) {
+            for (int k = 0; k < 3; k++)
+                tb_rot(&c, -1, 0);
+            for (int k = 0; k < 3; k++)
+                tb_scale_absent(&c);
+        }
+        tb_bits *clips[1] = {&c};
+        tb_load(&fx, skel, len, clips, 1, NULL, 0);
+        ref_pose_opts o;
+        ff_error err;
+        cr_assert_eq(ref_pose_opts_parse(texts[t], &o, &err), 0);
+        fx.a.pose = &o;
+        int ret = -7;
+        ff_error_clear(&err);
+        int rc = ref_start_clip(&fx.a, 0, &ret, &err);
+        if (t == 0) {
+            cr_assert_eq(rc, -1, "stack: the overrun is refused");
+            cr_assert_eq(err.kind, FF_E_UNSUPPORTED);
+            cr_assert(strstr(err.reason, "81 bones") && strstr(err.reason, "80-slot"), "%s",
+                      err.reason);
+        } else {
+            cr_assert_eq(rc, 0, "pre: %s", err.reason);
+        }
+        tb_fix_free(&fx);
+    }
 }

@@ -18,6 +18,17 @@
 
 #include "common/error.h"
 
+/*
+ * The stand-in engine's pose convention (emu/standin/README.md) in
+ * ref/pose.h's text form: without its width sites (TS_STANDIN_POSE_BASE,
+ * for appending "width=64" and the like) and canonically, every site at 32
+ * bits as in standin.exe (TS_STANDIN_POSE).
+ */
+#define TS_STANDIN_TAIL "root=none,offset=-y,length=own,scale=post"
+#define TS_STANDIN_POSE_BASE "order=yxz,trig=x87-nearest,step=nearest-even," TS_STANDIN_TAIL
+#define TS_WIDTHS(t, v) ",width-t=" t ",width-cols=32,width-model=32,width-vec=" v
+#define TS_STANDIN_POSE TS_STANDIN_POSE_BASE TS_WIDTHS("32", "32")
+
 /* Fails the running test with the error text when call != 0. */
 #define TS_OK(call, err)                                                                           \
     do {                                                                                           \
