@@ -29,10 +29,6 @@
  * passes 2^30: no width shows there.) Scratch: Field_Alloc(0x58), released
  * before returning. Returns Field_Free(0x58)'s value (0x58).
  *
- * The arrays hold SA_MAX_BONES bones, every count a skeleton can give
- * (the game's hold 80; a longer skeleton overruns them there, which is
- * not the stand-in's to imitate).
- *
  * Variants keeping the older readings, each one key of the option set:
  *   FF_STANDIN_ROOT_NONE   root=none: the model scale never reaches the
  *                          rotations (a root's M, or m, is L itself);
@@ -43,25 +39,40 @@
  * Under pre and post the parent's matrix the cells compose with is P, the
  * stored one, and a root's L is times s first (root=model), then times v.
  *
- * The routine is composed from the helpers, as the game's is (its
- * composition is the notes'): Fx_BoneRotation into the scratch; the plain
- * path through Fx_ScaleRows (a root) and Fx_Compose (a child, the offset
- * in the scratch matrix's translation); the scale path through
- * Bone_ScaleColumns, Fx_Apply and Fx_MulCopy5. The pad is the helpers'
- * stack garbage. The variants that change a helper reach the bones
- * through it; the running vectors are computed here, in standin.h's width
- * (FF_STANDIN_WIDTH64). (The inline, store-lean version
- * of the plain path that standin.exe carried before does not fit the
- * routine's 0x300-byte slot together with the notes' scale path and model
- * scale: see README.md, "Cost".)
+ * Two versions compute the same cells and translations (the pad word
+ * differs; POSE.md never compares it):
+ *
+ * standin.exe (lean): under emulation a store costs far more than register
+ * work and loads (ENGINE.md section 8), so a child bone's cells are worked
+ * out in registers, column by column, by bone_column.h's column code, each
+ * cell written once; a root takes L from Fx_BoneRotation (the call keeps
+ * the game's edge BuildBoneMatrices -> Fx_BoneRotation, by which the
+ * locator tells Fx_BoneRotation from Fx_RotXYZ) and its model scale
+ * inline (Fx_ScaleRows' arithmetic). The scale path goes to Bone_BuildStack (bone_stack.c), a
+ * routine of the stand-in's own outside this slot: the column code twice
+ * does not fit the routine's 0x300 bytes. The rounding, the trig and the
+ * axis order are standin.h's, shared with the helpers, so the variants
+ * that change them reach this routine too (the build compiles a variant's
+ * sources again by grepping for its macro): FF_MUTANT_POSE_ORDER (as
+ * Fx_BoneRotation), FF_MUTANT_POSE_FLOOR (as Fx_MulCopy5).
+ *
+ * standin_x87.exe (FF_STANDIN_X87), and the scale=pre and scale=post
+ * builds, are composed from the helpers, as the game's routine is:
+ * Fx_BoneRotation into the scratch; the plain path through Fx_ScaleRows (a
+ * root) and Fx_Compose (a child, the offset in the scratch matrix's
+ * translation); the scale path through Bone_ScaleColumns, Fx_Apply and
+ * Fx_MulCopy5, the arrays on the stack (the pad is the helpers' stack
+ * garbage); the x87 build's helpers compute on the x87 and cost what the
+ * game's cost. The running vectors are computed in standin.h's width
+ * (FF_STANDIN_WIDTH64).
  *
  * standin_calls.exe (FF_VARIANT_CALLS): another call structure, the same
- * results: the model scale of a plain-path root is worked out inline, so
- * Fx_ScaleRows is never called.
+ * results: a root too takes L from the column code, as a child of the
+ * identity (Copy5(I, L) = L), so Fx_BoneRotation is never called: one
+ * direct call fewer than the profile lists.
  */
 #include "emu/standin/standin.h"
 
-#define SA_MAX_BONES 256
 #define SA_SCRATCH 0x58
 
 /* The scale path's reading. */
@@ -84,6 +95,8 @@
 #endif
 
 
+#if defined(FF_STANDIN_X87) || SA_SCALE != SA_SCALE_STACK
+
 /* What the scratch holds. */
 typedef struct sa_pose_scratch {
     sa_matrix local; /* the bone's own rotation; its t the offset (plain path) */
@@ -94,21 +107,6 @@ typedef struct sa_pose_scratch {
 } sa_pose_scratch;
 
 _Static_assert(sizeof(sa_pose_scratch) == SA_SCRATCH, "BuildBoneMatrices takes 0x58 bytes");
-
-/* root=model on the plain path: m's nine cells times s >> 12 through
- * Fx_ScaleRows (v = (s, s, s)); standin_calls.exe (FF_VARIANT_CALLS) does
- * the same arithmetic inline, one direct call fewer than the profile lists. */
-SA_INLINE void sa_model_scale(sa_matrix *m, const s32 v[3])
-{
-#ifdef FF_VARIANT_CALLS
-    int k;
-
-    for (k = 0; k < 9; k++)
-        m->m[k / 3][k % 3] = (s16)((m->m[k / 3][k % 3] * v[0]) >> 12);
-#else
-    Fx_ScaleRows(m, v);
-#endif
-}
 
 /* The bone's parent when it is an earlier bone, else -1 (a root). */
 SA_INLINE int sa_parent(const sa_bone *bone, int i)
@@ -176,7 +174,7 @@ int BuildBoneMatrices(sa_model *m)
             /* The plain path. */
             if (p < 0) {
 #if SA_ROOT_MODEL
-                sa_model_scale(&s->local, s->model);
+                Fx_ScaleRows(&s->local, s->model);
 #endif
                 sa_copy_dwords(&bone->world, &s->local, 5);
                 sa_root_t(bone, s);
@@ -223,3 +221,92 @@ int BuildBoneMatrices(sa_model *m)
 
     return (int)Field_Free(sizeof *s);
 }
+
+#else
+
+#include "emu/standin/bone_column.h"
+
+/* A root (the parent is not an earlier bone): L (already in bone) times
+ * the model scale, and the root translation. */
+SA_INLINE void sa_root(sa_bone *bone, const sa_skeleton *sk, s32 (*cs)[2])
+{
+    int k;
+#if SA_ROOT_MODEL
+    /* root=model: the nine cells times s >> 12 (Fx_ScaleRows' arithmetic
+     * with (s, s, s), worked out here: the stand-in's call structure keeps
+     * BuildBoneMatrices' callees those the locator tells apart). */
+    s16 *c = bone->world.m[0];
+    s32 s = sk->model_scale;
+
+    (void)cs;
+    for (k = 0; k < 9; k++)
+        c[k] = (s16)((c[k] * s) >> 12);
+#else
+    (void)cs;
+#endif
+    for (k = 0; k < 3; k++)
+        bone->world.t[k] = (sk->root[k] * sk->model_scale) >> 8;
+}
+
+/*
+ * Returns Field_Free's value. Rewrites the cells and translation of every
+ * bone: on the scale path through Bone_BuildStack, on the plain path here.
+ */
+int BuildBoneMatrices(sa_model *m)
+{
+    sa_skeleton *volatile sk = m->files->skeleton;
+    /* The column code's cosines and sines. */
+    s32(*volatile cs)[2] = (s32(*)[2])Field_Alloc(SA_SCRATCH);
+    sa_bone *volatile bone;
+    volatile int i;
+    int k;
+#ifdef FF_VARIANT_CALLS
+    sa_matrix ident;
+
+    sa_identity(&ident);
+#endif
+
+    if (sk->flags & SA_SKEL_SCALED) Bone_BuildStack(sk, cs);
+    else
+        for (i = 0; i < sk->count; i++) {
+        bone = &sk->bones[i];
+#ifdef FF_VARIANT_CALLS
+        /* standin_calls.exe: a root too takes L from the column code, as a
+         * child of the identity (Copy5(I, L) = L), so Fx_BoneRotation is
+         * never called: one direct call fewer than the profile lists. */
+        sa_column_compose(bone->rot,
+                          (unsigned)bone->parent < (unsigned)i ? &sk->bones[bone->parent].world
+                                                              : &ident,
+                          &bone->world, cs);
+        if ((unsigned)bone->parent >= (unsigned)i) {
+            sa_root(bone, sk, cs);
+            continue;
+        }
+        {
+#else
+        if ((unsigned)bone->parent < (unsigned)i) {
+#endif
+            /* A child (of an earlier bone): m = Copy5(P.m, L), t = P.t +
+             * (P.m * (0, -size, 0)) >> 12, P its parent's matrix. */
+            const sa_matrix *pw;
+            s32 len;
+
+#ifndef FF_VARIANT_CALLS
+            sa_column_compose(bone->rot, &sk->bones[bone->parent].world, &bone->world, cs);
+#endif
+            pw = &sk->bones[bone->parent].world;
+            len = (s16)-bone->size;
+            for (k = 0; k < 3; k++)
+                bone->world.t[k] = pw->t[k] + ((pw->m[k][1] * len) >> 12);
+#ifndef FF_VARIANT_CALLS
+        } else {
+            Fx_BoneRotation(bone->rot, &bone->world);
+            sa_root(bone, sk, cs);
+#endif
+        }
+    }
+
+    return (int)Field_Free(SA_SCRATCH);
+}
+
+#endif

@@ -38,6 +38,10 @@ typedef uint32_t u32;
 #define SA_FLAG_HALF_SHIFT 2
 #define SA_FLAG_HALF_MASK 0x0C
 
+/* Bones the stand-in's BuildBoneMatrices holds on its stack (a skeleton's
+ * count is a u8). */
+#define SA_MAX_BONES 256
+
 /* Skeleton flag bit 0: the frames carry per-bone scales. */
 #define SA_SKEL_SCALED 0x01
 
@@ -152,6 +156,9 @@ int BuildBoneMatrices(sa_model *m);
 int QueueAnimation(sa_entity *e, s16 clip);
 int AdvanceBy1(sa_entity *e);
 int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base);
+/* standin.exe's BuildBoneMatrices on the scale path (a routine of the
+ * stand-in's own, not the game's): the bones of sk, cs the caller's scratch. */
+void Bone_BuildStack(sa_skeleton *sk, s32 (*cs)[2]);
 /* standin_calls.exe only (FF_VARIANT_CALLS): the SLOW half-step as a routine. */
 int Anim_Halve(int delta);
 
