@@ -66,6 +66,9 @@
  * game's cost. The running vectors are computed in standin.h's width
  * (FF_STANDIN_WIDTH64).
  *
+ * Mutant FF_MUTANT_POSE_RET (standin.exe's version): BuildBoneMatrices
+ * returns 0 instead of Field_Free's value.
+ *
  * standin_calls.exe (FF_VARIANT_CALLS): another call structure, the same
  * results: a root too takes L from the column code, as a child of the
  * identity (Copy5(I, L) = L), so Fx_BoneRotation is never called: one
@@ -306,7 +309,13 @@ int BuildBoneMatrices(sa_model *m)
         }
     }
 
+#ifdef FF_MUTANT_POSE_RET
+    /* The mutant: returns 0, not Field_Free's value. */
+    Field_Free(SA_SCRATCH);
+    return 0;
+#else
     return (int)Field_Free(SA_SCRATCH);
+#endif
 }
 
 #endif

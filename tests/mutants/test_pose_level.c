@@ -105,6 +105,19 @@ Test(pose_level, mutant_saturate)
 }
 
 /*
+ * BuildBoneMatrices returns 0 instead of Field_Free(0x58)'s value, 0x58
+ * (88): every matrix agrees, and the first divergence is the routine's
+ * return, compared at the pose level (build.ret), at tick 0.
+ */
+static const mt_clip clip_ret[] = {{2, {{.rot = {{100, 200, 300}}}, {.rot = {{0}}}}}};
+static const mt_model model_ret = {"pose_ret.dat", 1, 0, {0}, ONE, 1, clip_ret, 0, 0};
+
+Test(pose_level, mutant_return)
+{
+    run_mutant(&model_ret, "standin_mut_pose_ret.exe", "build.ret", 0, 0x58, 0);
+}
+
+/*
  * ComputeBonesWorldMatrices forgets the base translation. A root at
  * translation 0 (t = 0): under the fixed base its world t is base.m . 0 +
  * base.t = (1200, -34000, 250000) (harness/run/pose_side.c), the mutant's
