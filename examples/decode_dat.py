@@ -149,6 +149,8 @@ class Model:
 class Decoder:
     """StartClip and Battle_ReadAnimation on one model's skeleton state."""
 
+    cursor = Cursor  # the bit reader; a subclass may read differently
+
     def __init__(self, model, clip, flags):
         self.m = model
         self.clip = clip
@@ -169,7 +171,7 @@ class Decoder:
     def read_animation(self):
         if self.frame >= self.total:
             return 1
-        rd = Cursor(self.m.data, self.start + self.off, self.bit)
+        rd = self.cursor(self.m.data, self.start + self.off, self.bit)
         sk = self.sk
         for _ in range(2 if self.flags & FAST else 1):
             halved = bool(self.flags & SLOW) and self.frame != 0

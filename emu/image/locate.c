@@ -43,6 +43,11 @@ const char *locate_status_word(locate_status s)
     return (unsigned)s < LOCATE__COUNT ? status_words[s] : "?";
 }
 
+int locate_weak_into(const solver *sv, unsigned from, unsigned to)
+{
+    return sv->p->routines[from].helper >= 0 && sv->p->routines[to].helper < 0;
+}
+
 void locate_append(char *buf, size_t cap, const char *text)
 {
     size_t used = strlen(buf);
@@ -77,8 +82,8 @@ static int contains(const uint32_t *v, size_t n, uint32_t x)
  * Soft evidence (the profile's call structure) that would leave none keeps
  * them all and is recorded as disagreeing instead.
  */
-static void narrow_by(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence,
-                      int soft)
+void locate_narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence,
+                   int soft)
 {
     dom *d = &sv->d[i];
     n = scan_unique(vals, n);
@@ -129,7 +134,7 @@ static void narrow_by(solver *sv, unsigned i, uint32_t *vals, size_t n, const ch
 
 static void narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence)
 {
-    narrow_by(sv, i, vals, n, evidence, 0);
+    locate_narrow(sv, i, vals, n, evidence, 0);
 }
 
 const walk_routine *locate_walk_of(solver *sv, uint32_t entry)
@@ -195,7 +200,11 @@ static void shape(solver *sv, unsigned i)
     sv->changed = 1;
 }
 
-/* A routine found for one name is no candidate for another. */
+/*
+ * A routine found for one name is no candidate for another. A pose helper row (optional:
+ * left out of the located profile when not found) takes no candidate from a routine the
+ * harness needs; a clash is settled against the helper (locate_items.c).
+ */
 static void one_per_name(solver *sv)
 {
     for (unsigned i = 0; i < sv->p->nroutines; i++) {
@@ -204,6 +213,7 @@ static void one_per_name(solver *sv)
         for (unsigned j = 0; j < sv->p->nroutines; j++) {
             dom *o = &sv->d[j];
             if (j == i || sv->skip[j] || o->any || !o->n || !contains(o->v, o->n, c)) continue;
+            if (locate_weak_into(sv, i, j)) continue;
             uint32_t *rest = malloc(o->n * sizeof *rest);
             if (!rest) {
                 sv->failed = 1;
@@ -276,7 +286,7 @@ static void keep_callers(solver *sv, unsigned qi, const dom *c, const char *evid
             hit = contains(c->v, c->n, w->calls[t].address);
         if (hit) keep[m++] = q->v[k];
     }
-    narrow_by(sv, qi, keep, m, evidence, 1);
+    locate_narrow(sv, qi, keep, m, evidence, 1);
 }
 
 /*
@@ -290,11 +300,12 @@ static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
     dom *q = &sv->d[qi], *c = &sv->d[ci];
     char ev[96];
     size_t n;
+    if (locate_weak_into(sv, backward ? ci : qi, backward ? qi : ci)) return;
     if (!backward) {
         if (q->any || !q->n || q->n > EXPAND_MAX) return;
         uint32_t *t = targets_of(sv, q, &n);
         snprintf(ev, sizeof ev, "called by %s", sv->p->routines[qi].name);
-        if (t) narrow_by(sv, ci, t, n, ev, 1);
+        if (t) locate_narrow(sv, ci, t, n, ev, 1);
         return;
     }
     if (c->any || !c->n || sv->failed) return;
@@ -303,7 +314,7 @@ static void edge(solver *sv, unsigned qi, unsigned ci, int backward)
         keep_callers(sv, qi, c, ev);
     } else if (c->n <= CALLERS_FROM) {
         uint32_t *callers = callers_of(sv, c, &n);
-        if (callers) narrow_by(sv, qi, callers, n, ev, 1);
+        if (callers) locate_narrow(sv, qi, callers, n, ev, 1);
     }
 }
 
@@ -341,7 +352,7 @@ int locate_pattern_equal(const walk_routine *w, const profile_routine *r)
  * Among routine i's candidates, those whose walk ok() accepts, when some but not all are
  * (evidence that tells candidates apart, never one that rules them all out).
  */
-static void keep_where(solver *sv, unsigned i,
+void locate_keep_where(solver *sv, unsigned i,
                        int (*ok)(const solver *sv, const profile_routine *r, const walk_routine *w),
                        const char *evidence)
 {
@@ -374,7 +385,7 @@ static void patterns(solver *sv)
     for (unsigned i = 0; i < sv->p->nroutines && !sv->failed; i++) {
         const dom *d = &sv->d[i];
         if (sv->skip[i] || d->any || d->n < 2 || !sv->p->routines[i].npattern) continue;
-        keep_where(sv, i, same_pattern, "pattern");
+        locate_keep_where(sv, i, same_pattern, "pattern");
     }
 }
 
@@ -386,7 +397,9 @@ static int in_call_order(const solver *sv, const profile_routine *r, const walk_
     for (unsigned c = 0; c < r->ncallees; c++) {
         const profile_routine *t = profile_find_routine(sv->p, r->callees[c]);
         const dom *td = t ? &sv->d[t - sv->p->routines] : NULL;
-        if (td && !td->any && td->n == 1) want[nwant++] = td->v[0];
+        if (td && !td->any && td->n == 1 &&
+            !locate_weak_into(sv, (unsigned)(t - sv->p->routines), (unsigned)(r - sv->p->routines)))
+            want[nwant++] = td->v[0];
     }
     for (unsigned c = 0; c < w->ncalls && k < nwant; c++) {
         int found = 0;
@@ -404,7 +417,7 @@ static void call_order(solver *sv)
         const dom *d = &sv->d[i];
         const profile_routine *r = &sv->p->routines[i];
         if (sv->skip[i] || d->any || d->n < 2 || !r->callees_known || r->ncallees < 2) continue;
-        keep_where(sv, i, in_call_order, "calls its callees in the profile's order");
+        locate_keep_where(sv, i, in_call_order, "calls its callees in the profile's order");
     }
 }
 
@@ -445,7 +458,11 @@ static void solve(solver *sv)
         if (!sv->changed) edges(sv, 1);
         if (!sv->changed) patterns(sv);
         if (!sv->changed) call_order(sv);
+        if (!sv->changed) locate_callee_order(sv);
+        if (!sv->changed) locate_bytes(sv);
+        if (!sv->changed) locate_sizes(sv);
         if (!sv->changed) search(sv);
+        if (!sv->changed) locate_search_size(sv);
         if (!sv->changed) locate_weigh_step(sv);
         if (!sv->changed) return;
     }
@@ -537,6 +554,7 @@ int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p, const 
         goto done;
     sv->p = p;
     sv->pe = &pe;
+    sv->layout = layout;
     sv->err = err;
     rc = run_solver(sv, &pe, layout, opts, out);
     if (rc != 0 && sv->failed && err->kind == FF_E_OK)

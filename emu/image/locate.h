@@ -15,7 +15,16 @@
  *   - patterns: the routine's normalised instructions (emu/image/walk.h), from
  *     the profile or learned from a known build, tell apart candidates the
  *     structure leaves together (such as two allocator routines of the same
- *     shape), and find a routine no edge reaches.
+ *     shape), and find a routine no edge reaches;
+ *   - evidence bytes and size (the profile's "evidence" inside a routine,
+ *     its "size" and "insns"): keep, among several candidates, those with
+ *     those bytes at the same offset, then those of that size; a routine no
+ *     edge reaches and no pattern describes is searched by its size
+ *     (emu/image/locate_evidence.c);
+ *   - call order: the profile lists callees in call order, so a found
+ *     caller's first and last call targets are its first and last callees
+ *     (Battle_ReadAnimation calls Field_Alloc first and Field_Free last),
+ *     which tells callees of one shape apart with no pattern.
  * The call structure (the number of distinct calls, the call edges) is the
  * profile's, which may describe another build (with --from, it is learned
  * from that build): evidence of structure that would rule out every
@@ -26,8 +35,9 @@
  * LOCATE_CLEAR_MARGIN points ahead of the next), otherwise reported with
  * its best candidate and score. Each routine, table and global ends found,
  * not found (with what ruled the last candidates out) or ambiguous
- * (several, listed). Anything short of all found is a refusal naming them.
- * Routines marked "test" are skipped (not engine routines).
+ * (several, listed). Anything short of all found is a refusal naming them,
+ * except a pose helper row (its "helper"), which the located profile then
+ * leaves out. Routines marked "test" are skipped (not engine routines).
  *
  * Nothing here knows a routine name or an address of any build: all of it
  * comes from the profile. Reads only; never prints, never exits.
@@ -93,6 +103,7 @@ typedef struct locate_result {
     locate_item tables[PROFILE_MAX_TABLES];
     locate_item globals[PROFILE_MAX_GLOBALS];
     unsigned nfound, nnot_found, nambiguous, nskipped;
+    unsigned nhelpers_left; /* pose helper rows not found once: left out, refusing nothing */
     int complete;                    /* everything found: located is the build's profile */
     char refusal[FF_ERR_REASON_MAX]; /* otherwise: names what is missing or doubled */
     emu_profile located;             /* complete only */
@@ -113,10 +124,11 @@ int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p, const 
 
 /*
  * Learns from a known build (data, which p describes: its addresses hold):
- * each routine's pattern and its callees, in the order its code calls them
- * (a profile routine's name, else "0xADDRESS"). Replaces the patterns and
- * callees p has (a routine whose walk was cut short keeps the profile's
- * callees). Fails when data is not a PE32 or memory runs out.
+ * each routine's pattern, size and instruction count, and its callees in
+ * call order (by their first call site; a profile routine's name, else
+ * "0xADDRESS"). Replaces the patterns, sizes and callees p has (a routine
+ * whose walk was cut short keeps the profile's callees and has no size).
+ * Fails when data is not a PE32 or memory runs out.
  */
 int locate_learn(const uint8_t *data, size_t size, emu_profile *p, ff_error *err);
 

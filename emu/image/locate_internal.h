@@ -11,6 +11,7 @@
 #include "emu/image/walk.h"
 
 #define LOCATE_MAX_HITS 256 /* occurrences of a table's bytes looked at */
+#define LOCATE_ROUTINE_HEAD 64 /* bytes after an entry that belong to it when its size is unknown */
 
 /* A routine's candidates: "anything" until evidence narrows them. */
 typedef struct dom {
@@ -30,6 +31,7 @@ typedef struct dom {
 typedef struct solver {
     scan *sc;
     const pe_image *pe;
+    const uint8_t *layout; /* the image as laid out (pe_build_image) */
     const emu_profile *p;
     dom d[PROFILE_MAX_ROUTINES];
     int skip[PROFILE_MAX_ROUTINES];
@@ -42,6 +44,34 @@ typedef struct solver {
     uint32_t best[PROFILE_MAX_ROUTINES];
     int best_score[PROFILE_MAX_ROUTINES], next_score[PROFILE_MAX_ROUTINES];
 } solver;
+
+/*
+ * Narrows routine i to vals (n entries, any order; taken over) because of evidence: keeps
+ * the entries in both and records the evidence. Soft evidence (the profile's structure)
+ * that would leave none keeps every candidate and is recorded as disagreeing instead.
+ */
+void locate_narrow(solver *sv, unsigned i, uint32_t *vals, size_t n, const char *evidence,
+                   int soft);
+/* Among routine i's candidates, those whose walk ok() accepts, when some but not all are. */
+void locate_keep_where(solver *sv, unsigned i,
+                       int (*ok)(const solver *sv, const profile_routine *r, const walk_routine *w),
+                       const char *evidence);
+/* Evidence of emu/image/locate_evidence.c, each one step of the solver (sv->changed). */
+/* Among several candidates, those with the profile's evidence bytes inside the routine. */
+void locate_bytes(solver *sv);
+/* Among several candidates, those of the profile's size and instruction count. */
+void locate_sizes(solver *sv);
+/* A routine's first and last callees: the targets its found candidates call first and last. */
+void locate_callee_order(solver *sv);
+/* A routine nothing reached and without a pattern, searched by its size among every entry. */
+void locate_search_size(solver *sv);
+
+/*
+ * 1 when evidence from routine `from` must not narrow routine `to`: a pose helper row
+ * (optional, left out of the located profile when not found) never narrows a routine the
+ * harness needs, so a helper located wrongly cannot mislocate one.
+ */
+int locate_weak_into(const solver *sv, unsigned from, unsigned to);
 
 /* Appends "; text" to buf (unless already there). */
 void locate_append(char *buf, size_t cap, const char *text);

@@ -89,6 +89,25 @@ static void weighed(const solver *sv, unsigned i, locate_item *it)
     }
 }
 
+/* A pose helper found where a routine the harness needs is found is not found itself. */
+static void helper_clashes(const solver *sv, locate_result *out)
+{
+    for (unsigned i = 0; i < out->nroutines; i++) {
+        locate_item *h = &out->routines[i];
+        if (sv->p->routines[i].helper < 0 || h->status != LOCATE_FOUND) continue;
+        for (unsigned j = 0; j < out->nroutines; j++) {
+            const locate_item *o = &out->routines[j];
+            if (j == i || sv->p->routines[j].helper >= 0 || o->status != LOCATE_FOUND ||
+                o->address != h->address)
+                continue;
+            h->status = LOCATE_NOT_FOUND;
+            snprintf(h->why, sizeof h->why, "its one candidate 0x%X is %s", h->address, o->name);
+            h->address = 0;
+            break;
+        }
+    }
+}
+
 static void routine_items(const solver *sv, locate_result *out)
 {
     for (unsigned i = 0; i < sv->p->nroutines; i++) {
@@ -107,6 +126,7 @@ static void routine_items(const solver *sv, locate_result *out)
         weighed(sv, i, it);
     }
     out->nroutines = sv->p->nroutines;
+    helper_clashes(sv, out);
 }
 
 /* How close each found routine's code is to the profile's pattern. */
@@ -227,8 +247,10 @@ static void global_item(solver *sv, const profile_global *g, const locate_result
     }
 }
 
-/* Counts, and the refusal sentence naming what is missing or doubled. */
-static void conclude(locate_result *out)
+/* Counts, and the refusal sentence naming what is missing or doubled. A pose helper row
+ * (the profile's "helper") that is not found once refuses nothing: the located profile
+ * leaves its row out and the leaf level of that helper does not run. */
+static void conclude(const solver *sv, locate_result *out)
 {
     size_t used = 0;
     const char *sep = "";
@@ -236,7 +258,7 @@ static void conclude(locate_result *out)
     unsigned counts[3] = {out->nroutines, out->ntables, out->nglobals};
     for (int l = 0; l < 3; l++)
         for (unsigned i = 0; i < counts[l]; i++) {
-            const locate_item *it = &lists[l][i];
+            locate_item *it = &lists[l][i];
             switch (it->status) {
             case LOCATE_FOUND:
                 out->nfound++;
@@ -244,13 +266,20 @@ static void conclude(locate_result *out)
             case LOCATE_SKIPPED:
                 out->nskipped++;
                 continue;
-            case LOCATE_NOT_FOUND:
-                out->nnot_found++;
-                break;
             default:
-                out->nambiguous++;
                 break;
             }
+            if (l == 0 && sv->p->routines[i].helper >= 0) {
+                out->nhelpers_left++;
+                locate_append(it->why, sizeof it->why,
+                              "a pose helper: the located profile leaves its row out (that "
+                              "helper's leaf level does not run)");
+                continue;
+            }
+            if (it->status == LOCATE_NOT_FOUND)
+                out->nnot_found++;
+            else
+                out->nambiguous++;
             if (used < sizeof out->refusal)
                 used += (size_t)snprintf(
                     out->refusal + used, sizeof out->refusal - used, "%s%s %s (%s)", sep, it->name,
@@ -272,6 +301,6 @@ int locate_items(solver *sv, locate_result *out)
     for (unsigned g = 0; g < p->nglobals; g++)
         global_item(sv, &p->globals[g], out, &out->globals[g]);
     if (sv->failed) return -1;
-    conclude(out);
+    conclude(sv, out);
     return 0;
 }

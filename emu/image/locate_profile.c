@@ -1,17 +1,18 @@
 /*
  * emu/image/locate_profile.c: the profile of a located build (every routine,
- * table and global at its new address, the fingerprints that still hold,
- * patterns and callees as this build has them, and a "located" record of
- * where it comes from), and learning patterns and callees from a known
- * build. See emu/image/locate.h. No printing, no exit.
+ * table and global at its new address, the fingerprints and evidence bytes
+ * that still hold, the version dwords' entry that names this build,
+ * patterns, sizes and callees as this build has them, and a "located"
+ * record of where it comes from), and learning patterns, sizes and callees
+ * (in call order) from a known build. See emu/image/locate.h. No printing, no exit.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "emu/image/locate_internal.h"
 
-#define ROUTINE_HEAD 64 /* a fingerprint this close after an entry moves with the routine */
 
 static const char *base_name(const char *path)
 {
@@ -30,8 +31,9 @@ static uint32_t moved_fingerprint(const locate_result *r, const emu_profile *src
     }
     for (unsigned i = 0; i < src->nroutines; i++) {
         const profile_routine *rt = &src->routines[i];
+        uint32_t span = rt->size ? rt->size : LOCATE_ROUTINE_HEAD;
         if (r->routines[i].status == LOCATE_FOUND && f->address >= rt->address &&
-            f->address - rt->address < ROUTINE_HEAD)
+            f->address - rt->address < span)
             return r->routines[i].address + (f->address - rt->address);
     }
     uint32_t at[2];
@@ -56,20 +58,84 @@ static void fingerprints(emu_profile *out, const locate_result *r, const emu_pro
     }
 }
 
-/* The callees of a routine as found: named ones kept, unnamed ones from its code. */
+/* The routine's size and instruction count as walked (none when the walk was cut short). */
+static void learn_size(profile_routine *r, const walk_routine *w)
+{
+    r->size = w->decoded && !w->truncated ? walk_extent(w) : 0;
+    r->insns = w->decoded && !w->truncated ? (unsigned)w->ninsns : 0;
+}
+
+/* Orders a walk's call targets by their first call site: call order. */
+static void by_first_site(walk_target *t, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned k = i; k > 0 && t[k].first_site < t[k - 1].first_site; k--) {
+            walk_target x = t[k];
+            t[k] = t[k - 1];
+            t[k - 1] = x;
+        }
+}
+
+/* The evidence bytes that hold in this build, moved like the fingerprints; the version
+ * entry whose dwords hold here becomes the profile's own build (none when none does). */
+static void evidence(emu_profile *out, const locate_result *r, const emu_profile *src, scan *sc,
+                     const pe_image *pe, const uint8_t *layout)
+{
+    out->nevidence = 0;
+    for (unsigned i = 0; i < src->nevidence; i++) {
+        const profile_evidence *e = &src->evidence[i];
+        profile_fingerprint f;
+        memset(&f, 0, sizeof f);
+        f.address = e->address;
+        f.len = e->len;
+        memcpy(f.bytes, e->bytes, e->len);
+        uint32_t at = moved_fingerprint(r, src, sc, &f);
+        if (!at || at < pe->image_base || at - pe->image_base > pe->size_of_image - e->len ||
+            memcmp(layout + (at - pe->image_base), e->bytes, e->len) != 0)
+            continue;
+        out->evidence[out->nevidence] = *e;
+        out->evidence[out->nevidence++].address = at;
+    }
+    int own = -1;
+    for (unsigned i = 0; i < out->nversions; i++) {
+        const profile_version *v = &out->versions[i];
+        int holds = 1;
+        for (unsigned k = 0; k < v->ndwords && holds; k++) {
+            uint32_t a = v->address[k];
+            holds = a >= pe->image_base && a - pe->image_base <= pe->size_of_image - 4 &&
+                    le_u32(layout + (a - pe->image_base)) == v->value[k];
+        }
+        if (holds && own < 0) own = (int)i;
+    }
+    for (unsigned i = 0; i < out->nversions; i++)
+        out->versions[i].own = (int)i == own;
+}
+
+/* The callees of a routine as found, in call order: the build's direct calls, named after
+ * the located routines (a walk cut short keeps the profile's named callees). */
 static void callees(profile_routine *o, const profile_routine *src_r, const walk_routine *w,
                     const emu_profile *out)
 {
     if (!src_r->callees_known) return;
     unsigned n = 0;
-    for (unsigned k = 0; k < src_r->ncallees; k++)
-        if (profile_find_routine(out, src_r->callees[k]))
-            snprintf(o->callees[n++], sizeof o->callees[0], "%s", src_r->callees[k]);
-    for (unsigned c = 0; c < w->ncalls && n < PROFILE_MAX_CALLEES; c++) {
-        int named = 0;
+    if (w->truncated || w->ncalls > PROFILE_MAX_CALLEES) {
+        for (unsigned k = 0; k < src_r->ncallees; k++)
+            if (profile_find_routine(out, src_r->callees[k]))
+                snprintf(o->callees[n++], sizeof o->callees[0], "%s", src_r->callees[k]);
+        o->ncallees = n;
+        return;
+    }
+    walk_target calls[WALK_MAX_CALLS];
+    memcpy(calls, w->calls, w->ncalls * sizeof calls[0]);
+    by_first_site(calls, w->ncalls);
+    for (unsigned c = 0; c < w->ncalls; c++) {
+        const char *name = NULL;
         for (unsigned k = 0; k < out->nroutines; k++)
-            named |= out->routines[k].address == w->calls[c].address;
-        if (!named) snprintf(o->callees[n++], sizeof o->callees[0], "0x%X", w->calls[c].address);
+            if (out->routines[k].address == calls[c].address) name = out->routines[k].name;
+        if (name)
+            snprintf(o->callees[n++], sizeof o->callees[0], "%s", name);
+        else
+            snprintf(o->callees[n++], sizeof o->callees[0], "0x%X", calls[c].address);
     }
     o->ncallees = n;
 }
@@ -89,6 +155,7 @@ static int routines(emu_profile *out, const locate_result *r, const emu_profile 
         const walk_routine *w = scan_walk(sc, o->address, err);
         if (!w) return -1;
         o->npattern = locate_pattern_of(w, o->pattern);
+        learn_size(o, w);
         callees(o, profile_find_routine(src, o->name), w, out);
     }
     return 0;
@@ -112,6 +179,7 @@ int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, con
     out->nhashes = 1;
     snprintf(out->sha256[0], sizeof out->sha256[0], "%s", r->sha256);
     fingerprints(out, r, src, sc, pe, layout);
+    evidence(out, r, src, sc, pe, layout);
     if (routines(out, r, src, sc, err) != 0) return -1;
     for (unsigned t = 0; t < out->ntables; t++)
         out->tables[t].address = r->tables[t].address;
@@ -132,19 +200,22 @@ int locate_build_profile(locate_result *r, const emu_profile *src, scan *sc, con
     return 0;
 }
 
-/* The callees of the routine walked, named after the profile's routines: the known build's
- * call structure replaces the profile's (which may describe another build). */
+/* The callees of the routine walked, in call order, named after the profile's routines: the
+ * known build's call structure replaces the profile's (which may describe another build). */
 static void learn_callees(profile_routine *r, const walk_routine *w, const emu_profile *p)
 {
     if (w->truncated || w->ncalls > PROFILE_MAX_CALLEES) return;
+    walk_target calls[WALK_MAX_CALLS];
+    memcpy(calls, w->calls, w->ncalls * sizeof calls[0]);
+    by_first_site(calls, w->ncalls);
     for (unsigned c = 0; c < w->ncalls; c++) {
         const char *name = NULL;
         for (unsigned k = 0; k < p->nroutines; k++)
-            if (p->routines[k].address == w->calls[c].address) name = p->routines[k].name;
+            if (p->routines[k].address == calls[c].address) name = p->routines[k].name;
         if (name)
             snprintf(r->callees[c], sizeof r->callees[c], "%s", name);
         else
-            snprintf(r->callees[c], sizeof r->callees[c], "0x%X", w->calls[c].address);
+            snprintf(r->callees[c], sizeof r->callees[c], "0x%X", calls[c].address);
     }
     r->ncallees = w->ncalls;
     r->callees_known = 1;
@@ -169,6 +240,7 @@ int locate_learn(const uint8_t *data, size_t size, emu_profile *p, ff_error *err
         const walk_routine *w = scan_walk(sc, r->address, err);
         if (!w) goto done;
         r->npattern = w->decoded ? locate_pattern_of(w, r->pattern) : 0;
+        learn_size(r, w);
         if (w->decoded) learn_callees(r, w, p);
     }
     rc = 0;

@@ -344,6 +344,7 @@ int pe_parse(const uint8_t *data, size_t size, pe_image *out, ff_error *err)
     if (nsect == 0 || nsect > PE_MAX_SECTIONS)
         return ff_error_set(err, FF_E_FORMAT, NULL, lfanew + 6, "absurd section count %u (1..%u)",
                             nsect, PE_MAX_SECTIONS);
+    out->file_characteristics = le_u16(coff + 18);
     size_t opt = (size_t)lfanew + 4 + PE_COFF_SIZE;
     uint32_t import_rva = 0;
     if (parse_optional(out, data, size, opt, optsz, &import_rva, err) != 0) return -1;

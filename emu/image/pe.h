@@ -39,6 +39,9 @@
 #define PE_SCN_MEM_READ 0x40000000u
 #define PE_SCN_MEM_WRITE 0x80000000u
 
+/* COFF header characteristics read here. */
+#define PE_FILE_DLL 0x2000u /* IMAGE_FILE_DLL: a library, not a program */
+
 typedef struct pe_section {
     char name[9];      /* NUL-terminated copy of the 8-byte name */
     uint32_t rva;      /* VirtualAddress */
@@ -62,6 +65,7 @@ typedef struct pe_image {
     uint32_t size_of_image;   /* SizeOfImage */
     uint32_t size_of_headers; /* SizeOfHeaders, at most the file size */
     uint32_t entry_rva;
+    uint16_t file_characteristics; /* the COFF header's Characteristics (PE_FILE_DLL) */
     uint32_t section_alignment;
     uint32_t file_alignment;
     unsigned nsections;

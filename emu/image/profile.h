@@ -15,19 +15,30 @@
  *    "routines": [{"name": "Battle_ReadAnimation", "address": "0x508F90",
  *                  "signature": "int Battle_ReadAnimation(Model *m, AnimCmd *cmd)",
  *                  "args": 2, "callees": ["Field_Alloc", "..."], "test": false,
- *                  "pattern": "1f2e..."}],
+ *                  "size": "0x30B", "insns": 284, "pattern": "1f2e..."}],
  *    "tables": [{"name": "position_widths", "address": "0xB8B9F0",
  *                "bytes": "03 06 09 10", "read_by": ["ReadPositionType"]}],
  *    "globals": [{"name": "field_alloc_cursor", "address": "0x1D999C4", "size": 4,
  *                 "found_in": "Field_Alloc"}],
  *    "scratch_size": 65536,
+ *    "evidence": [{"what": "StartClip's SLOW doubling", "address": "0x509482",
+ *                  "bytes": "D0 E1 FE C9 88 48 07"}],
+ *    "versions": [{"build": "FF8 1.2 US English (Nvidia)", "language": "English",
+ *                  "own": true, "dwords": [["0x401004", "0x3885048D"],
+ *                                          ["0x401404", "0x1597C8"]]}],
  *    "x87_control": "0x27F", "pose_convention": "order=...,scale=pre",
  *    "located": {"from_profile": "...", "executable": "...", "patterns": "...",
  *                "tool": "..."}}
- * Optional: "test", "callees" and "pattern" of a routine; "tables";
- * "found_in" of a global; "located". What the locator (emu/image/locate.h) uses:
+ * Optional: "test", "callees", "size", "insns" and "pattern" of a routine;
+ * "tables"; "found_in" of a global; "evidence"; "versions"; "located".
+ * What the locator (emu/image/locate.h) uses:
  *   - "callees": the routine's direct calls, exactly (named routines of the
- *     profile, or "0x..." for a routine the profile does not name);
+ *     profile, or "0x..." for a routine the profile does not name), in call
+ *     order: the first is the routine called first (the lowest call site),
+ *     the last the one called last (the highest call site);
+ *   - "size" and "insns": the routine's size in bytes (entry to the end of
+ *     its last instruction) and its instruction count, as a disassembler
+ *     states them;
  *   - "pattern": the routine's normalised instructions (emu/image/walk.h), four
  *     hex digits per instruction, in address order, at most
  *     PROFILE_PATTERN_MAX;
@@ -35,6 +46,14 @@
  *     "read_by" (the locator's anchors);
  *   - "found_in": the routine whose code holds the global's address;
  *   - "located": present in a profile the locator wrote: where from.
+ *
+ * Evidence that never decides whether a build runs (the fingerprints do),
+ * reported by `identify` as held or not and used by the locator to rank
+ * candidates: "size" and "insns" above; "evidence", bytes at an address
+ * that say what the build does there; "versions", builds told apart by
+ * dwords of the image (the first entry whose dwords all hold names the
+ * build, as FFNx's get_version does), "own" marking the build the profile
+ * describes.
  *
  * "x87_control" (optional, default 0x27F: 53-bit precision, round to
  * nearest, every exception masked, as Windows starts a thread) is the x87
@@ -65,7 +84,9 @@
  *   rot_xyz         {sv, m}         m.m = Rx * Ry * Rz of sv (0x56CD50)
  *   rot_bone        {sv, m}         m.m = the bone rotation of sv (0x56CE30)
  *   scale_uniform   {m, v}          m cells times v, >> 12 (0x56BEF0)
- *   scale_columns   {a, v, out}     out.m = a.m, column j times v[j], >> 12 (0x508C30)
+ *   scale_columns   {a, v, out}     out = a with column j times v[j], >> 12
+ *                                   (0x508C30); or {m, v}, in place (an
+ *                                   older reading of the routine)
  *   apply           {a, sv, vout}   vout = (a.m * sv) >> 12
  *   compose         {a, b, out}     out = Compose(a, b) (0x56C2F0)
  *   compose_to      {a, b, out}     the same, the work of Compose (0x56C600)
@@ -89,6 +110,9 @@
 #define PROFILE_MAX_TABLES 8
 #define PROFILE_MAX_READERS 4
 #define PROFILE_PATTERN_MAX 1024
+#define PROFILE_MAX_EVIDENCE 8
+#define PROFILE_MAX_VERSIONS 24
+#define PROFILE_VERSION_DWORDS 4
 
 /* The routines the harness calls, by the names of ENGINE.md section 2. */
 #define PROFILE_ROUTINE_MAP(XX)                                                \
@@ -189,6 +213,8 @@ typedef struct profile_routine {
     int helper;                       /* profile_helper_id, -1: not a pose helper */
     uint8_t params[PROFILE_MAX_ARGS]; /* profile_param, args of them */
     uint8_t result;                   /* profile_result */
+    uint32_t size;     /* "size" in bytes, 0: not given */
+    unsigned insns;    /* "insns", 0: not given */
     unsigned npattern; /* 0: no "pattern" */
     uint16_t pattern[PROFILE_PATTERN_MAX];
 } profile_routine;
@@ -208,6 +234,24 @@ typedef struct profile_table {
     unsigned nreaders;
     char read_by[PROFILE_MAX_READERS][64];
 } profile_table;
+
+/* Bytes that say what the build does at an address ("evidence"). */
+typedef struct profile_evidence {
+    char what[96];
+    uint32_t address;
+    uint8_t bytes[PROFILE_FP_MAX_BYTES];
+    unsigned len;
+} profile_evidence;
+
+/* A build told by dwords of its image ("versions"). */
+typedef struct profile_version {
+    char build[96];    /* "FF8 1.2 US English (Nvidia)" */
+    char language[32]; /* "English" */
+    int own;           /* the build this profile describes */
+    unsigned ndwords;
+    uint32_t address[PROFILE_VERSION_DWORDS];
+    uint32_t value[PROFILE_VERSION_DWORDS];
+} profile_version;
 
 /* Where a located profile comes from ("located" in the file). */
 typedef struct profile_located {
@@ -232,6 +276,10 @@ typedef struct emu_profile {
     profile_global globals[PROFILE_MAX_GLOBALS];
     unsigned ntables;
     profile_table tables[PROFILE_MAX_TABLES];
+    unsigned nevidence;
+    profile_evidence evidence[PROFILE_MAX_EVIDENCE];
+    unsigned nversions;
+    profile_version versions[PROFILE_MAX_VERSIONS];
     uint32_t scratch_size;
     int located; /* 1: written by the locator; see located_from */
     profile_located located_from;

@@ -67,6 +67,8 @@ static int add_routine(cJSON *arr, const profile_routine *r)
         return -1;
     if (r->callees_known && add_names(o, "callees", r->callees, r->ncallees)) return -1;
     if (r->test && !cJSON_AddTrueToObject(o, "test")) return -1;
+    if (r->size && add_hex(o, "size", r->size)) return -1;
+    if (r->insns && !cJSON_AddNumberToObject(o, "insns", r->insns)) return -1;
     if (r->helper >= 0) {
         cJSON *params;
         if (!cJSON_AddStringToObject(o, "helper",
@@ -103,6 +105,44 @@ static int add_global(cJSON *arr, const profile_global *g)
         !cJSON_AddNumberToObject(o, "size", g->size))
         return -1;
     return g->found_in[0] && !cJSON_AddStringToObject(o, "found_in", g->found_in) ? -1 : 0;
+}
+
+static int add_evidence(cJSON *root, const emu_profile *p)
+{
+    cJSON *a = p->nevidence ? cJSON_AddArrayToObject(root, "evidence") : NULL;
+    if (p->nevidence && !a) return -1;
+    for (unsigned i = 0; i < p->nevidence; i++) {
+        const profile_evidence *e = &p->evidence[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!o) return -1;
+        cJSON_AddItemToArray(a, o);
+        if (!cJSON_AddStringToObject(o, "what", e->what) || add_hex(o, "address", e->address) ||
+            add_bytes(o, "bytes", e->bytes, e->len))
+            return -1;
+    }
+    a = p->nversions ? cJSON_AddArrayToObject(root, "versions") : NULL;
+    if (p->nversions && !a) return -1;
+    for (unsigned i = 0; i < p->nversions; i++) {
+        const profile_version *v = &p->versions[i];
+        cJSON *o = cJSON_CreateObject(), *d;
+        if (!o) return -1;
+        cJSON_AddItemToArray(a, o);
+        if (!cJSON_AddStringToObject(o, "build", v->build) ||
+            !cJSON_AddStringToObject(o, "language", v->language) ||
+            (v->own && !cJSON_AddTrueToObject(o, "own")) ||
+            !(d = cJSON_AddArrayToObject(o, "dwords")))
+            return -1;
+        for (unsigned k = 0; k < v->ndwords; k++) {
+            char at[16], val[16];
+            snprintf(at, sizeof at, "0x%X", v->address[k]);
+            snprintf(val, sizeof val, "0x%X", v->value[k]);
+            const char *pair[2] = {at, val};
+            cJSON *pa = cJSON_CreateStringArray(pair, 2);
+            if (!pa) return -1;
+            cJSON_AddItemToArray(d, pa);
+        }
+    }
+    return 0;
 }
 
 static int add_located(cJSON *root, const profile_located *l)
@@ -148,6 +188,7 @@ static int build(cJSON *root, const emu_profile *p)
         for (unsigned i = 0; i < p->ntables; i++)
             if (add_table(a, &p->tables[i])) return -1;
     }
+    if (add_evidence(root, p)) return -1;
     if (!(a = cJSON_AddArrayToObject(root, "globals"))) return -1;
     for (unsigned i = 0; i < p->nglobals; i++)
         if (add_global(a, &p->globals[i])) return -1;

@@ -100,15 +100,20 @@ static uint16_t token_of(const cs_insn *in)
     return (uint16_t)((h >> 16) ^ (h & 0xFFFF));
 }
 
-static void add_call(walk_routine *r, uint32_t addr, int tail)
+static void add_call(walk_routine *r, uint32_t addr, int tail, uint32_t site)
 {
     for (unsigned i = 0; i < r->ncalls; i++)
-        if (r->calls[i].address == addr) return;
+        if (r->calls[i].address == addr) {
+            walk_target *t = &r->calls[i];
+            t->first_site = site < t->first_site ? site : t->first_site;
+            t->last_site = site > t->last_site ? site : t->last_site;
+            return;
+        }
     if (r->ncalls == WALK_MAX_CALLS) {
         r->truncated = 1;
         return;
     }
-    r->calls[r->ncalls++] = (walk_target){addr, tail};
+    r->calls[r->ncalls++] = (walk_target){addr, tail, site, site};
 }
 
 static void add_ref(walk_routine *r, uint32_t addr, int bare, int imm)
@@ -222,10 +227,10 @@ static int walk_path(walker *w, walk_routine *r, uint32_t a)
         uint32_t target;
         switch (walk_flow_of(w->cs, w->in, r->entry, w->is_entry, w->arg, &target)) {
         case WALK_END: return 0;
-        case WALK_CALL: add_call(r, target, 0); break;
+        case WALK_CALL: add_call(r, target, 0, a); break;
         case WALK_CALL_INDIRECT: r->nindirect++; break;
         case WALK_JUMP_INDIRECT: r->nindirect++; return 0;
-        case WALK_TAIL: add_call(r, target, 1); return 0;
+        case WALK_TAIL: add_call(r, target, 1, a); return 0;
         case WALK_JUMP: a = target; continue;
         case WALK_BRANCH: push_work(w, r, target); break;
         case WALK_NEXT: break;
@@ -268,6 +273,13 @@ int walk_routine_at(walker *w, uint32_t entry, walk_entry_fn is_entry, void *arg
     out->decoded = 1;
     qsort(out->insns, out->ninsns, sizeof *out->insns, by_address);
     return 0;
+}
+
+uint32_t walk_extent(const walk_routine *r)
+{
+    if (!r->decoded || !r->ninsns) return 0;
+    const walk_insn *last = &r->insns[r->ninsns - 1];
+    return last->address + last->size - r->entry;
 }
 
 int walk_covers(const walk_routine *r, uint32_t addr)

@@ -42,6 +42,10 @@ typedef struct walk_insn {
 typedef struct walk_target {
     uint32_t address;
     int tail; /* reached by a jmp (tail call) rather than a call */
+    /* The lowest and highest addresses of the instructions calling it: a routine's calls in
+     * call order are its targets by first_site; the one called last holds the highest
+     * last_site. */
+    uint32_t first_site, last_site;
 } walk_target;
 
 typedef struct walk_ref {
@@ -115,6 +119,13 @@ void walk_close(walker *w);
 int walk_routine_at(walker *w, uint32_t entry, walk_entry_fn is_entry, void *arg, walk_routine *out,
                     ff_error *err);
 void walk_routine_free(walk_routine *r);
+
+/*
+ * The routine's size in bytes: from its entry to the end of its last
+ * instruction (0 when nothing decoded), as disassemblers state a
+ * function's size.
+ */
+uint32_t walk_extent(const walk_routine *r);
 
 /* 1 when one of the routine's instructions starts at or spans addr. */
 int walk_covers(const walk_routine *r, uint32_t addr);

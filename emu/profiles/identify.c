@@ -16,6 +16,7 @@
 #include "common/file.h"
 #include "common/sha256.h"
 #include "emu/image/pe.h"
+#include "emu/profiles/identify_internal.h"
 #include "emu/profiles/profile_builtin.h"
 
 #define IDENTIFY_MAX_FILE PE_MAX_IMAGE_SIZE
@@ -51,8 +52,7 @@ static void hex_bytes(const uint8_t *b, unsigned n, char *buf, size_t cap)
         used += (size_t)snprintf(buf + used, cap - used, "%s%02X", i ? " " : "", b[i]);
 }
 
-/* Reads the fingerprint bytes; found_len stops at the first unreadable byte. */
-static void check_fp(const pe_image *pe, const uint8_t *data, size_t size,
+void identify_check_bytes(const pe_image *pe, const uint8_t *data, size_t size,
                      const profile_fingerprint *f, identify_fp *o)
 {
     memset(o, 0, sizeof *o);
@@ -96,9 +96,10 @@ static void match_profile(const pe_image *pe, const uint8_t *data, size_t size, 
     m->nfp = p->nfingerprints;
     int all = p->nfingerprints > 0;
     for (unsigned i = 0; i < p->nfingerprints; i++) {
-        check_fp(pe, data, size, &p->fingerprints[i], &m->fp[i]);
+        identify_check_bytes(pe, data, size, &p->fingerprints[i], &m->fp[i]);
         all &= m->fp[i].held;
     }
+    identify_check_evidence(pe, data, size, p, m);
     if (pe->image_base != p->image_base) {
         m->verdict = IDENTIFY_REFUSED;
         snprintf(m->reason, sizeof m->reason,
@@ -126,6 +127,13 @@ static void match_profile(const pe_image *pe, const uint8_t *data, size_t size, 
 int identify_buffer(const uint8_t *data, size_t size, const emu_profile *profiles, unsigned n,
                     identify_result *out, ff_error *err)
 {
+    return identify_buffer_named(data, size, NULL, profiles, n, out, err);
+}
+
+int identify_buffer_named(const uint8_t *data, size_t size, const char *name,
+                          const emu_profile *profiles, unsigned n, identify_result *out,
+                          ff_error *err)
+{
     memset(out, 0, sizeof *out);
     out->accepted = -1;
     out->size = size;
@@ -152,11 +160,12 @@ int identify_buffer(const uint8_t *data, size_t size, const emu_profile *profile
     snprintf(out->pe_warning, sizeof out->pe_warning, "%s", pe.warning);
     for (unsigned i = 0; i < n; i++)
         match_profile(&pe, data, size, out->sha256, &profiles[i], &out->matches[i]);
-    pe_free(&pe);
     for (unsigned i = 0; i < n && out->accepted < 0; i++)
         if (out->matches[i].verdict == IDENTIFY_KNOWN) out->accepted = (int)i;
     for (unsigned i = 0; i < n && out->accepted < 0; i++)
         if (out->matches[i].verdict == IDENTIFY_UNKNOWN) out->accepted = (int)i;
+    identify_remaster(name, &pe, out);
+    pe_free(&pe);
     return 0;
 }
 
@@ -188,7 +197,7 @@ int identify_file(const char *path, const emu_profile *profile, identify_result 
     size_t size;
     int rc = identify_read_file(path, &data, &size, err);
     if (rc == 0) {
-        rc = identify_buffer(data, size, use, n, out, err);
+        rc = identify_buffer_named(data, size, path, use, n, out, err);
         free(data);
     }
     free(all);

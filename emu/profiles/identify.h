@@ -8,6 +8,13 @@
  * following each routine's own control flow with Capstone, compared with
  * the callees the profile expects.
  *
+ * Evidence kept apart from the verdict (emu/profiles/evidence.c): the
+ * profile's "evidence" bytes and "versions" dwords, each held or not, the
+ * build the dwords name, and what a file of the 2019 Remaster is (its host
+ * FFVIII.exe or its FFVIII_EFIGS.dll / FFVIII_JP.dll), said instead of a
+ * bare refusal; per routine, its size and instruction count against the
+ * profile's (identify_routines).
+ *
  * Results are plain structs for the CLI to print; nothing here prints or
  * exits. The executable is only read, never run.
  */
@@ -17,8 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/image/profile.h"
 #include "common/error.h"
+#include "emu/image/pe.h"
+#include "emu/image/profile.h"
 
 /* verdict, JSON name, message */
 #define IDENTIFY_VERDICT_MAP(XX)                                                                   \
@@ -35,6 +43,19 @@ typedef enum identify_verdict {
 
 #define IDENTIFY_MAX_PROFILES 8
 
+/* kind, JSON name, what the file is */
+#define IDENTIFY_REMASTER_MAP(XX)                                                                  \
+    XX(NONE, "none", "")                                                                           \
+    XX(HOST, "remaster_host", "the host program of FINAL FANTASY VIII Remastered (2019)")         \
+    XX(CODE, "remaster_code", "the game code of FINAL FANTASY VIII Remastered (2019)")
+
+typedef enum identify_remaster_kind {
+#define IDENTIFY_REMASTER_ENUM(name, json, what) IDENTIFY_REMASTER_##name,
+    IDENTIFY_REMASTER_MAP(IDENTIFY_REMASTER_ENUM)
+#undef IDENTIFY_REMASTER_ENUM
+        IDENTIFY_REMASTER__COUNT
+} identify_remaster_kind;
+
 typedef struct identify_fp {
     uint32_t address;
     unsigned len;
@@ -44,11 +65,32 @@ typedef struct identify_fp {
     int held;
 } identify_fp;
 
+/* One "evidence" entry of the profile, as found. */
+typedef struct identify_evidence {
+    char what[96];
+    identify_fp bytes;
+} identify_evidence;
+
+/* The profile's "versions", read in this file. */
+typedef struct identify_version {
+    unsigned nchecked; /* the profile's entries (0: nothing to check) */
+    int match;         /* index of the first entry whose dwords all hold, -1: none */
+    int own;           /* index of the profile's own build, -1: none */
+    char build[96], language[32]; /* the matching entry's, "" when none */
+    /* The dwords at the addresses of the own entry (else the first), as found. */
+    unsigned ndwords;
+    uint32_t address[PROFILE_VERSION_DWORDS], found[PROFILE_VERSION_DWORDS];
+    int readable[PROFILE_VERSION_DWORDS];
+} identify_version;
+
 typedef struct identify_match {
     char profile[64];
     int hash_match;
     unsigned nfp;
     identify_fp fp[PROFILE_MAX_FINGERPRINTS];
+    unsigned nevidence; /* evidence: never part of the verdict */
+    identify_evidence evidence[PROFILE_MAX_EVIDENCE];
+    identify_version version;
     identify_verdict verdict;
     char reason[FF_ERR_REASON_MAX]; /* one sentence */
 } identify_match;
@@ -62,6 +104,9 @@ typedef struct identify_result {
     unsigned nmatches;
     identify_match matches[IDENTIFY_MAX_PROFILES];
     int accepted; /* index into matches of the profile to use (known first), or -1 */
+    /* A file of the 2019 Remaster (see identify_remaster): what it is, "" otherwise. */
+    identify_remaster_kind remaster;
+    char remaster_note[1024];
 } identify_result;
 
 /*
@@ -71,6 +116,15 @@ typedef struct identify_result {
  */
 int identify_buffer(const uint8_t *data, size_t size, const emu_profile *profiles, unsigned n,
                     identify_result *out, ff_error *err);
+
+/*
+ * identify_buffer for a file named name (its path: only the last
+ * component is looked at; NULL: no name), which also tells a file of the
+ * Remaster by its name and PE traits (identify_remaster).
+ */
+int identify_buffer_named(const uint8_t *data, size_t size, const char *name,
+                          const emu_profile *profiles, unsigned n, identify_result *out,
+                          ff_error *err);
 
 /*
  * Reads path and checks it against profile, or every built-in profile when
@@ -93,6 +147,18 @@ int identify_profile_arg(const char *name_or_path, emu_profile *out, ff_error *e
  */
 int identify_read_file(const char *path, uint8_t **data, size_t *size, ff_error *err);
 
+/*
+ * What a file of the 2019 Remaster is, from traits a reader can check
+ * (docs/engine.md section 1): named FFVIII.exe (a 32-bit program, not a DLL) or
+ * FFVIII_EFIGS.dll / FFVIII_JP.dll (a 32-bit DLL), case ignored, and no
+ * profile accepting it (the 2013 routines are not at their addresses: the
+ * game's code is statically translated to C there). Called by
+ * identify_buffer_named with pe the parsed file (NULL: not a PE32 i386,
+ * never the Remaster); sets out->remaster and out->remaster_note.
+ */
+void identify_remaster(const char *name, const pe_image *pe, identify_result *out);
+
+const char *identify_remaster_name(identify_remaster_kind k);
 const char *identify_verdict_name(identify_verdict v);
 const char *identify_verdict_message(identify_verdict v);
 
@@ -119,6 +185,11 @@ typedef struct identify_routine {
     unsigned nindirect; /* calls and jumps through a register or memory */
     unsigned nrefs;     /* absolute memory references into the image or at globals */
     identify_target refs[IDENTIFY_MAX_REFS];
+    /* Size evidence (never a problem): the profile's "size" and "insns" (0: not given),
+     * the routine's as walked (walk_extent, insns above), and whether each holds. */
+    uint32_t want_size, size;
+    unsigned want_insns;
+    int size_held, insns_held;
     int callees_checked; /* the profile lists its callees */
     unsigned nmissing;   /* expected callees never called */
     char missing[PROFILE_MAX_CALLEES][64];
@@ -131,6 +202,8 @@ typedef struct identify_structure {
     unsigned nroutines;
     identify_routine routines[PROFILE_MAX_ROUTINES];
     unsigned nproblems; /* routines not decoded, or with missing/unexpected calls */
+    unsigned nsized;    /* routines with a size or instruction count to check */
+    unsigned nsize_differ; /* of them, those whose size or count differs */
 } identify_structure;
 
 /*

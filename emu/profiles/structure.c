@@ -100,6 +100,8 @@ static int check_routine(const sctx *c, const profile_routine *pr, identify_rout
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", pr->name);
     r->address = pr->address;
+    r->want_size = pr->size;
+    r->want_insns = pr->insns;
     walk_routine wr;
     if (walk_routine_at(c->w, pr->address, profile_is_entry, (void *)c->p, &wr, err) != 0)
         return -1;
@@ -121,6 +123,9 @@ static int check_routine(const sctx *c, const profile_routine *pr, identify_rout
         if (f->imm || !(in_img || is_global(c, a))) continue;
         add_target(c, r->refs, &r->nrefs, &r->truncated, a, 0);
     }
+    r->size = walk_extent(&wr);
+    r->size_held = !pr->size || (r->size == pr->size && !wr.truncated);
+    r->insns_held = !pr->insns || (r->insns == pr->insns && !wr.truncated);
     walk_routine_free(&wr);
     compare(c, r, pr);
     return 0;
@@ -148,6 +153,10 @@ int identify_routines(const uint8_t *data, size_t size, const emu_profile *p,
         identify_routine *r = &out->routines[i];
         if (check_routine(&c, &p->routines[i], r, err) != 0) goto done;
         if (!r->decoded || r->nmissing || r->nunexpected) out->nproblems++;
+        if (p->routines[i].size || p->routines[i].insns) {
+            out->nsized++;
+            out->nsize_differ += !r->decoded || !r->size_held || !r->insns_held;
+        }
     }
     rc = 0;
 done:

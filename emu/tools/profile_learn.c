@@ -2,9 +2,10 @@
  * emu/tools/profile_learn.c: the build-time tool ff8-profile-learn:
  *   ff8-profile-learn PROFILE.json EXE OUT.json
  * reads a profile and the executable it describes, gives each routine the
- * pattern its code has there (and callees where the profile lists none)
- * with the locator's own code (locate_learn), and writes the result. The
- * build runs it on the stand-in's profile before embedding it. Refuses an
+ * pattern, size and instruction count its code has there, and its callees
+ * in call order, with the locator's own code (locate_learn), and writes the
+ * result. The build runs it on the stand-in's profile before embedding it.
+ * Refuses an
  * executable whose fingerprints do not hold: the profile must describe it.
  */
 #include <stdio.h>

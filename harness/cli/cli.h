@@ -18,6 +18,7 @@
 #include "emu/engine/unicorn_info.h"
 #include "common/error.h"
 #include "emu/image/profile.h"
+#include "emu/profiles/identify.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_DIFF 1
@@ -51,6 +52,19 @@ CLI_COMMAND_MAP(CLI_DECLARE)
  */
 int cli_identify_locate(const char *path, const char *profile_arg, const char *from,
                         const char *write_path);
+
+/*
+ * identify's evidence (harness/cli/identify_evidence.c): the evidence bytes
+ * and version dwords of one match; one routine's size against the
+ * profile's (nothing when the profile gives none); every routine's, walked
+ * in the file at path, with a warning when an unknown build's sizes differ
+ * (0, or -1 said). cli_size_differences: "Name 227 instructions -> 230
+ * instructions; ..." into buf, returns how many differ (-1 said).
+ */
+void cli_identify_print_evidence(const identify_match *m);
+void cli_identify_print_size(const identify_routine *r, const char *indent);
+int cli_identify_print_sizes(const char *path, const emu_profile *p, identify_verdict verdict);
+int cli_size_differences(const char *path, const emu_profile *p, char *buf, size_t n);
 
 /*
  * Files that come with ff8diff, found relative to the running binary

@@ -13,16 +13,28 @@
 #include <string.h>
 
 #include "corpus/fileio.h"
+#include "harness/core/fields.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
 #include "harness/run/run.h"
 #include "harness/traces/tracefile.h"
 #include "harness/traces/traceset.h"
 
+/* "root, skel_flag, rot, ...": the field table's classes, into buf. */
+static void class_list(char *buf, size_t n)
+{
+    field_classes fc;
+    field_classes_make(&fc);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < fc.n && at < n; k++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", k ? ", " : "", field_class_name(&fc, k));
+}
+
 static void help(FILE *out)
 {
-    fputs("usage: ff8diff check --traces DIR [--against DIR2] [--corpus PATH] [--modes LIST]\n"
-          "                     [--out DIR] [--jobs N]\n\n"
+    fputs("usage: ff8diff check --traces DIR [--against DIR2 [--require FIELDS]] [--corpus PATH]\n"
+          "                     [--modes LIST] [--out DIR] [--jobs N]\n\n"
           "Compares, without any executable, the reference engine (or with --against, a\n"
           "folder of Trace JSON Lines v1 written by another decoder) with the golden traces\n"
           "in DIR (`ff8diff record`), clip by clip, tick by tick, field by field, and\n"
@@ -33,6 +45,9 @@ static void help(FILE *out)
           "                    decoded poses, <file>.frames.jsonl (normal mode; see\n"
           "                    docs/guide.md); modes with no file at all are left out\n"
           "                    (said in the report) unless --modes names them\n"
+          "  --require FIELDS  field classes the candidate must supply wherever the golden\n"
+          "                    traces carry them, comma-separated (the keys of the trace\n"
+          "                    formats, below); a clip that leaves one out is not decoded\n"
           "  --corpus PATH     the .dat files the traces were recorded from (default: the\n"
           "                    corpus DIR/manifest.json names, synthetic presets regenerated)\n"
           "  --preset NAME     synthetic corpus preset when DIR has no manifest (small)\n"
@@ -47,24 +62,34 @@ static void help(FILE *out)
           "  --out DIR         reports folder (default: reports)\n"
           "  -q, --quiet       no progress line\n"
           "  -h, --help        this text\n\n"
-          "A clip whose trace is missing or malformed (the error names the line; the other\n"
-          "clips of the file are still compared), or whose\n"
+          "A clip the candidate did not decode (no trace for it, or fewer frames or ticks\n"
+          "than the golden clip, every one given agreeing; a frames file may say why on an\n"
+          "\"error\" line) is not decoded, with how far it got: a failure like a mismatch.\n"
+          "A clip whose trace is malformed (the error names the line; the other clips of\n"
+          "the file are still compared), of another file, mode or bone count, or whose\n"
           "corpus file differs from the one recorded (SHA-256), is bad input; a clip the\n"
-          "original faulted on when recorded counts as a fault.\n"
+          "original faulted on when recorded counts as a fault. Each check says, per field\n"
+          "class, on how many clips and frames it compared and where the candidate supplied\n"
+          "nothing the golden traces carry.\n"
           "A mismatching clip lists its differing values by effect on the pose: a rotation\n"
           "off by whole turns (a multiple of 4096) has no pose effect beyond trig rounding,\n"
           "but the clip stays a mismatch (reports/README.md).\n"
-          "Exit: 0 everything matches, 1 mismatches or faults, 2 usage or input errors\n"
-          "(bad input included), 3 internal or resource errors (memory, a full disk for the\n"
-          "report), 130 / 143 interrupted by SIGINT / SIGTERM (a partial report is written).\n",
+          "Exit: 0 everything matches, 1 mismatches, faults or clips not decoded, 2 usage or\n"
+          "input errors (bad input included), 3 internal or resource errors (memory, a full\n"
+          "disk for the report), 130 / 143 interrupted by SIGINT / SIGTERM (a partial report\n"
+          "is written).\n",
           out);
+    char classes[256];
+    class_list(classes, sizeof classes);
+    fprintf(out, "Field classes: %s.\n", classes);
 }
 
-enum { OPT_TRACES = CLI_OPT_OWN, OPT_AGAINST, OPT_OUT };
+enum { OPT_TRACES = CLI_OPT_OWN, OPT_AGAINST, OPT_REQUIRE, OPT_OUT };
 
 static const struct option opts[] = {
     CLI_OPT_ROW("traces", required_argument, OPT_TRACES),
     CLI_OPT_ROW("against", required_argument, OPT_AGAINST),
+    CLI_OPT_ROW("require", required_argument, OPT_REQUIRE),
     CLI_OPT_ROW("corpus", required_argument, CLI_OPT_CORPUS),
     CLI_OPT_ROW("preset", required_argument, CLI_OPT_PRESET),
     CLI_OPT_ROW("seed", required_argument, CLI_OPT_SEED),
@@ -274,6 +299,31 @@ static int check(cli_session *s, run_config *cfg, int modes_given)
     return rc;
 }
 
+/* "scale,rot" into a set of field classes (bit k). Returns 0, or -1 after saying what is wrong. */
+static int parse_require(const char *text, unsigned *out)
+{
+    field_classes fc;
+    field_classes_make(&fc);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    *out = 0;
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int k = field_class_find(&fc, tok);
+        if (k < 0) {
+            char known[256];
+            class_list(known, sizeof known);
+            cli_fail("check: --require: no field class \"%s\" (one of: %s)", tok, known);
+            return -1;
+        }
+        *out |= 1u << k;
+    }
+    if (!*out) {
+        cli_fail("check: --require names no field class");
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
     cli_session s;
@@ -288,6 +338,9 @@ int cmd_check(int argc, char **argv)
         case CLI_OPT_FAILED: return CLI_EXIT_ERROR;
         case OPT_TRACES: cfg.traces_dir = optarg; break;
         case OPT_AGAINST: cfg.against_dir = optarg; break;
+        case OPT_REQUIRE:
+            if (parse_require(optarg, &cfg.require) < 0) return CLI_EXIT_ERROR;
+            break;
         case OPT_OUT: s.out_dir = optarg; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
@@ -296,6 +349,10 @@ int cmd_check(int argc, char **argv)
     if (cli_no_operands(&s, argc, argv) < 0) return CLI_EXIT_ERROR;
     if (!cfg.traces_dir) {
         cli_fail("check: --traces DIR is required (the recorded traces: ff8diff record)");
+        return CLI_EXIT_ERROR;
+    }
+    if (cfg.require && !cfg.against_dir) {
+        cli_fail("check: --require asks an outside decoder's traces for fields: give --against");
         return CLI_EXIT_ERROR;
     }
     return check(&s, &cfg, s.modes_given);

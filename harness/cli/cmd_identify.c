@@ -20,7 +20,11 @@ static void help(FILE *out)
           "       ff8diff identify EXE --locate [--profile NAME|PATH] [--from KNOWN.exe]\n"
           "                        [--write-profile FILE]\n\n"
           "Says which profile EXE matches: a known SHA-256, or an unknown build whose\n"
-          "fingerprints all hold (it runs, with a warning), or refused with the reason.\n\n"
+          "fingerprints all hold (it runs, with a warning), or refused with the reason.\n"
+          "Beside the verdict, evidence that never decides it: the profile's evidence\n"
+          "bytes and version dwords (the build and language they name), and each\n"
+          "routine's size and instruction count, each held or not. A file of the 2019\n"
+          "Remaster (FFVIII.exe, FFVIII_EFIGS.dll, FFVIII_JP.dll) is said to be one.\n\n"
           "  --profile P          check against this profile only (built-in name or file)\n"
           "  --routines           disassemble each profile routine from its entry and compare\n"
           "                       its direct calls with the profile's expected callees\n"
@@ -62,6 +66,7 @@ static void print_match(const identify_match *m, int chosen)
         }
         printf("\n");
     }
+    cli_identify_print_evidence(m);
 }
 
 static void print_targets(const char *what, const identify_target *t, unsigned n)
@@ -102,6 +107,7 @@ static int print_routines(const char *path, const emu_profile *p)
         }
         printf(" (%u instructions%s%s)\n", r->insns, r->truncated ? ", truncated" : "",
                r->nindirect ? ", indirect calls/jumps present" : "");
+        cli_identify_print_size(r, "    size: ");
         print_targets("calls", r->calls, r->ncalls);
         print_targets("absolute refs", r->refs, r->nrefs);
         if (!r->callees_checked) continue;
@@ -187,6 +193,11 @@ int cmd_identify(int argc, char **argv)
         printf("profile %s was located by structure in %s from profile %s (patterns: %s; %s)\n",
                one->name, one->located_from.executable, one->located_from.from_profile,
                one->located_from.patterns, one->located_from.tool);
+    if (res->accepted < 0 && res->remaster != IDENTIFY_REMASTER_NONE) {
+        printf("verdict: refused: %s\n  %s\n", identify_remaster_name(res->remaster),
+               res->remaster_note);
+        goto done;
+    }
     if (res->accepted < 0) {
         printf("verdict: refused: no profile accepts this executable\n");
         if (res->is_pe)
@@ -199,15 +210,13 @@ int cmd_identify(int argc, char **argv)
     printf("verdict: %s (profile %s)\n", identify_verdict_name(m->verdict), m->profile);
     if (m->verdict == IDENTIFY_UNKNOWN)
         cli_warn("unknown build: ff8diff runs it because every fingerprint holds");
-    status = CLI_EXIT_OK;
-    if (routines) {
-        if (!one && profile_builtin_by_name(m->profile, chosen, &err) < 0) {
-            cli_print_error(&err);
-            status = CLI_EXIT_ERROR;
-            goto done;
-        }
-        status = print_routines(path, chosen);
+    if (!one && profile_builtin_by_name(m->profile, chosen, &err) < 0) {
+        cli_print_error(&err);
+        goto done;
     }
+    if (!routines && cli_identify_print_sizes(path, chosen, m->verdict) < 0) goto done;
+    status = CLI_EXIT_OK;
+    if (routines) status = print_routines(path, chosen);
 done:
     free(res);
     free(chosen);

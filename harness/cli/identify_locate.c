@@ -242,6 +242,15 @@ int cli_identify_locate(const char *path, const char *profile_arg, const char *f
            "once, in %.1f ms\n",
            r->located.name, nr, nr == 1 ? "" : "s", r->ntables, r->ntables == 1 ? "" : "s",
            r->nglobals, r->nglobals == 1 ? "" : "s", ms[2 * best]);
+    for (unsigned i = 0; i < r->located.nversions; i++)
+        if (r->located.versions[i].own)
+            printf("  its version dwords name it: %s, %s\n", r->located.versions[i].build,
+                   r->located.versions[i].language);
+    if (r->nhelpers_left)
+        printf("  %u pose helper row%s not found once (listed above): left out of the located "
+               "profile, %s leaf level does not run\n",
+               r->nhelpers_left, r->nhelpers_left == 1 ? "" : "s",
+               r->nhelpers_left == 1 ? "its" : "their");
     if (write_path) status = write_profile(&r->located, write_path, path);
 done:
     free(data);

@@ -43,6 +43,9 @@ static int choose_profile(const char *path, const char *profile_arg, emu_profile
     if (identify_file(path, NULL, res, &err) < 0) {
         cli_print_error(&err);
         rc = CLI_EXIT_ERROR;
+    } else if (res->accepted < 0 && res->remaster != IDENTIFY_REMASTER_NONE) {
+        cli_fail("%s: unsupported: %s", path, res->remaster_note);
+        rc = CLI_EXIT_ERROR;
     } else if (res->accepted < 0) {
         cli_fail("%s: unsupported build: no profile accepts it", path);
         if (!res->is_pe) cli_fail("  %s", res->pe_reason);
@@ -107,9 +110,15 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
     int known = emu_image_known(out->image);
     snprintf(out->verdict, sizeof out->verdict, "%s", known ? "known" : "unknown_build");
     if (out->warning[0]) cli_warn("%s", out->warning);
-    if (!known)
+    if (!known) {
         cli_warn("results hold only as far as this build's routines match profile '%s'",
                  out->profile.name);
+        char diffs[1024];
+        int nd = cli_size_differences(path, &out->profile, diffs, sizeof diffs);
+        if (nd > 0)
+            cli_warn("%d routine%s of this build differ%s in size from profile '%s': %s", nd,
+                     nd == 1 ? "" : "s", nd == 1 ? "s" : "", out->profile.name, diffs);
+    }
     if (out->profile.located)
         fprintf(stderr,
                 "ff8diff: profile %s was located by structure in %s from profile %s "
@@ -230,25 +239,33 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
     ff_error err;
     int rc = reports_dir ? report_write(report, reports_dir, m->run_id, &dir, &err) : 0;
     int status = report_exit_code(report);
-    strbuf line;
+    strbuf line, fields;
     sb_init(&line);
+    sb_init(&fields);
     report_render_summary(report, &line);
+    report_fields_summary(&fields, report);
     cJSON_Delete(report);
     if (rc < 0) {
         /* The run went through; its report could not be kept (a full disk, no memory). */
         cli_print_error(&err);
         cli_fail("the report could not be written: internal or resource error");
         sb_free(&line);
+        sb_free(&fields);
         return CLI_EXIT_INTERNAL;
     }
     if (reports_dir) fputs(line.s ? line.s : "", stdout);
     sb_free(&line);
-    if (!reports_dir) return status; /* nothing written: nothing to say where */
+    if (!reports_dir) {
+        sb_free(&fields);
+        return status; /* nothing written: nothing to say where */
+    }
     if (r->ngroups && r->ncauses) /* causes come from replays: none in a check */
         printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
                r->ncauses, r->ncauses == 1 ? "" : "s");
     else if (r->ngroups)
         printf("%zu mismatch group%s\n", r->ngroups, r->ngroups == 1 ? "" : "s");
+    fputs(fields.s ? fields.s : "", stdout);
+    sb_free(&fields);
     const run_totals *t = &r->totals;
     if (t->cells[CELL_WHOLE_TURNS]) {
         uint64_t wt = t->cells[CELL_WHOLE_TURNS], known = t->turns_equal + t->turns_differ;

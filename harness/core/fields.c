@@ -162,6 +162,30 @@ field_set field_set_of_levels(unsigned mask)
     return s;
 }
 
+void field_classes_make(field_classes *c)
+{
+    memset(c, 0, sizeof *c);
+    for (int f = 0; f < FIELD__COUNT; f++) {
+        int k = 0;
+        while (k < c->n && strcmp(defs[c->first[k]].json_key, defs[f].json_key) != 0) k++;
+        if (k == c->n && c->n < FIELD_CLASS_MAX) c->first[c->n++] = (field_id)f;
+        c->of[f] = (int8_t)(k < c->n ? k : -1);
+        if (k < c->n) field_set_add(&c->fields[k], (field_id)f);
+    }
+}
+
+const char *field_class_name(const field_classes *c, int k)
+{
+    return k >= 0 && k < c->n ? defs[c->first[k]].json_key : "?";
+}
+
+int field_class_find(const field_classes *c, const char *name)
+{
+    for (int k = 0; name && k < c->n; k++)
+        if (strcmp(defs[c->first[k]].json_key, name) == 0) return k;
+    return -1;
+}
+
 static int32_t load(const uint8_t *p, field_type t)
 {
     switch (t) {

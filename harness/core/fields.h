@@ -232,6 +232,32 @@ static inline field_set field_set_and(const field_set *a, const field_set *b)
 /* Every field of the levels in mask (bit l = field_level l). */
 field_set field_set_of_levels(unsigned mask);
 
+/* ---- field classes: the rows that share a JSON key ---- */
+
+/*
+ * A field class is every row written under one JSON key of Trace JSON
+ * Lines and the frames format: "root", "skel_flag", "rot", "scale", "cmd",
+ * "mat", "ret", "world", "placed", in the order of their first row. It is
+ * what a decoder supplies or leaves out as a whole, so what a check
+ * compared is counted and required per class. Derived from the rows: a new
+ * key is a new class.
+ */
+#define FIELD_CLASS_MAX 16
+
+typedef struct field_classes {
+    int n;                             /* classes (at most FIELD_CLASS_MAX) */
+    field_id first[FIELD_CLASS_MAX];   /* class k's first row; its JSON key names it */
+    field_set fields[FIELD_CLASS_MAX]; /* the rows of class k */
+    int8_t of[FIELD__COUNT];           /* the class of each row; -1 past FIELD_CLASS_MAX */
+} field_classes;
+
+/* Fills *c from the table. */
+void field_classes_make(field_classes *c);
+/* Class k's name (its JSON key); "?" out of range. */
+const char *field_class_name(const field_classes *c, int k);
+/* The class named name ("scale"); -1 when none. */
+int field_class_find(const field_classes *c, const char *name);
+
 /* ---- reading fields from the game's memory ---- */
 
 /*

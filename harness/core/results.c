@@ -1,12 +1,16 @@
 /*
- * harness/core/results.c: names of result statuses and sources.
+ * harness/core/results.c: names of result statuses (and how each counts in the
+ * verdict) and sources.
  */
 #include "harness/core/results.h"
 
-static const char *const status_names[] = {
-#define RES_STATUS_NAME(id, name) name,
-    RES_STATUS_MAP(RES_STATUS_NAME)
-#undef RES_STATUS_NAME
+static const struct {
+    const char *name, *label;
+    res_share share;
+} statuses[RES__COUNT] = {
+#define RES_STATUS_ROW(id, name, label, share) {name, label, RES_SHARE_##share},
+    RES_STATUS_MAP(RES_STATUS_ROW)
+#undef RES_STATUS_ROW
 };
 
 static const char *const source_names[] = {
@@ -17,7 +21,25 @@ static const char *const source_names[] = {
 
 const char *res_status_name(res_status s)
 {
-    return (unsigned)s < RES__COUNT ? status_names[s] : "?";
+    return (unsigned)s < RES__COUNT ? statuses[s].name : "?";
+}
+
+const char *res_status_label(res_status s)
+{
+    return (unsigned)s < RES__COUNT ? statuses[s].label : "?";
+}
+
+res_share res_status_share(res_status s)
+{
+    return (unsigned)s < RES__COUNT ? statuses[s].share : RES_SHARE_NOT_RUN;
+}
+
+uint64_t res_status_sum(const uint64_t n[RES__COUNT], res_share share)
+{
+    uint64_t sum = 0;
+    for (int s = 0; s < RES__COUNT; s++)
+        if (statuses[s].share == share) sum += n[s];
+    return sum;
 }
 
 const char *res_source_name(res_source s)

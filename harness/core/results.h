@@ -22,16 +22,30 @@
 #include "ref/dat.h"
 #include "common/error.h"
 
-/* status, JSON name */
+/*
+ * How a status counts in the verdict (harness/core/verdict.c): nothing
+ * failed (PASS), a failure of the compared code (DIFF), an input that could
+ * not be read (BAD), a comparison not made (NOT_RUN).
+ */
+typedef enum res_share { RES_SHARE_PASS, RES_SHARE_DIFF, RES_SHARE_BAD, RES_SHARE_NOT_RUN } res_share;
+
+/*
+ * status, JSON name, label in every rendering, how it counts in the verdict.
+ * NOT_DECODED: the candidate gave no trace for a clip the authority has, or
+ * fewer frames (ticks) than the authority's, every one it gave agreeing, or
+ * left out a field class --require asks for: the decoder's failure, counted
+ * with mismatches. BAD_INPUT: a trace (or corpus file) that cannot be read.
+ */
 #define RES_STATUS_MAP(XX)                                                     \
-    XX(MATCH, "match")                                                         \
-    XX(MISMATCH, "mismatch")                                                   \
-    XX(FAULT, "fault")                                                         \
-    XX(BAD_INPUT, "bad_input")                                                 \
-    XX(NOT_RUN, "not_run")
+    XX(MATCH, "match", "match", PASS)                                          \
+    XX(MISMATCH, "mismatch", "mismatch", DIFF)                                 \
+    XX(FAULT, "fault", "fault", DIFF)                                          \
+    XX(NOT_DECODED, "not_decoded", "not decoded", DIFF)                        \
+    XX(BAD_INPUT, "bad_input", "bad input", BAD)                               \
+    XX(NOT_RUN, "not_run", "not run", NOT_RUN)
 
 typedef enum res_status {
-#define RES_STATUS_ENUM(id, name) RES_##id,
+#define RES_STATUS_ENUM(id, name, label, share) RES_##id,
     RES_STATUS_MAP(RES_STATUS_ENUM)
 #undef RES_STATUS_ENUM
         RES__COUNT
@@ -53,6 +67,12 @@ typedef enum res_source {
 } res_source;
 
 const char *res_status_name(res_status s);
+/* "not decoded": the status in words; "?" out of range. */
+const char *res_status_label(res_status s);
+/* How s counts in the verdict; RES_SHARE_NOT_RUN out of range. */
+res_share res_status_share(res_status s);
+/* The sum of n[s] over the statuses that count as share. */
+uint64_t res_status_sum(const uint64_t n[RES__COUNT], res_share share);
 const char *res_source_name(res_source s);
 
 #define RES_STREAM_BYTES 16
@@ -115,6 +135,19 @@ typedef struct res_explain {
     uint32_t call_offset;              /* call_eip minus call_routine's entry */
 } res_explain;
 
+/*
+ * What one clip's comparison looked at, per field class (fields.h
+ * field_classes): the ticks compared on class k (both sides carry it), and
+ * the ticks where the authority carries it and the candidate left it out.
+ */
+typedef struct res_fields {
+    uint32_t ticks[FIELD_CLASS_MAX];
+    uint32_t unsupplied[FIELD_CLASS_MAX];
+    /* bit k: on the ticks left out, the authority's values of class k differ
+     * from the skeleton's bytes before the clip (the clip moves them) */
+    uint16_t moving;
+} res_fields;
+
 typedef struct clip_result {
     uint32_t file; /* index into run_results.files */
     int32_t clip;  /* -1: the whole file (bad input before any clip) */
@@ -145,6 +178,13 @@ typedef struct clip_result {
     /* MISMATCH explained on its own (--explain all; heap, NULL otherwise) */
     res_explain *expl;
     int cause; /* index into run_results.causes, -1: none */
+    /* NOT_DECODED: the candidate gave ref_ticks of the orig_ticks expected
+     * (all of them when it left out required classes: missing, bit k) */
+    uint16_t missing;
+    /* the candidate's word on why it stopped (the frames format's "error"
+     * line; heap, NULL when none), whatever the status */
+    char *stopped;
+    res_fields use; /* what was compared, per field class */
     /* MISMATCH against recorded traces (check): every differing value, classed
      * by its effect on the pose (harness/core/cells.h; heap, NULL otherwise) */
     cell_list *cells;
@@ -313,6 +353,16 @@ typedef struct run_totals {
      * the whole-turn ones by whether their bone matrices differed */
     uint64_t cells[CELL__COUNT];
     uint64_t turns_equal, turns_differ;
+    /*
+     * Per field class (fields.h field_classes), over frame-level results
+     * compared (match, mismatch, not decoded): clips and ticks compared on
+     * it; clips and ticks where the authority carries it and the candidate
+     * supplied nothing; of those clips, the ones whose authority values move
+     * from the skeleton's bytes (the poses differ there).
+     */
+    uint64_t cls_clips[FIELD_CLASS_MAX], cls_ticks[FIELD_CLASS_MAX];
+    uint64_t cls_unsup_clips[FIELD_CLASS_MAX], cls_unsup_ticks[FIELD_CLASS_MAX];
+    uint64_t cls_moving_clips[FIELD_CLASS_MAX];
     /* the entity level, apart from the frame level's counts above */
     uint64_t entities, entities_armed, pool_mismatches;
     uint64_t entity_comparisons;
@@ -346,6 +396,7 @@ typedef struct run_results {
     char corpus_description[512];  /* what the corpus path turned out to be */
     unsigned jobs;                 /* worker threads the run used */
     unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
+    unsigned required;             /* field classes the candidate must supply (bit k) */
     pose_conv pose;                /* the pose level's convention and how it was found */
     size_t npose_leaf;             /* the pose helpers' leaf level (leaf and pose levels) */
     pose_leaf_result pose_leaf[POSE_LEAF_HELPERS];

@@ -27,20 +27,22 @@ static const struct {
 
 uint64_t verdict_entity_failures(const run_totals *t)
 {
-    return t->entity_by_status[RES_MISMATCH] + t->entity_by_status[RES_FAULT] +
-           t->entity_by_status[RES_BAD_INPUT];
+    return res_status_sum(t->entity_by_status, RES_SHARE_DIFF) +
+           res_status_sum(t->entity_by_status, RES_SHARE_BAD);
 }
 
 verdict verdict_decide(const run_totals *t, int interrupted)
 {
-    uint64_t differences = t->by_status[RES_MISMATCH] + t->by_status[RES_FAULT] +
-                           t->leaf_mismatches + t->leaf_faults +
-                           t->entity_by_status[RES_MISMATCH] + t->entity_by_status[RES_FAULT];
-    uint64_t bad = t->by_status[RES_BAD_INPUT] + t->entity_by_status[RES_BAD_INPUT];
+    uint64_t differences = res_status_sum(t->by_status, RES_SHARE_DIFF) + t->leaf_mismatches +
+                           t->leaf_faults + res_status_sum(t->entity_by_status, RES_SHARE_DIFF);
+    uint64_t bad = res_status_sum(t->by_status, RES_SHARE_BAD) +
+                   res_status_sum(t->entity_by_status, RES_SHARE_BAD);
     if (differences) return VERDICT_BY_DIFFERENCES;
     if (bad) return VERDICT_BY_BAD_INPUT;
     if (interrupted) return VERDICT_BY_INTERRUPTED;
-    if (t->by_status[RES_NOT_RUN] || t->entity_by_status[RES_NOT_RUN]) return VERDICT_BY_NOT_RUN;
+    if (res_status_sum(t->by_status, RES_SHARE_NOT_RUN) ||
+        res_status_sum(t->entity_by_status, RES_SHARE_NOT_RUN))
+        return VERDICT_BY_NOT_RUN;
     return VERDICT_BY_PASS;
 }
 

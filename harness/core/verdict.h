@@ -20,7 +20,8 @@
  */
 #define VERDICT_MAP(XX)                                                                            \
     XX(PASS, PASS, "all_match", 0, "everything compared matches")                                 \
-    XX(DIFFERENCES, FAIL, "differences", 1, "mismatches or faults of the original")               \
+    XX(DIFFERENCES, FAIL, "differences", 1,                                                      \
+       "mismatches, faults of the original or clips the candidate did not decode")                \
     XX(BAD_INPUT, FAIL, "bad_input", 2, "bad inputs, with no mismatch or fault")                  \
     XX(INTERRUPTED, INCOMPLETE, "interrupted", 130, "interrupted before every comparison ran")    \
     XX(NOT_RUN, INCOMPLETE, "not_run", 3, "comparisons not run, with nothing failed")
@@ -47,8 +48,9 @@ typedef enum verdict {
 } verdict;
 
 /*
- * The one decision: FAIL when anything failed at any level (mismatches or
- * faults of the frame, leaf or entity level: DIFFERENCES; else bad inputs:
+ * The one decision: FAIL when anything failed at any level (mismatches,
+ * faults or clips not decoded of the frame, leaf or entity level, the
+ * statuses RES_STATUS_MAP counts as DIFF: DIFFERENCES; else bad inputs:
  * BAD_INPUT), else INCOMPLETE when the run was interrupted (INTERRUPTED) or
  * left comparisons not run (NOT_RUN), else PASS. A run interrupted after a
  * failure is a FAIL: what it compared already fails.
@@ -78,7 +80,7 @@ int verdict_result_from_name(const char *name);
  */
 int verdict_exit_code(verdict v, int interrupt_signal);
 
-/* Entity mismatches, faults and bad inputs (the entity level's share of a FAIL). */
+/* Entity mismatches, faults, clips not decoded and bad inputs (the entity level's share of a FAIL). */
 uint64_t verdict_entity_failures(const run_totals *t);
 
 #endif

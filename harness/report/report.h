@@ -70,13 +70,39 @@ cJSON *report_pose_leaf_json(const run_results *r);
 void report_pose_leaf_html(strbuf *b, const cJSON *report);
 void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
+/*
+ * What a run compared per field class (harness/core/fields.h
+ * field_classes), report_fields.c: totals "fields" (one entry per class),
+ * run.options "require" (the classes required), and a result's
+ * "not_decoded", "decoder_error" and "not_supplied" added to o.
+ */
+cJSON *report_fields_totals_json(const run_results *r);
+cJSON *report_fields_require_json(const run_results *r);
+void report_fields_result_json(cJSON *o, const run_results *res, const clip_result *r);
+/* "frames" when the candidate wrote the frames format, else "ticks". */
+const char *report_fields_unit(const cJSON *report);
+/*
+ * The per-class sentences ("scale: compared on 0 clips, 0 frames; not
+ * supplied on 110 clips ..."): the terminal's lines (nothing unless an
+ * outside decoder was checked or a class was left out), index.html's and
+ * summary.md's "What was compared" sections.
+ */
+void report_fields_summary(strbuf *b, const cJSON *report);
+void report_fields_html(strbuf *b, const cJSON *report);
+void report_fields_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
+/* A not-decoded result (or one whose decoder said why it stopped) in words. */
+void report_not_decoded_text(strbuf *b, const cJSON *result);
+
 /* Renderers: from a report tree (as built, or parsed back from report.json). */
 int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);
 int report_render_junit(const cJSON *report, strbuf *out);
 /*
  * The terminal's one-line summary: the stored verdict ("PASS", "FAIL
- * (interrupted)"), then the frame, leaf and entity counts and the seconds.
+ * (interrupted)"), then the frame counts ("not decoded" when some were
+ * not), the field classes a candidate left out where the clips carry them
+ * ("; not compared: scale (11 clips carry it)"), the leaf and entity
+ * counts and the seconds.
  */
 int report_render_summary(const cJSON *report, strbuf *out);
 /*

@@ -223,7 +223,8 @@ static uint64_t rank(const rdiff_side *s)
 
 static int broken(res_status s)
 {
-    return s == RES_MISMATCH || s == RES_FAULT || s == RES_BAD_INPUT;
+    res_share k = res_status_share(s);
+    return (int)s >= 0 && (k == RES_SHARE_DIFF || k == RES_SHARE_BAD);
 }
 
 static rdiff_kind both_broken(const rdiff_side *o, const rdiff_side *n, int leaf)

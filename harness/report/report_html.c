@@ -62,12 +62,13 @@ static const char css[] =
     ".card .k{color:#55607a;font-size:12px;text-transform:uppercase;letter-spacing:.04em}"
     ".card.match{border-left-color:#2e9d5b}.card.mismatch{border-left-color:#d2433f}"
     ".card.fault{border-left-color:#8e44ad}.card.bad_input{border-left-color:#e08a1e}"
-    ".card.not_run{border-left-color:#8a94a6}"
+    ".card.not_run{border-left-color:#8a94a6}.card.not_decoded{border-left-color:#c0392b}"
     ".pill{display:inline-block;border-radius:10px;padding:0 7px;margin:1px 2px;font-size:12px;"
     "font-weight:600;white-space:nowrap}"
     ".pill.match{background:#dcf3e5;color:#1d6b3d}.pill.mismatch{background:#fbdedd;color:#8f1d1a}"
     ".pill.fault{background:#eddcf5;color:#5d2277}.pill.bad_input{background:#fde8cc;color:#7a4500}"
     ".pill.not_run{background:#e6e9ee;color:#4a5364}"
+    ".pill.not_decoded{background:#f6d5c8;color:#7b2410}"
     ".tag{display:inline-block;background:#e9edf3;border-radius:4px;padding:0 6px;margin-left:4px;"
     "font-size:12px;font-weight:500;color:#3b4559}"
     ".group{background:#fff;border:1px solid #d9dee7;border-left:5px solid "
@@ -311,12 +312,10 @@ static void card(strbuf *b, const char *cls, const char *label, uint64_t v)
 
 static void summary(strbuf *b, const cJSON *report, const rv_index *ix)
 {
-    static const char *const labels[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
-                                                   "not run"};
     const cJSON *t = rv_obj(report, "totals"), *src = rv_obj(t, "sources");
     sb_puts(b, "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n");
     for (int s = 0; s < RES__COUNT; s++)
-        card(b, res_status_name((res_status)s), labels[s],
+        card(b, res_status_name((res_status)s), res_status_label((res_status)s),
              rv_u64(t, res_status_name((res_status)s), ix->by_status[s]));
     sb_puts(b, "</div>\n<div class=\"card-box\"><table class=\"kv\">\n");
     sb_printf(b, "<tr><th>Files</th><td>%llu (%llu bad)</td></tr>\n",
@@ -505,6 +504,7 @@ int report_render_html(const cJSON *report, strbuf *out)
     sb_puts(out, "</style>\n</head>\n<body>\n");
     header(out, report);
     summary(out, report, &ix);
+    report_fields_html(out, report);
     report_pose_html(out, report);
     report_pose_leaf_html(out, report);
     rh_coverage(out, report);

@@ -1,12 +1,14 @@
 /*
  * harness/report/report_html_lists.c: the list sections of index.html: per-file
- * table (counts per mode), non-matching results (capped), faults with
+ * table (counts per mode), non-matching results (capped; not decoded with
+ * how far the decoder got and its "error" line), faults with
  * registers and disassembly, bad input with its error, leaf routines.
  * Reads the report tree only; every string from it is escaped.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/report/report.h"
 #include "harness/report/report_html.h"
 
 static void td_text(strbuf *b, const char *cls, const char *s)
@@ -84,6 +86,15 @@ static void result_detail(strbuf *b, const cJSON *r, int s)
     } else if (s == RES_BAD_INPUT) {
         rh_text(b, rv_str(rv_obj(r, "error"), "message", "bad input"));
     }
+    /* Why the decoder stopped (its "error" line), and how far it got. */
+    if (s == RES_NOT_DECODED || rv_str(r, "decoder_error", NULL)) {
+        strbuf t;
+        sb_init(&t);
+        report_not_decoded_text(&t, r);
+        if (s != RES_NOT_DECODED) sb_puts(b, "; ");
+        rh_text(b, t.s ? t.s : "");
+        sb_free(&t);
+    }
 }
 
 void rh_nonmatching(strbuf *b, const rv_index *ix)
@@ -95,7 +106,9 @@ void rh_nonmatching(strbuf *b, const rv_index *ix)
         const cJSON *r = ix->results[i];
         int s = rv_status(rv_str(r, "status", NULL));
         if (s == RES_NOT_RUN) not_run++;
-        if (s != RES_MISMATCH && s != RES_FAULT && s != RES_BAD_INPUT) continue;
+        /* A match is listed only when its decoder still wrote why it stopped. */
+        int stopped = s == RES_MATCH && rv_str(r, "decoder_error", NULL);
+        if (s < 0 || s == RES_NOT_RUN || (s == RES_MATCH && !stopped)) continue;
         if (listed == RH_MAX_LISTED) {
             more++;
             continue;

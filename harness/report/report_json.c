@@ -39,6 +39,7 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     cJSON_AddItemToObject(o, "cells", report_cells_json(r->cells));
     cJSON_AddItemToObject(o, "fault", json_fault(r->fault));
     cJSON_AddItemToObject(o, "error", report_json_error(r->error));
+    report_fields_result_json(o, res, r);
     return o;
 }
 
@@ -212,6 +213,7 @@ static cJSON *run_json(const run_meta *m, const run_results *r)
     cJSON_AddItemToObject(opt, "cache", json_str_or_null(m->cache_dir));
     cJSON_AddItemToObject(opt, "traces", json_str_or_null(m->traces_dir));
     cJSON_AddItemToObject(opt, "against", json_str_or_null(m->against_dir));
+    cJSON_AddItemToObject(opt, "require", report_fields_require_json(r));
     cJSON_AddNumberToObject(o, "emulated_calls", (double)m->emulated_calls);
     cJSON_AddItemToObject(o, "pose", report_pose_json(&r->pose));
     cJSON *sides = cJSON_AddObjectToObject(o, "sides");
@@ -251,6 +253,7 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "cache_rejected", (double)t->cache_rejected);
     cJSON_AddNumberToObject(o, "x87_precision", (double)t->x87_limit);
     cJSON_AddItemToObject(o, "cells", report_cells_totals_json(t));
+    cJSON_AddItemToObject(o, "fields", report_fields_totals_json(r));
     cJSON_AddNumberToObject(o, "causes", (double)r->ncauses);
     cJSON_AddItemToObject(o, "entity", report_json_entity_totals(r));
     return o;

@@ -1,7 +1,8 @@
 /*
  * harness/report/report_junit.c: junit.xml rendered from the report tree alone.
  * <testsuites> holds one <testsuite> per mode (one <testcase> per file:
- * <failure> when a clip mismatched or faulted, <error> for bad input,
+ * <failure> when a clip mismatched, faulted or was not decoded, <error> for
+ * bad input,
  * <skipped/> when nothing was compared), at the entity level one "entity
  * <mode>" suite per mode (one <testcase> per entity, the pair named, with
  * the same verdicts), a "leaf" suite (one <testcase> per routine) and a
@@ -33,8 +34,8 @@ static void count(jcount *c, jcase k)
 
 static jcase counts_case(const uint64_t *n)
 {
-    if (n[RES_MISMATCH] || n[RES_FAULT]) return JC_FAIL;
-    if (n[RES_BAD_INPUT]) return JC_ERROR;
+    if (res_status_sum(n, RES_SHARE_DIFF)) return JC_FAIL;
+    if (res_status_sum(n, RES_SHARE_BAD)) return JC_ERROR;
     if (!n[RES_MATCH]) return JC_SKIP;
     return JC_PASS;
 }
@@ -83,6 +84,9 @@ static void first_failure(strbuf *b, const cJSON *r, rv_labels l, const cJSON *r
     } else if (f) {
         sb_printf(b, " faulted: %s at EIP %s", rv_str(f, "message", rv_str(f, "kind", "?")),
                   rv_str(f, "eip", "?"));
+    } else if (rv_obj(r, "not_decoded")) {
+        sb_printf(b, " not decoded by the %s: ", l.cand);
+        report_not_decoded_text(b, r);
     }
     const char *why = rv_has_num(r, "cause") ? cause_statement(report, rv_int(r, "cause", -1))
                                              : NULL;
@@ -142,14 +146,17 @@ static void testcase(strbuf *b, const char *name, int m, const uint64_t *n, cons
     }
     sb_puts(b, ">\n");
     if (k == JC_FAIL) {
-        uint64_t clips =
-            n[RES_MATCH] + n[RES_MISMATCH] + n[RES_FAULT] + n[RES_BAD_INPUT] + n[RES_NOT_RUN];
-        sb_printf(&t, "%llu of %llu clips differ (%llu mismatched, %llu faulted); ",
-                  (unsigned long long)(n[RES_MISMATCH] + n[RES_FAULT]), (unsigned long long)clips,
+        uint64_t clips = 0;
+        for (int s = 0; s < RES__COUNT; s++) clips += n[s];
+        sb_printf(&t, "%llu of %llu clips differ (%llu mismatched, %llu faulted",
+                  (unsigned long long)res_status_sum(n, RES_SHARE_DIFF), (unsigned long long)clips,
                   (unsigned long long)n[RES_MISMATCH], (unsigned long long)n[RES_FAULT]);
+        if (n[RES_NOT_DECODED])
+            sb_printf(&t, ", %llu not decoded", (unsigned long long)n[RES_NOT_DECODED]);
+        sb_puts(&t, "); ");
         first_failure(&t, fail, l, report);
         sb_printf(b, "      <failure type=\"%s\" message=\"",
-                  n[RES_MISMATCH] ? "mismatch" : "fault");
+                  n[RES_MISMATCH] ? "mismatch" : n[RES_FAULT] ? "fault" : "not_decoded");
         sb_xml(b, t.s ? t.s : "");
         sb_puts(b, "\">");
         sb_reset(&t);

@@ -99,8 +99,11 @@ static void run_section(strbuf *b, const cJSON *run)
 static void totals_section(strbuf *b, const cJSON *report, const rv_index *ix)
 {
     const cJSON *t = rv_obj(report, "totals"), *src = rv_obj(t, "sources");
-    sb_puts(b, "## Totals\n\n| match | mismatch | fault | bad input | not run |\n"
-               "|---:|---:|---:|---:|---:|\n|");
+    sb_puts(b, "## Totals\n\n|");
+    for (int s = 0; s < RES__COUNT; s++) sb_printf(b, " %s |", res_status_label((res_status)s));
+    sb_puts(b, "\n|");
+    for (int s = 0; s < RES__COUNT; s++) sb_puts(b, "---:|");
+    sb_puts(b, "\n|");
     for (int s = 0; s < RES__COUNT; s++)
         sb_printf(b, " %llu |",
                   (unsigned long long)rv_u64(t, res_status_name((res_status)s), ix->by_status[s]));
@@ -278,6 +281,35 @@ static void bad_section(strbuf *b, const rv_index *ix)
     sb_putc(b, '\n');
 }
 
+/* Clips the candidate did not decode, with how far it got and what its decoder said. */
+static void not_decoded_section(strbuf *b, const rv_index *ix)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ix->nresults; i++) {
+        const cJSON *r = ix->results[i];
+        int s = rv_status(rv_str(r, "status", NULL));
+        if (s != RES_NOT_DECODED && !(s == RES_MATCH && rv_str(r, "decoder_error", NULL)))
+            continue;
+        if (n++ >= MD_MAX_ROWS) continue;
+        if (n == 1)
+            sb_puts(b, "## Not decoded\n\n| File | Clip | Mode | Status | How far |\n"
+                       "|---|---:|---|---|---|\n");
+        sb_puts(b, "| ");
+        rm_text(b, rv_str(r, "file", "?"));
+        sb_printf(b, " | %lld | ", (long long)rv_int(r, "clip", -1));
+        rm_text(b, rv_str(r, "mode", "?"));
+        sb_printf(b, " | %s | ", rv_status_label(s));
+        strbuf t;
+        sb_init(&t);
+        report_not_decoded_text(&t, r);
+        rm_text(b, t.s ? t.s : "");
+        sb_free(&t);
+        sb_puts(b, " |\n");
+    }
+    if (n > MD_MAX_ROWS) sb_printf(b, "\n%zu more are in report.json.\n", n - MD_MAX_ROWS);
+    if (n) sb_putc(b, '\n');
+}
+
 static void files_section(strbuf *b, const rv_index *ix)
 {
     size_t n = 0;
@@ -285,13 +317,16 @@ static void files_section(strbuf *b, const rv_index *ix)
     for (size_t i = 0; i < ix->nfiles; i++) {
         const rv_file *f = &ix->files[i];
         for (int m = 0; m < MODE__COUNT; m++) {
-            if (!f->n[m][RES_MISMATCH] && !f->n[m][RES_FAULT] && !f->n[m][RES_BAD_INPUT]) continue;
+            if (!res_status_sum(f->n[m], RES_SHARE_DIFF) && !res_status_sum(f->n[m], RES_SHARE_BAD))
+                continue;
             if (n++ >= MD_MAX_ROWS) continue;
             if (n == 1) {
                 sb_puts(b, "| File | Mode |");
                 for (int s = 0; s < RES__COUNT; s++)
                     sb_printf(b, " %s |", rv_status_label(s));
-                sb_puts(b, "\n|---|---|---:|---:|---:|---:|---:|\n");
+                sb_puts(b, "\n|---|---|");
+                for (int s = 0; s < RES__COUNT; s++) sb_puts(b, "---:|");
+                sb_putc(b, '\n');
             }
             sb_puts(b, "| ");
             rm_text(b, f->name);
@@ -352,6 +387,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     uint64_t mis = rv_u64(t, "mismatch", ix.by_status[RES_MISMATCH]);
     uint64_t flt = rv_u64(t, "fault", ix.by_status[RES_FAULT]);
     uint64_t bad = rv_u64(t, "bad_input", ix.by_status[RES_BAD_INPUT]);
+    uint64_t nd = rv_u64(t, "not_decoded", ix.by_status[RES_NOT_DECODED]);
     uint64_t leaf = rv_u64(t, "leaf_mismatches", 0) + rv_u64(t, "leaf_faults", 0);
     run_totals totals;
     rv_totals(report, &totals);
@@ -362,10 +398,10 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     sb_puts(out, "# ff8diff report ");
     rm_text(out, rv_str(run, "id", "(no id)"));
     sb_printf(out,
-              "\n\n**Result: %s**: %llu mismatches, %llu faults, %llu bad inputs, "
-              "%llu leaf mismatches or faults",
-              verdict_label(v), (unsigned long long)mis, (unsigned long long)flt, (unsigned long long)bad,
-              (unsigned long long)leaf);
+              "\n\n**Result: %s**: %llu mismatches, %llu faults, %llu not decoded, %llu bad "
+              "inputs, %llu leaf mismatches or faults",
+              verdict_label(v), (unsigned long long)mis, (unsigned long long)flt,
+              (unsigned long long)nd, (unsigned long long)bad, (unsigned long long)leaf);
     if (rv_entity_level(report))
         sb_printf(out, ", %llu entity mismatches, faults or bad inputs", (unsigned long long)ent);
     sb_puts(out, ".\n\n");
@@ -414,11 +450,14 @@ int report_render_markdown(const cJSON *report, strbuf *out)
     report_pose_md(out, report, rm_text);
     report_pose_leaf_md(out, report, rm_text);
     totals_section(out, report, &ix);
+    report_fields_md(out, report, rm_text);
+    sb_putc(out, '\n');
     md_coverage(out, report);
     groups_section(out, report, &ix, &ents);
     report_cells_md(out, report, &ix);
     rm_entities(out, report, &ents);
     faults_section(out, report, &ix);
+    not_decoded_section(out, &ix);
     bad_section(out, &ix);
     files_section(out, &ix);
     leaf_section(out, report);

@@ -126,9 +126,7 @@ int rv_status(const char *name)
 
 const char *rv_status_label(int s)
 {
-    static const char *const label[RES__COUNT] = {"match", "mismatch", "fault", "bad input",
-                                                  "not run"};
-    return s >= 0 && s < RES__COUNT ? label[s] : "?";
+    return res_status_label((res_status)s);
 }
 
 int rv_mode(const char *name)
@@ -201,7 +199,7 @@ static void tally(rv_index *ix, rv_file *f, const cJSON *r)
     if (m < 0) return;
     ix->modes |= 1u << m;
     f->n[m][s]++;
-    if ((s == RES_MISMATCH || s == RES_FAULT) && !f->first_fail[m]) f->first_fail[m] = r;
+    if (res_status_share((res_status)s) == RES_SHARE_DIFF && !f->first_fail[m]) f->first_fail[m] = r;
     if (s == RES_BAD_INPUT && !f->first_bad[m]) f->first_bad[m] = r;
 }
 

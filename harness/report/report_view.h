@@ -69,7 +69,7 @@ typedef struct rv_file {
     const char *name;
     const cJSON *entry; /* manifest entry; NULL when the file appears only in results */
     uint64_t n[MODE__COUNT][RES__COUNT];
-    const cJSON *first_fail[MODE__COUNT]; /* first mismatch or fault in that mode */
+    const cJSON *first_fail[MODE__COUNT]; /* first mismatch, fault or not decoded in that mode */
     const cJSON *first_bad[MODE__COUNT];  /* first bad_input in that mode */
 } rv_file;
 

@@ -79,6 +79,7 @@ typedef struct run_fslot {
 typedef struct run_ctx {
     const run_config *cfg;
     field_set fields; /* what both sides' traces carry: the fields of the levels run */
+    field_classes classes; /* the field table's classes, for what each clip compared */
     ref_pose_opts pose_opts;   /* the reference's pose convention (pose level) */
     const ref_pose_opts *pose; /* &pose_opts with the pose level, else NULL */
     pose_width_run width;      /* the width of the sums when the comparison decides it */
@@ -132,6 +133,23 @@ typedef struct run_sides {
  * when memory runs out.
  */
 int run_result_sides(run_ctx *ctx, clip_result *r, const run_sides *s, ff_error *err);
+/* The candidate's side as run_result_decoded judges it. */
+typedef struct run_decoded {
+    const field_set *can; /* the fields the candidate's format can carry */
+    int absent;           /* its traces hold nothing for the clip (cand is empty) ... */
+    const ff_error *why;  /* ... and why */
+} run_decoded;
+/*
+ * With both sides there and the original not faulted: counts what the clip
+ * compared per field class into r->use, compares, and decides r when every
+ * value compared agrees: RES_NOT_DECODED when cand stops short of auth (a
+ * prefix of it: no trace at all included, keeping why) or leaves out a
+ * class cfg->require names (r->missing), else RES_MATCH. Returns 1 when
+ * decided, 0 when the traces differ (r->div holds the first divergence: a
+ * mismatch for the caller to record), -1 with err when memory runs out.
+ */
+int run_result_decoded(run_ctx *ctx, const dat_file *d, clip_result *r, const trace *cand,
+                       const trace *auth, const run_decoded *dc, ff_error *err);
 /* A malloc'd copy of n bytes at p; NULL when out of memory. */
 void *run_dup(const void *p, size_t n);
 /*

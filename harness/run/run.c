@@ -137,6 +137,13 @@ static void total_up(run_ctx *ctx)
         t->by_source[r->source]++;
         t->ticks_ref += r->ref_ticks;
         t->ticks_orig += r->orig_ticks;
+        for (int k = 0; k < FIELD_CLASS_MAX; k++) {
+            t->cls_clips[k] += r->use.ticks[k] != 0;
+            t->cls_ticks[k] += r->use.ticks[k];
+            t->cls_unsup_clips[k] += r->use.unsupplied[k] != 0;
+            t->cls_unsup_ticks[k] += r->use.unsupplied[k];
+            t->cls_moving_clips[k] += r->use.moving >> k & 1;
+        }
     }
     for (size_t i = 0; i < res->nleaf; i++) {
         t->leaf_calls += res->leaf[i].calls;
@@ -266,6 +273,8 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     ctx.cfg = cfg;
     ctx.fields = field_set_of_levels(1u << FIELD_LEVEL_FRAME |
                                      (cfg->pose_level ? 1u << FIELD_LEVEL_POSE : 0));
+    field_classes_make(&ctx.classes);
+    out->required = cfg->require;
     if (cfg->pose_level) {
         ctx.pose_opts = cfg->pose_opts;
         ctx.pose = &ctx.pose_opts;
@@ -352,6 +361,7 @@ void run_results_free(run_results *r)
         free(r->results[i].error);
         free(r->results[i].expl);
         free(r->results[i].cells);
+        free(r->results[i].stopped);
     }
     causes_free(r);
     run_coverage_free(&r->coverage);

@@ -105,6 +105,10 @@ typedef struct run_config {
     const char *against_dir;  /* candidate = traces in this folder, not the reference */
     const struct tset *traces_set;  /* manifest of traces_dir (file hashes, faults); may be NULL */
     const struct tset *against_set; /* manifest of against_dir; may be NULL */
+    /* field classes (harness/core/fields.h field_classes, bit k) the candidate
+     * must supply where the authority carries them: a clip that leaves one
+     * out is not decoded (check --require) */
+    unsigned require;
     const char *record_dir;   /* also write the authority's traces here */
     int record_lz4;           /* ... as .jsonl.lz4 */
     volatile sig_atomic_t *cancel; /* set by the caller (to the signal's number) to stop early */

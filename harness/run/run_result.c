@@ -2,14 +2,16 @@
  * harness/run/run_result.c: what a frame unit (run_unit.c) and an entity
  * unit (run_entity.c) both do with one clip's two sides before comparing
  * them: the record's source and tick counts, the original's fault kept, the
- * status when a side failed or the original faulted; and the reference's
- * skeleton buffer. Compares nothing, groups nothing.
+ * status when a side failed or the original faulted; what a clip compared
+ * per field class and whether the candidate decoded it; and the reference's
+ * skeleton buffer. Groups nothing.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/grow.h"
+#include "harness/core/field_use.h"
 #include "harness/run/context.h"
 
 void *run_dup(const void *p, size_t n)
@@ -41,6 +43,34 @@ int run_result_sides(run_ctx *ctx, clip_result *r, const run_sides *s, ff_error 
         return 1;
     }
     return 0;
+}
+
+/* The skeleton's bytes before a clip, NULL when the file's skeleton section is short. */
+static const uint8_t *skeleton0(const dat_file *d)
+{
+    size_t need = ref_skel_size(d);
+    return need && d->skel_off <= d->size && need <= d->size - d->skel_off
+               ? d->data + d->skel_off
+               : NULL;
+}
+
+int run_result_decoded(run_ctx *ctx, const dat_file *d, clip_result *r, const trace *cand,
+                       const trace *auth, const run_decoded *dc, ff_error *err)
+{
+    field_use_clip(&ctx->classes, cand, auth, dc->can, skeleton0(d), &r->use);
+    int differ = cmp_traces(cand, auth, &r->div);
+    int short_of = differ && cand->n < auth->n && r->div.tick == cand->n;
+    if (differ && !short_of) return 0;
+    r->missing = (uint16_t)(field_use_unsupplied(&ctx->classes, &r->use) & ctx->cfg->require);
+    if (!short_of && !r->missing) {
+        r->status = RES_MATCH;
+        return 1;
+    }
+    r->status = RES_NOT_DECODED;
+    if (dc->absent && !(r->error = run_dup(dc->why, sizeof *r->error)))
+        return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
+    if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->mismatches, 1);
+    return 1;
 }
 
 int run_ref_setup(uint8_t **skel, size_t *cap, const dat_file *d, ref_anim *a, ff_error *err)

@@ -24,6 +24,7 @@
 #include "harness/run/run_entity.h"
 #include "harness/run/context.h"
 #include "harness/run/worker.h"
+#include "harness/traces/trace_fields.h"
 #include "harness/traces/trace_json.h"
 #include "harness/traces/tracefile.h"
 #include "harness/traces/traceset.h"
@@ -251,19 +252,30 @@ static int collect_cells(run_ctx *ctx, const dat_file *d, clip_result *r, const 
     return rc;
 }
 
+/* The candidate's side of one clip as classify takes it. */
+typedef struct cand_side {
+    int ok;             /* w->rt holds its trace (0: err says why) */
+    int absent;         /* the traces hold nothing for the clip: w->rt is empty, err says why */
+    int frames;         /* read from the frames format */
+    int traces;         /* read from traces (not the reference) */
+    const char *stop;   /* the decoder's "error" line for the clip, NULL: none */
+    const ff_error *err;
+} cand_side;
+
 /* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
-static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int cand_ok,
-                    const ff_error *cand_err, int auth_ok, const ff_error *auth_err, res_source src,
-                    int frames, ff_error *err)
+static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, const cand_side *cs,
+                    int auth_ok, const ff_error *auth_err, res_source src, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     clip_result *r = &ctx->res->results[idx];
     const char *name = d->name;
     run_progress *p = ctx->cfg->progress;
-    trace auth = frames ? frames_view(&w->oo.t) : w->oo.t;
-    run_sides sides = {name,    src,     (uint32_t)w->rt.n, (uint32_t)auth.n,
-                       cand_ok, auth_ok, cand_err,          auth_err,
+    trace auth = cs->frames ? frames_view(&w->oo.t) : w->oo.t;
+    run_sides sides = {name,   src,     (uint32_t)w->rt.n, (uint32_t)auth.n,
+                       cs->ok, auth_ok, cs->err,           auth_err,
                        w->oo.faulted ? &w->oo.fault : NULL};
+    if (cs->ok && cs->stop && !(r->stopped = strdup(cs->stop)))
+        return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory");
     int decided = run_result_sides(ctx, r, &sides, err);
     if (decided) return decided < 0 ? -1 : 0;
     if (ctx->pose && !trace_has(&auth, FIELD_M00)) {
@@ -277,10 +289,11 @@ static int classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, int c
         if (p) atomic_fetch_add(&p->bad_input, 1);
         return 0;
     }
-    if (cmp_traces(&w->rt, &auth, &r->div) == 0) {
-        r->status = RES_MATCH;
-        return 0;
-    }
+    field_set all = field_set_of_levels((1u << FIELD_LEVEL__COUNT) - 1), frames = tjf_frames_fields();
+    run_decoded dc = {!cs->traces ? &ctx->fields : cs->frames ? &frames : &all, cs->absent,
+                      cs->err};
+    int done = run_result_decoded(ctx, d, r, &w->rt, &auth, &dc, err);
+    if (done) return done < 0 ? -1 : 0;
     r->status = RES_MISMATCH;
     if (stream_window(d, a, r, err) < 0) return -1;
     if (collect_cells(ctx, d, r, &w->rt, &auth, err) < 0) return -1;
@@ -350,18 +363,36 @@ static void close_io(unit_io *io)
     free(io->raw);
 }
 
-/* The candidate's side of one clip: the reference, or traces. 1 ok, 0 error (cerr). */
-static int candidate(worker *w, const run_unit *u, const dat_file *d, unit_io *io, ref_anim *a,
-                     uint32_t clip, ff_error *cerr)
+/*
+ * The candidate's side of one clip into *cs: the reference, or traces. A
+ * clip the traces hold nothing for comes back ok, absent, as an empty trace
+ * (cerr says why).
+ */
+static void candidate(worker *w, const run_unit *u, const dat_file *d, unit_io *io, ref_anim *a,
+                      uint32_t clip, cand_side *cs, ff_error *cerr)
 {
-    if (!io->use_cand)
-        return refside_clip(a, mode_flags(u->mode), clip, &w->ctx->fields, w->ctx->pose, &w->rt,
-                            cerr) == 0;
-    if (io->cand_set && tset_fault_of(io->cand_set, u->mode, clip))
-        return ff_error_set(cerr, FF_E_FAULT, w->ctx->cfg->against_dir, -1,
-                            "the traces compared record a fault of their engine on anim %u",
-                            clip) == 0;
-    return tf_take(&io->cand, clip, d->bones, &w->rt, cerr) == 0;
+    memset(cs, 0, sizeof *cs);
+    cs->err = cerr;
+    cs->traces = io->use_cand;
+    if (!io->use_cand) {
+        cs->ok = refside_clip(a, mode_flags(u->mode), clip, &w->ctx->fields, w->ctx->pose, &w->rt,
+                              cerr) == 0;
+        return;
+    }
+    if (io->cand_set && tset_fault_of(io->cand_set, u->mode, clip)) {
+        ff_error_set(cerr, FF_E_FAULT, w->ctx->cfg->against_dir, -1,
+                     "the traces compared record a fault of their engine on anim %u", clip);
+        return;
+    }
+    int rc = tf_take(&io->cand, clip, d->bones, &w->rt, cerr);
+    cs->frames = tf_is_frames(&io->cand);
+    cs->ok = rc >= 0;
+    cs->absent = rc == 1;
+    cs->stop = rc == 0 ? tf_stopped(&io->cand) : NULL;
+    if (cs->absent) {
+        field_set have = cs->frames ? tjf_frames_fields() : w->ctx->fields;
+        trace_clear(&w->rt, &have, d->bones);
+    }
 }
 
 /* The authority's side of one clip. Returns 1 ok, 0 input error (aerr), -1 run error. */
@@ -482,7 +513,9 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
         ff_error cerr, aerr;
         ff_error_clear(&cerr);
         ff_error_clear(&aerr);
-        int cand_ok = candidate(w, u, d, &io, &a, c, &cerr);
+        cand_side cs;
+        candidate(w, u, d, &io, &a, c, &cs, &cerr);
+        int cand_ok = cs.ok;
         res_source src = RES_SRC_NONE;
         int auth = authority(w, u, d, &io, c, &src, &aerr, err);
         if (auth < 0) {
@@ -500,14 +533,13 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             id.anim = c;
             tj_write_trace(&w->rec, &id, &w->oo.t);
         }
-        int frames = io.use_cand && tf_is_frames(&io.cand);
-        if (io.use_cand && cand_ok) {
+        if (io.use_cand && cand_ok && io.cand.r) {
             pthread_mutex_lock(&ctx->lock);
-            ctx->res->cand_formats |= frames ? RES_FMT_FRAMES : RES_FMT_TICKS;
+            ctx->res->cand_formats |= cs.frames ? RES_FMT_FRAMES : RES_FMT_TICKS;
             pthread_mutex_unlock(&ctx->lock);
         }
-        if (classify(w, d, io.use_cand ? NULL : &a, u->first + c, cand_ok, &cerr, auth == 1, &aerr,
-                     src, frames, err) < 0 ||
+        if (classify(w, d, io.use_cand ? NULL : &a, u->first + c, &cs, auth == 1, &aerr, src,
+                     err) < 0 ||
             sink_clip(w, u, d, c, auth == 1, &aerr, err) < 0)
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);

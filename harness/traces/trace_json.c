@@ -328,11 +328,13 @@ static int detect(tj_reader *r, unsigned long line, const cJSON *o, ff_error *er
     if (!cJSON_IsObject(o)) return line_err(r, line, err, "not a JSON object");
     if (cJSON_GetObjectItemCaseSensitive(o, "tick"))
         r->format = TJ_FORMAT_TICKS;
-    else if (cJSON_GetObjectItemCaseSensitive(o, "frame"))
+    else if (cJSON_GetObjectItemCaseSensitive(o, "frame") ||
+             cJSON_GetObjectItemCaseSensitive(o, "error"))
         r->format = TJ_FORMAT_FRAMES;
     else
         return line_err(r, line, err,
-                        "neither a trace line (key \"tick\") nor a frame (key \"frame\")");
+                        "neither a trace line (key \"tick\") nor a frame (key \"frame\") nor a "
+                        "decoder's \"error\" line");
     return 0;
 }
 
@@ -359,14 +361,36 @@ static int parse_entity(tj_reader *r, unsigned long line, const cJSON *o, tj_cli
     return 0;
 }
 
-/* Parses the identity and tick (or frame) number of a line. */
+/*
+ * A frames-format "error" line: the decoder's reason for stopping, instead
+ * of a frame. 1 when o is one (its text checked), 0 when not, -1 with err.
+ */
+static int stop_line(tj_reader *r, unsigned long line, const cJSON *o, ff_error *err)
+{
+    const cJSON *why = cJSON_GetObjectItemCaseSensitive(o, "error");
+    if (!why) return 0;
+    if (r->format != TJ_FORMAT_FRAMES)
+        return line_err(r, line, err, "an \"error\" line belongs to the frames format");
+    if (cJSON_GetObjectItemCaseSensitive(o, "frame"))
+        return line_err(r, line, err,
+                        "a frame carries no \"error\": the decoder's reason goes on a line of "
+                        "its own, after its last frame");
+    if (!cJSON_IsString(why)) return line_err(r, line, err, "key \"error\" is not a string");
+    return 1;
+}
+
+/* Parses the identity and tick (or frame) number of a line; *stop: an "error" line (no number). */
 static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip *c, long *tick,
-                      ff_error *err)
+                      int *stop, ff_error *err)
 {
     long v = 0, anim = 0; /* set on success; -O3 cannot see it through need_int */
     if (detect(r, line, o, err) < 0) return -1;
     if (!cJSON_IsObject(o)) return line_err(r, line, err, "not a JSON object");
     int frames = r->format == TJ_FORMAT_FRAMES;
+    c->stopped = 0;
+    c->stop[0] = '\0';
+    *stop = stop_line(r, line, o, err);
+    if (*stop < 0) return -1;
     if ((!frames || cJSON_GetObjectItemCaseSensitive(o, "v")) &&
         need_int(r, line, o, "v", 1, 1, &v, err) < 0)
         return -1;
@@ -381,7 +405,8 @@ static int parse_head(tj_reader *r, unsigned long line, const cJSON *o, tj_clip 
     int m = frames ? MODE_NORMAL : mode_from_name(mode->valuestring);
     if (m < 0) return line_err(r, line, err, "unknown \"mode\"");
     if (need_int(r, line, o, "anim", 0, 255, &anim, err) < 0) return -1;
-    if (need_int(r, line, o, frames ? "frame" : "tick", 0, 100000, tick, err) < 0) return -1;
+    if (!*stop && need_int(r, line, o, frames ? "frame" : "tick", 0, 100000, tick, err) < 0)
+        return -1;
     snprintf(c->file, sizeof c->file, "%s", file->valuestring);
     snprintf(c->model, sizeof c->model, "%s", cJSON_IsString(model) ? model->valuestring : "");
     c->anim = (unsigned)anim;
@@ -478,7 +503,8 @@ static int clip_line(tj_reader *r, cJSON *o, unsigned long line, tj_clip *c, tra
     ff_error_clear(&e);
     tj_clip head;
     long tick = 0;
-    if (parse_head(r, line, o, &head, &tick, &e) < 0) {
+    int stop = 0;
+    if (parse_head(r, line, o, &head, &tick, &stop, &e) < 0) {
         cJSON_Delete(o);
         spoil(c, &e);
         return 1;
@@ -496,6 +522,19 @@ static int clip_line(tj_reader *r, cJSON *o, unsigned long line, tj_clip *c, tra
         c->bad = bad;
         c->error = kept;
         *open = 1;
+    }
+    if (!c->bad && c->stopped) {
+        line_err(r, line, &e, "a line of this clip after its \"error\" line");
+        spoil(c, &e);
+    }
+    if (stop) {
+        if (!c->bad) {
+            c->stopped = 1;
+            snprintf(c->stop, sizeof c->stop, "%s",
+                     cJSON_GetObjectItemCaseSensitive(o, "error")->valuestring);
+        }
+        cJSON_Delete(o);
+        return 1;
     }
     const char *unit = r->format == TJ_FORMAT_FRAMES ? "frame" : "tick";
     if (!c->bad && tick != (long)t->n) {

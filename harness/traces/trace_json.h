@@ -32,6 +32,7 @@
 #include "common/error.h"
 
 #define TJ_NAME_MAX 256
+#define TJ_STOP_MAX 512
 /* Longest line read (a clip's tick of 255 bones takes about 25 KB). */
 #define TJ_LINE_MAX (64u << 20)
 
@@ -51,6 +52,13 @@ typedef struct tj_clip {
     unsigned anim;
     mode_id mode;       /* normal in the frames format */
     unsigned long line; /* reader: line of the clip's first tick */
+    /*
+     * Frames format: the decoder's "error" line, {"file":..,"anim":N,
+     * "error":"why"}, after the last frame it could decode (maybe none):
+     * the clip ends there. stopped set, stop the text (cut to fit).
+     */
+    int stopped;
+    char stop[TJ_STOP_MAX];
     int bad;            /* reader: the clip has a malformed line ... */
     ff_error error;     /* ... the first of them, "line N: why" */
 } tj_clip;
@@ -104,8 +112,11 @@ void tj_close(tj_reader *r);
 /*
  * Reads the next clip: consecutive lines with the same file, model, anim
  * and mode, ticks (or frames) 0, 1, 2, ... The first line decides the
- * file's format (a "tick" key: Trace JSON Lines; a "frame" key: the frames
- * format of harness/traces/trace_fields.h, always normal mode).
+ * file's format (a "tick" key: Trace JSON Lines; a "frame" key, or an
+ * "error" line: the frames format of harness/traces/trace_fields.h, always
+ * normal mode). In the frames format a clip may end with an "error" line
+ * (c->stopped), and may be that line alone (*t then holds no frame and no
+ * layout); a line of the same clip after it is malformed.
  *
  * Returns 1 with *c and *t filled, 0 at the end of the input, -1 when the
  * input cannot be read on (I/O, LZ4, memory; err names the file). A

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/path.h"
+#include "harness/traces/trace_fields.h"
 
 /* The trace file names tried for (name, m): per mode, then frames (normal mode only). */
 static int candidate_name(char *buf, size_t n, const char *name, mode_id m, int k, int frames_ok)
@@ -60,9 +61,11 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
                 break;
             }
         }
-        if (!tf->r && tf->err.kind == FF_E_OK)
+        if (!tf->r && tf->err.kind == FF_E_OK) {
             ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode%s", f->name,
                          mode_name(m), frames_ok && m == MODE_NORMAL ? " (nor frames)" : "");
+            tf->absent = 1;
+        }
     }
     tf->failed = tf->r == NULL;
 }
@@ -89,10 +92,11 @@ static int tf_break(trace_file *tf, ff_error *err, const char *why)
 
 int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err)
 {
+    tf->taken_stop = NULL;
     for (;;) {
         if (tf->failed) {
             *err = tf->err;
-            return -1;
+            return tf->absent ? 1 : -1;
         }
         if (!tf->have) {
             int rc = tj_next_clip(tf->r, &tf->clip, &tf->t, &tf->err);
@@ -102,9 +106,11 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
             }
             tf->have = rc;
         }
-        if (!tf->have)
-            return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
-                                "no trace for anim %u: the file ends before it", clip);
+        if (!tf->have) {
+            ff_error_set(err, FF_E_FORMAT, tf->path, -1,
+                         "no trace for anim %u: the file ends before it", clip);
+            return 1;
+        }
         char why[TJ_NAME_MAX + 200];
         if (tf->clip.mode != tf->mode) {
             snprintf(why, sizeof why, "mode \"%s\" in the %s-mode trace file",
@@ -120,14 +126,23 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
         if (tf->clip.anim >= clip) break;
         tf->have = 0;
     }
-    if (tf->clip.anim != clip)
-        return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
-                            "line %lu: no trace for anim %u (anim %u comes next)", tf->clip.line,
-                            clip, tf->clip.anim);
+    if (tf->clip.anim != clip) {
+        ff_error_set(err, FF_E_FORMAT, tf->path, -1,
+                     "line %lu: no trace for anim %u (anim %u comes next)", tf->clip.line, clip,
+                     tf->clip.anim);
+        return 1;
+    }
     tf->have = 0;
     if (tf->clip.bad) {
         *err = tf->clip.error;
         return -1;
+    }
+    if (tf->clip.stopped) tf->taken_stop = tf->clip.stop;
+    if (tf->clip.stopped && tf->t.n == 0) {
+        /* The decoder gave up before its first frame: an empty trace of the frames' fields. */
+        field_set have = tjf_frames_fields();
+        trace_clear(out, &have, bones);
+        return 0;
     }
     if (tf->t.lay.bones != bones)
         return ff_error_set(err, FF_E_FORMAT, tf->path, -1,
@@ -150,8 +165,8 @@ int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bon
     o->extent = 0;
     if (ft && ft->ticks == 0 && !tf->failed)
         trace_clear(&o->t, have, bones);
-    else if (tf_take(tf, clip, bones, &o->t, err) < 0)
-        return -1;
+    else if (tf_take(tf, clip, bones, &o->t, err) != 0)
+        return -1; /* a clip the authority lacks is its input's fault */
     if (!ft) return 0;
     if (o->t.n != ft->ticks)
         return ff_error_set(err, FF_E_FORMAT, tf->path, -1,

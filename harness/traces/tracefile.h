@@ -27,6 +27,8 @@ typedef struct trace_file {
     mode_id mode;
     int have;   /* a clip read ahead */
     int failed; /* the file is broken from here on */
+    int absent; /* ... because there is no such file (no manifest names it) */
+    const char *taken_stop; /* the last clip taken ended with this "error" line; NULL: none */
     ff_error err;
     tj_clip clip;
     trace t;
@@ -50,8 +52,21 @@ int tf_is_frames(const trace_file *tf);
  * Returns -1 with err when the folder cannot be listed.
  */
 int tf_modes_in(const char *dir, unsigned *modes, ff_error *err);
-/* Takes clip's trace into out: 0 found, -1 with err (missing or malformed). */
+/*
+ * Takes clip's trace into out. Returns 0 found (a clip that is only its
+ * decoder's "error" line comes back with no tick, laid out with the frames'
+ * fields), 1 when the file has no lines for clip, or there is no trace file
+ * at all and no manifest (err says which: the candidate did not decode it),
+ * -1 with err when the clip or the file cannot be read (malformed, another
+ * file's or mode's, a manifest that does not name the file, bone count).
+ * After 0, tf_stopped gives the clip's "error" line.
+ */
 int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error *err);
+/* The decoder's "error" line of the clip tf_take last gave, NULL when none. */
+static inline const char *tf_stopped(const trace_file *tf)
+{
+    return tf->taken_stop;
+}
 /*
  * A clip from recorded traces into o, with the fault the manifest's file
  * entry sf records for it (the trace then holds the calls made before the

@@ -2,7 +2,10 @@
  * tests/cli/test_cli_identify.c: `ff8diff identify` on the stand-in, on a
  * copy patched outside its fingerprints (unknown build: accepted with a
  * warning), on a copy with one fingerprint broken (refused, naming the
- * bytes), on a file that is not an executable; and --routines.
+ * bytes), on a file that is not an executable; and --routines. The evidence
+ * printed beside the verdict: bytes, version dwords, routine sizes (an
+ * unknown build whose sizes differ runs, the differences stated), and the
+ * Remaster's files on synthetic PEs the tests build.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -53,11 +56,20 @@ Test(identify, standin_is_a_known_build, .init = setup, .fini = cleanup)
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "verdict: known (profile standin)"), "%s", o.out);
     cr_assert(strstr(o.out, "fingerprint 0x00B8B9F0 holds"), "%s", o.out);
+    /* The game's evidence, apart from its refusal: StartClip's SLOW doubling is not here. */
+    cr_assert(strstr(o.out, "evidence 0x00509482 differs: D0 E1 FE C9 88 48 07 expected"), "%s",
+              o.out);
+    cr_assert(strstr(o.out, "version dwords (FFNx's): [0x401004]"), "%s", o.out);
+    /* The stand-in's own sizes, each as its profile says. */
+    cr_assert(strstr(o.out, "routine sizes (evidence, profile standin): "), "%s", o.out);
+    cr_assert(!strstr(o.out, "DIFFERS"), "%s", o.out);
+    cr_assert(strstr(o.out, "  Battle_ReadAnimation: "), "%s", o.out);
     ts_out_free(&o);
     ts_cli(scratch, &o, "identify '%s' --routines", exe);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "0x00508F90 Battle_ReadAnimation"), "%s", o.out);
     cr_assert(strstr(o.out, "0 routines with problems"), "%s", o.out);
+    cr_assert(strstr(o.out, "    size: Battle_ReadAnimation: "), "%s", o.out);
     ts_out_free(&o);
     free(exe);
 }
@@ -170,4 +182,117 @@ Test(identify, a_build_cut_short_maps_with_a_warning, .init = setup, .fini = cle
     free(copy);
     free(pe);
     free(exe);
+}
+
+/*
+ * One routine made shorter (Test_ReadUnmapped a lone `ret`), every fingerprint intact: an
+ * unknown build that runs, the routine that differs in size named by identify and by run.
+ */
+Test(identify, an_unknown_build_with_other_sizes_runs_with_them_stated, .init = setup,
+     .fini = cleanup)
+{
+    char *exe = standin();
+    size_t size;
+    char *pe = ts_read(exe, &size);
+    pe[file_offset(pe, 0x5A0040)] = (char)0xC3;
+    char *copy = ts_path(scratch, "shorter.exe");
+    ts_write(copy, pe, size);
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s'", copy);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "verdict: unknown_build (profile standin)"), "%s", o.out);
+    cr_assert_eq(ts_count(o.out, "DIFFERS"), 1u, "%s", o.out);
+    cr_assert(strstr(o.out, "Test_ReadUnmapped: the profile says "), "%s", o.out);
+    cr_assert(strstr(o.out, "found 1 instruction, 0x1 bytes: DIFFERS"), "%s", o.out);
+    cr_assert(strstr(o.err, "1 routine differs in size from profile standin"), "%s", o.err);
+    ts_out_free(&o);
+    char *reports = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run --exe '%s' -q --no-cache --out '%s'", copy, reports);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "1 routine of this build differs in size from profile 'standin': "
+                            "Test_ReadUnmapped"),
+              "%s", o.err);
+    ts_out_free(&o);
+    free(reports);
+    free(copy);
+    free(pe);
+    free(exe);
+}
+
+/* Evidence from a profile file: bytes held or not, the build the version dwords name. */
+Test(identify, evidence_and_version_dwords_from_a_profile, .init = setup, .fini = cleanup)
+{
+    const char *bin = getenv("FF8DIFF_BINARY_DIR");
+    char *src = ts_path(bin, "emu/profiles/standin.json");
+    cJSON *p = ts_json(src);
+    cJSON *ev = cJSON_Parse("[{\"what\": \"Field_Alloc's first bytes\", \"address\": \"0x5082B0\","
+                            " \"bytes\": \"8B 44 24 04\"},"
+                            " {\"what\": \"not these\", \"address\": \"0x5082B0\","
+                            " \"bytes\": \"90 90\"}]");
+    cJSON *vs = cJSON_Parse("[{\"build\": \"an older stand-in\", \"language\": \"Test\","
+                            " \"dwords\": [[\"0x5082B0\", \"0x1\"]]},"
+                            " {\"build\": \"the stand-in\", \"language\": \"Test\", \"own\": true,"
+                            " \"dwords\": [[\"0x5082B0\", \"0x0424448B\"]]}]");
+    cr_assert(ev && vs);
+    cJSON_AddItemToObject(p, "evidence", ev);
+    cJSON_AddItemToObject(p, "versions", vs);
+    char *text = cJSON_Print(p);
+    char *prof = ts_path(scratch, "evidence.json");
+    ts_write(prof, text, strlen(text));
+    char *exe = standin();
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s' --profile '%s'", exe, prof);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "verdict: known (profile standin)"), "%s", o.out);
+    cr_assert(strstr(o.out, "evidence 0x005082B0 holds: 8B 44 24 04 (Field_Alloc's first bytes)"),
+              "%s", o.out);
+    cr_assert(strstr(o.out, "evidence 0x005082B0 differs: 90 90 expected, found 8B 44 (not these)"),
+              "%s", o.out);
+    cr_assert(strstr(o.out, "version dwords (FFNx's): [0x5082B0] = 0x0424448B: the stand-in, Test "
+                            "(the profile's own build)"),
+              "%s", o.out);
+    ts_out_free(&o);
+    free(exe);
+    free(prof);
+    free(text);
+    cJSON_Delete(p);
+    free(src);
+}
+
+/*
+ * The Remaster's files (synthetic PEs with their names and traits, no game code): identify
+ * says what each is and how its data is used instead; run refuses it saying the same.
+ */
+Test(identify, remaster_files_say_what_they_are, .init = setup, .fini = cleanup)
+{
+    static const struct {
+        const char *name;
+        int dll;
+        const char *verdict;
+    } cases[] = {{"FFVIII_EFIGS.dll", 1, "verdict: refused: remaster_code"},
+                 {"FFVIII_JP.dll", 1, "verdict: refused: remaster_code"},
+                 {"FFVIII.exe", 0, "verdict: refused: remaster_host"},
+                 {"other.dll", 1, "verdict: refused: no profile accepts this executable"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t pe[TS_MINI_PE_SIZE];
+        ts_mini_pe(pe, cases[i].dll);
+        char *file = ts_path(scratch, cases[i].name);
+        ts_write(file, pe, sizeof pe);
+        ts_out o;
+        ts_cli(scratch, &o, "identify '%s'", file);
+        cr_assert_eq(o.status, 2, "%s: %s%s", cases[i].name, o.out, o.err);
+        cr_assert(strstr(o.out, cases[i].verdict), "%s: %s", cases[i].name, o.out);
+        int remaster = strstr(cases[i].verdict, "remaster") != NULL;
+        cr_assert_eq(strstr(o.out, "statically translated to C") != NULL, remaster, "%s",
+                     o.out);
+        if (remaster) {
+            cr_assert(strstr(o.out, "--corpus"), "%s", o.out);
+            ts_out_free(&o);
+            ts_cli(scratch, &o, "run --exe '%s' -q --no-cache --out '%s/r'", file, scratch);
+            cr_assert_eq(o.status, 2, "%s", o.err);
+            cr_assert(strstr(o.err, "statically translated to C"), "%s", o.err);
+        }
+        ts_out_free(&o);
+        free(file);
+    }
 }

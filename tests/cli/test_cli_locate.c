@@ -1,7 +1,8 @@
 /*
  * tests/cli/test_cli_locate.c: `ff8diff identify EXE --locate` as a user
  * meets it, on the stand-in linked as another build (standin_relinked.exe)
- * and as a build without BuildBoneMatrices (standin_nobbm.exe): where each
+ * with the stand-in's profile, and without its patterns (no --from: sizes
+ * and call order), and as a build without BuildBoneMatrices (standin_nobbm.exe): where each
  * routine is (checked against the build's own symbols, from nm), the
  * written profile that `identify` and `run` accept, the run on it with
  * zero mismatches and every report saying the profile was located, and
@@ -145,20 +146,100 @@ Test(locate_cli, a_build_without_bone_matrices_is_refused, .init = setup, .fini 
     free(exe);
 }
 
-Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
+static int by_string(const void *a, const void *b)
 {
-    /* The stand-in's profile without its patterns: the allocator twins stay ambiguous... */
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The stand-in's profile written to scratch/name without the evidence named: "pattern",
+ * "size" and "insns", and (order) the call order of the callees (sorted by name).
+ */
+static char *stripped_profile(const char *name, int sizes, int order)
+{
     const char *bin = getenv("FF8DIFF_BINARY_DIR");
     char *src = ts_path(bin, "emu/profiles/standin.json");
     cJSON *p = ts_json(src);
     cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(p, "routines"))
+    {
         cJSON_DeleteItemFromObject(r, "pattern");
+        if (sizes) {
+            cJSON_DeleteItemFromObject(r, "size");
+            cJSON_DeleteItemFromObject(r, "insns");
+        }
+        cJSON *cal = cJSON_GetObjectItem(r, "callees");
+        int n = cal ? cJSON_GetArraySize(cal) : 0;
+        if (!order || n < 2) continue;
+        char **names = calloc((size_t)n, sizeof *names);
+        for (int i = 0; i < n; i++) names[i] = strdup(cJSON_GetArrayItem(cal, i)->valuestring);
+        qsort(names, (size_t)n, sizeof *names, by_string);
+        cJSON_ReplaceItemInObject(r, "callees",
+                                  cJSON_CreateStringArray((const char *const *)names, n));
+        for (int i = 0; i < n; i++) free(names[i]);
+        free(names);
+    }
     char *text = cJSON_Print(p);
-    char *bare = ts_path(scratch, "bare.json");
-    ts_write(bare, text, strlen(text));
+    char *out = ts_path(scratch, name);
+    ts_write(out, text, strlen(text));
     free(text);
     cJSON_Delete(p);
+    free(src);
+    return out;
+}
+
+/* No --from and no pattern: sizes and call order locate the relinked build, which runs. */
+Test(locate_cli, relinked_build_located_without_from, .init = setup, .fini = cleanup)
+{
+    char *bare = stripped_profile("nopatterns.json", 0, 0);
+    char *exe = standin("standin_relinked.exe");
+    char *prof = ts_path(scratch, "located.json");
+    ts_out o;
+    ts_cli(scratch, &o, "identify '%s' --locate --profile '%s' --write-profile '%s'", exe, bare,
+           prof);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "patterns: none (structure only)"), "%s", o.out);
+    cr_assert(strstr(o.out, "verdict: located"), "%s", o.out);
+    static const char *const names[] = {"Field_Alloc", "Field_Free", "ComputeBonesWorldMatrices",
+                                        "BuildBoneMatrices"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "found     0x%08X  %s (profile: 0x",
+                 sym("standin_relinked.sym", names[i]), names[i]);
+        cr_assert(strstr(o.out, want), "no \"%s\" in:\n%s", want, o.out);
+    }
+    ts_out_free(&o);
+    /* Call order alone tells the allocators apart. */
+    char *nosizes = stripped_profile("nosizes.json", 1, 0);
+    ts_cli(scratch, &o, "identify '%s' --locate --profile '%s'", exe, nosizes);
+    char want[160];
+    snprintf(want, sizeof want, "found     0x%08X  Field_Alloc (profile: 0x",
+             sym("standin_relinked.sym", "Field_Alloc"));
+    cr_assert(strstr(o.out, want), "no \"%s\" in:\n%s", want, o.out);
+    cr_assert(strstr(o.out, "called first by "), "%s", o.out);
+    ts_out_free(&o);
+    char *reports = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run --exe '%s' --profile '%s' -q --no-cache --out '%s'", exe, prof,
+           reports);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    cJSON *r = ts_report(reports);
+    cr_assert_gt(ts_num(r, "totals.comparisons"), 0);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
+    cr_assert_eq(ts_num(r, "totals.fault"), 0);
+    cJSON_Delete(r);
+    free(reports);
+    free(nosizes);
+    free(prof);
+    free(exe);
+    free(bare);
+}
+
+Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
+{
+    /* The stand-in's profile without patterns, sizes or call order: the allocator twins
+     * stay ambiguous... */
+    char *bare = stripped_profile("bare.json", 1, 1);
     char *exe = standin("standin_relinked.exe"), *known = standin("standin.exe");
     ts_out o;
     ts_cli(scratch, &o, "identify '%s' --locate --profile '%s'", exe, bare);
@@ -193,7 +274,6 @@ Test(locate_cli, patterns_from_a_known_build, .init = setup, .fini = cleanup)
     free(exe);
     free(known);
     free(bare);
-    free(src);
 }
 
 /*

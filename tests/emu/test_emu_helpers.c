@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/rng.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/emu/te.h"
 
 static const double k_turn = 0x1.921fb54442d18p-10; /* the double nearest 2 pi / 4096 */
@@ -382,6 +383,61 @@ Test(helpers, st0_results_and_a_wrong_signature)
     cr_expect_eq(emu_game_pose_helper(g, PROFILE_H_SIN, &io, &f), -1);
     cr_expect_eq(f.kind, EMU_FAULT_EMU);
     cr_expect(strstr(f.detail, "x87 stack empty") != NULL, "%s", f.detail);
+    emu_game_close(g);
+    emu_image_free(im);
+}
+
+/*
+ * The game's profile describes the helpers the pose leaf level calls (sin, cos, copy5,
+ * apply, compose) with the public notes' addresses and arities; the stand-in has its
+ * helpers at those addresses with those arities, so its own profile with the game's rows
+ * put in their place calls them alike: the rows are usable as they stand.
+ */
+Test(helpers, the_game_profiles_leaf_rows_call_as_the_standins)
+{
+    static const profile_helper_id roles[] = {PROFILE_H_SIN, PROFILE_H_COS, PROFILE_H_COPY5,
+                                              PROFILE_H_APPLY, PROFILE_H_COMPOSE};
+    emu_profile game_p, p;
+    ff_error err;
+    TS_OK(profile_builtin_by_name("ff8_en_steam2013", &game_p, &err), &err);
+    te_standin_profile(&p);
+    for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++) {
+        const profile_routine *row = profile_helper(&game_p, roles[i]);
+        cr_assert(row, "the game's profile has no %s row", profile_helper_name(roles[i]));
+        profile_routine *mine = &p.routines[p.helpers[roles[i]]];
+        cr_assert_eq(mine->address, row->address, "%s", profile_helper_name(roles[i]));
+        mine->args = row->args;
+        memcpy(mine->params, row->params, sizeof mine->params);
+        mine->result = row->result;
+    }
+    emu_image *im;
+    char warn[256];
+    TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
+    emu_game *g = open_bare(im);
+    rng r = rng_make(27, 0x1eaf);
+    for (int n = 0; n < 200; n++) {
+        profile_helper_id role = roles[n % 5];
+        emu_pose_io a;
+        memset(&a, 0, sizeof a);
+        a.angle = (int16_t)rnd_cell(&r);
+        for (int k = 0; k < 9; k++) {
+            a.a.m[k / 3][k % 3] = rnd_cell(&r);
+            a.b.m[k / 3][k % 3] = rnd_cell(&r);
+        }
+        for (int k = 0; k < 3; k++) {
+            a.a.t[k] = rng_range(&r, -(1 << 20), 1 << 20);
+            a.b.t[k] = rng_range(&r, -(1 << 20), 1 << 20);
+            a.sv[k] = rnd_cell(&r);
+        }
+        emu_pose_io b = a;
+        call(game, role, &a);
+        call(g, role, &b);
+        const char *what = profile_helper_name(role);
+        cr_assert_eq(a.value, b.value, "case %d (%s)", n, what);
+        cr_assert_arr_eq(a.vout, b.vout, sizeof a.vout, "case %d (%s)", n, what);
+        cr_assert_arr_eq(a.out.m, b.out.m, sizeof a.out.m, "case %d (%s)", n, what);
+        cr_assert_arr_eq(a.out.t, b.out.t, sizeof a.out.t, "case %d (%s)", n, what);
+    }
     emu_game_close(g);
     emu_image_free(im);
 }

@@ -1,12 +1,16 @@
 /*
  * tests/emu/test_emu_identify.c: identification of executables against the
  * built-in profiles (known hash, unknown build whose fingerprints hold,
- * broken fingerprint, not a PE) and the structural check of the stand-in.
+ * broken fingerprint, not a PE) and the structural check of the stand-in;
+ * the evidence kept apart from the verdict (bytes, version dwords, routine
+ * sizes) and the Remaster's files, on synthetic PEs the tests build.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "emu/profiles/identify.h"
 #include "emu/image/pe.h"
 #include "tests/emu/te.h"
@@ -183,4 +187,159 @@ Test(identify, structure_of_the_standin)
     cr_assert_eq(s->nproblems, 1u);
     free(s);
     free(exe);
+}
+
+/* ---- evidence apart from the verdict ------------------------------------ */
+
+/* The stand-in's profile with evidence bytes and version dwords about standin.exe. */
+static void standin_with_evidence(emu_profile *p, int other_first)
+{
+    te_standin_profile(p);
+    const profile_fingerprint *fa = NULL;
+    for (unsigned i = 0; i < p->nfingerprints; i++)
+        if (p->fingerprints[i].address == 0x5082B0) fa = &p->fingerprints[i];
+    cr_assert(fa && fa->len >= 8);
+    p->nevidence = 2;
+    profile_evidence *e = p->evidence;
+    snprintf(e[0].what, sizeof e[0].what, "Field_Alloc's first bytes");
+    e[0].address = 0x5082B0;
+    e[0].len = 4;
+    memcpy(e[0].bytes, fa->bytes, 4);
+    e[1] = e[0];
+    snprintf(e[1].what, sizeof e[1].what, "bytes this build does not have");
+    e[1].bytes[3] ^= 0xFF;
+    uint32_t dword = le_u32(fa->bytes), dword2 = le_u32(fa->bytes + 4);
+    p->nversions = 2;
+    profile_version *v = p->versions;
+    memset(v, 0, 2 * sizeof *v);
+    snprintf(v[0].build, sizeof v[0].build, "another build");
+    snprintf(v[0].language, sizeof v[0].language, "Other");
+    v[0].ndwords = 2;
+    v[0].address[0] = 0x5082B0;
+    v[0].value[0] = other_first ? dword : dword + 1;
+    v[0].address[1] = 0x5082B4;
+    v[0].value[1] = dword2;
+    snprintf(v[1].build, sizeof v[1].build, "the stand-in");
+    snprintf(v[1].language, sizeof v[1].language, "Test");
+    v[1].own = 1;
+    v[1].ndwords = 1;
+    v[1].address[0] = 0x5082B0;
+    v[1].value[0] = dword;
+}
+
+Test(identify, evidence_is_reported_and_never_decides)
+{
+    size_t n;
+    uint8_t *exe = ts_read_all(te_standin_path("standin.exe"), &n);
+    emu_profile p;
+    identify_result *r = malloc(sizeof *r);
+    ff_error err;
+    for (int other_first = 0; other_first < 2; other_first++) {
+        standin_with_evidence(&p, other_first);
+        TS_OK(identify_buffer(exe, n, &p, 1, r, &err), &err);
+        const identify_match *m = &r->matches[0];
+        cr_assert_eq(m->verdict, IDENTIFY_KNOWN, "evidence never decides: %s", m->reason);
+        cr_assert_eq(m->nevidence, 2u);
+        cr_assert(m->evidence[0].bytes.held);
+        cr_assert_not(m->evidence[1].bytes.held);
+        cr_assert_eq(m->evidence[1].bytes.found_len, 4u);
+        cr_assert_eq(m->version.nchecked, 2u);
+        cr_assert_eq(m->version.own, 1);
+        /* The first entry whose dwords all hold names the build, as FFNx's table reads. */
+        cr_assert_eq(m->version.match, other_first ? 0 : 1);
+        cr_assert_str_eq(m->version.build, other_first ? "another build" : "the stand-in");
+        cr_assert_str_eq(m->version.language, other_first ? "Other" : "Test");
+        cr_assert_eq(m->version.ndwords, 1u, "the own entry's dwords are shown");
+        cr_assert(m->version.readable[0]);
+        cr_assert_eq(m->version.found[0], p.versions[1].value[0]);
+    }
+    free(r);
+    free(exe);
+}
+
+/*
+ * A build whose fingerprints hold but one of whose routines differs in size (Test_ReadUnmapped
+ * made a lone `ret`): an unknown build that still runs, the routine that differs named.
+ */
+Test(identify, an_unknown_build_with_other_sizes_runs_and_names_them)
+{
+    size_t n;
+    uint8_t *exe = ts_read_all(te_standin_path("standin.exe"), &n);
+    emu_profile p;
+    te_standin_profile(&p);
+    const profile_routine *tr = profile_find_routine(&p, "Test_ReadUnmapped");
+    cr_assert(tr && tr->insns > 1, "the stand-in's profile gives its own sizes");
+    exe[file_off(exe, n, tr->address)] = 0xC3;
+    identify_result *r = malloc(sizeof *r);
+    ff_error err;
+    TS_OK(identify_buffer(exe, n, &p, 1, r, &err), &err);
+    cr_assert_eq(r->matches[0].verdict, IDENTIFY_UNKNOWN, "%s", r->matches[0].reason);
+    identify_structure *st = malloc(sizeof *st);
+    TS_OK(identify_routines(exe, n, &p, st, &err), &err);
+    cr_assert_eq(st->nsized, p.nroutines);
+    cr_assert_eq(st->nsize_differ, 1u);
+    cr_assert_eq(st->nproblems, 0u, "a size is evidence, not a structural problem");
+    for (unsigned i = 0; i < st->nroutines; i++) {
+        const identify_routine *rt = &st->routines[i];
+        int is = strcmp(rt->name, "Test_ReadUnmapped") == 0;
+        cr_assert_eq(rt->size_held && rt->insns_held, !is, "%s", rt->name);
+        if (is) {
+            cr_assert_eq(rt->insns, 1u);
+            cr_assert_eq(rt->size, 1u);
+            cr_assert_eq(rt->want_insns, tr->insns);
+        }
+    }
+    emu_image *img;
+    TS_OK(emu_image_load_buffer(exe, n, "sized.exe", &p, &img, NULL, 0, &err), &err);
+    emu_image_free(img);
+    free(st);
+    free(r);
+    free(exe);
+}
+
+/* The 2019 Remaster's files, told by their names and PE traits; nothing else is. */
+Test(identify, remaster_files_are_named_for_what_they_are)
+{
+    static const struct {
+        const char *name;
+        int dll;
+        identify_remaster_kind want;
+    } cases[] = {
+        {"/games/FINAL FANTASY VIII Remastered/FFVIII_EFIGS.dll", 1, IDENTIFY_REMASTER_CODE},
+        {"C:\\Games\\FF8R\\ffviii_jp.DLL", 1, IDENTIFY_REMASTER_CODE},
+        {"FFVIII.exe", 0, IDENTIFY_REMASTER_HOST},
+        {"FFVIII.exe", 1, IDENTIFY_REMASTER_NONE},        /* the host is no DLL */
+        {"FFVIII_EFIGS.dll", 0, IDENTIFY_REMASTER_NONE},  /* the game code is one */
+        {"FF8_EN.dll", 1, IDENTIFY_REMASTER_NONE},
+        {"FFVIII_EFIGS.dll.bak", 1, IDENTIFY_REMASTER_NONE},
+        {NULL, 1, IDENTIFY_REMASTER_NONE},
+    };
+    emu_profile p;
+    te_standin_profile(&p);
+    identify_result *r = malloc(sizeof *r);
+    ff_error err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t pe[TS_MINI_PE_SIZE];
+        ts_mini_pe(pe, cases[i].dll);
+        TS_OK(identify_buffer_named(pe, sizeof pe, cases[i].name, &p, 1, r, &err), &err);
+        cr_assert(r->is_pe, "case %zu", i);
+        cr_assert_eq(r->accepted, -1, "case %zu", i);
+        cr_assert_eq(r->remaster, cases[i].want, "case %zu (%s)", i,
+                     cases[i].name ? cases[i].name : "no name");
+        if (cases[i].want == IDENTIFY_REMASTER_NONE) {
+            cr_assert_str_eq(r->remaster_note, "", "case %zu", i);
+            continue;
+        }
+        cr_assert(strstr(r->remaster_note, "statically translated to C"), "%s", r->remaster_note);
+        cr_assert(strstr(r->remaster_note, "--corpus"), "%s", r->remaster_note);
+        cr_assert(strstr(r->remaster_note, "2013 executable"), "%s", r->remaster_note);
+    }
+    /* An executable a profile accepts is what the profile says, whatever its name. */
+    size_t n;
+    uint8_t *exe = ts_read_all(te_standin_path("standin.exe"), &n);
+    TS_OK(identify_buffer_named(exe, n, "FFVIII.exe", &p, 1, r, &err), &err);
+    cr_assert_eq(r->matches[0].verdict, IDENTIFY_KNOWN);
+    cr_assert_eq(r->remaster, IDENTIFY_REMASTER_NONE);
+    free(exe);
+    free(r);
 }

@@ -3,11 +3,14 @@
  * builds (emu/standin/relink.cmake): standin_relinked.exe (every routine
  * and table moved, in another order, other padding, the cursor in a NOLOAD
  * .bss) must be located whole, at the addresses its own symbol table gives
- * (standin_relinked.sym, written by nm: not by the locator); without
- * patterns the two allocator routines of the same shape must be refused as
- * found twice, naming both; with patterns learned from standin.exe they
- * are told apart again; standin_nobbm.exe (BuildBoneMatrices removed) must
- * be refused naming BuildBoneMatrices. The located profile reads back,
+ * (standin_relinked.sym, written by nm: not by the locator), with its
+ * patterns, and without them by the routines' sizes and the callees' call
+ * order alone (no --from); the two allocator routines of the same shape are
+ * told apart by call order (Battle_ReadAnimation calls Field_Alloc first and
+ * Field_Free last) or by size, and with neither they are refused as found
+ * twice, naming both; with patterns learned from standin.exe they are told
+ * apart again; standin_nobbm.exe (BuildBoneMatrices removed) must be
+ * refused naming BuildBoneMatrices. The located profile reads back,
  * identifies the build as known and passes the structural check.
  */
 #include <criterion/criterion.h>
@@ -18,6 +21,7 @@
 #include "common/le.h"
 #include "emu/profiles/identify.h"
 #include "emu/image/locate.h"
+#include "emu/profiles/profile_builtin.h"
 #include "tests/emu/te.h"
 
 /* The address of name in a .sym file ("name 0xADDRESS" lines); fails when absent. */
@@ -62,6 +66,35 @@ static const locate_item *item(const locate_item *list, unsigned n, const char *
         if (strcmp(list[i].name, name) == 0) return &list[i];
     cr_assert_fail("no item %s", name);
     return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* p without the evidence named: patterns, sizes, call order (callees sorted by name). */
+static void strip(emu_profile *p, int patterns, int sizes, int order)
+{
+    for (unsigned i = 0; i < p->nroutines; i++) {
+        profile_routine *r = &p->routines[i];
+        if (patterns) r->npattern = 0;
+        if (sizes) r->size = r->insns = 0;
+        if (order) qsort(r->callees, r->ncallees, sizeof r->callees[0], by_name);
+    }
+}
+
+/* Every engine routine of r found where nm says. */
+static void assert_at_symbols(const emu_profile *p, const locate_result *r, const char *symfile)
+{
+    for (unsigned i = 0; i < r->nroutines; i++) {
+        const locate_item *it = &r->routines[i];
+        if (p->routines[i].test) continue;
+        uint32_t want = sym(symfile, it->name);
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
+        cr_assert_eq(it->address, want, "%s at 0x%X, nm says 0x%X (%s)", it->name, it->address,
+                     want, it->how);
+    }
 }
 
 Test(locate, the_relinked_standin_is_located_whole)
@@ -162,12 +195,90 @@ Test(locate, the_located_profile_reads_back_and_holds)
     free(r);
 }
 
-Test(locate, twins_without_patterns_are_refused_naming_both)
+/*
+ * No --from, no pattern: the routines' sizes and the call order of their callees locate
+ * the relinked build whole (a routine no edge reaches, such as the lean stand-in's
+ * ComputeBonesWorldMatrices, by its size among every routine).
+ */
+Test(locate, without_patterns_sizes_and_call_order_locate_the_relinked_standin)
 {
     emu_profile p;
     te_standin_profile(&p);
-    for (unsigned i = 0; i < p.nroutines; i++)
-        p.routines[i].npattern = 0;
+    strip(&p, 1, 0, 0);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    assert_at_symbols(&p, r, "standin_relinked.sym");
+    /* The routines no call edge reaches (no callee, no caller in the profile, no table) are
+     * found by their size, searched among every routine. */
+    for (unsigned i = 0; i < p.nroutines; i++) {
+        const profile_routine *rt = &p.routines[i];
+        int reached = rt->ncallees > 0;
+        for (unsigned q = 0; q < p.nroutines && !reached; q++)
+            for (unsigned k = 0; k < p.routines[q].ncallees && !p.routines[q].test; k++)
+                reached |= strcmp(p.routines[q].callees[k], rt->name) == 0;
+        for (unsigned t = 0; t < p.ntables && !reached; t++)
+            for (unsigned k = 0; k < p.tables[t].nreaders; k++)
+                reached |= strcmp(p.tables[t].read_by[k], rt->name) == 0;
+        if (reached || rt->test) continue;
+        const locate_item *it = &r->routines[i];
+        cr_assert(strstr(it->how, "instructions, searched among every routine"), "%s: %s",
+                  it->name, it->how);
+    }
+    free(r);
+}
+
+/* Call order alone (no pattern, no size) tells the allocator twins apart. */
+Test(locate, call_order_tells_routines_of_one_shape_apart)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 0);
+    const profile_routine *bra = profile_find_routine(&p, "Battle_ReadAnimation");
+    cr_assert_str_eq(bra->callees[0], "Field_Alloc", "learned in call order");
+    cr_assert_str_eq(bra->callees[bra->ncallees - 1], "Field_Free", "learned in call order");
+    locate_result *r = locate("standin_relinked.exe", &p);
+    const char *names[] = {"Field_Alloc", "Field_Free"};
+    const char *how[] = {"called first by", "called last by"};
+    for (int k = 0; k < 2; k++) {
+        const locate_item *it = item(r->routines, r->nroutines, names[k]);
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", names[k], it->why);
+        cr_assert_eq(it->address, sym("standin_relinked.sym", names[k]), "%s", names[k]);
+        cr_assert(strstr(it->how, how[k]), "%s: %s", names[k], it->how);
+    }
+    free(r);
+}
+
+/* Sizes rank candidates: the twins told apart by size when call order says nothing. */
+Test(locate, sizes_rank_candidates_and_never_rule_them_all_out)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 0, 1);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    const locate_item *fa = item(r->routines, r->nroutines, "Field_Alloc");
+    cr_assert_eq(fa->status, LOCATE_FOUND, "%s", fa->why);
+    cr_assert_eq(fa->address, sym("standin_relinked.sym", "Field_Alloc"));
+    cr_assert(strstr(fa->how, "instructions"), "%s", fa->how);
+    free(r);
+    /* A size no candidate has is the profile's claim, not this build's: both stay. */
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 1);
+    profile_routine *fr = (profile_routine *)profile_find_routine(&p, "Field_Alloc");
+    fr->size = 0x7777;
+    fr->insns = 999;
+    r = locate("standin_relinked.exe", &p);
+    fa = item(r->routines, r->nroutines, "Field_Alloc");
+    cr_assert_eq(fa->status, LOCATE_AMBIGUOUS, "%s", fa->why);
+    cr_assert_eq(fa->ncandidates, 2);
+    free(r);
+}
+
+/* With no pattern, no size and callees in no particular order, the twins are refused. */
+Test(locate, twins_without_patterns_sizes_or_order_are_refused_naming_both)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 1);
     locate_result *r = locate("standin_relinked.exe", &p);
     cr_assert(!r->complete, "located on a guess");
     uint32_t fa = sym("standin_relinked.sym", "Field_Alloc");
@@ -196,8 +307,7 @@ Test(locate, patterns_learned_from_a_known_build)
 {
     emu_profile p;
     te_standin_profile(&p);
-    for (unsigned i = 0; i < p.nroutines; i++)
-        p.routines[i].npattern = 0;
+    strip(&p, 1, 1, 1);
     size_t size;
     uint8_t *known = ts_read_all(te_standin_path("standin.exe"), &size);
     ff_error err;
@@ -290,7 +400,7 @@ Test(locate, damaged_code_is_refused_or_located_never_a_crash)
         cr_assert_eq(locate_buffer(copy, size, &p, NULL, r, &err), 0, "round %d: %s", round,
                      err.reason);
         cr_assert_eq(r->complete, !r->refusal[0], "round %d", round);
-        cr_assert_eq(r->nfound + r->nnot_found + r->nambiguous + r->nskipped,
+        cr_assert_eq(r->nfound + r->nnot_found + r->nambiguous + r->nskipped + r->nhelpers_left,
                      r->nroutines + r->ntables + r->nglobals, "round %d", round);
     }
     free(copy);
@@ -356,5 +466,117 @@ Test(locate, the_call_structure_is_learned_from_a_known_build)
     for (unsigned i = 0; i < r->nroutines; i++)
         cr_assert(!r->routines[i].disagreed[0], "%s: %s", r->routines[i].name,
                   r->routines[i].disagreed);
+    free(r);
+}
+
+/*
+ * The located profile's evidence is this build's: bytes moved with their routine (and kept
+ * only where they hold), and the version entry whose dwords hold here as its own build.
+ */
+Test(locate, the_located_profile_carries_this_builds_evidence)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    const profile_fingerprint *fa = NULL;
+    for (unsigned i = 0; i < p.nfingerprints; i++)
+        if (p.fingerprints[i].address == 0x5082B0) fa = &p.fingerprints[i];
+    cr_assert(fa);
+    p.nevidence = 2;
+    snprintf(p.evidence[0].what, sizeof p.evidence[0].what, "Field_Alloc's head");
+    p.evidence[0].address = fa->address + 1;
+    p.evidence[0].len = 3;
+    memcpy(p.evidence[0].bytes, fa->bytes + 1, 3);
+    p.evidence[1] = p.evidence[0];
+    p.evidence[1].bytes[0] ^= 0xFF; /* holds nowhere */
+    uint32_t moved = sym("standin_relinked.sym", "Field_Alloc");
+    p.nversions = 2;
+    memset(p.versions, 0, 2 * sizeof p.versions[0]);
+    snprintf(p.versions[0].build, sizeof p.versions[0].build, "the stand-in");
+    snprintf(p.versions[1].build, sizeof p.versions[1].build, "the relinked stand-in");
+    for (int k = 0; k < 2; k++) {
+        snprintf(p.versions[k].language, sizeof p.versions[k].language, "Test");
+        p.versions[k].ndwords = 1;
+        p.versions[k].value[0] = le_u32(fa->bytes);
+    }
+    p.versions[0].own = 1;
+    p.versions[0].address[0] = fa->address;
+    p.versions[1].address[0] = moved;
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(r->complete, "refused: %s", r->refusal);
+    const emu_profile *l = &r->located;
+    cr_assert_eq(l->nevidence, 1u, "only the bytes that hold here");
+    cr_assert_eq(l->evidence[0].address, moved + 1);
+    cr_assert_eq(l->nversions, 2u);
+    cr_assert_not(l->versions[0].own);
+    cr_assert(l->versions[1].own, "the entry whose dwords hold here is this build's");
+    free(r);
+}
+
+/*
+ * The game's profile on the relinked stand-in (another engine: its own sizes, no Compose
+ * call in ComputeBonesWorldMatrices, helpers of other shapes): every engine routine it
+ * finds is where nm says, the allocators told apart by call order with no pattern; the
+ * pose helper rows, optional, never move an engine routine; and ComputeBonesWorldMatrices,
+ * which nothing here leads to, is refused rather than guessed.
+ */
+Test(locate, the_games_profile_finds_only_what_holds_in_another_engine)
+{
+    emu_profile p;
+    ff_error err;
+    TS_OK(profile_builtin_by_name("ff8_en_steam2013", &p, &err), &err);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    cr_assert(!r->complete);
+    for (int id = 0; id < PROFILE_R__COUNT; id++) {
+        const locate_item *it = &r->routines[p.engine[id]];
+        if (id == PROFILE_R_WORLD_MATRICES) {
+            cr_assert_eq(it->status, LOCATE_NOT_FOUND, "%s", it->name);
+            continue;
+        }
+        cr_assert_eq(it->status, LOCATE_FOUND, "%s: %s", it->name, it->why);
+        cr_assert_eq(it->address, sym("standin_relinked.sym", it->name), "%s (%s)", it->name,
+                     it->how);
+    }
+    cr_assert(strstr(item(r->routines, r->nroutines, "Field_Free")->how, "called last by"));
+    for (unsigned i = 0; i < r->nroutines; i++) {
+        if (p.routines[i].helper < 0 || r->routines[i].status != LOCATE_FOUND) continue;
+        for (int id = 0; id < PROFILE_R__COUNT; id++)
+            cr_assert_neq(r->routines[i].address, r->routines[p.engine[id]].address,
+                          "helper %s at %s's address", r->routines[i].name,
+                          profile_routine_name(id));
+    }
+    cr_assert(strstr(r->refusal, "ComputeBonesWorldMatrices not found"), "%s", r->refusal);
+    cr_assert_eq(r->nnot_found + r->nambiguous, 1u, "only the engine routine refuses: %s",
+                 r->refusal);
+    free(r);
+}
+
+/* Evidence bytes inside a routine tell apart candidates nothing else does. */
+Test(locate, evidence_bytes_inside_a_routine_tell_twins_apart)
+{
+    emu_profile p;
+    te_standin_profile(&p);
+    strip(&p, 1, 1, 1);
+    uint32_t fa = profile_find_routine(&p, "Field_Alloc")->address;
+    uint32_t ff = profile_find_routine(&p, "Field_Free")->address;
+    emu_image *img = te_standin_image("standin.exe");
+    const uint8_t *lay = emu_image_layout(img);
+    uint32_t base = emu_image_pe(img)->image_base;
+    unsigned k = 0;
+    while (k < 16 && memcmp(lay + (fa - base) + k, lay + (ff - base) + k, 4) == 0) k++;
+    cr_assert_lt(k, 16u, "the twins' first bytes differ somewhere");
+    p.nevidence = 1;
+    snprintf(p.evidence[0].what, sizeof p.evidence[0].what, "Field_Free's cursor update");
+    p.evidence[0].address = ff + k;
+    p.evidence[0].len = 4;
+    memcpy(p.evidence[0].bytes, lay + (ff - base) + k, 4);
+    emu_image_free(img);
+    locate_result *r = locate("standin_relinked.exe", &p);
+    const locate_item *it = item(r->routines, r->nroutines, "Field_Free");
+    cr_assert_eq(it->status, LOCATE_FOUND, "%s", it->why);
+    cr_assert_eq(it->address, sym("standin_relinked.sym", "Field_Free"));
+    cr_assert(strstr(it->how, "its evidence bytes"), "%s", it->how);
+    it = item(r->routines, r->nroutines, "Field_Alloc");
+    cr_assert_eq(it->status, LOCATE_FOUND, "%s", it->why);
+    cr_assert_eq(it->address, sym("standin_relinked.sym", "Field_Alloc"));
     free(r);
 }

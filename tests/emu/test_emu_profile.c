@@ -57,14 +57,110 @@ Test(profile, steam_profile_holds_the_engine_facts)
         cr_assert_str_eq(ra->callees[i], callees[i]);
     const profile_routine *bm = profile_find_routine(&p, "BuildBoneMatrices");
     cr_assert_eq(bm->ncallees, 8u);
-    cr_assert_str_eq(bm->callees[1], "0x56CE30");
+    /* Its callees in call order: Field_Alloc first, Field_Free last, the helpers by name. */
+    cr_assert_str_eq(bm->callees[0], "Field_Alloc");
+    cr_assert_str_eq(bm->callees[7], "Field_Free");
+    cr_assert_eq(profile_find_routine(&p, bm->callees[1])->address, 0x56CE30u);
+    const profile_routine *w = &p.routines[p.engine[PROFILE_R_WORLD_MATRICES]];
+    cr_assert_eq(w->ncallees, 1u);
+    cr_assert_eq(profile_find_routine(&p, w->callees[0])->address, 0x56C2F0u);
     cr_assert_eq(p.field_alloc_cursor, 0);
     cr_assert_eq(p.globals[0].address, 0x1D999C4u);
     cr_assert_eq(p.globals[0].size, 4u);
     cr_assert_eq(p.scratch_size, 0x10000u);
     cr_assert_eq(p.x87_control, 0x27Fu, "the default control word");
-    for (int h = 0; h < PROFILE_H__COUNT; h++)
-        cr_assert_eq(p.helpers[h], -1, "no helper rows yet: %s", profile_helper_name(h));
+}
+
+/* The pose helpers of the game's profile, with the arities of the public notes (POSE.md 2). */
+Test(profile, steam_profile_has_the_pose_helper_rows)
+{
+    emu_profile p;
+    ff_error err;
+    TS_OK(profile_builtin_by_name("ff8_en_steam2013", &p, &err), &err);
+    static const struct {
+        profile_helper_id role;
+        uint32_t addr;
+        const char *params;
+        profile_result result;
+    } want[] = {
+        {PROFILE_H_SCALE_UNIFORM, 0x56BEF0, "m v", PROFILE_RES_NONE},
+        {PROFILE_H_COPY5, 0x56C090, "a b out", PROFILE_RES_NONE},
+        {PROFILE_H_MUL_INTO, 0x56C270, "a b", PROFILE_RES_NONE},
+        {PROFILE_H_COMPOSE, 0x56C2F0, "a b out", PROFILE_RES_NONE},
+        {PROFILE_H_APPLY, 0x56C3D0, "a sv vout", PROFILE_RES_NONE},
+        {PROFILE_H_ROT_BONE, 0x56CE30, "sv m", PROFILE_RES_NONE},
+        {PROFILE_H_ROT_XYZ, 0x56CD50, "sv m", PROFILE_RES_NONE},
+        {PROFILE_H_ROT_Y, 0x56D020, "angle m", PROFILE_RES_NONE},
+        {PROFILE_H_ROT_Z, 0x56D090, "angle m", PROFILE_RES_NONE},
+        {PROFILE_H_SCALE_COLUMNS, 0x508C30, "a v out", PROFILE_RES_NONE},
+        {PROFILE_H_SIN, 0x56D130, "angle", PROFILE_RES_EAX},
+        {PROFILE_H_COS, 0x56D100, "angle", PROFILE_RES_EAX},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const profile_routine *r = profile_helper(&p, want[i].role);
+        const char *role = profile_helper_name(want[i].role);
+        cr_assert(r, "no %s row", role);
+        cr_assert_eq(r->address, want[i].addr, "%s at 0x%X", role, r->address);
+        char params[64] = "";
+        for (unsigned k = 0; k < r->args; k++)
+            snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s",
+                     k ? " " : "", profile_param_name(r->params[k]));
+        cr_assert_str_eq(params, want[i].params, "%s", role);
+        cr_assert_eq(r->result, want[i].result, "%s", role);
+    }
+    cr_assert_eq(p.helpers[PROFILE_H_ROT_X], -1, "the notes give no address of RotX");
+    cr_assert_eq(p.helpers[PROFILE_H_COMPOSE_TO], -1);
+}
+
+/* Evidence kept apart from the fingerprints: bytes, FFNx's version dwords, sizes. */
+Test(profile, steam_profile_carries_evidence_apart_from_fingerprints)
+{
+    emu_profile p;
+    ff_error err;
+    TS_OK(profile_builtin_by_name("ff8_en_steam2013", &p, &err), &err);
+    for (unsigned i = 0; i < p.nfingerprints; i++)
+        cr_assert_neq(p.fingerprints[i].address, 0x509482u, "evidence is no fingerprint");
+    cr_assert_eq(p.nevidence, 1u);
+    const uint8_t slow[7] = {0xD0, 0xE1, 0xFE, 0xC9, 0x88, 0x48, 0x07};
+    cr_assert_eq(p.evidence[0].address, 0x509482u);
+    cr_assert_eq(p.evidence[0].len, 7u);
+    cr_assert_arr_eq(p.evidence[0].bytes, slow, 7);
+    int own = -1;
+    for (unsigned i = 0; i < p.nversions; i++)
+        if (p.versions[i].own) {
+            cr_assert_eq(own, -1, "one own build");
+            own = (int)i;
+        }
+    cr_assert_geq(own, 0);
+    const profile_version *v = &p.versions[own];
+    cr_assert_eq(v->ndwords, 2u);
+    cr_assert_eq(v->address[0], 0x401004u);
+    cr_assert_eq(v->value[0], 0x3885048Du);
+    cr_assert_eq(v->address[1], 0x401404u);
+    cr_assert_eq(v->value[1], 0x001597C8u);
+    cr_assert_str_eq(v->language, "English");
+    /* The Japanese builds share two dwords: the one with a third goes first. */
+    int jp_nv = -1, jp = -1;
+    for (unsigned i = 0; i < p.nversions; i++)
+        if (p.versions[i].value[0] == 0x1B6E9CCu)
+            *(p.versions[i].ndwords == 3 ? &jp_nv : &jp) = (int)i;
+    cr_assert(jp_nv >= 0 && jp > jp_nv);
+    static const struct {
+        const char *name;
+        uint32_t size;
+        unsigned insns;
+    } sizes[] = {{"Field_Alloc", 0x1B, 8},         {"Field_Free", 0x18, 7},
+                 {"BuildBoneMatrices", 0x2C2, 227}, {"Battle_ReadAnimation", 0x30B, 284},
+                 {"bitReader", 0, 49},              {"ReadPositionType", 0, 29},
+                 {"ReadRotationType", 0, 51},       {"StartClip", 0x83, 49},
+                 {"QueueAnimation", 0x86, 59},      {"ComputeBonesWorldMatrices", 0, 28},
+                 {"Copy5", 0x18C, 116}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const profile_routine *r = profile_find_routine(&p, sizes[i].name);
+        cr_assert(r, "%s", sizes[i].name);
+        cr_assert_eq(r->size, sizes[i].size, "%s", sizes[i].name);
+        cr_assert_eq(r->insns, sizes[i].insns, "%s", sizes[i].name);
+    }
 }
 
 Test(profile, standin_profile_is_built_in)
@@ -96,6 +192,20 @@ Test(profile, standin_profile_is_built_in)
     cr_assert_eq(profile_helper(&p, PROFILE_H_COMPOSE)->address, 0x56C2F0u);
     cr_assert_eq(profile_helper(&p, PROFILE_H_ROT_BONE)->address, 0x56CE30u);
     cr_assert_eq(profile_find_routine(&p, "Field_Alloc")->helper, -1);
+    /* Its own sizes, learned from standin.exe at build time: every routine has one, and
+     * each ends before the next routine of the same executable begins (nm's addresses). */
+    for (unsigned i = 0; i < p.nroutines; i++) {
+        const profile_routine *r = &p.routines[i];
+        cr_assert(r->size && r->insns, "%s has no size", r->name);
+        uint32_t next = UINT32_MAX;
+        for (unsigned k = 0; k < p.nroutines; k++)
+            if (p.routines[k].address > r->address && p.routines[k].address < next)
+                next = p.routines[k].address;
+        cr_assert_leq(r->size, next - r->address, "%s runs into the next routine", r->name);
+        cr_assert_leq(r->insns, r->size, "%s", r->name);
+    }
+    cr_assert_neq(p.routines[p.engine[PROFILE_R_READ_ANIMATION]].insns, 284u,
+                  "the stand-in's sizes are its own, not the game's");
     cr_assert_eq(profile_builtin_count(), 2u);
     ff_error err;
     cr_assert_neq(profile_builtin_by_name("no_such_build", &p, &err), 0);
@@ -185,6 +295,27 @@ Test(profile, bad_fields_name_source_and_key)
          "\"address\": 1, \"bytes\": \"\", \"read_by\": []}]", "tables[0].bytes"},
         {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"located\": {\"from_profile\": "
          "\"s\", \"executable\": \"e\", \"patterns\": \"p\"}", "located.tool"},
+        {"\"args\": 0,", "\"args\": 0, \"size\": 0,", "routines[1].size"},
+        {"\"args\": 0,", "\"args\": 0, \"insns\": \"many\",", "routines[1].insns"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"evidence\": {}", "evidence"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"evidence\": [{\"what\": \"w\", "
+         "\"address\": 1, \"bytes\": \"D0 E\"}]", "evidence[0].bytes"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"evidence\": [{\"address\": 1, "
+         "\"bytes\": \"D0\"}]", "evidence[0].what"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"versions\": [{\"build\": \"b\", "
+         "\"language\": \"l\", \"dwords\": []}]", "versions[0].dwords"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"versions\": [{\"build\": \"b\", "
+         "\"language\": \"l\", \"dwords\": [[\"0x401004\"]]}]", "versions[0].dwords[0]"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"versions\": [{\"build\": \"b\", "
+         "\"language\": \"l\", \"own\": 1, \"dwords\": [[1, 2]]}]", "versions[0].own"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"versions\": [{\"build\": \"b\", "
+         "\"language\": \"l\", \"own\": true, \"dwords\": [[1, 2]]}, {\"build\": \"c\", "
+         "\"language\": \"l\", \"own\": true, \"dwords\": [[1, 3]]}]", "versions"},
+        {"\"scratch_size\": 4096", "\"scratch_size\": 4096, \"versions\": [{\"build\": \"b\", "
+         "\"dwords\": [[1, 2]]}]", "versions[0].language"},
+        {"\"args\": 1, " HELPER_ROW,
+         "\"args\": 3, " HELPER("\"scale_columns\"", "[\"m\", \"v\", \"out\"]", "\"none\""),
+         "routines[0].params"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ff_error err;
@@ -219,6 +350,18 @@ Test(profile, valid_edit_parses_and_invalid_json_is_refused)
                           "\"scratch_size\": 4096, \"x87_control\": \"0x37F\"", &p, &err),
           &err);
     cr_assert_eq(p.x87_control, 0x37Fu);
+    /* scale_columns takes the notes' (src, v, dst) or the older in-place (m, v). */
+    TS_OK(parse_edit_into("\"args\": 1, " HELPER_ROW,
+                          "\"args\": 3, " HELPER("\"scale_columns\"", "[\"a\", \"v\", \"out\"]",
+                                                 "\"none\""),
+                          &p, &err),
+          &err);
+    cr_assert_eq(p.helpers[PROFILE_H_SCALE_COLUMNS], 0);
+    TS_OK(parse_edit_into("\"args\": 1, " HELPER_ROW,
+                          "\"args\": 2, " HELPER("\"scale_columns\"", "[\"m\", \"v\"]", "\"none\""),
+                          &p, &err),
+          &err);
+    cr_assert_eq(p.routines[0].params[0], PROFILE_P_M);
     cr_assert_eq(profile_parse("{\"format\": ", 11, "broken.json", &p, &err), -1);
     cr_assert_str_eq(err.file, "broken.json");
     cr_assert(strstr(err.reason, "JSON") != NULL);

@@ -354,7 +354,9 @@ void rt_results(run_results *r)
     t->bad_files = 1;
     t->clips = 5;
     t->comparisons = 12;
-    const uint64_t st[RES__COUNT] = {5, 2, 1, 3, 1}, src[RES_SRC__COUNT] = {4, 6, 1, 1, 0};
+    const uint64_t st[RES__COUNT] = {[RES_MATCH] = 5, [RES_MISMATCH] = 2, [RES_FAULT] = 1,
+                                     [RES_BAD_INPUT] = 3, [RES_NOT_RUN] = 1},
+                   src[RES_SRC__COUNT] = {4, 6, 1, 1, 0};
     memcpy(t->by_status, st, sizeof st);
     memcpy(t->by_source, src, sizeof src);
     t->ticks_ref = 30;

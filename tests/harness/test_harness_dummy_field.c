@@ -2,8 +2,9 @@
  * tests/harness/test_harness_dummy_field.c: built with one more row in the
  * field table (dummy_field.h) and nothing else changed: the new field is
  * read from the game's bytes, compared in its place (after the AnimCmd,
- * before the return value), named, written to Trace JSON Lines, read back
- * and carried through the cache's outcome records.
+ * before the return value), named, a field class of its own, written to
+ * Trace JSON Lines, read back and carried through the cache's outcome
+ * records.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -36,6 +37,11 @@ Test(dummy_field, is_read_compared_written_and_read_back)
     cr_assert_str_eq(field_name(FIELD_DUMMY, 0, name, sizeof name), "skel.unk4");
     cr_assert_gt(field_rank(FIELD_DUMMY, 0), field_rank(FIELD_CMD_CLIP, 0));
     cr_assert_lt(field_rank(FIELD_DUMMY, 0), field_rank(FIELD_RET, 0));
+    /* A new JSON key is a new field class (what checks count and --require names). */
+    field_classes fc;
+    field_classes_make(&fc);
+    int k = field_class_find(&fc, "unk4");
+    cr_assert(k >= 0 && fc.first[k] == FIELD_DUMMY && fc.of[FIELD_DUMMY] == k, "class of the row");
     cmp_divergence d;
     cr_assert_eq(cmp_traces(&a, &b, &d), 1);
     cr_assert_eq(d.field, FIELD_DUMMY);

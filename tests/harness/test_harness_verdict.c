@@ -31,26 +31,34 @@ typedef struct vcase {
     /* expected, worked out from the rule in verdict.h */
     const char *label, *result, *reason;
     int exit_code;
+    uint64_t not_decoded; /* clips an outside decoder did not decode (rows that set it name it) */
 } vcase;
 
 static const vcase cases[] = {
-    {"plain pass", 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "PASS", "pass", "all_match", 0},
-    {"plain fail", 8, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "FAIL", "fail", "differences", 1},
+    {"plain pass", 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "PASS", "pass", "all_match", 0, 0},
+    {"plain fail", 8, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "FAIL", "fail", "differences", 1, 0},
     {"entity failures only", 10, 0, 0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, "FAIL", "fail",
-     "differences", 1},
-    {"entity fault only", 10, 0, 0, 0, 0, 0, 0, 5, 0, 1, 0, 0, 0, "FAIL", "fail", "differences", 1},
-    {"leaf failures only", 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, "FAIL", "fail", "differences", 1},
-    {"bad input only", 9, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, "FAIL", "fail", "bad_input", 2},
+     "differences", 1, 0},
+    {"entity fault only", 10, 0, 0, 0, 0, 0, 0, 5, 0, 1, 0, 0, 0, "FAIL", "fail", "differences", 1, 0},
+    {"leaf failures only", 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, "FAIL", "fail", "differences", 1, 0},
+    {"bad input only", 9, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, "FAIL", "fail", "bad_input", 2, 0},
     {"entity bad input only", 9, 0, 0, 0, 0, 0, 0, 3, 0, 0, 1, 0, 0, "FAIL", "fail", "bad_input",
-     2},
+     2, 0},
     {"interrupted, nothing failed", 5, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, SIGINT, "INCOMPLETE",
-     "incomplete", "interrupted", 130},
+     "incomplete", "interrupted", 130, 0},
     {"interrupted by SIGTERM after a mismatch", 4, 1, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, SIGTERM,
-     "FAIL", "fail", "differences", 143},
+     "FAIL", "fail", "differences", 143, 0},
     {"clips not run, nothing failed", 5, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, "INCOMPLETE",
-     "incomplete", "not_run", 3},
+     "incomplete", "not_run", 3, 0},
     {"entity clips not run, nothing failed", 5, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0,
-     "INCOMPLETE", "incomplete", "not_run", 3},
+     "INCOMPLETE", "incomplete", "not_run", 3, 0},
+    /* A clip the candidate did not decode is the decoder's failure, never bad input. */
+    {"not decoded only", 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "FAIL", "fail", "differences", 1,
+     .not_decoded = 3},
+    {"not decoded with bad input", 6, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, "FAIL", "fail",
+     "differences", 1, .not_decoded = 3},
+    {"not decoded, interrupted", 2, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, SIGINT, "FAIL", "fail",
+     "differences", 130, .not_decoded = 1},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -63,7 +71,8 @@ static void results_of(const vcase *c, run_results *r)
     t->by_status[RES_FAULT] = c->fault;
     t->by_status[RES_BAD_INPUT] = c->bad;
     t->by_status[RES_NOT_RUN] = c->not_run;
-    t->comparisons = c->match + c->mismatch + c->fault + c->bad + c->not_run;
+    t->by_status[RES_NOT_DECODED] = c->not_decoded;
+    t->comparisons = c->match + c->mismatch + c->fault + c->bad + c->not_run + c->not_decoded;
     t->leaf_mismatches = c->leaf_mismatches;
     t->leaf_faults = c->leaf_faults;
     t->leaf_calls = c->leaf_mismatches + c->leaf_faults ? 100 : 0;
@@ -101,6 +110,12 @@ static void assert_outputs(const vcase *c, const cJSON *j, const char *how)
               "%s (%s): the terminal summary says %s", c->name, how, line);
     cr_assert_eq(strstr(line, "(interrupted)") != NULL, c->signal != 0,
                  "%s (%s): interruption in the terminal summary: %s", c->name, how, line);
+    /* Clips not decoded are counted as their own class, wherever there are some. */
+    snprintf(want, sizeof want, ", %llu not decoded, ", (unsigned long long)c->not_decoded);
+    cr_assert_eq(strstr(line, want) != NULL, c->not_decoded != 0,
+                 "%s (%s): not decoded in the terminal summary: %s", c->name, how, line);
+    snprintf(want, sizeof want, "%llu not decoded, ", (unsigned long long)c->not_decoded);
+    cr_assert(strstr(md, want), "%s (%s): summary.md lacks %s", c->name, how, want);
     cr_assert_eq(report_exit_code(j), c->exit_code, "%s (%s): exit code %d", c->name, how,
                  report_exit_code(j));
     free(line);

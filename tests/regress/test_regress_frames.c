@@ -10,6 +10,13 @@
  * - the wrap clip of the corpus (found from the generator's recipe, not
  *   from the report) diverges where the recipe says its root passes 32767;
  * - a malformed frame line is bad input for its own clip only;
+ * - the examples' decoders (examples/frames_give_up.py, frames_no_scale.py):
+ *   a decoder that gives up on clips (its "error" line) leaves them not
+ *   decoded with how far it got, counted from its own file, exit 1, no bad
+ *   input; a clip or a whole file missing is not decoded too; a decoder
+ *   that drops scales passes on what it supplies and every output says
+ *   scales were not compared, on how many clips the game's scales move
+ *   (the corpus manifest's scale_clips); --require scale fails those clips;
  * - docs/guide.md's worked example runs exactly as written and prints what
  *   the guide says it prints.
  */
@@ -235,4 +242,232 @@ Test(frames, the_guides_worked_example_runs_as_written)
     free(guide);
     free(src);
     free(guide_path);
+}
+
+/* ---- the examples' decoders ---- */
+
+/* Runs examples/<script> into <dir>/<out>, then check with extra options; report.json. */
+static cJSON *check_example(const char *script, const char *out, const char *extra, int *rc,
+                            char **stdout_text)
+{
+    char rel[128];
+    snprintf(rel, sizeof rel, "examples/%s", script);
+    char *py = ts_source(rel);
+    ts_out o;
+    ts_sh(s.dir, &o, "'%s' '%s' '%s/%s' '%s'/*.dat", ts_python(), py, s.dir, out, s.corpus);
+    cr_assert_eq(o.status, 0, "%s: %s", script, o.err);
+    ts_out_free(&o);
+    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/%s' %s --out '%s/rep-%s'",
+           s.dir, s.dir, out, extra, s.dir, out);
+    *rc = o.status;
+    if (stdout_text) *stdout_text = strdup(o.out);
+    char sub[64];
+    snprintf(sub, sizeof sub, "rep-%s", out);
+    char *rep = ts_path(s.dir, sub);
+    cJSON *r = ts_report(rep);
+    /* Every report validates against the schema. */
+    char *checker = ts_source("tests/harness/report_check.py"),
+         *schema = ts_source("reports/schema/report.schema.json");
+    ts_out v;
+    ts_sh(s.dir, &v, "'%s' '%s' validate '%s' \"$(ls -d '%s'/*/ | tail -1)report.json\"",
+          ts_python(), checker, schema, rep);
+    cr_assert_eq(v.status, 0, "%s: report.json does not validate: %s%s", out, v.out, v.err);
+    ts_out_free(&v);
+    free(checker);
+    free(schema);
+    free(rep);
+    free(py);
+    ts_out_free(&o);
+    return r;
+}
+
+/* A decoder's own file read independently: frames and "error" line of (file, anim). */
+static size_t frames_in(const char *dir, const char *file, int anim, char *stop, size_t n)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s.frames.jsonl", file);
+    char *path = ts_path(dir, rel);
+    size_t nl, frames = 0;
+    char **lines = ts_lines(path, &nl);
+    stop[0] = '\0';
+    for (size_t i = 0; i < nl; i++) {
+        cJSON *o = cJSON_Parse(lines[i]);
+        cr_assert(o, "%s line %zu is not JSON", path, i + 1);
+        if (cJSON_GetObjectItem(o, "anim")->valueint == anim) {
+            const cJSON *e = cJSON_GetObjectItem(o, "error");
+            if (e) snprintf(stop, n, "%s", e->valuestring);
+            else frames++;
+        }
+        cJSON_Delete(o);
+        free(lines[i]);
+    }
+    free(lines);
+    free(path);
+    return frames;
+}
+
+Test(frames, a_decoder_that_gives_up_leaves_clips_not_decoded)
+{
+    int rc;
+    char *out;
+    cJSON *r = check_example("frames_give_up.py", "giveup", "", &rc, &out);
+    cr_assert_eq(rc, 1, "clips not decoded exit 1 (not 2: the traces are readable)");
+    cr_assert_str_eq(str_at(cJSON_GetObjectItem(r, "verdict"), "reason"), "differences");
+    cr_assert_eq(ts_num(r, "totals.bad_input"), 0, "not bad input");
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
+    char *dir = ts_path(s.dir, "giveup");
+    const cJSON *res;
+    unsigned stopped = 0, at_zero = 0, midway = 0;
+    cJSON_ArrayForEach(res, cJSON_GetObjectItem(r, "results"))
+    {
+        const char *file = str_at(res, "file");
+        int clip = (int)ts_num(res, "clip");
+        char stop[512];
+        size_t frames = frames_in(dir, file, clip, stop, sizeof stop);
+        const cJSON *nd = cJSON_GetObjectItem(res, "not_decoded");
+        if (!stop[0]) {
+            cr_assert_str_eq(str_at(res, "status"), "match", "%s anim %d", file, clip);
+            cr_assert(cJSON_IsNull(cJSON_GetObjectItem(res, "decoder_error")));
+            continue;
+        }
+        stopped++;
+        cr_assert_str_eq(str_at(res, "status"), "not_decoded", "%s anim %d", file, clip);
+        cr_assert_eq(ts_num(nd, "supplied"), frames, "%s anim %d: frames in its file", file, clip);
+        cr_assert_eq(ts_num(nd, "expected"), ts_num(res, "frames"),
+                     "%s anim %d: expected the clip's frame count", file, clip);
+        cr_assert_lt(ts_num(nd, "supplied"), ts_num(nd, "expected"));
+        cr_assert_str_eq(str_at(nd, "unit"), "frames");
+        cr_assert_str_eq(str_at(res, "decoder_error"), stop, "%s anim %d", file, clip);
+        at_zero += frames == 0;
+        midway += frames > 0;
+    }
+    cr_assert(at_zero > 0 && midway > 0, "the corpus has clips given up at once (%u) and midway (%u)",
+              at_zero, midway);
+    cr_assert_eq(ts_num(r, "totals.not_decoded"), stopped);
+    char want[64];
+    snprintf(want, sizeof want, ", %u not decoded, 0 bad input", stopped);
+    cr_assert(strstr(out, want), "the summary line: %s", out);
+    free(out);
+    free(dir);
+    cJSON_Delete(r);
+}
+
+Test(frames, a_clip_or_file_missing_is_not_decoded)
+{
+    int rc;
+    cJSON *clean = check_example("frames_no_scale.py", "gaps", "", &rc, NULL);
+    cr_assert_eq(rc, 0);
+    /* Drop clip 1's lines of c0m001.dat and the whole of c0m002.dat's file. */
+    char *path = ts_path(s.dir, "gaps/c0m001.dat.frames.jsonl");
+    size_t n, kept = 0;
+    char **lines = ts_lines(path, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (strstr(lines[i], "\"anim\":1,")) free(lines[i]);
+        else lines[kept++] = lines[i];
+    }
+    cr_assert_lt(kept, n, "c0m001.dat has a clip 1");
+    ts_put_lines(path, lines, kept);
+    free(path);
+    path = ts_path(s.dir, "gaps/c0m002.dat.frames.jsonl");
+    cr_assert_eq(remove(path), 0);
+    free(path);
+    ts_out o;
+    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/gaps' --out '%s/rep-gaps2'",
+           s.dir, s.dir, s.dir);
+    cr_assert_eq(o.status, 1, "exit %d: %s", o.status, o.err);
+    ts_out_free(&o);
+    char *rep = ts_path(s.dir, "rep-gaps2");
+    cJSON *r = ts_report(rep);
+    free(rep);
+    cr_assert_eq(ts_num(r, "totals.bad_input"), 0, "missing is not unreadable");
+    const cJSON *gone = ts_result(r, "c0m001.dat", 1, "normal");
+    cr_assert_str_eq(str_at(gone, "status"), "not_decoded");
+    cr_assert_eq(ts_num(cJSON_GetObjectItem(gone, "not_decoded"), "supplied"), 0);
+    cr_assert(strstr(str_at(cJSON_GetObjectItem(gone, "error"), "message"), "no trace for anim 1"),
+              "%s", str_at(cJSON_GetObjectItem(gone, "error"), "message"));
+    unsigned file_gone = 0, total = 0;
+    const cJSON *res;
+    cJSON_ArrayForEach(res, cJSON_GetObjectItem(r, "results"))
+    {
+        total++;
+        if (strcmp(str_at(res, "file"), "c0m002.dat") != 0) continue;
+        file_gone++;
+        cr_assert_str_eq(str_at(res, "status"), "not_decoded");
+        cr_assert(strstr(str_at(cJSON_GetObjectItem(res, "error"), "message"), "no trace file"));
+    }
+    cr_assert_gt(file_gone, 0);
+    cr_assert_eq(ts_num(r, "totals.not_decoded"), file_gone + 1);
+    cr_assert_eq(ts_num(r, "totals.match"), total - file_gone - 1, "the others still match");
+    cJSON_Delete(r);
+    cJSON_Delete(clean);
+}
+
+/* totals.fields' entry of a class. */
+static const cJSON *class_totals(const cJSON *r, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(r, "totals"), "fields"))
+    {
+        if (strcmp(str_at(e, "class"), name) == 0) return e;
+    }
+    cr_assert_fail("no class %s in totals.fields", name);
+    return NULL;
+}
+
+Test(frames, a_decoder_without_scales_passes_and_says_so)
+{
+    int rc;
+    char *out;
+    cJSON *r = check_example("frames_no_scale.py", "noscale", "", &rc, &out);
+    cr_assert_eq(rc, 0, "everything it supplies matches");
+    unsigned clips = (unsigned)ts_num(r, "totals.comparisons"), frames = 0, scale_clips = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(r, "results")) frames += (unsigned)ts_num(e, "frames");
+    /* The clips with scale data, as the corpus reader counts them in each file's header. */
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(r, "manifest"))
+        scale_clips += (unsigned)ts_num(e, "scale_clips");
+    cr_assert_gt(scale_clips, 0, "the small corpus has clips with scale data");
+    const cJSON *scale = class_totals(r, "scale"), *rot = class_totals(r, "rot");
+    cr_assert_eq(ts_num(scale, "clips"), 0);
+    cr_assert_eq(ts_num(scale, "ticks"), 0);
+    cr_assert_eq(ts_num(scale, "not_supplied_clips"), clips);
+    cr_assert_eq(ts_num(scale, "not_supplied_ticks"), frames);
+    cr_assert_eq(ts_num(scale, "moving_clips"), scale_clips);
+    cr_assert_eq(ts_num(rot, "clips"), clips);
+    cr_assert_eq(ts_num(rot, "ticks"), frames);
+    cr_assert_eq(ts_num(rot, "not_supplied_clips"), 0);
+    char want[256];
+    snprintf(want, sizeof want,
+             "  scale: compared on 0 clips, 0 frames; not supplied on %u clips (%u frames) where "
+             "the golden side has it; %u of them carry scale data: the golden poses differ there "
+             "and were not checked\n",
+             clips, frames, scale_clips);
+    cr_assert(strstr(out, want), "the terminal says %s; it printed:\n%s", want, out);
+    cr_assert(strstr(out, "never compared: cmd, mat, ret, world, placed"), "%s", out);
+    /* The PASS line itself says what it did not look at. */
+    snprintf(want, sizeof want, "PASS: %u comparisons: %u match, 0 mismatch, 0 fault, 0 bad input; "
+             "not compared: scale (%u clips carry it)", clips, clips, scale_clips);
+    cr_assert(strstr(out, want), "the summary line: %s", out);
+    free(out);
+    /* --require scale: the same frames fail, every clip not decoded, scale named. */
+    cJSON *q = check_example("frames_no_scale.py", "noscale-req", "--require scale", &rc, &out);
+    cr_assert_eq(rc, 1);
+    cr_assert_eq(ts_num(q, "totals.not_decoded"), clips);
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(q, "results"))
+    {
+        const cJSON *nd = cJSON_GetObjectItem(e, "not_decoded");
+        cr_assert_eq(ts_num(nd, "supplied"), ts_num(nd, "expected"), "every frame given");
+        cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(nd, "missing"), 0)->valuestring,
+                         "scale");
+    }
+    cr_assert(strstr(out, "were not checked (required)"), "%s", out);
+    free(out);
+    ts_out o;
+    ts_cli(s.dir, &o, "check -q --traces '%s/golden' --against '%s/noscale' --require scales",
+           s.dir, s.dir);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "no field class \"scales\""), "%s", o.err);
+    ts_out_free(&o);
+    cJSON_Delete(q);
+    cJSON_Delete(r);
 }

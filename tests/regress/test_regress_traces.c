@@ -4,7 +4,9 @@
  * with both values; malformed traces (bad JSON, a missing key, a wrong bone
  * count, ticks out of order) are bad input whose error names the line; a
  * corpus file changed since recording, a missing trace file and the
- * original's recorded faults are reported as such.
+ * original's recorded faults are reported as such; a candidate whose trace
+ * of a clip stops short (every call it gives agreeing) or is not there is
+ * not decoded, one that stops short after a wrong value a mismatch.
  *
  * Every expectation comes from the edit the test makes (which line, which
  * value), never from ff8diff's own output.
@@ -429,4 +431,69 @@ Test(traces, recorded_faults_count_as_faults)
     free(golden);
     free(corpus);
     ts_rmtree(tmp);
+}
+
+/* Lines of anim in lines[0..n): how many, and where the first is. */
+static size_t anim_lines(char **lines, size_t n, int anim, size_t *first)
+{
+    size_t k = 0;
+    char key[32];
+    snprintf(key, sizeof key, "\"anim\":%d,", anim);
+    for (size_t i = 0; i < n; i++)
+        if (strstr(lines[i], key) && !k++) *first = i;
+    return k;
+}
+
+Test(traces, a_candidate_stopping_short_is_not_decoded)
+{
+    scratch s;
+    setup(&s, "normal");
+    char *path = ts_path(s.edited, TRACE_);
+    size_t n, f1 = 0, f2 = 0, f3 = 0;
+    char **lines = ts_lines(path, &n);
+    size_t n1 = anim_lines(lines, n, 1, &f1), n2 = anim_lines(lines, n, 0, &f2),
+           n3 = anim_lines(lines, n, 2, &f3);
+    cr_assert(n1 >= 2 && n2 >= 1 && n3 >= 4, "clips 1, 0, 2 have calls: %zu %zu %zu", n1, n2, n3);
+    /* anim 1 loses its end call; anim 0 every line; anim 2 its last two, and tick 1 is wrong. */
+    int was = 0;
+    {
+        cJSON *o = cJSON_Parse(lines[f3 + 1]);
+        cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "root"), 0);
+        was = (int)v->valuedouble;
+        cJSON_SetNumberValue(v, was + 1);
+        free(lines[f3 + 1]);
+        lines[f3 + 1] = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int drop = i == f1 + n1 - 1 || (i >= f2 && i < f2 + n2) || (i >= f3 + n3 - 2 && i < f3 + n3);
+        if (drop) free(lines[i]);
+        else lines[kept++] = lines[i];
+    }
+    ts_put_lines(path, lines, kept);
+    free(path);
+    char args[4200];
+    snprintf(args, sizeof args, "--traces '%s' --against '%s'", s.golden, s.edited);
+    cJSON *r = check(&s, args, 1, NULL);
+    cr_assert_eq(ts_num(r, "totals.bad_input"), 0);
+    const cJSON *a1 = ts_result(r, FILE_, 1, MODE_), *a2 = ts_result(r, FILE_, 0, MODE_),
+                *a3 = ts_result(r, FILE_, 2, MODE_);
+    cr_assert_str_eq(str_of(a1, "status"), "not_decoded");
+    const cJSON *nd = cJSON_GetObjectItem(a1, "not_decoded");
+    cr_assert_eq(ts_num(nd, "supplied"), n1 - 1);
+    cr_assert_eq(ts_num(nd, "expected"), n1);
+    cr_assert_str_eq(str_of(nd, "unit"), "ticks");
+    cr_assert_str_eq(str_of(a2, "status"), "not_decoded");
+    cr_assert_eq(ts_num(cJSON_GetObjectItem(a2, "not_decoded"), "supplied"), 0);
+    cr_assert(strstr(str_of(cJSON_GetObjectItem(a2, "error"), "message"), "no trace for anim 0"));
+    cr_assert_str_eq(str_of(a3, "status"), "mismatch", "wrong before stopping: a mismatch");
+    const cJSON *d = cJSON_GetObjectItem(a3, "divergence");
+    cr_assert_eq(ts_num(d, "tick"), 1);
+    cr_assert_str_eq(str_of(d, "field"), "root.x");
+    cr_assert_eq(ts_num(d, "ref"), was + 1);
+    cr_assert_eq(ts_num(r, "totals.not_decoded"), 2);
+    cr_assert_eq(ts_num(r, "totals.mismatch"), 1);
+    cJSON_Delete(r);
+    teardown_(&s);
 }

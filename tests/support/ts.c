@@ -450,3 +450,36 @@ void ts_assert_mem(const void *actual, const void *expected, size_t n, const cha
     cr_assert_fail("%s: first difference at byte %zu (0x%zx)\n  actual:   %s\n  expected: %s", what,
                    i, i, dump[0], dump[1]);
 }
+
+void ts_mini_pe(uint8_t pe[TS_MINI_PE_SIZE], int dll)
+{
+    memset(pe, 0, TS_MINI_PE_SIZE);
+    pe[0] = 'M';
+    pe[1] = 'Z';
+    le_put32(pe + 0x3C, 0x40);
+    memcpy(pe + 0x40, "PE\0\0", 4);
+    uint8_t *coff = pe + 0x44;
+    le_put16(coff, 0x14C);                               /* i386 */
+    le_put16(coff + 2, 1);                               /* one section */
+    le_put16(coff + 16, 0xE0);                           /* optional header size */
+    le_put16(coff + 18, dll ? 0x2102 : 0x0102);          /* executable, 32-bit, DLL */
+    uint8_t *opt = pe + 0x58;
+    le_put16(opt, 0x10B);
+    le_put32(opt + 16, 0x1000);   /* entry */
+    le_put32(opt + 28, 0x400000); /* image base */
+    le_put32(opt + 32, 0x1000);   /* section alignment */
+    le_put32(opt + 36, 0x200);    /* file alignment */
+    le_put32(opt + 56, 0x2000);   /* SizeOfImage */
+    le_put32(opt + 60, 0x200);    /* SizeOfHeaders */
+    le_put16(opt + 68, 2);        /* GUI */
+    le_put32(opt + 92, 16);       /* data directories */
+    uint8_t *sec = opt + 0xE0;
+    memcpy(sec, ".text", 5);
+    le_put32(sec + 8, 0x10);
+    le_put32(sec + 12, 0x1000);
+    le_put32(sec + 16, 0x200);
+    le_put32(sec + 20, 0x200);
+    le_put32(sec + 36, 0x60000020);
+    static const uint8_t code[] = {0x31, 0xC0, 0xC3};
+    memcpy(pe + 0x200, code, sizeof code);
+}

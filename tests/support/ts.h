@@ -133,6 +133,14 @@ size_t ts_count(const char *hay, const char *needle);
  * Asserts n bytes are equal; on a difference, fails naming what and the
  * first differing byte, with a hex dump of both sides around it.
  */
+/*
+ * A 0x400-byte PE32 (i386) the tests build: one .text section at RVA
+ * 0x1000 holding `xor eax,eax; ret`, image base 0x400000; with dll set,
+ * the COFF header says IMAGE_FILE_DLL. No game code in it.
+ */
+#define TS_MINI_PE_SIZE 0x400
+void ts_mini_pe(uint8_t pe[TS_MINI_PE_SIZE], int dll);
+
 void ts_assert_mem(const void *actual, const void *expected, size_t n, const char *what);
 
 #endif
