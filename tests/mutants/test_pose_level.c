@@ -377,3 +377,38 @@ Test(pose_level, entity_weapon_world_is_under_base_and_attach)
     run_results_free(&r);
     ts_rmtree(dir);
 }
+
+/*
+ * The search names each stand-in build's own convention on the small preset
+ * (both paths, garbage scales): root, scale and the width sites that show
+ * (width-t, width-vec); width-cols and width-model keep the default, no
+ * state telling them apart. Then every comparison matches.
+ */
+Test(pose_level, search_names_each_builds_root_scale_and_widths)
+{
+    static const struct {
+        const char *exe, *chosen;
+    } builds[] = {
+        {"standin_root_none.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=none,"
+                                  "offset=-y,length=own,scale=stack" TS_WIDTHS("32", "32")},
+        {"standin_scale_pre.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=model,"
+                                  "offset=-y,length=own,scale=pre" TS_WIDTHS("32", "32")},
+        {"standin_scale_post.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=model,"
+                                   "offset=-y,length=own,scale=post" TS_WIDTHS("32", "32")},
+        {"standin_width64.exe", TS_STANDIN_POSE_BASE TS_WIDTHS("64", "64")},
+        {"standin_width_mixed.exe", TS_STANDIN_POSE_BASE TS_WIDTHS("64", "32")},
+        {"standin_x87_root_none.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=none,"
+                                      "offset=-y,length=own,scale=stack" TS_WIDTHS("32", "32")},
+    };
+    char *dir = mt_small_preset();
+    for (size_t b = 0; b < sizeof builds / sizeof builds[0]; b++) {
+        run_results r;
+        mt_run_pose(dir, builds[b].exe, NULL, &r);
+        cr_assert_eq(r.pose.source, POSE_CONV_SEARCH);
+        cr_assert_str_eq(r.pose.chosen, builds[b].chosen, "%s", builds[b].exe);
+        cr_assert(r.pose.all_match, "%s: the choice matches every sampled state", builds[b].exe);
+        mt_check(&r, NULL, 0);
+        run_results_free(&r);
+    }
+    ts_rmtree(dir);
+}
