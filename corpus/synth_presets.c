@@ -17,6 +17,7 @@
 #include "common/path.h"
 #include "corpus/fileio.h"
 #include "corpus/synth_plan.h"
+#include "ref/pose.h"
 
 #define R SYNTH_CLIP_RANDOM
 #define X SYNTH_CLIP_EXTREMES
@@ -102,14 +103,17 @@ static int plan_small(synth_plan *p, ff_error *err)
  * path with absent, present and 0x7C00 scales, odd negative deltas SLOW
  * halves, and 3 frames so that FAST's second pass meets the clip's end;
  * under SLOW+FAST the 1-bone file's first clip reads on into its second.
- * Bone counts 1 and 255.
+ * Bone counts 1 and 80: the most a scale-path skeleton can have in the
+ * engine (BuildBoneMatrices keeps its matrices and running vectors in two
+ * 80-slot stack arrays, docs/pose.md section 2; past them it overruns, which
+ * the reference refuses to invent).
  */
 static int plan_cover(synth_plan *p, ff_error *err)
 {
     static const synth_clip_spec one_bone[] = {{0, 0, C}, {1, 0, R}};
     static const synth_clip_spec most_bones[] = {{0, 0, C}};
     if (synth_plan_add(p, "c0m000.dat", DAT_MONSTER, 1, CLIPS(one_bone), err) < 0 ||
-        synth_plan_add(p, "c0m001.dat", DAT_MONSTER, DAT_MAX_BONES, CLIPS(most_bones), err) < 0)
+        synth_plan_add(p, "c0m001.dat", DAT_MONSTER, REF_POSE_STACK_SLOTS, CLIPS(most_bones), err) < 0)
         return -1;
     return 0;
 }

@@ -1,69 +1,111 @@
 /*
  * emu/standin/build_bone_matrices.c: BuildBoneMatrices (0x508C90), the
  * runtime MATRIX of every bone (bone+0x10: s16 m[3][3], a pad, s32 t[3]),
- * following POSE.md sections 1 to 3 at the stand-in's option set
- *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post
- * In bone order:
+ * laid out as the byte-level notes lay the game's out (POSE.md section 2)
+ * at the stand-in's own option set (POSE.md section 3)
+ *   order=yxz,trig=x87-nearest,step=nearest-even,root=model,offset=-y,
+ *   length=own,scale=stack,width=32
+ * In bone order, s the model scale (skeleton+2):
  *   - local L = Ry * Rx * Rz of the bone's angles, built from the identity
  *     by multiplying on the left by Rz, then Rx, then Ry, each product
  *     rounded like Copy5 (Fx_BoneRotation);
- *   - a root (parent < 0, or not an earlier bone): m = L, t = (root
- *     translation * model scale) >> 8;
- *   - a child of p: m = Copy5(p.m, L), t = p.t + (p.m * (0, -size, 0)) >> 12
- *     (Fx_Apply's arithmetic), size the bone's own (the s16 -size wraps);
- *   - skeleton flag bit 0 set (the scale path): the Q12 scale vector v =
- *     scale << 2 for a root, (scale * v of the parent) >> 10 for a child,
- *     and after composing (scale=post) Bone_ScaleColumns(m, v).
- * Integer work wraps at 32 bits (-fwrapv) except the scale vectors'
- * products, in standin.h's width (sa_mul_shift; FF_STANDIN_WIDTH64: 64
- * bits, exact); cells wrap to 16 bits. (The translation's one product, an
- * s16 cell times the s16 size, never passes 2^30: no width shows there.)
- * Scratch: Field_Alloc(0x58), released before returning. Returns 0.
+ *   - the offset of a child: (0, -size, 0), size the bone's own (the s16
+ *     -size wraps), through its parent's stored matrix P: t = P.t +
+ *     (P.m * (0, -size, 0)) >> 12 (Fx_Apply's arithmetic);
+ *   - a root (parent < 0, or not an earlier bone): t = (root translation *
+ *     s) >> 8; root=model: the model scale multiplies its rotation, L's
+ *     nine cells times s >> 12;
+ *   - plain path (skeleton flag bit 0 clear): a root's m = L (times s,
+ *     through Fx_ScaleRows with (s, s, s)); a child's m = Copy5(P.m, L);
+ *   - scale path (flag bit 0 set), scale=stack: two arrays on the stack,
+ *     the matrices M without bone scale and the running Q12 vectors v.
+ *     Root: M = Bone_ScaleColumns(L, (s, s, s)), v = bone scale << 2;
+ *     child of p: M = Copy5(M[p], L), v = (bone scale * v[p]) >> 10; then
+ *     the bone's m = Bone_ScaleColumns(M, v). The child's translation uses
+ *     P, the parent's stored (scaled) matrix, not M[p].
+ * Integer work wraps at 32 bits (-fwrapv) except the running vectors'
+ * products, in standin.h's width (sa_mul_shift); cells wrap to 16 bits.
+ * (The translation's one product, an s16 cell times the s16 size, never
+ * passes 2^30: no width shows there.) Scratch: Field_Alloc(0x58), released
+ * before returning. Returns Field_Free(0x58)'s value (0x58).
+ *
+ * Variants keeping the older readings, each one key of the option set:
+ *   FF_STANDIN_ROOT_NONE   root=none: the model scale never reaches the
+ *                          rotations (a root's M, or m, is L itself);
+ *   FF_STANDIN_SCALE_PRE   scale=pre: v's columns scale L before it is
+ *                          composed with P (a root: L scaled by v);
+ *   FF_STANDIN_SCALE_POST  scale=post: v's columns scale Copy5(P.m, L)
+ *                          (a root: L scaled by v).
+ * Under pre and post the parent's matrix the cells compose with is P, the
+ * stored one, and a root's L is times s first (root=model), then times v.
  *
  * Two versions compute the same cells and translations (the pad word
  * differs; POSE.md never compares it):
  *
- * standin.exe (lean): under Unicorn 2.0.1 every emulated store costs about
- * 0.2 us while register work and loads are nearly free (ENGINE.md section
- * 8), so a child bone is worked out in registers, column by column,
- * without calling a helper: column j of the identity goes through the
- * three axis rotations (each turns two components with Copy5's rounding;
- * Copy5 keeps the third exactly), then each cell of column j is the
- * rounded product of the parent's row with that column and is written
- * once. 25 stores a child bone (the nine cells, the translation, the six
- * cosines and sines of the bone in the scratch, the column, bone and
- * parent pointers and the bone index) against some 170 when composed from
- * the helpers. A root still takes L from
- * Fx_BoneRotation (a skeleton has one or a few): the call keeps the game's
- * edge BuildBoneMatrices -> Fx_BoneRotation, by which the locator tells
- * Fx_BoneRotation from Fx_RotXYZ (the two have the same shape). The scale
- * path, taken by few clips, calls Bone_ScaleColumns after the bone is
- * composed. The rounding, the trig and the axis order are standin.h's,
- * shared with the helpers, so the variants that change them reach this
- * routine too (the build compiles a variant's sources again by grepping
- * for its macro): FF_MUTANT_POSE_ORDER (as Fx_BoneRotation),
- * FF_MUTANT_POSE_FLOOR (as Fx_MulCopy5).
+ * standin.exe (lean): under emulation a store costs far more than register
+ * work and loads (ENGINE.md section 8), so a child bone's cells are worked
+ * out in registers, column by column, by bone_column.h's column code, each
+ * cell written once; a root takes L from Fx_BoneRotation (the call keeps
+ * the game's edge BuildBoneMatrices -> Fx_BoneRotation, by which the
+ * locator tells Fx_BoneRotation from Fx_RotXYZ) and its model scale
+ * inline (Fx_ScaleRows' arithmetic). The scale path goes to Bone_BuildStack (bone_stack.c), a
+ * routine of the stand-in's own outside this slot: the column code twice
+ * does not fit the routine's 0x300 bytes. The rounding, the trig and the
+ * axis order are standin.h's, shared with the helpers, so the variants
+ * that change them reach this routine too (the build compiles a variant's
+ * sources again by grepping for its macro): FF_MUTANT_POSE_ORDER (as
+ * Fx_BoneRotation), FF_MUTANT_POSE_FLOOR (as Fx_MulCopy5).
  *
- * standin_x87.exe (FF_STANDIN_X87) keeps the helper-composed version, as
- * the game's routine does: Fx_BoneRotation into the scratch, Fx_MulCopy5
- * with the parent, Fx_Apply, Bone_ScaleColumns (the pad is Copy5's stack
- * garbage); its helpers compute on the x87 and cost what the game's cost.
+ * standin_x87.exe (FF_STANDIN_X87), and the scale=pre and scale=post
+ * builds, are composed from the helpers, as the game's routine is:
+ * Fx_BoneRotation into the scratch; the plain path through Fx_ScaleRows (a
+ * root) and Fx_Compose (a child, the offset in the scratch matrix's
+ * translation); the scale path through Bone_ScaleColumns, Fx_Apply and
+ * Fx_MulCopy5, the arrays on the stack (the pad is the helpers' stack
+ * garbage); the x87 build's helpers compute on the x87 and cost what the
+ * game's cost. The running vectors are computed in standin.h's width
+ * (FF_STANDIN_WIDTH64).
  *
- * Both keep the scale vectors of every bone on the stack (3 KiB).
+ * Mutant FF_MUTANT_POSE_RET (standin.exe's version): BuildBoneMatrices
+ * returns 0 instead of Field_Free's value.
+ *
+ * standin_calls.exe (FF_VARIANT_CALLS): another call structure, the same
+ * results: a root too takes L from the column code, as a child of the
+ * identity (Copy5(I, L) = L), so Fx_BoneRotation is never called: one
+ * direct call fewer than the profile lists.
  */
 #include "emu/standin/standin.h"
 
-#define SA_MAX_BONES 256
 #define SA_SCRATCH 0x58
 
-#if defined(FF_STANDIN_X87)
+/* The scale path's reading. */
+#define SA_SCALE_STACK 0
+#define SA_SCALE_PRE 1
+#define SA_SCALE_POST 2
+#if defined(FF_STANDIN_SCALE_PRE)
+#define SA_SCALE SA_SCALE_PRE
+#elif defined(FF_STANDIN_SCALE_POST)
+#define SA_SCALE SA_SCALE_POST
+#else
+#define SA_SCALE SA_SCALE_STACK
+#endif
+
+/* root=model (1) or root=none (0). */
+#if defined(FF_STANDIN_ROOT_NONE)
+#define SA_ROOT_MODEL 0
+#else
+#define SA_ROOT_MODEL 1
+#endif
+
+
+#if defined(FF_STANDIN_X87) || SA_SCALE != SA_SCALE_STACK
 
 /* What the scratch holds. */
 typedef struct sa_pose_scratch {
-    sa_matrix local; /* the bone's own rotation */
-    s16 offset[4];   /* SVECTOR: the bone in its parent's frame */
+    sa_matrix local; /* the bone's own rotation; its t the offset (plain path) */
+    s16 offset[4];   /* SVECTOR: the bone in its parent's frame (scale path) */
     s32 delta[4];    /* VECTOR: the same through the parent's matrix */
-    s32 scale[4];    /* VECTOR: the bone's Q12 scale vector */
+    s32 model[4];    /* VECTOR: (s, s, s), the model scale */
     s32 root[4];     /* VECTOR: the root translation, model-scaled */
 } sa_pose_scratch;
 
@@ -77,7 +119,7 @@ SA_INLINE int sa_parent(const sa_bone *bone, int i)
     return (p >= 0 && p < i) ? p : -1;
 }
 
-/* The bone's Q12 scale vector from its parent's (p < 0: a root). */
+/* The bone's Q12 running scale vector from its parent's (p < 0: a root). */
 SA_INLINE void sa_scale_vector(const sa_bone *bone, int p, s32 vec[][3], int i)
 {
     int k;
@@ -86,173 +128,194 @@ SA_INLINE void sa_scale_vector(const sa_bone *bone, int p, s32 vec[][3], int i)
         vec[i][k] = p < 0 ? bone->scale[k] * 4 : sa_mul_shift(bone->scale[k], vec[p][k], 10);
 }
 
-/* Returns 0. Rewrites the cells, pad and translation of every bone. */
+/* A root's translation into the bone. */
+SA_INLINE void sa_root_t(sa_bone *bone, const sa_pose_scratch *s)
+{
+    int k;
+
+    for (k = 0; k < 3; k++)
+        bone->world.t[k] = s->root[k];
+}
+
+/* t = up.t + (up.m * (0, -size, 0)) >> 12 through Fx_Apply. */
+SA_INLINE void sa_child_t(sa_bone *bone, const sa_matrix *up, sa_pose_scratch *s)
+{
+    int k;
+
+    s->offset[1] = (s16)-bone->size;
+    Fx_Apply(up, s->offset, s->delta);
+    for (k = 0; k < 3; k++)
+        bone->world.t[k] = up->t[k] + s->delta[k];
+}
+
+/* Returns Field_Free's value. Rewrites the cells, pad and translation of every bone. */
 int BuildBoneMatrices(sa_model *m)
 {
     sa_skeleton *sk = m->files->skeleton;
     sa_pose_scratch *s = (sa_pose_scratch *)Field_Alloc(sizeof *s);
     s32 vec[SA_MAX_BONES][3];
+#if SA_SCALE == SA_SCALE_STACK
+    sa_matrix mat[SA_MAX_BONES];
+#endif
     int scaled = sk->flags & SA_SKEL_SCALED;
     int count = sk->count;
     int i, k;
 
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 3; k++) {
         s->root[k] = (sk->root[k] * sk->model_scale) >> 8;
+        s->model[k] = sk->model_scale;
+    }
     s->offset[0] = 0;
     s->offset[2] = 0;
+    s->local.t[0] = 0;
     for (i = 0; i < count; i++) {
         sa_bone *bone = &sk->bones[i];
         int p = sa_parent(bone, i);
 
         Fx_BoneRotation(bone->rot, &s->local);
+        if (!scaled) {
+            /* The plain path. */
+            if (p < 0) {
+#if SA_ROOT_MODEL
+                Fx_ScaleRows(&s->local, s->model);
+#endif
+                sa_copy_dwords(&bone->world, &s->local, 5);
+                sa_root_t(bone, s);
+            } else {
+                s->local.t[1] = (s16)-bone->size;
+                s->local.t[2] = 0;
+                Fx_Compose(&sk->bones[p].world, &s->local, &bone->world);
+            }
+            continue;
+        }
+        /* The scale path. */
+        sa_scale_vector(bone, p, vec, i);
         if (p < 0) {
-            sa_copy_dwords(&bone->world, &s->local, 5);
-            for (k = 0; k < 3; k++)
-                bone->world.t[k] = s->root[k];
+#if SA_SCALE == SA_SCALE_STACK
+#if SA_ROOT_MODEL
+            Bone_ScaleColumns(&s->local, s->model, &mat[i]);
+#else
+            sa_copy_dwords(&mat[i], &s->local, 5);
+#endif
+            Bone_ScaleColumns(&mat[i], vec[i], &bone->world);
+#else
+#if SA_ROOT_MODEL
+            Bone_ScaleColumns(&s->local, s->model, &s->local);
+#endif
+            Bone_ScaleColumns(&s->local, vec[i], &bone->world);
+#endif
+            sa_root_t(bone, s);
         } else {
             sa_matrix *up = &sk->bones[p].world;
 
+            sa_child_t(bone, up, s);
+#if SA_SCALE == SA_SCALE_STACK
+            Fx_MulCopy5(&mat[p], &s->local, &mat[i]);
+            Bone_ScaleColumns(&mat[i], vec[i], &bone->world);
+#elif SA_SCALE == SA_SCALE_PRE
+            Bone_ScaleColumns(&s->local, vec[i], &s->local);
             Fx_MulCopy5(up, &s->local, &bone->world);
-            s->offset[1] = (s16)-bone->size;
-            Fx_Apply(up, s->offset, s->delta);
-            for (k = 0; k < 3; k++)
-                bone->world.t[k] = up->t[k] + s->delta[k];
-        }
-        if (scaled) {
-            sa_scale_vector(bone, p, vec, i);
-            for (k = 0; k < 3; k++)
-                s->scale[k] = vec[i][k];
-            Bone_ScaleColumns(&bone->world, s->scale);
+#else
+            Fx_MulCopy5(up, &s->local, &bone->world);
+            Bone_ScaleColumns(&bone->world, vec[i], &bone->world);
+#endif
         }
     }
 
-    Field_Free(sizeof *s);
-    return 0;
+    return (int)Field_Free(sizeof *s);
 }
 
 #else
 
-/* The three rotations are applied in one loop, which needs each axis to be
- * the one after the previous (x, y, z, x, ...): true of yxz (z, x, y) and
- * of the order mutant's zyx (x, y, z). */
-_Static_assert(SA_AXIS_2 == (SA_AXIS_1 + 1) % 3 && SA_AXIS_3 == (SA_AXIS_2 + 1) % 3,
-               "BuildBoneMatrices needs a cyclic axis order");
+#include "emu/standin/bone_column.h"
+
+/* A root (the parent is not an earlier bone): L (already in bone) times
+ * the model scale, and the root translation. */
+SA_INLINE void sa_root(sa_bone *bone, const sa_skeleton *sk, s32 (*cs)[2])
+{
+    int k;
+#if SA_ROOT_MODEL
+    /* root=model: the nine cells times s >> 12 (Fx_ScaleRows' arithmetic
+     * with (s, s, s), worked out here: the stand-in's call structure keeps
+     * BuildBoneMatrices' callees those the locator tells apart). */
+    s16 *c = bone->world.m[0];
+    s32 s = sk->model_scale;
+
+    (void)cs;
+    for (k = 0; k < 9; k++)
+        c[k] = (s16)((c[k] * s) >> 12);
+#else
+    (void)cs;
+#endif
+    for (k = 0; k < 3; k++)
+        bone->world.t[k] = (sk->root[k] * sk->model_scale) >> 8;
+}
 
 /*
- * Returns 0. Rewrites the cells and translation of every bone.
- *
- * What the column code reads besides its column is kept in memory (the
- * volatile locals, and the scratch, read again after the barrier at each
- * column): under emulation a load is nearly free and a spilled register is
- * a store, and the column code then has the seven registers it needs.
+ * Returns Field_Free's value. Rewrites the cells and translation of every
+ * bone: on the scale path through Bone_BuildStack, on the plain path here.
  */
 int BuildBoneMatrices(sa_model *m)
 {
     sa_skeleton *volatile sk = m->files->skeleton;
-    /* The bone's cosine and sine per rotation, in the order applied. */
+    /* The column code's cosines and sines. */
     s32(*volatile cs)[2] = (s32(*)[2])Field_Alloc(SA_SCRATCH);
-    /* vec[0]: the scale vector of a root's parent; vec[i + 1]: bone i's
-     * (the scale path only). */
-    s32 vec[SA_MAX_BONES + 1][3];
-    /* The bone, its parent's matrix, the top cell of the column being
-     * worked out. */
     sa_bone *volatile bone;
-    const sa_matrix *volatile up;
-    s16 *volatile top_cell;
     volatile int i;
     int k;
-
 #ifdef FF_VARIANT_CALLS
     sa_matrix ident;
 
     sa_identity(&ident);
 #endif
-    for (k = 0; k < 3; k++)
-        vec[0][k] = SA_ONE;
-    for (i = 0; i < sk->count; i++) {
+
+    if (sk->flags & SA_SKEL_SCALED) Bone_BuildStack(sk, cs);
+    else
+        for (i = 0; i < sk->count; i++) {
         bone = &sk->bones[i];
 #ifdef FF_VARIANT_CALLS
         /* standin_calls.exe: a root too takes L from the column code, as a
          * child of the identity (Copy5(I, L) = L), so Fx_BoneRotation is
          * never called: one direct call fewer than the profile lists. */
-        if (1) {
-            up = (unsigned)bone->parent < (unsigned)i ? &sk->bones[bone->parent].world : &ident;
+        sa_column_compose(bone->rot,
+                          (unsigned)bone->parent < (unsigned)i ? &sk->bones[bone->parent].world
+                                                              : &ident,
+                          &bone->world, cs);
+        if ((unsigned)bone->parent >= (unsigned)i) {
+            sa_root(bone, sk, cs);
+            continue;
+        }
+        {
 #else
         if ((unsigned)bone->parent < (unsigned)i) {
-            /* A child (of an earlier bone): m = Copy5(up.m, L), t = up.t +
-             * (up.m * (0, -size, 0)) >> 12. */
-            up = &sk->bones[bone->parent].world;
 #endif
-            for (k = 0; k < 3; k++) {
-                int axis = SA_AXIS_1 + k < 3 ? SA_AXIS_1 + k : SA_AXIS_1 + k - 3;
+            /* A child (of an earlier bone): m = Copy5(P.m, L), t = P.t +
+             * (P.m * (0, -size, 0)) >> 12, P its parent's matrix. */
+            const sa_matrix *pw;
+            s32 len;
 
-                cs[k][0] = sa_cos(bone->rot[axis]);
-                cs[k][1] = sa_sin(bone->rot[axis]);
-            }
-            /* Column by column (the top cell moves along row 0). */
-            top_cell = bone->world.m[0];
-            do {
-                int j = (int)(top_cell - bone->world.m[0]);
-                /* Column j of the identity, as its components (the
-                 * rotation's axis, the next, the one after): each rotation
-                 * turns the last two (Copy5's rounding; Copy5 keeps the
-                 * first exactly), and the next rotation's three are these
-                 * turned once around. */
-                s32 a = (j == SA_AXIS_1) << 12, b = (j == SA_AXIS_2) << 12;
-                s32 d = (j == SA_AXIS_3) << 12;
-                const s32(*r)[2] = cs;
-                const s16 *row;
-                s16 *c;
-
-                __asm__("" : "+r"(r) : : "memory");
-                for (k = 0; k < 3; k++, r++) {
-                    s32 nb = sa_round_q12(r[0][0] * b - r[0][1] * d);
-                    s32 nd = sa_round_q12(r[0][1] * b + r[0][0] * d);
-
-                    b = nd;
-                    d = a;
-                    a = nb;
-                }
-                /* Back to the first axis' order: a, b, d are the
-                 * components SA_AXIS_1, SA_AXIS_2, SA_AXIS_3. Each cell:
-                 * the parent's row times the column, rounded. */
-                c = top_cell;
-                for (row = up->m[0]; row != up->m[3]; row += 3, c += 3) {
-                    s32 col[3];
-
-                    col[SA_AXIS_1] = a;
-                    col[SA_AXIS_2] = b;
-                    col[SA_AXIS_3] = d;
-                    *c = sa_round_q12(row[0] * col[0] + row[1] * col[1] + row[2] * col[2]);
-                }
-                top_cell = c - 8;
-            } while (top_cell != bone->world.m[1]);
-            /* The bone's own size along -y, the s16 wrapping. */
+#ifndef FF_VARIANT_CALLS
+            sa_column_compose(bone->rot, &sk->bones[bone->parent].world, &bone->world, cs);
+#endif
+            pw = &sk->bones[bone->parent].world;
+            len = (s16)-bone->size;
             for (k = 0; k < 3; k++)
-#ifdef FF_VARIANT_CALLS
-                bone->world.t[k] = up == &ident
-                                       ? (sk->root[k] * sk->model_scale) >> 8
-                                       : up->t[k] + ((up->m[k][1] * (s16)-bone->size) >> 12);
-#else
-                bone->world.t[k] = up->t[k] + ((up->m[k][1] * (s16)-bone->size) >> 12);
-#endif
+                bone->world.t[k] = pw->t[k] + ((pw->m[k][1] * len) >> 12);
+#ifndef FF_VARIANT_CALLS
         } else {
-            /* A root (the parent is not an earlier bone): L itself. */
             Fx_BoneRotation(bone->rot, &bone->world);
-            for (k = 0; k < 3; k++)
-                bone->world.t[k] = (sk->root[k] * sk->model_scale) >> 8;
-        }
-        if (sk->flags & SA_SKEL_SCALED) {
-            int p = (unsigned)bone->parent < (unsigned)i ? bone->parent + 1 : 0;
-
-            for (k = 0; k < 3; k++)
-                vec[i + 1][k] = sa_mul_shift(bone->scale[k], vec[p][k], 10);
-            Bone_ScaleColumns(&bone->world, vec[i + 1]);
+            sa_root(bone, sk, cs);
+#endif
         }
     }
 
+#ifdef FF_MUTANT_POSE_RET
+    /* The mutant: returns 0, not Field_Free's value. */
     Field_Free(SA_SCRATCH);
     return 0;
+#else
+    return (int)Field_Free(SA_SCRATCH);
+#endif
 }
 
 #endif

@@ -4,9 +4,12 @@
  */
 #include "emu/standin/standin.h"
 
-/* Moves the cursor down by (n + 3) & ~3 and returns the new cursor. */
+/* Moves the cursor down by (n + 3) & ~3 and returns that size, not the
+ * cursor (ENGINE.md section 2). */
 u32 Field_Free(int n)
 {
-    field_alloc_cursor -= (u32)(n + 3) & ~3u;
-    return field_alloc_cursor;
+    u32 size = (u32)(n + 3) & ~3u;
+
+    field_alloc_cursor -= size;
+    return size;
 }

@@ -2,8 +2,9 @@
  * emu/standin/fx_compose_to.c: Fx_ComposeTo (0x56C600), the work of
  * Compose: out.m = a.m * b.m through Fx_MulCopy5, out.t[i] = ((sum over j
  * of a.m[i][j] * b.t[j]) >> 12) + a.t[i], the products and sum in
- * standin.h's sa_dot_shift width (32 bits wrapping; FF_STANDIN_WIDTH64: 64
- * bits, exact), an arithmetic shift, the addition wrapping in 32 bits.
+ * standin.h's sa_dot_shift width (32 bits wrapping; FF_STANDIN_WIDTH64 and
+ * FF_STANDIN_WIDTH_MIXED: 64 bits, exact), an arithmetic shift, the
+ * addition wrapping in 32 bits.
  * Reads everything before writing: out may be a or b.
  */
 #include "emu/standin/standin.h"

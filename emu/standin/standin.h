@@ -38,6 +38,10 @@ typedef uint32_t u32;
 #define SA_FLAG_HALF_SHIFT 2
 #define SA_FLAG_HALF_MASK 0x0C
 
+/* Bones the stand-in's BuildBoneMatrices holds on its stack (a skeleton's
+ * count is a u8). */
+#define SA_MAX_BONES 256
+
 /* Skeleton flag bit 0: the frames carry per-bone scales. */
 #define SA_SKEL_SCALED 0x01
 
@@ -165,6 +169,9 @@ int BuildBoneMatrices(sa_model *m);
 int QueueAnimation(sa_entity *e, s16 clip);
 int AdvanceBy1(sa_entity *e);
 int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base);
+/* standin.exe's BuildBoneMatrices on the scale path (a routine of the
+ * stand-in's own, not the game's): the bones of sk, cs the caller's scratch. */
+void Bone_BuildStack(sa_skeleton *sk, s32 (*cs)[2]);
 /* standin_calls.exe only (FF_VARIANT_CALLS): the SLOW half-step as a routine. */
 int Anim_Halve(int delta);
 
@@ -178,7 +185,7 @@ int Anim_Halve(int delta);
  * of sa_dot_shift; every other integer step wraps at 32 bits. Results come
  * back through the pointers, except Fx_Sin and Fx_Cos (an int in EAX).
  */
-void Bone_ScaleColumns(sa_matrix *m, const s32 v[3]);
+void Bone_ScaleColumns(const sa_matrix *src, const s32 v[3], sa_matrix *dst);
 void Fx_ScaleRows(sa_matrix *m, const s32 v[3]);
 void Fx_MulCopy5(const sa_matrix *a, const sa_matrix *b, sa_matrix *out);
 void Fx_MulInto(const sa_matrix *a, sa_matrix *b);
@@ -255,29 +262,36 @@ SA_INLINE s16 sa_round_q12(s32 sum)
 
 /*
  * The sums of products behind the translations (Fx_Apply, Fx_ComposeTo and
- * the routines doing their work inline) and the scale path's vectors
- * (BuildBoneMatrices): (a0 b0 + a1 b1 + a2 b2) >> shift, the shift
- * arithmetic, 32 bits kept. In 32-bit two's complement (imul, add, sar: a
- * sum past 2^31 wraps), or
- *   FF_STANDIN_WIDTH64: in 64 bits (imul into edx:eax, add/adc, shrd): exact.
- * (POSE.md section 3, the width; the pose convention's `width` option.)
+ * the routines doing their work inline), sa_dot_shift: (a0 b0 + a1 b1 +
+ * a2 b2) >> shift; and the scale path's running vectors (BuildBoneMatrices),
+ * sa_mul_shift: (a b) >> shift. The shift arithmetic, 32 bits kept. In
+ * 32-bit two's complement (imul, add, sar: a sum past 2^31 wraps), or in 64
+ * bits (imul into edx:eax, add/adc, shrd: exact):
+ *   FF_STANDIN_WIDTH64: both in 64 bits;
+ *   FF_STANDIN_WIDTH_MIXED: the translations' sums in 64 bits, the running
+ *     vectors in 32.
+ * (POSE.md section 3, the width per site: width-t and width-vec of the pose
+ * convention. The column scaling and the model scale keep bits a 32-bit
+ * product holds exactly: no width shows there.)
  */
-#if defined(FF_STANDIN_WIDTH64)
+#if defined(FF_STANDIN_WIDTH64) || defined(FF_STANDIN_WIDTH_MIXED)
 SA_INLINE s32 sa_dot_shift(s32 a0, s32 b0, s32 a1, s32 b1, s32 a2, s32 b2, int shift)
 {
     return (s32)(((int64_t)a0 * b0 + (int64_t)a1 * b1 + (int64_t)a2 * b2) >> shift);
-}
-
-SA_INLINE s32 sa_mul_shift(s32 a, s32 b, int shift)
-{
-    return (s32)(((int64_t)a * b) >> shift);
 }
 #else
 SA_INLINE s32 sa_dot_shift(s32 a0, s32 b0, s32 a1, s32 b1, s32 a2, s32 b2, int shift)
 {
     return (a0 * b0 + a1 * b1 + a2 * b2) >> shift;
 }
+#endif
 
+#if defined(FF_STANDIN_WIDTH64)
+SA_INLINE s32 sa_mul_shift(s32 a, s32 b, int shift)
+{
+    return (s32)(((int64_t)a * b) >> shift);
+}
+#else
 SA_INLINE s32 sa_mul_shift(s32 a, s32 b, int shift)
 {
     return (a * b) >> shift;
@@ -311,6 +325,23 @@ SA_INLINE s32 sa_cos(int angle)
 #define SA_AXIS_2 0
 #define SA_AXIS_3 1
 #endif
+
+/*
+ * A cell times a Q12 scale, as Bone_ScaleColumns stores it: the low 16 bits
+ * of (cell * v) >> 12, the product wrapping at 32 bits (a 64-bit product
+ * gives the same 16 bits).
+ *   FF_MUTANT_POSE_SATURATE: clamped to the s16 range instead of wrapping.
+ */
+SA_INLINE s16 sa_scaled_cell(s32 cell, s32 v)
+{
+    s32 x = (cell * v) >> 12;
+
+#ifdef FF_MUTANT_POSE_SATURATE
+    if (x > 32767) return 32767;
+    if (x < -32768) return -32768;
+#endif
+    return (s16)x;
+}
 
 /* Copies the first n dwords of a MATRIX (5: the cells and the pad, 8: all). */
 SA_INLINE void sa_copy_dwords(sa_matrix *dst, const sa_matrix *src, int n)

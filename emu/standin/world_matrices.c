@@ -3,9 +3,9 @@
  * every bone's MATRIX composed in place under a world base: bone.matrix =
  * Compose(base, bone.matrix) (POSE.md section 1): m = Copy5(base.m, m),
  * t = ((base.m * t) >> 12) + base.t, the products and sum in standin.h's
- * sa_dot_shift width (32 bits wrapping; FF_STANDIN_WIDTH64: 64 bits,
- * exact), an arithmetic shift. The base is only read (it must not lie in
- * the skeleton). Returns 0.
+ * sa_dot_shift width (32 bits wrapping; FF_STANDIN_WIDTH64 and
+ * FF_STANDIN_WIDTH_MIXED: 64 bits, exact), an arithmetic shift. The base
+ * is only read (it must not lie in the skeleton). Returns 0.
  *
  * standin.exe (lean): under Unicorn 2.0.1 every emulated store costs about
  * 0.2 us while register work and loads are nearly free (ENGINE.md section
@@ -72,7 +72,7 @@ int ComputeBonesWorldMatrices(sa_model *m, const sa_matrix *base_arg)
         int i;
 
         /* (Rolled up in 64 bits, whose sums take more code, to fit the slot.) */
-#if defined(FF_STANDIN_WIDTH64)
+#if defined(FF_STANDIN_WIDTH64) || defined(FF_STANDIN_WIDTH_MIXED)
 #pragma GCC unroll 1
 #else
 #pragma GCC unroll 3

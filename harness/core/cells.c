@@ -50,7 +50,9 @@ const char *cell_mat_from_name(cell_mat_from m)
 cell_class cell_classify(field_id f, int32_t ref, int32_t orig)
 {
     const field_def *d = field_def_of(f);
-    if (!d || d->area == FIELD_AREA_CMD || d->area == FIELD_AREA_RET) return CELL_STATE;
+    if (!d || d->area == FIELD_AREA_CMD || d->area == FIELD_AREA_RET ||
+        d->area == FIELD_AREA_BUILD_RET)
+        return CELL_STATE;
     int64_t diff = (int64_t)ref - (int64_t)orig;
     int rotation = f == FIELD_ROT_X || f == FIELD_ROT_Y || f == FIELD_ROT_Z;
     if (rotation && diff != 0 && diff % CELL_TURN == 0) return CELL_WHOLE_TURNS;

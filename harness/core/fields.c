@@ -206,6 +206,7 @@ int32_t field_read(field_id f, unsigned bone, const field_state *s)
     const field_def *d = &defs[f];
     switch (d->area) {
     case FIELD_AREA_RET: return s->ret;
+    case FIELD_AREA_BUILD_RET: return s->build_ret;
     case FIELD_AREA_CMD: return load(s->cmd + d->offset, d->type);
     case FIELD_AREA_SKEL: return load(s->skel + d->offset, d->type);
     case FIELD_AREA_BONE:
@@ -264,7 +265,7 @@ int field_write(field_id f, unsigned bone, uint8_t *skel, int32_t v)
 int field_locate(field_id f, unsigned bone, field_area *area, uint32_t *off, uint32_t *size)
 {
     const field_def *d = field_def_of(f);
-    if (!d || d->area == FIELD_AREA_RET) return 0;
+    if (!d || d->area == FIELD_AREA_RET || d->area == FIELD_AREA_BUILD_RET) return 0;
     *area = d->area;
     *off = d->offset;
     if (field_area_per_bone(d->area)) *off += DAT_SKEL_HEADER + bone * DAT_BONE_SIZE;

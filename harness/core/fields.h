@@ -21,6 +21,7 @@
 /* Where a field's bytes are, after one engine call. */
 typedef enum field_area {
     FIELD_AREA_RET,    /* the call's return value (EAX); no memory */
+    FIELD_AREA_BUILD_RET, /* BuildBoneMatrices' return value (pose level); no memory */
     FIELD_AREA_CMD,    /* the 8-byte AnimCmd */
     FIELD_AREA_SKEL,   /* the 16-byte skeleton header */
     FIELD_AREA_BONE,   /* one 48-byte bone (per-bone field) */
@@ -66,7 +67,8 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
  * the engine writes in, so that the first divergence is a cause and not a
  * symptom: the root deltas, the mode bit, every bone's rotation and scale
  * (bone by bone), what the call leaves in the AnimCmd, the bone matrices
- * BuildBoneMatrices writes last, the return value; then what the harness
+ * BuildBoneMatrices writes last and its return value (Field_Free(0x58)'s,
+ * docs/engine.md), the call's return value; then what the harness
  * asks after the call: ComputeBonesWorldMatrices under the identity base
  * (world) and under a fixed base with rotation, scale and translation
  * (placed). Consecutive per-bone rows form one block compared bone by bone.
@@ -107,7 +109,8 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
     XX(M22, "m[2][2]", POSE, BONE, FIELD_BONE_M(2, 2), S16, 0, "mat", NULL, 8)               \
     XX(T_X, "t.x", POSE, BONE, FIELD_BONE_T(0), S32, 0, "mat", NULL, 9)                      \
     XX(T_Y, "t.y", POSE, BONE, FIELD_BONE_T(1), S32, 0, "mat", NULL, 10)                     \
-    XX(T_Z, "t.z", POSE, BONE, FIELD_BONE_T(2), S32, 0, "mat", NULL, 11)
+    XX(T_Z, "t.z", POSE, BONE, FIELD_BONE_T(2), S32, 0, "mat", NULL, 11)                     \
+    XX(BUILD_RET, "build.ret", POSE, BUILD_RET, 0, S32, 0, "build_ret", NULL, -1)
 
 /*
  * A build may add rows before the return value by defining
@@ -264,6 +267,9 @@ int field_class_find(const field_classes *c, const char *name);
  */
 typedef struct field_state {
     int32_t ret;
+    /* what the last BuildBoneMatrices of the model returned (pose level;
+     * 0 before the first) */
+    int32_t build_ret;
     const uint8_t *cmd;  /* 8 bytes */
     const uint8_t *skel; /* DAT_SKEL_HEADER + 48 * bones bytes */
     /* the skeleton bytes after ComputeBonesWorldMatrices under the identity
@@ -294,7 +300,7 @@ int field_write(field_id f, unsigned bone, uint8_t *skel, int32_t v);
  * Where (f, bone) lives in memory: area and byte offset within the AnimCmd
  * (area CMD) or within the skeleton bytes (header and bones: areas SKEL,
  * BONE, and WORLD and PLACED, the skeleton after a world call), and its
- * size. Returns 0 for the return value, which has no memory.
+ * size. Returns 0 for the return values, which have no memory.
  */
 int field_locate(field_id f, unsigned bone, field_area *area, uint32_t *off, uint32_t *size);
 

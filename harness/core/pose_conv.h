@@ -109,6 +109,7 @@ typedef struct pose_conv {
     unsigned ncand;
     pose_candidate cand[POSE_CONV_MAX_CANDIDATES];
     uint64_t states, scale_states, faulted; /* sampled states; with flag bit0; the original faulted */
+    uint64_t overrun_states; /* scale-path states past the engine's 80-slot arrays, left out */
     int all_match;                          /* the chosen matches every sampled state */
     /* when not all_match: the first state the chosen misses, and where */
     char first_file[64];

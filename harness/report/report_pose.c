@@ -96,6 +96,7 @@ cJSON *report_pose_json(const pose_conv *p)
     cJSON_AddNumberToObject(s, "extreme_states", (double)p->extreme_states);
     cJSON_AddNumberToObject(s, "width_states", (double)p->width_states);
     cJSON_AddNumberToObject(s, "faulted", (double)p->faulted);
+    cJSON_AddNumberToObject(s, "overrun_states", (double)p->overrun_states);
     cJSON_AddBoolToObject(s, "all_match", p->all_match);
     cJSON_AddNumberToObject(s, "seconds", p->seconds);
     cJSON_AddItemToObject(s, "note", json_string(p->note));
@@ -238,11 +239,12 @@ void report_pose_html(strbuf *b, const cJSON *report)
     }
     sb_printf(b,
               "<p class=\"muted\">%llu sampled states (%llu on the scale path, %llu left out: "
-              "the original faulted) and %llu with the largest translation or scale of their "
-              "file and mode; %llu of them tell 32-bit from 64-bit apart at a width site; %.2f s. ",
+              "the original faulted; %llu left out: past the engine's 80-slot arrays) and %llu "
+              "with the largest translation or scale of their file and mode; %llu of them tell 32-bit from 64-bit apart at a width site; %.2f s. ",
               (unsigned long long)rv_u64(s, "states", 0),
               (unsigned long long)rv_u64(s, "scale_states", 0),
               (unsigned long long)rv_u64(s, "faulted", 0),
+              (unsigned long long)rv_u64(s, "overrun_states", 0),
               (unsigned long long)rv_u64(s, "extreme_states", 0),
               (unsigned long long)rv_u64(s, "width_states", 0), rv_num(s, "seconds", 0));
     if (rv_bool(s, "all_match", 0)) sb_puts(b, "The choice matches every sampled state.");

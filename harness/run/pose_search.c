@@ -73,8 +73,19 @@ static int keys_showing(ref_pose_shows shows, ref_pose_key keys[REF_POSE_KEY__CO
     return n;
 }
 
+/*
+ * A scale-path state of more than REF_POSE_STACK_SLOTS bones overruns the
+ * engine's arrays under the notes' layout: what the original computes there
+ * is no evidence about a convention, so such states are left out (counted).
+ */
+static int overruns(const pose_state *s)
+{
+    return pose_state_scaled(s->in) && s->bones > REF_POSE_STACK_SLOTS;
+}
+
 static int selected(const pose_state *s, int sel)
 {
+    if (overruns(s)) return 0;
     if (s->extreme) return (sel & SEL_EXTREME) != 0;
     return (sel & (pose_state_scaled(s->in) ? SEL_SCALE : SEL_PLAIN)) != 0;
 }
@@ -237,6 +248,7 @@ static int sums_stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
     memset(pc->telling, 0, sizeof pc->telling);
     for (size_t i = 0; i < sm->n; i++) {
         int any = 0;
+        if (overruns(&sm->s[i])) continue;
         for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
             if (ref_pose_key_shows((ref_pose_key)k) != REF_SHOWS_SUMS) continue;
             int t = tells_values(&sm->s[i], best, (ref_pose_key)k, w);
@@ -358,6 +370,10 @@ static int search(pose_conv *pc, const run_ctx *ctx, const pose_sample *sm, ref_
     int full = 0;
     ref_pose_opts_default(best);
     for (size_t i = 0; i < sm->n; i++) {
+        if (overruns(&sm->s[i])) {
+            pc->overrun_states++;
+            continue;
+        }
         if (sm->s[i].extreme) {
             pc->extreme_states++;
             continue;

@@ -55,6 +55,7 @@ typedef struct entry {
     size_t key, key_len; /* arena offsets */
     size_t value;        /* 3 skeletons: after the call, world, placed */
     size_t skel_len;
+    uint32_t build_ret; /* what BuildBoneMatrices returned */
 } entry;
 
 struct pose_memo {
@@ -64,6 +65,7 @@ struct pose_memo {
     entry *slots; /* open addressing, nslots a power of two; key_len 0: empty */
     size_t nslots, n;
     pose_memo_stats stats;
+    uint32_t build_ret; /* BuildBoneMatrices' return of the last pose_orig_run */
 };
 
 #define MEMO_SLOTS 16384
@@ -88,6 +90,11 @@ void pose_memo_free(pose_memo *m)
     free(m->arena);
     free(m->slots);
     free(m);
+}
+
+uint32_t pose_memo_build_ret(const pose_memo *m)
+{
+    return m->build_ret;
 }
 
 pose_memo_stats pose_memo_get_stats(const pose_memo *m)
@@ -198,13 +205,13 @@ void pose_bases_plain(emu_matrix base[2])
 }
 
 static int emulate(const pose_target *t, const emu_matrix base[2], uint8_t *world,
-                   uint8_t *placed, emu_fault *fault, ff_error *err)
+                   uint8_t *placed, uint32_t *build_ret, emu_fault *fault, ff_error *err)
 {
     size_t len;
     const uint8_t *skel = t->skeleton(t->self, &len);
     unsigned bones = skel[DAT_SKEL_BONE_COUNT];
     uint32_t ret;
-    if (t->build(t->self, &ret, fault) != 0) return -1;
+    if (t->build(t->self, build_ret, fault) != 0) return -1;
     emu_matrix *w = malloc((bones ? bones : 1) * sizeof *w);
     if (!w) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for world matrices");
     uint8_t *out[2] = {world, placed};
@@ -238,13 +245,14 @@ int pose_orig_run(pose_memo *m, const pose_target *t, const emu_matrix base[2], 
         t->set_skeleton(t->self, v);
         memcpy(world, v + len, len);
         memcpy(placed, v + 2 * len, len);
+        m->build_ret = e->build_ret;
         m->stats.hits++;
         free(key);
         return 0;
     }
     *emulated = 1;
     m->stats.misses++;
-    if (emulate(t, base, world, placed, fault, err) != 0) {
+    if (emulate(t, base, world, placed, &m->build_ret, fault, err) != 0) {
         free(key);
         return -1;
     }
@@ -257,6 +265,7 @@ int pose_orig_run(pose_memo *m, const pose_target *t, const emu_matrix base[2], 
     e->key = m->used;
     e->key_len = klen;
     e->skel_len = len;
+    e->build_ret = m->build_ret;
     memcpy(m->arena + m->used, key, klen);
     m->used += klen;
     e->value = m->used;

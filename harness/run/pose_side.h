@@ -40,6 +40,13 @@ typedef struct pose_memo_stats {
     uint64_t hits, misses, flushes;
 } pose_memo_stats;
 pose_memo_stats pose_memo_get_stats(const pose_memo *m);
+/* What BuildBoneMatrices returned in the last pose_orig_run on m that
+ * succeeded (emulated or replayed); 0 before any. */
+uint32_t pose_memo_build_ret(const pose_memo *m);
+
+/* BuildBoneMatrices' return as the engine's facts give it: Field_Free(0x58)'s
+ * value, the aligned size 0x58 (docs/engine.md). The reference side's. */
+#define POSE_BUILD_RET 0x58
 
 /*
  * The original's pose routines on one model: the frame level's (the

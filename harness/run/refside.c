@@ -13,12 +13,16 @@ static int decode(ref_anim *a, uint32_t clip, trace *out, uint8_t *world, uint8_
                   ff_error *err)
 {
     int ret = 0;
+    int32_t build_ret = 0; /* BuildBoneMatrices' last return in this clip */
     if (ref_start_clip(a, (int16_t)clip, &ret, err) < 0) return -1;
     for (;;) {
-        if (world && ret == 0) pose_ref_world(a->skel, a->bones, a->pose, world, placed);
+        if (world && ret == 0) {
+            pose_ref_world(a->skel, a->bones, a->pose, world, placed);
+            build_ret = POSE_BUILD_RET;
+        }
         /* A call that decodes nothing rebuilds nothing: its world states stay. */
-        field_state s = {.ret = ret, .cmd = (const uint8_t *)&a->cmd, .skel = a->skel,
-                         .world = world, .placed = placed};
+        field_state s = {.ret = ret, .build_ret = build_ret, .cmd = (const uint8_t *)&a->cmd,
+                         .skel = a->skel, .world = world, .placed = placed};
         if (trace_push_state(out, &s, err) < 0) return -1;
         if (ret == 1) return 0;
         if (out->n >= REFSIDE_MAX_TICKS)

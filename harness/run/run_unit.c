@@ -71,6 +71,7 @@ static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t
     if (ctx->pose && world_room(w, emu_game_skeleton_size(w->game), &world, &placed, err) < 0)
         return -1;
     uint32_t ret = 0;
+    int32_t build_ret = 0; /* BuildBoneMatrices' last return in this clip */
     int rc = emu_game_start_clip(w->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
@@ -78,8 +79,10 @@ static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t
         ff_error pe;
         ff_error_clear(&pe);
         /* A call that decodes nothing rebuilds nothing: its world states stay. */
-        if (world && ret == 0)
+        if (world && ret == 0) {
             rc = pose_orig_tick(w->memo, w->game, world, placed, &emulated, &o->fault, &pe);
+            if (rc == 0) build_ret = (int32_t)pose_memo_build_ret(w->memo);
+        }
         if (pe.kind != FF_E_OK) {
             *err = pe; /* memory, not the original's doing */
             return -1;
@@ -87,6 +90,7 @@ static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t
         calls += emulated ? 3 : 0;
         if (rc < 0) break; /* the original faulted in its pose routines */
         field_state s = {.ret = (int32_t)ret,
+                         .build_ret = build_ret,
                          .cmd = emu_game_cmd(w->game),
                          .skel = emu_game_skeleton(w->game),
                          .world = world,

@@ -214,15 +214,16 @@ Test(helpers, rotation_builders_by_hand)
 }
 
 /* All cells 4096, v = (8192, 4096, 2048) (x2, x1, x0.5): rows for
- * scale_uniform, columns for scale_columns. 4096 * 131068 >> 12 = 131068,
- * whose low 16 bits are -4: cells wrap. */
+ * scale_uniform (in place), columns for scale_columns (a into out, three
+ * arguments; a and out's translation left alone). 4096 * 131068 >> 12 =
+ * 131068, whose low 16 bits are -4: cells wrap. */
 Test(helpers, scale_rows_and_columns_by_hand)
 {
     static const int all[9] = {4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096};
     static const int rows[9] = {8192, 8192, 8192, 4096, 4096, 4096, 2048, 2048, 2048};
     static const int cols[9] = {8192, 4096, 2048, 8192, 4096, 2048, 8192, 4096, 2048};
     static const int wrap[9] = {-4, 4096, 4096, -4, 4096, 4096, -4, 4096, 4096};
-    static const int t[3] = {1, -1, 2};
+    static const int t[3] = {1, -1, 2}, out_t[3] = {7, 8, 9};
     emu_pose_io io;
     memset(&io, 0, sizeof io);
     io.m.t[0] = 1, io.m.t[1] = -1, io.m.t[2] = 2;
@@ -230,13 +231,15 @@ Test(helpers, scale_rows_and_columns_by_hand)
     cells(&io.m, all);
     call(game, PROFILE_H_SCALE_UNIFORM, &io);
     te_expect_matrix(&io.m, rows, t, "scale_uniform", 0);
-    cells(&io.m, all);
+    io.a.t[0] = 1, io.a.t[1] = -1, io.a.t[2] = 2;
+    io.out.t[0] = 7, io.out.t[1] = 8, io.out.t[2] = 9;
+    cells(&io.a, all);
     call(game, PROFILE_H_SCALE_COLUMNS, &io);
-    te_expect_matrix(&io.m, cols, t, "scale_columns", 0);
-    cells(&io.m, all);
+    te_expect_matrix(&io.out, cols, out_t, "scale_columns", 0);
+    te_expect_matrix(&io.a, all, t, "scale_columns leaves a", 0);
     io.v[0] = 131068, io.v[1] = 4096, io.v[2] = 4096;
     call(game, PROFILE_H_SCALE_COLUMNS, &io);
-    te_expect_matrix(&io.m, wrap, t, "scale_columns wrap", 0);
+    te_expect_matrix(&io.out, wrap, out_t, "scale_columns wrap", 0);
 }
 
 /*

@@ -66,11 +66,13 @@ Test(owner, helpers_outside_the_profile_are_named_by_their_caller)
     cr_assert_str_eq(o.routine, "ComputeBonesWorldMatrices");
     cr_assert_eq(o.offset, 1u);
 
-    /* Fx_Compose: called by ComputeBonesWorldMatrices, far above its end. */
+    /* Fx_Compose: called by BuildBoneMatrices (the plain path's children,
+     * as the game's) and ComputeBonesWorldMatrices, far above its end: named
+     * by its first caller in the profile's order. */
     o = owner(img, compose + 2);
     cr_assert(o.known && !o.in_profile, "%s", o.routine);
     char want[96];
-    snprintf(want, sizeof want, "a routine at 0x%X called from ComputeBonesWorldMatrices", compose);
+    snprintf(want, sizeof want, "a routine at 0x%X called from BuildBoneMatrices", compose);
     cr_assert_str_eq(o.routine, want);
     cr_assert_eq(o.entry, compose);
     cr_assert_eq(o.offset, 2u);
@@ -78,7 +80,7 @@ Test(owner, helpers_outside_the_profile_are_named_by_their_caller)
     /* Fx_ComposeTo: one call further. */
     o = owner(img, compose_to);
     cr_assert(o.known && !o.in_profile, "%s", o.routine);
-    snprintf(want, sizeof want, "a routine at 0x%X called from 0x%X (from ComputeBonesWorldMatrices)",
+    snprintf(want, sizeof want, "a routine at 0x%X called from 0x%X (from BuildBoneMatrices)",
              compose_to, compose);
     cr_assert_str_eq(o.routine, want);
     cr_assert_eq(o.offset, 0u);
@@ -129,7 +131,7 @@ Test(owner, the_writer_of_a_world_matrix_is_the_helper)
     cr_assert(w.writes > 0, "nothing wrote the cell");
     cr_assert(!w.routine_in_profile, "%s", w.routine);
     char want[96];
-    snprintf(want, sizeof want, "a routine at 0x%X called from ComputeBonesWorldMatrices", compose);
+    snprintf(want, sizeof want, "a routine at 0x%X called from BuildBoneMatrices", compose);
     cr_assert_str_eq(w.routine, want);
     cr_assert_eq(w.routine_offset, w.eip - compose);
     cr_assert_lt(w.routine_offset, 0x200u, "an offset within the helper");

@@ -1,19 +1,22 @@
 /*
  * tests/emu/test_emu_variants.c: the stand-in's pose variants against
- * standin.exe. Each pose mutant, the x87 variant and the 64-bit width
- * variants differ from standin.exe only inside the routines its macro
- * reaches (image bytes compared); each pose mutant and width variant
- * changes the result of the one hand-worked case aimed at it, to the value
- * worked out by hand, and of no other case; the x87 variant changes none.
- * The x87 variants (helper-composed) agree with their lean counterpart
- * (standin.exe, standin_width64.exe) on random 30-bone skeletons (matrices
- * and world matrices).
+ * standin.exe. Each pose mutant, the x87 variant, the width variants and
+ * the older readings (root=none, scale=pre, scale=post) differ from
+ * standin.exe only inside the routines its macro reaches (image bytes
+ * compared); each pose mutant and reading changes the result of the one
+ * hand-worked case aimed at it, to the value worked out by hand, and of no
+ * other case; the x87 and width variants change none. The x87 variants
+ * (helper-composed) agree with their lean counterpart on random 30-bone
+ * skeletons (matrices and world matrices). Every build's pose is the
+ * reference's (ref/pose.h) under the build's own option text, and the
+ * older readings' and the width variants' are not under standin.exe's.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/rng.h"
+#include "ref/pose.h"
 #include "tests/emu/te.h"
 
 #define ONE 1024
@@ -65,26 +68,39 @@ static void only_in(const char *exe, const char *const *names, unsigned n)
  */
 Test(variants, each_differs_in_its_routines_only)
 {
-    static const char *const order[] = {"Fx_BoneRotation", "BuildBoneMatrices"};
-    static const char *const floor_[] = {"Fx_MulCopy5", "BuildBoneMatrices",
+    static const char *const order[] = {"Fx_BoneRotation", "BuildBoneMatrices",
+                                        "Bone_BuildStack"};
+    static const char *const floor_[] = {"Fx_MulCopy5", "BuildBoneMatrices", "Bone_BuildStack",
                                          "ComputeBonesWorldMatrices"};
     static const char *const sat[] = {"Bone_ScaleColumns"};
     static const char *const base[] = {"ComputeBonesWorldMatrices"};
-    static const char *const x87[] = {"Fx_MulCopy5", "Fx_Cos", "Fx_Sin", "BuildBoneMatrices",
-                                      "ComputeBonesWorldMatrices"};
-    only_in("standin_mut_pose_order.exe", order, 2);
-    only_in("standin_mut_pose_floor.exe", floor_, 3);
+    static const char *const x87[] = {"Fx_MulCopy5",     "Fx_Cos",
+                                      "Fx_Sin",          "BuildBoneMatrices",
+                                      "Bone_BuildStack", "ComputeBonesWorldMatrices"};
+    only_in("standin_mut_pose_order.exe", order, 3);
+    only_in("standin_mut_pose_floor.exe", floor_, 4);
     only_in("standin_mut_pose_saturate.exe", sat, 1);
     only_in("standin_mut_pose_base.exe", base, 1);
-    only_in("standin_x87.exe", x87, 5);
-    static const char *const w64[] = {"Fx_Apply", "Fx_ComposeTo", "BuildBoneMatrices",
+    only_in("standin_x87.exe", x87, 6);
+    only_in("standin_x87_root_none.exe", x87, 6);
+    only_in("standin_x87_scale_pre.exe", x87, 6);
+    only_in("standin_x87_scale_post.exe", x87, 6);
+    /* standin.exe's BuildBoneMatrices has no running vector: width64
+     * reaches the scale path's Bone_BuildStack only. */
+    static const char *const w64[] = {"Fx_Apply", "Fx_ComposeTo", "Bone_BuildStack",
                                       "ComputeBonesWorldMatrices"};
-    static const char *const x87w64[] = {"Fx_MulCopy5", "Fx_Cos",
-                                         "Fx_Sin",      "BuildBoneMatrices",
-                                         "Fx_Apply",    "ComputeBonesWorldMatrices",
-                                         "Fx_ComposeTo"};
+    static const char *const mixed[] = {"Fx_Apply", "Fx_ComposeTo", "ComputeBonesWorldMatrices"};
+    static const char *const x87w64[] = {"Fx_MulCopy5",     "Fx_Cos",   "Fx_Sin",
+                                         "BuildBoneMatrices", "Fx_Apply", "Bone_BuildStack",
+                                         "ComputeBonesWorldMatrices", "Fx_ComposeTo"};
     only_in("standin_width64.exe", w64, 4);
-    only_in("standin_x87_width64.exe", x87w64, 7);
+    only_in("standin_width_mixed.exe", mixed, 3);
+    only_in("standin_x87_width64.exe", x87w64, 8);
+    static const char *const root_none[] = {"BuildBoneMatrices", "Bone_BuildStack"};
+    static const char *const scale_pp[] = {"BuildBoneMatrices"};
+    only_in("standin_root_none.exe", root_none, 2);
+    only_in("standin_scale_pre.exe", scale_pp, 1);
+    only_in("standin_scale_post.exe", scale_pp, 1);
 }
 
 /* ---- each mutant changes its case only ----------------------------------- */
@@ -102,18 +118,19 @@ static const emu_matrix vbase = {
     {{0, -4096, 0}, {4096, 0, 0}, {0, 0, 8192}}, 0, {1000, 2000, -3000}};
 
 static const vcase cases[] = {
-    {"order", 0, 256, {{-1, 0, {1024, 1024, 1024}, {ONE, ONE, ONE}}}, 1, 0},
-    {"floor", 0, 256, {{-1, 0, {512, 512, 0}, {ONE, ONE, ONE}}}, 1, 0},
-    {"saturate", 1, 256, {{-1, 0, {0, 0, 0}, {32767, ONE, ONE}}}, 1, 0},
+    {"order", 0, 4096, {{-1, 0, {1024, 1024, 1024}, {ONE, ONE, ONE}}}, 1, 0},
+    {"floor", 0, 4096, {{-1, 0, {512, 512, 0}, {ONE, ONE, ONE}}}, 1, 0},
+    {"saturate", 1, 4096, {{-1, 0, {0, 0, 0}, {32767, ONE, ONE}}}, 1, 0},
     {"base",
      0,
-     300,
+     4096,
      {{-1, 100, {0, 1024, 0}, {ONE, ONE, ONE}}, {0, 50, {1024, 0, 0}, {ONE, ONE, ONE}}},
      2,
      1},
-    {"moderate scales",
+    {"root", 0, 300, {{-1, 0, {0, 0, 0}, {ONE, ONE, ONE}}}, 1, 0},
+    {"stack",
      1,
-     256,
+     4096,
      {{-1, 100, {0, 0, 0}, {2048, 1024, 512}}, {0, 100, {0, 1024, 0}, {1024, 2048, 1024}}},
      2,
      0},
@@ -147,7 +164,9 @@ static int same(const emu_matrix *a, const emu_matrix *b, unsigned n)
 }
 
 /*
- * What each mutant gives on its own case (bone 0, or both bones' world):
+ * What each mutant gives on its own case (bone 0, or both bones' world);
+ * model scale 4096 (x1) but in the root case, root (10, -21, 30): root t =
+ * root * 4096 >> 8 = (160, -336, 480):
  *   order (zyx): Rz Ry Rx of (1024, 1024, 1024): Rx; Ry Rx = [[0,1,0],
  *     [0,0,-1],[-1,0,0]]; Rz of that: rows (-r1, r0, r2) = [[0,0,1],[0,1,0],
  *     [-1,0,0]] (standin.exe's yxz: [[1,0,0],[0,0,-1],[0,1,0]]).
@@ -155,8 +174,21 @@ static int same(const emu_matrix *a, const emu_matrix *b, unsigned n)
  *     floored 2047 (nearest 2048), likewise cells (0,2), (2,1), (2,2).
  *   saturate: v = 32767 << 2 = 131068, cell 4096 * 131068 >> 12 = 131068:
  *     wrapped -4, saturated 32767.
- *   base: the world translations of test_emu_pose.c's S1 bones 0 and 1
- *     without the base's: (25, 11, 70) and (75, 11, 70).
+ *   base: the world matrices of bones 0 (Ry(1024)) and 1 (Ry(1024) Rx(1024)
+ *     = [[0,1,0],[0,0,-1],[-1,0,0]], t1 = t0 + (0, -50, 0)) under the base
+ *     B (rows -r1, r0, 2 r2) without its translation: t = (-t.y, t.x, 2 t.z)
+ *     = (336, 160, 960) and (386, 160, 960).
+ *   root (model scale 300, rot 0): standin.exe m = I * 300 >> 12 =
+ *     diag(300, 300, 300), t = root * 300 >> 8 = (11, -25, 35); root=none:
+ *     the identity.
+ *   stack: bone 0 M0 = I, v0 = (8192, 4096, 2048), m0 = diag(8192, 4096,
+ *     2048); bone 1 v1 = (8192, 8192, 2048), M1 = Copy5(M0, Ry(1024)) =
+ *     Ry(1024), m1 = its columns times (2, 2, 0.5) = [[0,0,2048],[0,8192,0],
+ *     [-8192,0,0]] (standin.exe); composing with m0 instead (scale=post):
+ *     Copy5(m0, Ry(1024)) = [[0,0,8192],[0,4096,0],[-2048,0,0]], times
+ *     (2, 2, 0.5) = [[0,0,4096],[0,8192,0],[-4096,0,0]]; scaling L first
+ *     (scale=pre): L' = [[0,0,2048],[0,8192,0],[-8192,0,0]], Copy5(m0, L')
+ *     gives the same. t1 = (m0 (0, -100, 0)) >> 12 = (0, -100, 0) + t0.
  */
 static const struct {
     const char *exe;
@@ -167,22 +199,41 @@ static const struct {
     {"standin_mut_pose_order.exe",
      "order",
      {{0, 0, 4096, 0, 4096, 0, -4096, 0, 0}},
-     {{10, -21, 30}}},
+     {{160, -336, 480}}},
     {"standin_mut_pose_floor.exe",
      "floor",
      {{2896, 2047, 2047, 0, 2896, -2896, -2896, 2047, 2047}},
-     {{10, -21, 30}}},
+     {{160, -336, 480}}},
     {"standin_mut_pose_saturate.exe",
      "saturate",
      {{32767, 0, 0, 0, 4096, 0, 0, 0, 4096}},
-     {{10, -21, 30}}},
+     {{160, -336, 480}}},
     {"standin_mut_pose_base.exe",
      "base",
      {{0, -4096, 0, 0, 0, 4096, -8192, 0, 0}, {0, 0, 4096, 0, 4096, 0, -8192, 0, 0}},
-     {{25, 11, 70}, {75, 11, 70}}},
+     {{336, 160, 960}, {386, 160, 960}}},
+    {"standin_root_none.exe", "root", {{4096, 0, 0, 0, 4096, 0, 0, 0, 4096}}, {{11, -25, 35}}},
+    {"standin_x87_root_none.exe", "root", {{4096, 0, 0, 0, 4096, 0, 0, 0, 4096}}, {{11, -25, 35}}},
+    {"standin_scale_pre.exe",
+     "stack",
+     {{8192, 0, 0, 0, 4096, 0, 0, 0, 2048}, {0, 0, 4096, 0, 8192, 0, -4096, 0, 0}},
+     {{160, -336, 480}, {160, -436, 480}}},
+    {"standin_x87_scale_pre.exe",
+     "stack",
+     {{8192, 0, 0, 0, 4096, 0, 0, 0, 2048}, {0, 0, 4096, 0, 8192, 0, -4096, 0, 0}},
+     {{160, -336, 480}, {160, -436, 480}}},
+    {"standin_scale_post.exe",
+     "stack",
+     {{8192, 0, 0, 0, 4096, 0, 0, 0, 2048}, {0, 0, 4096, 0, 8192, 0, -4096, 0, 0}},
+     {{160, -336, 480}, {160, -436, 480}}},
+    {"standin_x87_scale_post.exe",
+     "stack",
+     {{8192, 0, 0, 0, 4096, 0, 0, 0, 2048}, {0, 0, 4096, 0, 8192, 0, -4096, 0, 0}},
+     {{160, -336, 480}, {160, -436, 480}}},
     {"standin_x87.exe", NULL, {{0}}, {{0}}},
     {"standin_width64.exe", NULL, {{0}}, {{0}}},
     {"standin_x87_width64.exe", NULL, {{0}}, {{0}}},
+    {"standin_width_mixed.exe", NULL, {{0}}, {{0}}},
 };
 
 Test(variants, each_mutant_changes_its_own_case_only)
@@ -191,14 +242,18 @@ Test(variants, each_mutant_changes_its_own_case_only)
     emu_matrix want[NCASES][2];
     for (size_t c = 0; c < NCASES; c++)
         run_case(ref, &cases[c], want[c]);
-    /* standin.exe itself on the aimed cases (the values the mutants break). */
+    /* standin.exe itself on the aimed cases (the values the variants break). */
     static const int yxz[9] = {4096, 0, 0, 0, 0, -4096, 0, 4096, 0};
     static const int nearest[9] = {2896, 2048, 2048, 0, 2896, -2896, -2896, 2048, 2048};
     static const int wrapped[9] = {-4, 0, 0, 0, 4096, 0, 0, 0, 4096};
-    static const int root_t[3] = {10, -21, 30}; /* model scale 256: x1 */
+    static const int root_t[3] = {160, -336, 480}; /* model scale 4096: x16 */
+    static const int model[9] = {300, 0, 0, 0, 300, 0, 0, 0, 300}, model_t[3] = {11, -25, 35};
+    static const int stack1[9] = {0, 0, 2048, 0, 8192, 0, -8192, 0, 0}, stack_t[3] = {160, -436, 480};
     te_expect_matrix(&want[0][0], yxz, root_t, "standin.exe order case", 0);
     te_expect_matrix(&want[1][0], nearest, root_t, "standin.exe floor case", 0);
     te_expect_matrix(&want[2][0], wrapped, root_t, "standin.exe saturate case", 0);
+    te_expect_matrix(&want[4][0], model, model_t, "standin.exe root case", 0);
+    te_expect_matrix(&want[5][1], stack1, stack_t, "standin.exe stack case", 1);
     emu_image_free(ref);
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         emu_image *img = te_standin_image(variants[v].exe);
@@ -220,36 +275,42 @@ Test(variants, each_mutant_changes_its_own_case_only)
 /* ---- the width of the sums ------------------------------------------------ */
 
 /*
- * A scale-path case whose scale vector's product passes 2^31 (the
- * saturating mutant changes it too, so it is a test of its own). Bone 0's
- * v0 = 32767 << 2 = 131068 scales column 0 of I to 131068, s16 -4 (no
- * product: the same in both widths). Bone 1, rot z 512 (Rz512: c = s =
- * 2896): Copy5(diag(-4, 4096, 4096), Rz512) = [[-3,3,0],[2896,2896,0],
- * [0,0,4096]], then column 0 times v1.x >> 12, v1.x = 32767 * 131068 >> 10:
- * wrapped in 32 bits -256, giving -3 * -256 >> 12 = 0 and 2896 * -256 >> 12
- * = -181; exact in 64 bits 4194048, giving -12582144 >> 12 = -3072 and
- * 2965323, s16 16203. t1 = (10, -21, 30) + (0, 4096 * -9 >> 12, 0).
+ * A scale-path case whose running vector's product passes 2^31 (the
+ * saturating mutant changes it too, so it is a test of its own); model
+ * scale 4096, root t = (160, -336, 480). Bone 0's v0 = 32767 << 2 = 131068
+ * scales column 0 of M0 = I to 131068, s16 -4 (no sum: the same in both
+ * widths). Bone 1, rot z 512 (Rz512: c = s = 2896): M1 = Copy5(M0, Rz512)
+ * = Rz512 = [[2896,-2896,0],[2896,2896,0],[0,0,4096]], then column 0 times
+ * v1.x >> 12, v1.x = 32767 * 131068 >> 10: wrapped in 32 bits -256, giving
+ * 2896 * -256 >> 12 = -181; exact in 64 bits 4194048, giving 2965323, s16
+ * 16203. t1 = t0 + (0, 4096 * -9 >> 12, 0). standin_width_mixed.exe keeps
+ * the vectors in 32 bits.
  */
 Test(variants, width_case_tells_32_from_64_bits)
 {
     static const vcase wide = {"width",
                                1,
-                               256,
+                               4096,
                                {{-1, 0, {0, 0, 0}, {32767, ONE, ONE}},
                                 {0, 9, {0, 0, 512}, {32767, ONE, ONE}}},
                                2,
                                0};
-    static const int m0[9] = {-4, 0, 0, 0, 4096, 0, 0, 0, 4096}, t0[3] = {10, -21, 30};
-    static const int m32[9] = {0, 3, 0, -181, 2896, 0, 0, 0, 4096};
-    static const int m64[9] = {-3072, 3, 0, 16203, 2896, 0, 0, 0, 4096}, t1[3] = {10, -30, 30};
-    static const char *const exes[] = {"standin.exe", "standin_x87.exe", "standin_width64.exe",
-                                       "standin_x87_width64.exe"};
-    for (int e = 0; e < 4; e++) {
-        emu_image *img = te_standin_image(exes[e]);
+    static const int m0[9] = {-4, 0, 0, 0, 4096, 0, 0, 0, 4096}, t0[3] = {160, -336, 480};
+    static const int m32[9] = {-181, -2896, 0, -181, 2896, 0, 0, 0, 4096};
+    static const int m64[9] = {16203, -2896, 0, 16203, 2896, 0, 0, 0, 4096},
+                     t1[3] = {160, -345, 480};
+    static const struct {
+        const char *exe;
+        int wide;
+    } exes[] = {{"standin.exe", 0},         {"standin_x87.exe", 0},
+                {"standin_width_mixed.exe", 0}, {"standin_width64.exe", 1},
+                {"standin_x87_width64.exe", 1}};
+    for (size_t e = 0; e < sizeof exes / sizeof exes[0]; e++) {
+        emu_image *img = te_standin_image(exes[e].exe);
         emu_matrix got[2];
         run_case(img, &wide, got);
-        te_expect_matrix(&got[0], m0, t0, exes[e], 0);
-        te_expect_matrix(&got[1], e < 2 ? m32 : m64, t1, exes[e], 1);
+        te_expect_matrix(&got[0], m0, t0, exes[e].exe, 0);
+        te_expect_matrix(&got[1], exes[e].wide ? m64 : m32, t1, exes[e].exe, 1);
         emu_image_free(img);
     }
 }
@@ -335,4 +396,11 @@ Test(variants, x87_poses_random_skeletons_like_the_default)
 Test(variants, x87_width64_poses_random_skeletons_like_width64)
 {
     composed_like_lean("standin_width64.exe", "standin_x87_width64.exe");
+}
+
+Test(variants, x87_older_readings_pose_random_skeletons_like_their_lean_builds)
+{
+    composed_like_lean("standin_root_none.exe", "standin_x87_root_none.exe");
+    composed_like_lean("standin_scale_pre.exe", "standin_x87_scale_pre.exe");
+    composed_like_lean("standin_scale_post.exe", "standin_x87_scale_post.exe");
 }

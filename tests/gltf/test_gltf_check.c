@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/gltf/tg.h"
 #include "tests/support/ts.h"
 
 /* Exports the small corpus; returns the .glb folder. */
@@ -40,10 +41,13 @@ static void reexpress(const char *dir, const char *in, const char *out, const ch
 
 Test(check_gltf, recovers_a_known_mapping_and_a_planted_departure, .timeout = 600)
 {
-    char *dir = ts_tempdir(), *corpus = ts_corpus(dir), *glb = export_corpus(dir, corpus);
+    /* A plain model: its export keeps the skeleton's hierarchy (a scale-path one places
+     * joints by their world transforms, and renamed joints of a flat tree cannot be
+     * recovered: test_gltf_layout covers those). */
+    char *dir = ts_tempdir(), *corpus = tg_plain_monster(dir), *glb = export_corpus(dir, corpus);
     char in[4200], v1[4200], v2[4200], dat[4200], rep[4200];
-    snprintf(in, sizeof in, "%s/c0m002.glb", glb);
-    snprintf(dat, sizeof dat, "%s/c0m002.dat", corpus);
+    snprintf(in, sizeof in, "%s/plain.glb", glb);
+    snprintf(dat, sizeof dat, "%s/plain.dat", corpus);
     snprintf(v1, sizeof v1, "%s/viewer.glb", dir);
     char *names;
     reexpress(dir, in, v1, "", &names);

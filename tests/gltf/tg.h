@@ -16,4 +16,14 @@
  */
 uint8_t *tg_first_monster(const char *corpus, dat_file *d, char **path);
 
+/*
+ * A monster of the vanilla preset (seed 1) with 8 to 40 bones whose clips
+ * never take the scale path, copied alone into DIR/plain/plain.dat: its
+ * bones compose as hierarchical TRS under every reading, so an export of
+ * it keeps the skeleton's hierarchy (a renamed viewer's joints can be
+ * recovered by it). Returns the folder (caller frees); fails the test
+ * when there is none.
+ */
+char *tg_plain_monster(const char *dir);
+
 #endif

@@ -24,8 +24,8 @@ Test(field_classes, are_the_json_keys_in_row_order)
 {
     field_classes fc;
     field_classes_make(&fc);
-    static const char *const want[] = {"root", "skel_flag", "rot", "scale", "cmd",
-                                       "mat",  "ret",       "world", "placed"};
+    static const char *const want[] = {"root", "skel_flag", "rot",   "scale", "cmd",
+                                       "mat",  "build_ret", "ret",   "world", "placed"};
     cr_assert_eq(fc.n, (int)(sizeof want / sizeof want[0]), "%d classes", fc.n);
     for (int k = 0; k < fc.n; k++) {
         cr_assert_str_eq(field_class_name(&fc, k), want[k], "class %d", k);

@@ -71,7 +71,7 @@ uint8_t *mt_encode(const mt_model *m, size_t *size)
         memcpy(s.bone[b].scale, m->rest_scale, sizeof m->rest_scale);
     }
     s.flags = m->flags;
-    s.model_scale = 1024;
+    s.model_scale = m->model_scale ? m->model_scale : 1024;
     memcpy(s.root, m->root, sizeof m->root);
     s.nclips = m->nclips;
     s.clip = must(calloc(m->nclips, sizeof *s.clip));

@@ -55,6 +55,7 @@ typedef struct mt_model {
     unsigned nclips;
     const mt_clip *clip;
     dat_kind kind; /* 0 (left out): a monster; DAT_BODY or DAT_WEAPON for an entity's files */
+    int16_t model_scale; /* skeleton +2; 0 (left out): 1024 */
 } mt_model;
 
 /* The model's file bytes (malloc'd), section 3 zeroed. */

@@ -57,7 +57,7 @@ static const mt_clip clips_a[] = {
       {.root = {-300, 5, 0}, .rot = {{-4, 1000, 0}, {64, -32, 2000}}},
       {.rot = {{0, 0, -1}, {128, 0, 0}}}}},
 };
-const mt_model mt_model_a = {"mut_a.dat", 2, 0, {0}, ONE, COUNT(clips_a), clips_a, DAT_MONSTER};
+const mt_model mt_model_a = {"mut_a.dat", 2, 0, {0}, ONE, COUNT(clips_a), clips_a, DAT_MONSTER, 0};
 
 /*
  * clip 0 (f0 zero: 22 bits, tick 1 starts at bit 30 = (3, 6)):
@@ -94,7 +94,7 @@ static const mt_clip clips_b[] = {
       {.root = {4, -6, 7}, .rot = {{-8, 9, 0}}},
       {.root = {-2, 0, 1}, .rot = {{0, -100, 5}}}}},
 };
-const mt_model mt_model_b = {"mut_b.dat", 1, 0, {0}, ONE, COUNT(clips_b), clips_b, DAT_MONSTER};
+const mt_model mt_model_b = {"mut_b.dat", 1, 0, {0}, ONE, COUNT(clips_b), clips_b, DAT_MONSTER, 0};
 
 /*
  * Normal and fast never halve: every clip matches there.
@@ -128,7 +128,7 @@ static const mt_clip clips_c[] = {
       {.rot = {{0}, {0, -50, 0}}},
       {.mode = 1, .scale = {{300, 400, 500}, {600, 700, 800}}}}},
 };
-static const mt_model model_c = {"mut_c.dat", 2, 0, {0}, ONE, COUNT(clips_c), clips_c, DAT_MONSTER};
+static const mt_model model_c = {"mut_c.dat", 2, 0, {0}, ONE, COUNT(clips_c), clips_c, DAT_MONSTER, 0};
 
 /*
  * clip 0 (f0 zero, 2 bones: 22 bits, (3, 6)): every bone-0 field and bone 1's
@@ -163,7 +163,7 @@ static const mt_clip clips_d[] = {
 };
 /* Rest scales 100, 200, 300: what the mutant adds to. */
 static const mt_model model_d = 
-    {"mut_d.dat", 1, 0, {0}, {100, 200, 300}, COUNT(clips_d), clips_d, DAT_MONSTER};
+    {"mut_d.dat", 1, 0, {0}, {100, 200, 300}, COUNT(clips_d), clips_d, DAT_MONSTER, 0};
 
 /*
  * clip 0 (f0 zero: 19 bits, (3, 3)): bone[0].scale.x 1024 vs 100 + 1024 =
@@ -190,9 +190,9 @@ static const mt_clip clips_e[] = {
 };
 /* Same clips; rest root (0, -20, 30) in e0, (0, 0, 0) in e1. */
 static const mt_model model_e0 = 
-    {"mut_e0.dat", 1, 0, {0, -20, 30}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
+    {"mut_e0.dat", 1, 0, {0, -20, 30}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER, 0};
 static const mt_model model_e1 = 
-    {"mut_e1.dat", 1, 0, {0, 0, 0}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER};
+    {"mut_e1.dat", 1, 0, {0, 0, 0}, ONE, COUNT(clips_e), clips_e, DAT_MONSTER, 0};
 
 /*
  * mut_e0, tick 0 (root.x: rest 0, so equal; root.y comes next):
@@ -222,7 +222,7 @@ static const mt_clip clips_f[] = {
     /* clip 2: two zero frames, the last clip of the file. */
     {2, {{.root = {0}}, {.root = {0}}}},
 };
-static const mt_model model_f = {"mut_f.dat", 1, 0, {0}, ONE, COUNT(clips_f), clips_f, DAT_MONSTER};
+static const mt_model model_f = {"mut_f.dat", 1, 0, {0}, ONE, COUNT(clips_f), clips_f, DAT_MONSTER, 0};
 
 /*
  * Normal and fast never skip a save: every clip matches there. Values of a
@@ -253,7 +253,7 @@ static const mt_clip clips_g[] = {
     /* clip 2: one frame: FAST stops after it anyway. */
     {1, {{.root = {5, 5, 5}, .rot = {{1, 2, 3}}}}},
 };
-const mt_model mt_model_g = {"mut_g.dat", 1, 0, {0}, ONE, COUNT(clips_g), clips_g, DAT_MONSTER};
+const mt_model mt_model_g = {"mut_g.dat", 1, 0, {0}, ONE, COUNT(clips_g), clips_g, DAT_MONSTER, 0};
 
 /*
  * Normal and slow do not use FAST: every clip matches there.
@@ -286,10 +286,10 @@ static const mt_clip clips_h1[] = {
     {1, {{.mode = 1, .scale = {ONE}}}},
 };
 static const mt_model model_h0 = 
-    {"mut_h0.dat", 1, 0x00, {0}, ONE, COUNT(clips_h0), clips_h0, DAT_MONSTER};
+    {"mut_h0.dat", 1, 0x00, {0}, ONE, COUNT(clips_h0), clips_h0, DAT_MONSTER, 0};
 /* Flag byte 0x81: bit 0 set at rest, bit 7 kept by every frame. */
 static const mt_model model_h1 = 
-    {"mut_h1.dat", 1, 0x81, {0}, ONE, COUNT(clips_h1), clips_h1, DAT_MONSTER};
+    {"mut_h1.dat", 1, 0x81, {0}, ONE, COUNT(clips_h1), clips_h1, DAT_MONSTER, 0};
 
 /*
  * mut_h0 clip 0 (f0 = 15 + 1 + 3 + 3 = 22 bits: (3, 6)): the roots come
@@ -328,7 +328,7 @@ static const mt_clip clips_l[] = {
      {{.rot = {{3, -20, 0}, {31, -32, 0}}},
       {.root = {-300, 100, -4}, .rot = {{-4, 0, 1}}}}},
 };
-static const mt_model model_l = {"mut_l.dat", 2, 0, {0}, ONE, COUNT(clips_l), clips_l, DAT_MONSTER};
+static const mt_model model_l = {"mut_l.dat", 2, 0, {0}, ONE, COUNT(clips_l), clips_l, DAT_MONSTER, 0};
 
 /*
  * The type bits come back from bitReader sign-extended: type 2 as -2, type
@@ -381,11 +381,11 @@ static const mt_clip clips_body[] = {{2, {B1, B1}}, {2, {B1, B1}}, {3, {B1, B1, 
 static const mt_clip clips_weapon[] = {{2, {W1, W1}}, {3, {W1, W1, W1}}, {1, {W1}}};
 static const mt_clip clips_monster[] = {{2, {B1, B1}}};
 const mt_model mt_model_body = {
-    "d4c001.dat", 1, 0, {0}, ONE, COUNT(clips_body), clips_body, DAT_BODY};
+    "d4c001.dat", 1, 0, {0}, ONE, COUNT(clips_body), clips_body, DAT_BODY, 0};
 const mt_model mt_model_weapon = {
-    "d4w001.dat", 1, 0, {0}, ONE, COUNT(clips_weapon), clips_weapon, DAT_WEAPON};
+    "d4w001.dat", 1, 0, {0}, ONE, COUNT(clips_weapon), clips_weapon, DAT_WEAPON, 0};
 const mt_model mt_model_monster = {
-    "c0m001.dat", 1, 0, {0}, ONE, COUNT(clips_monster), clips_monster, DAT_MONSTER};
+    "c0m001.dat", 1, 0, {0}, ONE, COUNT(clips_monster), clips_monster, DAT_MONSTER, 0};
 #define BODY "d4c001.dat"
 #define WEAPON "d4w001.dat"
 

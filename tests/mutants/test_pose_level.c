@@ -6,8 +6,10 @@
  * on the order mutant names the mutant's order.
  *
  * The stand-in's convention (emu/standin/README.md):
- *   order=yxz,trig=x87-nearest,step=nearest-even,offset=-y,length=own,scale=post,width=32
- * Matrices are Q12 (4096 = 1.0); the PsyQ axis matrices are
+ *   order=yxz,trig=x87-nearest,step=nearest-even,root=model,offset=-y,length=own,
+ *   scale=stack,width=32
+ * The models aimed at the matrix helpers have model scale 4096 (1.0: the
+ * root's cells as L's). Matrices are Q12 (4096 = 1.0); the PsyQ axis matrices are
  *   Rx = [[1,0,0],[0,c,-s],[0,s,c]], Ry = [[c,0,s],[0,1,0],[-s,0,c]],
  *   Rz = [[c,-s,0],[s,c,0],[0,0,1]],
  * and a local rotation in order "yxz" is built from the identity by
@@ -62,7 +64,7 @@ static void run_mutant(const mt_model *model, const char *exe, const char *field
  * row: m[0][0] is 0 on both, m[0][1] is -4096 against 0.
  */
 static const mt_clip clip_order[] = {{2, {{.rot = {{1024, 0, 1024}}}, {.rot = {{0}}}}}};
-static const mt_model model_order = {"pose_order.dat", 1, 0, {0}, ONE, 1, clip_order, 0};
+static const mt_model model_order = {"pose_order.dat", 1, 0, {0}, ONE, 1, clip_order, 0, 4096};
 
 Test(pose_level, mutant_order)
 {
@@ -78,7 +80,7 @@ Test(pose_level, mutant_order)
  * cell to differ; Ry(0) leaves it as it is.
  */
 static const mt_clip clip_floor[] = {{2, {{.rot = {{512, 0, 512}}}, {.rot = {{0}}}}}};
-static const mt_model model_floor = {"pose_floor.dat", 1, 0, {0}, ONE, 1, clip_floor, 0};
+static const mt_model model_floor = {"pose_floor.dat", 1, 0, {0}, ONE, 1, clip_floor, 0, 4096};
 
 Test(pose_level, mutant_floor)
 {
@@ -95,11 +97,24 @@ Test(pose_level, mutant_floor)
 static const mt_clip clip_sat[] = {{2,
                                     {{.mode = 1, .rot = {{0}}, .scale = {{32767, 1024, 1024}}},
                                      {.mode = 1, .rot = {{0}}, .scale = {{32767, 1024, 1024}}}}}};
-static const mt_model model_sat = {"pose_sat.dat", 1, 0, {0}, ONE, 1, clip_sat, 0};
+static const mt_model model_sat = {"pose_sat.dat", 1, 0, {0}, ONE, 1, clip_sat, 0, 4096};
 
 Test(pose_level, mutant_saturate)
 {
     run_mutant(&model_sat, "standin_mut_pose_saturate.exe", "bone[0].m[0][0]", 0, -4, 32767);
+}
+
+/*
+ * BuildBoneMatrices returns 0 instead of Field_Free(0x58)'s value, 0x58
+ * (88): every matrix agrees, and the first divergence is the routine's
+ * return, compared at the pose level (build.ret), at tick 0.
+ */
+static const mt_clip clip_ret[] = {{2, {{.rot = {{100, 200, 300}}}, {.rot = {{0}}}}}};
+static const mt_model model_ret = {"pose_ret.dat", 1, 0, {0}, ONE, 1, clip_ret, 0, 0};
+
+Test(pose_level, mutant_return)
+{
+    run_mutant(&model_ret, "standin_mut_pose_ret.exe", "build.ret", 0, 0x58, 0);
 }
 
 /*
@@ -109,7 +124,7 @@ Test(pose_level, mutant_saturate)
  * 0; the cells and the identity-base world agree. First: placed[0].t.x.
  */
 static const mt_clip clip_base[] = {{2, {{.rot = {{100, 200, 300}}}, {.rot = {{0}}}}}};
-static const mt_model model_base = {"pose_base.dat", 1, 0, {0}, ONE, 1, clip_base, 0};
+static const mt_model model_base = {"pose_base.dat", 1, 0, {0}, ONE, 1, clip_base, 0, 0};
 
 Test(pose_level, mutant_base_translation)
 {
@@ -208,7 +223,7 @@ Test(pose_level, search_names_the_mutants_order)
  * 0, the first cell to differ (Ry(0) and Rz(0) are the identity).
  */
 static const mt_clip clip_x87[] = {{2, {{.rot = {{-2048, 0, 0}}}, {.rot = {{0}}}}}};
-static const mt_model model_x87 = {"pose_x87.dat", 1, 0, {0}, ONE, 1, clip_x87, 0};
+static const mt_model model_x87 = {"pose_x87.dat", 1, 0, {0}, ONE, 1, clip_x87, 0, 4096};
 
 Test(pose_level, x87_limit_is_a_class_apart)
 {
@@ -362,5 +377,40 @@ Test(pose_level, entity_weapon_world_is_under_base_and_attach)
         cr_assert_eq(b->r.div.ref - b->r.div.orig, 1200);
     }
     run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+/*
+ * The search names each stand-in build's own convention on the small preset
+ * (both paths, garbage scales): root, scale and the width sites that show
+ * (width-t, width-vec); width-cols and width-model keep the default, no
+ * state telling them apart. Then every comparison matches.
+ */
+Test(pose_level, search_names_each_builds_root_scale_and_widths)
+{
+    static const struct {
+        const char *exe, *chosen;
+    } builds[] = {
+        {"standin_root_none.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=none,"
+                                  "offset=-y,length=own,scale=stack" TS_WIDTHS("32", "32")},
+        {"standin_scale_pre.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=model,"
+                                  "offset=-y,length=own,scale=pre" TS_WIDTHS("32", "32")},
+        {"standin_scale_post.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=model,"
+                                   "offset=-y,length=own,scale=post" TS_WIDTHS("32", "32")},
+        {"standin_width64.exe", TS_STANDIN_POSE_BASE TS_WIDTHS("64", "64")},
+        {"standin_width_mixed.exe", TS_STANDIN_POSE_BASE TS_WIDTHS("64", "32")},
+        {"standin_x87_root_none.exe", "order=yxz,trig=x87-nearest,step=nearest-even,root=none,"
+                                      "offset=-y,length=own,scale=stack" TS_WIDTHS("32", "32")},
+    };
+    char *dir = mt_small_preset();
+    for (size_t b = 0; b < sizeof builds / sizeof builds[0]; b++) {
+        run_results r;
+        mt_run_pose(dir, builds[b].exe, NULL, &r);
+        cr_assert_eq(r.pose.source, POSE_CONV_SEARCH);
+        cr_assert_str_eq(r.pose.chosen, builds[b].chosen, "%s", builds[b].exe);
+        cr_assert(r.pose.all_match, "%s: the choice matches every sampled state", builds[b].exe);
+        mt_check(&r, NULL, 0);
+        run_results_free(&r);
+    }
     ts_rmtree(dir);
 }

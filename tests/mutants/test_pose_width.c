@@ -146,7 +146,7 @@ Test(pose_width, undecided_when_no_sum_passes_2_to_the_31)
 {
     /* Automatic: copies of other objects are no constant initialisers in C. */
     const mt_clip clips[] = {clip_plain, clip_moderate};
-    const mt_model narrow = {"narrow.dat", 2, 0, {0}, {1024, 1024, 1024}, 2, clips, 0};
+    const mt_model narrow = {"narrow.dat", 2, 0, {0}, {1024, 1024, 1024}, 2, clips, 0, 0};
     char *dir = ts_tempdir();
     mt_write_model(dir, &narrow);
     static const char *const exes[] = {"standin.exe", "standin_width64.exe"};
@@ -181,7 +181,7 @@ Test(pose_width, undecided_when_no_sum_passes_2_to_the_31)
 Test(pose_width, the_comparison_decides_where_the_sample_cannot)
 {
     const mt_clip clips[] = {clip_moderate, clip_flat_wrap, clip_turned_wrap, clip_plain};
-    const mt_model hidden = {"hidden.dat", 2, 0, {0}, {1024, 1024, 1024}, 4, clips, 0};
+    const mt_model hidden = {"hidden.dat", 2, 0, {0}, {1024, 1024, 1024}, 4, clips, 0, 0};
     char *dir = ts_tempdir();
     mt_write_model(dir, &hidden);
     static const char *const exes[] = {"standin.exe", "standin_width64.exe"};

@@ -398,9 +398,9 @@ static const mt_clip clips_four[] = {
     {3, {{.root = {4, 0, 0}}, {.rot = {{0, 100, 0}}}, {.root = {0, 0, -2}}}},
 };
 static const mt_model model_four0 = {"four0.dat", 1,          0, {0}, {1024, 1024, 1024},
-                                     4,           clips_four, DAT_MONSTER};
+                                     4,           clips_four, DAT_MONSTER, 0};
 static const mt_model model_four1 = {"four1.dat",        2, 0,         {5, 6, 7},
-                                     {1024, 1024, 1024}, 4, clips_four, DAT_MONSTER};
+                                     {1024, 1024, 1024}, 4, clips_four, DAT_MONSTER, 0};
 
 #define READ_ANIMATION 0x508F90u
 #define BIT_READER 0x5092A0u

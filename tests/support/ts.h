@@ -24,7 +24,7 @@
  * for appending "width=64" and the like) and canonically, every site at 32
  * bits as in standin.exe (TS_STANDIN_POSE).
  */
-#define TS_STANDIN_TAIL "root=none,offset=-y,length=own,scale=post"
+#define TS_STANDIN_TAIL "root=model,offset=-y,length=own,scale=stack"
 #define TS_STANDIN_POSE_BASE "order=yxz,trig=x87-nearest,step=nearest-even," TS_STANDIN_TAIL
 #define TS_WIDTHS(t, v) ",width-t=" t ",width-cols=32,width-model=32,width-vec=" v
 #define TS_STANDIN_POSE TS_STANDIN_POSE_BASE TS_WIDTHS("32", "32")
