@@ -1,5 +1,5 @@
 /*
- * corpus/archive.h: FF8's three-file archives (ENGINE.md section 6), as
+ * corpus/archive.h: FF8's three-file archives (docs/engine.md section 6), as
  * battle.fi / battle.fl / battle.fs:
  *   FI  12-byte records {u32 uncompressed size, u32 offset in FS,
  *       u32 compression: 0 stored, 1 LZSS, 2 LZ4}, little-endian;

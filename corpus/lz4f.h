@@ -1,6 +1,6 @@
 /*
  * corpus/lz4f.h: the LZ4 entries of FF8's FS files, in both framings an FI
- * compression 2 entry is found in (ENGINE.md section 6):
+ * compression 2 entry is found in (docs/engine.md section 6):
  *   plain  {u32 block size, raw LZ4 block}                     (2013 tools)
  *   4ZL_   {u32 len = 8 + block size, "4ZL_", u32 uncompressed size,
  *           raw LZ4 block of len - 8 bytes}                    (2019 Remaster)

@@ -1,5 +1,5 @@
 /*
- * corpus/lzss.h: the LZSS variant of FF8's .fs archives (ENGINE.md
+ * corpus/lzss.h: the LZSS variant of FF8's .fs archives (docs/engine.md
  * section 6): a flag byte read LSB-first (1 = literal byte, 0 = reference),
  * a reference of 2 bytes b0 b1 naming an absolute position
  * b0 | (b1 & 0xF0) << 4 in a 4096-byte ring and a length (b1 & 0x0F) + 3;

@@ -1,7 +1,7 @@
 /*
  * corpus/pairs.h: which battle entities a corpus runs. An entity is one
  * body (or monster) and at most one weapon model driven by one clock
- * (QueueAnimation / AdvanceBy1, POSE.md section 5, ENGINE.md section 3).
+ * (QueueAnimation / AdvanceBy1, docs/pose.md section 5, docs/engine.md section 3).
  *
  * Rules (corpus/README.md, "Entities"):
  *   - a body dXcYYY.dat (7 sections) gives one entity per weapon dXwZZZ.dat
@@ -16,7 +16,7 @@
  *     records both counts and is flagged as a pool mismatch.
  *   - a file that did not parse is in no entity (one that parsed but failed
  *     to decode still is: its error shows where it runs).
- * Weapon slots carry attach rotation and translation fields (POSE.md
+ * Weapon slots carry attach rotation and translation fields (docs/pose.md
  * section 5: identity, all zero, in vanilla). They are not in the .dat
  * files: an optional entities manifest (PAIRS_ATTACH_FILE, JSON) beside a
  * folder corpus gives non-zero values per pair; without one they are zero.
@@ -84,7 +84,7 @@ typedef struct pairs_file {
     unsigned clips; /* model kinds: the animation section's clip count */
 } pairs_file;
 
-/* A weapon slot's attach fields (POSE.md section 5), all zero in vanilla. */
+/* A weapon slot's attach fields (docs/pose.md section 5), all zero in vanilla. */
 typedef struct pairs_attach {
     int16_t rot[3];   /* slot +20: rotation X, Y, Z (4096 = 360 degrees, ZYX order) */
     int16_t trans[3]; /* slot +28: translation X, Y, Z */

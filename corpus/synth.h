@@ -1,6 +1,6 @@
 /*
  * corpus/synth.h: synthetic battle .dat corpora, deterministic by seed,
- * shaped like the game's (ENGINE.md sections 3, 6 and 7) so that the whole
+ * shaped like the game's (docs/engine.md sections 3, 6 and 7) so that the whole
  * tool chain runs without any game file.
  *
  * Three levels:

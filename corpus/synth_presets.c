@@ -54,7 +54,7 @@ static int small_characters(synth_plan *p, ff_error *err)
     /* Clips 4 and 5 run a frame longer on the weapons (16 and 9), as Rinoa's
      * clips 5 and 6 do in the game; clip 2 takes the scale path on all three
      * models. Every clip has 2 frames or more: SLOW+FAST reads one frame
-     * past each (ENGINE.md section 4), on the body and the weapons alike. */
+     * past each (docs/engine.md section 4), on the body and the weapons alike. */
     static const synth_clip_spec armed[] = {{6, 0, R}, {9, 0, R},  {12, 1, R},
                                             {4, 0, R}, {15, 0, R}, {8, 0, R}};
     static const unsigned longer[] = {4, 5};

@@ -1,6 +1,6 @@
 /*
  * corpus/synth_vanilla.c: the `vanilla` preset, sized on the measured
- * figures of the game's monster corpus (ENGINE.md section 7): 143 monster
+ * figures of the game's monster corpus (docs/engine.md section 7): 143 monster
  * models c0m000-c0m143 (c0m127 without a model), bones 1-71 (median 30),
  * clips per file 1-50 (median 22), frames per clip 1-140 (median 15, 90th
  * percentile 36, exactly two clips above 128), 22 files and 259 clips on
@@ -8,7 +8,7 @@
  * skeleton + animation. The game's cast follows: 8 armed characters with
  * their weapons and the game's clip counts (Rinoa's clips 5 and 6 a frame
  * longer on the weapons), Zell and Kiros with reduced 5-section weapons,
- * Edea's 10-section body (POSE.md section 5).
+ * Edea's 10-section body (docs/pose.md section 5).
  *
  * Values are quantiles of piecewise-linear tables shuffled by the seed, so
  * the totals are nearly the same for every seed. Must not print or exit.
@@ -204,7 +204,7 @@ static int add_monsters(synth_plan *p, const vplan *v, rng *r, ff_error *err)
 /*
  * The cast (corpus/README.md): character number X, body numbers, first
  * weapon number and weapon count, kinds, and the game's clip counts
- * (POSE.md section 5). Groups 0-6 and their weapon counts follow a public
+ * (docs/pose.md section 5). Groups 0-6 and their weapon counts follow a public
  * list of the game's files; the numbers from Seifer's weapon on are ours.
  */
 typedef struct vchar {
@@ -241,7 +241,7 @@ static const uint8_t rinoa_body_frames[2] = {14, 23};
 /*
  * One character: bodies of 24-40 bones, weapons of 2-5, clips of 4-40
  * frames shared by every model of the character (Rinoa's two planted).
- * SLOW+FAST reads one frame past every clip of 2 frames or more (ENGINE.md
+ * SLOW+FAST reads one frame past every clip of 2 frames or more (docs/engine.md
  * section 4), so every clip over-reads on the body and on the weapons alike.
  */
 static int add_cast_member(synth_plan *p, const vchar *v, rng *r, ff_error *err)

@@ -1,6 +1,6 @@
 /*
  * corpus/zzz.h: the 2019 Remaster's zzz archives (main.zzz, other.zzz;
- * ENGINE.md section 6), read as a lister that hands out byte ranges:
+ * docs/engine.md section 6), read as a lister that hands out byte ranges:
  *   u32 count, then per entry {u32 name length, name (no NUL), u64
  *   absolute offset, u32 size}; entries stored raw.
  * Only the table is read (through a small buffer, never the whole file:

@@ -1,5 +1,5 @@
 /*
- * ref/dat.c: validation of battle .dat model files (ENGINE.md section 6):
+ * ref/dat.c: validation of battle .dat model files (docs/engine.md section 6):
  * the section table, the kind from the section count, and for model kinds
  * the skeleton header and the animation section's clip table.
  *

@@ -1,5 +1,5 @@
 /*
- * ref/dat.h: battle .dat model files (ENGINE.md section 6): the section
+ * ref/dat.h: battle .dat model files (docs/engine.md section 6): the section
  * table, the kind of model it holds, and the skeleton and animation
  * sections, all validated against the file's size.
  *
@@ -37,7 +37,7 @@ typedef enum dat_kind {
 #define DAT_SECTION_ANIMATION 2
 #define DAT_MAX_BONES 255
 
-/* Skeleton (H1) layout, ENGINE.md section 3. */
+/* Skeleton (H1) layout, docs/engine.md section 3. */
 #define DAT_SKEL_HEADER 16
 #define DAT_SKEL_BONE_COUNT 0x00
 #define DAT_SKEL_FLAGS 0x01

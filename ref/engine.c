@@ -1,6 +1,6 @@
 /*
  * ref/engine.c: StartClip (0x509440), Battle_ReadAnimation (0x508F90) and
- * the body + weapon lockstep (0x509520, 0x5094F0), exactly as ENGINE.md
+ * the body + weapon lockstep (0x509520, 0x5094F0), exactly as docs/engine.md
  * sections 4 and 5 describe them, on the game's own skeleton bytes and
  * 8-byte AnimCmd.
  *
@@ -225,7 +225,7 @@ static int decode_frame(ref_anim *a, ref_cursor *c, int half, uint32_t start, ff
     return decode_frame_with(a, c, half, start, NULL, err);
 }
 
-/* Battle_ReadAnimation at the current tick (ENGINE.md section 4). */
+/* Battle_ReadAnimation at the current tick (docs/engine.md section 4). */
 static int read_tick(ref_anim *a, int *ret, ff_error *err)
 {
     ref_animcmd *cmd = &a->cmd;

@@ -1,6 +1,6 @@
 /*
  * ref/engine.h: the reference re-implementation of FF8's battle-model
- * animation decoder (ENGINE.md sections 2-5), on the game's own byte
+ * animation decoder (docs/engine.md sections 2-5), on the game's own byte
  * layout: the skeleton is the file's bytes (header + 48-byte bones) and the
  * AnimCmd is the game's 8-byte record, so that a state can be compared byte
  * for byte with the original's guest memory.
@@ -81,7 +81,7 @@ typedef struct ref_anim {
      * The posed skeleton (ref/pose.h), both optional and borrowed (they must
      * outlive their use). pose NULL (what ref_anim_init sets): no matrix
      * rebuild, the frame level. Otherwise every call that decodes a frame
-     * ends with BuildBoneMatrices under these options, where ENGINE.md
+     * ends with BuildBoneMatrices under these options, where docs/engine.md
      * section 4 step 5 calls it (not the end call that returns 1, nor a call
      * that fails). pose_near, when not NULL (bones entries), receives the
      * near masks of each rebuild.
@@ -110,17 +110,17 @@ void ref_anim_reset_skeleton(ref_anim *a);
 
 /*
  * StartClip (0x509440) then its first Battle_ReadAnimation, exactly as
- * ENGINE.md section 5; the mode bits are whatever a->cmd.flags holds.
+ * docs/engine.md section 5; the mode bits are whatever a->cmd.flags holds.
  * *ret receives the engine's return value. On error (clip out of range, read
  * past the end of the file) returns -1 with file, clip, tick and bit offset
  * in err; a's state is then unspecified until the next StartClip.
  */
 int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err);
-/* Battle_ReadAnimation (0x508F90), one tick, ENGINE.md section 4. */
+/* Battle_ReadAnimation (0x508F90), one tick, docs/engine.md section 4. */
 int ref_read_animation(ref_anim *a, int *ret, ff_error *err);
 
 /*
- * What QueueAnimation reads to decide the speed (POSE.md section 5): the
+ * What QueueAnimation reads to decide the speed (docs/pose.md section 5): the
  * entity's byte +2 (bit 3 keeps the statuses from the speed), its status
  * byte +9 (0x80 Slow, 0x40 Haste) and the sequence pair its +0x74 points
  * to (bytes 0 and 2 must be equal).
@@ -145,7 +145,7 @@ typedef struct ref_entity_speed {
 int ref_queue_flags(const ref_entity_speed *s, uint8_t flags, uint8_t *out, ff_error *err);
 
 /*
- * Body + weapon lockstep on the battle Entity (ENGINE.md section 3):
+ * Body + weapon lockstep on the battle Entity (docs/engine.md section 3):
  * QueueAnimation (0x509520) decides the speed from speed (ref_queue_flags
  * on the body's AnimCmd, the weapon's bits 0-1 then copied from the
  * body's), starts the clip on the weapon (when present) then the body;

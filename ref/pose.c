@@ -1,10 +1,10 @@
 /*
  * ref/pose.c: BuildBoneMatrices (0x508C90) and ComputeBonesWorldMatrices
  * (0x5095B0) of the reference engine on the game's skeleton bytes, as
- * POSE.md states them (the notes' layout by default: the model scale on the
+ * docs/pose.md states them (the notes' layout by default: the model scale on the
  * root, the scale path's stack), with every open choice taken from a
  * ref_pose_opts;
- * and the "near" masks that carry the emulation limit (POSE.md section 4)
+ * and the "near" masks that carry the emulation limit (docs/pose.md section 4)
  * from the sin / cos values to the cells that depend on them.
  *
  * Writes only bone+0x10 .. +0x21 and +0x24 .. +0x2F of the bones it is

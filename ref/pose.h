@@ -1,8 +1,8 @@
 /*
- * ref/pose.h: the posed skeleton of the reference engine (POSE.md):
+ * ref/pose.h: the posed skeleton of the reference engine (docs/pose.md):
  * BuildBoneMatrices (0x508C90) and ComputeBonesWorldMatrices (0x5095B0) on
  * the game's own skeleton bytes, the fixed-point helpers they are made of,
- * and the pose options that name every choice POSE.md section 3 leaves open.
+ * and the pose options that name every choice docs/pose.md section 3 leaves open.
  *
  * Everything here is a pure function on plain values or on caller-owned
  * bytes: no allocation, no globals, no printing, no exits. The bone writer
@@ -21,7 +21,7 @@
 
 #include "common/error.h"
 
-/* ---- options: one list per choice (POSE.md section 3), default first ---- */
+/* ---- options: one list per choice (docs/pose.md section 3), default first ---- */
 
 /* Order of the axis rotations in the local matrix: "xyz" is R = Rx.Ry.Rz. */
 #define REF_POSE_ORDER_MAP(XX)                                                                     \
@@ -213,7 +213,7 @@ int ref_pose_opts_parse(const char *text, ref_pose_opts *out, ff_error *err);
  */
 char *ref_pose_opts_format(const ref_pose_opts *o, char *buf, size_t n);
 
-/* ---- the PsyQ MATRIX and the helpers of 0x508C90 (POSE.md section 2) ---- */
+/* ---- the PsyQ MATRIX and the helpers of 0x508C90 (docs/pose.md section 2) ---- */
 
 /* A PsyQ MATRIX without its pad: Q12 cells (4096 = 1.0), row-major, and t. */
 typedef struct ref_matrix {
@@ -242,7 +242,7 @@ int32_t ref_pose_sin(int16_t a, ref_pose_trig t);
 int32_t ref_pose_cos(int16_t a, ref_pose_trig t);
 
 /*
- * The emulation limit (POSE.md section 4) at its source: 1 when the value
+ * The emulation limit (docs/pose.md section 4) at its source: 1 when the value
  * 4096 sin(a) (resp. cos) before rounding lies within 2^-20 of the rounding
  * boundary of t, so that an x87 computing fsin in 80 bits and one computing
  * it through the host's double sin (Unicorn) may round it differently:

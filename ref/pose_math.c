@@ -1,5 +1,5 @@
 /*
- * ref/pose_math.c: the fixed-point helpers of BuildBoneMatrices (POSE.md
+ * ref/pose_math.c: the fixed-point helpers of BuildBoneMatrices (docs/pose.md
  * section 2) as pure functions on plain values: sin / cos per trig option,
  * the Copy5 product, axis and local rotations, (M.v) >> 12, Compose, the
  * scale path, the root translation and the offset vector, and the MATRIX
@@ -23,7 +23,7 @@
 
 /* pi / 2048 = 2 pi / 4096, the double the angle is multiplied by. */
 static const double ANGLE_STEP = 3.14159265358979323846 / 2048.0;
-/* The emulation limit: 2^-20 (POSE.md section 4). */
+/* The emulation limit: 2^-20 (docs/pose.md section 4). */
 static const double NEAR_LIMIT = 1.0 / 1048576.0;
 
 /* ---- MATRIX bytes ---- */

@@ -1,5 +1,5 @@
 /*
- * ref/pose_opts.c: the pose options (POSE.md section 3) as data: the names
+ * ref/pose_opts.c: the pose options (docs/pose.md section 3) as data: the names
  * of every key and value from the lists in ref/pose.h, the text form
  * (parse, canonical print), one option at a time, and the enumerator over
  * the whole space. Pure functions; no allocation, no globals.

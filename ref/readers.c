@@ -1,7 +1,7 @@
 /*
  * ref/readers.c: the engine's bit reader (0x5092A0) and the three value
  * readers built on it (0x509320 position, 0x509370 rotation, 0x5093F0
- * scale), ENGINE.md sections 2 and 3.
+ * scale), docs/engine.md sections 2 and 3.
  *
  * The reader loads 3 bytes at the cursor like the original; bytes of that
  * load past the end of the file count as 0 (the emulated side sees a zeroed

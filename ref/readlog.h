@@ -14,7 +14,7 @@
  * takes the one-call-per-field path that mirrors the original's calls. The
  * log's storage is the caller's: nothing here allocates, prints or exits.
  *
- * Pose helpers (POSE.md) join as further rows of REF_ROUTINE_MAP, logged by
+ * Pose helpers (docs/pose.md) join as further rows of REF_ROUTINE_MAP, logged by
  * the reference's pose code and hooked by name on the emulated side like
  * the readers: a helper's record carries a digest of its inputs where a
  * read has its cursor before, and of its outputs as value and cursor after,
@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The routines a read log names, in the profile's names (ENGINE.md section 2). */
+/* The routines a read log names, in the profile's names (docs/engine.md section 2). */
 #define REF_ROUTINE_MAP(XX)                                                                        \
     XX(BITREADER, "bitReader")                                                                     \
     XX(POSITION, "ReadPositionType")                                                               \

@@ -1,6 +1,6 @@
 /*
- * emu/engine/entity.h: the original engine's battle entity (POSE.md section 5,
- * ENGINE.md section 3): a body and at most one weapon model driven by one
+ * emu/engine/entity.h: the original engine's battle entity (docs/pose.md section 5,
+ * docs/engine.md section 3): a body and at most one weapon model driven by one
  * clock, QueueAnimation (0x509520) and AdvanceBy1 (0x5094F0), called at the
  * profile's addresses on guest memory laid out as the engine lays it out:
  *
@@ -35,7 +35,7 @@
 #include "emu/engine/game.h"
 #include "common/error.h"
 
-/* Byte offsets of the engine's structures (POSE.md section 5). */
+/* Byte offsets of the engine's structures (docs/pose.md section 5). */
 #define EMU_ENTITY_BYTE2 0x02  /* bit 3: the statuses do not set the speed */
 #define EMU_ENTITY_STATUS 0x09 /* 0x80 Slow, 0x40 Haste */
 #define EMU_ENTITY_BODY_HEADER 0x60

@@ -150,7 +150,7 @@ int emu_game_leaf(emu_game *g, emu_leaf leaf, const uint8_t *buf, size_t len, in
                   int32_t bit, int16_t n, int16_t *ax, int64_t *pos_after, int32_t *bit_after,
                   emu_fault *fault);
 
-/* ---- the posed skeleton (POSE.md; emu/engine/game_pose.c) ---------------------- */
+/* ---- the posed skeleton (docs/pose.md; emu/engine/game_pose.c) ---------------------- */
 
 /* A PsyQ MATRIX as the engine stores it (bone+0x10, 32 bytes little-endian). */
 typedef struct emu_matrix {

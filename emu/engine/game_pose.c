@@ -1,6 +1,6 @@
 /*
  * emu/engine/game_pose.c: the posed skeleton of the original engine (emu/engine/game.h,
- * POSE.md): BuildBoneMatrices called directly on the skeleton as it is,
+ * docs/pose.md): BuildBoneMatrices called directly on the skeleton as it is,
  * ComputeBonesWorldMatrices under a caller's base with the skeleton put
  * back afterwards, the bone MATRIX read back, and each pose helper called
  * alone at its profile address with the operands its profile row names.

@@ -63,7 +63,7 @@
  * BuildBoneMatrices once it is known, in ref/pose.h's text form
  * ("order=yxz,trig=x87-nearest,..."); without it the pose level searches.
  *
- * A pose helper of BuildBoneMatrices (POSE.md section 2) is a routine row
+ * A pose helper of BuildBoneMatrices (docs/pose.md section 2) is a routine row
  * with three more keys, all or none, which say how to call it at a leaf:
  *   "helper": its role, one of PROFILE_HELPER_MAP below (each role once);
  *   "params": one operand kind per argument, in push order reversed (the
@@ -114,7 +114,7 @@
 #define PROFILE_MAX_VERSIONS 24
 #define PROFILE_VERSION_DWORDS 4
 
-/* The routines the harness calls, by the names of ENGINE.md section 2. */
+/* The routines the harness calls, by the names of docs/engine.md section 2. */
 #define PROFILE_ROUTINE_MAP(XX)                                                \
     XX(FIELD_ALLOC, "Field_Alloc")                                             \
     XX(FIELD_FREE, "Field_Free")                                               \
@@ -136,7 +136,7 @@ typedef enum profile_routine_id {
         PROFILE_R__COUNT
 } profile_routine_id;
 
-/* Roles of the pose helpers (POSE.md section 2), by their profile names. */
+/* Roles of the pose helpers (docs/pose.md section 2), by their profile names. */
 #define PROFILE_HELPER_MAP(XX)                                                 \
     XX(SIN, "sin")                                                             \
     XX(COS, "cos")                                                             \

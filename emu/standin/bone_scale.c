@@ -1,7 +1,7 @@
 /*
  * emu/standin/bone_scale.c: Bone_ScaleColumns (0x508C30), the column
  * scaling of the scale path, with the three arguments of the game's
- * (POSE.md section 2): dst = src with column j times the Q12 vector's
+ * (docs/pose.md section 2): dst = src with column j times the Q12 vector's
  * v[j]. 32-bit products, arithmetic shift, cells wrapped to 16 bits (a
  * cell keeps bits 12..27 of its product: a 64-bit product gives the same
  * cells). Writes dst's nine cells only (its pad and translation are left

@@ -2,7 +2,7 @@
  * emu/standin/bone_stack.c: Bone_BuildStack (0x508400, an address of the
  * stand-in's own: the game has no such routine), standin.exe's
  * BuildBoneMatrices on the scale path (skeleton flag bit 0), laid out as
- * the byte-level notes lay the game's out (POSE.md section 2, scale=stack):
+ * the byte-level notes lay the game's out (docs/pose.md section 2, scale=stack):
  * two arrays on the stack, the matrices M without bone scale and the
  * running Q12 vectors v. In bone order, s the model scale:
  *   - a root (parent < 0, or not an earlier bone): M = L (the column code

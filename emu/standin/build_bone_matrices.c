@@ -1,8 +1,8 @@
 /*
  * emu/standin/build_bone_matrices.c: BuildBoneMatrices (0x508C90), the
  * runtime MATRIX of every bone (bone+0x10: s16 m[3][3], a pad, s32 t[3]),
- * laid out as the byte-level notes lay the game's out (POSE.md section 2)
- * at the stand-in's own option set (POSE.md section 3)
+ * laid out as the byte-level notes lay the game's out (docs/pose.md section 2)
+ * at the stand-in's own option set (docs/pose.md section 3)
  *   order=yxz,trig=x87-nearest,step=nearest-even,root=model,offset=-y,
  *   length=own,scale=stack,width=32
  * In bone order, s the model scale (skeleton+2):
@@ -40,10 +40,10 @@
  * stored one, and a root's L is times s first (root=model), then times v.
  *
  * Two versions compute the same cells and translations (the pad word
- * differs; POSE.md never compares it):
+ * differs; docs/pose.md never compares it):
  *
  * standin.exe (lean): under emulation a store costs far more than register
- * work and loads (ENGINE.md section 8), so a child bone's cells are worked
+ * work and loads (docs/engine.md section 8), so a child bone's cells are worked
  * out in registers, column by column, by bone_column.h's column code, each
  * cell written once; a root takes L from Fx_BoneRotation (the call keeps
  * the game's edge BuildBoneMatrices -> Fx_BoneRotation, by which the

@@ -5,7 +5,7 @@
 #include "emu/standin/standin.h"
 
 /* Moves the cursor down by (n + 3) & ~3 and returns that size, not the
- * cursor (ENGINE.md section 2). */
+ * cursor (docs/engine.md section 2). */
 u32 Field_Free(int n)
 {
     u32 size = (u32)(n + 3) & ~3u;

@@ -1,6 +1,6 @@
 /*
  * emu/standin/fx_apply.c: Fx_Apply (0x56C3D0), an s16 vector through a
- * matrix into an s32 vector: out = (m * v) >> 12 (POSE.md section 2), with
+ * matrix into an s32 vector: out = (m * v) >> 12 (docs/pose.md section 2), with
  * products and sums in standin.h's sa_dot_shift width (32 bits wrapping;
  * FF_STANDIN_WIDTH64 and FF_STANDIN_WIDTH_MIXED: 64 bits, exact) and an
  * arithmetic shift. Reads all of v before writing out.

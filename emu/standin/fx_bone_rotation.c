@@ -3,7 +3,7 @@
  * rotation of a bone from its three angles, in the stand-in's order yxz:
  * R = Ry * Rx * Rz, built from the identity by multiplying on the left by
  * the rightmost axis first (Fx_RotZ(a[2]), Fx_RotX(a[0]), Fx_RotY(a[1])),
- * each product rounded by Fx_MulCopy5 (POSE.md section 3, option
+ * each product rounded by Fx_MulCopy5 (docs/pose.md section 3, option
  * order=yxz). m's translation is left alone.
  *
  * The order is standin.h's SA_AXIS_1 .. SA_AXIS_3, which BuildBoneMatrices

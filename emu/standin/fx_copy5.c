@@ -1,6 +1,6 @@
 /*
  * emu/standin/fx_copy5.c: Fx_MulCopy5 (0x56C090), the product of two
- * matrices as POSE.md section 2 describes the game's: each cell the 32-bit
+ * matrices as docs/pose.md section 2 describes the game's: each cell the 32-bit
  * (wrapping) sum of three s16 products, divided by 4096 and rounded to
  * nearest, ties to even, kept as its low 16 bits (wraps, never
  * saturates); computed in a local MATRIX whose first 5 dwords (the cells

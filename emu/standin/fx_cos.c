@@ -1,7 +1,7 @@
 /*
  * emu/standin/fx_cos.c: Fx_Cos (0x56D100), the cosine of an angle (4096 =
  * one turn) in Q12: round-to-nearest-even(4096 cos(angle * 2 pi / 4096)),
- * the option trig=x87-nearest of POSE.md section 3. The result comes back
+ * the option trig=x87-nearest of docs/pose.md section 3. The result comes back
  * in EAX. The angle is an s16 passed as int.
  *
  * standin.exe reads the sine table a quarter turn on (mktrig.c checks that

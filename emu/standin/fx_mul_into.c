@@ -1,6 +1,6 @@
 /*
  * emu/standin/fx_mul_into.c: Fx_MulInto (0x56C270), b.rot = a.rot * b.rot
- * through Fx_MulCopy5 (POSE.md section 2). b's translation is left alone.
+ * through Fx_MulCopy5 (docs/pose.md section 2). b's translation is left alone.
  */
 #include "emu/standin/standin.h"
 

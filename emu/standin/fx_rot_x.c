@@ -1,7 +1,7 @@
 /*
  * emu/standin/fx_rot_x.c: Fx_RotX (0x56CFB0, an address of the stand-in's
- * own: the game's RotX is inferred, POSE.md section 2), m = Rx(angle) * m
- * through Fx_MulCopy5, Rx = [[1,0,0],[0,c,-s],[0,s,c]] in Q12 (POSE.md
+ * own: the game's RotX is inferred, docs/pose.md section 2), m = Rx(angle) * m
+ * through Fx_MulCopy5, Rx = [[1,0,0],[0,c,-s],[0,s,c]] in Q12 (docs/pose.md
  * section 3) with s, c from Fx_Sin and Fx_Cos. m's translation is left
  * alone.
  */

@@ -1,6 +1,6 @@
 /*
  * emu/standin/fx_rot_y.c: Fx_RotY (0x56D020), m = Ry(angle) * m through
- * Fx_MulCopy5, Ry = [[c,0,s],[0,1,0],[-s,0,c]] in Q12 (POSE.md section 3)
+ * Fx_MulCopy5, Ry = [[c,0,s],[0,1,0],[-s,0,c]] in Q12 (docs/pose.md section 3)
  * with s, c from Fx_Sin and Fx_Cos. m's translation is left alone.
  */
 #include "emu/standin/standin.h"

@@ -1,6 +1,6 @@
 /*
  * emu/standin/fx_rot_z.c: Fx_RotZ (0x56D090), m = Rz(angle) * m through
- * Fx_MulCopy5, Rz = [[c,-s,0],[s,c,0],[0,0,1]] in Q12 (POSE.md section 3)
+ * Fx_MulCopy5, Rz = [[c,-s,0],[s,c,0],[0,0,1]] in Q12 (docs/pose.md section 3)
  * with s, c from Fx_Sin and Fx_Cos. m's translation is left alone.
  */
 #include "emu/standin/standin.h"

@@ -1,6 +1,6 @@
 /*
  * emu/standin/fx_scale_rows.c: Fx_ScaleRows (0x56BEF0), the nine cells of
- * a matrix times a Q12 vector: row i times v[i] (POSE.md section 2: the
+ * a matrix times a Q12 vector: row i times v[i] (docs/pose.md section 2: the
  * engine uses it with uniform vectors only, where rows and columns agree).
  * 32-bit products, arithmetic shift, cells wrapped to 16 bits. Not called
  * by the stand-in's BuildBoneMatrices; there for the leaf level.

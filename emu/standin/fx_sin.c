@@ -1,7 +1,7 @@
 /*
  * emu/standin/fx_sin.c: Fx_Sin (0x56D130), the sine of an angle (4096 =
  * one turn) in Q12: round-to-nearest-even(4096 sin(angle * 2 pi / 4096)),
- * the option trig=x87-nearest of POSE.md section 3. The result comes back
+ * the option trig=x87-nearest of docs/pose.md section 3. The result comes back
  * in EAX. The angle is an s16 passed as int.
  *
  * standin.exe reads the table standin_sine (generated at build time from

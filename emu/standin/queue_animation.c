@@ -1,6 +1,6 @@
 /*
  * emu/standin/queue_animation.c: QueueAnimation (0x509520), as the public
- * notes describe it (POSE.md section 5): the body's SLOW and FAST cleared,
+ * notes describe it (docs/pose.md section 5): the body's SLOW and FAST cleared,
  * then set from the entity's status byte (+9: Slow wins over Haste) when
  * the sequence pair at +0x74 agrees (its bytes 0 and 2, read with no NULL
  * check and only when a status is set) and +2 bit 3 is clear; the

@@ -1,6 +1,6 @@
 /*
  * emu/standin/read_animation.c: Battle_ReadAnimation (0x508F90), one tick
- * of animation decoding (ENGINE.md section 4): one frame, two under FAST,
+ * of animation decoding (docs/engine.md section 4): one frame, two under FAST,
  * each frame halved under SLOW after frame 0, the cursor saved back into
  * the AnimCmd except on a SLOW half-step, then the bone matrices rebuilt.
  *

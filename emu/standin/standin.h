@@ -1,13 +1,13 @@
 /*
  * emu/standin/standin.h: the game's structures as the stand-in engine sees
- * them (ENGINE.md section 3), the stand-in's fixed symbols and the
+ * them (docs/engine.md section 3), the stand-in's fixed symbols and the
  * prototypes of its routines.
  *
  * Guest code only: every file of emu/standin/ is cross-built for i686
  * Windows into standin.exe, whose routines standin.ld links at the game's
  * addresses. Nothing here is part of the host build, nothing here may
  * include a host header other than <stdint.h>, and nothing here is derived
- * from the game's code: it is written from the contract in ENGINE.md.
+ * from the game's code: it is written from the contract in docs/engine.md.
  *
  * The routines carry the engine's names (the names the profiles use), not
  * a module prefix: in standin.exe they are the engine.
@@ -156,7 +156,7 @@ extern const volatile u32 standin_unmapped; /* 0xDEAD0000 */
 extern const u8 standin_position_widths[4];
 extern const u8 standin_rotation_widths[4];
 
-/* Engine routines (ENGINE.md section 2), all cdecl. */
+/* Engine routines (docs/engine.md section 2), all cdecl. */
 u32 Field_Alloc(int n);
 u32 Field_Free(int n);
 s16 bitReader(sa_cursor *rd, s16 n);
@@ -177,7 +177,7 @@ int Anim_Halve(int delta);
 
 /*
  * Matrix helpers of BuildBoneMatrices at the addresses of the game's own
- * helpers (POSE.md section 2; Fx_RotX's address is the stand-in's own).
+ * helpers (docs/pose.md section 2; Fx_RotX's address is the stand-in's own).
  * MATRIX cells are Q12, angles s16 with 4096 = one turn (passed as int),
  * an SVECTOR is s16[3], a VECTOR s32[3]. Every product of two matrices
  * goes through Fx_MulCopy5 (round to nearest, ties to even, 16-bit wrap);
@@ -231,7 +231,7 @@ SA_INLINE void sa_identity(sa_matrix *m)
  */
 
 /* round-to-nearest-even(sum / 4096), low 16 bits: the cell rounding of the
- * Copy5 product (POSE.md section 2). A 32-bit wrap of the sum moves the
+ * Copy5 product (docs/pose.md section 2). A 32-bit wrap of the sum moves the
  * quotient by 2^20, which leaves its low 16 bits alone.
  *   FF_STANDIN_X87: on the x87 as the game's (fild, times the float 1/4096,
  *     plus the double 2^52 + 2^31, fstp, low word of the double);
@@ -270,7 +270,7 @@ SA_INLINE s16 sa_round_q12(s32 sum)
  *   FF_STANDIN_WIDTH64: both in 64 bits;
  *   FF_STANDIN_WIDTH_MIXED: the translations' sums in 64 bits, the running
  *     vectors in 32.
- * (POSE.md section 3, the width per site: width-t and width-vec of the pose
+ * (docs/pose.md section 3, the width per site: width-t and width-vec of the pose
  * convention. The column scaling and the model scale keep bits a 32-bit
  * product holds exactly: no width shows there.)
  */

@@ -1,6 +1,6 @@
 /*
  * emu/standin/start_clip.c: StartClip (0x509440), restarts a model on a
- * clip (ENGINE.md section 5) and decodes its frame 0. Does not check the
+ * clip (docs/engine.md section 5) and decodes its frame 0. Does not check the
  * clip index against the section's count (the engine does not).
  *
  * Mutant E: the root translation is kept instead of being zeroed.

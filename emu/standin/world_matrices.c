@@ -1,20 +1,20 @@
 /*
  * emu/standin/world_matrices.c: ComputeBonesWorldMatrices (0x5095B0),
  * every bone's MATRIX composed in place under a world base: bone.matrix =
- * Compose(base, bone.matrix) (POSE.md section 1): m = Copy5(base.m, m),
+ * Compose(base, bone.matrix) (docs/pose.md section 1): m = Copy5(base.m, m),
  * t = ((base.m * t) >> 12) + base.t, the products and sum in standin.h's
  * sa_dot_shift width (32 bits wrapping; FF_STANDIN_WIDTH64 and
  * FF_STANDIN_WIDTH_MIXED: 64 bits, exact), an arithmetic shift. The base
  * is only read (it must not lie in the skeleton). Returns 0.
  *
  * standin.exe (lean): under Unicorn 2.0.1 every emulated store costs about
- * 0.2 us while register work and loads are nearly free (ENGINE.md section
+ * 0.2 us while register work and loads are nearly free (docs/engine.md section
  * 8), so each bone is composed in place without calling Fx_Compose:
  * column j of the result depends on column j of the bone's cells only, so
  * each column is read into registers and its three cells written once;
  * the translation likewise. 13 stores a bone (the cells, the translation,
  * the bone pointer) against 46 through Fx_Compose. The pad word is left
- * as it is (POSE.md never compares it). The cell rounding is standin.h's
+ * as it is (docs/pose.md never compares it). The cell rounding is standin.h's
  * sa_round_q12, shared with Fx_MulCopy5, and so is its mutant
  * FF_MUTANT_POSE_FLOOR (the floor mutant changes this routine too).
  *

@@ -44,7 +44,7 @@ const char *cell_mat_from_name(cell_mat_from m)
                                          : NULL;
 }
 
-/* 4096 = 360 degrees (ENGINE.md section 3). */
+/* 4096 = 360 degrees (docs/engine.md section 3). */
 #define CELL_TURN 4096
 
 cell_class cell_classify(field_id f, int32_t ref, int32_t orig)

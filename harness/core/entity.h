@@ -2,7 +2,7 @@
  * harness/core/entity.h: the trace of one entity on one clip, from either
  * side, and its comparison. An entity is a body and at most one weapon
  * model driven by one clock (QueueAnimation, then AdvanceBy1 until the
- * body's end call: POSE.md section 5); after every call the state of both
+ * body's end call: docs/pose.md section 5); after every call the state of both
  * models is one row of each model's trace, so both traces have one tick
  * per call.
  *
@@ -74,7 +74,7 @@ int32_t ent_weapon_end(const trace *weapon);
 
 /*
  * The weapon's root minus the body's root, axis k (0..2), at tick i: the
- * offset that places the weapon in the hand (POSE.md section 5). 0 when a
+ * offset that places the weapon in the hand (docs/pose.md section 5). 0 when a
  * model does not carry that root field or has no tick i.
  */
 int32_t ent_root_offset(const ent_trace *t, size_t i, int k);

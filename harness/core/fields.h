@@ -49,7 +49,7 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
  * carry the skeleton's fields (areas SKEL and BONE) only. */
 #define FIELD_FRAMES_OPTIONAL 4
 
-/* A bone's PsyQ MATRIX (POSE.md section 1): s16 m[3][3], a pad, s32 t[3]. */
+/* A bone's PsyQ MATRIX (docs/pose.md section 1): s16 m[3][3], a pad, s32 t[3]. */
 #define FIELD_BONE_M(r, c) (0x10 + 2 * (3 * (r) + (c)))
 #define FIELD_BONE_T(k) (0x24 + 4 * (k))
 
@@ -124,7 +124,7 @@ typedef enum field_level { FIELD_LEVEL_FRAME, FIELD_LEVEL_POSE, FIELD_LEVEL__COU
 #define FIELD_MAP_EXTRA(XX)
 #endif
 
-/* The world matrices, after the call: POSE.md section 1's MATRIX, composed. */
+/* The world matrices, after the call: docs/pose.md section 1's MATRIX, composed. */
 #define FIELD_MAP_WORLD(XX)                                                                    \
     FIELD_WORLD_ROWS(XX, WORLD, "world")                                                       \
     FIELD_WORLD_ROWS(XX, PLACED, "placed")

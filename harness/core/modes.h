@@ -38,7 +38,7 @@ unsigned mode_count(unsigned mask);
 /*
  * The entity level's statuses: the entity's status byte (+9: 0x80 Slow,
  * 0x40 Haste) through which the game's QueueAnimation (0x509520) reaches a
- * speed, given a valid sequence pair and +2 bit 3 clear (POSE.md section
+ * speed, given a valid sequence pair and +2 bit 3 clear (docs/pose.md section
  * 5), and the mode the public notes say it turns each into (Slow wins over
  * Haste). The entity level runs the modes some status reaches, each mode's
  * clips under the first status that reaches it, the AnimCmd flags also

@@ -360,7 +360,7 @@ typedef struct run_totals {
     uint64_t ticks_ref, ticks_orig;
     uint64_t leaf_calls, leaf_mismatches, leaf_faults;
     uint64_t cache_rejected; /* cache entries refused (key, length or checksum): re-emulated */
-    uint64_t x87_limit;      /* mismatches within the x87 emulation limit (POSE.md section 4) */
+    uint64_t x87_limit;      /* mismatches in the x87 emulation limit (docs/pose.md section 4) */
     /* differing values of the clips whose cells were collected, by class, and
      * the whole-turn ones by whether their bone matrices differed */
     uint64_t cells[CELL__COUNT];

@@ -1,5 +1,5 @@
 /*
- * harness/run/leaf_pose.c: the leaf level of the pose helpers (POSE.md
+ * harness/run/leaf_pose.c: the leaf level of the pose helpers (docs/pose.md
  * section 2), called alone through their profile rows (emu_game_pose_helper)
  * and compared with ref/pose.h's helpers under the run's convention:
  *   sin, cos   every s16 angle (65,536 each), with a tally of the angles

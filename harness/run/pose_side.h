@@ -108,7 +108,7 @@ void pose_ref_world_under(const uint8_t *skel, unsigned bones, const ref_pose_op
 void pose_ref_bases(ref_matrix base[2]);
 
 /*
- * A weapon's two bases, base o attach (POSE.md section 5) for the identity
+ * A weapon's two bases, base o attach (docs/pose.md section 5) for the identity
  * and the fixed base: the attach matrix is the rotation of the slot's s16
  * X/Y/Z angles in the order zyx (R = Rz.Ry.Rx) under o's trig and step,
  * with the slot's translation; composed with ref_pose_compose. Built by

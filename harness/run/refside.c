@@ -58,7 +58,7 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
     return rc;
 }
 
-/* The near bit of a pose field's value (bone matrix layout, POSE.md section 1). */
+/* The near bit of a pose field's value (bone matrix layout, docs/pose.md section 1). */
 static uint16_t near_bit(field_id f)
 {
     uint32_t off = field_def_of(f)->offset;

@@ -34,7 +34,7 @@ int refside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *hav
                  const ref_pose_opts *pose, trace *out, ff_error *err);
 
 /*
- * The emulation limit (POSE.md section 4) of one pose value: replays clip
+ * The emulation limit (docs/pose.md section 4) of one pose value: replays clip
  * with pose up to call tick and says, in *near, whether the value of (f,
  * bone) there depends on a sin or cos whose exact value lies within 2^-20
  * of its rounding boundary (ref/pose.h), where an x87 and Unicorn's
@@ -48,7 +48,7 @@ int refside_near(ref_anim *a, uint8_t flags, uint32_t clip, const ref_pose_opts 
  * The read of the stream that produced (f, bone)'s value at call tick: the
  * clip replayed by the reference up to that call with a read log on it
  * (ref/readlog.h), the log's value-reader records matched to fields in the
- * order Battle_ReadAnimation reads them (ENGINE.md section 4: per pass the
+ * order Battle_ReadAnimation reads them (docs/engine.md section 4: per pass the
  * root x, y, z, the mode bit, then per bone its rotation x, y, z and, on
  * the scale path, its scale x, y, z), the last one of the call kept (the
  * second pass's under FAST). *found is 0 for a field no read produces (the

@@ -1,5 +1,5 @@
 /*
- * harness/traces/trace_json.h: Trace JSON Lines v1 (DESIGN.md), the format
+ * harness/traces/trace_json.h: Trace JSON Lines v1 (docs/design.md), the format
  * `ff8diff decode` prints, `ff8diff record` stores and outside decoders
  * emit. One object per call on one clip:
  *

@@ -3,7 +3,7 @@
  * Bodies pair with their character's weapons by name (read here, not by
  * corpus/pairs.c) with equal clip counts and only the planted longer weapon
  * clips; the vanilla preset holds the game's cast with its clip counts
- * (POSE.md section 5); SLOW+FAST reads past every character clip on the
+ * (docs/pose.md section 5); SLOW+FAST reads past every character clip on the
  * body and on the weapons, measured with the reference engine; synth_write
  * leaves the entities manifest.
  */
@@ -81,7 +81,7 @@ Test(synth_cast, body_and_weapon_pairs)
     }
 }
 
-/* The vanilla cast (POSE.md section 5; numbers and weapon counts from corpus/README.md). */
+/* The vanilla cast (docs/pose.md section 5; numbers and weapon counts from corpus/README.md). */
 static const struct {
     const char *who;
     const char *bodies[2];
@@ -165,7 +165,7 @@ static size_t reach(const dat_file *d, uint32_t c, uint8_t flags)
 }
 
 /*
- * 1 when SLOW+FAST reads clip c past what normal mode reads. ENGINE.md
+ * 1 when SLOW+FAST reads clip c past what normal mode reads. docs/engine.md
  * section 4: the counter runs to 2n - 1 at two frames a call, the cursor
  * kept every other call, so a call that is not kept decodes the two frames
  * after the kept cursor: for n >= 2 the last such call reaches stream frame

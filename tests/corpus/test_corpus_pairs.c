@@ -1,7 +1,7 @@
 /*
  * tests/corpus/test_corpus_pairs.c: which entities a corpus runs. Hand-made
  * name lists with their kinds and clip counts; every expected entity,
- * reason and count is worked out from the rules of corpus/pairs.h (POSE.md
+ * reason and count is worked out from the rules of corpus/pairs.h (docs/pose.md
  * section 5). The entities manifest: hand-written JSON texts, good and bad.
  */
 #include <criterion/criterion.h>

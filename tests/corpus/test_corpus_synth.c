@@ -2,9 +2,9 @@
  * tests/corpus/test_corpus_synth.c: synthetic corpora. Same seed, same
  * bytes; every file parses and decodes in every mode without leaving the
  * file; the small preset covers every corner, checked by walking each
- * clip's bit stream field by field (ENGINE.md sections 3-4) while the
+ * clip's bit stream field by field (docs/engine.md sections 3-4) while the
  * reference engine decodes it; the vanilla preset has the game's figures
- * (ENGINE.md section 7), measured from the files. The characters are
+ * (docs/engine.md section 7), measured from the files. The characters are
  * tested in test_corpus_cast.c.
  */
 #include <criterion/criterion.h>

@@ -1,7 +1,7 @@
 /*
  * tests/emu/te.h: helpers shared by the emu suites: paths of the build's
  * stand-in outputs, file reading, loud must-succeed wrappers, a bit packer
- * written here from ENGINE.md (independent of ref/encode.c) and a tiny
+ * written here from docs/engine.md (independent of ref/encode.c) and a tiny
  * hand-made model file with one or more clips.
  *
  * Test code only.
@@ -45,7 +45,7 @@ typedef struct te_bits {
 } te_bits;
 void te_put(te_bits *b, uint32_t v, int n);
 size_t te_bytes(const te_bits *b);
-/* Narrowest encodings (widths 3/6/9/16 and 3/6/8/12, ENGINE.md section 2). */
+/* Narrowest encodings (widths 3/6/9/16 and 3/6/8/12, docs/engine.md section 2). */
 void te_pos(te_bits *b, int v);
 void te_rot(te_bits *b, int v);   /* 0 is written as the absent bit */
 void te_scale(te_bits *b, int v); /* 1024 is the absent bit */

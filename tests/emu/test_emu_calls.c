@@ -1,7 +1,7 @@
 /*
  * tests/emu/test_emu_calls.c: every stand-in routine called through the
  * engine core (emu_call on guest memory this suite lays out itself), with
- * results worked out by hand from ENGINE.md; and the stand-in's symbols
+ * results worked out by hand from docs/engine.md; and the stand-in's symbols
  * sitting at the profile's addresses.
  */
 #include <criterion/criterion.h>
@@ -139,7 +139,7 @@ Test(calls, field_alloc_and_free_move_the_cursor)
     cr_assert_eq(f.addr, base + 8, "cursor 0x%x", f.addr);
     cr_assert(strstr(f.detail, "8 bytes") != NULL, "%s", f.detail);
     /* Field_Free(13) moves it down by 16 and returns that size, not the
-     * cursor (ENGINE.md section 2). */
+     * cursor (docs/engine.md section 2). */
     n = 13;
     cr_assert_eq(emu_call(eng, te_routine(prof, "Field_Free"), &n, 1, &eax, &f), -1);
     cr_assert_eq(f.kind, EMU_FAULT_SCRATCH);
@@ -256,7 +256,7 @@ Test(calls, routines_sit_at_the_profile_addresses)
         checked++;
     }
     cr_assert_geq(checked, 18u);
-    /* The engine's addresses of ENGINE.md section 2. */
+    /* The engine's addresses of docs/engine.md section 2. */
     static const struct {
         const char *name;
         uint32_t addr;

@@ -4,7 +4,7 @@
  * different clip lengths, and with a NULL weapon slot (values worked out by
  * hand from te.c's clip), the guest layout of the weapon slot, the speed
  * QueueAnimation decides from the entity's +2, status byte and sequence
- * pair (POSE.md section 5), a fault of the faulty variant with both files
+ * pair (docs/pose.md section 5), a fault of the faulty variant with both files
  * restored, and refusals.
  */
 #include <criterion/criterion.h>

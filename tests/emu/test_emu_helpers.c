@@ -2,7 +2,7 @@
  * tests/emu/test_emu_helpers.c: each matrix helper of the stand-in called
  * alone at its address through emu_game_pose_helper, driven by the
  * profile's helper rows (so a wrong signature in the profile fails here),
- * with inputs and results worked out by hand from POSE.md; sin and cos
+ * with inputs and results worked out by hand from docs/pose.md; sin and cos
  * over every s16 angle against the formula evaluated on the host; the x87
  * variant against the default on many inputs; and a result returned on
  * the x87 stack.

@@ -2,7 +2,7 @@
  * tests/emu/test_emu_pose.c: the stand-in's BuildBoneMatrices and
  * ComputeBonesWorldMatrices called through the game layer (emu/engine/game.h) on
  * small hand-made skeletons, every cell and translation checked against
- * values worked out by hand from POSE.md at the stand-in's option set
+ * values worked out by hand from docs/pose.md at the stand-in's option set
  *   order=yxz,trig=x87-nearest,step=nearest-even,root=model,offset=-y,
  *   length=own,scale=stack,width=32
  * (emu/standin/README.md); the pad word is never compared. BuildBoneMatrices

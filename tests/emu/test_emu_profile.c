@@ -1,6 +1,6 @@
 /*
  * tests/emu/test_emu_profile.c: profile parsing: the built-in profiles hold
- * the values of ENGINE.md, and every kind of bad field is refused with an
+ * the values of docs/engine.md, and every kind of bad field is refused with an
  * error naming the source and the key.
  */
 #include <criterion/criterion.h>
@@ -71,7 +71,7 @@ Test(profile, steam_profile_holds_the_engine_facts)
     cr_assert_eq(p.x87_control, 0x27Fu, "the default control word");
 }
 
-/* The pose helpers of the game's profile, with the arities of the public notes (POSE.md 2). */
+/* The pose helpers of the game's profile, with the arities of the public notes (docs/pose.md 2). */
 Test(profile, steam_profile_has_the_pose_helper_rows)
 {
     emu_profile p;

@@ -3,7 +3,7 @@
  * reference engine over every clip of a parsed model file in every mode.
  *
  * What an accepted file must satisfy is checked from the raw bytes by the
- * format's own arithmetic (ENGINE.md sections 3 and 6), not through the
+ * format's own arithmetic (docs/engine.md sections 3 and 6), not through the
  * parser's fields alone. Never prints or aborts.
  */
 #include <stdio.h>

@@ -17,7 +17,7 @@ void ft_make_trace(trace *t, size_t n)
     memset(skel, 0, sizeof skel);
     skel[0] = 2;
     for (size_t i = 0; i < n; i++) {
-        /* AnimCmd: +0 clip, +1 flags, +2 off, +4 bit, +6 frame, +7 total (ENGINE.md 3) */
+        /* AnimCmd: +0 clip, +1 flags, +2 off, +4 bit, +6 frame, +7 total (docs/engine.md 3) */
         cmd[0] = 3;
         cmd[1] = 0x01;
         le_put16(cmd + 2, (uint16_t)(1 + 4 * i));

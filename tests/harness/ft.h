@@ -1,6 +1,6 @@
 /*
  * tests/harness/ft.h: traces for the field-table suites, built from the
- * game's bytes (an AnimCmd and a skeleton written at ENGINE.md's offsets by
+ * game's bytes (an AnimCmd and a skeleton written at docs/engine.md's offsets by
  * hand), so that reading fields through the table is tested too.
  */
 #ifndef FF8_TESTS_HARNESS_FT_H

@@ -2,7 +2,7 @@
  * tests/harness/test_harness_fields.c: the field table and what is derived
  * from it: names, order, memory locations, trace layouts, the comparer's
  * first divergence, and Trace JSON Lines written and read back. Expected
- * values are worked out by hand from ENGINE.md and POSE.md offsets.
+ * values are worked out by hand from docs/engine.md and docs/pose.md offsets.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -49,7 +49,7 @@ Test(fields, names_and_parse_round_trip)
     cr_assert_eq(field_parse("m[1][2]", &f, &bone), -1, "a per-bone kind needs its bone");
 }
 
-/* Where each field lives, from ENGINE.md section 3 and POSE.md section 1. */
+/* Where each field lives, from docs/engine.md section 3 and docs/pose.md section 1. */
 Test(fields, locations_are_the_games)
 {
     static const struct {

@@ -45,7 +45,7 @@ uint8_t *hs_monster(unsigned bones, unsigned nclips, const uint8_t *frames, uint
 
 unsigned hs_clips(const uint8_t *data, size_t size)
 {
-    /* Kinds with a model: 11, 7, 10 and 8 sections (ENGINE.md section 6). */
+    /* Kinds with a model: 11, 7, 10 and 8 sections (docs/engine.md section 6). */
     if (size < 16) return 0;
     uint32_t n = le_u32(data);
     if (n != 11 && n != 7 && n != 10 && n != 8) return 0;

@@ -5,7 +5,7 @@
  * ones of every kind a hostile corpus has; an archive corpus holds good and
  * broken entries. Each broken file must come out as bad_input with an error
  * naming what is wrong (the expected kind, offset and words are worked out
- * here from the format, ENGINE.md section 6); every good clip must still be
+ * here from the format, docs/engine.md section 6); every good clip must still be
  * compared and match in every mode; totals and the exit code (2: bad input,
  * no mismatch or fault) must agree.
  */

@@ -15,7 +15,7 @@
 #include "corpus/synth.h"
 #include "tests/hostile/hs.h"
 
-/* Battle_ReadAnimation's slot in the executable (ENGINE.md section 2:
+/* Battle_ReadAnimation's slot in the executable (docs/engine.md section 2:
  * 0x508F90, the next routine at 0x5092A0). */
 #define READ_ANIMATION_FIRST 0x508F90u
 #define READ_ANIMATION_LAST 0x50929Fu

@@ -133,7 +133,7 @@ const entity_result *mt_ent_find(const run_results *r, const char *body, const c
  */
 void mt_ent_check(const run_results *r, const mt_ent_expect *e, size_t n);
 
-/* Ticks the reference makes on an n-frame clip in mode m (worked out from ENGINE.md). */
+/* Ticks the reference makes on an n-frame clip in mode m (worked out from docs/engine.md). */
 uint32_t mt_ticks(unsigned n, mode_id m);
 /* Asserts ref_ticks of every result against mt_ticks. */
 void mt_check_ticks(const run_results *r);

@@ -3,7 +3,7 @@
  * frame, and the first divergence each mutant must show on them, worked
  * out by hand (every (clip, mode) not listed must match).
  *
- * Conventions of the derivations (ENGINE.md sections 4 and 5):
+ * Conventions of the derivations (docs/engine.md sections 4 and 5):
  *  - tick 0 is StartClip's call, which decodes frame 0; every later tick
  *    is one Battle_ReadAnimation call. An n-frame clip has total = n, or
  *    2n-1 under SLOW; FAST decodes two frames per call.

@@ -13,7 +13,7 @@
  *   Rx = [[1,0,0],[0,c,-s],[0,s,c]], Ry = [[c,0,s],[0,1,0],[-s,0,c]],
  *   Rz = [[c,-s,0],[s,c,0],[0,0,1]],
  * and a local rotation in order "yxz" is built from the identity by
- * multiplying on the left by Rz, then Rx, then Ry: R = Ry.Rx.Rz (POSE.md 3).
+ * multiplying on the left by Rz, then Rx, then Ry: R = Ry.Rx.Rz (docs/pose.md 3).
  * Each model's clip has two frames, the second all zero deltas (mode bit as
  * the first), so tick 0 holds the same state in every mode (FAST decodes
  * both frames at tick 0): the first divergence is at tick 0, cursor (1, 0),
@@ -214,7 +214,7 @@ Test(pose_level, search_names_the_mutants_order)
 }
 
 /*
- * The x87 emulation limit (POSE.md section 4), shown apart. Rotation x =
+ * The x87 emulation limit (docs/pose.md section 4), shown apart. Rotation x =
  * -2048 (-180 degrees): 4096 sin(-pi) is -5e-13 in double. Under trig
  * x87-floor (the reference's option here) it floors to -1, and the value
  * lies within 2^-20 of the integer 0, the kind of value an x87 and
@@ -296,7 +296,7 @@ Test(pose_level, helpers_alone)
     run_results_free(&r);
 }
 
-/* ---- the pose level on entities (POSE.md section 5) ---- */
+/* ---- the pose level on entities (docs/pose.md section 5) ---- */
 
 /*
  * The lockstep corpus (mt_corpus.c: body d4c001, weapon d4w001, monster

@@ -1,7 +1,7 @@
 /*
  * tests/ref/tb.h: test builders shared by the ref suites: a bit packer that
  * is independent of ref/encode.c (explicit value types, widths written out
- * here from ENGINE.md), a skeleton filler, an in-memory battle .dat
+ * here from docs/engine.md), a skeleton filler, an in-memory battle .dat
  * assembler and loud assertion helpers.
  *
  * Test code only: builders allocate exact-size buffers so that AddressSanitizer

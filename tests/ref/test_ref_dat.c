@@ -1,6 +1,6 @@
 /*
  * tests/ref/test_ref_dat.c: dat_parse on every valid kind and on malformed
- * files of every sort (ENGINE.md section 6). The base monster's layout is
+ * files of every sort (docs/engine.md section 6). The base monster's layout is
  * worked out by hand below; each malformed case patches one field of it and
  * names the error kind and the absolute offset expected.
  */

@@ -235,7 +235,7 @@ static int16_t scale_value(uint64_t *s)
     }
 }
 
-/* Bits the narrowest encoding takes, from the width tables of ENGINE.md. */
+/* Bits the narrowest encoding takes, from the width tables of docs/engine.md. */
 static size_t pos_bits(int v)
 {
     return 2 + (v >= -4 && v <= 3 ? 3 : v >= -32 && v <= 31 ? 6 : v >= -256 && v <= 255 ? 9 : 16);
@@ -260,7 +260,7 @@ typedef struct clip_data {
     int16_t *scale; /* frames * bones * 3 */
 } clip_data;
 
-/* Keeps streams under the s16 cursor offset's reach (ENGINE.md section 3:
+/* Keeps streams under the s16 cursor offset's reach (docs/engine.md section 3:
  * AnimCmd +2 is an s16), as every real clip is. */
 #define STREAM_BUDGET_BITS (8u * 32000u)
 

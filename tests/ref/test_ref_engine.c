@@ -1,6 +1,6 @@
 /*
  * tests/ref/test_ref_engine.c: StartClip and Battle_ReadAnimation in the
- * four modes (ENGINE.md sections 4 and 5), on streams packed by hand with
+ * four modes (docs/engine.md sections 4 and 5), on streams packed by hand with
  * explicit value types so every cursor position can be counted in bits.
  * Each expected value is worked out in the comment next to it.
  */

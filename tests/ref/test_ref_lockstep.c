@@ -1,9 +1,9 @@
 /*
  * tests/ref/test_ref_lockstep.c: QueueAnimation / AdvanceBy1 on a body and
- * an optional weapon (ENGINE.md sections 2, 3 and 6): the weapon is started
+ * an optional weapon (docs/engine.md sections 2, 3 and 6): the weapon is started
  * and advanced first, each model runs by its own frame count, and the
  * result is the body's; the speed QueueAnimation decides from the entity's
- * +2, status byte and sequence pair (POSE.md section 5), as vectors.
+ * +2, status byte and sequence pair (docs/pose.md section 5), as vectors.
  */
 #include <criterion/criterion.h>
 #include <string.h>

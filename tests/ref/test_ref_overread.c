@@ -1,5 +1,5 @@
 /*
- * tests/ref/test_ref_overread.c: where the stream is read from (ENGINE.md
+ * tests/ref/test_ref_overread.c: where the stream is read from (docs/engine.md
  * sections 3 and 4): SLOW+FAST reading past a clip's stream into the bytes
  * that follow it in the file, the error when that read passes the end of
  * the file, and the cursor offset kept as an s16 from the clip start.

@@ -1,5 +1,5 @@
 /*
- * tests/ref/test_ref_pose_math.c: the helpers of BuildBoneMatrices (POSE.md
+ * tests/ref/test_ref_pose_math.c: the helpers of BuildBoneMatrices (docs/pose.md
  * section 2) at their edges: sin / cos per trig option, the Copy5 product
  * (ties, floors of negatives, sums that wrap), axis and local rotations per
  * order and step, (M.v) >> 12, Compose, the scale path and the MATRIX

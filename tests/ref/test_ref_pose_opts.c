@@ -2,7 +2,7 @@
  * tests/ref/test_ref_pose_opts.c: the pose options of ref/pose.h: the text
  * form (parse, canonical print, every error), one option at a time and the
  * enumerator over the whole space. The names and counts expected here are
- * written out from POSE.md section 3, not taken from the code's tables.
+ * written out from docs/pose.md section 3, not taken from the code's tables.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
     "order=xyz,trig=x87-nearest,step=nearest-even,root=model,offset=+z,length=parent,"            \
     "scale=stack," WIDTHS_32
 
-/* POSE.md section 3, in the canonical order (default first). */
+/* docs/pose.md section 3, in the canonical order (default first). */
 #define NKEYS 11
 static const struct {
     const char *key;

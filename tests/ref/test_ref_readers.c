@@ -1,6 +1,6 @@
 /*
  * tests/ref/test_ref_readers.c: bitReader and the three value readers
- * (ENGINE.md sections 2-3) on hand-assembled bytes. Expected values are
+ * (docs/engine.md sections 2-3) on hand-assembled bytes. Expected values are
  * worked out by hand in the comments, or from the definition of n-bit
  * two's complement for the exhaustive width x offset sweep.
  */
