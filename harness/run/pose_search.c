@@ -228,17 +228,20 @@ static int refine(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best, wor
     return 1;
 }
 
-/* 1 when s posed under o with key at value 0 and at value 1 differs anywhere. */
+/*
+ * 1 when s posed under o (already in w[0]) and under o with key's value
+ * flipped (into w[1]) differs anywhere: a two-valued key's values told apart.
+ */
+_Static_assert(REF_WIDTH__COUNT == 2, "the keys that show in sums are two-valued widths");
+
 static int tells_values(const pose_state *s, const ref_pose_opts *o, ref_pose_key key, work *w)
 {
-    ref_pose_opts o0 = *o, o1 = *o;
-    ref_pose_opts_set(&o0, key, 0);
-    ref_pose_opts_set(&o1, key, 1);
-    work a = {w[0].skel, w[0].world, w[0].placed}, b = {w[1].skel, w[1].world, w[1].placed};
-    pose_ref(s, &o0, 1, &a);
+    ref_pose_opts o1 = *o;
+    ref_pose_opts_set(&o1, key, ref_pose_opts_get(o, key) ? 0u : 1u);
+    work b = {w[1].skel, w[1].world, w[1].placed};
     pose_ref(s, &o1, 1, &b);
-    return memcmp(a.skel, b.skel, s->len) || memcmp(a.world, b.world, s->len) ||
-           memcmp(a.placed, b.placed, s->len);
+    return memcmp(w[0].skel, b.skel, s->len) || memcmp(w[0].world, b.world, s->len) ||
+           memcmp(w[0].placed, b.placed, s->len);
 }
 
 /* The sums' stage: the sampled states that tell each site apart, then the stage. */
@@ -249,6 +252,8 @@ static int sums_stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
     for (size_t i = 0; i < sm->n; i++) {
         int any = 0;
         if (overruns(&sm->s[i])) continue;
+        work a = {w[0].skel, w[0].world, w[0].placed};
+        pose_ref(&sm->s[i], best, 1, &a); /* once; each site's flip is compared with it */
         for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
             if (ref_pose_key_shows((ref_pose_key)k) != REF_SHOWS_SUMS) continue;
             int t = tells_values(&sm->s[i], best, (ref_pose_key)k, w);
