@@ -100,8 +100,10 @@ static void helper_clashes(const solver *sv, locate_result *out)
             if (j == i || sv->p->routines[j].helper >= 0 || o->status != LOCATE_FOUND ||
                 o->address != h->address)
                 continue;
+            char name[sizeof o->name]; /* a copy: o and h lie in one array */
+            memcpy(name, o->name, sizeof name);
             h->status = LOCATE_NOT_FOUND;
-            snprintf(h->why, sizeof h->why, "its one candidate 0x%X is %s", h->address, o->name);
+            snprintf(h->why, sizeof h->why, "its one candidate 0x%X is %s", h->address, name);
             h->address = 0;
             break;
         }
