@@ -30,6 +30,7 @@ static uint8_t *zzz_image(const zzz_input *in, size_t n, size_t *size)
     TS_OK(zzz_write(path, in, n, &err), &err);
     uint8_t *data = (uint8_t *)ts_read(path, size);
     free(path);
+    free(dir);
     return data;
 }
 
@@ -198,6 +199,7 @@ Test(zzz, archive_reads_through_ranges_at_a_base_offset)
     free(fi);
     free(path);
     free(fipath);
+    free(dir);
     free(flpath);
 }
 

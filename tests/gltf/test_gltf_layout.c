@@ -131,7 +131,7 @@ static unsigned corpus_accepted(const char *dir, const char *corpus, const char 
     return checked;
 }
 
-Test(layout, each_files_own_export_is_accepted_under_every_scale_reading, .timeout = 600)
+Test(layout, each_files_own_export_is_accepted_under_every_scale_reading)
 {
     char *dir = ts_tempdir();
     /* The defaults (root=model, scale=stack: the notes' layout), then the older readings. */
@@ -272,7 +272,7 @@ static cJSON *glb_json(const char *path)
     return j;
 }
 
-Test(layout, a_scale_under_a_rotation_is_placed_by_world_and_carried_whole, .timeout = 120)
+Test(layout, a_scale_under_a_rotation_is_placed_by_world_and_carried_whole)
 {
     char *dir = ts_tempdir();
     gpose_scene s;
@@ -324,7 +324,7 @@ Test(layout, a_scale_under_a_rotation_is_placed_by_world_and_carried_whole, .tim
     ts_rmtree(dir);
 }
 
-Test(layout, one_wild_clip_of_28_departs_and_the_others_still_map, .timeout = 120)
+Test(layout, one_wild_clip_of_28_departs_and_the_others_still_map)
 {
     char *dir = ts_tempdir();
     gpose_scene s, wild;
@@ -366,7 +366,7 @@ Test(layout, one_wild_clip_of_28_departs_and_the_others_still_map, .timeout = 12
     ts_rmtree(dir);
 }
 
-Test(layout, a_joint_its_name_does_not_number_is_reported_unmatched, .timeout = 120)
+Test(layout, a_joint_its_name_does_not_number_is_reported_unmatched)
 {
     char *dir = ts_tempdir();
     gpose_scene s;
