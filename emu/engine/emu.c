@@ -32,6 +32,8 @@ const emu_ops *emu_engine_ops(emu_engine_kind kind)
     switch (kind) {
     case EMU_ENGINE_UNICORN:
         return &emu_unicorn_ops;
+    case EMU_ENGINE_NATIVE:
+        return &emu_native_ops;
     case EMU_ENGINE__COUNT:
         break;
     }

@@ -80,7 +80,9 @@ _Static_assert(EMU_TLB_SET(EMU_SCRATCH_BASE) != EMU_TLB_SET(EMU_STACK_TOP - 1) &
 #define EMU_PROT_EXEC 4
 
 /* The kinds of engine: kind, name in reports and cache keys, what it is. */
-#define EMU_ENGINE_MAP(XX) XX(UNICORN, "unicorn", "Unicorn, a CPU emulator built on QEMU")
+#define EMU_ENGINE_MAP(XX)                                                                         \
+    XX(UNICORN, "unicorn", "Unicorn, a CPU emulator built on QEMU")                                \
+    XX(NATIVE, "native", "the CPU itself: 32-bit code run by this 64-bit process")
 
 typedef enum emu_engine_kind {
 #define EMU_ENGINE_ENUM(name, json, what) EMU_ENGINE_##name,

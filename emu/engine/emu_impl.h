@@ -66,5 +66,7 @@ struct emu_ops {
 
 /* The Unicorn engine's table (emu/engine/unicorn/uc_ops.c). */
 extern const emu_ops emu_unicorn_ops;
+/* The native engine's table (emu/engine/native/nat_ops.c). */
+extern const emu_ops emu_native_ops;
 
 #endif

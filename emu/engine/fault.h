@@ -25,6 +25,7 @@
     XX(BUDGET, "budget", "instruction budget exhausted (endless loop?)")       \
     XX(SCRATCH, "scratch", "Field_Alloc scratch not released")                 \
     XX(STACK, "stack", "stack pointer not restored")                           \
+    XX(SYSCALL, "syscall", "system call from the original's code")             \
     XX(EMU, "emu", "emulator error")
 
 typedef enum emu_fault_kind {

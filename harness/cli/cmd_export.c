@@ -57,6 +57,11 @@ static void help(FILE *out)
         "                    matrix's trig and step\n"
         "  --jobs N          worker threads (default: all cores)\n"
         "  --budget N        instructions per emulated call before a fault\n"
+        "  --engine E        what runs the original: unicorn (default; every hook), native\n"
+        "                    (its 32-bit code on this CPU, several times faster; x86-64\n"
+        "                    Linux), auto (native when a probe call works, else unicorn,\n"
+        "                    saying why) or both (every call on both, differences\n"
+        "                    reported as engine disagreements)\n"
         "  --no-cache        neither read nor fill the results cache\n"
         "  --cache-dir DIR   the results cache's folder\n"
         "  --out DIR         the output folder (created when missing)\n"
@@ -79,6 +84,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("pose-options", required_argument, CLI_OPT_POSE_OPTIONS),
     CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
     CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
+    CLI_OPT_ROW("engine", required_argument, CLI_OPT_ENGINE),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
     CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),
     CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),

@@ -55,6 +55,11 @@ static void help(FILE *out)
           "                    or ~/.cache/ff8diff)\n"
           "  --cache-limit MB  size limit of the results cache (default 2048)\n"
           "  --budget N        instructions per emulated call before a fault (default 20M)\n"
+          "  --engine E        what runs the original: unicorn (default; every hook), native\n"
+          "                    (its 32-bit code on this CPU, several times faster; x86-64\n"
+          "                    Linux), auto (native when a probe call works, else unicorn,\n"
+          "                    saying why) or both (every call on both, differences\n"
+          "                    reported as engine disagreements)\n"
           "  -q, --quiet       no progress line\n"
           "  -h, --help        this text\n\n"
           "Exit: 0 recorded (faults of the original are recorded too), 2 usage, input or\n"
@@ -82,6 +87,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),
     CLI_OPT_ROW("cache-limit", required_argument, CLI_OPT_CACHE_LIMIT),
     CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
+    CLI_OPT_ROW("engine", required_argument, CLI_OPT_ENGINE),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
     CLI_OPT_ROW("out", required_argument, OPT_OUT),
     CLI_OPT_ROW("compress", no_argument, OPT_COMPRESS),

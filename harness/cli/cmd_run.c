@@ -65,7 +65,14 @@ static void help(FILE *out)
         "  --no-coverage     do not\n"
         "  --leaf-calls N    bitReader cases at the leaf level (default 100000)\n"
         "  --leaf-seed N     seed of the leaf cases (default 1)\n"
-        "  --budget N        instructions per emulated call before a fault (default 20M)\n"
+        "  --budget N        instructions per emulated call before a fault (default 20M;\n"
+        "                    natively a CPU-time budget of 2 ns an instruction, 20 ms at\n"
+        "                    least)\n"
+        "  --engine E        what runs the original: unicorn (default; every hook), native\n"
+        "                    (its 32-bit code on this CPU, several times faster; x86-64\n"
+        "                    Linux), auto (native when a probe call works, else unicorn,\n"
+        "                    saying why) or both (every call on both, differences\n"
+        "                    reported as engine disagreements)\n"
         "  -q, --quiet       no progress line\n"
         "  -h, --help        this text\n\n"
         "Exit: 0 everything matches, 1 mismatches or faults, 2 usage, input or executable\n"
@@ -97,6 +104,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("leaf-calls", required_argument, CLI_OPT_LEAF_CALLS),
     CLI_OPT_ROW("leaf-seed", required_argument, CLI_OPT_LEAF_SEED),
     CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
+    CLI_OPT_ROW("engine", required_argument, CLI_OPT_ENGINE),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
     CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
     CLI_OPT_ROW("explain", required_argument, CLI_OPT_OWN + 1),

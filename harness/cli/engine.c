@@ -5,6 +5,7 @@
  * info). Knows no kind of engine in particular.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "emu/engine/emu.h"
 #include "harness/cli/cli.h"
@@ -43,4 +44,36 @@ void cli_engine_print_version(void)
         }
         printf("%s\n", info.nfacts ? ")" : "");
     }
+}
+
+int cli_engine_parse(const char *name)
+{
+    static const char *const names[] = {"unicorn", "native", "auto", "both"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) return 0;
+    return -1;
+}
+
+int cli_engine_choose(const char *command, const char *name, const emu_ops **out, char *note,
+                      size_t n)
+{
+    note[0] = 0;
+    *out = emu_engine_ops(EMU_ENGINE_UNICORN);
+    if (!name || strcmp(name, "unicorn") == 0) return 0;
+    const emu_ops *want = emu_engine_ops(strcmp(name, "both") == 0 ? EMU_ENGINE_NATIVE
+                                                                    : EMU_ENGINE_NATIVE);
+    emu_engine_info info;
+    ff_error err;
+    ff_error_clear(&err);
+    if (emu_engine_info_get(emu_engine_ops(EMU_ENGINE_NATIVE), &info, 1, &err) == 0) {
+        *out = want;
+        return 0;
+    }
+    if (strcmp(name, "auto") == 0) {
+        snprintf(note, n, "engine: auto chose unicorn: %s", err.reason);
+        cli_warn("%s", note);
+        return 0;
+    }
+    cli_fail("%s: --engine %s cannot run here: %s", command, name, err.reason);
+    return CLI_EXIT_ERROR;
 }

@@ -515,6 +515,14 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     /* Which engine the original runs on: in the report, and warned once when slow. */
     emu_engine_info engine;
     memset(&engine, 0, sizeof engine);
+    char engine_note[320] = "";
+    if (!cfg->traces_dir &&
+        (status = cli_engine_choose(s->command, s->engine, &cfg->game.engine, engine_note,
+                                    sizeof engine_note)) != 0) {
+        cli_signals_restore();
+        cli_exe_close(&x);
+        return status;
+    }
     if (!cfg->traces_dir) {
         cli_engine_probe(cfg->game.engine, &engine);
         meta.engine = &engine;
@@ -545,6 +553,7 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     } else {
         merge_warnings(&res, warning);
         if (engine.warning[0]) run_warn(&res, "%s", engine.warning); /* printed at the start */
+        if (engine_note[0]) run_warn(&res, "%s", engine_note);
         status = finish(s, cfg, &meta, &res, &progress, finished, sizeof finished);
     }
     cli_signals_restore();

@@ -89,6 +89,7 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
 typedef struct cli_session {
     const char *command;       /* "run", "check", "record" */
     const char *exe, *profile; /* NULL: the stand-in, found by identify */
+    const char *engine;        /* --engine: unicorn, native, auto, both; NULL: unicorn */
     const char *corpus_path;   /* NULL: the synthetic corpus (preset, seed) */
     const char *preset;
     uint64_t seed;
@@ -129,6 +130,7 @@ enum {
     CLI_OPT_MODES, CLI_OPT_LEVELS, CLI_OPT_JOBS, CLI_OPT_KEEP, CLI_OPT_NO_CACHE,
     CLI_OPT_CACHE_DIR, CLI_OPT_CACHE_LIMIT, CLI_OPT_NO_DEDUP, CLI_OPT_LEAF_CALLS,
     CLI_OPT_LEAF_SEED, CLI_OPT_BUDGET, CLI_OPT_QUIET, CLI_OPT_POSE_OPTIONS, CLI_OPT_LANG,
+    CLI_OPT_ENGINE,
     CLI_OPT_OWN
 };
 #define CLI_OPT_ROW(name, has_arg, id) {name, has_arg, 0, id}

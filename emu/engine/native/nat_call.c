@@ -1,0 +1,302 @@
+/*
+ * emu/engine/native/nat_call.c: one call of the original's code on the CPU
+ * (emu/engine/emu.h's ABI: a zeroed stack and scratch, cdecl arguments, the
+ * sentinel return, EAX, the Field_Alloc cursor check) and the fault record
+ * of a call that did not come back normally: the same kinds, addresses and
+ * Capstone disassembly the Unicorn engine gives, from what the signal said.
+ * Nothing here prints or exits.
+ */
+#define _GNU_SOURCE
+#include "emu/engine/native/nat_internal.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/le.h"
+
+#define DIS_AFTER 4
+#define DIS_BEFORE 16
+#define DIS_SPAN 2048
+
+static void add_detail(emu_fault *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_detail(emu_fault *f, const char *fmt, ...)
+{
+    size_t n = strlen(f->detail);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail + n, sizeof f->detail - n, fmt, ap);
+    va_end(ap);
+}
+
+/* Guest bytes at addr the guest could read, up to len. */
+static size_t read_guest(emu_nat *e, uint32_t addr, uint8_t *buf, size_t len)
+{
+    size_t got = 0;
+    while (got < len && nat_readable(e, addr + (uint32_t)got, 1)) {
+        uint32_t a = addr + (uint32_t)got;
+        size_t chunk = NAT_PAGE - (a & (NAT_PAGE - 1));
+        if (chunk > len - got) chunk = len - got;
+        const uint8_t *p = nat_host(e, a, (uint32_t)chunk);
+        if (!p) break;
+        memcpy(buf + got, p, chunk);
+        got += chunk;
+    }
+    return got;
+}
+
+/*
+ * The disassembly: from the routine's entry (when EIP lies less than
+ * DIS_SPAN bytes past it; the last DIS_BEFORE lines kept) or from EIP,
+ * through DIS_AFTER instructions past EIP, EIP marked '>'.
+ */
+static void disasm(emu_nat *e, emu_fault *f)
+{
+    uint8_t buf[DIS_SPAN + 64];
+    char lines[DIS_BEFORE][224];
+    unsigned nbefore = 0, first = 0;
+    int dropped = 0;
+    uint32_t eip = f->eip;
+    uint32_t start = f->routine <= eip && eip - f->routine < DIS_SPAN ? f->routine : eip;
+    size_t got = read_guest(e, start, buf, (size_t)(eip - start) + 64);
+    const uint8_t *code = buf;
+    size_t left = got, used = 0;
+    uint64_t a = start;
+    int seen = 0, after = 0;
+    char tail[EMU_DISASM_MAX] = "";
+    size_t tlen = 0;
+    while (left && cs_disasm_iter(e->cs, &code, &left, &a, e->insn)) {
+        const cs_insn *in = e->insn;
+        if (!seen && in->address > eip) {
+            tlen += (size_t)snprintf(tail + tlen, sizeof tail - tlen,
+                                     "  (EIP falls inside the previous instruction)\n");
+            seen = 1;
+        }
+        int at = in->address == eip;
+        char line[224];
+        snprintf(line, sizeof line, "%c0x%llx: %s%s%s\n", at ? '>' : ' ',
+                 (unsigned long long)in->address, in->mnemonic, in->op_str[0] ? " " : "",
+                 in->op_str);
+        if (at || seen) {
+            size_t n = strlen(line);
+            if (tlen + n < sizeof tail) {
+                memcpy(tail + tlen, line, n + 1);
+                tlen += n;
+            }
+        } else {
+            unsigned slot = (first + nbefore) % DIS_BEFORE;
+            if (nbefore == DIS_BEFORE) {
+                first = (first + 1) % DIS_BEFORE;
+                dropped = 1;
+            } else {
+                nbefore++;
+            }
+            memcpy(lines[slot], line, sizeof line);
+        }
+        if (at) seen = 1;
+        if (seen && ++after > DIS_AFTER) break;
+    }
+    if (!seen && tlen < sizeof tail)
+        snprintf(tail + tlen, sizeof tail - tlen, ">0x%x: %s\n", eip,
+                 got > (size_t)(eip - start) ? "(could not be decoded)" : "(not mapped)");
+    if (dropped) used += (size_t)snprintf(f->disasm, sizeof f->disasm, "  ...\n");
+    for (unsigned i = 0; i < nbefore && used < sizeof f->disasm; i++)
+        used += (size_t)snprintf(f->disasm + used, sizeof f->disasm - used, "%s",
+                                 lines[(first + i) % DIS_BEFORE]);
+    if (used < sizeof f->disasm) snprintf(f->disasm + used, sizeof f->disasm - used, "%s", tail);
+}
+
+static void memory_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
+{
+    int fetch = (x->err & 0x10) != 0, write = (x->err & 2) != 0;
+    int prot = x->code == SEGV_ACCERR;
+    f->addr = x->addr;
+    f->kind = fetch   ? (prot ? EMU_FAULT_FETCH_PROT : EMU_FAULT_FETCH_UNMAPPED)
+              : write ? (prot ? EMU_FAULT_WRITE_PROT : EMU_FAULT_WRITE_UNMAPPED)
+                      : (prot ? EMU_FAULT_READ_PROT : EMU_FAULT_READ_UNMAPPED);
+    const pe_import *imp = fetch ? nat_trap_import(e, x->addr) : NULL;
+    if (imp) {
+        f->kind = EMU_FAULT_IMPORT;
+        snprintf(f->import_dll, sizeof f->import_dll, "%s", imp->dll);
+        snprintf(f->import_name, sizeof f->import_name, "%s", imp->name);
+        snprintf(f->detail, sizeof f->detail, "call of %s!%s (IAT slot 0x%x) from 0x%x", imp->dll,
+                 imp->name, imp->slot, f->caller);
+        f->addr = imp->slot;
+        return;
+    }
+    const char *where = prot ? "protected" : "unmapped";
+    if (fetch)
+        snprintf(f->detail, sizeof f->detail,
+                 "jump to %s address 0x%x (return address on the stack 0x%x)", where, f->addr,
+                 f->caller);
+    else
+        snprintf(f->detail, sizeof f->detail, "%s %s address 0x%x by the instruction at 0x%x",
+                 write ? "write to" : "read of", where, f->addr, f->eip);
+}
+
+/* #GP: an interrupt gate the guest may not use, a privileged instruction, or a HLT. */
+static void protection_fault(const nat_exit *x, emu_fault *f)
+{
+    if ((x->err & 3) == 2) {
+        f->kind = EMU_FAULT_INTERRUPT;
+        snprintf(f->detail, sizeof f->detail, "interrupt %lu raised at 0x%x", x->err >> 3, f->eip);
+    } else if (f->eip >= EMU_SENTINEL && f->eip < EMU_SENTINEL + NAT_PAGE) {
+        f->kind = EMU_FAULT_EMU;
+        snprintf(f->detail, sizeof f->detail,
+                 "stopped at 0x%x instead of the return sentinel (a jump into its page)", f->eip);
+    } else {
+        f->kind = EMU_FAULT_INVALID_INSN;
+        snprintf(f->detail, sizeof f->detail,
+                 "general protection fault at 0x%x: an instruction user code may not run "
+                 "(hlt, cli, in, out, a segment load)",
+                 f->eip);
+    }
+}
+
+static void classify(emu_nat *e, const nat_exit *x, emu_fault *f)
+{
+    if (x->budget) {
+        f->kind = EMU_FAULT_BUDGET;
+        snprintf(f->detail, sizeof f->detail,
+                 "more than %.0f ms of CPU time (the budget of %llu instructions); stopped at "
+                 "0x%x, a place that is not exact (a CPU-time timer stopped the call)",
+                 (double)e->budget_ns / 1e6, (unsigned long long)e->budget, f->eip);
+        return;
+    }
+    switch (x->signo) {
+    case SIGSEGV:
+        if (x->trapno == 14)
+            memory_fault(e, x, f);
+        else if (x->trapno == 13)
+            protection_fault(x, f);
+        else {
+            f->kind = EMU_FAULT_INTERRUPT;
+            snprintf(f->detail, sizeof f->detail, "CPU exception %d at 0x%x", x->trapno, f->eip);
+        }
+        break;
+    case SIGBUS:
+        f->kind = EMU_FAULT_EMU;
+        f->addr = x->addr;
+        snprintf(f->detail, sizeof f->detail, "bus error at address 0x%x by the instruction at 0x%x",
+                 x->addr, f->eip);
+        break;
+    case SIGILL:
+        f->kind = EMU_FAULT_INVALID_INSN;
+        snprintf(f->detail, sizeof f->detail, "invalid instruction at 0x%x", f->eip);
+        break;
+    case SIGFPE:
+        if (x->code == FPE_INTDIV || x->code == FPE_INTOVF) {
+            f->kind = EMU_FAULT_DIVIDE;
+            snprintf(f->detail, sizeof f->detail, "divide error (#DE) at 0x%x", f->eip);
+        } else {
+            f->kind = EMU_FAULT_INTERRUPT;
+            snprintf(f->detail, sizeof f->detail,
+                     "floating-point exception (unmasked by the routine) at 0x%x", f->eip);
+        }
+        break;
+    case SIGTRAP:
+        f->kind = EMU_FAULT_INTERRUPT;
+        snprintf(f->detail, sizeof f->detail, "interrupt %d raised at 0x%x", x->trapno, f->eip);
+        break;
+    case SIGSYS:
+        f->kind = EMU_FAULT_SYSCALL;
+        snprintf(f->detail, sizeof f->detail,
+                 "system call %d (i386) from the original's code, just before 0x%x: refused",
+                 x->syscall_nr, f->eip);
+        break;
+    default:
+        f->kind = EMU_FAULT_EMU;
+        snprintf(f->detail, sizeof f->detail,
+                 "the native engine could not run the call on this thread");
+    }
+}
+
+static void fill_fault(emu_nat *e, const nat_exit *x, emu_fault *f, emu_fault_kind kind,
+                       uint32_t routine, uint32_t esp_expected)
+{
+    memset(f, 0, sizeof *f);
+    memcpy(f->regs, x->regs, sizeof f->regs);
+    f->routine = routine;
+    f->eip = x->regs[EMU_EIP];
+    const uint8_t *sp = read_guest(e, f->regs[EMU_ESP], (uint8_t[4]){0}, 4) == 4
+                            ? nat_host(e, f->regs[EMU_ESP], 4)
+                            : NULL;
+    f->caller = sp ? le_u32(sp) : 0;
+    f->kind = kind;
+    if (kind == EMU_FAULT_NONE)
+        classify(e, x, f);
+    else if (kind == EMU_FAULT_STACK)
+        snprintf(f->detail, sizeof f->detail,
+                 "ESP is 0x%x after the return, expected 0x%x (off by %d bytes)",
+                 f->regs[EMU_ESP], esp_expected, (int)(f->regs[EMU_ESP] - esp_expected));
+    else if (kind == EMU_FAULT_SCRATCH) {
+        f->addr = le_u32(e->cursor);
+        int32_t left = (int32_t)(f->addr - EMU_SCRATCH_BASE);
+        if (left > 0)
+            snprintf(f->detail, sizeof f->detail, "returned without releasing %d bytes of scratch",
+                     left);
+        else
+            snprintf(f->detail, sizeof f->detail,
+                     "returned after releasing %d bytes of scratch more than it allocated", -left);
+    }
+    disasm(e, f);
+}
+
+int nat_call(emu_nat *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
+             emu_fault *fault)
+{
+    if (e->lost[0]) return emu_fault_refuse(fault, addr, "engine unusable: %s", e->lost);
+    if (nargs > EMU_MAX_ARGS)
+        return emu_fault_refuse(fault, addr, "%u arguments (at most %d)", nargs, EMU_MAX_ARGS);
+    memset(e->stack + EMU_STACK_SIZE - e->stack_hot, 0, e->stack_hot);
+    memset(e->scratch, 0, e->scratch_hot);
+    if (e->cursor) le_put32(e->cursor, EMU_SCRATCH_BASE);
+    uint32_t esp0 = ((EMU_STACK_TOP - 256 - 4 * nargs) & ~15u) - 4;
+    uint8_t *sp = e->stack + (esp0 - EMU_STACK_LO);
+    le_put32(sp, EMU_SENTINEL);
+    for (unsigned i = 0; i < nargs; i++)
+        le_put32(sp + 4 + 4 * i, args[i]);
+    nat_exit *x = &e->last;
+    nat_cpu_run(addr, esp0, e->profile.x87_control, x);
+    *eax = x->regs[EMU_EAX];
+    emu_fault_kind kind = EMU_FAULT_NONE;
+    if (!x->faulted) {
+        if (x->regs[EMU_ESP] != esp0 + 4)
+            kind = EMU_FAULT_STACK;
+        else if (e->cursor && le_u32(e->cursor) != EMU_SCRATCH_BASE)
+            kind = EMU_FAULT_SCRATCH;
+        else {
+            fault->kind = EMU_FAULT_NONE;
+            return 0;
+        }
+    }
+    fill_fault(e, x, fault, kind, addr, esp0 + 4);
+    if (x->faulted && nat_restore(e) != 0) add_detail(fault, "; then %s", e->lost);
+    return -1;
+}
+
+/* 80-bit extended (10 bytes, little-endian) to the nearest double. */
+static double from_x87(const uint8_t *raw)
+{
+    uint64_t mant = le_u32(raw) | (uint64_t)le_u32(raw + 4) << 32;
+    int sign = raw[9] >> 7, exp = (raw[9] & 0x7F) << 8 | raw[8];
+    double v;
+    if (exp == 0x7FFF)
+        v = (mant << 1) ? NAN : INFINITY;
+    else
+        v = ldexp((double)mant, (exp ? exp : 1) - 16383 - 63);
+    return sign ? -v : v;
+}
+
+int nat_x87_st0(emu_nat *e, double *value, uint8_t *raw)
+{
+    const uint8_t *fx = e->last.fx;
+    unsigned fsw = fx[2] | (unsigned)fx[3] << 8, ftw = fx[4];
+    unsigned top = (fsw >> 11) & 7;
+    if (!((ftw >> top) & 1)) return -1;
+    *value = from_x87(fx + 32);
+    if (raw) memcpy(raw, fx + 32, 10);
+    return 0;
+}

@@ -1,0 +1,431 @@
+/*
+ * emu/engine/native/nat_mem.c: the native engine's guest memory (see
+ * emu/engine/emu.h for the layout every engine gives). Each region is a
+ * memfd mapped twice: at its guest address, below 4 GiB, with the guest's
+ * protection (code never writable), and anywhere above for the host,
+ * read-write, so the host writes patches, inputs and restores whatever the
+ * guest may do. The stack and the scratch are mapped for the guest a page
+ * at a time as calls reach further (nat_cpu.c's fault handler grows them),
+ * as the Unicorn engine does, so that only what a call touched is zeroed
+ * before the next. Nothing here prints or exits.
+ */
+#define _GNU_SOURCE
+#include "emu/engine/native/nat_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "common/le.h"
+
+static uint32_t page_ceil(uint32_t v)
+{
+    return (v + NAT_PAGE - 1) & ~(NAT_PAGE - 1);
+}
+
+static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+    return a < b + blen && b < a + alen;
+}
+
+static int host_prot(int prot)
+{
+    return ((prot & EMU_PROT_READ) ? PROT_READ : 0) | ((prot & EMU_PROT_WRITE) ? PROT_WRITE : 0) |
+           ((prot & EMU_PROT_EXEC) ? PROT_EXEC : 0);
+}
+
+/* Maps [off, off + len) of region r at its guest address with prot. */
+static int guest_map(nat_region *r, uint32_t off, uint32_t len, int prot, ff_error *err)
+{
+    void *want = (void *)(uintptr_t)(r->addr + off);
+    void *got = mmap(want, len, host_prot(prot), MAP_SHARED | MAP_FIXED_NOREPLACE, r->fd, off);
+    if (got == want) return 0;
+    int e = errno;
+    if (got != MAP_FAILED) munmap(got, len);
+    return ff_error_set(err, e == EEXIST ? FF_E_EMU : FF_E_NOMEM, NULL, -1,
+                        "mapping guest memory at 0x%x (%u bytes): %s%s", r->addr + off, len,
+                        strerror(e),
+                        e == EEXIST ? " (the address is taken in this process: a second native "
+                                      "engine, or a mapping of the host's below 4 GiB)"
+                                    : "");
+}
+
+/* A new region of size bytes at guest addr, its host view zeroed; not yet mapped for the guest. */
+static nat_region *region_new(emu_nat *e, uint32_t addr, uint32_t size, int prot, int kind,
+                              ff_error *err)
+{
+    if (e->nregions == NAT_MAX_REGIONS) {
+        ff_error_set(err, FF_E_RANGE, NULL, -1, "too many guest regions");
+        return NULL;
+    }
+    int fd = memfd_create("ff8diff-guest", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, size) != 0) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "guest memory of %u bytes: %s", size,
+                     strerror(errno));
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    void *host = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (host == MAP_FAILED) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "host view of guest memory: %s", strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    nat_region *r = &e->regions[e->nregions++];
+    *r = (nat_region){addr, size, prot, fd, host, kind};
+    return r;
+}
+
+static void region_free(nat_region *r)
+{
+    munmap((void *)(uintptr_t)r->addr, r->size);
+    munmap(r->host, r->size);
+    close(r->fd);
+}
+
+static nat_region *region_at(emu_nat *e, uint32_t addr, uint32_t len)
+{
+    for (unsigned k = 0; k < e->nregions; k++) {
+        nat_region *r = &e->regions[k];
+        if (addr >= r->addr && (uint64_t)addr + len <= (uint64_t)r->addr + r->size) return r;
+    }
+    return NULL;
+}
+
+uint8_t *nat_host(emu_nat *e, uint32_t addr, uint32_t len)
+{
+    nat_region *r = region_at(e, addr, len);
+    return r ? r->host + (addr - r->addr) : NULL;
+}
+
+/* ---- the image ---- */
+
+static int page_prot(const emu_nat *e, uint32_t off)
+{
+    const pe_image *pe = e->pe;
+    int prot = 0;
+    if (off < pe->size_of_headers) prot |= EMU_PROT_READ;
+    for (unsigned i = 0; i < pe->nsections; i++) {
+        const pe_section *s = &pe->sections[i];
+        if (!s->vsize || !overlaps(off, NAT_PAGE, s->rva, s->vsize)) continue;
+        int exec = (s->characteristics & (PE_SCN_MEM_EXECUTE | PE_SCN_CNT_CODE)) != 0;
+        prot |= EMU_PROT_READ;
+        if (exec) prot |= EMU_PROT_EXEC;
+        if ((s->characteristics & PE_SCN_MEM_WRITE) && !exec) prot |= EMU_PROT_WRITE;
+    }
+    for (unsigned g = 0; g < e->profile.nglobals; g++) {
+        const profile_global *gl = &e->profile.globals[g];
+        if (overlaps(e->image_base + (uint64_t)off, NAT_PAGE, gl->address, gl->size))
+            prot |= EMU_PROT_READ | EMU_PROT_WRITE;
+    }
+    return prot;
+}
+
+static int map_image(emu_nat *e, const emu_config *cfg, ff_error *err)
+{
+    nat_region *r = region_new(e, e->image_base, e->image_size, 0, NAT_R_IMAGE, err);
+    if (!r) return -1;
+    e->image = r->host;
+    memcpy(e->image, cfg->image, cfg->pe->size_of_image);
+    uint32_t off = 0;
+    while (off < e->image_size) {
+        int prot = page_prot(e, off);
+        uint32_t end = off + NAT_PAGE;
+        while (end < e->image_size && page_prot(e, end) == prot)
+            end += NAT_PAGE;
+        if (prot) {
+            if (guest_map(r, off, end - off, prot, err) < 0) return -1;
+            if (prot & EMU_PROT_WRITE) {
+                if (e->nwruns == NAT_MAX_RUNS)
+                    return ff_error_set(err, FF_E_EXE, NULL, -1,
+                                        "more than %d writable page runs in the image",
+                                        NAT_MAX_RUNS);
+                e->wruns[e->nwruns++] = (nat_run){off, end - off};
+            }
+        }
+        off = end;
+    }
+    return 0;
+}
+
+static int hits_layout(uint64_t addr, uint64_t len)
+{
+    return overlaps(addr, len, EMU_AREA_LO, 0x80000000ull - EMU_AREA_LO) ||
+           overlaps(addr, len, EMU_TRAP_BASE, (uint64_t)EMU_TRAP_STRIDE * PE_MAX_IMPORTS);
+}
+
+static int map_globals(emu_nat *e, ff_error *err)
+{
+    for (unsigned g = 0; g < e->profile.nglobals; g++) {
+        const profile_global *gl = &e->profile.globals[g];
+        if (hits_layout(gl->address, gl->size))
+            return ff_error_set(err, FF_E_EXE, NULL, -1,
+                                "global %s at 0x%x collides with the engine's memory layout",
+                                gl->name, gl->address);
+        uint32_t first = gl->address & ~(NAT_PAGE - 1);
+        uint32_t last = (gl->address + gl->size - 1) & ~(NAT_PAGE - 1);
+        for (uint64_t pg = first; pg <= last; pg += NAT_PAGE) {
+            if (overlaps(pg, NAT_PAGE, e->image_base, e->image_size)) continue;
+            if (region_at(e, (uint32_t)pg, 1)) continue;
+            int rw = EMU_PROT_READ | EMU_PROT_WRITE;
+            nat_region *r = region_new(e, (uint32_t)pg, NAT_PAGE, rw, NAT_R_GLOBAL, err);
+            if (!r || guest_map(r, 0, NAT_PAGE, rw, err) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+const pe_import *nat_trap_import(const emu_nat *e, uint32_t addr)
+{
+    if (addr < EMU_TRAP_BASE || (addr - EMU_TRAP_BASE) % EMU_TRAP_STRIDE) return NULL;
+    uint32_t i = (addr - EMU_TRAP_BASE) / EMU_TRAP_STRIDE;
+    return i < e->pe->nimports ? &e->pe->imports[i] : NULL;
+}
+
+static int write_traps(emu_nat *e, ff_error *err)
+{
+    for (unsigned i = 0; i < e->pe->nimports; i++) {
+        const pe_import *imp = &e->pe->imports[i];
+        uint8_t *slot = nat_host(e, imp->slot, 4);
+        if (!slot)
+            return ff_error_set(err, FF_E_EXE, NULL, -1,
+                                "IAT slot of %s!%s at 0x%x lies outside the mapped image", imp->dll,
+                                imp->name, imp->slot);
+        le_put32(slot, EMU_TRAP_BASE + EMU_TRAP_STRIDE * i);
+    }
+    return 0;
+}
+
+/* The exit the return pad jumps to (nat_cpu.c). */
+extern char nat_pad_target[];
+
+/*
+ * The system pages: the sentinel (a far jump to the 64-bit return pad at
+ * NAT_PAD_OFF, HLT elsewhere), a spare page where the Unicorn engine keeps
+ * its GDT (zero here), the TEB.
+ */
+static int map_sys(emu_nat *e, ff_error *err)
+{
+    static const uint32_t at[3] = {EMU_SENTINEL, EMU_GDT, EMU_TEB};
+    static const int prot[3] = {EMU_PROT_READ | EMU_PROT_EXEC, EMU_PROT_READ | EMU_PROT_WRITE,
+                                EMU_PROT_READ | EMU_PROT_WRITE};
+    for (unsigned k = 0; k < 3; k++) {
+        nat_region *r = region_new(e, at[k], NAT_PAGE, prot[k], NAT_R_SYS, err);
+        if (!r) return -1;
+        if (k == 0) {
+            uint8_t *p = r->host;
+            memset(p, 0xF4, NAT_PAGE);
+            p[0] = 0xEA; /* jmp far 0x33:pad (32-bit code) */
+            le_put32(p + 1, EMU_SENTINEL + NAT_PAD_OFF);
+            p[5] = NAT_SEL_CODE64;
+            p[6] = 0;
+            uint8_t *q = p + NAT_PAD_OFF; /* mov r11, nat_pad_target; jmp r11 (64-bit code) */
+            q[0] = 0x49;
+            q[1] = 0xBB;
+            uint64_t t = (uint64_t)(uintptr_t)nat_pad_target;
+            memcpy(q + 2, &t, 8);
+            q[10] = 0x41;
+            q[11] = 0xFF;
+            q[12] = 0xE3;
+        }
+        if (guest_map(r, 0, NAT_PAGE, prot[k], err) < 0) return -1;
+    }
+    e->sys = NULL;
+    return 0;
+}
+
+static int map_stack_scratch(emu_nat *e, ff_error *err)
+{
+    int rw = EMU_PROT_READ | EMU_PROT_WRITE;
+    nat_region *s = region_new(e, EMU_STACK_LO, EMU_STACK_SIZE, rw, NAT_R_STACK, err);
+    if (!s || guest_map(s, EMU_STACK_SIZE - NAT_PAGE, NAT_PAGE, rw, err) < 0) return -1;
+    e->stack = s->host;
+    e->stack_hot = NAT_PAGE;
+    e->scratch_map = page_ceil(e->profile.scratch_size ? e->profile.scratch_size : NAT_PAGE);
+    nat_region *c = region_new(e, EMU_SCRATCH_BASE, e->scratch_map, rw, NAT_R_SCRATCH, err);
+    if (!c || guest_map(c, 0, NAT_PAGE, rw, err) < 0) return -1;
+    e->scratch = c->host;
+    e->scratch_hot = NAT_PAGE;
+    if (e->profile.field_alloc_cursor >= 0) {
+        const profile_global *g = &e->profile.globals[e->profile.field_alloc_cursor];
+        e->cursor = nat_host(e, g->address, 4);
+        if (!e->cursor)
+            return ff_error_set(err, FF_E_EXE, NULL, -1, "field_alloc_cursor 0x%x is not mapped",
+                                g->address);
+    }
+    return 0;
+}
+
+int nat_grow(emu_nat *e, uint32_t addr)
+{
+    int rw = PROT_READ | PROT_WRITE;
+    if (addr >= EMU_STACK_LO && addr < EMU_STACK_TOP - e->stack_hot) {
+        uint32_t lo = (addr & ~(NAT_PAGE - 1)), hi = EMU_STACK_TOP - e->stack_hot;
+        nat_region *r = region_at(e, EMU_STACK_LO, 1);
+        void *p = mmap((void *)(uintptr_t)lo, hi - lo, rw, MAP_SHARED | MAP_FIXED, r->fd,
+                       lo - EMU_STACK_LO);
+        if (p == MAP_FAILED) return -1;
+        e->stack_hot = EMU_STACK_TOP - lo;
+        return 0;
+    }
+    if (addr >= EMU_SCRATCH_BASE + e->scratch_hot && addr - EMU_SCRATCH_BASE < e->scratch_map) {
+        uint32_t lo = EMU_SCRATCH_BASE + e->scratch_hot;
+        uint32_t hi = (addr & ~(NAT_PAGE - 1)) + NAT_PAGE;
+        nat_region *r = region_at(e, EMU_SCRATCH_BASE, 1);
+        void *p = mmap((void *)(uintptr_t)lo, hi - lo, rw, MAP_SHARED | MAP_FIXED, r->fd,
+                       lo - EMU_SCRATCH_BASE);
+        if (p == MAP_FAILED) return -1;
+        e->scratch_hot = hi - EMU_SCRATCH_BASE;
+        return 0;
+    }
+    return -1;
+}
+
+static int check_layout(const emu_config *cfg, ff_error *err)
+{
+    const pe_image *pe = cfg->pe;
+    if (!pe || !cfg->image || !cfg->profile)
+        return ff_error_set(err, FF_E_USAGE, NULL, -1, "emu_open needs an image and a profile");
+    if (pe->image_base != cfg->profile->image_base)
+        return ff_error_set(err, FF_E_EXE, NULL, -1,
+                            "image base 0x%x differs from the profile's 0x%x", pe->image_base,
+                            cfg->profile->image_base);
+    if (hits_layout(pe->image_base, page_ceil(pe->size_of_image)) || pe->image_base < 0x10000)
+        return ff_error_set(err, FF_E_EXE, NULL, -1,
+                            "image 0x%x..0x%x collides with the engine's memory layout",
+                            pe->image_base, pe->image_base + pe->size_of_image);
+    if (cfg->profile->scratch_size > EMU_SCRATCH_MAX)
+        return ff_error_set(err, FF_E_EXE, NULL, -1, "scratch_size above 16 MiB");
+    return 0;
+}
+
+int nat_mem_open(emu_nat *e, const emu_config *cfg, ff_error *err)
+{
+    if (check_layout(cfg, err) < 0) return -1;
+    e->pe = cfg->pe;
+    e->pristine = cfg->image;
+    e->profile = *cfg->profile;
+    e->image_base = cfg->pe->image_base;
+    e->image_size = page_ceil(cfg->pe->size_of_image);
+    if (map_image(e, cfg, err) < 0 || map_globals(e, err) < 0 || write_traps(e, err) < 0 ||
+        map_sys(e, err) < 0 || map_stack_scratch(e, err) < 0)
+        return -1;
+    e->sys = nat_host(e, EMU_SENTINEL, NAT_PAGE);
+    return 0;
+}
+
+void nat_mem_close(emu_nat *e)
+{
+    for (unsigned k = 0; k < e->nregions; k++)
+        region_free(&e->regions[k]);
+    e->nregions = 0;
+}
+
+int nat_restore(emu_nat *e)
+{
+    for (unsigned i = 0; i < e->nwruns; i++) {
+        const nat_run *r = &e->wruns[i];
+        uint32_t end = r->off + r->len, lim = e->pe->size_of_image;
+        uint32_t copy_end = end < lim ? end : lim;
+        if (r->off < copy_end) memcpy(e->image + r->off, e->pristine + r->off, copy_end - r->off);
+        uint32_t zero_from = r->off > copy_end ? r->off : copy_end;
+        if (end > zero_from) memset(e->image + zero_from, 0, end - zero_from);
+    }
+    if (write_traps(e, NULL) != 0) {
+        snprintf(e->lost, sizeof e->lost, "an import slot left the mapped image");
+        return -1;
+    }
+    for (unsigned i = 0; i < e->npatches; i++)
+        memcpy(e->image + (e->patches[i].addr - e->image_base), e->patches[i].bytes,
+               e->patches[i].len);
+    for (unsigned k = 0; k < e->nregions; k++)
+        if (e->regions[k].kind == NAT_R_GLOBAL) memset(e->regions[k].host, 0, NAT_PAGE);
+    uint8_t *teb = nat_host(e, EMU_TEB, NAT_PAGE);
+    if (teb) memset(teb, 0, NAT_PAGE);
+    return 0;
+}
+
+int nat_readable(emu_nat *e, uint32_t addr, uint32_t len)
+{
+    nat_region *r = region_at(e, addr, len);
+    if (!r) return 0;
+    if (r->kind == NAT_R_STACK) return addr >= EMU_STACK_TOP - e->stack_hot;
+    if (r->kind == NAT_R_SCRATCH) return addr + len <= EMU_SCRATCH_BASE + e->scratch_hot;
+    if (r->kind == NAT_R_IMAGE) {
+        for (uint32_t off = (addr - r->addr) & ~(NAT_PAGE - 1); off < addr - r->addr + len;
+             off += NAT_PAGE)
+            if (!(page_prot(e, off) & EMU_PROT_READ)) return 0;
+        return 1;
+    }
+    return 1;
+}
+
+int nat_map_area(emu_nat *e, uint32_t addr, uint32_t size, int prot, uint32_t guard,
+                 uint8_t **host, ff_error *err)
+{
+    if ((addr | size | guard) & (NAT_PAGE - 1) || !size)
+        return ff_error_set(err, FF_E_USAGE, NULL, -1, "area 0x%x+0x%x+0x%x is not page-aligned",
+                            addr, size, guard);
+    uint64_t total = (uint64_t)size + guard;
+    if (addr < EMU_AREA_LO || addr + total > EMU_AREA_HI)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "area 0x%x+0x%llx is outside 0x%x..0x%x",
+                            addr, (unsigned long long)total, EMU_AREA_LO, EMU_AREA_HI);
+    for (unsigned k = 0; k < e->nregions; k++)
+        if (e->regions[k].kind == NAT_R_AREA &&
+            overlaps(addr, total, e->regions[k].addr, e->regions[k].size))
+            return ff_error_set(err, FF_E_RANGE, NULL, -1, "area 0x%x overlaps area 0x%x", addr,
+                                e->regions[k].addr);
+    nat_region *r = region_new(e, addr, (uint32_t)total, prot, NAT_R_AREA, err);
+    if (!r) return -1;
+    if (guest_map(r, 0, size, prot, err) < 0 ||
+        (guard && guest_map(r, size, guard, EMU_PROT_READ, err) < 0)) {
+        region_free(r);
+        e->nregions--;
+        return -1;
+    }
+    *host = r->host;
+    return 0;
+}
+
+int nat_unmap_area(emu_nat *e, uint32_t addr, ff_error *err)
+{
+    for (unsigned k = 0; k < e->nregions; k++) {
+        if (e->regions[k].kind != NAT_R_AREA || e->regions[k].addr != addr) continue;
+        region_free(&e->regions[k]);
+        e->regions[k] = e->regions[--e->nregions];
+        return 0;
+    }
+    return ff_error_set(err, FF_E_USAGE, NULL, -1, "no area at 0x%x", addr);
+}
+
+int nat_patch_code(emu_nat *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err)
+{
+    if (!len || len > sizeof e->patches[0].bytes || e->npatches == NAT_MAX_PATCHES)
+        return ff_error_set(err, FF_E_USAGE, NULL, -1, "bad patch (%u bytes)", len);
+    if (addr < e->image_base || (uint64_t)addr + len > (uint64_t)e->image_base + e->image_size)
+        return ff_error_set(err, FF_E_RANGE, NULL, -1, "patch at 0x%x lies outside the image",
+                            addr);
+    nat_patch *p = &e->patches[e->npatches++];
+    p->addr = addr;
+    p->len = len;
+    memcpy(p->bytes, bytes, len);
+    memcpy(e->image + (addr - e->image_base), bytes, len);
+    return 0;
+}
+
+int nat_unpatch(emu_nat *e, uint32_t addr, ff_error *err)
+{
+    for (unsigned i = 0; i < e->npatches; i++) {
+        nat_patch *p = &e->patches[i];
+        if (p->addr != addr) continue;
+        uint32_t off = addr - e->image_base, lim = e->pe->size_of_image;
+        for (uint32_t k = 0; k < p->len; k++)
+            e->image[off + k] = off + k < lim ? e->pristine[off + k] : 0;
+        e->patches[i] = e->patches[--e->npatches];
+        return 0;
+    }
+    return ff_error_set(err, FF_E_USAGE, NULL, -1, "no patch at 0x%x", addr);
+}
