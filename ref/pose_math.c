@@ -145,28 +145,30 @@ int ref_pose_cos_near(int16_t a, ref_pose_trig t)
 /* ---- products ---- */
 
 /*
- * sum / 4096 rounded as nearest (1: to nearest-even, 0: down), wrapped to
- * s16. Without a branch: whether a cell is a tie or past one is the data's.
+ * sum / 4096 rounded as nearest (1: to nearest-even, 0: down), wrapped to s16,
+ * without a branch, from the sum's low 32 bits: the cell keeps bits 0..27 of the sum
+ * only (the remainder, then 16 bits of the quotient), and those are exact in
+ * wrapping 32-bit arithmetic whatever the true sum's width, so the products
+ * can be summed in 32-bit lanes the compiler vectorises.
  */
-static inline int16_t round_cell(int64_t sum, int nearest)
+static inline int16_t round_cell32(uint32_t sum, uint32_t nearest)
 {
-    uint64_t r = (uint64_t)sum & 4095u; /* sum mod 4096, 0..4095 */
-    int64_t q = (sum - (int64_t)r) / 4096; /* floor(sum / 4096), an exact division */
-    uint64_t up = (uint64_t)(r > 2048u) | ((uint64_t)(r == 2048u) & ((uint64_t)q & 1u));
-    q += (int64_t)(up & (uint64_t)nearest);
-    return pw_s16((uint32_t)((uint64_t)q & 0xFFFFu));
+    uint32_t r = sum & 4095u, q = sum >> 12;
+    uint32_t up = (uint32_t)(r > 2048u) | ((uint32_t)(r == 2048u) & q & 1u);
+    return (int16_t)(uint16_t)((q + (up & nearest)) & 0xFFFFu);
 }
 
 void ref_pose_mul(const int16_t a[3][3], const int16_t b[3][3], ref_pose_step step,
                   int16_t out[3][3])
 {
     int16_t r[3][3];
-    int nearest = step == REF_STEP_NEAREST_EVEN;
+    uint32_t nearest = step == REF_STEP_NEAREST_EVEN;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            r[i][j] = round_cell((int64_t)a[i][0] * b[0][j] + (int64_t)a[i][1] * b[1][j] +
-                                     (int64_t)a[i][2] * b[2][j],
-                                 nearest);
+            r[i][j] = round_cell32((uint32_t)((int32_t)a[i][0] * b[0][j]) +
+                                       (uint32_t)((int32_t)a[i][1] * b[1][j]) +
+                                       (uint32_t)((int32_t)a[i][2] * b[2][j]),
+                                   nearest);
     memcpy(out, r, sizeof r);
 }
 

@@ -65,6 +65,11 @@ unsigned emu_engine_caps(const emu_ops *ops)
     return ops_or_default(ops)->caps;
 }
 
+int emu_engine_one_per_process(const emu_ops *ops)
+{
+    return ops_or_default(ops)->one_per_process;
+}
+
 const char *emu_cap_name(emu_cap cap)
 {
     return (unsigned)cap < EMU_CAP__COUNT ? cap_names[cap] : "?";

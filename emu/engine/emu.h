@@ -126,6 +126,12 @@ const char *emu_engine_kind_name(emu_engine_kind kind);
 emu_engine_kind emu_engine_kind_of(const emu_ops *ops);
 /* Its capability flags (EMU_CAP_BIT); NULL: the default engine's. */
 unsigned emu_engine_caps(const emu_ops *ops);
+/*
+ * 1 when a process can hold only one engine of ops (NULL: the default) at a
+ * time (the native engine: its guest memory lies at fixed addresses of the
+ * process), so that workers need processes of their own; 0 otherwise.
+ */
+int emu_engine_one_per_process(const emu_ops *ops);
 /* "write_watch" ...; "?" out of range. */
 const char *emu_cap_name(emu_cap cap);
 /* "write watch naming the instruction that wrote" ...; "?" out of range. */

@@ -22,6 +22,7 @@ struct emu {
 struct emu_ops {
     emu_engine_kind kind;
     unsigned caps; /* EMU_CAP_BIT flags */
+    int one_per_process; /* its guest memory lies at fixed addresses of the process */
 
     /* Always present. */
     int (*info)(emu_engine_info *out, int probe, ff_error *err); /* kind and caps set by caller */

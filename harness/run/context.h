@@ -180,6 +180,10 @@ int plan_order(run_ctx *ctx, ff_error *err);
 /* worker.c, run_unit.c: a worker's private state (worker.h). */
 typedef struct worker worker;
 worker *worker_new(run_ctx *ctx, ff_error *err);
+/* A worker whose frame units' original side comes from engine process r (remote.h; NULL:
+ * worker_new); it holds no engine of its own until r is lost, and takes r. */
+struct remote;
+worker *worker_new_remote(run_ctx *ctx, struct remote *r, ff_error *err);
 void worker_free(worker *w);
 int worker_frame_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);

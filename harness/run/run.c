@@ -15,6 +15,7 @@
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/pose_search.h"
+#include "harness/run/remote.h"
 #include "harness/run/run_entity.h"
 #include "harness/run/context.h"
 
@@ -42,16 +43,46 @@ static void fail(run_ctx *ctx, const ff_error *err)
 typedef struct thread_arg {
     run_ctx *ctx;
     worker *w;
+    int frames_only; /* a worker with an engine process: frame chains only (remote.h) */
+    atomic_uchar *taken; /* with engine processes: chains taken, one flag each; NULL: none */
 } thread_arg;
+
+/*
+ * The next chain for t: the shared counter's, or with engine processes the
+ * first chain not yet taken that t may take (an in-process worker takes the
+ * chains only it can run first). SIZE_MAX at the end.
+ */
+static size_t next_chain(thread_arg *t, size_t *scan, int *pass)
+{
+    run_ctx *ctx = t->ctx;
+    if (!t->taken) {
+        size_t c = atomic_fetch_add(&ctx->next_chain, 1);
+        return c < ctx->nchains ? c : SIZE_MAX;
+    }
+    for (;;) {
+        for (; *scan < ctx->nchains; ++*scan) {
+            size_t c = *scan;
+            int frame = ctx->units[ctx->chain_start[c]].kind == UNIT_FRAME;
+            if ((t->frames_only || *pass == 1) && !frame) continue;
+            if (!t->frames_only && *pass == 0 && frame) continue;
+            if (atomic_exchange(&t->taken[c], 1) == 0) return c;
+        }
+        if (t->frames_only || *pass == 1) return SIZE_MAX;
+        *pass = 1;
+        *scan = 0;
+    }
+}
 
 static void *work(void *p)
 {
     thread_arg *t = p;
     run_ctx *ctx = t->ctx;
+    size_t scan = 0;
+    int pass = 0;
     for (;;) {
         if (run_cancelled(ctx)) break;
-        size_t c = atomic_fetch_add(&ctx->next_chain, 1);
-        if (c >= ctx->nchains) break;
+        size_t c = next_chain(t, &scan, &pass);
+        if (c == SIZE_MAX) break;
         for (size_t i = ctx->chain_start[c]; i < ctx->chain_start[c + 1]; i++) {
             const run_unit *u = &ctx->units[i];
             ff_error err;
@@ -84,15 +115,31 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     pthread_t *th = calloc(jobs, sizeof *th);
     int *running = calloc(jobs, sizeof *running);
     int rc = 0;
-    unsigned made = 0;
     if (!args || !th || !running) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    /* One engine per process (native): workers past the first get engine processes,
+     * forked before any worker opens an engine or starts. */
+    int remote = ctx->cfg->image && jobs > 1 && emu_engine_one_per_process(ctx->cfg->game.engine);
+    atomic_uchar *taken = remote ? calloc(ctx->nchains, sizeof *taken) : NULL;
+    if (remote && !taken) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     /* An engine may end the process when it cannot reserve its room (Unicorn): ask first. */
-    if (rc == 0 && ctx->cfg->image) rc = emu_game_room(ctx->cfg->game.engine, jobs, err);
-    for (; rc == 0 && made < jobs; made++) {
-        args[made].ctx = ctx;
-        if (!(args[made].w = worker_new(ctx, err))) rc = -1;
+    if (rc == 0 && ctx->cfg->image)
+        rc = emu_game_room(ctx->cfg->game.engine, remote ? 1 : jobs, err);
+    struct remote **rs = remote && rc == 0 ? calloc(jobs, sizeof *rs) : NULL;
+    if (remote && rc == 0 && (!rs || remote_start(ctx, jobs - 1, rs + 1, err) < 0)) {
+        if (!rs) ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        rc = -1;
     }
-    if (rc < 0 && made) made--; /* the last one failed and is NULL */
+    for (unsigned i = 0; rc == 0 && i < jobs; i++) {
+        args[i].ctx = ctx;
+        args[i].taken = taken;
+        args[i].frames_only = remote && i > 0;
+        args[i].w = remote && i > 0 ? worker_new_remote(ctx, rs[i], err) : worker_new(ctx, err);
+        if (rs && i > 0) rs[i] = NULL; /* the worker's now, made or not */
+        if (!args[i].w) rc = -1;
+    }
+    for (unsigned i = 1; rs && i < jobs; i++)
+        remote_stop(rs[i]); /* those no worker took */
+    free(rs);
     /* Worker 0 runs on this thread, the others on their own. */
     for (unsigned i = 1; rc == 0 && i < jobs; i++) {
         running[i] = pthread_create(&th[i], NULL, work, &args[i]) == 0;
@@ -104,7 +151,8 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     if (rc == 0) work(&args[0]);
     for (unsigned i = 1; i < jobs && running; i++)
         if (running[i]) pthread_join(th[i], NULL);
-    for (unsigned i = 0; i < made; i++) worker_free(args[i].w);
+    for (unsigned i = 0; args && i < jobs; i++) worker_free(args[i].w);
+    free(taken);
     free(args);
     free(th);
     free(running);

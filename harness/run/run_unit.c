@@ -21,6 +21,7 @@
 #include "harness/run/leaf_pose.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
+#include "harness/run/remote.h"
 #include "harness/run/run_entity.h"
 #include "harness/run/context.h"
 #include "harness/run/worker.h"
@@ -327,7 +328,54 @@ typedef struct unit_io {
     size_t raw_len, raw_pos;
     int cache_ok;      /* clips come from the cache */
     int cache_partial; /* the entry ran short: the unit is stored again */
+    int remote_ok;     /* clips come from the worker's engine process (rem) */
+    remote_unit rem;
 } unit_io;
+
+/*
+ * The worker's engine process is lost: from here its units run on a
+ * Unicorn engine of its own, in-process, and the run says so once per
+ * worker. Returns 0, or -1 with err when no engine can be opened.
+ */
+static int remote_lost(worker *w, const ff_error *why, ff_error *err)
+{
+    run_ctx *ctx = w->ctx;
+    remote_stop(w->remote);
+    w->remote = NULL;
+    emu_game_opts opts = ctx->cfg->game;
+    opts.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
+    pthread_mutex_lock(&ctx->lock);
+    int rc = run_warn(ctx->res,
+                      "%s; its unit and the worker's later units were run on Unicorn in-process",
+                      why->reason);
+    pthread_mutex_unlock(&ctx->lock);
+    if (rc < 0) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    if (emu_game_open(ctx->cfg->image, &opts, &w->game, err) < 0) return -1;
+    if (ctx->pose && !(w->memo = pose_memo_new(0)))
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
+    return 0;
+}
+
+/* The unit's original side from the engine process. Returns 0, or -1 with err. */
+static int open_remote(worker *w, const run_unit *u, unit_io *io, ff_error *err)
+{
+    run_ctx *ctx = w->ctx;
+    ff_error e;
+    int rc = remote_frame(w->remote, u, &io->rem, &e);
+    if (rc == -2) return remote_lost(w, &e, err);
+    if (rc < 0) {
+        *err = e;
+        return -1;
+    }
+    io->remote_ok = 1;
+    if (ctx->cfg->progress)
+        atomic_fetch_add(&ctx->cfg->progress->emulated_calls, io->rem.emulated_calls);
+    pthread_mutex_lock(&ctx->lock);
+    ctx->res->pose.states_emulated += io->rem.memo_misses;
+    ctx->res->pose.states_replayed += io->rem.memo_hits;
+    pthread_mutex_unlock(&ctx->lock);
+    return 0;
+}
 
 static void open_io(worker *w, const run_unit *u, unit_io *io)
 {
@@ -405,6 +453,26 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
         return tf_recorded(&io->auth, io->auth_set, clip, d->bones, &ctx->fields, &w->oo, aerr) ==
                0;
     }
+    if (io->remote_ok) {
+        if (clip >= io->rem.nclips) {
+            ff_error_set(err, FF_E_INTERNAL, NULL, -1, "the engine process answered %u clips of %u",
+                         io->rem.nclips, d->clips);
+            return -1;
+        }
+        *src = (res_source)io->rem.src[clip];
+        if (!io->rem.ok[clip]) {
+            *aerr = io->rem.errors[clip];
+            return 0;
+        }
+        uint32_t got = 0;
+        int rc = outcome_next(io->rem.raw, io->rem.raw_len, &io->raw_pos, &got, &w->oo, d->name,
+                              aerr);
+        if (rc == 1 && got == clip) return 1;
+        if (rc >= 0) ff_error_set(err, FF_E_INTERNAL, d->name, -1,
+                                  "the engine process sent no record of anim %u", clip);
+        else *err = *aerr;
+        return -1;
+    }
     if (io->cache_ok) {
         uint32_t got;
         ff_error e;
@@ -432,6 +500,52 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
     if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
     *err = *aerr;
     return -1;
+}
+
+/* ---- the engine process's part (remote.h) ---- */
+
+static int sink_room(remote_sink *s, uint32_t n, ff_error *err)
+{
+    if (n <= s->cap) return 0;
+    uint8_t *ok = realloc(s->ok, n), *src = ok ? realloc(s->src, n) : NULL;
+    if (ok) s->ok = ok;
+    if (src) s->src = src;
+    ff_error *e = src ? realloc(s->errors, n * sizeof *e) : NULL;
+    if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    s->errors = e;
+    s->cap = n;
+    return 0;
+}
+
+int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint32_t *nclips,
+                           ff_error *err)
+{
+    run_ctx *ctx = w->ctx;
+    const dat_file *d;
+    *nclips = 0;
+    sb_reset(&out->raw);
+    if (run_file_get(ctx, u->file, &d, err) < 0) return -1;
+    int rc = sink_room(out, d->clips, err);
+    for (uint32_t c = 0; rc == 0 && c < d->clips; c++) {
+        ff_error *aerr = &out->errors[c];
+        ff_error_clear(aerr);
+        res_source src = RES_SRC_EMULATED;
+        int32_t si = ctx->slot_of[u->first + c];
+        int got = si >= 0 ? shared(w, si, u->file, d, u->mode, c, &src, aerr)
+                          : emulate(w, u->file, d, u->mode, c, &w->oo, aerr);
+        if (got < 0 && aerr->kind == FF_E_NOMEM) {
+            *err = *aerr;
+            rc = -1;
+            break;
+        }
+        out->ok[c] = got == 0;
+        out->src[c] = (uint8_t)src;
+        if (got == 0) outcome_append(&out->raw, c, &w->oo);
+        *nclips = c + 1;
+    }
+    run_file_put(ctx, u->file);
+    if (rc == 0 && out->raw.failed) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    return rc;
 }
 
 static int finish_unit(worker *w, const run_unit *u, int complete, int from_cache, ff_error *err)
@@ -504,6 +618,10 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     a.pose_trig = w->trig;
     open_io(w, u, &io);
     int from_cache = io.cache_ok, rc = 0;
+    if (w->remote && !io.cache_ok && !io.use_auth && open_remote(w, u, &io, err) < 0) {
+        close_io(&io);
+        return -1;
+    }
     uint32_t c = 0;
     tj_clip id = {0};
     snprintf(id.file, sizeof id.file, "%s", d->name);

@@ -7,27 +7,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/run/remote.h"
 #include "harness/run/worker.h"
 
 worker *worker_new(run_ctx *ctx, ff_error *err)
 {
+    return worker_new_remote(ctx, NULL, err);
+}
+
+worker *worker_new_remote(run_ctx *ctx, struct remote *r, ff_error *err)
+{
     worker *w = calloc(1, sizeof *w);
     if (!w) {
+        remote_stop(r);
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         return NULL;
     }
     w->ctx = ctx;
     w->loaded = -1;
+    w->remote = r; /* from here the worker's to stop */
     trace_init(&w->rt);
     trace_init(&w->rt_alt);
     outcome_init(&w->oo);
     sb_init(&w->blob);
     sb_init(&w->rec);
-    if (ctx->cfg->image && emu_game_open(ctx->cfg->image, &ctx->cfg->game, &w->game, err) < 0) {
+    if (ctx->cfg->image && !r &&
+        emu_game_open(ctx->cfg->image, &ctx->cfg->game, &w->game, err) < 0) {
         worker_free(w);
         return NULL;
     }
-    if (ctx->pose && ctx->cfg->image && !(w->memo = pose_memo_new(0))) {
+    if (ctx->pose && ctx->cfg->image && !r && !(w->memo = pose_memo_new(0))) {
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
         worker_free(w);
         return NULL;
@@ -38,7 +47,7 @@ worker *worker_new(run_ctx *ctx, ff_error *err)
         free(w->trig);
         w->trig = NULL;
     }
-    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, err))) {
+    if (ctx->ent && !r && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, err))) {
         worker_free(w);
         return NULL;
     }
@@ -66,6 +75,7 @@ void worker_free(worker *w)
         free(w->hits);
     }
     emu_game_close(w->game);
+    remote_stop(w->remote);
     free(w->skel);
     if (w->memo) {
         pose_memo_stats st = pose_memo_get_stats(w->memo);

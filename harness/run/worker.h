@@ -34,6 +34,7 @@ struct worker {
     size_t world_cap;
     ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
     uint8_t *hits;   /* blocks this worker's engine ran (coverage on), merged when freed */
+    struct remote *remote; /* its engine process (remote.h), NULL: the engine is in-process */
 };
 
 #endif

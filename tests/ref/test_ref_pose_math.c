@@ -609,3 +609,38 @@ Test(pose_math, rotation_and_skeleton_with_a_table_are_the_same)
         ts_assert_mem(b, a, LEN, "the skeleton posed with a table");
     }
 }
+
+/* The product from the whole 64-bit sum, worked cell by cell as docs/pose.md states it. */
+static int16_t wide_cell(int64_t sum, int nearest)
+{
+    int64_t q = sum >= 0 ? sum / 4096 : -((-sum + 4095) / 4096); /* floor */
+    int64_t r = sum - q * 4096;
+    if (nearest && (r > 2048 || (r == 2048 && (q & 1)))) q++;
+    return (int16_t)(uint16_t)((uint64_t)q & 0xFFFFu);
+}
+
+Test(pose_math, copy5_product_equals_the_whole_sum_rounded_on_random_and_extreme_cells)
+{
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    static const int16_t edge[] = {-32768, -32767, -4096, -2048, -1, 0, 1, 2048, 4095, 32767};
+    for (int trial = 0; trial < 20000; trial++) {
+        int16_t a[3][3], b[3][3], out[3][3];
+        for (int i = 0; i < 9; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int16_t va = trial & 1 ? edge[x % 10] : (int16_t)(x >> 16);
+            int16_t vb = trial & 2 ? edge[(x >> 8) % 10] : (int16_t)(x >> 40);
+            a[i / 3][i % 3] = va;
+            b[i / 3][i % 3] = vb;
+        }
+        for (int s = 0; s < 2; s++) {
+            ref_pose_mul(a, b, (ref_pose_step)s, out);
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    int64_t sum = (int64_t)a[i][0] * b[0][j] + (int64_t)a[i][1] * b[1][j] +
+                                  (int64_t)a[i][2] * b[2][j];
+                    cr_assert_eq(out[i][j], wide_cell(sum, s == REF_STEP_NEAREST_EVEN),
+                                 "trial %d cell %d,%d step %d", trial, i, j, s);
+                }
+        }
+    }
+}

@@ -244,6 +244,7 @@ static uint32_t nat_scratch_hot_op(const emu *e)
 const emu_ops emu_native_ops = {
     .kind = EMU_ENGINE_NATIVE,
     .caps = 0,
+    .one_per_process = 1,
     .info = nat_info,
     .room = nat_room,
     .open = nat_open_op,

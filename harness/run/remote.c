@@ -1,0 +1,281 @@
+/*
+ * harness/run/remote.c: engine processes (see remote.h): the fork, the child's
+ * loop and the wire between them, a stream socket carrying fixed-layout
+ * messages (the same binary at both ends, so structs go as they are):
+ *   hello  (child, once): magic, rc, ff_error
+ *   ask    (worker): u32 unit index
+ *   answer (child): magic, rc, ff_error, u32 nclips, u64 calls, u64 memo
+ *          misses, u64 memo hits, nclips ok bytes, nclips source bytes,
+ *          one ff_error per clip not ok, u64 raw length, the raw records.
+ * Nothing here prints or exits, but the child, which ends with _exit.
+ */
+#define _GNU_SOURCE
+#include "harness/run/remote.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/run/pose_side.h"
+#include "harness/run/worker.h"
+
+#define HELLO_MAGIC 0x48524646u  /* "FFRH" */
+#define ANSWER_MAGIC 0x55524646u /* "FFRU" */
+
+struct remote {
+    pid_t pid;
+    int fd;
+    const run_unit *units; /* the run's, to name a unit by its index */
+    uint32_t nclips_max;   /* no unit has more clips */
+    int lost;
+    char why[160];
+    /* the last answer, owned */
+    uint32_t cap;
+    uint8_t *ok, *src;
+    ff_error *errors;
+    uint8_t *raw;
+    size_t raw_cap;
+};
+
+/* ---- the wire ---- */
+
+static int put(int fd, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t w = send(fd, b, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int get(int fd, void *p, size_t n)
+{
+    uint8_t *b = p;
+    while (n) {
+        ssize_t r = read(fd, b, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        b += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* ---- the child ---- */
+
+static int answer(int fd, int rc, const ff_error *err, const remote_sink *s, uint32_t n,
+                  const uint64_t counts[3])
+{
+    uint32_t magic = ANSWER_MAGIC;
+    int32_t r = rc;
+    if (put(fd, &magic, 4) || put(fd, &r, 4) || put(fd, err, sizeof *err) || put(fd, &n, 4) ||
+        put(fd, counts, 3 * sizeof *counts))
+        return -1;
+    if (n && (put(fd, s->ok, n) || put(fd, s->src, n))) return -1;
+    for (uint32_t c = 0; c < n; c++)
+        if (!s->ok[c] && put(fd, &s->errors[c], sizeof s->errors[c])) return -1;
+    uint64_t len = rc == 0 ? s->raw.len : 0;
+    if (put(fd, &len, 8) || (len && put(fd, s->raw.s, (size_t)len))) return -1;
+    return 0;
+}
+
+static void memo_counts(worker *w, uint64_t *misses, uint64_t *hits)
+{
+    pose_memo_stats st = {0};
+    if (w->memo) st = pose_memo_get_stats(w->memo);
+    *misses = st.misses;
+    *hits = st.hits;
+}
+
+static void child_main(run_ctx *ctx, int fd)
+{
+    ff_error err;
+    ff_error_clear(&err);
+    worker *w = worker_new(ctx, &err);
+    uint32_t magic = HELLO_MAGIC;
+    int32_t rc = w ? 0 : -1;
+    if (put(fd, &magic, 4) || put(fd, &rc, 4) || put(fd, &err, sizeof err) || !w) _exit(1);
+    remote_sink s;
+    memset(&s, 0, sizeof s);
+    sb_init(&s.raw);
+    run_progress *p = ctx->cfg->progress;
+    uint32_t ui;
+    while (get(fd, &ui, 4) == 0 && ui < ctx->nunits) {
+        uint64_t calls0 = p ? atomic_load(&p->emulated_calls) : 0, m0, h0, m1, h1;
+        memo_counts(w, &m0, &h0);
+        uint32_t n = 0;
+        ff_error_clear(&err);
+        int r = worker_frame_authority(w, &ctx->units[ui], &s, &n, &err);
+        memo_counts(w, &m1, &h1);
+        uint64_t counts[3] = {p ? atomic_load(&p->emulated_calls) - calls0 : 0, m1 - m0, h1 - h0};
+        if (answer(fd, r, &err, &s, r == 0 ? n : 0, counts) < 0) break;
+    }
+    _exit(0);
+}
+
+/* ---- the worker's side ---- */
+
+int remote_start(run_ctx *ctx, unsigned n, remote **out, ff_error *err)
+{
+    memset(out, 0, n * sizeof *out);
+    int (*sv)[2] = calloc(n ? n : 1, sizeof *sv);
+    if (!sv) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    unsigned made = 0;
+    int rc = 0;
+    for (; made < n; made++)
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv[made]) != 0) {
+            rc = ff_error_set(err, FF_E_INTERNAL, NULL, -1,
+                              "cannot make an engine process's socket: %s", strerror(errno));
+            break;
+        }
+    for (unsigned k = 0; rc == 0 && k < n; k++) {
+        remote *r = calloc(1, sizeof *r);
+        if (!r) {
+            rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+            break;
+        }
+        r->fd = -1;
+        pid_t pid = fork();
+        if (pid < 0) {
+            free(r);
+            rc = ff_error_set(err, FF_E_INTERNAL, NULL, -1, "cannot start an engine process: %s",
+                              strerror(errno));
+            break;
+        }
+        if (pid == 0) {
+            /* Only its own end: a sibling holding another's would hide that one's EOF. */
+            for (unsigned j = 0; j < n; j++) {
+                close(sv[j][0]);
+                if (j != k) close(sv[j][1]);
+            }
+            child_main(ctx, sv[k][1]);
+        }
+        r->pid = pid;
+        r->fd = sv[k][0];
+        sv[k][0] = -1;
+        r->units = ctx->units;
+        for (size_t f = 0; f < ctx->res->nfiles; f++)
+            if (ctx->fslots[f].clips > r->nclips_max) r->nclips_max = ctx->fslots[f].clips;
+        out[k] = r;
+    }
+    for (unsigned j = 0; j < made; j++) {
+        close(sv[j][1]);
+        if (sv[j][0] >= 0) close(sv[j][0]);
+    }
+    free(sv);
+    for (unsigned k = 0; rc == 0 && k < n; k++) {
+        remote *r = out[k];
+        uint32_t magic = 0;
+        int32_t hello = -1;
+        ff_error child_err;
+        if (get(r->fd, &magic, 4) || magic != HELLO_MAGIC || get(r->fd, &hello, 4) ||
+            get(r->fd, &child_err, sizeof child_err))
+            rc = ff_error_set(err, FF_E_EMU, NULL, -1,
+                              "an engine process ended before its engine opened");
+        else if (hello != 0) {
+            *err = child_err;
+            rc = -1;
+        }
+    }
+    if (rc == 0) return 0;
+    for (unsigned k = 0; k < n; k++) {
+        remote_stop(out[k]);
+        out[k] = NULL;
+    }
+    return -1;
+}
+
+void remote_stop(remote *r)
+{
+    if (!r) return;
+    if (r->fd >= 0) close(r->fd);
+    int st;
+    while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    free(r->ok);
+    free(r->src);
+    free(r->errors);
+    free(r->raw);
+    free(r);
+}
+
+static int lose(remote *r, const char *why, ff_error *err)
+{
+    r->lost = 1;
+    snprintf(r->why, sizeof r->why, "%s", why);
+    return ff_error_set(err, FF_E_EMU, NULL, -1, "engine process %d lost: %s", (int)r->pid, why), -2;
+}
+
+static int room(remote *r, uint32_t n, uint64_t raw_len)
+{
+    if (n > r->cap) {
+        uint8_t *ok = realloc(r->ok, n), *src = ok ? realloc(r->src, n) : NULL;
+        if (ok) r->ok = ok;
+        if (src) r->src = src;
+        ff_error *e = src ? realloc(r->errors, n * sizeof *e) : NULL;
+        if (!e) return -1;
+        r->errors = e;
+        r->cap = n;
+    }
+    if (raw_len > r->raw_cap) {
+        uint8_t *p = realloc(r->raw, (size_t)raw_len);
+        if (!p) return -1;
+        r->raw = p;
+        r->raw_cap = (size_t)raw_len;
+    }
+    return 0;
+}
+
+int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (r->lost)
+        return ff_error_set(err, FF_E_EMU, NULL, -1, "engine process lost: %s", r->why), -2;
+    uint32_t ui = (uint32_t)(u - r->units);
+    if (put(r->fd, &ui, 4) < 0) return lose(r, "it stopped taking units", err);
+    uint32_t magic = 0, n = 0;
+    int32_t rc = 0;
+    ff_error e;
+    uint64_t counts[3], raw_len = 0;
+    if (get(r->fd, &magic, 4) || magic != ANSWER_MAGIC || get(r->fd, &rc, 4) ||
+        get(r->fd, &e, sizeof e) || get(r->fd, &n, 4) || get(r->fd, counts, sizeof counts))
+        return lose(r, "it ended or answered garbage", err);
+    if (n > r->nclips_max) return lose(r, "it answered more clips than the unit has", err);
+    if (room(r, n ? n : 1, 0) < 0) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    if (n && (get(r->fd, r->ok, n) || get(r->fd, r->src, n)))
+        return lose(r, "it ended in the middle of an answer", err);
+    for (uint32_t c = 0; c < n; c++) {
+        if (r->src[c] >= RES_SRC__COUNT) return lose(r, "it answered garbage", err);
+        if (!r->ok[c] && get(r->fd, &r->errors[c], sizeof r->errors[c]))
+            return lose(r, "it ended in the middle of an answer", err);
+    }
+    if (get(r->fd, &raw_len, 8) || raw_len > ((uint64_t)1 << 34))
+        return lose(r, "it ended in the middle of an answer", err);
+    if (room(r, n ? n : 1, raw_len ? raw_len : 1) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    if (raw_len && get(r->fd, r->raw, (size_t)raw_len))
+        return lose(r, "it ended in the middle of an answer", err);
+    if (rc != 0) {
+        *err = e;
+        return -1;
+    }
+    out->nclips = n;
+    out->ok = r->ok;
+    out->src = r->src;
+    out->errors = r->errors;
+    out->raw = r->raw;
+    out->raw_len = (size_t)raw_len;
+    out->emulated_calls = counts[0];
+    out->memo_misses = counts[1];
+    out->memo_hits = counts[2];
+    return 0;
+}
