@@ -104,10 +104,11 @@ int cli_engine_parse(const char *name);
  * The engine --engine name (NULL: unicorn) asks for, into *out. native that
  * cannot run here is a usage error naming the reason (CLI_EXIT_ERROR after
  * saying so); auto takes native when a probe call works, else Unicorn with
- * one line saying why (note gets that line for the report). Returns 0.
+ * one line saying why (note gets that line for the report). both: *out
+ * Unicorn and *second native (else NULL). Returns 0.
  */
-int cli_engine_choose(const char *command, const char *name, const emu_ops **out, char *note,
-                      size_t n);
+int cli_engine_choose(const char *command, const char *name, const emu_ops **out,
+                      const emu_ops **second, char *note, size_t n);
 /* c itself, or "\xNN" for a control byte, in buf. */
 const char *cli_safe_char(unsigned char c, char buf[8]);
 /* s with control bytes escaped (cli_safe_char) into buf (n bytes, cut to fit). */

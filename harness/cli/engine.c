@@ -54,19 +54,22 @@ int cli_engine_parse(const char *name)
     return -1;
 }
 
-int cli_engine_choose(const char *command, const char *name, const emu_ops **out, char *note,
-                      size_t n)
+int cli_engine_choose(const char *command, const char *name, const emu_ops **out,
+                      const emu_ops **second, char *note, size_t n)
 {
     note[0] = 0;
     *out = emu_engine_ops(EMU_ENGINE_UNICORN);
+    *second = NULL;
     if (!name || strcmp(name, "unicorn") == 0) return 0;
-    const emu_ops *want = emu_engine_ops(strcmp(name, "both") == 0 ? EMU_ENGINE_NATIVE
-                                                                    : EMU_ENGINE_NATIVE);
+    const emu_ops *native = emu_engine_ops(EMU_ENGINE_NATIVE);
     emu_engine_info info;
     ff_error err;
     ff_error_clear(&err);
-    if (emu_engine_info_get(emu_engine_ops(EMU_ENGINE_NATIVE), &info, 1, &err) == 0) {
-        *out = want;
+    if (emu_engine_info_get(native, &info, 1, &err) == 0) {
+        if (strcmp(name, "both") == 0)
+            *second = native;
+        else
+            *out = native;
         return 0;
     }
     if (strcmp(name, "auto") == 0) {

@@ -517,8 +517,8 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     memset(&engine, 0, sizeof engine);
     char engine_note[320] = "";
     if (!cfg->traces_dir &&
-        (status = cli_engine_choose(s->command, s->engine, &cfg->game.engine, engine_note,
-                                    sizeof engine_note)) != 0) {
+        (status = cli_engine_choose(s->command, s->engine, &cfg->game.engine, &cfg->second,
+                                    engine_note, sizeof engine_note)) != 0) {
         cli_signals_restore();
         cli_exe_close(&x);
         return status;
@@ -527,7 +527,9 @@ int cli_session_run(const cli_session *s, run_config *cfg)
         cli_engine_probe(cfg->game.engine, &engine);
         meta.engine = &engine;
     }
-    cache *cache = s->use_cache && !cfg->traces_dir
+    /* --engine both: every clip on both engines, none from the cache nor shared. */
+    if (cfg->second) cfg->dedup = 0;
+    cache *cache = s->use_cache && !cfg->traces_dir && !cfg->second
                        ? open_cache(s, results_dir, sizeof results_dir, warning, sizeof warning)
                        : NULL;
     if (cache) meta.cache_dir = results_dir;

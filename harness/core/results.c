@@ -60,3 +60,25 @@ const char *pose_basis_name(pose_basis b)
 #undef NAME_
     return (unsigned)b < POSE_BASIS__COUNT ? names[b] : "?";
 }
+
+static const char *const eng_names[] = {
+#define RES_ENG_NAME(id, name, what) name,
+    RES_ENG_MAP(RES_ENG_NAME)
+#undef RES_ENG_NAME
+};
+
+static const char *const eng_whats[] = {
+#define RES_ENG_WHAT(id, name, what) what,
+    RES_ENG_MAP(RES_ENG_WHAT)
+#undef RES_ENG_WHAT
+};
+
+const char *res_eng_name(res_eng e)
+{
+    return (unsigned)e < RES_ENG__COUNT ? eng_names[e] : "?";
+}
+
+const char *res_eng_what(res_eng e)
+{
+    return (unsigned)e < RES_ENG__COUNT ? eng_whats[e] : "?";
+}

@@ -148,6 +148,37 @@ typedef struct res_fields {
     uint16_t moving;
 } res_fields;
 
+/*
+ * --engine both: how a clip's original side on the second engine compared
+ * with the first's: id, JSON name, what it means.
+ */
+#define RES_ENG_MAP(XX)                                                                            \
+    XX(NONE, "not_compared", "not run on both engines")                                            \
+    XX(AGREE, "agree", "the same calls, values and faults on both engines")                       \
+    XX(X87, "x87_emulation_vs_hardware",                                                           \
+       "pose cells off by one and nothing else: the emulated x87 (QEMU's fsin, fcos, fpatan "      \
+       "and rounding) against the CPU's")                                                          \
+    XX(DISAGREE, "disagree", "the engines disagree: another value, another fault or none")
+
+typedef enum res_eng {
+#define RES_ENG_ENUM(id, name, what) RES_ENG_##id,
+    RES_ENG_MAP(RES_ENG_ENUM)
+#undef RES_ENG_ENUM
+        RES_ENG__COUNT
+} res_eng;
+
+const char *res_eng_name(res_eng e);
+const char *res_eng_what(res_eng e);
+
+/* A clip on both engines (first: the run's engine; second: the other). */
+typedef struct res_engines {
+    res_eng state;
+    cmp_divergence div;     /* the first difference (ref: first engine, orig: second) */
+    uint64_t cells;         /* field values that differ, every tick */
+    int fault_first, fault_second; /* emu_fault_kind of each, EMU_FAULT_NONE: none */
+    uint32_t eip_first, eip_second;
+} res_engines;
+
 typedef struct clip_result {
     uint32_t file; /* index into run_results.files */
     int32_t clip;  /* -1: the whole file (bad input before any clip) */
@@ -185,6 +216,7 @@ typedef struct clip_result {
      * line; heap, NULL when none), whatever the status */
     char *stopped;
     res_fields use; /* what was compared, per field class */
+    res_engines eng; /* --engine both */
     /* MISMATCH against recorded traces (check): every differing value, classed
      * by its effect on the pose (harness/core/cells.h; heap, NULL otherwise) */
     cell_list *cells;
@@ -382,6 +414,8 @@ typedef struct run_totals {
     uint64_t entity_by_source[RES_SRC__COUNT];
     /* (entity, status) whose flags after QueueAnimation differ between the sides */
     uint64_t queue_mismatches;
+    /* --engine both: clips by res_eng */
+    uint64_t engines[RES_ENG__COUNT];
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */
@@ -415,6 +449,8 @@ typedef struct run_results {
     uint64_t corpus_zzz_offset;
     char corpus_lang[32];
     unsigned jobs;                 /* worker threads the run used */
+    /* the kinds of engine that ran the original: the run's, and --engine both's second ("") */
+    char engine_first[16], engine_second[16];
     unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
     unsigned required;             /* field classes the candidate must supply (bit k) */
     pose_conv pose;                /* the pose level's convention and how it was found */

@@ -51,6 +51,17 @@ int report_render_summary(const cJSON *report, strbuf *out)
         sb_printf(out, "; leaf: %llu calls, %llu mismatch, %llu fault",
                   (unsigned long long)t.leaf_calls, (unsigned long long)t.leaf_mismatches,
                   (unsigned long long)t.leaf_faults);
+    if (t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_X87] + t.engines[RES_ENG_DISAGREE]) {
+        const cJSON *g = rv_obj(rv_obj(report, "totals"), "engines");
+        sb_printf(out, "; engines %s and %s on %llu clips: %llu agree, %llu disagree, %llu x87 "
+                       "(emulation vs hardware)",
+                  rv_str(g, "first", "?"), rv_str(g, "second", "?"),
+                  (unsigned long long)(t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_X87] +
+                                       t.engines[RES_ENG_DISAGREE]),
+                  (unsigned long long)t.engines[RES_ENG_AGREE],
+                  (unsigned long long)t.engines[RES_ENG_DISAGREE],
+                  (unsigned long long)t.engines[RES_ENG_X87]);
+    }
     if (t.entities)
         sb_printf(out,
                   "; entity: %llu entities, %llu comparisons, %llu match, %llu mismatch, %llu "

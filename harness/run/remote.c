@@ -100,6 +100,13 @@ static void child_main(run_ctx *ctx, int fd)
 {
     ff_error err;
     ff_error_clear(&err);
+    /* --engine both: this process runs the second engine as its own. The plan is this
+     * process's private copy since the fork: changing it here touches no other. */
+    run_config *cfg = (run_config *)ctx->cfg;
+    if (cfg->second) {
+        cfg->game.engine = cfg->second;
+        cfg->second = NULL;
+    }
     worker *w = worker_new(ctx, &err);
     uint32_t magic = HELLO_MAGIC;
     int32_t rc = w ? 0 : -1;

@@ -118,12 +118,14 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     if (!args || !th || !running) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     /* One engine per process (native): workers past the first get engine processes,
      * forked before any worker opens an engine or starts. */
-    int remote = ctx->cfg->image && jobs > 1 && emu_engine_one_per_process(ctx->cfg->game.engine);
+    const run_config *cfg = ctx->cfg;
+    int remote = cfg->image && jobs > 1 &&
+                 emu_engine_one_per_process(cfg->second ? cfg->second : cfg->game.engine);
     atomic_uchar *taken = remote ? calloc(ctx->nchains, sizeof *taken) : NULL;
     if (remote && !taken) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     /* An engine may end the process when it cannot reserve its room (Unicorn): ask first. */
     if (rc == 0 && ctx->cfg->image)
-        rc = emu_game_room(ctx->cfg->game.engine, remote ? 1 : jobs, err);
+        rc = emu_game_room(cfg->game.engine, remote && !cfg->second ? 1 : jobs, err);
     struct remote **rs = remote && rc == 0 ? calloc(jobs, sizeof *rs) : NULL;
     if (remote && rc == 0 && (!rs || remote_start(ctx, jobs - 1, rs + 1, err) < 0)) {
         if (!rs) ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
@@ -183,6 +185,7 @@ static void total_up(run_ctx *ctx)
         t->turns_equal += r->cells ? r->cells->turns_equal : 0;
         t->turns_differ += r->cells ? r->cells->turns_differ : 0;
         t->by_source[r->source]++;
+        t->engines[r->eng.state]++;
         t->ticks_ref += r->ref_ticks;
         t->ticks_orig += r->orig_ticks;
         for (int k = 0; k < FIELD_CLASS_MAX; k++) {
@@ -334,6 +337,13 @@ static void ctx_free(run_ctx *ctx)
 int run_execute(const run_config *cfg, run_results *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (cfg->image) {
+        snprintf(out->engine_first, sizeof out->engine_first, "%s",
+                 emu_engine_kind_name(emu_engine_kind_of(cfg->game.engine)));
+        if (cfg->second)
+            snprintf(out->engine_second, sizeof out->engine_second, "%s",
+                     emu_engine_kind_name(emu_engine_kind_of(cfg->second)));
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     run_ctx ctx;

@@ -88,6 +88,10 @@ typedef struct run_config {
     const char *corpus_lang;  /* --lang: the language of an install or main.zzz (NULL: default) */
     const emu_image *image;   /* the original; NULL when traces_dir is the authority */
     emu_game_opts game;
+    /* --engine both: every clip's original side also on this engine, compared with
+     * game.engine's (harness/run/both.h); NULL: one engine. Dedup and the cache are
+     * then off: every clip runs on both. */
+    const emu_ops *second;
     unsigned modes;           /* bit i = mode_id i */
     int frame_level, leaf_level;
     int pose_level;           /* bone and world matrices too (implies the frame level) */

@@ -15,6 +15,7 @@
 
 #include "common/le.h"
 #include "common/path.h"
+#include "harness/run/both.h"
 #include "harness/run/cache.h"
 #include "harness/run/cells_pose.h"
 #include "harness/run/leaf.h"
@@ -36,7 +37,8 @@
  * Room for the world and placed states of a len-byte skeleton, both set to
  * the skeleton as it is before any decoding call.
  */
-static int world_room(worker *w, size_t len, uint8_t **world, uint8_t **placed, ff_error *err)
+static int world_room(worker *w, emu_game *g, size_t len, uint8_t **world, uint8_t **placed,
+                      ff_error *err)
 {
     if (2 * len > w->world_cap) {
         uint8_t *p = realloc(w->world, 2 * len);
@@ -46,34 +48,42 @@ static int world_room(worker *w, size_t len, uint8_t **world, uint8_t **placed, 
     }
     *world = w->world;
     *placed = w->world + len;
-    memcpy(*world, emu_game_skeleton(w->game), len);
-    memcpy(*placed, emu_game_skeleton(w->game), len);
+    memcpy(*world, emu_game_skeleton(g), len);
+    memcpy(*placed, emu_game_skeleton(g), len);
     return 0;
 }
 
-static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
-                   orig_outcome *o, ff_error *err)
+/* One engine of the worker: the run's (emulate) or --engine both's second. */
+typedef struct wengine {
+    emu_game *game;
+    int64_t *loaded; /* file in its guest memory, -1: none */
+    int *dirty;      /* a fault may have damaged the guest copy */
+    pose_memo *memo;
+} wengine;
+
+static int emulate_on(worker *w, const wengine *we, uint32_t f, const dat_file *d, mode_id m,
+                      uint32_t clip, orig_outcome *o, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
-    if (!w->game) return ff_error_set(err, FF_E_USAGE, d->name, -1, "no executable to emulate");
-    if (w->loaded != (int64_t)f || w->dirty) {
-        w->loaded = -1;
-        if (emu_game_load_file(w->game, d->data, d->size, d->skel_off,
+    if (!we->game) return ff_error_set(err, FF_E_USAGE, d->name, -1, "no executable to emulate");
+    if (*we->loaded != (int64_t)f || *we->dirty) {
+        *we->loaded = -1;
+        if (emu_game_load_file(we->game, d->data, d->size, d->skel_off,
                                d->section[DAT_SECTION_GEOMETRY], d->anim_off, err) < 0)
             return -1;
-        w->loaded = f;
-        w->dirty = 0;
+        *we->loaded = f;
+        *we->dirty = 0;
     } else {
-        emu_game_reset_skeleton(w->game);
+        emu_game_reset_skeleton(we->game);
     }
     o->faulted = 0;
     trace_clear(&o->t, &ctx->fields, d->bones);
     uint8_t *world = NULL, *placed = NULL;
-    if (ctx->pose && world_room(w, emu_game_skeleton_size(w->game), &world, &placed, err) < 0)
+    if (ctx->pose && world_room(w, we->game, emu_game_skeleton_size(we->game), &world, &placed, err) < 0)
         return -1;
     uint32_t ret = 0;
     int32_t build_ret = 0; /* BuildBoneMatrices' last return in this clip */
-    int rc = emu_game_start_clip(w->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
+    int rc = emu_game_start_clip(we->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
     uint64_t calls = 1;
     while (rc == 0) {
         int emulated = 0;
@@ -81,8 +91,8 @@ static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t
         ff_error_clear(&pe);
         /* A call that decodes nothing rebuilds nothing: its world states stay. */
         if (world && ret == 0) {
-            rc = pose_orig_tick(w->memo, w->game, world, placed, &emulated, &o->fault, &pe);
-            if (rc == 0) build_ret = (int32_t)pose_memo_build_ret(w->memo);
+            rc = pose_orig_tick(we->memo, we->game, world, placed, &emulated, &o->fault, &pe);
+            if (rc == 0) build_ret = (int32_t)pose_memo_build_ret(we->memo);
         }
         if (pe.kind != FF_E_OK) {
             *err = pe; /* memory, not the original's doing */
@@ -92,22 +102,29 @@ static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t
         if (rc < 0) break; /* the original faulted in its pose routines */
         field_state s = {.ret = (int32_t)ret,
                          .build_ret = build_ret,
-                         .cmd = emu_game_cmd(w->game),
-                         .skel = emu_game_skeleton(w->game),
+                         .cmd = emu_game_cmd(we->game),
+                         .skel = emu_game_skeleton(we->game),
                          .world = world,
                          .placed = placed};
         if (trace_push_state(&o->t, &s, err) < 0) return -1;
         if (ret == 1 || o->t.n >= REFSIDE_MAX_TICKS) break;
-        rc = emu_game_read_animation(w->game, &ret, &o->fault);
+        rc = emu_game_read_animation(we->game, &ret, &o->fault);
         calls++;
     }
     if (rc < 0) {
         o->faulted = 1;
-        w->dirty = 1;
+        *we->dirty = 1;
     }
-    o->extent = emu_game_cursor_extent(w->game);
+    o->extent = emu_game_cursor_extent(we->game);
     if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->emulated_calls, calls);
     return 0;
+}
+
+static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
+                   orig_outcome *o, ff_error *err)
+{
+    wengine we = {w->game, &w->loaded, &w->dirty, w->memo};
+    return emulate_on(w, &we, f, d, m, clip, o, err);
 }
 
 /* Same bytes from each clip's start to where the leader's own cursor reached. */
@@ -329,7 +346,9 @@ typedef struct unit_io {
     int cache_ok;      /* clips come from the cache */
     int cache_partial; /* the entry ran short: the unit is stored again */
     int remote_ok;     /* clips come from the worker's engine process (rem) */
+    int second_ok;     /* --engine both: the second engine's clips come from rem */
     remote_unit rem;
+    size_t rem_pos;    /* ... the next of its records */
 } unit_io;
 
 /*
@@ -342,6 +361,15 @@ static int remote_lost(worker *w, const ff_error *why, ff_error *err)
     run_ctx *ctx = w->ctx;
     remote_stop(w->remote);
     w->remote = NULL;
+    if (ctx->cfg->second) {
+        /* --engine both: the run's engine is in-process already; the second is gone. */
+        pthread_mutex_lock(&ctx->lock);
+        int rc = run_warn(ctx->res,
+                          "%s; the worker's later clips were not compared on the second engine",
+                          why->reason);
+        pthread_mutex_unlock(&ctx->lock);
+        return rc < 0 ? ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory") : 0;
+    }
     emu_game_opts opts = ctx->cfg->game;
     opts.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
     pthread_mutex_lock(&ctx->lock);
@@ -367,7 +395,8 @@ static int open_remote(worker *w, const run_unit *u, unit_io *io, ff_error *err)
         *err = e;
         return -1;
     }
-    io->remote_ok = 1;
+    io->remote_ok = !ctx->cfg->second;
+    io->second_ok = ctx->cfg->second != NULL;
     if (ctx->cfg->progress)
         atomic_fetch_add(&ctx->cfg->progress->emulated_calls, io->rem.emulated_calls);
     pthread_mutex_lock(&ctx->lock);
@@ -465,7 +494,7 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
             return 0;
         }
         uint32_t got = 0;
-        int rc = outcome_next(io->rem.raw, io->rem.raw_len, &io->raw_pos, &got, &w->oo, d->name,
+        int rc = outcome_next(io->rem.raw, io->rem.raw_len, &io->rem_pos, &got, &w->oo, d->name,
                               aerr);
         if (rc == 1 && got == clip) return 1;
         if (rc >= 0) ff_error_set(err, FF_E_INTERNAL, d->name, -1,
@@ -500,6 +529,40 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
     if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
     *err = *aerr;
     return -1;
+}
+
+/*
+ * --engine both: clip's original side on the second engine (in-process, or
+ * from the engine process's answer) compared with w->oo into r->eng.
+ * Returns 0, or -1 with err (memory, or an answer that does not hold it).
+ */
+static int second_side(worker *w, const run_unit *u, const dat_file *d, unit_io *io,
+                       uint32_t clip, clip_result *r, ff_error *err)
+{
+    ff_error aerr;
+    ff_error_clear(&aerr);
+    if (io->second_ok) {
+        if (clip >= io->rem.nclips || !io->rem.ok[clip]) return 0; /* its input: not compared */
+        uint32_t got = 0;
+        int rc = outcome_next(io->rem.raw, io->rem.raw_len, &io->rem_pos, &got, &w->oo2, d->name,
+                              &aerr);
+        if (rc != 1 || got != clip)
+            return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
+                                "the engine process sent no record of anim %u", clip);
+    } else if (w->game2) {
+        wengine we = {w->game2, &w->loaded2, &w->dirty2, w->memo2};
+        if (emulate_on(w, &we, u->file, d, u->mode, clip, &w->oo2, &aerr) < 0) {
+            if (aerr.kind == FF_E_NOMEM) {
+                *err = aerr;
+                return -1;
+            }
+            return 0;
+        }
+    } else {
+        return 0; /* the second engine was lost: not compared */
+    }
+    both_compare(&w->oo, &w->oo2, &r->eng);
+    return 0;
 }
 
 /* ---- the engine process's part (remote.h) ---- */
@@ -641,6 +704,11 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             break;
         }
         if (auth == 1 && !io.use_auth && ctx->cfg->cache) outcome_append(&w->blob, c, &w->oo);
+        if (auth == 1 && ctx->cfg->second && !io.use_auth && !io.cache_ok &&
+            second_side(w, u, d, &io, c, &ctx->res->results[u->first + c], err) < 0) {
+            rc = -1;
+            break;
+        }
         if (cand_ok && auth == 1 && !io.use_cand && !w->oo.faulted &&
             pose_width_settle(ctx, &a, u->file, u->mode, c, &w->rt, &w->rt_alt, &w->oo.t, err) <
                 0) {

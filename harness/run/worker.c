@@ -29,14 +29,29 @@ worker *worker_new_remote(run_ctx *ctx, struct remote *r, ff_error *err)
     trace_init(&w->rt);
     trace_init(&w->rt_alt);
     outcome_init(&w->oo);
+    outcome_init(&w->oo2);
+    w->loaded2 = -1;
     sb_init(&w->blob);
     sb_init(&w->rec);
-    if (ctx->cfg->image && !r &&
-        emu_game_open(ctx->cfg->image, &ctx->cfg->game, &w->game, err) < 0) {
+    /* With a second engine the run's engine stays in-process; the second is the remote's. */
+    const run_config *cfg = ctx->cfg;
+    if (cfg->image && (!r || cfg->second) &&
+        emu_game_open(cfg->image, &cfg->game, &w->game, err) < 0) {
         worker_free(w);
         return NULL;
     }
-    if (ctx->pose && ctx->cfg->image && !r && !(w->memo = pose_memo_new(0))) {
+    emu_game_opts second = cfg->game;
+    second.engine = cfg->second;
+    if (cfg->image && cfg->second && !r && emu_game_open(cfg->image, &second, &w->game2, err) < 0) {
+        worker_free(w);
+        return NULL;
+    }
+    if (cfg->second && ctx->pose && cfg->image && !r && !(w->memo2 = pose_memo_new(0))) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
+        worker_free(w);
+        return NULL;
+    }
+    if (ctx->pose && ctx->cfg->image && (!r || cfg->second) && !(w->memo = pose_memo_new(0))) {
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
         worker_free(w);
         return NULL;
@@ -74,6 +89,9 @@ void worker_free(worker *w)
         pthread_mutex_unlock(&ctx->lock);
         free(w->hits);
     }
+    emu_game_close(w->game2);
+    pose_memo_free(w->memo2);
+    outcome_free(&w->oo2);
     emu_game_close(w->game);
     remote_stop(w->remote);
     free(w->skel);

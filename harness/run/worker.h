@@ -35,6 +35,12 @@ struct worker {
     ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
     uint8_t *hits;   /* blocks this worker's engine ran (coverage on), merged when freed */
     struct remote *remote; /* its engine process (remote.h), NULL: the engine is in-process */
+    /* --engine both: the second engine in-process (or remote's), its file and memo */
+    emu_game *game2;
+    int64_t loaded2;
+    int dirty2;
+    pose_memo *memo2;
+    orig_outcome oo2;
 };
 
 #endif
