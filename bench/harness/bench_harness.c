@@ -23,7 +23,9 @@
  *
  * usage: bench_harness [--corpus DIR] [--preset vanilla] [--standin EXE]
  *                      [--pose] [--no-leaf] [--no-dedup] [--keep-matrices]
- *                      [--repeat N]
+ *                      [--repeat N] [--engine unicorn|native]
+ * --engine native: the original on the CPU (run-2 then uses an engine
+ * process for its second worker, harness/run/remote.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,7 @@ static double cpu_now(void)
 
 static const char *corpus_dir, *standin = FF_BENCH_STANDIN;
 static int dedup = 1, keep_matrices = 0, pose = 0, leaf = 1;
+static const emu_ops *engine; /* --engine: NULL, the default (Unicorn) */
 
 static int open_image(emu_image **img)
 {
@@ -84,6 +87,7 @@ static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
     cfg.pose_search = pose; /* the convention searched on the original, as `run` does */
     cfg.dedup = dedup;
     cfg.game.keep_matrices = keep_matrices;
+    cfg.game.engine = engine;
     run_progress prog;
     memset(&prog, 0, sizeof prog);
     cfg.progress = &prog;
@@ -174,7 +178,7 @@ static int alone_phase(phase_out *o)
     if (run_phase(1, &plan, &res) < 0) return -1;
     emu_image *img;
     if (open_image(&img) < 0) return -1;
-    emu_game_opts opts = {keep_matrices, 0, NULL};
+    emu_game_opts opts = {keep_matrices, 0, engine};
     emu_game *g;
     ff_error err;
     if (emu_game_open(img, &opts, &g, &err) < 0) return -1;
@@ -260,9 +264,20 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--keep-matrices")) keep_matrices = 1;
         else if (!strcmp(argv[i], "--pose")) pose = 1;
         else if (!strcmp(argv[i], "--no-leaf")) leaf = 0;
+        else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
+            ++i;
+            engine = !strcmp(argv[i], "native")    ? emu_engine_ops(EMU_ENGINE_NATIVE)
+                     : !strcmp(argv[i], "unicorn") ? emu_engine_ops(EMU_ENGINE_UNICORN)
+                                                   : NULL;
+            if (!engine) {
+                fprintf(stderr, "bench_harness: --engine takes unicorn or native\n");
+                return 2;
+            }
+        }
         else {
             fprintf(stderr, "usage: bench_harness [--corpus DIR] [--preset NAME] [--standin EXE] "
-                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--repeat N]\n");
+                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--repeat N] "
+                            "[--engine unicorn|native]\n");
             return 2;
         }
     }

@@ -1,0 +1,97 @@
+/*
+ * tests/hostile/test_hostile_engine_process.c: a native run's engine process
+ * (harness/run/remote.h) killed in the middle of a run, through the built
+ * ff8diff: the run goes on, the lost worker's unit and its later ones run on
+ * Unicorn in-process, the run says so in report.json's warnings, and every
+ * clip is compared and matches, as in a run nothing killed. Skipped, with
+ * the reason, where the native engine cannot run (under AddressSanitizer,
+ * whose shadow memory lies below 4 GiB).
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/engine/emu.h"
+#include "tests/hostile/hs.h"
+
+static void need_native(void)
+{
+    emu_engine_info info;
+    ff_error err;
+    if (emu_engine_info_get(emu_engine_ops(EMU_ENGINE_NATIVE), &info, 1, &err) < 0)
+        cr_skip_test("the native engine cannot run here: %s", err.reason);
+}
+
+Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_compared,
+     .timeout = 900)
+{
+    need_native();
+    char *scratch = ts_tempdir();
+    char *x87 = hs_standin("standin_x87.exe");
+    ts_out o;
+    /* The pose level on the x87 build: a few seconds natively, the engine process
+     * starting after the pose search. Killed 0.4 s after it appears. */
+    ts_sh(scratch, &o,
+          "'%s' run --engine native --jobs 2 --exe '%s' --preset vanilla --modes normal "
+          "--levels frame,pose --no-cache --no-coverage --explain none -q --out '%s/r' & "
+          "pid=$!; child=; for i in $(seq 400); do child=$(pgrep -P $pid | head -n 1); "
+          "[ -n \"$child\" ] && break; sleep 0.02; done; "
+          "[ -n \"$child\" ] && sleep 0.4 && kill -9 $child; wait $pid; echo \"exit $?\"",
+          ts_ff8diff(), x87, scratch);
+    cr_assert(strstr(o.out, "exit 0"), "the run did not pass: %s\n%s", o.out, o.err);
+    char *out = ts_path(scratch, "r");
+    cJSON *rep = hs_report(out);
+    const cJSON *totals = cJSON_GetObjectItem(rep, "totals");
+    cr_assert_gt(hs_num(totals, "comparisons"), 1000);
+    cr_assert_eq(hs_num(totals, "comparisons"), hs_num(totals, "match"));
+    const cJSON *warn = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "run"), "warnings");
+    int lost = 0;
+    for (int i = 0; i < cJSON_GetArraySize(warn); i++) {
+        const char *w = cJSON_GetStringValue(cJSON_GetArrayItem(warn, i));
+        lost |= w && strstr(w, "engine process") && strstr(w, "lost") && strstr(w, "Unicorn");
+    }
+    cr_assert(lost, "no warning says the engine process was lost and Unicorn ran its units");
+    cJSON_Delete(rep);
+    free(out);
+    ts_out_free(&o);
+    free(x87);
+    ts_rmtree(scratch);
+}
+
+Test(engine_process, native_two_jobs_give_the_results_of_one, .timeout = 900)
+{
+    need_native();
+    char *scratch = ts_tempdir();
+    char *faulty = hs_standin("standin_faulty.exe");
+    ts_out o;
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        ts_sh(scratch, &o,
+              "'%s' run --engine native --jobs %d --exe '%s' --modes normal,fast --no-cache "
+              "--no-coverage --explain none -q --out '%s/r%d'; echo \"exit $?\"",
+              ts_ff8diff(), jobs, faulty, scratch, jobs);
+        cr_assert(strstr(o.out, "exit 1"), "faults fail the run: %s\n%s", o.out, o.err);
+        ts_out_free(&o);
+    }
+    char *d1 = ts_path(scratch, "r1"), *d2 = ts_path(scratch, "r2");
+    cJSON *a = hs_report(d1), *b = hs_report(d2);
+    const cJSON *ra = cJSON_GetObjectItem(a, "results"), *rb = cJSON_GetObjectItem(b, "results");
+    cr_assert_eq(cJSON_GetArraySize(ra), cJSON_GetArraySize(rb));
+    int faults = 0;
+    for (int i = 0; i < cJSON_GetArraySize(ra); i++) {
+        const cJSON *x = cJSON_GetArrayItem(ra, i), *y = cJSON_GetArrayItem(rb, i);
+        cr_assert_str_eq(hs_str(x, "status"), hs_str(y, "status"), "result %d", i);
+        const cJSON *fx = cJSON_GetObjectItem(x, "fault"), *fy = cJSON_GetObjectItem(y, "fault");
+        if (!cJSON_IsObject(fx)) continue;
+        faults++;
+        cr_assert_str_eq(hs_str(fx, "kind"), hs_str(fy, "kind"), "result %d", i);
+        cr_assert_str_eq(hs_str(fx, "eip"), hs_str(fy, "eip"), "result %d", i);
+        cr_assert_str_eq(hs_str(fx, "address"), hs_str(fy, "address"), "result %d", i);
+    }
+    cr_assert_gt(faults, 0, "the faulty build faults on some clips");
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    free(d1);
+    free(d2);
+    free(faulty);
+    ts_rmtree(scratch);
+}
