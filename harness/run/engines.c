@@ -64,7 +64,7 @@ int run_engines_begin(run_ctx *ctx)
 int run_replay_opts(run_ctx *ctx, unsigned caps, const char *what, emu_game_opts *opts,
                     ff_error *err)
 {
-    const emu_ops *run = ctx->cfg->game.engine;
+    const emu_ops *run = ctx->cfg->game.engine ? ctx->cfg->game.engine : emu_engine_default();
     const emu_ops *use = (emu_engine_caps(run) & caps) == caps ? run : engine_with(caps);
     if (!use)
         return ff_error_set(err, FF_E_UNSUPPORTED, NULL, -1,
@@ -74,7 +74,7 @@ int run_replay_opts(run_ctx *ctx, unsigned caps, const char *what, emu_game_opts
     opts->engine = use;
     res_engines *en = &ctx->res->engines;
     snprintf(en->replays, sizeof en->replays, "%s", kind_of(use));
-    if (use == run || emu_engine_kind_of(use) == emu_engine_kind_of(run)) return 0;
+    if (use == run) return 0;
     size_t n = strlen(en->replays_why);
     snprintf(en->replays_why + n, sizeof en->replays_why - n,
              "%s%s replayed on %s: the %s engine has no %s", n ? "; " : "", what, kind_of(use),
