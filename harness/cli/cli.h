@@ -96,7 +96,8 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_engine_probe(const emu_ops *engine, emu_engine_info *info);
 /* "engine: unicorn 2.1.1, fast stores" into buf (n bytes), for summary lines. */
 void cli_engine_line(const emu_engine_info *info, char *buf, size_t n);
-/* The lines of `ff8diff --version` about the engines built in, on stdout. */
+/* The lines of `ff8diff --version` about the engines built in, on stdout: each says
+ * whether this process can run it ("; runs here"), or why not. */
 void cli_engine_print_version(void);
 /* 0 when name is an --engine value (unicorn, native, auto, both), else -1. */
 int cli_engine_parse(const char *name);

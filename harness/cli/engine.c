@@ -1,7 +1,8 @@
 /*
  * harness/cli/engine.c: what the command says about the engine it runs the
- * original on: the line of `ff8diff --version`, and the one warning a run
- * gives when the engine says it will be slow (emu/engine/emu.h's engine
+ * original on: the lines of `ff8diff --version` (one per engine built in,
+ * each saying whether it runs here, and why not), and the one warning a
+ * run gives when the engine says it will be slow (emu/engine/emu.h's engine
  * info). Knows no kind of engine in particular.
  */
 #include <stdio.h>
@@ -30,7 +31,15 @@ void cli_engine_print_version(void)
         const emu_ops *ops = emu_engine_ops((emu_engine_kind)k);
         if (!ops) continue;
         emu_engine_info info;
-        cli_engine_probe(ops, &info);
+        ff_error err;
+        ff_error_clear(&err);
+        if (emu_engine_info_get(ops, &info, 1, &err) < 0) {
+            /* Built in, and this process cannot run it: the line says why. */
+            printf("engine: %s %s: cannot run here: %s\n", emu_engine_kind_name(info.kind),
+                   info.version, err.reason);
+            continue;
+        }
+        if (info.warning[0]) cli_warn("%s", info.warning);
         char line[160];
         cli_engine_line(&info, line, sizeof line);
         printf("%s", line);
@@ -42,7 +51,7 @@ void cli_engine_print_version(void)
             else
                 printf("%s", f->text);
         }
-        printf("%s\n", info.nfacts ? ")" : "");
+        printf("%s; runs here\n", info.nfacts ? ")" : "");
     }
 }
 

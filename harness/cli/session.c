@@ -301,7 +301,9 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
                    pose_basis_name(d->basis), d->note);
         }
     }
-    if (r->coverage.enabled) {
+    if (r->coverage.enabled && r->coverage.not_recorded[0]) {
+        printf("coverage: not recorded: %s\n", r->coverage.not_recorded);
+    } else if (r->coverage.enabled) {
         unsigned blocks = 0, covered = 0;
         for (unsigned i = 0; i < r->coverage.nroutines; i++) {
             blocks += r->coverage.routines[i].blocks;

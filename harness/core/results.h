@@ -375,12 +375,28 @@ typedef struct res_cov_routine {
 } res_cov_routine;
 
 typedef struct res_coverage {
-    int enabled;
+    int enabled;          /* asked for (the coverage option) on a run of an executable */
+    /* why no block was recorded although asked for (the run's engine has no
+     * coverage hooks): routines is then empty; "" when recorded */
+    char not_recorded[160];
     int complete;         /* every compared clip was emulated here (none from cache or traces) */
     uint64_t not_emulated; /* clip results whose original side was not emulated in this run */
     unsigned nroutines;
     res_cov_routine *routines; /* heap */
 } res_coverage;
+
+/*
+ * Which engine did what in a run, by kind name (emu_engine_kind_name); ""
+ * where nothing was done. The run's calls are on the engine run_config asks
+ * for; replays that need hooks (write watches, read logs) on one that has
+ * them, which may be another.
+ */
+typedef struct res_engines {
+    char calls[16];        /* the run's calls of the original; "": none (traces) */
+    char replays[16];      /* the replays with hooks that were made; "": none */
+    char replays_why[320]; /* why the replays ran on another engine than the calls, or "" */
+    char coverage[16];     /* the engine whose blocks were recorded; "": none */
+} res_engines;
 
 /* A file of the run: its manifest entry (name, kind, size, SHA-256, ...). */
 typedef manifest_entry run_file;
@@ -440,6 +456,7 @@ typedef struct run_results {
     res_cause *causes;    /* ordered by clips explained, then first group */
     int explained_all;    /* every mismatching clip was explained on its own */
     res_coverage coverage;
+    res_engines engines;
     run_totals totals;
     char corpus_kind[16];          /* "folder", "archive", "install", "file" */
     char corpus_description[512];  /* what the corpus path turned out to be */

@@ -198,6 +198,13 @@ void rh_coverage(strbuf *b, const cJSON *report)
     const cJSON *cov = rv_obj(report, "coverage"), *r, *u;
     if (!cov) return;
     sb_puts(b, "<section id=\"coverage\"><h2>Coverage of the original's routines</h2>\n");
+    if (!rv_bool(cov, "recorded", 1)) {
+        /* The run's engine has no coverage hooks: why, never a table of zeros. */
+        sb_puts(b, "<div class=\"banner note\" id=\"coverage-not-recorded\">Not recorded: ");
+        rh_text(b, rv_str(cov, "not_recorded", "the run's engine has no coverage hooks"));
+        sb_puts(b, ".</div>\n</section>\n");
+        return;
+    }
     if (!rv_bool(cov, "complete", 0))
         sb_printf(b, "<div class=\"banner warn\">Partial: %llu compared clips were not emulated in "
                      "this run (cache or traces), or the run was interrupted; their blocks are not "

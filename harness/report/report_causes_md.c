@@ -196,6 +196,13 @@ void md_coverage(strbuf *b, const cJSON *report)
     const cJSON *cov = rv_obj(report, "coverage"), *r;
     if (!cov) return;
     sb_puts(b, "## Coverage of the original's routines\n\n");
+    if (!rv_bool(cov, "recorded", 1)) {
+        /* The run's engine has no coverage hooks: why, never a table of zeros. */
+        sb_puts(b, "Not recorded: ");
+        rm_text(b, rv_str(cov, "not_recorded", "the run's engine has no coverage hooks"));
+        sb_puts(b, ".\n\n");
+        return;
+    }
     if (!rv_bool(cov, "complete", 0))
         sb_printf(b,
                   "> Partial: %llu compared clips were not emulated in this run (cache or "

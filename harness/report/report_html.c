@@ -203,6 +203,18 @@ static void side_rows(strbuf *b, const cJSON *run)
     sb_puts(b, "</td></tr>\n");
 }
 
+/* What each engine did: the calls, the replays with hooks, coverage (report_engines.c). */
+static void engine_row(strbuf *b, const cJSON *report)
+{
+    strbuf t;
+    sb_init(&t);
+    rv_engines_text(&t, report);
+    sb_puts(b, "<tr><th>Engines</th><td id=\"engines\">");
+    rh_text(b, t.s ? t.s : "");
+    sb_puts(b, "</td></tr>\n");
+    sb_free(&t);
+}
+
 static void option_rows(strbuf *b, const cJSON *run)
 {
     const cJSON *opt = rv_obj(run, "options");
@@ -321,6 +333,7 @@ static void header(strbuf *b, const cJSON *report)
     rh_kv(b, "Started", rv_str(run, "started", NULL));
     rh_kv(b, "Finished", rv_str(run, "finished", NULL));
     exe_rows(b, exe);
+    engine_row(b, report);
     sb_puts(b, "</table></div>\n<div class=\"card-box\"><table class=\"kv\">\n");
     corpus_rows(b, rv_obj(run, "corpus"));
     option_rows(b, run);

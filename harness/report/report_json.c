@@ -221,6 +221,17 @@ static cJSON *group_json(const run_results *res, size_t i)
     return o;
 }
 
+/* Which engine did what: the calls, the replays with hooks (and why there), coverage. */
+static cJSON *engines_json(const res_engines *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "calls", json_str_or_null(e->calls[0] ? e->calls : NULL));
+    cJSON_AddItemToObject(o, "replays", json_str_or_null(e->replays[0] ? e->replays : NULL));
+    json_add_str(o, "replays_why", e->replays_why);
+    cJSON_AddItemToObject(o, "coverage", json_str_or_null(e->coverage[0] ? e->coverage : NULL));
+    return o;
+}
+
 static cJSON *run_json(const run_meta *m, const run_results *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -238,6 +249,7 @@ static cJSON *run_json(const run_meta *m, const run_results *r)
     cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
     for (size_t i = 0; i < r->nwarnings; i++) cJSON_AddItemToArray(warn, json_string(r->warnings[i]));
     json_identity(o, m);
+    cJSON_AddItemToObject(o, "engines", engines_json(&r->engines));
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     if (m->frame_level) cJSON_AddItemToArray(levels, json_string("frame"));
     if (m->pose_level) cJSON_AddItemToArray(levels, json_string("pose"));

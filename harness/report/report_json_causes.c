@@ -178,6 +178,9 @@ cJSON *report_json_coverage(const res_coverage *c)
 {
     if (!c->enabled) return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "recorded", !c->not_recorded[0]);
+    cJSON_AddItemToObject(o, "not_recorded",
+                          json_str_or_null(c->not_recorded[0] ? c->not_recorded : NULL));
     cJSON_AddBoolToObject(o, "complete", c->complete);
     cJSON_AddNumberToObject(o, "not_emulated", (double)c->not_emulated);
     cJSON *rs = cJSON_AddArrayToObject(o, "routines");

@@ -7,7 +7,8 @@
  * <mode>" suite per mode (one <testcase> per entity, the pair named, with
  * the same verdicts), a "leaf" suite (one <testcase> per routine) and a
  * "run" suite: the run's verdict as stored in report.json (its properties
- * "verdict" and "verdict_reason"), one <testcase> with an <error> when
+ * "verdict" and "verdict_reason", and "engines": what each engine did),
+ * one <testcase> with an <error> when
  * the verdict is INCOMPLETE, the warnings in its <system-err>. Every string is escaped with sb_xml.
  * Recomputes nothing: it only counts the statuses the JSON holds.
  */
@@ -266,8 +267,19 @@ static void run_suite(strbuf *b, const cJSON *report, verdict v, const jcount *c
     suite_open(b, "run", c);
     sb_printf(b,
               "    <properties>\n      <property name=\"verdict\" value=\"%s\"/>\n"
-              "      <property name=\"verdict_reason\" value=\"%s\"/>\n    </properties>\n",
+              "      <property name=\"verdict_reason\" value=\"%s\"/>\n",
               verdict_label(v), verdict_reason_name(v));
+    /* What each engine did (report_engines.c), when one ran. */
+    if (rv_str(rv_obj(run, "engines"), "calls", NULL)) {
+        strbuf e;
+        sb_init(&e);
+        rv_engines_text(&e, report);
+        sb_puts(b, "      <property name=\"engines\" value=\"");
+        sb_xml(b, e.s ? e.s : "");
+        sb_puts(b, "\"/>\n");
+        sb_free(&e);
+    }
+    sb_puts(b, "    </properties>\n");
     sb_puts(b, "    <testcase classname=\"ff8diff\" name=\"run completed\">");
     if (run_incomplete(report, v)) {
         int interrupted = rv_bool(run, "interrupted", 0);

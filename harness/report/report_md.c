@@ -40,8 +40,9 @@ static void row(strbuf *b, const char *key, const char *val)
     sb_puts(b, " |\n");
 }
 
-static void run_section(strbuf *b, const cJSON *run)
+static void run_section(strbuf *b, const cJSON *report)
 {
+    const cJSON *run = rv_obj(report, "run");
     const cJSON *exe = rv_obj(run, "executable"), *c = rv_obj(run, "corpus");
     const cJSON *opt = rv_obj(run, "options");
     sb_puts(b, "## Run\n\n| | |\n|---|---|\n");
@@ -62,6 +63,11 @@ static void run_section(strbuf *b, const cJSON *run)
         sb_puts(b, ") |\n");
     }
     row(b, "Verdict", rv_str(exe, "verdict", NULL));
+    strbuf en;
+    sb_init(&en);
+    rv_engines_text(&en, report);
+    row(b, "Engines", en.s);
+    sb_free(&en);
     row(b, "Corpus", rv_str(c, "path", NULL));
     row(b, "Corpus kind", rv_str(c, "kind", NULL));
     sb_puts(b, "| Modes | ");
@@ -446,7 +452,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         strcmp(rv_sides(report).auth, "original") == 0)
         sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
     md_causes(out, report);
-    run_section(out, run);
+    run_section(out, report);
     report_pose_md(out, report, rm_text);
     report_pose_leaf_md(out, report, rm_text);
     totals_section(out, report, &ix);

@@ -2,8 +2,9 @@
  * harness/report/report_summary.c: the terminal's one-line summary and the
  * command's exit code, rendered from a report tree like the other outputs:
  * the verdict report.json stores, then its counts, then the field classes
- * a candidate left out where the clips carry them. Decides nothing, prints
- * nothing.
+ * a candidate left out where the clips carry them, then the engine that
+ * ran the calls with what another did (harness/report/report_engines.c).
+ * Decides nothing, prints nothing.
  */
 #include <signal.h>
 #include <string.h>
@@ -74,6 +75,7 @@ int report_render_summary(const cJSON *report, strbuf *out)
     if (t.queue_mismatches)
         sb_printf(out, ", %llu speed probes differing (QueueAnimation's speed from the status)",
                   (unsigned long long)t.queue_mismatches);
+    rv_engines_brief(out, report);
     sb_printf(out, " (%.1f s)\n", rv_num(run, "seconds", 0));
     return strbuf_failed(out) ? -1 : 0;
 }

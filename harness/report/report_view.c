@@ -295,8 +295,12 @@ void rv_options_text(strbuf *b, const cJSON *run)
     if (rv_u64(run, "emulated_calls", 0) > 0 || !rv_str(opt, "traces", NULL)) {
         sb_printf(b, ", dedup %s", rv_bool(opt, "dedup", 0) ? "on" : "off");
         /* Replays and coverage need the original's code: only then do they apply. */
+        /* Asked for on an engine without coverage hooks: not recorded (run.engines). */
+        const cJSON *en = rv_obj(run, "engines");
+        int unrec = en && rv_str(en, "calls", NULL) && !rv_str(en, "coverage", NULL);
         sb_printf(b, ", explain %s (replays with read logs), coverage %s",
-                  rv_str(opt, "explain", "?"), rv_bool(opt, "coverage", 0) ? "recorded" : "off");
+                  rv_str(opt, "explain", "?"),
+                  !rv_bool(opt, "coverage", 0) ? "off" : unrec ? "not recorded" : "recorded");
     }
     if (rv_has_string(rv_arr(run, "levels"), "leaf"))
         sb_printf(b, ", leaf calls %llu, seed %llu",

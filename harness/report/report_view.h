@@ -118,4 +118,16 @@ rv_labels rv_sides(const cJSON *report);
  */
 void rv_options_text(strbuf *b, const cJSON *run);
 
+/*
+ * What each engine did (harness/report/report_engines.c), as plain text
+ * for the caller to escape: rv_engines_text the sentence index.html and
+ * summary.md show ("calls on native 6.1.0 (no hooks); replays with hooks
+ * (write watches, read logs) on unicorn (...); coverage not recorded
+ * (...)"), rv_engines_brief the summary line's clause ("; engine: native
+ * replays on unicorn, coverage not recorded"; nothing when no engine
+ * ran). Reports without run.engines say less, never fail.
+ */
+void rv_engines_text(strbuf *b, const cJSON *report);
+void rv_engines_brief(strbuf *b, const cJSON *report);
+
 #endif

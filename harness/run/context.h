@@ -195,6 +195,18 @@ struct emu_game *worker_game(worker *w);
 void run_find_writers(run_ctx *ctx);
 /* explain.c: first differing reads (as cfg->explain asks), then the causes. */
 void run_explain(run_ctx *ctx);
+/*
+ * engines.c: which engine does what (res->engines). run_engines_begin
+ * names the calls' engine and, when coverage is asked for, returns 1 when
+ * the run's engine records it, else 0 with res->coverage saying why not.
+ * run_replay_opts fills *opts with the run's game options on an engine
+ * that has every capability of caps (EMU_CAP_BIT flags; the run's own when
+ * it has them) for the replays named by what ("explanations"), and records
+ * it: 0, or -1 with err (FF_E_UNSUPPORTED) when no engine built in has them.
+ */
+int run_engines_begin(run_ctx *ctx);
+int run_replay_opts(run_ctx *ctx, unsigned caps, const char *what, emu_game_opts *opts,
+                    ff_error *err);
 /* coverage.c: res->coverage from the merged hits. -1 when memory runs out. */
 int run_coverage_build(run_ctx *ctx, ff_error *err);
 void run_coverage_free(res_coverage *c);

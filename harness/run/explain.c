@@ -8,7 +8,9 @@
  * aligned (harness/core/readcmp.h) and the mismatches merged into causes
  * (harness/core/causes.h). One replay per group by default, never per
  * result, on an engine of its own: its hooks exist only during these
- * replays (recording during each replayed call), never in the run's.
+ * replays (recording during each replayed call), never in the run's. That
+ * engine is of the run's kind when it can record calls, else of a kind
+ * that can (harness/run/engines.c; the report names it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +210,14 @@ static void explain_groups(explainer *x)
     }
 }
 
+/* No engine for the replays: each frame group's example says why instead. */
+static void no_engine(run_results *res, const ff_error *err)
+{
+    for (size_t g = 0; g < res->ngroups; g++)
+        if (!strcmp(res->groups[g].level, "frame") && res->groups[g].example >= 0)
+            failed(&res->groups[g].expl, "no engine for the replay", err);
+}
+
 static double seconds_now(void)
 {
     struct timespec t;
@@ -223,15 +233,21 @@ void run_explain(run_ctx *ctx)
     if (cfg->explain && cfg->image && ctx->blocks && res->ngroups && !run_cancelled(ctx)) {
         explainer x = {ctx, NULL, -1, NULL, NULL, NULL, 0};
         ff_error err;
+        emu_game_opts opts;
+        ff_error_clear(&err);
         x.ref_reads = malloc(EXPLAIN_LOG_CAP * sizeof *x.ref_reads);
         x.orig_reads = malloc(EXPLAIN_LOG_CAP * sizeof *x.orig_reads);
         if (x.ref_reads && x.orig_reads &&
-            emu_game_open(cfg->image, &cfg->game, &x.game, &err) == 0) {
+            run_replay_opts(ctx, EMU_CAP_BIT(EMU_CAP_READ_LOG), "explanations", &opts, &err) ==
+                0 &&
+            emu_game_open(cfg->image, &opts, &x.game, &err) == 0) {
             if (cfg->explain == RUN_EXPLAIN_ALL)
                 explain_all(&x);
             else
                 explain_groups(&x);
             emu_game_read_log_end(x.game);
+        } else if (x.ref_reads && x.orig_reads) {
+            no_engine(res, &err);
         }
         emu_game_close(x.game);
         free(x.ref_reads);

@@ -302,13 +302,18 @@ static void mark_cached(run_ctx *ctx)
     }
 }
 
-/* The original's blocks, for coverage and explanations (an executable only). */
+/*
+ * The original's blocks, for coverage and explanations (an executable only).
+ * Coverage is recorded only on an engine with coverage hooks: on another,
+ * no hits are kept and res->coverage says why (run_engines_begin).
+ */
 static int observe_setup(run_ctx *ctx, ff_error *err)
 {
     const run_config *cfg = ctx->cfg;
-    if (!cfg->image || cfg->traces_dir || (!cfg->coverage && !cfg->explain)) return 0;
+    int record = run_engines_begin(ctx);
+    if (!cfg->image || cfg->traces_dir || (!record && !cfg->explain)) return 0;
     if (emu_image_blocks(cfg->image, &ctx->blocks, err) < 0) return -1;
-    if (!cfg->coverage) return 0;
+    if (!record) return 0;
     ctx->cover_hits = calloc(ctx->blocks->nblocks ? ctx->blocks->nblocks : 1, 1);
     if (!ctx->cover_hits) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     return 0;

@@ -8,7 +8,9 @@
  * clearing the root). A pose field is watched during the call that writes
  * it after the decoding call: BuildBoneMatrices for a bone matrix,
  * ComputeBonesWorldMatrices under the run's base for a world matrix. Costs
- * one clip replay per group, never per result.
+ * one clip replay per group, never per result, on an engine of the run's
+ * kind when it has write watches, else of a kind that has
+ * (harness/run/engines.c; the report names it).
  */
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +75,7 @@ void run_find_writers(run_ctx *ctx)
     run_results *res = ctx->res;
     if (!cfg->image || !res->ngroups || run_cancelled(ctx)) return;
     emu_game *g = NULL;
+    emu_game_opts opts;
     ff_error err;
     int opened = 0;
     for (size_t i = 0; i < res->ngroups; i++) {
@@ -80,7 +83,11 @@ void run_find_writers(run_ctx *ctx)
         if (strcmp(grp->level, "frame") != 0 || grp->example < 0) continue;
         if (!opened) {
             opened = 1;
-            if (emu_game_open(cfg->image, &cfg->game, &g, &err) < 0) g = NULL;
+            ff_error_clear(&err);
+            if (run_replay_opts(ctx, EMU_CAP_BIT(EMU_CAP_WATCH), "write watches", &opts, &err) <
+                    0 ||
+                emu_game_open(cfg->image, &opts, &g, &err) < 0)
+                g = NULL;
         }
         if (!g) {
             snprintf(grp->writer_note, sizeof grp->writer_note, "no engine for the replay: %.100s",

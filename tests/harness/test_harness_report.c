@@ -228,6 +228,10 @@ static const char *routine_n(int i)
 {
     return leaf_routine_name((emu_leaf)i);
 }
+static const char *engine_n(int i)
+{
+    return emu_engine_kind_name((emu_engine_kind)i);
+}
 
 Test(schema, enums_equal_the_c_tables)
 {
@@ -246,6 +250,7 @@ Test(schema, enums_equal_the_c_tables)
     same_enum(s, "status", RES__COUNT, status_n);
     same_enum(s, "source", RES_SRC__COUNT, source_n);
     same_enum(s, "routine", LEAF_ROUTINES, routine_n);
+    same_enum(s, "engine_kind", EMU_ENGINE__COUNT, engine_n);
     cJSON *c = cJSON_GetObjectItem(
         cJSON_GetObjectItem(cJSON_GetObjectItem(s, "properties"), "schema"), "const");
     cr_assert(cJSON_IsString(c) && strcmp(c->valuestring, REPORT_SCHEMA) == 0,

@@ -1,0 +1,247 @@
+/*
+ * tests/cli/test_cli_engine.c: what `ff8diff` says about its engines, as a
+ * user meets it. `--version` has a line per engine built in saying whether
+ * it runs here, and why not. A run names the engine of its calls in the
+ * summary line, report.json (run.tool.engine: kind, version, capabilities;
+ * run.engines: who made the calls, the replays and the coverage),
+ * index.html, summary.md and junit.xml. On the native engine (no hooks) a
+ * run with coverage on (the default) goes through, says coverage was not
+ * recorded and why instead of a table of zeros, and mutant c still gets its
+ * cause from replays on Unicorn. The native runs are skipped with the
+ * reason `--version` gives where ff8diff cannot run native code (under
+ * AddressSanitizer, without IA32 emulation).
+ */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/engine/emu.h"
+#include "tests/support/ts.h"
+
+static char *scratch;
+
+static void setup(void)
+{
+    scratch = ts_tempdir();
+}
+
+static void cleanup(void)
+{
+    ts_rmtree(scratch);
+}
+
+/* The report folder's one run (dir/<id>/), as a path (caller frees). */
+static char *only_run(const char *out)
+{
+    ts_out o;
+    ts_sh(scratch, &o, "ls -d '%s'/*/", out);
+    o.out[strcspn(o.out, "\n")] = '\0';
+    char *path = strdup(o.out);
+    ts_out_free(&o);
+    return path;
+}
+
+static char *run_file(const char *out, const char *name)
+{
+    char *dir = only_run(out), *p = ts_path(dir, name);
+    char *text = ts_read(p, NULL);
+    cr_assert(text, "no %s in %s", name, dir);
+    free(p);
+    free(dir);
+    return text;
+}
+
+/* report.json validates against reports/schema (python3-jsonschema). */
+static void assert_valid(const char *out)
+{
+    char *dir = only_run(out), *schema = ts_source("reports/schema/report.schema.json");
+    ts_out o;
+    ts_sh(scratch, &o,
+          "%s -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
+          "json.load(open(sys.argv[2])))' '%s/report.json' '%s'",
+          ts_python(), dir, schema);
+    cr_assert_eq(o.status, 0, "%s/report.json does not validate: %s", dir, o.err);
+    ts_out_free(&o);
+    free(schema);
+    free(dir);
+}
+
+static const char *str_at(const cJSON *r, const char *a, const char *b, const char *c)
+{
+    const cJSON *o = cJSON_GetObjectItem(cJSON_GetObjectItem(r, a), b);
+    if (c) o = cJSON_GetObjectItem(o, c);
+    return cJSON_IsString(o) ? o->valuestring : NULL;
+}
+
+/*
+ * The native line of `ff8diff --version`: "engine: native <release>, ...; runs here" or
+ * "engine: native <release>: cannot run here: <why>". Returns NULL when native runs, else
+ * the reason (caller frees).
+ */
+static char *native_refused(void)
+{
+    ts_out o;
+    ts_cli(scratch, &o, "--version");
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    const char *line = strstr(o.out, "engine: native ");
+    cr_assert(line, "no native line in: %s", o.out);
+    char *l = strndup(line, strcspn(line, "\n"));
+    ts_out_free(&o);
+    const char *no = strstr(l, ": cannot run here: ");
+    cr_assert(no || strstr(l, "; runs here"), "the line says neither: %s", l);
+    char *why = no ? strdup(no + strlen(": cannot run here: ")) : NULL;
+    cr_assert(!no || why[0], "no reason: %s", l);
+    free(l);
+    return why;
+}
+
+Test(engine_cli, version_says_whether_each_engine_runs_here, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    ts_cli(scratch, &o, "--version");
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    /* Unicorn runs wherever ff8diff does. */
+    cr_assert(strstr(o.out, "engine: unicorn ") && strstr(o.out, "; runs here\n"), "%s", o.out);
+    ts_out_free(&o);
+    /* The native line agrees with the library's probe in a process of the same build. */
+    emu_engine_info info;
+    ff_error err;
+    ff_error_clear(&err);
+    int runs = emu_engine_info_get(emu_engine_ops(EMU_ENGINE_NATIVE), &info, 1, &err) == 0;
+    char *why = native_refused();
+    cr_assert_eq(why == NULL, runs, "--version says %s, the probe %s", why ? why : "runs here",
+                 runs ? "runs here" : err.reason);
+    free(why);
+}
+
+Test(engine_cli, native_run_says_coverage_was_not_recorded, .init = setup, .fini = cleanup)
+{
+    char *why = native_refused();
+    if (why) cr_skip_test("the native engine cannot run here: %s", why);
+    ts_out o;
+    char *out = ts_path(scratch, "reports");
+    ts_cli(scratch, &o, "run --engine native --jobs 1 --no-cache --modes normal,fast --out '%s'",
+           out);
+    cr_assert_eq(o.status, 0, "coverage on (the default) must not fail a native run: %s%s",
+                 o.out, o.err);
+    const char *reason =
+        "the native engine has no coverage hooks; run with --engine unicorn to record it";
+    char want[256];
+    snprintf(want, sizeof want, "coverage: not recorded: %s\n", reason);
+    cr_assert(strstr(o.out, want), "%s", o.out);
+    cr_assert(strstr(o.out, " bad input; engine: native, coverage not recorded ("),
+              "the summary line: %s", o.out);
+    ts_out_free(&o);
+    assert_valid(out);
+    cJSON *r = ts_report(out);
+    const cJSON *en = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "tool"), "engine");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "kind")), "native");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(en, "capabilities")), 0, "no hooks");
+    emu_engine_info info;
+    cr_assert_eq(emu_engine_info_get(emu_engine_ops(EMU_ENGINE_NATIVE), &info, 0, NULL), 0);
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "version")), info.version);
+    cr_assert_str_eq(str_at(r, "run", "engines", "calls"), "native");
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(
+                  cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "engines"), "coverage")),
+              "no engine recorded coverage");
+    const cJSON *cov = cJSON_GetObjectItem(r, "coverage");
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(cov, "recorded")));
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cov, "not_recorded")), reason);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cov, "routines")), 0, "no zeros");
+    cJSON_Delete(r);
+    char *html = run_file(out, "index.html");
+    cr_assert(strstr(html, "<span id=\"engine\">engine native "), "the header names native");
+    cr_assert(strstr(html, "<td id=\"engines\">calls on native "), "the run's engines row");
+    cr_assert(strstr(html, "id=\"coverage-not-recorded\">Not recorded: the native engine has no "
+                           "coverage hooks"),
+              "the coverage section says why");
+    cr_assert(!strstr(html, "id=\"coverage-table\""), "a table of zeros in index.html");
+    char *md = run_file(out, "summary.md");
+    cr_assert(strstr(md, "| Engines | calls on native "), "summary.md's engines row");
+    snprintf(want, sizeof want, "Not recorded: %s.", reason);
+    cr_assert(strstr(md, want), "summary.md's coverage section");
+    cr_assert(strstr(md, "coverage not recorded |"), "summary.md's options");
+    free(md);
+    free(html);
+    free(out);
+    free(why);
+}
+
+Test(engine_cli, native_run_explains_on_unicorn, .init = setup, .fini = cleanup)
+{
+    char *why = native_refused();
+    if (why) cr_skip_test("the native engine cannot run here: %s", why);
+    ts_out o;
+    char *out = ts_path(scratch, "reports"), *mut = ts_standin("standin_mut_c.exe");
+    ts_cli(scratch, &o,
+           "run --engine native --jobs 1 --no-cache --exe '%s' --profile standin --out '%s'", mut,
+           out);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "cause 0 (") && strstr(o.out, "ReadBoneScale returns 0 where the "
+                                                             "reference returns 1024"),
+              "the cause from replays on Unicorn: %s", o.out);
+    cr_assert(strstr(o.out, "; engine: native, replays on unicorn, coverage not recorded ("),
+              "the summary line: %s", o.out);
+    ts_out_free(&o);
+    assert_valid(out);
+    cJSON *r = ts_report(out);
+    cr_assert_str_eq(str_at(r, "run", "engines", "calls"), "native");
+    cr_assert_str_eq(str_at(r, "run", "engines", "replays"), "unicorn");
+    const char *rw = str_at(r, "run", "engines", "replays_why");
+    cr_assert(rw && strstr(rw, "explanations replayed on unicorn: the native engine has no "
+                               "recording of the calls of chosen routines (read logs)"),
+              "%s", rw ? rw : "(none)");
+    const cJSON *causes = cJSON_GetObjectItem(r, "causes");
+    cr_assert_eq(cJSON_GetArraySize(causes), 1);
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(causes, 0),
+                                                              "kind")),
+                     "read");
+    cJSON_Delete(r);
+    char *html = run_file(out, "index.html"), *md = run_file(out, "summary.md");
+    char *xml = run_file(out, "junit.xml");
+    cr_assert(strstr(html, "explanations replayed on unicorn: the native engine has no"), "html");
+    cr_assert(strstr(md, "explanations replayed on unicorn: the native engine has no"), "md");
+    cr_assert(strstr(xml, "<property name=\"engines\" value=\"calls on native "), "junit.xml");
+    free(xml);
+    free(md);
+    free(html);
+    free(mut);
+    free(out);
+    free(why);
+}
+
+/* The default engine does everything itself, and every output says so. */
+Test(engine_cli, unicorn_run_names_its_engine_everywhere, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *out = ts_path(scratch, "reports"), *mut = ts_standin("standin_mut_c.exe");
+    ts_cli(scratch, &o, "run -q --no-cache --exe '%s' --profile standin --out '%s'", mut, out);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.out, " bad input; engine: unicorn ("), "the summary line: %s", o.out);
+    ts_out_free(&o);
+    assert_valid(out);
+    cJSON *r = ts_report(out);
+    cr_assert_str_eq(str_at(r, "run", "engines", "calls"), "unicorn");
+    cr_assert_str_eq(str_at(r, "run", "engines", "replays"), "unicorn");
+    cr_assert_str_eq(str_at(r, "run", "engines", "replays_why"), "");
+    cr_assert_str_eq(str_at(r, "run", "engines", "coverage"), "unicorn");
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "coverage"), "recorded")));
+    cJSON_Delete(r);
+    emu_engine_info info;
+    cr_assert_eq(emu_engine_info_get(NULL, &info, 0, NULL), 0);
+    char want[256];
+    snprintf(want, sizeof want,
+             "<td id=\"engines\">calls on unicorn %s (hooks: budget, stub, write_watch, read_log, "
+             "coverage, exact_fault); replays with hooks (write watches, read logs) on unicorn; "
+             "coverage recorded on unicorn</td>",
+             info.version);
+    char *html = run_file(out, "index.html");
+    cr_assert(strstr(html, want), "index.html lacks %s", want);
+    cr_assert(strstr(html, "id=\"coverage-table\""), "the coverage table");
+    free(html);
+    free(mut);
+    free(out);
+}
