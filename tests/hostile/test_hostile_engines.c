@@ -13,6 +13,7 @@
  *   null_write  write_unmapped at address 0
  *   wild_jump   fetch_unmapped at 0x10, EIP 0x10
  *   self_write  write_prot at 0x508F90 (Battle_ReadAnimation's first byte)
+ * A syscall fault's detail gives the system call number (EAX, 20 in these builds).
  * The native tests skip, saying why, where the native engine cannot run
  * (under AddressSanitizer, without IA32 emulation, ...).
  */
@@ -103,6 +104,9 @@ static void check_fault(const cJSON *r, const char *what, const expect *x, int n
     const char *detail = hs_str(f, "detail");
     cr_expect_str_eq(hs_str(f, "kind"), x->kind, "%s: fault kind (%s)", what, detail);
     unsigned eip = hex(hs_str(f, "eip"));
+    if (strcmp(x->kind, "syscall") == 0)
+        cr_expect(strstr(detail, "system call 20 ") != NULL,
+                  "%s: detail '%s' does not give the number in EAX (20)", what, detail);
     if (x->check_addr)
         cr_expect_eq(hex(hs_str(f, "address")), x->addr, "%s: address %s, expected 0x%x (%s)",
                      what, hs_str(f, "address"), x->addr, detail);
