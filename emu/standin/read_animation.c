@@ -11,6 +11,13 @@
  * F saves the cursor on the SLOW half-step too, G decodes one frame per
  * call under FAST, H ORs the mode bit into the skeleton flags.
  * Faulty variant: loops forever on clip 1, reads unmapped memory on clip 2.
+ * Hostile variants (one macro each, clip 1 only, every other clip correct):
+ * FF_HOSTILE_LOOP loops forever, FF_HOSTILE_INT80 executes `int 0x80`,
+ * FF_HOSTILE_SYSENTER `sysenter`, FF_HOSTILE_SYSCALL `syscall`,
+ * FF_HOSTILE_NULL_WRITE stores to address 0, FF_HOSTILE_WILD_JUMP calls
+ * address 0x10, FF_HOSTILE_SELF_WRITE stores into its own first byte.
+ * The system-call builds load EAX with 20 (getpid in the i386 table, a
+ * harmless call) so nothing depends on what EAX held.
  */
 #include "emu/standin/standin.h"
 
@@ -81,6 +88,26 @@ int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd)
         for (;;) {
         }
     if (cmd->clip == 2) return (int)standin_unmapped;
+#endif
+#if defined(FF_HOSTILE_LOOP)
+    if (cmd->clip == 1)
+        for (;;) {
+        }
+#elif defined(FF_HOSTILE_INT80)
+    if (cmd->clip == 1) __asm__ volatile("int $0x80" : : "a"(20) : "memory");
+#elif defined(FF_HOSTILE_SYSENTER)
+    if (cmd->clip == 1) __asm__ volatile("sysenter" : : "a"(20) : "ecx", "edx", "memory");
+#elif defined(FF_HOSTILE_SYSCALL)
+    if (cmd->clip == 1) __asm__ volatile("syscall" : : "a"(20) : "ecx", "edx", "memory");
+#elif defined(FF_HOSTILE_NULL_WRITE)
+    /* In assembly: C's store through a null pointer is undefined, and gcc may
+     * turn it into a trap instruction. */
+    if (cmd->clip == 1) __asm__ volatile("movl $0, 0" : : : "memory");
+#elif defined(FF_HOSTILE_WILD_JUMP)
+    /* Indirect: the profile's direct callees stay as they are. */
+    if (cmd->clip == 1) __asm__ volatile("call *%0" : : "r"(0x10) : "eax", "ecx", "edx", "memory");
+#elif defined(FF_HOSTILE_SELF_WRITE)
+    if (cmd->clip == 1) *(volatile u8 *)(void *)Battle_ReadAnimation = 0xC3;
 #endif
     if (cmd->frame >= cmd->total) return 1;
     sk = m->files->skeleton;

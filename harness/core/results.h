@@ -171,13 +171,13 @@ const char *res_eng_name(res_eng e);
 const char *res_eng_what(res_eng e);
 
 /* A clip on both engines (first: the run's engine; second: the other). */
-typedef struct res_engines {
+typedef struct res_both {
     res_eng state;
     cmp_divergence div;     /* the first difference (ref: first engine, orig: second) */
     uint64_t cells;         /* field values that differ, every tick */
     int fault_first, fault_second; /* emu_fault_kind of each, EMU_FAULT_NONE: none */
     uint32_t eip_first, eip_second;
-} res_engines;
+} res_both;
 
 typedef struct clip_result {
     uint32_t file; /* index into run_results.files */
@@ -216,7 +216,7 @@ typedef struct clip_result {
      * line; heap, NULL when none), whatever the status */
     char *stopped;
     res_fields use; /* what was compared, per field class */
-    res_engines eng; /* --engine both */
+    res_both eng; /* --engine both */
     /* MISMATCH against recorded traces (check): every differing value, classed
      * by its effect on the pose (harness/core/cells.h; heap, NULL otherwise) */
     cell_list *cells;

@@ -16,7 +16,7 @@
 #include "ref/readlog.h"
 
 /* --engine both: one clip on the two engines. */
-static cJSON *engines_json(const res_engines *e)
+static cJSON *both_json(const res_both *e)
 {
     cJSON *o = cJSON_CreateObject();
     char hex[16];
@@ -80,7 +80,7 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl, 0));
     cJSON_AddItemToObject(o, "cells", report_cells_json(r->cells));
     cJSON_AddItemToObject(o, "fault", json_fault(r->fault));
-    if (r->eng.state != RES_ENG_NONE) cJSON_AddItemToObject(o, "engines", engines_json(&r->eng));
+    if (r->eng.state != RES_ENG_NONE) cJSON_AddItemToObject(o, "engines", both_json(&r->eng));
     cJSON_AddItemToObject(o, "error", report_json_error(r->error));
     report_fields_result_json(o, res, r);
     return o;

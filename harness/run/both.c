@@ -25,7 +25,7 @@ static int on_diff(void *arg, field_id f, unsigned bone, int32_t a, int32_t b)
     return 0;
 }
 
-void both_compare(const orig_outcome *first, const orig_outcome *second, res_engines *out)
+void both_compare(const orig_outcome *first, const orig_outcome *second, res_both *out)
 {
     memset(out, 0, sizeof *out);
     out->fault_first = first->faulted ? (int)first->fault.kind : (int)EMU_FAULT_NONE;

@@ -13,6 +13,6 @@
 #include "harness/core/results.h"
 
 /* Compares first (the run's engine) with second into *out. */
-void both_compare(const orig_outcome *first, const orig_outcome *second, res_engines *out);
+void both_compare(const orig_outcome *first, const orig_outcome *second, res_both *out);
 
 #endif

@@ -106,6 +106,8 @@ static void child_main(run_ctx *ctx, int fd)
     if (cfg->second) {
         cfg->game.engine = cfg->second;
         cfg->second = NULL;
+        /* The run's engine records the coverage; this one's blocks are not asked for. */
+        ctx->cover_hits = NULL;
     }
     worker *w = worker_new(ctx, &err);
     uint32_t magic = HELLO_MAGIC;

@@ -263,6 +263,32 @@ Test(faults, breakpoint_is_an_interrupt)
     expect_engine_works("a breakpoint");
 }
 
+/* int 0x80, sysenter and syscall (Unicorn 2.1.1 runs the last two as no-ops unless
+ * hooked): a syscall fault at the instruction itself, naming it, and the call stops there. */
+Test(faults, system_calls_are_refused)
+{
+    static const struct {
+        uint8_t op[2];
+        const char *name;
+    } insns[] = {{{0xCD, 0x80}, "`int 0x80`"}, {{0x0F, 0x34}, "`sysenter`"}, {{0x0F, 0x05}, "`syscall`"}};
+    for (size_t i = 0; i < sizeof insns / sizeof insns[0]; i++) {
+        /* mov eax, 20; <insn>; mov eax, 7; ret */
+        uint8_t code[] = {0xB8, 20, 0, 0, 0, insns[i].op[0], insns[i].op[1], 0xB8, 7, 0, 0, 0, 0xC3};
+        int rc;
+        uint32_t eax;
+        emu_fault f = run_patch(code, sizeof code, &rc, &eax);
+        cr_assert_eq(rc, -1, "%s: the call came back (EAX %u)", insns[i].name, eax);
+        cr_expect_eq(f.kind, EMU_FAULT_SYSCALL, "%s: %s: %s", insns[i].name, emu_fault_name(f.kind),
+                     f.detail);
+        cr_expect_eq(f.eip, te_routine(prof, "Test_WildJump") + 5, "%s: EIP 0x%x", insns[i].name,
+                     f.eip);
+        cr_expect(strstr(f.detail, insns[i].name) != NULL, "%s: %s", insns[i].name, f.detail);
+        cr_expect(strstr(f.detail, "system call 20") != NULL, "%s: %s", insns[i].name, f.detail);
+        cr_expect_neq(f.regs[EMU_EAX], 7u, "%s: ran past the instruction", insns[i].name);
+        expect_engine_works(insns[i].name);
+    }
+}
+
 Test(faults, fs_points_at_a_zeroed_teb)
 {
     /* mov eax, fs:[0x20]; mov dword fs:[0x20], 0x1234; add eax, fs:[0x20]; ret */

@@ -39,7 +39,7 @@ static void done(orig_outcome *a, orig_outcome *b)
 Test(both, the_same_calls_agree)
 {
     orig_outcome a, b;
-    res_engines e;
+    res_both e;
     two(&a, &b);
     both_compare(&a, &b, &e);
     cr_assert_eq(e.state, RES_ENG_AGREE);
@@ -50,7 +50,7 @@ Test(both, the_same_calls_agree)
 Test(both, pose_cells_off_by_one_are_the_x87_class)
 {
     orig_outcome a, b;
-    res_engines e;
+    res_both e;
     two(&a, &b);
     trace_set(&b.t, 1, FIELD_M01, 2, trace_value(&a.t, 1, FIELD_M01, 2) + 1);
     trace_set(&b.t, 3, FIELD_WORLD_M22, 0, trace_value(&a.t, 3, FIELD_WORLD_M22, 0) - 1);
@@ -65,7 +65,7 @@ Test(both, pose_cells_off_by_one_are_the_x87_class)
 Test(both, a_cell_off_by_two_or_any_frame_value_disagrees)
 {
     orig_outcome a, b;
-    res_engines e;
+    res_both e;
     two(&a, &b);
     trace_set(&b.t, 2, FIELD_M10, 0, trace_value(&a.t, 2, FIELD_M10, 0) + 2);
     both_compare(&a, &b, &e);
@@ -83,7 +83,7 @@ Test(both, a_cell_off_by_two_or_any_frame_value_disagrees)
 Test(both, faults_and_call_counts_must_agree)
 {
     orig_outcome a, b;
-    res_engines e;
+    res_both e;
     two(&a, &b);
     b.faulted = 1;
     b.fault.kind = EMU_FAULT_BUDGET;

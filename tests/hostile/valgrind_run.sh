@@ -7,6 +7,11 @@
 # writes at run time into anonymous mappings (not on the stack, which is all
 # valgrind watches by default); valgrind must notice when that code is
 # rewritten.
+# --engine unicorn, said outright: valgrind cannot run 32-bit code inside a
+# 64-bit process (it translates a 64-bit process's code as x86-64 only, and
+# cannot follow the native engine's far jump into the 32-bit code segment),
+# so the native engine cannot run under it; Unicorn runs the original inside
+# ordinary 64-bit code valgrind follows.
 set -eu
 valgrind=$1
 ff8diff=$2
@@ -19,7 +24,7 @@ status=0
 FF8DIFF_CACHE_DIR="$tmp/cache" "$valgrind" --error-exitcode=99 --leak-check=full \
     --errors-for-leak-kinds=definite --suppressions="$supp" --smc-check=all-non-file --log-file="$tmp/valgrind.log" \
     "$ff8diff" run --corpus "$tmp/corpus" --profile standin --out "$tmp/reports" \
-    --no-cache --jobs 2 -q >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
+    --engine unicorn --no-cache --jobs 2 -q >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
 
 if [ "$status" -ne 0 ] || ! grep -q "ERROR SUMMARY: 0 errors" "$tmp/valgrind.log"; then
     echo "valgrind_run: exit status $status (0 expected)"

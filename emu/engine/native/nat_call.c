@@ -155,6 +155,45 @@ static void protection_fault(const nat_exit *x, emu_fault *f)
     }
 }
 
+/* The system-call instruction at addr ("int 0x80", "sysenter", "syscall"), or NULL. */
+static const char *syscall_insn(emu_nat *e, uint32_t addr)
+{
+    uint8_t b[2];
+    if (read_guest(e, addr, b, 2) != 2) return NULL;
+    if (b[0] == 0xCD && b[1] == 0x80) return "int 0x80";
+    if (b[0] == 0x0F && b[1] == 0x34) return "sysenter";
+    if (b[0] == 0x0F && b[1] == 0x05) return "syscall";
+    return NULL;
+}
+
+/*
+ * SIGSYS: the filter refused an i386 system call. After `int 0x80` the CPU's
+ * EIP is just past the instruction, which the record names as Unicorn's
+ * does. `sysenter` and `syscall` from 32-bit code enter the kernel's fast
+ * path, which keeps no return address (it sets EIP to the 32-bit vDSO's
+ * landing pad, which a 64-bit process does not have): where is not known,
+ * and the record's EIP is 0.
+ */
+static void refused_syscall(emu_nat *e, const nat_exit *x, emu_fault *f)
+{
+    const char *insn = x->rip < (1ull << 32) && f->eip >= 2 ? syscall_insn(e, f->eip - 2) : NULL;
+    f->kind = EMU_FAULT_SYSCALL;
+    if (insn) {
+        f->eip -= 2;
+        snprintf(f->detail, sizeof f->detail,
+                 "system call %d (i386, EAX) by `%s` at 0x%x from the original's code: refused",
+                 x->syscall_nr, insn, f->eip);
+    } else {
+        f->eip = 0;
+        f->regs[EMU_EIP] = 0;
+        snprintf(f->detail, sizeof f->detail,
+                 "system call %d (i386, EAX) by `sysenter` or `syscall` from the original's "
+                 "code: refused; where is not known (the kernel's fast entry keeps no return "
+                 "address)",
+                 x->syscall_nr);
+    }
+}
+
 static void classify(emu_nat *e, const nat_exit *x, emu_fault *f)
 {
     if (x->budget) {
@@ -183,6 +222,17 @@ static void classify(emu_nat *e, const nat_exit *x, emu_fault *f)
                  x->addr, f->eip);
         break;
     case SIGILL:
+        if (syscall_insn(e, f->eip)) {
+            /* `sysenter` on AMD CPUs, `syscall` on Intel ones: no such instruction in
+             * 32-bit code under a 64-bit kernel (#UD). A system call all the same. */
+            f->kind = EMU_FAULT_SYSCALL;
+            snprintf(f->detail, sizeof f->detail,
+                     "system call %u (i386, EAX) by `%s` at 0x%x from the original's code: "
+                     "refused (this CPU has no such instruction in 32-bit code under a 64-bit "
+                     "kernel: invalid opcode)",
+                     f->regs[EMU_EAX], syscall_insn(e, f->eip), f->eip);
+            break;
+        }
         f->kind = EMU_FAULT_INVALID_INSN;
         snprintf(f->detail, sizeof f->detail, "invalid instruction at 0x%x", f->eip);
         break;
@@ -201,10 +251,7 @@ static void classify(emu_nat *e, const nat_exit *x, emu_fault *f)
         snprintf(f->detail, sizeof f->detail, "interrupt %d raised at 0x%x", x->trapno, f->eip);
         break;
     case SIGSYS:
-        f->kind = EMU_FAULT_SYSCALL;
-        snprintf(f->detail, sizeof f->detail,
-                 "system call %d (i386) from the original's code, just before 0x%x: refused",
-                 x->syscall_nr, f->eip);
+        refused_syscall(e, x, f);
         break;
     default:
         f->kind = EMU_FAULT_EMU;
@@ -241,6 +288,7 @@ static void fill_fault(emu_nat *e, const nat_exit *x, emu_fault *f, emu_fault_ki
             snprintf(f->detail, sizeof f->detail,
                      "returned after releasing %d bytes of scratch more than it allocated", -left);
     }
+    if (f->kind == EMU_FAULT_SYSCALL && f->eip == 0) return; /* where is not known */
     disasm(e, f);
 }
 

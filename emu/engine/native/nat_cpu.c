@@ -206,6 +206,7 @@ static void keep_regs(nat_exit *x, const greg_t *g)
     x->regs[EMU_ESI] = (uint32_t)g[REG_RSI];
     x->regs[EMU_EDI] = (uint32_t)g[REG_RDI];
     x->regs[EMU_EIP] = (uint32_t)g[REG_RIP];
+    x->rip = (uint64_t)g[REG_RIP];
     x->regs[EMU_EFLAGS] = (uint32_t)g[REG_EFL];
 }
 
@@ -243,7 +244,7 @@ int nat_sig_c(int sig, siginfo_t *si, void *ucv)
     x->trapno = (int)g[REG_TRAPNO];
     x->err = (unsigned long)g[REG_ERR];
     x->addr = addr;
-#ifdef SYS_SECCOMP
+#ifdef si_syscall
     if (sig == SIGSYS) x->syscall_nr = si->si_syscall;
 #endif
     keep_regs(x, g);

@@ -63,6 +63,7 @@ typedef struct nat_exit {
     int syscall_nr;            /* SIGSYS: the i386 system call number */
     int budget;                /* stopped by the CPU-time budget */
     uint32_t regs[EMU__NREGS]; /* at the return pad, or where the signal hit */
+    uint64_t rip;              /* where the signal hit, all 64 bits (past 4 GiB: not guest code) */
     uint8_t fx[512] __attribute__((aligned(16))); /* the guest's x87/SSE state at the end */
 } nat_exit;
 

@@ -2,8 +2,16 @@
  * emu/engine/unicorn/uc_call.c: cdecl calls into the guest and everything that watches them:
  * the block hook (exact instruction count from a per-engine cache of
  * Capstone counts, budget, current block for fault disassembly), the hook
- * on invalid memory (lazy stack/scratch growth, fault capture), interrupts
- * and invalid instructions; then the classification of how a call ended.
+ * on invalid memory (lazy stack/scratch growth, fault capture), interrupts,
+ * system-call instructions and invalid instructions; then the classification
+ * of how a call ended.
+ *
+ * System calls: guest code may make none, on either engine (the native one
+ * traps them with a seccomp filter). Unicorn 2.1.1 in 32-bit mode raises
+ * interrupt 0x80 for `int 0x80`, but runs `sysenter` and `syscall` without an
+ * instruction hook as if they were no-ops (measured: execution goes on past
+ * them). All three are stopped here as a SYSCALL fault whose EIP is the
+ * instruction's own address.
  *
  * Why the stack is zeroed this way (measured on Debian 12's Unicorn 2.0.1,
  * see bench/README.md): the original reads locals it never wrote, so every
@@ -195,16 +203,70 @@ static uint32_t hook_eip(uc_engine *uc, const emu_uc *e)
     return uc_reg_read(uc, UC_X86_REG_EIP, &eip) == UC_ERR_OK ? eip : e->block_addr;
 }
 
+/* A system-call instruction at eip: the fault (the registers' EIP reg_eip), then stop. */
+static void stop_syscall(uc_engine *uc, emu_uc *e, const char *insn, uint32_t eip,
+                         uint32_t reg_eip)
+{
+    if (e->stop_kind == EMU_FAULT_NONE) {
+        e->stop_kind = EMU_FAULT_SYSCALL;
+        e->stop_eip = eip;
+        e->sys_reg_eip = reg_eip;
+        e->sys_insn = insn;
+        if (uc_reg_read(uc, UC_X86_REG_EAX, &e->sys_eax) != UC_ERR_OK) e->sys_eax = 0;
+    }
+    uc_emu_stop(uc);
+}
+
+/* 1 when the guest's two bytes at addr are b0 b1. */
+static int code_is(emu_uc *e, uint32_t addr, uint8_t b0, uint8_t b1)
+{
+    const uint8_t *at = emu_uc_host(e, addr, 2);
+    return at && at[0] == b0 && at[1] == b1;
+}
+
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     emu_uc *e = user;
+    uint32_t eip = hook_eip(uc, e);
+    if (intno == 0x80) {
+        /* EIP is past the instruction here: the fault names `int 0x80` itself (CD 80). */
+        stop_syscall(uc, e, "int 0x80", eip >= 2 && code_is(e, eip - 2, 0xCD, 0x80) ? eip - 2 : eip,
+                     eip);
+        return;
+    }
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = intno == 0 ? EMU_FAULT_DIVIDE : EMU_FAULT_INTERRUPT;
         e->intno = intno;
-        e->stop_eip = hook_eip(uc, e);
+        e->stop_eip = eip;
     }
     /* A refused stop still ends in this fault: stop_kind outranks the rest. */
     uc_emu_stop(uc);
+}
+
+/*
+ * Where `sysenter` (0F 34) or `syscall` (0F 05) is: EIP in the hook when it
+ * points there (Unicorn 2.1.1 keeps it up to date before `syscall`), else
+ * the running block's last two bytes (it does not before `sysenter`, which
+ * ends its translated block: measured, EIP was stale there, the routine's
+ * entry or an earlier block's start).
+ */
+static uint32_t sys_insn_eip(uc_engine *uc, emu_uc *e, uint8_t op)
+{
+    uint32_t eip = hook_eip(uc, e), last = e->block_addr + e->block_size - 2;
+    if (code_is(e, eip, 0x0F, op)) return eip;
+    return e->block_size >= 2 && code_is(e, last, 0x0F, op) ? last : eip;
+}
+
+static void on_sysenter(uc_engine *uc, void *user)
+{
+    uint32_t eip = sys_insn_eip(uc, user, 0x34);
+    stop_syscall(uc, user, "sysenter", eip, eip);
+}
+
+static void on_syscall(uc_engine *uc, void *user)
+{
+    uint32_t eip = sys_insn_eip(uc, user, 0x05);
+    stop_syscall(uc, user, "syscall", eip, eip);
 }
 
 static bool on_insn_invalid(uc_engine *uc, void *user)
@@ -225,7 +287,11 @@ int emu_uc_install_hooks(emu_uc *e, ff_error *err)
                           0)) ||
         (ue = uc_hook_add(e->uc, &e->hooks[2], UC_HOOK_INTR, (void *)on_intr, e, 1, 0)) ||
         (ue = uc_hook_add(e->uc, &e->hooks[3], UC_HOOK_INSN_INVALID, (void *)on_insn_invalid, e, 1,
-                          0)))
+                          0)) ||
+        (ue = uc_hook_add(e->uc, &e->hooks[4], UC_HOOK_INSN, (void *)on_sysenter, e, 1, 0,
+                          UC_X86_INS_SYSENTER)) ||
+        (ue = uc_hook_add(e->uc, &e->hooks[5], UC_HOOK_INSN, (void *)on_syscall, e, 1, 0,
+                          UC_X86_INS_SYSCALL)))
         return ff_error_set(err, FF_E_EMU, NULL, -1, "adding a hook: %s", uc_strerror(ue));
     /* Hooks added after code was translated may not fire: drop any translated
      * code of the image. Not uc_ctl_flush_tlb: in Unicorn 2.0.1 a full flush
@@ -321,6 +387,11 @@ static void describe(emu_uc *e, emu_fault *f, uint32_t esp_expected)
     case EMU_FAULT_INVALID_INSN:
         snprintf(f->detail, sizeof f->detail, "invalid instruction at 0x%x", f->eip);
         break;
+    case EMU_FAULT_SYSCALL:
+        snprintf(f->detail, sizeof f->detail,
+                 "system call %u (i386, EAX) by `%s` at 0x%x from the original's code: refused",
+                 e->sys_eax, e->sys_insn ? e->sys_insn : "?", f->eip);
+        break;
     case EMU_FAULT_STACK:
         snprintf(f->detail, sizeof f->detail,
                  "ESP is 0x%x after the return, expected 0x%x "
@@ -376,6 +447,7 @@ static void fill_fault(emu_uc *e, emu_fault *f, emu_fault_kind kind, uint32_t ro
     f->routine = routine;
     f->eip = f->regs[EMU_EIP];
     if (e->stop_kind != EMU_FAULT_NONE && e->stop_kind == kind) f->eip = e->stop_eip;
+    if (kind == EMU_FAULT_SYSCALL && e->stop_kind == kind) f->regs[EMU_EIP] = e->sys_reg_eip;
     f->addr = e->mem_seen ? e->mem_addr : 0;
     const uint8_t *sp = emu_uc_host(e, f->regs[EMU_ESP], 4);
     f->caller = sp ? le_u32(sp) : 0;

@@ -86,14 +86,17 @@ typedef struct emu_uc {
     uint8_t *cursor; /* host address of field_alloc_cursor, or NULL */
 
     uc_context *ctx0; /* CPU state after set-up, restored after a fault */
-    uc_hook hooks[4];
+    uc_hook hooks[6];
     char lost[160]; /* why the engine can run no more calls; "" while it can */
 
     /* Per-call state, written by the hooks. */
     uint64_t budget, insns;
     uint32_t block_addr, block_size;
-    emu_fault_kind stop_kind; /* BUDGET, DIVIDE, INTERRUPT, INVALID_INSN from hooks */
+    emu_fault_kind stop_kind; /* BUDGET, DIVIDE, INTERRUPT, INVALID_INSN, SYSCALL from hooks */
     uint32_t stop_eip, intno;
+    const char *sys_insn; /* SYSCALL: "int 0x80", "sysenter" or "syscall" */
+    uint32_t sys_eax;     /* SYSCALL: EAX there (the i386 system call number) */
+    uint32_t sys_reg_eip; /* SYSCALL: the registers' EIP (past `int 0x80`, else stop_eip) */
     /* BUDGET: the registers at the start of the block where the budget ran out
      * (where the call stops later depends on which blocks are chained) */
     uint32_t stop_regs[EMU__NREGS];
