@@ -12,8 +12,8 @@ harness includes emu's image, profiles and engine, not its tools or the
 stand-in's sources).
 Every project include is written from the repository root ("emu/image/pe.h").
 Inside emu/engine, emu.h is the seam between the levels and an engine: an
-engine's own folder (emu/engine/unicorn/, and <unicorn/...>) is included from
-that folder only, and the engines' table (emu/engine/emu_impl.h) from the
+engine's own folder (emu/engine/unicorn/ and <unicorn/...>, emu/engine/native/)
+is included from that folder only, and the engines' table (emu/engine/emu_impl.h) from the
 engines and the dispatcher (emu/engine/emu.c) only.
 tests/ and bench/ may include anything; they are not checked.
 
@@ -71,7 +71,9 @@ BELOW = {
 PRIVATE = [
     ("emu/engine/unicorn/", False, ("emu/engine/unicorn/",)),
     ("unicorn/", True, ("emu/engine/unicorn/",)),
-    ("emu/engine/emu_impl.h", False, ("emu/engine/unicorn/", "emu/engine/emu.c")),
+    ("emu/engine/native/", False, ("emu/engine/native/",)),
+    ("emu/engine/emu_impl.h", False,
+     ("emu/engine/unicorn/", "emu/engine/native/", "emu/engine/emu.c")),
 ]
 
 CHECKED = ("common", "ref", "corpus", "emu", "harness")
