@@ -6,7 +6,8 @@
 # --smc-check=all-non-file: Unicorn translates guest code into host code it
 # writes at run time into anonymous mappings (not on the stack, which is all
 # valgrind watches by default); valgrind must notice when that code is
-# rewritten.
+# rewritten. The run keeps Unicorn whatever FF8DIFF_ENGINE says: valgrind
+# cannot run 32-bit code inside a 64-bit process (the native engine).
 set -eu
 valgrind=$1
 ff8diff=$2
@@ -19,7 +20,7 @@ status=0
 FF8DIFF_CACHE_DIR="$tmp/cache" "$valgrind" --error-exitcode=99 --leak-check=full \
     --errors-for-leak-kinds=definite --suppressions="$supp" --smc-check=all-non-file --log-file="$tmp/valgrind.log" \
     "$ff8diff" run --corpus "$tmp/corpus" --profile standin --out "$tmp/reports" \
-    --no-cache --jobs 2 -q >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
+    --engine unicorn --no-cache --jobs 2 -q >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
 
 if [ "$status" -ne 0 ] || ! grep -q "ERROR SUMMARY: 0 errors" "$tmp/valgrind.log"; then
     echo "valgrind_run: exit status $status (0 expected)"
