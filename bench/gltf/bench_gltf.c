@@ -159,7 +159,7 @@ static int check_one(phase_out *o)
     gview v;
     gck_result r;
     ff_error err;
-    int rc = gexport_model_poses(img, dat, 1u << MODE_NORMAL, &pose, 0, &game, &err);
+    int rc = gexport_model_poses(img, NULL, dat, 1u << MODE_NORMAL, &pose, 0, &game, &err);
     if (rc == 0) rc = gview_load(glb, &v, &err);
     if (rc == 0) {
         rc = gck_run(&v, &game, 0, &r, &err);

@@ -101,12 +101,16 @@ void cli_engine_line(const emu_engine_info *info, char *buf, size_t n);
 void cli_engine_print_version(void);
 /* 0 when name is an --engine value (unicorn, native, auto, both), else -1. */
 int cli_engine_parse(const char *name);
+/* The environment variable that sets the default of --engine. */
+#define CLI_ENGINE_ENV "FF8DIFF_ENGINE"
 /*
- * The engine --engine name (NULL: unicorn) asks for, into *out. native that
- * cannot run here is a usage error naming the reason (CLI_EXIT_ERROR after
- * saying so); auto takes native when a probe call works, else Unicorn with
- * one line saying why (note gets that line for the report). both: *out
- * Unicorn and *second native (else NULL). Returns 0.
+ * The engine --engine name asks for, into *out; name NULL: the value of
+ * $FF8DIFF_ENGINE, and Unicorn when that is unset or empty (a value that is
+ * no engine is a usage error naming the variable). native that cannot run
+ * here is a usage error naming the reason (CLI_EXIT_ERROR after saying so);
+ * auto takes native when a probe call works, else Unicorn with one line
+ * saying why (note gets that line for the report). both: *out Unicorn and
+ * *second native (else NULL). Returns 0.
  */
 int cli_engine_choose(const char *command, const char *name, const emu_ops **out,
                       const emu_ops **second, char *note, size_t n);

@@ -124,7 +124,8 @@ static int run(const char *path, const char *dat_path, const cli_session *s, dou
         goto done;
     }
     cli_pose_say("check-gltf", src, &pose, s->quiet);
-    if (gexport_model_poses(x.image, dat_path, 1u << MODE_NORMAL, &pose, 0, &game, &err) < 0 ||
+    if (gexport_model_poses(x.image, NULL, dat_path, 1u << MODE_NORMAL, &pose, 0, &game, &err) <
+            0 ||
         gck_run(&v, &game, tol, &r, &err) < 0) {
         cli_print_error(&err);
         code = cli_error_exit(&err);

@@ -1,11 +1,14 @@
 /*
  * harness/cli/engine.c: what the command says about the engine it runs the
  * original on: the lines of `ff8diff --version` (one per engine built in,
- * each saying whether it runs here, and why not), and the one warning a
- * run gives when the engine says it will be slow (emu/engine/emu.h's engine
- * info). Knows no kind of engine in particular.
+ * each saying whether it runs here, and why not), the one warning a run
+ * gives when the engine says it will be slow (emu/engine/emu.h's engine
+ * info), and which engine a command runs on (--engine, else the
+ * FF8DIFF_ENGINE environment variable, else Unicorn). Knows no kind of
+ * engine in particular.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu/engine/emu.h"
@@ -69,6 +72,19 @@ int cli_engine_choose(const char *command, const char *name, const emu_ops **out
     note[0] = 0;
     *out = emu_engine_ops(EMU_ENGINE_UNICORN);
     *second = NULL;
+    const char *given = "--engine ";
+    if (!name) {
+        /* The option wins; the environment only sets the default (empty: unset). */
+        name = getenv(CLI_ENGINE_ENV);
+        given = CLI_ENGINE_ENV "=";
+        if (name && !*name) name = NULL;
+        if (name && cli_engine_parse(name) < 0) {
+            char safe[64];
+            cli_fail("%s: %s%s: expected unicorn, native, auto or both", command, given,
+                     cli_safe(name, safe, sizeof safe));
+            return CLI_EXIT_ERROR;
+        }
+    }
     if (!name || strcmp(name, "unicorn") == 0) return 0;
     const emu_ops *native = emu_engine_ops(EMU_ENGINE_NATIVE);
     emu_engine_info info;
@@ -86,6 +102,6 @@ int cli_engine_choose(const char *command, const char *name, const emu_ops **out
         cli_warn("%s", note);
         return 0;
     }
-    cli_fail("%s: --engine %s cannot run here: %s", command, name, err.reason);
+    cli_fail("%s: %s%s cannot run here: %s", command, given, name, err.reason);
     return CLI_EXIT_ERROR;
 }

@@ -89,7 +89,7 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
 typedef struct cli_session {
     const char *command;       /* "run", "check", "record" */
     const char *exe, *profile; /* NULL: the stand-in, found by identify */
-    const char *engine;        /* --engine: unicorn, native, auto, both; NULL: unicorn */
+    const char *engine;        /* --engine: unicorn, native, auto, both; NULL: $FF8DIFF_ENGINE */
     const char *corpus_path;   /* NULL: the synthetic corpus (preset, seed) */
     const char *preset;
     uint64_t seed;

@@ -112,13 +112,14 @@ void gexport_close(gexport *x, int interrupted, gexport_result *out);
 
 /*
  * The original's poses of the one model file dat_path, through a run of the
- * frame and pose levels on image in modes (no cache, one job): into *out
+ * frame and pose levels on image in modes on the engine of engine (NULL:
+ * the default; no cache, one job): into *out
  * (new). pose is the reference's convention for that run (its comparison
  * is not looked at). Returns 0, or -1 with err (the file is bad input, the
  * engine cannot start, memory); a clip cut by a fault carries its note.
  */
-int gexport_model_poses(const emu_image *image, const char *dat_path, unsigned modes,
-                        const ref_pose_opts *pose, uint64_t budget, gpose_scene *out,
-                        ff_error *err);
+int gexport_model_poses(const emu_image *image, const emu_ops *engine, const char *dat_path,
+                        unsigned modes, const ref_pose_opts *pose, uint64_t budget,
+                        gpose_scene *out, ff_error *err);
 
 #endif

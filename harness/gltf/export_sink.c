@@ -313,9 +313,9 @@ static int keep_scene(void *arg, gexport_item *it, const gpose_scene *s, ff_erro
     return gpose_scene_copy(arg, s, err);
 }
 
-int gexport_model_poses(const emu_image *image, const char *dat_path, unsigned modes,
-                        const ref_pose_opts *pose, uint64_t budget, gpose_scene *out,
-                        ff_error *err)
+int gexport_model_poses(const emu_image *image, const emu_ops *engine, const char *dat_path,
+                        unsigned modes, const ref_pose_opts *pose, uint64_t budget,
+                        gpose_scene *out, ff_error *err)
 {
     gpose_scene_init(out);
     gexport_config ec = {dat_path, NULL, GPOSE_ORIGINAL, *pose, modes, 0, 1,
@@ -327,6 +327,7 @@ int gexport_model_poses(const emu_image *image, const char *dat_path, unsigned m
     rc.corpus_path = dat_path;
     rc.image = image;
     rc.game.budget = budget;
+    rc.game.engine = engine;
     rc.modes = modes;
     rc.pose_level = 1;
     rc.pose_opts = *pose;

@@ -51,7 +51,8 @@ Test(run_cli, clean_run_exits_0_with_every_report_file, .init = setup, .fini = c
 {
     ts_out o;
     char *out = ts_path(scratch, "reports");
-    ts_cli(scratch, &o, "run --out '%s' --modes normal,fast", out);
+    /* On Unicorn whatever FF8DIFF_ENGINE says: its version facts and capabilities are checked. */
+    ts_cli(scratch, &o, "run --engine unicorn --out '%s' --modes normal,fast", out);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "report: "), "%s", o.out);
     cr_assert(!strstr(o.err, "\r["), "a progress line without a terminal: %s", o.err);
@@ -215,6 +216,61 @@ Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanu
     free(mut);
 }
 
+/* The summary line naming the engine ("engine: native ..."), or "" when there is none. */
+static char *engine_line(const char *out)
+{
+    const char *l = strstr(out, "engine: ");
+    size_t n = l ? strcspn(l, "\n") : 0;
+    char *s = malloc(n + 1);
+    cr_assert(s);
+    memcpy(s, l ? l : "", n);
+    s[n] = 0;
+    return s;
+}
+
+/*
+ * FF8DIFF_ENGINE sets the default of --engine: a value that is no engine is
+ * a usage error naming the variable, the option wins over it, and set to
+ * native it does what --engine native does here (runs natively, or is
+ * refused for the same reason where native cannot run). Empty is unset.
+ */
+Test(run_cli, ff8diff_engine_sets_the_default_of_engine, .init = setup, .fini = cleanup)
+{
+    const char *common = "run -q --no-cache --no-coverage --jobs 1 --modes normal";
+    ts_out o;
+    ts_sh(scratch, &o, "FF8DIFF_ENGINE=qemu '%s' %s", ts_ff8diff(), common);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "FF8DIFF_ENGINE=qemu: expected unicorn, native, auto or both"), "%s",
+              o.err);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "FF8DIFF_ENGINE=qemu '%s' %s --engine unicorn --out '%s/r1'", ts_ff8diff(),
+          common, scratch);
+    cr_assert_eq(o.status, 0, "the option wins: %s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "engine: unicorn "), "%s", o.out);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "FF8DIFF_ENGINE= '%s' %s --out '%s/r2'", ts_ff8diff(), common, scratch);
+    cr_assert_eq(o.status, 0, "empty is unset: %s%s", o.out, o.err);
+    cr_assert(strstr(o.out, "engine: unicorn "), "%s", o.out);
+    ts_out_free(&o);
+    ts_out opt, env;
+    ts_sh(scratch, &opt, "env -u FF8DIFF_ENGINE '%s' %s --engine native --out '%s/r3'",
+          ts_ff8diff(), common, scratch);
+    ts_sh(scratch, &env, "FF8DIFF_ENGINE=native '%s' %s --out '%s/r4'", ts_ff8diff(), common,
+          scratch);
+    cr_assert_eq(env.status, opt.status, "--engine native: %s%s\nFF8DIFF_ENGINE=native: %s%s",
+                 opt.out, opt.err, env.out, env.err);
+    char *a = engine_line(opt.out), *b = engine_line(env.out);
+    cr_assert_str_eq(b, a);
+    if (opt.status == 0)
+        cr_assert(strstr(a, "engine: native "), "%s", a);
+    else
+        cr_assert(strstr(env.err, "FF8DIFF_ENGINE=native cannot run here: "), "%s", env.err);
+    free(a);
+    free(b);
+    ts_out_free(&opt);
+    ts_out_free(&env);
+}
+
 /*
  * The cover preset with coverage (the default): every block of the decoding routines
  * ran, as printed and in report.json; a mutant names its one cause on stdout; --explain
@@ -224,7 +280,8 @@ Test(run_cli, causes_and_coverage, .init = setup, .fini = cleanup)
 {
     ts_out o;
     char *out = ts_path(scratch, "reports");
-    ts_cli(scratch, &o, "run -q --preset cover --out '%s'", out);
+    /* On Unicorn whatever FF8DIFF_ENGINE says: coverage is its hook (EMU_CAP_COVERAGE). */
+    ts_cli(scratch, &o, "run -q --engine unicorn --preset cover --out '%s'", out);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "coverage: "), "%s", o.out);
     cJSON *r = ts_report(out);

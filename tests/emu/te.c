@@ -39,8 +39,13 @@ emu_image *te_standin_image(const char *name)
 
 emu *te_engine(const emu_image *img, uint64_t budget)
 {
+    return te_engine_on(img, budget, ts_engine());
+}
+
+emu *te_engine_on(const emu_image *img, uint64_t budget, const emu_ops *ops)
+{
     emu_config cfg = {emu_image_pe(img), emu_image_layout(img), emu_image_profile(img), budget,
-                      NULL};
+                      ops};
     emu *e;
     ff_error err;
     TS_OK(emu_open(&cfg, &e, &err), &err);
@@ -186,7 +191,7 @@ void te_make_skeleton(te_file *f, int flags, int model_scale, const int root[3],
 
 emu_game *te_game(emu_image *img, int keep, const te_file *f)
 {
-    emu_game_opts o = {keep, 0, NULL};
+    emu_game_opts o = {keep, 0, ts_engine()};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

@@ -18,6 +18,7 @@
 #include "emu/image/profile.h"
 #include "common/error.h"
 #include "tests/support/ts.h"
+#include "tests/support/ts_engine.h"
 
 /* Fails the running test with the fault when call != 0. */
 #define TE_CALL(call, f)                                                                           \
@@ -33,8 +34,10 @@ const char *te_standin_path(const char *name);
 void te_standin_profile(emu_profile *p);
 /* standin.exe (or a variant by file name) loaded with the stand-in profile. */
 emu_image *te_standin_image(const char *name);
-/* An engine on img with the image's profile. */
+/* An engine under test (ts_engine) on img with the image's profile. */
 emu *te_engine(const emu_image *img, uint64_t budget);
+/* The same on the engine of ops (ts_unicorn() for the tests pinned to Unicorn). */
+emu *te_engine_on(const emu_image *img, uint64_t budget, const emu_ops *ops);
 /* Address of a routine of the profile by name (test fails when absent). */
 uint32_t te_routine(const emu_profile *p, const char *name);
 
@@ -82,7 +85,7 @@ typedef struct te_bone {
  */
 void te_make_skeleton(te_file *f, int flags, int model_scale, const int root[3],
                       const te_bone *bones, unsigned n);
-/* An engine on img (keep_matrices as given) with f loaded. */
+/* An engine under test (ts_engine) on img (keep_matrices as given) with f loaded. */
 emu_game *te_game(emu_image *img, int keep, const te_file *f);
 /* Expects the cells and translation of got (never the pad) to be m and t. */
 void te_expect_matrix(const emu_matrix *got, const int m[9], const int t[3], const char *what,

@@ -22,14 +22,26 @@ static emu *eng;
 static uint8_t *area;
 static const emu_profile *prof;
 
+static void open_on(const emu_ops *ops)
+{
+    eng = te_engine_on(img, 0, ops);
+    ff_error err;
+    TS_OK(emu_map_area(eng, AREA, AREA_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, 0, &area, &err),
+          &err);
+}
+
 static void setup(void)
 {
     img = te_standin_image("standin.exe");
     prof = emu_image_profile(img);
-    eng = te_engine(img, 0);
-    ff_error err;
-    TS_OK(emu_map_area(eng, AREA, AREA_SIZE, EMU_PROT_READ | EMU_PROT_WRITE, 0, &area, &err),
-          &err);
+    open_on(ts_engine());
+}
+
+/* The suite's engine replaced by a Unicorn one: for the tests of its instruction count. */
+static void on_unicorn(void)
+{
+    emu_close(eng);
+    open_on(ts_unicorn());
 }
 
 static void teardown(void)
@@ -282,6 +294,7 @@ Test(calls, routines_sit_at_the_profile_addresses)
  */
 Test(calls, counts_instructions_of_a_call)
 {
+    on_unicorn(); /* an exact instruction count: Unicorn only (EMU_CAP_BUDGET) */
     static const uint8_t buf[] = {0xB5, 0x3C, 0xF0};
     uint32_t pa;
     int ba;
@@ -303,6 +316,7 @@ Test(calls, counts_instructions_of_a_call)
  */
 Test(calls, counts_instructions_across_repeated_blocks)
 {
+    on_unicorn(); /* an exact instruction count: Unicorn only (EMU_CAP_BUDGET) */
     enum { CODE = 0x60100000u };
     static const unsigned loops[] = {1, 5, 100};
     ff_error err;

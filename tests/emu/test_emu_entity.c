@@ -16,7 +16,7 @@
 
 static emu_game *open_game(emu_image *img)
 {
-    emu_game_opts o = {0, 100000, NULL};
+    emu_game_opts o = {0, 100000, ts_engine()};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

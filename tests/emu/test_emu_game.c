@@ -15,7 +15,7 @@
 
 static emu_game *open_game(emu_image *img, int keep, uint64_t budget)
 {
-    emu_game_opts o = {keep, budget, NULL};
+    emu_game_opts o = {keep, budget, ts_engine()};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

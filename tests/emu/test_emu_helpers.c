@@ -18,12 +18,28 @@
 
 static const double k_turn = 0x1.921fb54442d18p-10; /* the double nearest 2 pi / 4096 */
 
-static emu_game *open_bare(emu_image *img)
+static emu_game *open_on(emu_image *img, const emu_ops *engine)
 {
     emu_game *g;
     ff_error err;
-    TS_OK(emu_game_open(img, NULL, &g, &err), &err);
+    emu_game_opts o = {0, 0, engine};
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     return g;
+}
+
+/* The suite's game, on the engine under test. */
+static emu_game *open_bare(emu_image *img)
+{
+    return open_on(img, ts_engine());
+}
+
+/*
+ * A second game while the suite's is open: on Unicorn, since a process holds
+ * one native engine at most (its guest memory lies at fixed addresses).
+ */
+static emu_game *open_second(emu_image *img)
+{
+    return open_on(img, ts_unicorn());
 }
 
 static void cells(emu_matrix *m, const int c[9])
@@ -82,7 +98,7 @@ Test(helpers, sin_cos_every_angle_match_the_formula)
     static const char *const exes[] = {"standin.exe", "standin_x87.exe"};
     for (int e = 0; e < 2; e++) {
         emu_image *im = te_standin_image(exes[e]);
-        emu_game *g = open_bare(im);
+        emu_game *g = open_second(im);
         for (int a = -32768; a < 32768; a++) {
             emu_pose_io io = {.angle = a};
             call(g, PROFILE_H_SIN, &io);
@@ -318,7 +334,7 @@ static int16_t rnd_cell(rng *r)
 Test(helpers, x87_products_equal_the_default)
 {
     emu_image *xi = te_standin_image("standin_x87.exe");
-    emu_game *x = open_bare(xi);
+    emu_game *x = open_second(xi);
     rng r = rng_make(12, 0x5eed);
     for (int n = 0; n < 3000; n++) {
         emu_pose_io a, b;
@@ -362,7 +378,7 @@ Test(helpers, st0_results_and_a_wrong_signature)
     ff_error err;
     char warn[256];
     TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
-    emu_game *g = open_bare(im);
+    emu_game *g = open_second(im);
     emu_pose_io io = {.angle = -12345};
     call(g, PROFILE_H_SIN, &io);
     cr_expect_eq(io.has_st0, 1);
@@ -379,7 +395,7 @@ Test(helpers, st0_results_and_a_wrong_signature)
 
     sin_row->address = fx_sin;
     TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
-    g = open_bare(im);
+    g = open_second(im);
     cr_expect_eq(emu_game_pose_helper(g, PROFILE_H_SIN, &io, &f), -1);
     cr_expect_eq(f.kind, EMU_FAULT_EMU);
     cr_expect(strstr(f.detail, "x87 stack empty") != NULL, "%s", f.detail);
@@ -413,7 +429,7 @@ Test(helpers, the_game_profiles_leaf_rows_call_as_the_standins)
     emu_image *im;
     char warn[256];
     TS_OK(emu_image_load(te_standin_path("standin.exe"), &p, &im, warn, sizeof warn, &err), &err);
-    emu_game *g = open_bare(im);
+    emu_game *g = open_second(im);
     rng r = rng_make(27, 0x1eaf);
     for (int n = 0; n < 200; n++) {
         profile_helper_id role = roles[n % 5];

@@ -258,9 +258,10 @@ static void expect_log(const ref_read_log *log, const xlog *x, const char *what)
     }
 }
 
+/* On Unicorn: read logs and coverage are its hooks (EMU_CAP_READ_LOG, EMU_CAP_COVERAGE). */
 static emu_game *game_on(emu_image *img, const te_file *f)
 {
-    emu_game_opts o = {0, 0, NULL};
+    emu_game_opts o = {0, 0, ts_unicorn()};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

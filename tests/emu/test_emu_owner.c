@@ -116,7 +116,7 @@ Test(owner, the_writer_of_a_world_matrix_is_the_helper)
     uint32_t compose = te_routine(&full, "Fx_Compose");
     emu_profile p;
     emu_image *img = x87_without_helpers(&p);
-    emu_game_opts opts = {0, 0, NULL};
+    emu_game_opts opts = {0, 0, ts_unicorn()}; /* a write watch: Unicorn only (EMU_CAP_WATCH) */
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &opts, &g, &err), &err);

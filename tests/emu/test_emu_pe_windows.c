@@ -202,7 +202,8 @@ Test(winmap, a_standin_cut_short_loads_and_runs_with_a_warning)
     cr_assert(strstr(warn, "0xe00 zero-filled"), "%s", warn);
     /* ReadPositionType on 0x0C: type 0 (2 bits), so 3 bits of value: 3 (docs/engine.md 2). */
     emu_game *g;
-    TS_OK(emu_game_open(img, NULL, &g, &err), &err);
+    emu_game_opts o = {0, 0, ts_engine()};
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     const uint8_t bits[4] = {0x0C, 0, 0, 0};
     int16_t ax;
     int64_t pos;

@@ -283,7 +283,7 @@ Test(pose, world_identity_base_keeps_the_bones)
 Test(pose, build_runs_the_original_under_the_frame_stub)
 {
     emu_image *img = te_standin_image("standin.exe");
-    emu_game_opts o = {0, 0, NULL};
+    emu_game_opts o = {0, 0, ts_engine()};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);
@@ -319,7 +319,8 @@ Test(pose, errors_without_file_or_room)
     emu_image *img = te_standin_image("standin.exe");
     emu_game *g;
     ff_error err;
-    TS_OK(emu_game_open(img, NULL, &g, &err), &err);
+    emu_game_opts o = {0, 0, ts_engine()};
+    TS_OK(emu_game_open(img, &o, &g, &err), &err);
     uint32_t ret;
     emu_fault fault;
     emu_matrix world[3], m;
@@ -345,7 +346,9 @@ Test(pose, a_fault_puts_the_skeleton_back)
     emu_image *img = te_standin_image("standin.exe");
     te_file f;
     te_make_skeleton(&f, 0, 300, s1_root, s1_bones, 3);
-    emu_game_opts o = {0, 1500, NULL};
+    /* A budget of 1500 instructions stops the call half-way: Unicorn only (EMU_CAP_BUDGET;
+     * a native budget is CPU time, 20 ms at least). */
+    emu_game_opts o = {0, 1500, ts_unicorn()};
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);

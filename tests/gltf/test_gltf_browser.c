@@ -72,7 +72,7 @@ Test(browser, three_js_poses_match_the_engine, .timeout = 600)
     ref_pose_opts po;
     ref_pose_opts_default(&po);
     gpose_scene s;
-    TS_OK(gexport_model_poses(img, model, 1u << MODE_NORMAL, &po, 0, &s, &err), &err);
+    TS_OK(gexport_model_poses(img, ts_engine(), model, 1u << MODE_NORMAL, &po, 0, &s, &err), &err);
     uint8_t *glb;
     size_t len;
     glb_stats st;

@@ -98,7 +98,8 @@ Test(export, agreeing_clips_have_byte_identical_animation_data, .timeout = 300)
     gpose_scene orig, ref;
     ref_pose_opts o;
     TS_OK(ref_pose_opts_parse(STANDIN_POSE, &o, &err), &err);
-    TS_OK(gexport_model_poses(img, path, 1u << MODE_NORMAL | 1u << MODE_SLOW, &o, 0, &orig, &err),
+    TS_OK(gexport_model_poses(img, ts_engine(), path, 1u << MODE_NORMAL | 1u << MODE_SLOW, &o, 0,
+                              &orig, &err),
           &err);
     TS_OK(gpose_ref_model(&d, &o, 1u << MODE_NORMAL | 1u << MODE_SLOW, &ref, &err), &err);
     uint8_t *ga, *gb;
@@ -216,10 +217,10 @@ Test(export, an_entity_from_its_models_is_the_engines_lockstep, .timeout = 300)
         size_t size;
         data[i] = (uint8_t *)ts_read(p, &size);
         TS_OK(dat_parse(data[i], size, files[i], &d[i], &err), &err);
-        TS_OK(gexport_model_poses(img, p, modes, &o, 0, &poses[i], &err), &err);
+        TS_OK(gexport_model_poses(img, ts_engine(), p, modes, &o, 0, &poses[i], &err), &err);
         free(p);
     }
-    emu_game_opts go = {1, 0, NULL};
+    emu_game_opts go = {1, 0, ts_engine()};
     emu_game *g;
     emu_entity *e;
     TS_OK(emu_game_open(img, &go, &g, &err), &err);

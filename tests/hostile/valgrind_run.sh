@@ -7,7 +7,7 @@
 # writes at run time into anonymous mappings (not on the stack, which is all
 # valgrind watches by default); valgrind must notice when that code is
 # rewritten.
-# --engine unicorn, said outright: valgrind cannot run 32-bit code inside a
+# --engine unicorn, said outright (whatever FF8DIFF_ENGINE says): valgrind cannot run 32-bit code inside a
 # 64-bit process (it translates a 64-bit process's code as x86-64 only, and
 # cannot follow the native engine's far jump into the 32-bit code segment),
 # so the native engine cannot run under it; Unicorn runs the original inside

@@ -119,6 +119,7 @@ void mt_config(run_config *cfg, const char *corpus, const emu_image *img, unsign
     run_config_init(cfg);
     cfg->corpus_path = corpus;
     cfg->image = img;
+    cfg->game.engine = ts_engine();
     cfg->modes = MODE_ALL;
     cfg->frame_level = 1;
     cfg->leaf_level = 0;

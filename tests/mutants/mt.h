@@ -22,6 +22,7 @@
 #include "harness/core/results.h"
 #include "harness/run/run.h"
 #include "tests/support/ts.h"
+#include "tests/support/ts_engine.h"
 #include "common/error.h"
 
 #define MT_MAX_BONES 2
@@ -70,7 +71,7 @@ uint32_t mt_clip_offset(const uint8_t *data, uint32_t c);
 /* A stand-in variant loaded under the built-in "standin" profile. */
 emu_image *mt_image(const char *exe);
 
-/* run_config with every mode, frame level only, the given jobs. */
+/* run_config with every mode, frame level only, the given jobs, on the engine under test. */
 void mt_config(run_config *cfg, const char *corpus, const emu_image *img, unsigned jobs);
 /* run_execute, asserting it went through. */
 void mt_execute(const run_config *cfg, run_results *out);

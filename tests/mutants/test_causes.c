@@ -305,6 +305,7 @@ static void run_cover(unsigned modes, run_results *r)
     emu_image *img = mt_image("standin.exe");
     run_config cfg;
     mt_config(&cfg, dir, img, 2);
+    cfg.game.engine = ts_unicorn(); /* coverage is Unicorn's hook (EMU_CAP_COVERAGE) */
     cfg.modes = modes;
     mt_execute(&cfg, r);
     emu_image_free(img);

@@ -50,7 +50,10 @@ static size_t read_guest(emu_nat *e, uint32_t addr, uint8_t *buf, size_t len)
 /*
  * The disassembly: from the routine's entry (when EIP lies less than
  * DIS_SPAN bytes past it; the last DIS_BEFORE lines kept) or from EIP,
- * through DIS_AFTER instructions past EIP, EIP marked '>'.
+ * through DIS_AFTER instructions past EIP, EIP marked '>'. A jump far out of
+ * the routine (a fetch fault whose return address lies in it) shows the way
+ * out instead, as Unicorn's last block does: the routine up to that return
+ * address (its call), then EIP's note.
  */
 static void disasm(emu_nat *e, emu_fault *f)
 {
@@ -60,7 +63,15 @@ static void disasm(emu_nat *e, emu_fault *f)
     int dropped = 0;
     uint32_t eip = f->eip;
     uint32_t start = f->routine <= eip && eip - f->routine < DIS_SPAN ? f->routine : eip;
-    size_t got = read_guest(e, start, buf, (size_t)(eip - start) + 64);
+    size_t want = (size_t)(eip - start) + 64;
+    uint32_t stop = 0; /* nonzero: decode [start, stop) only, lines before EIP */
+    int fetch = f->kind == EMU_FAULT_FETCH_UNMAPPED || f->kind == EMU_FAULT_FETCH_PROT;
+    if (start == eip && fetch && f->caller > f->routine && f->caller - f->routine < DIS_SPAN) {
+        start = f->routine;
+        stop = f->caller;
+        want = (size_t)(stop - start);
+    }
+    size_t got = read_guest(e, start, buf, want);
     const uint8_t *code = buf;
     size_t left = got, used = 0;
     uint64_t a = start;
@@ -69,7 +80,8 @@ static void disasm(emu_nat *e, emu_fault *f)
     size_t tlen = 0;
     while (left && cs_disasm_iter(e->cs, &code, &left, &a, e->insn)) {
         const cs_insn *in = e->insn;
-        if (!seen && in->address > eip) {
+        if (stop && in->address >= stop) break;
+        if (!stop && !seen && in->address > eip) {
             tlen += (size_t)snprintf(tail + tlen, sizeof tail - tlen,
                                      "  (EIP falls inside the previous instruction)\n");
             seen = 1;
@@ -98,9 +110,11 @@ static void disasm(emu_nat *e, emu_fault *f)
         if (at) seen = 1;
         if (seen && ++after > DIS_AFTER) break;
     }
+    uint8_t b;
+    int readable = stop ? read_guest(e, eip, &b, 1) == 1 : got > (size_t)(eip - start);
     if (!seen && tlen < sizeof tail)
         snprintf(tail + tlen, sizeof tail - tlen, ">0x%x: %s\n", eip,
-                 got > (size_t)(eip - start) ? "(could not be decoded)" : "(not mapped)");
+                 readable ? "(could not be decoded)" : "(not mapped)");
     if (dropped) used += (size_t)snprintf(f->disasm, sizeof f->disasm, "  ...\n");
     for (unsigned i = 0; i < nbefore && used < sizeof f->disasm; i++)
         used += (size_t)snprintf(f->disasm + used, sizeof f->disasm - used, "%s",
