@@ -396,6 +396,7 @@ typedef struct res_engines {
     char replays[16];      /* the replays with hooks that were made; "": none */
     char replays_why[320]; /* why the replays ran on another engine than the calls, or "" */
     char coverage[16];     /* the engine whose blocks were recorded; "": none */
+    char second[16];       /* --engine both: the engine every call was also made on; "": none */
 } res_engines;
 
 /* A file of the run: its manifest entry (name, kind, size, SHA-256, ...). */
@@ -430,8 +431,10 @@ typedef struct run_totals {
     uint64_t entity_by_source[RES_SRC__COUNT];
     /* (entity, status) whose flags after QueueAnimation differ between the sides */
     uint64_t queue_mismatches;
-    /* --engine both: clips by res_eng */
+    /* --engine both: clips by res_eng; of the x87_limit ones, those the CPU measured
+     * to differ from the emulator there (emulation vs hardware) */
     uint64_t engines[RES_ENG__COUNT];
+    uint64_t x87_measured;
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */
@@ -466,8 +469,6 @@ typedef struct run_results {
     uint64_t corpus_zzz_offset;
     char corpus_lang[32];
     unsigned jobs;                 /* worker threads the run used */
-    /* the kinds of engine that ran the original: the run's, and --engine both's second ("") */
-    char engine_first[16], engine_second[16];
     unsigned cand_formats;         /* candidate trace files read: RES_FMT_* bits */
     unsigned required;             /* field classes the candidate must supply (bit k) */
     pose_conv pose;                /* the pose level's convention and how it was found */

@@ -49,11 +49,9 @@ static cJSON *both_json(const res_both *e)
 static cJSON *engines_totals_json(const run_results *r)
 {
     cJSON *o = cJSON_CreateObject();
-    json_add_str(o, "first", r->engine_first);
-    cJSON_AddItemToObject(o, "second", json_str_or_null(r->engine_second[0] ? r->engine_second
-                                                                             : NULL));
     for (int k = 0; k < RES_ENG__COUNT; k++)
         cJSON_AddNumberToObject(o, res_eng_name((res_eng)k), (double)r->totals.engines[k]);
+    cJSON_AddNumberToObject(o, "x87_precision_measured", (double)r->totals.x87_measured);
     return o;
 }
 
@@ -229,6 +227,7 @@ static cJSON *engines_json(const res_engines *e)
     cJSON_AddItemToObject(o, "replays", json_str_or_null(e->replays[0] ? e->replays : NULL));
     json_add_str(o, "replays_why", e->replays_why);
     cJSON_AddItemToObject(o, "coverage", json_str_or_null(e->coverage[0] ? e->coverage : NULL));
+    cJSON_AddItemToObject(o, "second", json_str_or_null(e->second[0] ? e->second : NULL));
     return o;
 }
 

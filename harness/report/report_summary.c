@@ -53,10 +53,10 @@ int report_render_summary(const cJSON *report, strbuf *out)
                   (unsigned long long)t.leaf_calls, (unsigned long long)t.leaf_mismatches,
                   (unsigned long long)t.leaf_faults);
     if (t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_X87] + t.engines[RES_ENG_DISAGREE]) {
-        const cJSON *g = rv_obj(rv_obj(report, "totals"), "engines");
+        const cJSON *g = rv_obj(rv_obj(report, "run"), "engines");
         sb_printf(out, "; engines %s and %s on %llu clips: %llu agree, %llu disagree, %llu x87 "
                        "(emulation vs hardware)",
-                  rv_str(g, "first", "?"), rv_str(g, "second", "?"),
+                  rv_str(g, "calls", "?"), rv_str(g, "second", "?"),
                   (unsigned long long)(t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_X87] +
                                        t.engines[RES_ENG_DISAGREE]),
                   (unsigned long long)t.engines[RES_ENG_AGREE],

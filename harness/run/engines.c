@@ -44,6 +44,7 @@ int run_engines_begin(run_ctx *ctx)
     memset(en, 0, sizeof *en);
     if (!cfg->image || cfg->traces_dir) return 0;
     snprintf(en->calls, sizeof en->calls, "%s", kind_of(cfg->game.engine));
+    if (cfg->second) snprintf(en->second, sizeof en->second, "%s", kind_of(cfg->second));
     if (!cfg->coverage) return 0;
     unsigned cov = EMU_CAP_BIT(EMU_CAP_COVERAGE);
     if ((emu_engine_caps(cfg->game.engine) & cov) == cov) {

@@ -169,16 +169,18 @@ int remote_start(run_ctx *ctx, unsigned n, remote **out, ff_error *err)
             child_main(ctx, sv[k][1]);
         }
         r->pid = pid;
-        r->fd = sv[k][0];
-        sv[k][0] = -1;
         r->units = ctx->units;
         for (size_t f = 0; f < ctx->res->nfiles; f++)
             if (ctx->fslots[f].clips > r->nclips_max) r->nclips_max = ctx->fslots[f].clips;
         out[k] = r;
     }
+    /* Every child forked: each parent end to its remote (or closed), every child end closed. */
     for (unsigned j = 0; j < made; j++) {
         close(sv[j][1]);
-        if (sv[j][0] >= 0) close(sv[j][0]);
+        if (j < n && out[j])
+            out[j]->fd = sv[j][0];
+        else
+            close(sv[j][0]);
     }
     free(sv);
     for (unsigned k = 0; rc == 0 && k < n; k++) {

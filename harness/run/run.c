@@ -186,6 +186,7 @@ static void total_up(run_ctx *ctx)
         t->turns_differ += r->cells ? r->cells->turns_differ : 0;
         t->by_source[r->source]++;
         t->engines[r->eng.state]++;
+        t->x87_measured += r->status == RES_MISMATCH && r->x87_limit && r->eng.state == RES_ENG_X87;
         t->ticks_ref += r->ref_ticks;
         t->ticks_orig += r->orig_ticks;
         for (int k = 0; k < FIELD_CLASS_MAX; k++) {
@@ -342,13 +343,6 @@ static void ctx_free(run_ctx *ctx)
 int run_execute(const run_config *cfg, run_results *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (cfg->image) {
-        snprintf(out->engine_first, sizeof out->engine_first, "%s",
-                 emu_engine_kind_name(emu_engine_kind_of(cfg->game.engine)));
-        if (cfg->second)
-            snprintf(out->engine_second, sizeof out->engine_second, "%s",
-                     emu_engine_kind_name(emu_engine_kind_of(cfg->second)));
-    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     run_ctx ctx;

@@ -58,13 +58,15 @@ Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_c
     ts_rmtree(scratch);
 }
 
-Test(engine_process, native_two_jobs_give_the_results_of_one, .timeout = 900)
+/* Three jobs: two engine processes, each of which must see its own EOF at the end (a
+ * sibling holding the other's socket once kept a run from ending). */
+Test(engine_process, native_two_and_three_jobs_give_the_results_of_one, .timeout = 900)
 {
     need_native();
     char *scratch = ts_tempdir();
     char *faulty = hs_standin("standin_faulty.exe");
     ts_out o;
-    for (int jobs = 1; jobs <= 2; jobs++) {
+    for (int jobs = 1; jobs <= 3; jobs++) {
         ts_sh(scratch, &o,
               "'%s' run --engine native --jobs %d --exe '%s' --modes normal,fast --no-cache "
               "--no-coverage --explain none -q --out '%s/r%d'; echo \"exit $?\"",
@@ -72,7 +74,8 @@ Test(engine_process, native_two_jobs_give_the_results_of_one, .timeout = 900)
         cr_assert(strstr(o.out, "exit 1"), "faults fail the run: %s\n%s", o.out, o.err);
         ts_out_free(&o);
     }
-    char *d1 = ts_path(scratch, "r1"), *d2 = ts_path(scratch, "r2");
+    for (int jobs = 2; jobs <= 3; jobs++) {
+    char *d1 = ts_path(scratch, "r1"), *d2 = ts_path(scratch, jobs == 2 ? "r2" : "r3");
     cJSON *a = hs_report(d1), *b = hs_report(d2);
     const cJSON *ra = cJSON_GetObjectItem(a, "results"), *rb = cJSON_GetObjectItem(b, "results");
     cr_assert_eq(cJSON_GetArraySize(ra), cJSON_GetArraySize(rb));
@@ -92,6 +95,7 @@ Test(engine_process, native_two_jobs_give_the_results_of_one, .timeout = 900)
     cJSON_Delete(b);
     free(d1);
     free(d2);
+    }
     free(faulty);
     ts_rmtree(scratch);
 }

@@ -63,8 +63,12 @@ static nat_region *region_new(emu_nat *e, uint32_t addr, uint32_t size, int prot
     }
     int fd = memfd_create("ff8diff-guest", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, size) != 0) {
-        ff_error_set(err, FF_E_NOMEM, NULL, -1, "guest memory of %u bytes: %s", size,
-                     strerror(errno));
+        int e = errno;
+        ff_error_set(err, e == EFBIG ? FF_E_UNSUPPORTED : FF_E_NOMEM, NULL, -1,
+                     "guest memory of %u bytes: %s%s", size, strerror(e),
+                     e == EFBIG ? " (guest memory is a memory file, which the file-size limit, "
+                                  "ulimit -f, counts: raise it, or use --engine unicorn)"
+                                : "");
         if (fd >= 0) close(fd);
         return NULL;
     }

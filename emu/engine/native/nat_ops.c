@@ -61,17 +61,20 @@ int nat_check_maps(const emu_nat *e, char *why, size_t n)
 
 #if defined(__x86_64__) && defined(__linux__)
 
-/* The probe's image: a PE-less page of code, "mov eax, 0x2A; ret". */
-static int probe_child(void)
+/*
+ * The probe, in a child: a one-page image of code, "mov eax, 0x2A; ret",
+ * opened and called; why it failed (or "") goes to fd.
+ */
+static void probe_child(int fd)
 {
     static uint8_t code[NAT_PAGE] = {0xB8, 0x2A, 0x00, 0x00, 0x00, 0xC3};
+    signal(SIGXFSZ, SIG_IGN); /* a file-size limit: an error to report, not an end */
     pe_image pe;
     memset(&pe, 0, sizeof pe);
     pe.image_base = 0x00400000;
     pe.size_of_image = NAT_PAGE;
-    pe.size_of_headers = NAT_PAGE; /* read + execute below */
+    pe.size_of_headers = NAT_PAGE;
     pe.nsections = 1;
-    pe.sections[0].rva = 0;
     pe.sections[0].vsize = NAT_PAGE;
     pe.sections[0].characteristics = PE_SCN_MEM_EXECUTE | PE_SCN_CNT_CODE;
     emu_profile prof;
@@ -83,11 +86,18 @@ static int probe_child(void)
     emu_config cfg = {.pe = &pe, .image = code, .profile = &prof};
     emu *e = NULL;
     ff_error err;
-    if (emu_native_ops.open(&cfg, &e, &err) != 0) return err.kind == FF_E_UNSUPPORTED ? 3 : 2;
+    char why[FF_ERR_REASON_MAX] = "";
     uint32_t eax = 0;
     emu_fault fault;
-    int rc = nat_call(emu_nat_of(e), pe.image_base, NULL, 0, &eax, &fault);
-    return rc == 0 && eax == 0x2A ? 0 : 4;
+    if (emu_native_ops.open(&cfg, &e, &err) != 0)
+        snprintf(why, sizeof why, "%s", err.reason);
+    else if (nat_call(emu_nat_of(e), pe.image_base, NULL, 0, &eax, &fault) != 0)
+        snprintf(why, sizeof why, "a probe call of 32-bit code faulted: %s", fault.detail);
+    else if (eax != 0x2A)
+        snprintf(why, sizeof why, "a probe call of 32-bit code came back with 0x%x, not 0x2a",
+                 eax);
+    ssize_t w = write(fd, why, strlen(why));
+    _exit(w < 0 || why[0] ? 1 : 0);
 }
 
 int nat_cpu_probe(char *why, size_t n, int deep)
@@ -95,29 +105,46 @@ int nat_cpu_probe(char *why, size_t n, int deep)
     why[0] = 0;
     if (nat_check_maps(NULL, why, n) < 0) return -1;
     if (!deep) return 0;
+    int fd[2];
+    if (pipe(fd) != 0) {
+        snprintf(why, n, "cannot start the probe: %s", strerror(errno));
+        return -1;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
         snprintf(why, n, "cannot start the probe process: %s", strerror(errno));
         return -1;
     }
-    if (pid == 0) _exit(probe_child());
+    if (pid == 0) {
+        close(fd[0]);
+        probe_child(fd[1]);
+    }
+    close(fd[1]);
+    char said[FF_ERR_REASON_MAX] = "";
+    size_t got = 0;
+    for (ssize_t r; got + 1 < sizeof said && (r = read(fd[0], said + got, sizeof said - 1 - got));) {
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) break;
+        got += (size_t)r;
+    }
+    said[got] = 0;
+    close(fd[0]);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 0;
-    if (WIFSIGNALED(st))
+    if (said[0])
+        snprintf(why, n, "%s", said);
+    else if (WIFSIGNALED(st))
         snprintf(why, n,
                  "a probe call of 32-bit code ended its process (signal %d): this kernel does "
                  "not run 32-bit code in a 64-bit process (IA32 emulation off?)",
                  WTERMSIG(st));
-    else if (WEXITSTATUS(st) == 3)
-        snprintf(why, n, "the kernel refused the native engine's set-up (LDT segment, seccomp "
-                         "filter or timer)");
-    else if (WEXITSTATUS(st) == 4)
-        snprintf(why, n, "a probe call of 32-bit code did not come back with its result");
     else
-        snprintf(why, n, "the probe could not map guest memory below 4 GiB");
+        snprintf(why, n, "the probe process failed without saying why");
     return -1;
 }
 
