@@ -33,6 +33,9 @@ void cli_signals_install(volatile sig_atomic_t *flag)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
+    /* On the native engine's alternate stack when it interrupts the original's code, whose
+     * 32-bit stack may not have room for a signal frame (emu/engine/native/nat_cpu.c). */
+    sa.sa_flags = SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);

@@ -235,10 +235,16 @@ Test(pose_level, x87_limit_is_a_class_apart)
     mt_expect e[4];
     expect_all_modes(model_x87.name, "bone[0].m[1][2]", 0, 1, 0, e);
     mt_check(&r, e, 4);
-    cr_assert_eq(r.totals.x87_limit, 4, "every mode's mismatch is within the limit");
     cr_assert_eq(r.ngroups, 4);
+    /* Only an emulator's value can be blamed on the emulation: on the CPU itself (the
+     * suite under FF8DIFF_ENGINE=native) the same cells are plain mismatches. */
+    int cpu = strcmp(r.engines.calls, "native") == 0;
+    cr_assert_eq(r.totals.x87_limit, cpu ? 0 : 4, "every mode's mismatch is within the limit");
     for (size_t i = 0; i < r.ngroups; i++)
-        cr_assert_str_eq(r.groups[i].shape, "x87_precision", "group %zu", i);
+        if (cpu)
+            cr_assert_str_neq(r.groups[i].shape, "x87_precision", "group %zu", i);
+        else
+            cr_assert_str_eq(r.groups[i].shape, "x87_precision", "group %zu", i);
     run_results_free(&r);
     ts_rmtree(dir);
 }
