@@ -224,6 +224,30 @@ int ref_pose_order_axis(ref_pose_order order, int k)
     return order_axes[order][k];
 }
 
+/*
+ * ref_pose_mul(r, m) for r an axis matrix of axis (ref_pose_axis: 4096 on
+ * its own row and column, c and s on the other two): the same sums without
+ * their zero terms, so the same cells. Row axis is 4096 m[axis] / 4096,
+ * exactly m[axis] under either rounding.
+ */
+static void mul_axis(int axis, const int16_t r[3][3], const int16_t m[3][3], ref_pose_step step,
+                     int16_t out[3][3])
+{
+    int16_t o[3][3];
+    uint32_t nearest = step == REF_STEP_NEAREST_EVEN;
+    int p = (axis + 1) % 3, q = (axis + 2) % 3;
+    for (int j = 0; j < 3; j++) {
+        o[axis][j] = m[axis][j];
+        o[p][j] = round_cell32((uint32_t)((int32_t)r[p][p] * m[p][j]) +
+                                   (uint32_t)((int32_t)r[p][q] * m[q][j]),
+                               nearest);
+        o[q][j] = round_cell32((uint32_t)((int32_t)r[q][p] * m[p][j]) +
+                                   (uint32_t)((int32_t)r[q][q] * m[q][j]),
+                               nearest);
+    }
+    memcpy(out, o, sizeof o);
+}
+
 void ref_pose_rotation_table(const int16_t ang[3], ref_pose_order order, ref_pose_trig trig,
                              ref_pose_step step, const ref_trig_table *table, int16_t out[3][3])
 {
@@ -238,7 +262,7 @@ void ref_pose_rotation_table(const int16_t ang[3], ref_pose_order order, ref_pos
     for (int k = 1; k >= 0; k--) {
         axis = ref_pose_order_axis(order, k);
         axis_table(axis, ang[axis], trig, table, r);
-        ref_pose_mul(r, m, step, m);
+        mul_axis(axis, r, m, step, m);
     }
     memcpy(out, m, sizeof m);
 }

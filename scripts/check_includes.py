@@ -74,6 +74,8 @@ PRIVATE = [
     ("emu/engine/native/", False, ("emu/engine/native/",)),
     ("emu/engine/emu_impl.h", False, ("emu/engine/unicorn/", "emu/engine/native/",
                                       "emu/engine/emu.c")),
+    ("emu/engine/guest.h", False, ("emu/engine/unicorn/", "emu/engine/native/",
+                                   "emu/engine/guest.c")),
 ]
 
 CHECKED = ("common", "ref", "corpus", "emu", "harness")

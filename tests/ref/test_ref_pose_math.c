@@ -644,3 +644,32 @@ Test(pose_math, copy5_product_equals_the_whole_sum_rounded_on_random_and_extreme
         }
     }
 }
+
+/* The rotation of three axes equals the products of ref_pose_axis matrices, in every order. */
+Test(pose_math, rotation_equals_the_general_products_of_its_axes)
+{
+    uint64_t x = 0x243F6A8885A308D3ull;
+    for (int trial = 0; trial < 3000; trial++) {
+        int16_t ang[3];
+        for (int k = 0; k < 3; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            ang[k] = (int16_t)(x >> 20);
+        }
+        for (int o = 0; o < REF_ORDER__COUNT; o++)
+            for (int s = 0; s < 2; s++) {
+                int16_t got[3][3], m[3][3], r[3][3];
+                ref_pose_rotation(ang, (ref_pose_order)o, REF_TRIG_X87_NEAREST, (ref_pose_step)s,
+                                  got);
+                int a = ref_pose_order_axis((ref_pose_order)o, 2);
+                ref_pose_axis(a, ang[a], REF_TRIG_X87_NEAREST, m);
+                for (int k = 1; k >= 0; k--) {
+                    a = ref_pose_order_axis((ref_pose_order)o, k);
+                    ref_pose_axis(a, ang[a], REF_TRIG_X87_NEAREST, r);
+                    ref_pose_mul(r, m, (ref_pose_step)s, m);
+                }
+                for (int i = 0; i < 9; i++)
+                    cr_assert_eq(got[i / 3][i % 3], m[i / 3][i % 3],
+                                 "trial %d order %d step %d cell %d", trial, o, s, i);
+            }
+    }
+}

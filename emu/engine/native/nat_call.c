@@ -130,7 +130,7 @@ static void memory_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
     f->kind = fetch   ? (prot ? EMU_FAULT_FETCH_PROT : EMU_FAULT_FETCH_UNMAPPED)
               : write ? (prot ? EMU_FAULT_WRITE_PROT : EMU_FAULT_WRITE_UNMAPPED)
                       : (prot ? EMU_FAULT_READ_PROT : EMU_FAULT_READ_UNMAPPED);
-    const pe_import *imp = fetch ? nat_trap_import(e, x->addr) : NULL;
+    const pe_import *imp = fetch ? emu_guest_trap_import(e->pe, x->addr) : NULL;
     if (imp) {
         f->kind = EMU_FAULT_IMPORT;
         snprintf(f->import_dll, sizeof f->import_dll, "%s", imp->dll);
@@ -339,26 +339,13 @@ int nat_call(emu_nat *e, uint32_t addr, const uint32_t *args, unsigned nargs, ui
     return -1;
 }
 
-/* 80-bit extended (10 bytes, little-endian) to the nearest double. */
-static double from_x87(const uint8_t *raw)
-{
-    uint64_t mant = le_u32(raw) | (uint64_t)le_u32(raw + 4) << 32;
-    int sign = raw[9] >> 7, exp = (raw[9] & 0x7F) << 8 | raw[8];
-    double v;
-    if (exp == 0x7FFF)
-        v = (mant << 1) ? NAN : INFINITY;
-    else
-        v = ldexp((double)mant, (exp ? exp : 1) - 16383 - 63);
-    return sign ? -v : v;
-}
-
 int nat_x87_st0(emu_nat *e, double *value, uint8_t *raw)
 {
     const uint8_t *fx = e->last.fx;
     unsigned fsw = fx[2] | (unsigned)fx[3] << 8, ftw = fx[4];
     unsigned top = (fsw >> 11) & 7;
     if (!((ftw >> top) & 1)) return -1;
-    *value = from_x87(fx + 32);
+    *value = emu_guest_x87_double(fx + 32);
     if (raw) memcpy(raw, fx + 32, 10);
     return 0;
 }

@@ -18,6 +18,7 @@
 #include <capstone/capstone.h>
 
 #include "emu/engine/emu_impl.h"
+#include "emu/engine/guest.h"
 
 #define NAT_PAGE 0x1000u
 #define NAT_MAX_REGIONS (PROFILE_MAX_GLOBALS + 24)
@@ -50,9 +51,6 @@ typedef struct nat_patch {
     uint8_t bytes[32];
 } nat_patch;
 
-typedef struct nat_run {
-    uint32_t off, len; /* writable image pages, restored after a fault */
-} nat_run;
 
 /* How a guest run ended (nat_cpu_run). */
 typedef struct nat_exit {
@@ -80,7 +78,7 @@ typedef struct emu_nat {
 
     nat_region regions[NAT_MAX_REGIONS];
     unsigned nregions;
-    nat_run wruns[NAT_MAX_RUNS];
+    emu_wrun wruns[NAT_MAX_RUNS];
     unsigned nwruns;
     nat_patch patches[NAT_MAX_PATCHES];
     unsigned npatches;
@@ -120,8 +118,6 @@ int nat_map_area(emu_nat *e, uint32_t addr, uint32_t size, int prot, uint32_t gu
 int nat_unmap_area(emu_nat *e, uint32_t addr, ff_error *err);
 int nat_patch_code(emu_nat *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err);
 int nat_unpatch(emu_nat *e, uint32_t addr, ff_error *err);
-/* The import whose trap is addr, or NULL. */
-const pe_import *nat_trap_import(const emu_nat *e, uint32_t addr);
 
 /* ---- nat_cpu.c: the switch, the process-wide part ---- */
 

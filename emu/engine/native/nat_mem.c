@@ -21,16 +21,6 @@
 
 #include "common/le.h"
 
-static uint32_t page_ceil(uint32_t v)
-{
-    return (v + NAT_PAGE - 1) & ~(NAT_PAGE - 1);
-}
-
-static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
-{
-    return a < b + blen && b < a + alen;
-}
-
 static int host_prot(int prot)
 {
     return ((prot & EMU_PROT_READ) ? PROT_READ : 0) | ((prot & EMU_PROT_WRITE) ? PROT_WRITE : 0) |
@@ -107,27 +97,6 @@ uint8_t *nat_host(emu_nat *e, uint32_t addr, uint32_t len)
 
 /* ---- the image ---- */
 
-static int page_prot(const emu_nat *e, uint32_t off)
-{
-    const pe_image *pe = e->pe;
-    int prot = 0;
-    if (off < pe->size_of_headers) prot |= EMU_PROT_READ;
-    for (unsigned i = 0; i < pe->nsections; i++) {
-        const pe_section *s = &pe->sections[i];
-        if (!s->vsize || !overlaps(off, NAT_PAGE, s->rva, s->vsize)) continue;
-        int exec = (s->characteristics & (PE_SCN_MEM_EXECUTE | PE_SCN_CNT_CODE)) != 0;
-        prot |= EMU_PROT_READ;
-        if (exec) prot |= EMU_PROT_EXEC;
-        if ((s->characteristics & PE_SCN_MEM_WRITE) && !exec) prot |= EMU_PROT_WRITE;
-    }
-    for (unsigned g = 0; g < e->profile.nglobals; g++) {
-        const profile_global *gl = &e->profile.globals[g];
-        if (overlaps(e->image_base + (uint64_t)off, NAT_PAGE, gl->address, gl->size))
-            prot |= EMU_PROT_READ | EMU_PROT_WRITE;
-    }
-    return prot;
-}
-
 static int map_image(emu_nat *e, const emu_config *cfg, ff_error *err)
 {
     nat_region *r = region_new(e, e->image_base, e->image_size, 0, NAT_R_IMAGE, err);
@@ -136,9 +105,9 @@ static int map_image(emu_nat *e, const emu_config *cfg, ff_error *err)
     memcpy(e->image, cfg->image, cfg->pe->size_of_image);
     uint32_t off = 0;
     while (off < e->image_size) {
-        int prot = page_prot(e, off);
+        int prot = emu_guest_page_prot(e->pe, &e->profile, off);
         uint32_t end = off + NAT_PAGE;
-        while (end < e->image_size && page_prot(e, end) == prot)
+        while (end < e->image_size && emu_guest_page_prot(e->pe, &e->profile, end) == prot)
             end += NAT_PAGE;
         if (prot) {
             if (guest_map(r, off, end - off, prot, err) < 0) return -1;
@@ -147,7 +116,7 @@ static int map_image(emu_nat *e, const emu_config *cfg, ff_error *err)
                     return ff_error_set(err, FF_E_EXE, NULL, -1,
                                         "more than %d writable page runs in the image",
                                         NAT_MAX_RUNS);
-                e->wruns[e->nwruns++] = (nat_run){off, end - off};
+                e->wruns[e->nwruns++] = (emu_wrun){off, end - off};
             }
         }
         off = end;
@@ -155,24 +124,14 @@ static int map_image(emu_nat *e, const emu_config *cfg, ff_error *err)
     return 0;
 }
 
-static int hits_layout(uint64_t addr, uint64_t len)
-{
-    return overlaps(addr, len, EMU_AREA_LO, 0x80000000ull - EMU_AREA_LO) ||
-           overlaps(addr, len, EMU_TRAP_BASE, (uint64_t)EMU_TRAP_STRIDE * PE_MAX_IMPORTS);
-}
-
 static int map_globals(emu_nat *e, ff_error *err)
 {
     for (unsigned g = 0; g < e->profile.nglobals; g++) {
         const profile_global *gl = &e->profile.globals[g];
-        if (hits_layout(gl->address, gl->size))
-            return ff_error_set(err, FF_E_EXE, NULL, -1,
-                                "global %s at 0x%x collides with the engine's memory layout",
-                                gl->name, gl->address);
         uint32_t first = gl->address & ~(NAT_PAGE - 1);
         uint32_t last = (gl->address + gl->size - 1) & ~(NAT_PAGE - 1);
         for (uint64_t pg = first; pg <= last; pg += NAT_PAGE) {
-            if (overlaps(pg, NAT_PAGE, e->image_base, e->image_size)) continue;
+            if (emu_guest_overlaps(pg, NAT_PAGE, e->image_base, e->image_size)) continue;
             if (region_at(e, (uint32_t)pg, 1)) continue;
             int rw = EMU_PROT_READ | EMU_PROT_WRITE;
             nat_region *r = region_new(e, (uint32_t)pg, NAT_PAGE, rw, NAT_R_GLOBAL, err);
@@ -180,13 +139,6 @@ static int map_globals(emu_nat *e, ff_error *err)
         }
     }
     return 0;
-}
-
-const pe_import *nat_trap_import(const emu_nat *e, uint32_t addr)
-{
-    if (addr < EMU_TRAP_BASE || (addr - EMU_TRAP_BASE) % EMU_TRAP_STRIDE) return NULL;
-    uint32_t i = (addr - EMU_TRAP_BASE) / EMU_TRAP_STRIDE;
-    return i < e->pe->nimports ? &e->pe->imports[i] : NULL;
 }
 
 static int write_traps(emu_nat *e, ff_error *err)
@@ -198,7 +150,7 @@ static int write_traps(emu_nat *e, ff_error *err)
             return ff_error_set(err, FF_E_EXE, NULL, -1,
                                 "IAT slot of %s!%s at 0x%x lies outside the mapped image", imp->dll,
                                 imp->name, imp->slot);
-        le_put32(slot, EMU_TRAP_BASE + EMU_TRAP_STRIDE * i);
+        le_put32(slot, emu_guest_trap(i));
     }
     return 0;
 }
@@ -248,7 +200,7 @@ static int map_stack_scratch(emu_nat *e, ff_error *err)
     if (!s || guest_map(s, EMU_STACK_SIZE - NAT_PAGE, NAT_PAGE, rw, err) < 0) return -1;
     e->stack = s->host;
     e->stack_hot = NAT_PAGE;
-    e->scratch_map = page_ceil(e->profile.scratch_size ? e->profile.scratch_size : NAT_PAGE);
+    e->scratch_map = emu_guest_page_ceil(e->profile.scratch_size ? e->profile.scratch_size : NAT_PAGE);
     nat_region *c = region_new(e, EMU_SCRATCH_BASE, e->scratch_map, rw, NAT_R_SCRATCH, err);
     if (!c || guest_map(c, 0, NAT_PAGE, rw, err) < 0) return -1;
     e->scratch = c->host;
@@ -288,32 +240,14 @@ int nat_grow(emu_nat *e, uint32_t addr)
     return -1;
 }
 
-static int check_layout(const emu_config *cfg, ff_error *err)
-{
-    const pe_image *pe = cfg->pe;
-    if (!pe || !cfg->image || !cfg->profile)
-        return ff_error_set(err, FF_E_USAGE, NULL, -1, "emu_open needs an image and a profile");
-    if (pe->image_base != cfg->profile->image_base)
-        return ff_error_set(err, FF_E_EXE, NULL, -1,
-                            "image base 0x%x differs from the profile's 0x%x", pe->image_base,
-                            cfg->profile->image_base);
-    if (hits_layout(pe->image_base, page_ceil(pe->size_of_image)) || pe->image_base < 0x10000)
-        return ff_error_set(err, FF_E_EXE, NULL, -1,
-                            "image 0x%x..0x%x collides with the engine's memory layout",
-                            pe->image_base, pe->image_base + pe->size_of_image);
-    if (cfg->profile->scratch_size > EMU_SCRATCH_MAX)
-        return ff_error_set(err, FF_E_EXE, NULL, -1, "scratch_size above 16 MiB");
-    return 0;
-}
-
 int nat_mem_open(emu_nat *e, const emu_config *cfg, ff_error *err)
 {
-    if (check_layout(cfg, err) < 0) return -1;
+    if (emu_guest_check(cfg, err) < 0) return -1;
     e->pe = cfg->pe;
     e->pristine = cfg->image;
     e->profile = *cfg->profile;
     e->image_base = cfg->pe->image_base;
-    e->image_size = page_ceil(cfg->pe->size_of_image);
+    e->image_size = emu_guest_page_ceil(cfg->pe->size_of_image);
     if (map_image(e, cfg, err) < 0 || map_globals(e, err) < 0 || write_traps(e, err) < 0 ||
         map_sys(e, err) < 0 || map_stack_scratch(e, err) < 0)
         return -1;
@@ -330,14 +264,7 @@ void nat_mem_close(emu_nat *e)
 
 int nat_restore(emu_nat *e)
 {
-    for (unsigned i = 0; i < e->nwruns; i++) {
-        const nat_run *r = &e->wruns[i];
-        uint32_t end = r->off + r->len, lim = e->pe->size_of_image;
-        uint32_t copy_end = end < lim ? end : lim;
-        if (r->off < copy_end) memcpy(e->image + r->off, e->pristine + r->off, copy_end - r->off);
-        uint32_t zero_from = r->off > copy_end ? r->off : copy_end;
-        if (end > zero_from) memset(e->image + zero_from, 0, end - zero_from);
-    }
+    emu_guest_restore_runs(e->image, e->pristine, e->pe->size_of_image, e->wruns, e->nwruns);
     if (write_traps(e, NULL) != 0) {
         snprintf(e->lost, sizeof e->lost, "an import slot left the mapped image");
         return -1;
@@ -361,7 +288,7 @@ int nat_readable(emu_nat *e, uint32_t addr, uint32_t len)
     if (r->kind == NAT_R_IMAGE) {
         for (uint32_t off = (addr - r->addr) & ~(NAT_PAGE - 1); off < addr - r->addr + len;
              off += NAT_PAGE)
-            if (!(page_prot(e, off) & EMU_PROT_READ)) return 0;
+            if (!(emu_guest_page_prot(e->pe, &e->profile, off) & EMU_PROT_READ)) return 0;
         return 1;
     }
     return 1;
@@ -379,7 +306,7 @@ int nat_map_area(emu_nat *e, uint32_t addr, uint32_t size, int prot, uint32_t gu
                             addr, (unsigned long long)total, EMU_AREA_LO, EMU_AREA_HI);
     for (unsigned k = 0; k < e->nregions; k++)
         if (e->regions[k].kind == NAT_R_AREA &&
-            overlaps(addr, total, e->regions[k].addr, e->regions[k].size))
+            emu_guest_overlaps(addr, total, e->regions[k].addr, e->regions[k].size))
             return ff_error_set(err, FF_E_RANGE, NULL, -1, "area 0x%x overlaps area 0x%x", addr,
                                 e->regions[k].addr);
     nat_region *r = region_new(e, addr, (uint32_t)total, prot, NAT_R_AREA, err);

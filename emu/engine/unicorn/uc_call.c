@@ -331,14 +331,6 @@ static emu_fault_kind kind_of_uc_err(uc_err ue)
     }
 }
 
-/* Import whose trap is addr, or NULL. */
-static const pe_import *trap_import(const emu_uc *e, uint32_t addr)
-{
-    if (addr < EMU_TRAP_BASE || (addr - EMU_TRAP_BASE) % EMU_TRAP_STRIDE) return NULL;
-    uint32_t i = (addr - EMU_TRAP_BASE) / EMU_TRAP_STRIDE;
-    return i < e->pe->nimports ? &e->pe->imports[i] : NULL;
-}
-
 static void describe_memory(emu_uc *e, emu_fault *f)
 {
     const char *what =
@@ -365,7 +357,7 @@ static void describe(emu_uc *e, emu_fault *f, uint32_t esp_expected)
     const pe_import *imp;
     switch (f->kind) {
     case EMU_FAULT_IMPORT:
-        imp = trap_import(e, f->addr);
+        imp = emu_guest_trap_import(e->pe, f->addr);
         if (!imp) break;
         snprintf(f->import_dll, sizeof f->import_dll, "%s", imp->dll);
         snprintf(f->import_name, sizeof f->import_name, "%s", imp->name);
@@ -451,7 +443,7 @@ static void fill_fault(emu_uc *e, emu_fault *f, emu_fault_kind kind, uint32_t ro
     f->addr = e->mem_seen ? e->mem_addr : 0;
     const uint8_t *sp = emu_uc_host(e, f->regs[EMU_ESP], 4);
     f->caller = sp ? le_u32(sp) : 0;
-    if (kind == EMU_FAULT_FETCH_UNMAPPED && trap_import(e, f->addr)) f->kind = EMU_FAULT_IMPORT;
+    if (kind == EMU_FAULT_FETCH_UNMAPPED && emu_guest_trap_import(e->pe, f->addr)) f->kind = EMU_FAULT_IMPORT;
     if (kind == EMU_FAULT_SCRATCH && e->cursor) f->addr = le_u32(e->cursor);
     if (kind == EMU_FAULT_EMU)
         snprintf(f->detail, sizeof f->detail, "%s", uc_detail);
@@ -565,19 +557,6 @@ int emu_uc_call_rewind(emu_uc *e, uint32_t addr, const uint32_t *args, unsigned 
     return rc;
 }
 
-/* 80-bit extended (10 bytes, little-endian) to the nearest double. */
-static double from_x87(const uint8_t *raw)
-{
-    uint64_t mant = le_u32(raw) | (uint64_t)le_u32(raw + 4) << 32;
-    int sign = raw[9] >> 7, exp = (raw[9] & 0x7F) << 8 | raw[8];
-    double v;
-    if (exp == 0x7FFF)
-        v = (mant << 1) ? NAN : INFINITY;
-    else
-        v = ldexp((double)mant, (exp ? exp : 1) - 16383 - 63);
-    return sign ? -v : v;
-}
-
 int emu_uc_x87_st0(emu_uc *e, double *value, uint8_t *raw)
 {
     uint16_t fpsw = 0, fptag = 0;
@@ -587,7 +566,7 @@ int emu_uc_x87_st0(emu_uc *e, double *value, uint8_t *raw)
     if (((fptag >> (2 * top)) & 3) == 3) return -1;
     uint8_t st0[16] = {0};
     uc_reg_read(e->uc, UC_X86_REG_ST0, st0);
-    *value = from_x87(st0);
+    *value = emu_guest_x87_double(st0);
     if (raw) memcpy(raw, st0, 10);
     return 0;
 }

@@ -20,26 +20,9 @@
 #define SEL_FS (3 << 3)
 #define FPU_CONTROL_WORD 0x027F /* the Windows default: 53-bit precision, all masked */
 
-static uint32_t page_ceil(uint32_t v)
-{
-    return (v + EMU_PAGE - 1) & ~(EMU_PAGE - 1);
-}
-
-static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
-{
-    return a < b + blen && b < a + alen;
-}
-
 static int uc_fail(ff_error *err, const char *what, uc_err ue)
 {
     return ff_error_set(err, FF_E_EMU, NULL, -1, "%s: %s", what, uc_strerror(ue));
-}
-
-/* 1 when [addr, addr + len) hits a fixed region of the layout. */
-static int hits_layout(uint64_t addr, uint64_t len)
-{
-    return overlaps(addr, len, EMU_AREA_LO, 0x80000000ull - EMU_AREA_LO) ||
-           overlaps(addr, len, EMU_TRAP_BASE, (uint64_t)EMU_TRAP_STRIDE * PE_MAX_IMPORTS);
 }
 
 static void gdt_entry(uint8_t *gdt, unsigned idx, uint32_t base, uint32_t limit, unsigned type,
@@ -53,36 +36,13 @@ static void gdt_entry(uint8_t *gdt, unsigned idx, uint32_t base, uint32_t limit,
     memcpy(gdt + idx * 8 + 4, &hi, 4);
 }
 
-/* Protection of one image page: union of the sections on it; 0 = unmapped. */
-static int page_prot(const emu_uc *e, uint32_t off)
-{
-    const pe_image *pe = e->pe;
-    int prot = 0;
-    if (off < pe->size_of_headers) prot |= UC_PROT_READ;
-    for (unsigned i = 0; i < pe->nsections; i++) {
-        const pe_section *s = &pe->sections[i];
-        if (!s->vsize || !overlaps(off, EMU_PAGE, s->rva, s->vsize)) continue;
-        int exec = (s->characteristics & (PE_SCN_MEM_EXECUTE | PE_SCN_CNT_CODE)) != 0;
-        prot |= UC_PROT_READ;
-        if (exec) prot |= UC_PROT_EXEC;
-        /* Code is never writable, whatever the flags say. */
-        if ((s->characteristics & PE_SCN_MEM_WRITE) && !exec) prot |= UC_PROT_WRITE;
-    }
-    for (unsigned g = 0; g < e->profile.nglobals; g++) {
-        const profile_global *gl = &e->profile.globals[g];
-        if (overlaps(e->image_base + (uint64_t)off, EMU_PAGE, gl->address, gl->size))
-            prot |= UC_PROT_READ | UC_PROT_WRITE;
-    }
-    return prot;
-}
-
 static int map_image(emu_uc *e, ff_error *err)
 {
     uint32_t off = 0;
     while (off < e->image_size) {
-        int prot = page_prot(e, off);
+        int prot = emu_guest_page_prot(e->pe, &e->profile, off);
         uint32_t end = off + EMU_PAGE;
-        while (end < e->image_size && page_prot(e, end) == prot)
+        while (end < e->image_size && emu_guest_page_prot(e->pe, &e->profile, end) == prot)
             end += EMU_PAGE;
         if (prot) {
             uc_err ue = uc_mem_map_ptr(e->uc, e->image_base + off, end - off, (uint32_t)prot,
@@ -93,7 +53,7 @@ static int map_image(emu_uc *e, ff_error *err)
                     return ff_error_set(err, FF_E_EXE, NULL, -1,
                                         "more than %d writable page runs in the image",
                                         EMU_MAX_RUNS);
-                e->wruns[e->nwruns++] = (emu_run){off, end - off};
+                e->wruns[e->nwruns++] = (emu_wrun){off, end - off};
             }
         }
         off = end;
@@ -105,14 +65,10 @@ static int map_globals(emu_uc *e, ff_error *err)
 {
     for (unsigned g = 0; g < e->profile.nglobals; g++) {
         const profile_global *gl = &e->profile.globals[g];
-        if (hits_layout(gl->address, gl->size))
-            return ff_error_set(err, FF_E_EXE, NULL, -1,
-                                "global %s at 0x%x collides with the emulator's memory layout",
-                                gl->name, gl->address);
         uint32_t first = gl->address & ~(EMU_PAGE - 1);
         uint32_t last = (gl->address + gl->size - 1) & ~(EMU_PAGE - 1);
         for (uint64_t pg = first; pg <= last; pg += EMU_PAGE) {
-            if (overlaps(pg, EMU_PAGE, e->image_base, e->image_size)) continue;
+            if (emu_guest_overlaps(pg, EMU_PAGE, e->image_base, e->image_size)) continue;
             int have = 0;
             for (unsigned k = 0; k < e->ngpages; k++)
                 have |= e->gpages[k].addr == pg;
@@ -139,7 +95,7 @@ static int write_traps(emu_uc *e, ff_error *err)
             return ff_error_set(err, FF_E_EXE, NULL, -1,
                                 "IAT slot of %s!%s at 0x%x lies outside the mapped image", imp->dll,
                                 imp->name, imp->slot);
-        uint32_t trap = EMU_TRAP_BASE + EMU_TRAP_STRIDE * i;
+        uint32_t trap = emu_guest_trap(i);
         memcpy(slot, &trap, 4);
     }
     return 0;
@@ -180,7 +136,7 @@ static int setup_cpu(emu_uc *e, ff_error *err)
 static int setup_stack_scratch(emu_uc *e, ff_error *err)
 {
     e->stack = aligned_alloc(EMU_PAGE, EMU_STACK_SIZE);
-    e->scratch_map = page_ceil(e->profile.scratch_size);
+    e->scratch_map = emu_guest_page_ceil(e->profile.scratch_size);
     e->scratch = aligned_alloc(EMU_PAGE, e->scratch_map);
     if (!e->stack || !e->scratch) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     memset(e->stack, 0, EMU_STACK_SIZE);
@@ -205,28 +161,10 @@ static int setup_stack_scratch(emu_uc *e, ff_error *err)
     return 0;
 }
 
-static int check_layout(const emu_config *cfg, ff_error *err)
-{
-    const pe_image *pe = cfg->pe;
-    if (!pe || !cfg->image || !cfg->profile)
-        return ff_error_set(err, FF_E_USAGE, NULL, -1, "emu_open needs an image and a profile");
-    if (pe->image_base != cfg->profile->image_base)
-        return ff_error_set(err, FF_E_EXE, NULL, -1,
-                            "image base 0x%x differs from the profile's 0x%x", pe->image_base,
-                            cfg->profile->image_base);
-    if (hits_layout(pe->image_base, page_ceil(pe->size_of_image)))
-        return ff_error_set(err, FF_E_EXE, NULL, -1,
-                            "image 0x%x..0x%x collides with the emulator's memory layout",
-                            pe->image_base, pe->image_base + pe->size_of_image);
-    if (cfg->profile->scratch_size > EMU_SCRATCH_MAX)
-        return ff_error_set(err, FF_E_EXE, NULL, -1, "scratch_size above 16 MiB");
-    return 0;
-}
-
 int emu_uc_open(const emu_config *cfg, emu_uc **out, ff_error *err)
 {
     *out = NULL;
-    if (check_layout(cfg, err) != 0) return -1;
+    if (emu_guest_check(cfg, err) != 0) return -1;
     emu_uc *e = calloc(1, sizeof *e);
     if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     e->pe = cfg->pe;
@@ -234,7 +172,7 @@ int emu_uc_open(const emu_config *cfg, emu_uc **out, ff_error *err)
     e->profile = *cfg->profile;
     e->budget = cfg->budget ? cfg->budget : EMU_DEFAULT_BUDGET;
     e->image_base = cfg->pe->image_base;
-    e->image_size = page_ceil(cfg->pe->size_of_image);
+    e->image_size = emu_guest_page_ceil(cfg->pe->size_of_image);
     uc_err ue = uc_open(UC_ARCH_X86, UC_MODE_32, &e->uc);
     if (ue) {
         e->uc = NULL;
@@ -301,14 +239,7 @@ int emu_uc_restore(emu_uc *e)
                  uc_strerror(ue));
         return -1;
     }
-    for (unsigned i = 0; i < e->nwruns; i++) {
-        const emu_run *r = &e->wruns[i];
-        uint32_t end = r->off + r->len, lim = e->pe->size_of_image;
-        uint32_t copy_end = end < lim ? end : lim;
-        if (r->off < copy_end) memcpy(e->image + r->off, e->pristine + r->off, copy_end - r->off);
-        uint32_t zero_from = r->off > copy_end ? r->off : copy_end;
-        if (end > zero_from) memset(e->image + zero_from, 0, end - zero_from);
-    }
+    emu_guest_restore_runs(e->image, e->pristine, e->pe->size_of_image, e->wruns, e->nwruns);
     if (write_traps(e, NULL) != 0) {
         snprintf(e->lost, sizeof e->lost, "an import slot left the mapped image");
         return -1;
@@ -357,7 +288,7 @@ int emu_uc_map_area(emu_uc *e, uint32_t addr, uint32_t size, int prot, uint32_t 
     if (e->nareas == EMU_MAX_AREAS)
         return ff_error_set(err, FF_E_RANGE, NULL, -1, "too many areas");
     for (unsigned k = 0; k < e->nareas; k++)
-        if (overlaps(addr, total, e->areas[k].addr, (uint64_t)e->areas[k].size + e->areas[k].guard))
+        if (emu_guest_overlaps(addr, total, e->areas[k].addr, (uint64_t)e->areas[k].size + e->areas[k].guard))
             return ff_error_set(err, FF_E_RANGE, NULL, -1, "area 0x%x overlaps area 0x%x", addr,
                                 e->areas[k].addr);
     uint8_t *mem = aligned_alloc(EMU_PAGE, (size_t)total);

@@ -12,6 +12,7 @@
 #include <unicorn/unicorn.h>
 
 #include "emu/engine/emu_impl.h"
+#include "emu/engine/guest.h"
 
 #define EMU_PAGE 0x1000u
 #define EMU_MAX_AREAS 16
@@ -29,10 +30,6 @@ typedef struct emu_memo {
     uint32_t insns;
 } emu_memo;
 
-/* A run of image pages whose data is writable (restored after a fault). */
-typedef struct emu_run {
-    uint32_t off, len; /* offset from the image base, bytes */
-} emu_run;
 
 /* A page holding profile globals outside every section. */
 typedef struct emu_gpage {
@@ -69,7 +66,7 @@ typedef struct emu_uc {
 
     uint8_t *image; /* private copy, image_size bytes */
     uint32_t image_base, image_size;
-    emu_run wruns[EMU_MAX_RUNS];
+    emu_wrun wruns[EMU_MAX_RUNS];
     unsigned nwruns;
     emu_gpage gpages[PROFILE_MAX_GLOBALS];
     unsigned ngpages;

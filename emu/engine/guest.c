@@ -1,0 +1,106 @@
+/*
+ * emu/engine/guest.c: the guest every engine gives, computed once (see
+ * guest.h). Nothing here maps, prints or exits.
+ */
+#include "emu/engine/guest.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "common/le.h"
+
+int emu_guest_overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+    return a < b + blen && b < a + alen;
+}
+
+int emu_guest_hits_layout(uint64_t addr, uint64_t len)
+{
+    return emu_guest_overlaps(addr, len, EMU_AREA_LO, 0x80000000ull - EMU_AREA_LO) ||
+           emu_guest_overlaps(addr, len, EMU_TRAP_BASE, (uint64_t)EMU_TRAP_STRIDE * PE_MAX_IMPORTS);
+}
+
+uint32_t emu_guest_page_ceil(uint32_t v)
+{
+    return (v + EMU_GUEST_PAGE - 1) & ~(EMU_GUEST_PAGE - 1);
+}
+
+int emu_guest_page_prot(const pe_image *pe, const emu_profile *p, uint32_t off)
+{
+    int prot = 0;
+    if (off < pe->size_of_headers) prot |= EMU_PROT_READ;
+    for (unsigned i = 0; i < pe->nsections; i++) {
+        const pe_section *s = &pe->sections[i];
+        if (!s->vsize || !emu_guest_overlaps(off, EMU_GUEST_PAGE, s->rva, s->vsize)) continue;
+        int exec = (s->characteristics & (PE_SCN_MEM_EXECUTE | PE_SCN_CNT_CODE)) != 0;
+        prot |= EMU_PROT_READ;
+        if (exec) prot |= EMU_PROT_EXEC;
+        /* Code is never writable, whatever the flags say. */
+        if ((s->characteristics & PE_SCN_MEM_WRITE) && !exec) prot |= EMU_PROT_WRITE;
+    }
+    for (unsigned g = 0; g < p->nglobals; g++) {
+        const profile_global *gl = &p->globals[g];
+        if (emu_guest_overlaps(pe->image_base + (uint64_t)off, EMU_GUEST_PAGE, gl->address,
+                               gl->size))
+            prot |= EMU_PROT_READ | EMU_PROT_WRITE;
+    }
+    return prot;
+}
+
+int emu_guest_check(const emu_config *cfg, ff_error *err)
+{
+    const pe_image *pe = cfg->pe;
+    if (!pe || !cfg->image || !cfg->profile)
+        return ff_error_set(err, FF_E_USAGE, NULL, -1, "emu_open needs an image and a profile");
+    if (pe->image_base != cfg->profile->image_base)
+        return ff_error_set(err, FF_E_EXE, NULL, -1,
+                            "image base 0x%x differs from the profile's 0x%x", pe->image_base,
+                            cfg->profile->image_base);
+    if (emu_guest_hits_layout(pe->image_base, emu_guest_page_ceil(pe->size_of_image)) ||
+        pe->image_base < 0x10000)
+        return ff_error_set(err, FF_E_EXE, NULL, -1,
+                            "image 0x%x..0x%x collides with the engine's memory layout",
+                            pe->image_base, pe->image_base + pe->size_of_image);
+    if (cfg->profile->scratch_size > EMU_SCRATCH_MAX)
+        return ff_error_set(err, FF_E_EXE, NULL, -1, "scratch_size above 16 MiB");
+    for (unsigned g = 0; g < cfg->profile->nglobals; g++) {
+        const profile_global *gl = &cfg->profile->globals[g];
+        if (emu_guest_hits_layout(gl->address, gl->size))
+            return ff_error_set(err, FF_E_EXE, NULL, -1,
+                                "global %s at 0x%x collides with the engine's memory layout",
+                                gl->name, gl->address);
+    }
+    return 0;
+}
+
+const pe_import *emu_guest_trap_import(const pe_image *pe, uint32_t addr)
+{
+    if (addr < EMU_TRAP_BASE || (addr - EMU_TRAP_BASE) % EMU_TRAP_STRIDE) return NULL;
+    uint32_t i = (addr - EMU_TRAP_BASE) / EMU_TRAP_STRIDE;
+    return i < pe->nimports ? &pe->imports[i] : NULL;
+}
+
+void emu_guest_restore_runs(uint8_t *image, const uint8_t *pristine, uint32_t size_of_image,
+                            const emu_wrun *runs, unsigned nruns)
+{
+    for (unsigned i = 0; i < nruns; i++) {
+        const emu_wrun *r = &runs[i];
+        uint32_t end = r->off + r->len;
+        uint32_t copy_end = end < size_of_image ? end : size_of_image;
+        if (r->off < copy_end) memcpy(image + r->off, pristine + r->off, copy_end - r->off);
+        uint32_t zero_from = r->off > copy_end ? r->off : copy_end;
+        if (end > zero_from) memset(image + zero_from, 0, end - zero_from);
+    }
+}
+
+double emu_guest_x87_double(const uint8_t *raw)
+{
+    uint64_t mant = le_u32(raw) | (uint64_t)le_u32(raw + 4) << 32;
+    int sign = raw[9] >> 7, exp = (raw[9] & 0x7F) << 8 | raw[8];
+    double v;
+    if (exp == 0x7FFF)
+        v = (mant << 1) ? NAN : INFINITY;
+    else
+        v = ldexp((double)mant, (exp ? exp : 1) - 16383 - 63);
+    return sign ? -v : v;
+}
