@@ -5,6 +5,7 @@
 #include "emu/engine/guest.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/le.h"
@@ -103,4 +104,57 @@ double emu_guest_x87_double(const uint8_t *raw)
     else
         v = ldexp((double)mant, (exp ? exp : 1) - 16383 - 63);
     return sign ? -v : v;
+}
+
+uint32_t emu_guest_call_frame(uint8_t *stack, uint32_t stack_hot, uint8_t *scratch,
+                              uint32_t scratch_hot, uint8_t *cursor, const uint32_t *args,
+                              unsigned nargs)
+{
+    memset(stack + EMU_STACK_SIZE - stack_hot, 0, stack_hot);
+    memset(scratch, 0, scratch_hot);
+    if (cursor) le_put32(cursor, EMU_SCRATCH_BASE);
+    uint32_t esp0 = ((EMU_STACK_TOP - 256 - 4 * nargs) & ~15u) - 4;
+    uint8_t *sp = stack + (esp0 - EMU_STACK_LO);
+    le_put32(sp, EMU_SENTINEL);
+    for (unsigned i = 0; i < nargs; i++)
+        le_put32(sp + 4 + 4 * i, args[i]);
+    return esp0;
+}
+
+void emu_guest_return_detail(emu_fault *f, uint32_t esp_expected)
+{
+    if (f->kind == EMU_FAULT_STACK) {
+        snprintf(f->detail, sizeof f->detail,
+                 "ESP is 0x%x after the return, expected 0x%x (off by %d bytes)",
+                 f->regs[EMU_ESP], esp_expected, (int)(f->regs[EMU_ESP] - esp_expected));
+    } else if (f->kind == EMU_FAULT_SCRATCH) {
+        int32_t left = (int32_t)(f->addr - EMU_SCRATCH_BASE);
+        if (left > 0)
+            snprintf(f->detail, sizeof f->detail, "returned without releasing %d bytes of scratch",
+                     left);
+        else
+            snprintf(f->detail, sizeof f->detail,
+                     "returned after releasing %d bytes of scratch more than it allocated", -left);
+    }
+}
+
+int emu_guest_global_pages(const emu_profile *p, uint32_t image_base, uint32_t image_size,
+                           uint32_t *pages, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned g = 0; g < p->nglobals; g++) {
+        const profile_global *gl = &p->globals[g];
+        uint32_t first = gl->address & ~(EMU_GUEST_PAGE - 1);
+        uint32_t last = (gl->address + gl->size - 1) & ~(EMU_GUEST_PAGE - 1);
+        for (uint64_t pg = first; pg <= last; pg += EMU_GUEST_PAGE) {
+            if (emu_guest_overlaps(pg, EMU_GUEST_PAGE, image_base, image_size)) continue;
+            int have = 0;
+            for (unsigned k = 0; k < n; k++)
+                have |= pages[k] == pg;
+            if (have) continue;
+            if (n == max) return -1;
+            pages[n++] = (uint32_t)pg;
+        }
+    }
+    return (int)n;
 }

@@ -53,6 +53,33 @@ static inline uint32_t emu_guest_trap(unsigned i)
 void emu_guest_restore_runs(uint8_t *image, const uint8_t *pristine, uint32_t size_of_image,
                             const emu_wrun *runs, unsigned nruns);
 
+/*
+ * A call's start, the same on every engine: the stack_hot bytes below the
+ * stack's top and the scratch_hot first bytes of the scratch zeroed, the
+ * Field_Alloc cursor (may be NULL) back at the scratch's base, the return
+ * sentinel and the cdecl arguments written on the stack (stack: host view of
+ * [EMU_STACK_LO, EMU_STACK_TOP)). Returns the ESP the call starts with; a
+ * normal return leaves it plus 4.
+ */
+uint32_t emu_guest_call_frame(uint8_t *stack, uint32_t stack_hot, uint8_t *scratch,
+                              uint32_t scratch_hot, uint8_t *cursor, const uint32_t *args,
+                              unsigned nargs);
+
+/*
+ * The detail of a return that broke the ABI: f->kind EMU_FAULT_STACK (ESP in
+ * f->regs, esp_expected) or EMU_FAULT_SCRATCH (f->addr the cursor's value).
+ * Other kinds: nothing.
+ */
+void emu_guest_return_detail(emu_fault *f, uint32_t esp_expected);
+
+/*
+ * The pages holding profile globals outside the image (page addresses,
+ * each once, in profile order) into pages[0..max): their count, or -1 when
+ * they do not fit.
+ */
+int emu_guest_global_pages(const emu_profile *p, uint32_t image_base, uint32_t image_size,
+                           uint32_t *pages, unsigned max);
+
 /* An 80-bit x87 register (10 bytes, little-endian) as the nearest double. */
 double emu_guest_x87_double(const uint8_t *raw);
 

@@ -29,14 +29,18 @@ Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_c
     char *scratch = ts_tempdir();
     char *x87 = hs_standin("standin_x87.exe");
     ts_out o;
-    /* The pose level on the x87 build: a few seconds natively, the engine process
-     * starting after the pose search. Killed 0.4 s after it appears. */
+    /* The pose level on the x87 build: seconds of work natively, the engine process
+     * starting after the pose search. Killed once it has worked (10 ticks of CPU time
+     * in /proc/PID/stat: a state, not a clock), long before its units are done. */
     ts_sh(scratch, &o,
           "'%s' run --engine native --jobs 2 --exe '%s' --preset vanilla --modes normal "
           "--levels frame,pose --no-cache --no-coverage --explain none -q --out '%s/r' & "
-          "pid=$!; child=; for i in $(seq 400); do child=$(pgrep -P $pid | head -n 1); "
+          "pid=$!; child=; for i in $(seq 6000); do child=$(pgrep -P $pid | head -n 1); "
           "[ -n \"$child\" ] && break; sleep 0.02; done; "
-          "[ -n \"$child\" ] && sleep 0.4 && kill -9 $child; wait $pid; echo \"exit $?\"",
+          "[ -n \"$child\" ] && for i in $(seq 2000); do "
+          "t=$(awk '{print $14}' /proc/$child/stat 2>/dev/null || echo 0); "
+          "[ \"${t:-0}\" -ge 10 ] && break; sleep 0.01; done; "
+          "kill -9 $child; wait $pid; echo \"exit $?\"",
           ts_ff8diff(), x87, scratch);
     cr_assert(strstr(o.out, "exit 0"), "the run did not pass: %s\n%s", o.out, o.err);
     char *out = ts_path(scratch, "r");

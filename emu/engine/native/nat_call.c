@@ -288,19 +288,9 @@ static void fill_fault(emu_nat *e, const nat_exit *x, emu_fault *f, emu_fault_ki
     f->kind = kind;
     if (kind == EMU_FAULT_NONE)
         classify(e, x, f);
-    else if (kind == EMU_FAULT_STACK)
-        snprintf(f->detail, sizeof f->detail,
-                 "ESP is 0x%x after the return, expected 0x%x (off by %d bytes)",
-                 f->regs[EMU_ESP], esp_expected, (int)(f->regs[EMU_ESP] - esp_expected));
-    else if (kind == EMU_FAULT_SCRATCH) {
-        f->addr = le_u32(e->cursor);
-        int32_t left = (int32_t)(f->addr - EMU_SCRATCH_BASE);
-        if (left > 0)
-            snprintf(f->detail, sizeof f->detail, "returned without releasing %d bytes of scratch",
-                     left);
-        else
-            snprintf(f->detail, sizeof f->detail,
-                     "returned after releasing %d bytes of scratch more than it allocated", -left);
+    else {
+        if (kind == EMU_FAULT_SCRATCH) f->addr = le_u32(e->cursor);
+        emu_guest_return_detail(f, esp_expected);
     }
     if (f->kind == EMU_FAULT_SYSCALL && f->eip == 0) return; /* where is not known */
     disasm(e, f);
@@ -312,14 +302,8 @@ int nat_call(emu_nat *e, uint32_t addr, const uint32_t *args, unsigned nargs, ui
     if (e->lost[0]) return emu_fault_refuse(fault, addr, "engine unusable: %s", e->lost);
     if (nargs > EMU_MAX_ARGS)
         return emu_fault_refuse(fault, addr, "%u arguments (at most %d)", nargs, EMU_MAX_ARGS);
-    memset(e->stack + EMU_STACK_SIZE - e->stack_hot, 0, e->stack_hot);
-    memset(e->scratch, 0, e->scratch_hot);
-    if (e->cursor) le_put32(e->cursor, EMU_SCRATCH_BASE);
-    uint32_t esp0 = ((EMU_STACK_TOP - 256 - 4 * nargs) & ~15u) - 4;
-    uint8_t *sp = e->stack + (esp0 - EMU_STACK_LO);
-    le_put32(sp, EMU_SENTINEL);
-    for (unsigned i = 0; i < nargs; i++)
-        le_put32(sp + 4 + 4 * i, args[i]);
+    uint32_t esp0 = emu_guest_call_frame(e->stack, e->stack_hot, e->scratch, e->scratch_hot,
+                                         e->cursor, args, nargs);
     nat_exit *x = &e->last;
     nat_cpu_run(addr, esp0, e->profile.x87_control, x);
     *eax = x->regs[EMU_EAX];

@@ -126,17 +126,14 @@ static int map_image(emu_nat *e, const emu_config *cfg, ff_error *err)
 
 static int map_globals(emu_nat *e, ff_error *err)
 {
-    for (unsigned g = 0; g < e->profile.nglobals; g++) {
-        const profile_global *gl = &e->profile.globals[g];
-        uint32_t first = gl->address & ~(NAT_PAGE - 1);
-        uint32_t last = (gl->address + gl->size - 1) & ~(NAT_PAGE - 1);
-        for (uint64_t pg = first; pg <= last; pg += NAT_PAGE) {
-            if (emu_guest_overlaps(pg, NAT_PAGE, e->image_base, e->image_size)) continue;
-            if (region_at(e, (uint32_t)pg, 1)) continue;
-            int rw = EMU_PROT_READ | EMU_PROT_WRITE;
-            nat_region *r = region_new(e, (uint32_t)pg, NAT_PAGE, rw, NAT_R_GLOBAL, err);
-            if (!r || guest_map(r, 0, NAT_PAGE, rw, err) < 0) return -1;
-        }
+    uint32_t pages[PROFILE_MAX_GLOBALS];
+    int n = emu_guest_global_pages(&e->profile, e->image_base, e->image_size, pages,
+                                   PROFILE_MAX_GLOBALS);
+    if (n < 0) return ff_error_set(err, FF_E_EXE, NULL, -1, "globals span too many pages");
+    int rw = EMU_PROT_READ | EMU_PROT_WRITE;
+    for (int k = 0; k < n; k++) {
+        nat_region *r = region_new(e, pages[k], NAT_PAGE, rw, NAT_R_GLOBAL, err);
+        if (!r || guest_map(r, 0, NAT_PAGE, rw, err) < 0) return -1;
     }
     return 0;
 }

@@ -385,21 +385,9 @@ static void describe(emu_uc *e, emu_fault *f, uint32_t esp_expected)
                  e->sys_eax, e->sys_insn ? e->sys_insn : "?", f->eip);
         break;
     case EMU_FAULT_STACK:
-        snprintf(f->detail, sizeof f->detail,
-                 "ESP is 0x%x after the return, expected 0x%x "
-                 "(off by %d bytes)",
-                 f->regs[EMU_ESP], esp_expected, (int)(f->regs[EMU_ESP] - esp_expected));
+    case EMU_FAULT_SCRATCH:
+        emu_guest_return_detail(f, esp_expected);
         break;
-    case EMU_FAULT_SCRATCH: {
-        int32_t left = (int32_t)(f->addr - EMU_SCRATCH_BASE);
-        if (left > 0)
-            snprintf(f->detail, sizeof f->detail, "returned without releasing %d bytes of scratch",
-                     left);
-        else
-            snprintf(f->detail, sizeof f->detail,
-                     "returned after releasing %d bytes of scratch more than it allocated", -left);
-        break;
-    }
     case EMU_FAULT_NONE:
     case EMU_FAULT_EMU:
     case EMU_FAULT__COUNT:
@@ -460,14 +448,8 @@ int emu_uc_call(emu_uc *e, uint32_t addr, const uint32_t *args, unsigned nargs, 
     if (nargs > EMU_MAX_ARGS)
         return emu_fault_refuse(fault, addr, "%u arguments (at most %d)", nargs, EMU_MAX_ARGS);
     /* A zeroed stack and scratch for every call (see the comment at the top). */
-    memset(e->stack + EMU_STACK_SIZE - e->stack_hot, 0, e->stack_hot);
-    memset(e->scratch, 0, e->scratch_hot);
-    if (e->cursor) le_put32(e->cursor, EMU_SCRATCH_BASE);
-    uint32_t esp0 = ((EMU_STACK_TOP - 256 - 4 * nargs) & ~15u) - 4;
-    uint8_t *sp = e->stack + (esp0 - EMU_STACK_LO);
-    le_put32(sp, EMU_SENTINEL);
-    for (unsigned i = 0; i < nargs; i++)
-        le_put32(sp + 4 + 4 * i, args[i]);
+    uint32_t esp0 = emu_guest_call_frame(e->stack, e->stack_hot, e->scratch, e->scratch_hot,
+                                         e->cursor, args, nargs);
 
     /* Registers zeroed; the x87 stack empty (all tags empty, TOP 0, no
      * exception flags) under the profile's control word. */

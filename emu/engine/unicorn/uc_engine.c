@@ -63,25 +63,17 @@ static int map_image(emu_uc *e, ff_error *err)
 
 static int map_globals(emu_uc *e, ff_error *err)
 {
-    for (unsigned g = 0; g < e->profile.nglobals; g++) {
-        const profile_global *gl = &e->profile.globals[g];
-        uint32_t first = gl->address & ~(EMU_PAGE - 1);
-        uint32_t last = (gl->address + gl->size - 1) & ~(EMU_PAGE - 1);
-        for (uint64_t pg = first; pg <= last; pg += EMU_PAGE) {
-            if (emu_guest_overlaps(pg, EMU_PAGE, e->image_base, e->image_size)) continue;
-            int have = 0;
-            for (unsigned k = 0; k < e->ngpages; k++)
-                have |= e->gpages[k].addr == pg;
-            if (have) continue;
-            if (e->ngpages == PROFILE_MAX_GLOBALS)
-                return ff_error_set(err, FF_E_EXE, NULL, -1, "globals span too many pages");
-            uint8_t *host = aligned_alloc(EMU_PAGE, EMU_PAGE);
-            if (!host) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-            memset(host, 0, EMU_PAGE);
-            e->gpages[e->ngpages++] = (emu_gpage){(uint32_t)pg, host};
-            uc_err ue = uc_mem_map_ptr(e->uc, pg, EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE, host);
-            if (ue) return uc_fail(err, "mapping a global's page", ue);
-        }
+    uint32_t pages[PROFILE_MAX_GLOBALS];
+    int n = emu_guest_global_pages(&e->profile, e->image_base, e->image_size, pages,
+                                   PROFILE_MAX_GLOBALS);
+    if (n < 0) return ff_error_set(err, FF_E_EXE, NULL, -1, "globals span too many pages");
+    for (int k = 0; k < n; k++) {
+        uint8_t *host = aligned_alloc(EMU_PAGE, EMU_PAGE);
+        if (!host) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        memset(host, 0, EMU_PAGE);
+        e->gpages[e->ngpages++] = (emu_gpage){pages[k], host};
+        uc_err ue = uc_mem_map_ptr(e->uc, pages[k], EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE, host);
+        if (ue) return uc_fail(err, "mapping a global's page", ue);
     }
     return 0;
 }
