@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The same commit on both engines, side by side: bench_harness on Unicorn
-# (the project-local 2.1.1) and on the native engine (the original's 32-bit
-# code on this CPU), one column each, and their ratio.
+# The same commit on every engine, side by side in one run: bench_harness on
+# Unicorn (the project-local 2.1.1, "unicorn"), on Debian 12's Unicorn 2.0.1
+# (a build with FF_SYSTEM_UNICORN=ON, "2.0.1"; the frame level only: its pose
+# level takes about 20 minutes) and on the native engine (the original's
+# 32-bit code on this CPU), one column each, and the ratio unicorn / native.
 #
 #   bench/engine_columns.sh [--preset vanilla|small] [--repeat N]
 #
@@ -24,14 +26,17 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --preset) preset=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "engine_columns: unknown option $1" >&2; exit 2 ;;
   esac
 done
 
 d=build-bench-default
+s=build-bench-system
 cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFF_TESTS=OFF >/dev/null
 cmake --build "$d" -j"$(nproc)" --target bench_harness ff8diff standin >/dev/null
+cmake -S . -B "$s" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFF_TESTS=OFF -DFF_SYSTEM_UNICORN=ON >/dev/null
+cmake --build "$s" -j"$(nproc)" --target bench_harness >/dev/null
 if "$d/harness/ff8diff" --version | grep -q "^engine: native.*cannot run"; then
   echo "engine_columns: $("$d/harness/ff8diff" --version | grep '^engine: native')" >&2
   exit 2
@@ -42,6 +47,9 @@ corpus="$out/corpus"
 "$d/harness/ff8diff" corpus synth --out "$corpus" --preset "$preset" --seed 1 >/dev/null
 "$d/harness/ff8diff" --version >"$out/version" 2>&1
 
+echo "engine_columns: 2.0.1 ..." >&2
+"$s/bench/harness/bench_harness" --engine unicorn --corpus "$corpus" --no-leaf \
+    --repeat "$repeat" >"$out/2.0.1.frame" 2>&1
 engines=(unicorn native)
 for e in "${engines[@]}"; do
   echo "engine_columns: $e ..." >&2
@@ -51,28 +59,29 @@ for e in "${engines[@]}"; do
       --repeat "$repeat" --standin "$d/emu/standin/standin_x87.exe" >"$out/$e.pose" 2>&1
 done
 
-# column n of the first line of output (engine, workload) matching pattern
-fig() { grep -m1 -E "$3" "$out/$1.$2" | awk "{print \$$4}"; }
+# column n of the first line of output (engine, workload) matching pattern; "-" when none
+fig() { [ -f "$out/$1.$2" ] && grep -m1 -E "$3" "$out/$1.$2" | awk "{print \$$4}" || echo -; }
 row() { # label, workload, pattern, column
-  local u n
+  local u n o
   u=$(fig unicorn "$2" "$3" "$4")
+  o=$(fig 2.0.1 "$2" "$3" "$4")
   n=$(fig native "$2" "$3" "$4")
-  echo "| $1 | $u | $n | $(awk -v a="$u" -v b="$n" 'BEGIN { if (b > 0) printf "%.2fx", a / b }') |"
+  echo "| $1 | $u | $o | $n | $(awk -v a="$u" -v b="$n" 'BEGIN { if (b > 0) printf "%.2fx", a / b }') |"
 }
-speed() { grep -m1 -E "^speed-up" "$out/$1.$2" | awk '{print $5}'; }
-over() { grep -m1 -E "^overhead" "$out/$1.$2" | awk '{print $11}'; }
+speed() { [ -f "$out/$1.$2" ] && grep -m1 -E "^speed-up" "$out/$1.$2" | awk '{print $5}' || echo -; }
+over() { [ -f "$out/$1.$2" ] && grep -m1 -E "^overhead" "$out/$1.$2" | awk '{print $11}' || echo -; }
 
 echo
-echo "| measured, same commit | unicorn | native | unicorn / native |"
-echo "|---|---|---|---|"
+echo "| measured, same commit | unicorn 2.1.1 | 2.0.1 | native | unicorn / native |"
+echo "|---|---|---|---|---|"
 for w in frame pose; do
   label=$([ "$w" = frame ] && echo "frame" || echo "frame+pose x87")
   row "$label: run --jobs 1, CPU s" "$w" "^run --jobs 1 " 5
   row "$label: run --jobs 1, wall s" "$w" "^run --jobs 1 " 4
   row "$label: emulated calls alone, CPU s" "$w" "^emulated calls alone" 5
   row "$label: run --jobs 2, wall s" "$w" "^run --jobs 2 " 4
-  echo "| $label: speed-up with 2 jobs | $(speed unicorn "$w") | $(speed native "$w") | |"
-  echo "| $label: overhead (run / calls alone), CPU | $(over unicorn "$w") | $(over native "$w") | |"
+  echo "| $label: speed-up with 2 jobs | $(speed unicorn "$w") | $(speed 2.0.1 "$w") | $(speed native "$w") | |"
+  echo "| $label: overhead (run / calls alone), CPU | $(over unicorn "$w") | $(over 2.0.1 "$w") | $(over native "$w") | |"
 done
 echo
 echo "raw outputs: $out"
