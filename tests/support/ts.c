@@ -239,8 +239,10 @@ static void run(const char *scratch, ts_out *o, const char *prefix, const char *
     char args[8192], cmd[12288];
     vsnprintf(args, sizeof args, fmt, ap);
     char *out = ts_path(scratch, "cmd.out"), *err = ts_path(scratch, "cmd.err");
-    snprintf(cmd, sizeof cmd, "FF8DIFF_CACHE_DIR='%s/cache' %s%s >'%s' 2>'%s'", scratch, prefix,
-             args, out, err);
+    /* Braces and an export, so every command of a list gets the scratch cache and has
+     * its output captured, not only the first's cache and the last one's output. */
+    snprintf(cmd, sizeof cmd, "{ export FF8DIFF_CACHE_DIR='%s/cache'; %s%s\n} >'%s' 2>'%s'",
+             scratch, prefix, args, out, err);
     int st = system(cmd);
     o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
     o->out = ts_read(out, NULL);
