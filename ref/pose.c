@@ -276,11 +276,43 @@ int ref_build_bone_matrices(uint8_t *skel, unsigned bones, const ref_pose_opts *
 
 /* ---- ComputeBonesWorldMatrices ---- */
 
+/* 1 when m is the Q12 identity. */
+static int is_identity(const int16_t m[3][3])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (m[i][j] != (i == j ? 4096 : 0)) return 0;
+    return 1;
+}
+
+/*
+ * ref_pose_compose(base, bone) for each bone when base.m is the identity: a
+ * cell is 4096 m / 4096, exact under either rounding, so the bone's cells
+ * stay; t[k] = ((4096 t[k]) >> 12 in width w) + base.t[k], which in 32 bits
+ * is t[k]'s low 20 bits sign-extended.
+ */
+static void world_under_identity(uint8_t *skel, unsigned bones, const int32_t bt[3],
+                                 ref_pose_width w)
+{
+    for (unsigned i = 0; i < bones; i++) {
+        uint8_t *p = bone_at(skel, i) + MATRIX_AT + 20;
+        for (int k = 0; k < 3; k++) {
+            int32_t t = le_s32(p + 4 * k);
+            int32_t s = w == REF_WIDTH_64 ? t : pw_sar(pw_mul(t, 4096), 12);
+            le_put32(p + 4 * k, (uint32_t)pw_add(s, bt[k]));
+        }
+    }
+}
+
 int ref_world_matrices(uint8_t *skel, unsigned bones, const ref_matrix *base,
                        const ref_pose_opts *o)
 {
     if (!skel || !base || !ref_pose_opts_valid(o) || bones > REF_POSE_MAX_BONES) return -1;
     ref_matrix b = *base; /* a copy: the base is only read, even if the caller aliases it */
+    if (is_identity(b.m)) {
+        world_under_identity(skel, bones, b.t, o->width_t);
+        return 0;
+    }
     for (unsigned i = 0; i < bones; i++) {
         uint8_t *p = bone_at(skel, i) + MATRIX_AT;
         ref_matrix m;

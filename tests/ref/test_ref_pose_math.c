@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/le.h"
 #include "ref/pose.h"
 #include "tests/support/ts.h"
 
@@ -671,5 +672,45 @@ Test(pose_math, rotation_equals_the_general_products_of_its_axes)
                     cr_assert_eq(got[i / 3][i % 3], m[i / 3][i % 3],
                                  "trial %d order %d step %d cell %d", trial, o, s, i);
             }
+    }
+}
+
+/* ComputeBonesWorldMatrices under an identity base (the harness's first base) takes a
+ * shorter path: every bone's world matrix must still be the general compose's, in both
+ * widths and steps, with translations past 2^19 (where 4096 t wraps in 32 bits). */
+Test(pose_math, world_matrices_under_an_identity_base_equal_the_general_compose)
+{
+    enum { BONES = 7, LEN = 16 + 48 * BONES };
+    uint64_t x = 0x452821E638D01377ull;
+    static const int32_t edge[] = {0, 1, -1, 524287, 524288, -524288, -524289, 0x7FFFFFFF,
+                                   (int32_t)0x80000000u, 1 << 20};
+    for (int trial = 0; trial < 4000; trial++) {
+        uint8_t skel[LEN], want[LEN];
+        for (size_t i = 0; i < LEN; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            skel[i] = (uint8_t)(x >> 24);
+        }
+        for (unsigned b = 0; b < BONES; b++)
+            for (int k = 0; k < 3; k++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (trial & 1)
+                    le_put32(skel + 16 + 48 * b + 0x10 + 20 + 4 * k, (uint32_t)edge[x % 10]);
+            }
+        ref_matrix base = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
+        if (trial & 2)
+            for (int k = 0; k < 3; k++) base.t[k] = (int32_t)(uint32_t)(x >> (8 * k));
+        ref_pose_opts o;
+        ref_pose_opts_default(&o);
+        o.step = (ref_pose_step)(trial & 4 ? 1 : 0);
+        o.width_t = trial & 8 ? REF_WIDTH_64 : REF_WIDTH_32;
+        memcpy(want, skel, LEN);
+        for (unsigned b = 0; b < BONES; b++) {
+            ref_matrix m;
+            ref_matrix_load(want + 16 + 48 * b + 0x10, &m);
+            ref_pose_compose(&base, &m, o.step, o.width_t, &m);
+            ref_matrix_store(want + 16 + 48 * b + 0x10, &m);
+        }
+        cr_assert_eq(ref_world_matrices(skel, BONES, &base, &o), 0);
+        cr_assert(memcmp(skel, want, LEN) == 0, "trial %d: the world matrices differ", trial);
     }
 }
