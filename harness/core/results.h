@@ -446,6 +446,7 @@ typedef struct run_results {
     run_file *files;
     size_t nresults;
     clip_result *results; /* ordered by (file, mode, clip) */
+    size_t results_mapped; /* bytes of results' own mapping (run_plan.c); 0: from the heap */
     size_t nleaf;
     leaf_result *leaf;
     size_t nentities;

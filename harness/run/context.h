@@ -173,6 +173,8 @@ void run_files_free(run_ctx *ctx);
 
 /* run_plan.c */
 int plan_load_files(run_ctx *ctx, ff_error *err);
+/* Frees r->results, heap or mapping (run_plan.c lays them out). */
+void run_results_release(run_results *r);
 int plan_units(run_ctx *ctx, ff_error *err);
 int plan_dedup(run_ctx *ctx, ff_error *err);
 int plan_order(run_ctx *ctx, ff_error *err);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +58,29 @@ static int put(int fd, const void *p, size_t n)
     return 0;
 }
 
+/* a then b, in one sendmsg while both fit. */
+static int put2(int fd, const void *a, size_t an, const void *b, size_t bn)
+{
+    struct iovec iov[2] = {{(void *)a, an}, {(void *)b, bn}};
+    struct msghdr m = {.msg_iov = iov, .msg_iovlen = bn ? 2 : 1};
+    while (m.msg_iovlen) {
+        ssize_t w = sendmsg(fd, &m, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        size_t left = (size_t)w;
+        while (m.msg_iovlen && left >= m.msg_iov[0].iov_len) {
+            left -= m.msg_iov[0].iov_len;
+            m.msg_iov++;
+            m.msg_iovlen--;
+        }
+        if (m.msg_iovlen) {
+            m.msg_iov[0].iov_base = (uint8_t *)m.msg_iov[0].iov_base + left;
+            m.msg_iov[0].iov_len -= left;
+        }
+    }
+    return 0;
+}
+
 static int get(int fd, void *p, size_t n)
 {
     uint8_t *b = p;
@@ -72,20 +96,29 @@ static int get(int fd, void *p, size_t n)
 
 /* ---- the child ---- */
 
-static int answer(int fd, int rc, const ff_error *err, const remote_sink *s, uint32_t n,
-                  const uint64_t counts[3])
+/* One answer: its head built in out, sent with the records in one piece (one wake-up of the
+ * worker, not one a field, and the records not copied on the way). */
+static int answer(int fd, strbuf *out, int rc, const ff_error *err, const remote_sink *s,
+                  uint32_t n, const uint64_t counts[3])
 {
     uint32_t magic = ANSWER_MAGIC;
     int32_t r = rc;
-    if (put(fd, &magic, 4) || put(fd, &r, 4) || put(fd, err, sizeof *err) || put(fd, &n, 4) ||
-        put(fd, counts, 3 * sizeof *counts))
-        return -1;
-    if (n && (put(fd, s->ok, n) || put(fd, s->src, n))) return -1;
+    sb_reset(out);
+    sb_add(out, (const char *)&magic, 4);
+    sb_add(out, (const char *)&r, 4);
+    sb_add(out, (const char *)err, sizeof *err);
+    sb_add(out, (const char *)&n, 4);
+    sb_add(out, (const char *)counts, 3 * sizeof *counts);
+    if (n) {
+        sb_add(out, (const char *)s->ok, n);
+        sb_add(out, (const char *)s->src, n);
+    }
     for (uint32_t c = 0; c < n; c++)
-        if (!s->ok[c] && put(fd, &s->errors[c], sizeof s->errors[c])) return -1;
+        if (!s->ok[c]) sb_add(out, (const char *)&s->errors[c], sizeof s->errors[c]);
     uint64_t len = rc == 0 ? s->raw.len : 0;
-    if (put(fd, &len, 8) || (len && put(fd, s->raw.s, (size_t)len))) return -1;
-    return 0;
+    sb_add(out, (const char *)&len, 8);
+    if (strbuf_failed(out)) return -1;
+    return put2(fd, out->s, out->len, s->raw.s, (size_t)len);
 }
 
 static void memo_counts(worker *w, uint64_t *misses, uint64_t *hits)
@@ -116,6 +149,8 @@ static void child_main(run_ctx *ctx, int fd)
     remote_sink s;
     memset(&s, 0, sizeof s);
     sb_init(&s.raw);
+    strbuf out;
+    sb_init(&out);
     run_progress *p = ctx->cfg->progress;
     uint32_t ui;
     while (get(fd, &ui, 4) == 0 && ui < ctx->nunits) {
@@ -126,7 +161,7 @@ static void child_main(run_ctx *ctx, int fd)
         int r = worker_frame_authority(w, &ctx->units[ui], &s, &n, &err);
         memo_counts(w, &m1, &h1);
         uint64_t counts[3] = {p ? atomic_load(&p->emulated_calls) - calls0 : 0, m1 - m0, h1 - h0};
-        if (answer(fd, r, &err, &s, r == 0 ? n : 0, counts) < 0) break;
+        if (answer(fd, &out, r, &err, &s, r == 0 ? n : 0, counts) < 0) break;
     }
     _exit(0);
 }
@@ -246,13 +281,9 @@ static int room(remote *r, uint32_t n, uint64_t raw_len)
     return 0;
 }
 
-int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
+/* The answer to the unit asked, into r's buffers: 0; -1 with err (the child's); -2 lost. */
+static int read_answer(remote *r, remote_unit *out, ff_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (r->lost)
-        return ff_error_set(err, FF_E_EMU, NULL, -1, "engine process lost: %s", r->why), -2;
-    uint32_t ui = (uint32_t)(u - r->units);
-    if (put(r->fd, &ui, 4) < 0) return lose(r, "it stopped taking units", err);
     uint32_t magic = 0, n = 0;
     int32_t rc = 0;
     ff_error e;
@@ -289,4 +320,14 @@ int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     out->memo_misses = counts[1];
     out->memo_hits = counts[2];
     return 0;
+}
+
+int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (r->lost)
+        return ff_error_set(err, FF_E_EMU, NULL, -1, "engine process lost: %s", r->why), -2;
+    uint32_t ui = (uint32_t)(u - r->units);
+    if (put(r->fd, &ui, 4) < 0) return lose(r, "it stopped taking units", err);
+    return read_answer(r, out, err);
 }

@@ -462,7 +462,7 @@ void run_results_free(run_results *r)
     for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);
     free(r->warnings);
     run_entity_results_free(r);
-    free(r->results);
+    run_results_release(r);
     free(r->leaf);
     free(r->groups);
     free(r->files);

@@ -15,9 +15,11 @@
  * clip that reads on past its bytes (SLOW+FAST) is shared only when what
  * follows is the same too.
  */
+#define _GNU_SOURCE
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
@@ -96,6 +98,36 @@ static int has_clips(const run_file *f)
     return f->parsed && dat_kind_has_model(f->kind);
 }
 
+/*
+ * Zeroed room for n results in a mapping of its own that engine processes
+ * (remote.h) do not inherit (MADV_DONTFORK): only the run's threads write
+ * results, and while a child shared its pages each first write to one was a
+ * copy-on-write fault with a TLB shootdown of the other core. *mapped: the
+ * mapping's bytes (0: from the heap, where madvise is refused).
+ */
+static clip_result *results_alloc(size_t n, size_t *mapped)
+{
+    size_t bytes = (n ? n : 1) * sizeof(clip_result);
+    *mapped = 0;
+    if (bytes / sizeof(clip_result) != (n ? n : 1)) return NULL;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return calloc(n ? n : 1, sizeof(clip_result));
+    if (madvise(p, bytes, MADV_DONTFORK) != 0) {
+        munmap(p, bytes);
+        return calloc(n ? n : 1, sizeof(clip_result));
+    }
+    *mapped = bytes;
+    return p;
+}
+
+void run_results_release(run_results *r)
+{
+    if (r->results_mapped) munmap(r->results, r->results_mapped);
+    else free(r->results);
+    r->results = NULL;
+    r->results_mapped = 0;
+}
+
 /* One result per (file, mode, clip); a bad file gets one per mode. */
 static int layout_results(run_ctx *ctx, ff_error *err)
 {
@@ -107,7 +139,7 @@ static int layout_results(run_ctx *ctx, ff_error *err)
         if (has_clips(rf)) total += (size_t)rf->clips * modes;
         else if (!rf->parsed) total += modes;
     }
-    res->results = calloc(total ? total : 1, sizeof *res->results);
+    res->results = results_alloc(total, &res->results_mapped);
     ctx->slot_of = malloc((total ? total : 1) * sizeof *ctx->slot_of);
     if (!res->results || !ctx->slot_of)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for %zu results", total);
