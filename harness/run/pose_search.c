@@ -43,6 +43,7 @@ typedef struct score {
 /* Room for the reference's side of one state: skeleton, world, placed. */
 typedef struct work {
     uint8_t *skel, *world, *placed;
+    ref_trig_table **tables; /* per trig option, filled when first asked; shared by both works */
 } work;
 
 /* Where a state is first missed: the area (0 bone, 1 world, 2 placed), bone, value. */
@@ -97,11 +98,27 @@ static int32_t value_at(const uint8_t *skel, int b, int k)
     return k < 9 ? le_s16(p + 2 * k) : le_s32(p + 0x14 + 4 * (k - 9));
 }
 
+/*
+ * The sin and cos table of trig t, filled when first asked (65536 angles
+ * once, against several per bone of every state each candidate poses);
+ * NULL when memory runs out: the pose computes them, the same values.
+ */
+static const ref_trig_table *table_of(work *w, ref_pose_trig t)
+{
+    if ((unsigned)t >= REF_TRIG__COUNT) return NULL;
+    if (!w->tables[t] && (w->tables[t] = malloc(sizeof *w->tables[t])) &&
+        ref_trig_table_fill(w->tables[t], t) < 0) {
+        free(w->tables[t]);
+        w->tables[t] = NULL;
+    }
+    return w->tables[t];
+}
+
 /* The reference's pose of s under o into w (world and placed when asked). */
 static void pose_ref(const pose_state *s, const ref_pose_opts *o, int world, work *w)
 {
     memcpy(w->skel, s->in, s->len);
-    ref_build_bone_matrices(w->skel, s->bones, o);
+    ref_build_bone_matrices_table(w->skel, s->bones, o, NULL, table_of(w, o->trig));
     if (world) pose_ref_world(w->skel, s->bones, o, w->world, w->placed);
 }
 
@@ -238,7 +255,7 @@ static int tells_values(const pose_state *s, const ref_pose_opts *o, ref_pose_ke
 {
     ref_pose_opts o1 = *o;
     ref_pose_opts_set(&o1, key, ref_pose_opts_get(o, key) ? 0u : 1u);
-    work b = {w[1].skel, w[1].world, w[1].placed};
+    work b = {w[1].skel, w[1].world, w[1].placed, w[1].tables};
     pose_ref(s, &o1, 1, &b);
     return memcmp(w[0].skel, b.skel, s->len) || memcmp(w[0].world, b.world, s->len) ||
            memcmp(w[0].placed, b.placed, s->len);
@@ -252,7 +269,7 @@ static int sums_stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
     for (size_t i = 0; i < sm->n; i++) {
         int any = 0;
         if (overruns(&sm->s[i])) continue;
-        work a = {w[0].skel, w[0].world, w[0].placed};
+        work a = {w[0].skel, w[0].world, w[0].placed, w[0].tables};
         pose_ref(&sm->s[i], best, 1, &a); /* once; each site's flip is compared with it */
         for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
             if (ref_pose_key_shows((ref_pose_key)k) != REF_SHOWS_SUMS) continue;
@@ -419,9 +436,10 @@ int pose_search_run(run_ctx *ctx, ff_error *err)
         if (sm.s[i].len > maxlen) maxlen = sm.s[i].len;
     uint8_t *buf = rc == 0 ? malloc(6 * maxlen) : NULL;
     if (rc == 0 && !buf) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    ref_trig_table *tables[REF_TRIG__COUNT] = {0};
     if (rc == 0) {
-        work w[2] = {{buf, buf + maxlen, buf + 2 * maxlen},
-                     {buf + 3 * maxlen, buf + 4 * maxlen, buf + 5 * maxlen}};
+        work w[2] = {{buf, buf + maxlen, buf + 2 * maxlen, tables},
+                     {buf + 3 * maxlen, buf + 4 * maxlen, buf + 5 * maxlen, tables}};
         ref_pose_opts best;
         if (search(pc, ctx, &sm, &best, w))
             rc = ff_error_set(err, FF_E_INTERNAL, NULL, -1,
@@ -436,6 +454,7 @@ int pose_search_run(run_ctx *ctx, ff_error *err)
                                       pc->keys[k].basis != POSE_BASIS_EVIDENCE;
     }
     free(buf);
+    for (unsigned t = 0; t < REF_TRIG__COUNT; t++) free(tables[t]);
     pose_sample_free(&sm);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     pc->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
