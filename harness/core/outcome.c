@@ -98,15 +98,19 @@ int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, or
     return 1;
 }
 
-int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *err)
+/* raw as one LZ4 frame at LZ4F compression level `level` (negative: faster, larger). */
+static int pack(const strbuf *raw, int level, uint8_t **out, size_t *out_len, ff_error *err)
 {
     /* An append that failed left records out: packing the rest would store a lie. */
     if (strbuf_failed(raw))
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory building outcomes");
-    size_t cap = LZ4F_compressFrameBound(raw->len, NULL);
+    LZ4F_preferences_t prefs;
+    memset(&prefs, 0, sizeof prefs);
+    prefs.compressionLevel = level;
+    size_t cap = LZ4F_compressFrameBound(raw->len, &prefs);
     uint8_t *buf = malloc(cap ? cap : 1);
     if (!buf) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory packing outcomes");
-    size_t n = LZ4F_compressFrame(buf, cap, raw->s, raw->len, NULL);
+    size_t n = LZ4F_compressFrame(buf, cap, raw->s, raw->len, &prefs);
     if (LZ4F_isError(n)) {
         free(buf);
         return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "LZ4: %s", LZ4F_getErrorName(n));
@@ -114,6 +118,11 @@ int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *er
     *out = buf;
     *out_len = n;
     return 0;
+}
+
+int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *err)
+{
+    return pack(raw, 0, out, out_len, err);
 }
 
 int outcome_unpack(const uint8_t *packed, size_t len, const char *name, uint8_t **raw,
@@ -173,7 +182,8 @@ int outcome_pack_one(const orig_outcome *o, uint8_t **out, size_t *out_len, ff_e
     strbuf raw;
     sb_init(&raw);
     outcome_append(&raw, 0, o);
-    int rc = outcome_pack(&raw, out, out_len, err);
+    /* Kept in memory only until the slot's last member: LZ4's acceleration 8. */
+    int rc = pack(&raw, -8, out, out_len, err);
     sb_free(&raw);
     return rc;
 }

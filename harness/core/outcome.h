@@ -39,8 +39,9 @@ int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
                  orig_outcome *o, const char *name, ff_error *err);
 
 /*
- * One outcome as a packed blob (its own header and one record, LZ4), for
- * keeping it compact in memory: caller frees *out. Returns 0, or -1 with
+ * One outcome as a packed blob (its own header and one record, LZ4 at
+ * acceleration 8: speed before size), for keeping it compact in memory
+ * for a while: caller frees *out. Returns 0, or -1 with
  * err when memory runs out.
  */
 int outcome_pack_one(const orig_outcome *o, uint8_t **out, size_t *out_len, ff_error *err);
