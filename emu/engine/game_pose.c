@@ -9,6 +9,7 @@
  * helpers by role): nothing here knows the stand-in. Nothing prints or
  * exits; a fault is returned and the skeleton is put back as it was.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,22 @@
 #include "emu/engine/game.h"
 #include "emu/engine/game_internal.h"
 
+/* On a little-endian host the struct is the bytes' layout: one copy each way. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MATRIX_AS_BYTES 1
+_Static_assert(sizeof(emu_matrix) == EMU_MATRIX_BYTES && offsetof(emu_matrix, pad) == 18 &&
+                   offsetof(emu_matrix, t) == 20,
+               "emu_matrix is laid out as the engine's MATRIX");
+#else
+#define MATRIX_AS_BYTES 0
+#endif
+
 void emu_matrix_decode(const uint8_t *bytes, emu_matrix *m)
 {
+    if (MATRIX_AS_BYTES) {
+        memcpy(m, bytes, EMU_MATRIX_BYTES);
+        return;
+    }
     for (int k = 0; k < 9; k++)
         m->m[k / 3][k % 3] = le_s16(bytes + 2 * k);
     m->pad = le_u16(bytes + 18);
@@ -29,6 +44,10 @@ void emu_matrix_decode(const uint8_t *bytes, emu_matrix *m)
 
 void emu_matrix_encode(const emu_matrix *m, uint8_t *bytes)
 {
+    if (MATRIX_AS_BYTES) {
+        memcpy(bytes, m, EMU_MATRIX_BYTES);
+        return;
+    }
     for (int k = 0; k < 9; k++)
         le_put16(bytes + 2 * k, (uint16_t)m->m[k / 3][k % 3]);
     le_put16(bytes + 18, m->pad);

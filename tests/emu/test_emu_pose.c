@@ -362,3 +362,20 @@ Test(pose, a_fault_puts_the_skeleton_back)
     emu_game_close(g);
     emu_image_free(img);
 }
+
+/* A MATRIX's 32 bytes: nine s16 cells row by row, the pad word, three s32; and back. */
+Test(pose, matrix_bytes_decode_to_their_fields_and_encode_back)
+{
+    uint8_t b[EMU_MATRIX_BYTES], back[EMU_MATRIX_BYTES];
+    for (int i = 0; i < EMU_MATRIX_BYTES; i++) b[i] = (uint8_t)(0x81 + 37 * i);
+    emu_matrix m;
+    emu_matrix_decode(b, &m);
+    for (int k = 0; k < 9; k++)
+        cr_assert_eq(m.m[k / 3][k % 3], le_s16(b + 2 * k), "cell %d", k);
+    cr_assert_eq(m.pad, le_u16(b + 18));
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(m.t[k], le_s32(b + 20 + 4 * k), "t[%d]", k);
+    memset(back, 0, sizeof back);
+    emu_matrix_encode(&m, back);
+    cr_assert(memcmp(back, b, sizeof b) == 0, "encode gives the bytes back");
+}
