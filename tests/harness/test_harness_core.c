@@ -266,3 +266,45 @@ Test(modes, entity_statuses)
     cr_assert_null(mode_entity_why_not(MODE_FAST));
     cr_assert_not_null(mode_entity_why_not(MODE_SLOW_FAST));
 }
+
+/* A tick pushed from the game's bytes holds, for every carried field and bone, what
+ * field_read reads there: under every level's field set, random subsets of them (a
+ * MATRIX's twelve with some left out), and bone counts from 1 to 40. */
+Test(trace, a_pushed_state_holds_field_read_for_every_field_and_bone)
+{
+    enum { BONES_MAX = 40, LEN = 16 + 48 * BONES_MAX };
+    uint64_t x = 0xA4093822299F31D0ull;
+    static uint8_t skel[LEN], world[LEN], placed[LEN], cmd[8];
+    trace t;
+    trace_init(&t);
+    for (int trial = 0; trial < 300; trial++) {
+        uint8_t *bufs[3] = {skel, world, placed};
+        for (int k = 0; k < 3; k++)
+            for (size_t i = 0; i < LEN; i++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                bufs[k][i] = (uint8_t)(x >> 32);
+            }
+        for (int i = 0; i < 8; i++) cmd[i] = (uint8_t)(x >> (8 * i));
+        field_set have = field_set_of_levels(trial % 3 == 0 ? 1u << FIELD_LEVEL_FRAME
+                                                            : 1u << FIELD_LEVEL_FRAME |
+                                                                  1u << FIELD_LEVEL_POSE);
+        if (trial % 3 == 2)
+            for (int f = 0; f < FIELD__COUNT; f++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (x % 4 == 0) field_set_del(&have, (field_id)f);
+            }
+        unsigned bones = 1 + (unsigned)(x >> 40) % BONES_MAX;
+        field_state s = {.ret = (int)(x & 1), .build_ret = 7, .cmd = cmd, .skel = skel,
+                         .world = world, .placed = placed};
+        trace_clear(&t, &have, bones);
+        cr_assert_eq(trace_push_state(&t, &s, NULL), 0);
+        for (int f = 0; f < FIELD__COUNT; f++) {
+            if (!field_set_has(&have, (field_id)f)) continue;
+            unsigned n = field_is_per_bone((field_id)f) ? bones : 1;
+            for (unsigned b = 0; b < n; b++)
+                cr_assert_eq(trace_value(&t, 0, (field_id)f, b), field_read((field_id)f, b, &s),
+                             "trial %d field %d bone %u", trial, f, b);
+        }
+    }
+    trace_free(&t);
+}
