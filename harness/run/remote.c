@@ -58,7 +58,7 @@ static int put(int fd, const void *p, size_t n)
     return 0;
 }
 
-/* a then b, in one sendmsg while both fit. */
+/* a then b as one message (sendmsg; what a short send leaves goes in the next). */
 static int put2(int fd, const void *a, size_t an, const void *b, size_t bn)
 {
     struct iovec iov[2] = {{(void *)a, an}, {(void *)b, bn}};
@@ -281,9 +281,13 @@ static int room(remote *r, uint32_t n, uint64_t raw_len)
     return 0;
 }
 
-/* The answer to the unit asked, into r's buffers: 0; -1 with err (the child's); -2 lost. */
-static int read_answer(remote *r, remote_unit *out, ff_error *err)
+int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
 {
+    memset(out, 0, sizeof *out);
+    if (r->lost)
+        return ff_error_set(err, FF_E_EMU, NULL, -1, "engine process lost: %s", r->why), -2;
+    uint32_t ui = (uint32_t)(u - r->units);
+    if (put(r->fd, &ui, 4) < 0) return lose(r, "it stopped taking units", err);
     uint32_t magic = 0, n = 0;
     int32_t rc = 0;
     ff_error e;
@@ -320,14 +324,4 @@ static int read_answer(remote *r, remote_unit *out, ff_error *err)
     out->memo_misses = counts[1];
     out->memo_hits = counts[2];
     return 0;
-}
-
-int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
-{
-    memset(out, 0, sizeof *out);
-    if (r->lost)
-        return ff_error_set(err, FF_E_EMU, NULL, -1, "engine process lost: %s", r->why), -2;
-    uint32_t ui = (uint32_t)(u - r->units);
-    if (put(r->fd, &ui, 4) < 0) return lose(r, "it stopped taking units", err);
-    return read_answer(r, out, err);
 }
