@@ -23,7 +23,9 @@
  *
  * usage: bench_harness [--corpus DIR] [--preset vanilla] [--standin EXE]
  *                      [--pose] [--no-leaf] [--no-dedup] [--keep-matrices]
- *                      [--repeat N] [--engine unicorn|native]
+ *                      [--entity] [--repeat N] [--engine unicorn|native]
+ * --entity: the entity level alone (no frame or leaf level) in run-1 and
+ * run-2; the alone phase, which replays frame-level clips, is not run.
  * --engine native: the original on the CPU (run-2 then uses an engine
  * process for its second worker, harness/run/remote.h).
  */
@@ -65,7 +67,7 @@ static double cpu_now(void)
 }
 
 static const char *corpus_dir, *standin = FF_BENCH_STANDIN;
-static int dedup = 1, keep_matrices = 0, pose = 0, leaf = 1;
+static int dedup = 1, keep_matrices = 0, pose = 0, leaf = 1, entity = 0;
 static const emu_ops *engine; /* --engine: NULL, the default (Unicorn) */
 
 static int open_image(emu_image **img)
@@ -82,7 +84,9 @@ static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
     cfg.corpus_path = corpus_dir;
     cfg.image = img;
     cfg.jobs = jobs;
-    cfg.leaf_level = leaf;
+    cfg.leaf_level = leaf && !entity;
+    cfg.frame_level = !entity;
+    cfg.entity_level = entity;
     cfg.pose_level = pose;
     cfg.pose_search = pose; /* the convention searched on the original, as `run` does */
     cfg.dedup = dedup;
@@ -101,15 +105,18 @@ static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
         fprintf(stderr, "bench_harness: %s\n", err.reason);
         return -1;
     }
-    for (size_t i = 0; i < res.nresults; i++) {
-        o->frames += res.results[i].frames;
-        o->ticks += res.results[i].ref_ticks;
-        o->emulated += res.results[i].source == RES_SRC_EMULATED;
-        o->shared += res.results[i].source == RES_SRC_SHARED;
+    size_t n = entity ? res.nentity_results : res.nresults;
+    for (size_t i = 0; i < n; i++) {
+        const clip_result *x = entity ? &res.entity_results[i].r : &res.results[i];
+        o->frames += x->frames;
+        o->ticks += x->ref_ticks;
+        o->emulated += x->source == RES_SRC_EMULATED;
+        o->shared += x->source == RES_SRC_SHARED;
     }
     o->calls = atomic_load(&prog.emulated_calls);
     o->leaf_calls = res.totals.leaf_calls;
-    o->mismatches = res.totals.by_status[RES_MISMATCH] + res.totals.leaf_mismatches;
+    o->mismatches = entity ? res.totals.entity_by_status[RES_MISMATCH]
+                           : res.totals.by_status[RES_MISMATCH] + res.totals.leaf_mismatches;
     if (keep) *keep = res;
     else run_results_free(&res);
     emu_image_free(img);
@@ -264,6 +271,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--keep-matrices")) keep_matrices = 1;
         else if (!strcmp(argv[i], "--pose")) pose = 1;
         else if (!strcmp(argv[i], "--no-leaf")) leaf = 0;
+        else if (!strcmp(argv[i], "--entity")) entity = 1;
         else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
             ++i;
             engine = !strcmp(argv[i], "native")    ? emu_engine_ops(EMU_ENGINE_NATIVE)
@@ -276,7 +284,7 @@ int main(int argc, char **argv)
         }
         else {
             fprintf(stderr, "usage: bench_harness [--corpus DIR] [--preset NAME] [--standin EXE] "
-                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--repeat N] "
+                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--entity] [--repeat N] "
                             "[--engine unicorn|native]\n");
             return 2;
         }
@@ -300,15 +308,17 @@ int main(int argc, char **argv)
     static const int order[] = {0, 2, 1}; /* each round: run-1, alone, run-2 */
     phase_out o[3][MAX_REPEAT];
     long rss[3][MAX_REPEAT];
-    printf("corpus %s, 4 modes, levels frame%s%s, dedup %s, bone matrices %s", corpus_dir,
-           pose ? " + pose" : "", leaf ? " + leaf" : "", dedup ? "on" : "off",
-           pose || keep_matrices ? "kept" : "replaced by ret");
+    printf("corpus %s, 4 modes, levels %s%s%s, dedup %s, bone matrices %s", corpus_dir,
+           entity ? "entity" : "frame", pose ? " + pose" : "", leaf && !entity ? " + leaf" : "",
+           dedup ? "on" : "off", pose || keep_matrices ? "kept" : "replaced by ret");
     if (repeat > 1) printf(", %d rounds: medians", repeat);
     printf("\n");
     for (int r = 0; r < repeat; r++)
         for (int q = 0; q < 3; q++) {
             int k = order[q];
             memset(&o[k][r], 0, sizeof o[k][r]);
+            rss[k][r] = 0;
+            if (entity && k == 2) continue; /* the alone phase replays frame-level clips */
             if (bench_in_child(phase, k, &o[k][r], sizeof o[k][r], NULL, &rss[k][r]) < 0) {
                 fprintf(stderr, "bench_harness: phase '%s' failed\n", names[k]);
                 return 2;
@@ -327,6 +337,10 @@ int main(int argc, char **argv)
         wall[k] = bench_median(w, repeat);
         cpu[k] = bench_median(c, repeat);
         const phase_out *x = &o[k][0];
+        if (entity && k == 2) {
+            printf("%-22s %9s\n", names[k], "-");
+            continue;
+        }
         printf("%-22s %9.2f %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], wall[k], cpu[k],
                (double)x->frames / wall[k], (unsigned long long)x->calls,
                (unsigned long long)x->leaf_calls, (unsigned long long)x->emulated,
@@ -340,8 +354,9 @@ int main(int argc, char **argv)
     printf("frames compared per run: %llu (ticks %llu); mismatches %llu\n",
            (unsigned long long)o[0][0].frames, (unsigned long long)o[0][0].ticks,
            (unsigned long long)o[0][0].mismatches);
-    printf("overhead (run --jobs 1 / emulated calls alone): %.3fx wall, %.3fx CPU\n",
-           bench_median(ratio_wall, repeat), bench_median(ratio_cpu, repeat));
+    if (!entity)
+        printf("overhead (run --jobs 1 / emulated calls alone): %.3fx wall, %.3fx CPU\n",
+               bench_median(ratio_wall, repeat), bench_median(ratio_cpu, repeat));
     printf("speed-up with 2 jobs: %.2fx\n", bench_median(speed, repeat));
     return 0;
 }

@@ -172,7 +172,11 @@ void run_file_put(run_ctx *ctx, uint32_t f);
 void run_files_free(run_ctx *ctx);
 
 /* run_plan.c */
-int plan_load_files(run_ctx *ctx, ff_error *err);
+/* Threads the plan's file loading uses at most. */
+#define RUN_PLAN_THREADS 64
+/* Loads, describes and parses every file of the corpus into res->files and ctx->fslots on up
+ * to threads threads. Returns 0, or -1 with err (memory: a file's own trouble is its entry's). */
+int plan_load_files(run_ctx *ctx, unsigned threads, ff_error *err);
 /* Frees r->results, heap or mapping (run_plan.c lays them out). */
 void run_results_release(run_results *r);
 int plan_units(run_ctx *ctx, ff_error *err);

@@ -5,8 +5,10 @@
  *   hello  (child, once): magic, rc, ff_error
  *   ask    (worker): u32 unit index
  *   answer (child): magic, rc, ff_error, u32 nclips, u64 calls, u64 memo
- *          misses, u64 memo hits, nclips ok bytes, nclips source bytes,
- *          one ff_error per clip not ok, u64 raw length, the raw records.
+ *          misses, u64 memo hits, u8 probed, the probe's bytes (an entity
+ *          unit's speed probe, ENT_PROBE_BYTES), nclips ok bytes,
+ *          nclips source bytes, one ff_error per clip not ok, u64 raw
+ *          length, the raw records.
  * Nothing here prints or exits, but the child, which ends with _exit.
  */
 #define _GNU_SOURCE
@@ -41,6 +43,7 @@ struct remote {
     ff_error *errors;
     uint8_t *raw;
     size_t raw_cap;
+    uint8_t probe[ENT_PROBE_BYTES];
 };
 
 /* ---- the wire ---- */
@@ -109,6 +112,9 @@ static int answer(int fd, strbuf *out, int rc, const ff_error *err, const remote
     sb_add(out, (const char *)err, sizeof *err);
     sb_add(out, (const char *)&n, 4);
     sb_add(out, (const char *)counts, 3 * sizeof *counts);
+    uint8_t probed = rc == 0 && s->probed;
+    sb_add(out, (const char *)&probed, 1);
+    sb_add(out, (const char *)s->probe, sizeof s->probe);
     if (n) {
         sb_add(out, (const char *)s->ok, n);
         sb_add(out, (const char *)s->src, n);
@@ -158,7 +164,12 @@ static void child_main(run_ctx *ctx, int fd)
         memo_counts(w, &m0, &h0);
         uint32_t n = 0;
         ff_error_clear(&err);
-        int r = worker_frame_authority(w, &ctx->units[ui], &s, &n, &err);
+        const run_unit *u = &ctx->units[ui];
+        s.probed = 0;
+        int r = u->kind == UNIT_FRAME    ? worker_frame_authority(w, u, &s, &n, &err)
+                : u->kind == UNIT_ENTITY ? run_entity_authority(w->ent, u, &s, &n, &err)
+                                         : ff_error_set(&err, FF_E_INTERNAL, NULL, -1,
+                                                        "an engine process was sent a leaf unit");
         memo_counts(w, &m1, &h1);
         uint64_t counts[3] = {p ? atomic_load(&p->emulated_calls) - calls0 : 0, m1 - m0, h1 - h0};
         if (answer(fd, &out, r, &err, &s, r == 0 ? n : 0, counts) < 0) break;
@@ -218,8 +229,19 @@ int remote_start(run_ctx *ctx, unsigned n, remote **out, ff_error *err)
             close(sv[j][0]);
     }
     free(sv);
+    if (rc == 0) return 0;
+    for (unsigned k = 0; k < n; k++) {
+        remote_stop(out[k]);
+        out[k] = NULL;
+    }
+    return -1;
+}
+
+int remote_ready(remote **rs, unsigned n, ff_error *err)
+{
+    int rc = 0;
     for (unsigned k = 0; rc == 0 && k < n; k++) {
-        remote *r = out[k];
+        remote *r = rs[k];
         uint32_t magic = 0;
         int32_t hello = -1;
         ff_error child_err;
@@ -234,8 +256,8 @@ int remote_start(run_ctx *ctx, unsigned n, remote **out, ff_error *err)
     }
     if (rc == 0) return 0;
     for (unsigned k = 0; k < n; k++) {
-        remote_stop(out[k]);
-        out[k] = NULL;
+        remote_stop(rs[k]);
+        rs[k] = NULL;
     }
     return -1;
 }
@@ -281,7 +303,20 @@ static int room(remote *r, uint32_t n, uint64_t raw_len)
     return 0;
 }
 
-int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
+int remote_sink_room(remote_sink *s, uint32_t n, ff_error *err)
+{
+    if (n <= s->cap) return 0;
+    uint8_t *ok = realloc(s->ok, n), *src = ok ? realloc(s->src, n) : NULL;
+    if (ok) s->ok = ok;
+    if (src) s->src = src;
+    ff_error *e = src ? realloc(s->errors, n * sizeof *e) : NULL;
+    if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    s->errors = e;
+    s->cap = n;
+    return 0;
+}
+
+int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
     if (r->lost)
@@ -292,8 +327,10 @@ int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     int32_t rc = 0;
     ff_error e;
     uint64_t counts[3], raw_len = 0;
+    uint8_t probed = 0;
     if (get(r->fd, &magic, 4) || magic != ANSWER_MAGIC || get(r->fd, &rc, 4) ||
-        get(r->fd, &e, sizeof e) || get(r->fd, &n, 4) || get(r->fd, counts, sizeof counts))
+        get(r->fd, &e, sizeof e) || get(r->fd, &n, 4) || get(r->fd, counts, sizeof counts) ||
+        get(r->fd, &probed, 1) || probed > 1 || get(r->fd, r->probe, sizeof r->probe))
         return lose(r, "it ended or answered garbage", err);
     if (n > r->nclips_max) return lose(r, "it answered more clips than the unit has", err);
     if (room(r, n ? n : 1, 0) < 0) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
@@ -323,5 +360,7 @@ int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     out->emulated_calls = counts[0];
     out->memo_misses = counts[1];
     out->memo_hits = counts[2];
+    out->probed = probed;
+    out->probe = r->probe;
     return 0;
 }

@@ -4,13 +4,15 @@
  * engine: one per process) cannot serve two worker threads of one run, so
  * each worker past the first gets an engine process, forked from the run
  * before any worker starts: it holds its own engine (and pose memo) on a
- * copy of the plan, and for each frame unit it is sent it emulates the
- * original's side of every clip exactly as an in-process worker would
- * (dedup slots of the unit's chain included: a chain goes to one worker,
- * so to one process) and sends back the outcomes, one record per clip in
- * the cache's raw format (harness/core/outcome.h), with each clip's source
- * or input error. The worker then compares as if the outcomes came from the
- * cache. Entity and leaf units stay with the in-process worker.
+ * copy of the plan, and for each frame or entity unit it is sent it
+ * emulates the original's side of every clip exactly as an in-process
+ * worker would (dedup slots of the unit's chain included: a chain goes to
+ * one worker, so to one process) and sends back the outcomes, one record
+ * per clip in the cache's raw format (harness/core/outcome.h, or the entity
+ * level's run_entity_io.h), with each clip's source or input error, and for
+ * an entity unit its QueueAnimation speed probe. The worker then compares
+ * as if the outcomes came from the cache. Leaf units stay with the
+ * in-process worker.
  *
  * An engine process that dies (or sends garbage) is lost to the run: the
  * unit it had is re-run by its worker on a Unicorn engine opened in-process,
@@ -24,10 +26,11 @@
 #include <stdint.h>
 
 #include "harness/run/context.h"
+#include "harness/run/run_entity.h"
 
 typedef struct remote remote;
 
-/* What an engine process sent for one frame unit (owned by the remote until the next call). */
+/* What an engine process sent for one unit (owned by the remote until the next call). */
 typedef struct remote_unit {
     uint32_t nclips;
     const uint8_t *ok;       /* per clip: 1 outcome recorded, 0 input error (errors[c]) */
@@ -36,33 +39,47 @@ typedef struct remote_unit {
     const uint8_t *raw;      /* outcome records of the clips ok, in clip order */
     size_t raw_len;
     uint64_t emulated_calls, memo_misses, memo_hits;
+    int probed;              /* an entity unit: probe holds the original's speed probe */
+    const uint8_t *probe;    /* ENT_PROBE_BYTES (run_entity.h) */
 } remote_unit;
 
 /*
  * Forks n engine processes for the run into out[0..n) (call on the run's
- * thread before any worker thread starts or engine opens) and waits until
- * their engines are open. Returns 0, or -1 with err (an engine's own error
- * when it could not open) and none left running.
+ * thread before any worker thread starts or engine opens): each opens its
+ * engine meanwhile. Returns 0, or -1 with err and none left running.
  */
 int remote_start(run_ctx *ctx, unsigned n, remote **out, ff_error *err);
+/*
+ * Waits until the engines of rs[0..n) (remote_start's) are open. Returns 0,
+ * or -1 with err (an engine's own error when it could not open) after
+ * stopping every one of them (rs[k] NULL).
+ */
+int remote_ready(remote **rs, unsigned n, ff_error *err);
 /* Ends the engine process (EOF, then waits for it); r may be NULL. */
 void remote_stop(remote *r);
 /*
- * The original's side of frame unit u from the engine process into *out.
- * Returns 0; -1 with err for a run-stopping error the process reported
- * (memory); -2 with err when the process is lost (died, garbage), after
- * which every call returns -2.
+ * The original's side of frame or entity unit u from the engine process
+ * into *out. Returns 0; -1 with err for a run-stopping error the process
+ * reported (memory); -2 with err when the process is lost (died, garbage),
+ * after which every call returns -2.
  */
-int remote_frame(remote *r, const run_unit *u, remote_unit *out, ff_error *err);
+int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err);
 
-/* The child's part (run_unit.c): the original's side of every clip of frame unit u. */
+/* The child's part: the original's side of every clip of a unit. */
 typedef struct remote_sink {
     strbuf raw;
     uint8_t *ok, *src;
     ff_error *errors;
     uint32_t cap;
+    int probed; /* an entity unit's speed probe ran: probe holds it */
+    uint8_t probe[ENT_PROBE_BYTES];
 } remote_sink;
+/* Room for n clips in s. Returns 0, or -1 with err. */
+int remote_sink_room(remote_sink *s, uint32_t n, ff_error *err);
+/* A frame unit's (run_unit.c) and an entity unit's (run_entity.c). Return 0, or -1 with err. */
 int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint32_t *nclips,
                            ff_error *err);
+int run_entity_authority(ent_worker *ew, const run_unit *u, remote_sink *out, uint32_t *nclips,
+                         ff_error *err);
 
 #endif

@@ -43,14 +43,14 @@ static void fail(run_ctx *ctx, const ff_error *err)
 typedef struct thread_arg {
     run_ctx *ctx;
     worker *w;
-    int frames_only; /* a worker with an engine process: frame chains only (remote.h) */
+    int no_leaf; /* a worker with an engine process: frame and entity chains (remote.h) */
     atomic_uchar *taken; /* with engine processes: chains taken, one flag each; NULL: none */
 } thread_arg;
 
 /*
  * The next chain for t: the shared counter's, or with engine processes the
  * first chain not yet taken that t may take (an in-process worker takes the
- * chains only it can run first). SIZE_MAX at the end.
+ * chains only it can run, the leaf level's, first). SIZE_MAX at the end.
  */
 static size_t next_chain(thread_arg *t, size_t *scan, int *pass)
 {
@@ -62,12 +62,13 @@ static size_t next_chain(thread_arg *t, size_t *scan, int *pass)
     for (;;) {
         for (; *scan < ctx->nchains; ++*scan) {
             size_t c = *scan;
-            int frame = ctx->units[ctx->chain_start[c]].kind == UNIT_FRAME;
-            if ((t->frames_only || *pass == 1) && !frame) continue;
-            if (!t->frames_only && *pass == 0 && frame) continue;
+            unit_kind k = ctx->units[ctx->chain_start[c]].kind;
+            int leaf = k == UNIT_LEAF || k == UNIT_POSE_LEAF;
+            if (t->no_leaf && leaf) continue;
+            if (!t->no_leaf && *pass == 0 && !leaf) continue;
             if (atomic_exchange(&t->taken[c], 1) == 0) return c;
         }
-        if (t->frames_only || *pass == 1) return SIZE_MAX;
+        if (t->no_leaf || *pass == 1) return SIZE_MAX;
         *pass = 1;
         *scan = 0;
     }
@@ -132,9 +133,14 @@ static int run_workers(run_ctx *ctx, ff_error *err)
         rc = -1;
     }
     for (unsigned i = 0; rc == 0 && i < jobs; i++) {
+        /* The engine processes open theirs while worker 0 opens its own. */
+        if (remote && i == 1 && remote_ready(rs + 1, jobs - 1, err) < 0) {
+            rc = -1;
+            break;
+        }
         args[i].ctx = ctx;
         args[i].taken = taken;
-        args[i].frames_only = remote && i > 0;
+        args[i].no_leaf = remote && i > 0;
         args[i].w = remote && i > 0 ? worker_new_remote(ctx, rs[i], err) : worker_new(ctx, err);
         if (rs && i > 0) rs[i] = NULL; /* the worker's now, made or not */
         if (!args[i].w) rc = -1;
@@ -393,7 +399,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     if (rc == 0 && ctx.corpus && warn_renamed(&ctx) < 0)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    if (rc == 0 && ctx.corpus) rc = plan_load_files(&ctx, err);
+    if (rc == 0 && ctx.corpus) rc = plan_load_files(&ctx, job_count(cfg), err);
     if (rc == 0 && cfg->pose_level && cfg->pose_search && cfg->image && !cfg->traces_dir &&
         !run_cancelled(&ctx))
         rc = pose_search_run(&ctx, err);

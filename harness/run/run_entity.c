@@ -4,9 +4,10 @@
  *
  * The original's side of a clip comes from, in this order: recorded traces
  * (check), the cache (the whole unit was found there), the outcomes of the
- * identical entity that leads this one's slot, or a new emulation on this
- * worker's own engine (emu/engine/entity.h). Each clip's record is written at its
- * fixed index; groups and plots are updated under the run's lock.
+ * identical entity that leads this one's slot, or a new emulation: in the
+ * worker's engine process (remote.h) when it has one, else on its own
+ * engine (run_entity_orig.c). Each clip's record is written at its fixed
+ * index; groups and plots are updated under the run's lock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,39 +18,11 @@
 #include "harness/run/cache.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
-#include "harness/run/refside_entity.h"
-#include "harness/run/run_entity.h"
-#include "harness/run/run_entity_io.h"
+#include "harness/run/remote.h"
+#include "harness/run/run_entity_worker.h"
 
-struct ent_worker {
-    run_ctx *ctx;
-    emu_game *g;     /* NULL when no executable */
-    emu_entity *ent; /* opened on g at the first emulation */
-    int64_t loaded;  /* entity in guest memory, -1: none */
-    uint8_t *skel[2];
-    size_t skel_cap[2];
-    ent_trace rt;   /* candidate side */
-    ent_outcome ao; /* authority side */
-    strbuf blob;    /* outcomes under construction (cache, followers) */
-    strbuf rec;     /* recorded traces under construction */
-    /* the unit's files, held (run_file_get) while it runs; wd NULL without a weapon */
-    const dat_file *bd, *wd;
-    /* the pose level: the worker's memo (shared with its frame units), each
-     * model's world and placed states ([weapon, body]), the unit's bases */
-    pose_memo *memo;
-    uint8_t *world[2];
-    size_t world_cap[2];
-    refside_entity_pose pose;
-    emu_matrix base[2][2];
-};
-
-/* One model of the loaded entity as a pose target. */
-typedef struct ent_model {
-    emu_entity *ent;
-    emu_entity_model m;
-} ent_model;
-
-ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, ff_error *err)
+ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, ent_fetch_fn fetch,
+                                  void *arg, ff_error *err)
 {
     ent_worker *ew = calloc(1, sizeof *ew);
     if (!ew) {
@@ -59,12 +32,21 @@ ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, ff
     ew->ctx = ctx;
     ew->g = g;
     ew->memo = memo;
+    ew->fetch = fetch;
+    ew->fetch_arg = arg;
     ew->loaded = -1;
     ent_trace_init(&ew->rt);
     ent_outcome_init(&ew->ao);
     sb_init(&ew->blob);
     sb_init(&ew->rec);
     return ew;
+}
+
+void run_entity_worker_engine(ent_worker *ew, emu_game *g, pose_memo *memo)
+{
+    ew->g = g;
+    ew->memo = memo;
+    ew->fetch = NULL;
 }
 
 void run_entity_worker_free(ent_worker *ew)
@@ -82,170 +64,6 @@ void run_entity_worker_free(ent_worker *ew)
     free(ew);
 }
 
-/* ---- the original's side ---- */
-
-static emu_entity_file file_of(const dat_file *d)
-{
-    return (emu_entity_file){d->data, d->size, d->skel_off, d->section[DAT_SECTION_GEOMETRY],
-                             d->anim_off};
-}
-
-static int load_entity(ent_worker *ew, uint32_t e, ff_error *err)
-{
-    run_ctx *ctx = ew->ctx;
-    const res_entity *en = &ctx->res->entities[e];
-    if (!ew->ent && emu_entity_open(ew->g, &ew->ent, err) < 0) return -1;
-    if (ew->loaded == (int64_t)e) {
-        emu_entity_reset(ew->ent);
-        return 0;
-    }
-    ew->loaded = -1;
-    emu_entity_file b = file_of(ew->bd), w = {0};
-    if (ew->wd) w = file_of(ew->wd);
-    emu_attach att;
-    memcpy(att.rot, en->attach_rot, sizeof att.rot);
-    memcpy(att.trans, en->attach_trans, sizeof att.trans);
-    if (emu_entity_load(ew->ent, &b, en->weapon >= 0 ? &w : NULL, &att, err) < 0) {
-        /* err's file names the model; the run's names the file. */
-        uint32_t f = strcmp(err->file, "weapon") == 0 ? (uint32_t)en->weapon : en->body;
-        const char *name = ctx->res->files[f].name;
-        snprintf(err->file, sizeof err->file, "%s", name);
-        return -1;
-    }
-    if (ctx->pose && ew->wd) {
-        /* The slot's attach MATRIX, as the game rebuilds it from +20 and +28. */
-        ref_matrix a;
-        emu_matrix am;
-        pose_attach_matrix(ctx->pose, en->attach_rot, en->attach_trans, &a);
-        pose_matrix_to_emu(&a, &am);
-        emu_entity_set_attach(ew->ent, &am);
-    }
-    ew->loaded = e;
-    return 0;
-}
-
-static const uint8_t *model_skel(void *self, size_t *len)
-{
-    const ent_model *em = self;
-    *len = emu_entity_skeleton_size(em->ent, em->m);
-    return emu_entity_skeleton(em->ent, em->m);
-}
-static void model_set_skel(void *self, const uint8_t *skel)
-{
-    const ent_model *em = self;
-    emu_entity_set_skeleton(em->ent, em->m, skel);
-}
-static int model_build(void *self, uint32_t *ret, emu_fault *fault)
-{
-    const ent_model *em = self;
-    return emu_entity_build_matrices(em->ent, em->m, ret, fault);
-}
-static int model_world(void *self, const emu_matrix *base, emu_matrix *world, size_t cap,
-                       uint32_t *ret, emu_fault *fault)
-{
-    const ent_model *em = self;
-    return emu_entity_world_matrices(em->ent, em->m, base, world, cap, ret, fault);
-}
-
-/* Room for model k's world and placed states. */
-static int world_room(ent_worker *ew, int k, size_t len, ff_error *err)
-{
-    if (2 * len <= ew->world_cap[k]) return 0;
-    uint8_t *p = realloc(ew->world[k], 2 * len);
-    if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for world matrices");
-    ew->world[k] = p;
-    ew->world_cap[k] = 2 * len;
-    return 0;
-}
-
-/*
- * The pose level after a call: each model's BuildBoneMatrices and world
- * matrices under its bases (the weapon's composed with its attach matrix),
- * as the reference side does after every call. Returns 0, 1 when the
- * original faulted (o->fault), -1 with err (memory).
- */
-static int pose_models(ent_worker *ew, uint64_t *calls, ff_error *err)
-{
-    static const emu_entity_model model[2] = {EMU_ENTITY_WEAPON, EMU_ENTITY_BODY};
-    for (int k = 0; k < 2; k++) {
-        ent_model em = {ew->ent, model[k]};
-        pose_target t = {&em, model_skel, model_set_skel, model_build, model_world};
-        size_t len = emu_entity_skeleton_size(ew->ent, model[k]);
-        if (!len) continue;
-        if (world_room(ew, k, len, err) < 0) return -1;
-        int emulated = 0;
-        ff_error pe;
-        ff_error_clear(&pe);
-        int rc = pose_orig_run(ew->memo, &t, ew->base[k], ew->world[k], ew->world[k] + len,
-                               &emulated, &ew->ao.fault, &pe);
-        if (pe.kind != FF_E_OK) {
-            *err = pe; /* memory, not the original's doing */
-            return -1;
-        }
-        *calls += emulated ? 3 : 0;
-        if (rc < 0) return 1;
-    }
-    return 0;
-}
-
-/* One call's rows; 1 when the original faulted in its pose routines. */
-static int push_call(ent_worker *ew, uint32_t ret, uint64_t *calls, ff_error *err)
-{
-    ent_trace *t = &ew->ao.t;
-    int pose = ew->ctx->pose != NULL, rc = pose ? pose_models(ew, calls, err) : 0;
-    if (rc) return rc;
-    size_t wl = emu_entity_skeleton_size(ew->ent, EMU_ENTITY_WEAPON);
-    size_t bl = emu_entity_skeleton_size(ew->ent, EMU_ENTITY_BODY);
-    if (t->armed) {
-        field_state w = {.cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_WEAPON),
-                         .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_WEAPON),
-                         .world = pose ? ew->world[0] : NULL,
-                         .placed = pose ? ew->world[0] + wl : NULL};
-        if (trace_push_state(&t->weapon, &w, err) < 0) return -1;
-    }
-    field_state b = {.ret = (int32_t)ret,
-                     .cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_BODY),
-                     .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_BODY),
-                     .world = pose ? ew->world[1] : NULL,
-                     .placed = pose ? ew->world[1] + bl : NULL};
-    return trace_push_state(&t->body, &b, err);
-}
-
-/* QueueAnimation, then AdvanceBy1 until the body's end call (or a fault). */
-static int emulate(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *err)
-{
-    run_ctx *ctx = ew->ctx;
-    const res_entity *en = &ctx->res->entities[u->entity];
-    const dat_file *bd = ew->bd;
-    if (!ew->g) return ff_error_set(err, FF_E_USAGE, bd->name, -1, "no executable to emulate");
-    if (load_entity(ew, u->entity, err) < 0) return -1;
-    ent_outcome *o = &ew->ao;
-    o->faulted = 0;
-    ent_trace_clear(&o->t, en->weapon >= 0, &ctx->fields, bd->bones,
-                    ew->wd ? ew->wd->bones : 0);
-    uint32_t ret = 0;
-    emu_entity_speed sp = run_entity_emu_speed(run_entity_unit_status(u));
-    int rc = emu_entity_queue(ew->ent, &sp, mode_flags(u->mode), (int16_t)clip, &ret, &o->fault);
-    uint64_t calls = 1;
-    while (rc == 0) {
-        int pushed = push_call(ew, ret, &calls, err);
-        if (pushed < 0) return -1;
-        if (pushed > 0) {
-            rc = -1; /* the original faulted in its pose routines */
-            break;
-        }
-        if (ret == 1 || o->t.body.n >= REFSIDE_MAX_TICKS) break;
-        rc = emu_entity_advance(ew->ent, &ret, &o->fault);
-        calls++;
-    }
-    if (rc < 0) {
-        o->faulted = 1;
-        ew->loaded = -1; /* reloaded next time, as after a frame-level fault */
-    }
-    if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->emulated_calls, calls);
-    return 0;
-}
-
 /* Where the original's side of a unit's clips comes from. */
 typedef struct ent_io {
     ent_files files; /* trace files: candidate (against) and authority (traces) */
@@ -253,6 +71,9 @@ typedef struct ent_io {
     size_t raw_len, raw_pos;
     int raw_ok;
     res_source raw_src;
+    int rem_ok;       /* the clips come from the worker's engine process (rem) */
+    remote_unit rem;
+    size_t rem_pos;   /* ... the next of its records */
 } ent_io;
 
 static void take_raw(ent_io *io, const uint8_t *packed, size_t len, const char *key, res_source src)
@@ -307,6 +128,22 @@ static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t cli
         *src = RES_SRC_TRACES;
         return ent_files_authority(&io->files, ctx, en, clip, &ew->ao, aerr) == 0;
     }
+    if (io->rem_ok) {
+        const remote_unit *rem = &io->rem;
+        if (clip < rem->nclips && !rem->ok[clip]) {
+            *src = (res_source)rem->src[clip];
+            *aerr = rem->errors[clip];
+            return 0;
+        }
+        if (clip < rem->nclips && ent_outcome_next(rem->raw, rem->raw_len, &io->rem_pos, clip,
+                                                   en->weapon >= 0, &ew->ao, aerr) == 1) {
+            *src = (res_source)rem->src[clip];
+            return 1;
+        }
+        return ff_error_set(err, FF_E_INTERNAL, ctx->res->files[en->body].name, -1,
+                            "the engine process sent no record of anim %u", clip),
+               -1;
+    }
     if (io->raw_ok) {
         if (ent_outcome_next(io->raw, io->raw_len, &io->raw_pos, clip, en->weapon >= 0, &ew->ao,
                              aerr) == 1) {
@@ -316,7 +153,7 @@ static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t cli
         io->raw_ok = 0; /* damaged or incomplete: emulate the rest */
     }
     *src = RES_SRC_EMULATED;
-    if (emulate(ew, u, clip, aerr) == 0) return 1;
+    if (ent_orig_clip(ew, u, clip, aerr) == 0) return 1;
     if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
     *err = *aerr;
     return -1;
@@ -471,18 +308,19 @@ static int finish_unit(ent_worker *ew, const run_unit *u, int complete, int from
 
 /*
  * The unit's speed probes (run_entity_probe.c): the reference's always;
- * the original's emulated on this worker's entity when the unit emulated
- * (then cached), else from the cache.
+ * the original's when the unit emulated (on this worker's entity, or sent
+ * by its engine process; then cached), else from the cache.
  */
-static void probe_queue(ent_worker *ew, const run_unit *u, int emulated)
+static void probe_queue(ent_worker *ew, const run_unit *u, int emulated, const ent_io *io)
 {
     run_ctx *ctx = ew->ctx;
-    ff_error e;
+    uint8_t b[ENT_PROBE_BYTES];
     if (!emulated && !ctx->cfg->traces_dir) run_entity_probe_cache(ctx, u, 0);
     run_entity_probe_ref(ctx, u);
-    if (!emulated || !ew->g || load_entity(ew, u->entity, &e) < 0) return;
-    if (run_entity_probe_orig(ctx, u, ew->ent) < 0) ew->loaded = -1; /* reloaded next time */
-    run_entity_probe_cache(ctx, u, 1);
+    if (!emulated) return;
+    int probed = io->rem_ok ? io->rem.probed : ent_orig_probe(ew, u, b) >= 0;
+    if (io->rem_ok && probed) run_entity_probe_take(ctx, u, io->rem.probe);
+    if (probed) run_entity_probe_cache(ctx, u, 1);
 }
 
 static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
@@ -499,6 +337,14 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
     }
     ent_io io;
     open_io(ew, u, &io);
+    if (!io.raw_ok && !cfg->traces_dir && ew->fetch) {
+        int f = ew->fetch(ew->fetch_arg, u, &io.rem, err);
+        if (f < 0) {
+            close_io(&io);
+            return -1;
+        }
+        io.rem_ok = f == 0;
+    }
     /* Outcomes kept for the cache and the followers, unless they came from there. */
     int from_raw = io.raw_ok, keep = !from_raw && !cfg->traces_dir && (cfg->cache || u->eleader);
     ref_entity_speed speed = refside_entity_speed(run_entity_unit_status(u));
@@ -525,7 +371,7 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
         if (classify(ew, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, err) < 0) rc = -1;
         if (cfg->progress) atomic_fetch_add(&cfg->progress->clips_done, 1);
     }
-    if (rc == 0 && !run_cancelled(ctx)) probe_queue(ew, u, emulated);
+    if (rc == 0 && !run_cancelled(ctx)) probe_queue(ew, u, emulated, &io);
     if (rc == 0) rc = finish_unit(ew, u, c == en->clips, from_raw, err);
     close_io(&io);
     return rc;
@@ -550,37 +396,48 @@ static int unit_unreadable(ent_worker *ew, const run_unit *u, const ff_error *wh
     return 0;
 }
 
-int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err)
+int ent_unit_hold(ent_worker *ew, const run_unit *u, ff_error *err)
 {
     run_ctx *ctx = ew->ctx;
     const res_entity *en = &ctx->res->entities[u->entity];
-    ff_error e;
-    int held_weapon = 0, rc;
     /* Both files are held while the unit runs (run_files.c loads them on demand). */
-    rc = run_file_get(ctx, en->body, &ew->bd, &e);
-    if (rc == 0 && en->weapon >= 0) {
-        rc = run_file_get(ctx, (uint32_t)en->weapon, &ew->wd, &e);
-        held_weapon = rc == 0;
-        if (rc < 0) run_file_put(ctx, en->body);
-    } else {
-        ew->wd = NULL;
+    ew->wd = NULL;
+    if (run_file_get(ctx, en->body, &ew->bd, err) < 0) {
+        ew->bd = NULL;
+        return -1;
     }
-    if (rc < 0) {
+    if (en->weapon >= 0 && run_file_get(ctx, (uint32_t)en->weapon, &ew->wd, err) < 0) {
+        run_file_put(ctx, en->body);
         ew->bd = ew->wd = NULL;
-        if (e.kind == FF_E_NOMEM) {
-            *err = e;
-            return -1;
-        }
-        return unit_unreadable(ew, u, &e, err);
+        return -1;
     }
     if (ctx->pose) {
         refside_entity_pose_make(ctx->pose, en->attach_rot, en->attach_trans, &ew->pose);
         pose_bases_to_emu(ew->pose.weapon, ew->base[0]);
         pose_bases_to_emu(ew->pose.body, ew->base[1]);
     }
-    rc = entity_clips(ew, u, err);
-    if (held_weapon) run_file_put(ctx, (uint32_t)en->weapon);
-    run_file_put(ctx, en->body);
+    return 0;
+}
+
+void ent_unit_release(ent_worker *ew, const run_unit *u)
+{
+    const res_entity *en = &ew->ctx->res->entities[u->entity];
+    if (ew->wd) run_file_put(ew->ctx, (uint32_t)en->weapon);
+    run_file_put(ew->ctx, en->body);
     ew->bd = ew->wd = NULL;
+}
+
+int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err)
+{
+    ff_error e;
+    if (ent_unit_hold(ew, u, &e) < 0) {
+        if (e.kind == FF_E_NOMEM) {
+            *err = e;
+            return -1;
+        }
+        return unit_unreadable(ew, u, &e, err);
+    }
+    int rc = entity_clips(ew, u, err);
+    ent_unit_release(ew, u);
     return rc;
 }

@@ -108,16 +108,34 @@ emu_entity_speed run_entity_emu_speed(entity_status_id s);
 void run_entity_probe_ref(run_ctx *ctx, const run_unit *u);
 int run_entity_probe_orig(run_ctx *ctx, const run_unit *u, emu_entity *ent);
 void run_entity_probe_cache(run_ctx *ctx, const run_unit *u, int put);
+/* The original's probe in the cache's form (and an engine process's answer): body and
+ * weapon per entity status, 0xFF where the unit does not probe it. */
+#define ENT_PROBE_BYTES (2 * ENTITY_STATUS__COUNT)
+/* The unit's rows of its res_queue (the original's) into b, and back. */
+void run_entity_probe_bytes(const run_ctx *ctx, const run_unit *u, uint8_t b[ENT_PROBE_BYTES]);
+void run_entity_probe_take(run_ctx *ctx, const run_unit *u, const uint8_t b[ENT_PROBE_BYTES]);
 
 /* ---- run_entity.c: a worker's entity state ---- */
 
 typedef struct ent_worker ent_worker;
+struct remote_unit;
 /*
- * g: the worker's engine (NULL without an executable); memo: the worker's
- * pose memo (the pose level on an executable; NULL otherwise).
+ * A worker's engine process asked for the original's side of unit u
+ * (remote.h): 0 with *out; 1 when the process is lost and the worker now
+ * has an engine in-process (given with run_entity_worker_engine); -1 with
+ * err (the run stops).
  */
-ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo,
-                                  ff_error *err);
+typedef int (*ent_fetch_fn)(void *arg, const run_unit *u, struct remote_unit *out, ff_error *err);
+/*
+ * g: the worker's engine (NULL without an executable, or while fetch
+ * answers); memo: the worker's pose memo (the pose level on an executable;
+ * NULL otherwise); fetch (with arg): where the original's side comes from
+ * when not emulated on g, NULL: g.
+ */
+ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, ent_fetch_fn fetch,
+                                  void *arg, ff_error *err);
+/* From here the original's side runs on g (fetch's process was lost). */
+void run_entity_worker_engine(ent_worker *ew, emu_game *g, pose_memo *memo);
 void run_entity_worker_free(ent_worker *ew);
 /* Runs every clip of one entity unit. Returns 0, or -1 with err (the run stops). */
 int run_entity_unit(ent_worker *ew, const run_unit *u, ff_error *err);

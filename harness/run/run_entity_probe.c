@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/run/refside_entity.h"
+#include "harness/run/remote.h"
 #include "harness/run/run.h"
 #include "harness/run/run_entity.h"
 
@@ -65,27 +66,37 @@ int run_entity_probe_orig(run_ctx *ctx, const run_unit *u, emu_entity *ent)
     return 0;
 }
 
-/* The cache's form: two bytes (body, weapon) per status, 0xFF where not known. */
-void run_entity_probe_cache(run_ctx *ctx, const run_unit *u, int put)
+void run_entity_probe_bytes(const run_ctx *ctx, const run_unit *u, uint8_t b[ENT_PROBE_BYTES])
+{
+    const res_entity *en = &ctx->res->entities[u->entity];
+    for (int s = 0; s < ENTITY_STATUS__COUNT; s++)
+        for (int m = 0; m < 2; m++)
+            b[2 * s + m] = unit_has(u, s) ? (uint8_t)en->queue[s].orig[m] : 0xFF;
+}
+
+void run_entity_probe_take(run_ctx *ctx, const run_unit *u, const uint8_t b[ENT_PROBE_BYTES])
 {
     res_entity *en = &ctx->res->entities[u->entity];
+    for (int s = 0; s < ENTITY_STATUS__COUNT; s++)
+        for (int m = 0; m < 2 && unit_has(u, s); m++)
+            en->queue[s].orig[m] = (int8_t)b[2 * s + m];
+}
+
+void run_entity_probe_cache(run_ctx *ctx, const run_unit *u, int put)
+{
     cache_key k;
-    uint8_t b[2 * ENTITY_STATUS__COUNT], *data = NULL;
+    uint8_t b[ENT_PROBE_BYTES], *data = NULL;
     size_t len = 0;
     ff_error e;
     if (run_entity_queue_key(ctx, u, &k) < 0) return;
     if (put) {
-        for (int s = 0; s < ENTITY_STATUS__COUNT; s++)
-            for (int m = 0; m < 2; m++)
-                b[2 * s + m] = unit_has(u, s) ? (uint8_t)en->queue[s].orig[m] : 0xFF;
+        run_entity_probe_bytes(ctx, u, b);
         /* A cache that cannot be written only costs the probe next run. */
         if (cache_put(ctx->cfg->cache, &k, b, sizeof b, &e) < 0) run_cache_unwritten(ctx, &e);
         return;
     }
     int got = cache_get(ctx->cfg->cache, &k, &data, &len, &e);
     if (got < 0) run_cache_rejected(ctx, &e);
-    for (int s = 0; got == 1 && len == sizeof b && s < ENTITY_STATUS__COUNT; s++)
-        for (int m = 0; m < 2 && unit_has(u, s); m++)
-            en->queue[s].orig[m] = (int8_t)data[2 * s + m];
+    if (got == 1 && len == sizeof b) run_entity_probe_take(ctx, u, data);
     free(data);
 }

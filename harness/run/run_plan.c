@@ -1,7 +1,7 @@
 /*
  * harness/run/run_plan.c: before any emulation: load, describe and parse
- * every model file (one at a time: the bytes go to the run's file store,
- * run_files.c), lay out one result slot per (file, mode, clip), cut the
+ * every model file (one a thread, on as many threads as the run has jobs:
+ * the bytes go to the run's file store, run_files.c), lay out one result slot per (file, mode, clip), cut the
  * work into units, and find identical clips so the original runs each only
  * once.
  *
@@ -17,6 +17,8 @@
  */
 #define _GNU_SOURCE
 #include <openssl/evp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -43,7 +45,7 @@ static int note_clips(run_fslot *slot, const dat_file *dat, ff_error *err)
 /*
  * Loads entry (file k of the run) once, describes it, and hands its bytes to
  * the store (which keeps them warm or frees them): one file in memory at a
- * time here, whatever the corpus holds.
+ * time on each thread here, whatever the corpus holds.
  */
 static int load_one(run_ctx *ctx, size_t entry, uint32_t k, ff_error *err)
 {
@@ -76,19 +78,62 @@ static int load_one(run_ctx *ctx, size_t entry, uint32_t k, ff_error *err)
     return 0;
 }
 
-int plan_load_files(run_ctx *ctx, ff_error *err)
+/* The files of the plan shared out among threads: the next to take, the first error. */
+typedef struct load_share {
+    run_ctx *ctx;
+    const size_t *entry; /* corpus entry of file k */
+    size_t n;
+    atomic_size_t next;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    ff_error err; /* the first failure's, under lock */
+} load_share;
+
+static void *load_some(void *p)
+{
+    load_share *s = p;
+    for (size_t k; !atomic_load(&s->failed) && (k = atomic_fetch_add(&s->next, 1)) < s->n;) {
+        ff_error e;
+        if (load_one(s->ctx, s->entry[k], (uint32_t)k, &e) == 0) continue;
+        pthread_mutex_lock(&s->lock);
+        if (!atomic_load(&s->failed)) s->err = e;
+        atomic_store(&s->failed, 1);
+        pthread_mutex_unlock(&s->lock);
+    }
+    return NULL;
+}
+
+int plan_load_files(run_ctx *ctx, unsigned threads, ff_error *err)
 {
     size_t n = corpus_count(ctx->corpus), ndat = 0;
     for (size_t i = 0; i < n; i++) ndat += corpus_is_dat(ctx->corpus, i) != 0;
     run_results *res = ctx->res;
     res->files = calloc(ndat ? ndat : 1, sizeof *res->files);
     ctx->fslots = calloc(ndat ? ndat : 1, sizeof *ctx->fslots);
-    if (!res->files || !ctx->fslots)
+    load_share s = {.ctx = ctx, .n = ndat};
+    size_t *entry = calloc(ndat ? ndat : 1, sizeof *entry);
+    if (!res->files || !ctx->fslots || !entry) {
+        free(entry);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory listing the corpus");
-    for (size_t i = 0; i < n; i++) {
-        if (!corpus_is_dat(ctx->corpus, i)) continue;
-        uint32_t k = (uint32_t)res->nfiles++;
-        if (load_one(ctx, i, k, err) < 0) return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (corpus_is_dat(ctx->corpus, i)) entry[res->nfiles++] = i;
+    s.entry = entry;
+    pthread_mutex_init(&s.lock, NULL);
+    /* Files are independent: each thread loads, hashes and describes the next one
+     * (results land at each file's own index, so the plan is the same for any count). */
+    if (threads > ndat) threads = ndat ? (unsigned)ndat : 1;
+    pthread_t th[RUN_PLAN_THREADS];
+    unsigned started = 1;
+    for (; started < threads && started < RUN_PLAN_THREADS; started++)
+        if (pthread_create(&th[started], NULL, load_some, &s) != 0) break;
+    load_some(&s);
+    for (unsigned i = 1; i < started; i++) pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&s.lock);
+    free(entry);
+    if (atomic_load(&s.failed)) {
+        *err = s.err;
+        return -1;
     }
     return 0;
 }

@@ -388,26 +388,47 @@ static int remote_lost(worker *w, const ff_error *why, ff_error *err)
     return 0;
 }
 
-/* The unit's original side from the engine process. Returns 0, or -1 with err. */
-static int open_remote(worker *w, const run_unit *u, unit_io *io, ff_error *err)
+/*
+ * Unit u's original side from the worker's engine process into *rem, its
+ * calls and pose memo counted into the run. Returns 0; 1 when the process
+ * is lost (remote_lost ran: the worker's engine is in-process now, or the
+ * second engine is gone); -1 with err.
+ */
+static int ask_remote(worker *w, const run_unit *u, remote_unit *rem, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     ff_error e;
-    int rc = remote_frame(w->remote, u, &io->rem, &e);
-    if (rc == -2) return remote_lost(w, &e, err);
+    int rc = remote_ask(w->remote, u, rem, &e);
+    if (rc == -2) return remote_lost(w, &e, err) < 0 ? -1 : 1;
     if (rc < 0) {
         *err = e;
         return -1;
     }
-    io->remote_ok = !ctx->cfg->second;
-    io->second_ok = ctx->cfg->second != NULL;
     if (ctx->cfg->progress)
-        atomic_fetch_add(&ctx->cfg->progress->emulated_calls, io->rem.emulated_calls);
+        atomic_fetch_add(&ctx->cfg->progress->emulated_calls, rem->emulated_calls);
     pthread_mutex_lock(&ctx->lock);
-    ctx->res->pose.states_emulated += io->rem.memo_misses;
-    ctx->res->pose.states_replayed += io->rem.memo_hits;
+    ctx->res->pose.states_emulated += rem->memo_misses;
+    ctx->res->pose.states_replayed += rem->memo_hits;
     pthread_mutex_unlock(&ctx->lock);
     return 0;
+}
+
+/* The frame unit's original side from the engine process. Returns 0, or -1 with err. */
+static int open_remote(worker *w, const run_unit *u, unit_io *io, ff_error *err)
+{
+    int rc = ask_remote(w, u, &io->rem, err);
+    if (rc != 0) return rc < 0 ? -1 : 0;
+    io->remote_ok = !w->ctx->cfg->second;
+    io->second_ok = w->ctx->cfg->second != NULL;
+    return 0;
+}
+
+int worker_entity_fetch(void *arg, const run_unit *u, remote_unit *out, ff_error *err)
+{
+    worker *w = arg;
+    int rc = w->remote ? ask_remote(w, u, out, err) : 1;
+    if (rc == 1) run_entity_worker_engine(w->ent, w->game, w->memo);
+    return rc;
 }
 
 static void open_io(worker *w, const run_unit *u, unit_io *io)
@@ -571,19 +592,6 @@ static int second_side(worker *w, const run_unit *u, const dat_file *d, unit_io 
 
 /* ---- the engine process's part (remote.h) ---- */
 
-static int sink_room(remote_sink *s, uint32_t n, ff_error *err)
-{
-    if (n <= s->cap) return 0;
-    uint8_t *ok = realloc(s->ok, n), *src = ok ? realloc(s->src, n) : NULL;
-    if (ok) s->ok = ok;
-    if (src) s->src = src;
-    ff_error *e = src ? realloc(s->errors, n * sizeof *e) : NULL;
-    if (!e) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    s->errors = e;
-    s->cap = n;
-    return 0;
-}
-
 int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint32_t *nclips,
                            ff_error *err)
 {
@@ -592,7 +600,7 @@ int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint3
     *nclips = 0;
     sb_reset(&out->raw);
     if (run_file_get(ctx, u->file, &d, err) < 0) return -1;
-    int rc = sink_room(out, d->clips, err);
+    int rc = remote_sink_room(out, d->clips, err);
     for (uint32_t c = 0; rc == 0 && c < d->clips; c++) {
         ff_error *aerr = &out->errors[c];
         ff_error_clear(aerr);

@@ -62,7 +62,10 @@ worker *worker_new_remote(run_ctx *ctx, struct remote *r, ff_error *err)
         free(w->trig);
         w->trig = NULL;
     }
-    if (ctx->ent && !r && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, err))) {
+    /* With an engine process (not a second engine's), the entity level's original side
+     * comes from there. */
+    ent_fetch_fn fetch = r && !cfg->second ? worker_entity_fetch : NULL;
+    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, fetch, w, err))) {
         worker_free(w);
         return NULL;
     }

@@ -43,4 +43,12 @@ struct worker {
     orig_outcome oo2;
 };
 
+/*
+ * The entity level's fetch (run_entity.h) of a worker whose engine runs in
+ * an engine process (arg: the worker): the unit's original side from there;
+ * once the process is lost, the worker's in-process engine.
+ */
+struct remote_unit;
+int worker_entity_fetch(void *arg, const run_unit *u, struct remote_unit *out, ff_error *err);
+
 #endif

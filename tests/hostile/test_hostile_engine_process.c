@@ -3,7 +3,8 @@
  * (harness/run/remote.h) killed in the middle of a run, through the built
  * ff8diff: the run goes on, the lost worker's unit and its later ones run on
  * Unicorn in-process, the run says so in report.json's warnings, and every
- * clip is compared and matches, as in a run nothing killed. Skipped, with
+ * clip is compared and matches, as in a run nothing killed; frame and entity
+ * units alike. Skipped, with
  * the reason, where the native engine cannot run (under AddressSanitizer,
  * whose shadow memory lies below 4 GiB).
  */
@@ -66,6 +67,45 @@ Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_c
     ts_rmtree(scratch);
 }
 
+/* The entity level's units go to engine processes too: an entity-only run whose engine
+ * process is killed once it has worked (it worked: it was sent entity units). */
+Test(engine_process, entity_units_run_in_the_engine_process_and_survive_its_loss,
+     .timeout = 900)
+{
+    need_native();
+    char *scratch = ts_tempdir();
+    ts_out o;
+    ts_sh(scratch, &o,
+          "'%s' run --engine native --jobs 2 --preset vanilla --levels entity "
+          "--no-cache --no-coverage --explain none -q --out '%s/r' & "
+          "pid=$!; killed=; for i in $(seq 20000); do "
+          "for c in $(pgrep -P $pid); do "
+          "t=$(awk '{print $14}' /proc/$c/stat 2>/dev/null); "
+          "[ \"${t:-0}\" -ge 10 ] && kill -9 $c 2>/dev/null && killed=$c && break; done; "
+          "[ -n \"$killed\" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.01; done; "
+          "wait $pid; echo \"exit $? killed ${killed:-none}\"",
+          ts_ff8diff(), scratch);
+    cr_assert(!strstr(o.out, "killed none"),
+              "no engine process had worked 10 ticks before the run ended: %s\n%s", o.out, o.err);
+    cr_assert(strstr(o.out, "exit 0"), "the run did not pass: %s\n%s", o.out, o.err);
+    char *out = ts_path(scratch, "r");
+    cJSON *rep = hs_report(out);
+    const cJSON *ent = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "totals"), "entity");
+    cr_assert_gt(hs_num(ent, "comparisons"), 1000);
+    cr_assert_eq(hs_num(ent, "comparisons"), hs_num(ent, "match"));
+    const cJSON *warn = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "run"), "warnings");
+    int lost = 0;
+    for (int i = 0; i < cJSON_GetArraySize(warn); i++) {
+        const char *w = cJSON_GetStringValue(cJSON_GetArrayItem(warn, i));
+        lost |= w && strstr(w, "engine process") && strstr(w, "lost") && strstr(w, "Unicorn");
+    }
+    cr_assert(lost, "no warning says the engine process was lost and Unicorn ran its units");
+    cJSON_Delete(rep);
+    free(out);
+    ts_out_free(&o);
+    ts_rmtree(scratch);
+}
+
 /* Three jobs: two engine processes, each of which must see its own EOF at the end (a
  * sibling holding the other's socket once kept a run from ending). */
 Test(engine_process, native_two_and_three_jobs_give_the_results_of_one, .timeout = 900)
@@ -76,8 +116,9 @@ Test(engine_process, native_two_and_three_jobs_give_the_results_of_one, .timeout
     ts_out o;
     for (int jobs = 1; jobs <= 3; jobs++) {
         ts_sh(scratch, &o,
-              "'%s' run --engine native --jobs %d --exe '%s' --modes normal,fast --no-cache "
-              "--no-coverage --explain none -q --out '%s/r%d'; echo \"exit $?\"",
+              "'%s' run --engine native --jobs %d --exe '%s' --modes normal,fast "
+              "--levels frame,entity --no-cache --no-coverage --explain none -q "
+              "--out '%s/r%d'; echo \"exit $?\"",
               ts_ff8diff(), jobs, faulty, scratch, jobs);
         cr_assert(strstr(o.out, "exit 1"), "faults fail the run: %s\n%s", o.out, o.err);
         ts_out_free(&o);
@@ -99,6 +140,23 @@ Test(engine_process, native_two_and_three_jobs_give_the_results_of_one, .timeout
         cr_assert_str_eq(hs_str(fx, "address"), hs_str(fy, "address"), "result %d", i);
     }
     cr_assert_gt(faults, 0, "the faulty build faults on some clips");
+    /* The entity level's, the speed probes' included, as one job gives them. */
+    const cJSON *ea = cJSON_GetObjectItem(a, "entity_results"),
+                *eb = cJSON_GetObjectItem(b, "entity_results");
+    cr_assert_gt(cJSON_GetArraySize(ea), 0);
+    cr_assert_eq(cJSON_GetArraySize(ea), cJSON_GetArraySize(eb));
+    for (int i = 0; i < cJSON_GetArraySize(ea); i++) {
+        char *x = cJSON_PrintUnformatted(cJSON_GetArrayItem(ea, i));
+        char *y = cJSON_PrintUnformatted(cJSON_GetArrayItem(eb, i));
+        cr_assert_str_eq(x, y, "entity result %d", i);
+        free(x);
+        free(y);
+    }
+    char *qa = cJSON_PrintUnformatted(cJSON_GetObjectItem(a, "entities"));
+    char *qb = cJSON_PrintUnformatted(cJSON_GetObjectItem(b, "entities"));
+    cr_assert_str_eq(qa, qb, "entities (speed probes)");
+    free(qa);
+    free(qb);
     cJSON_Delete(a);
     cJSON_Delete(b);
     free(d1);

@@ -166,6 +166,55 @@ Test(run_level, same_results_for_1_2_and_3_jobs)
     ts_rmtree(dir);
 }
 
+/* Every field of a file's manifest entry, as the plan described it. */
+static void same_entry(const run_file *a, const run_file *b, size_t f)
+{
+    cr_assert_str_eq(a->name, b->name, "file %zu", f);
+    cr_assert(a->bad == b->bad && a->parsed == b->parsed && a->kind == b->kind &&
+                  a->size == b->size && !strcmp(a->sha256, b->sha256),
+              "file %zu (%s): bad %d/%d parsed %d/%d kind %d/%d size %llu/%llu", f, a->name,
+              a->bad, b->bad, a->parsed, b->parsed, (int)a->kind, (int)b->kind,
+              (unsigned long long)a->size, (unsigned long long)b->size);
+    cr_assert(a->bones == b->bones && a->clips == b->clips && a->frames == b->frames &&
+                  a->scale_clips == b->scale_clips && a->long_clips == b->long_clips,
+              "file %zu (%s): its model's description differs", f, a->name);
+    cr_assert(a->error.kind == b->error.kind && !strcmp(a->error.reason, b->error.reason),
+              "file %zu (%s): errors '%s' vs '%s'", f, a->name, a->error.reason, b->error.reason);
+}
+
+/*
+ * The plan loads and describes files on as many threads as the run has
+ * jobs: each file's entry lands at its own index with what one thread
+ * finds, bad files included.
+ */
+Test(run_level, files_described_on_several_threads_as_on_one)
+{
+    char *dir = mt_small_preset();
+    ts_write_in(dir, "zz_truncated.dat", "\x01\x02\x03", 3);
+    ts_write_in(dir, "aa_garbage.dat", "not a model file at all, no sections", 36);
+    emu_image *img = mt_image("standin_mut_a.exe");
+    run_results r[2];
+    for (unsigned j = 0; j < 2; j++) {
+        run_config cfg;
+        mt_config(&cfg, dir, img, j ? 3 : 1);
+        cfg.modes = 1u << MODE_NORMAL;
+        mt_execute(&cfg, &r[j]);
+    }
+    cr_assert_gt(r[0].nfiles, 8u);
+    cr_assert_eq(r[0].nfiles, r[1].nfiles);
+    size_t bad = 0;
+    for (size_t f = 0; f < r[0].nfiles; f++) {
+        same_entry(&r[0].files[f], &r[1].files[f], f);
+        bad += r[0].files[f].bad;
+    }
+    cr_assert_geq(bad, 2u, "the truncated and the garbage file are bad");
+    same_results(&r[0], &r[1], "plan on 1 vs 3 threads");
+    for (unsigned j = 0; j < 2; j++)
+        run_results_free(&r[j]);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
 /* ---- dedup ---- */
 
 /* orig ticks of mut_a.dat in the 4 modes (clips of 3, 1, 3 frames): 10 + 14 + 8 + 10. */

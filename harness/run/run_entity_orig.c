@@ -1,0 +1,230 @@
+/*
+ * harness/run/run_entity_orig.c: the original's side of an entity unit on
+ * the worker's own engine (emu/engine/entity.h): the entity loaded (body,
+ * weapon, attach), QueueAnimation then AdvanceBy1 to the body's end call,
+ * the pose level's matrices after every call, the speed probe; and an
+ * engine process's part (remote.h): every clip of a unit sent back as raw
+ * records. Compares nothing, groups nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/engine/entity.h"
+#include "harness/run/pose_side.h"
+#include "harness/run/refside.h"
+#include "harness/run/remote.h"
+#include "harness/run/run_entity_worker.h"
+
+/* One model of the loaded entity as a pose target. */
+typedef struct ent_model {
+    emu_entity *ent;
+    emu_entity_model m;
+} ent_model;
+
+static emu_entity_file file_of(const dat_file *d)
+{
+    return (emu_entity_file){d->data, d->size, d->skel_off, d->section[DAT_SECTION_GEOMETRY],
+                             d->anim_off};
+}
+
+static int load_entity(ent_worker *ew, uint32_t e, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const res_entity *en = &ctx->res->entities[e];
+    if (!ew->ent && emu_entity_open(ew->g, &ew->ent, err) < 0) return -1;
+    if (ew->loaded == (int64_t)e) {
+        emu_entity_reset(ew->ent);
+        return 0;
+    }
+    ew->loaded = -1;
+    emu_entity_file b = file_of(ew->bd), w = {0};
+    if (ew->wd) w = file_of(ew->wd);
+    emu_attach att;
+    memcpy(att.rot, en->attach_rot, sizeof att.rot);
+    memcpy(att.trans, en->attach_trans, sizeof att.trans);
+    if (emu_entity_load(ew->ent, &b, en->weapon >= 0 ? &w : NULL, &att, err) < 0) {
+        /* err's file names the model; the run's names the file. */
+        uint32_t f = strcmp(err->file, "weapon") == 0 ? (uint32_t)en->weapon : en->body;
+        const char *name = ctx->res->files[f].name;
+        snprintf(err->file, sizeof err->file, "%s", name);
+        return -1;
+    }
+    if (ctx->pose && ew->wd) {
+        /* The slot's attach MATRIX, as the game rebuilds it from +20 and +28. */
+        ref_matrix a;
+        emu_matrix am;
+        pose_attach_matrix(ctx->pose, en->attach_rot, en->attach_trans, &a);
+        pose_matrix_to_emu(&a, &am);
+        emu_entity_set_attach(ew->ent, &am);
+    }
+    ew->loaded = e;
+    return 0;
+}
+
+static const uint8_t *model_skel(void *self, size_t *len)
+{
+    const ent_model *em = self;
+    *len = emu_entity_skeleton_size(em->ent, em->m);
+    return emu_entity_skeleton(em->ent, em->m);
+}
+static void model_set_skel(void *self, const uint8_t *skel)
+{
+    const ent_model *em = self;
+    emu_entity_set_skeleton(em->ent, em->m, skel);
+}
+static int model_build(void *self, uint32_t *ret, emu_fault *fault)
+{
+    const ent_model *em = self;
+    return emu_entity_build_matrices(em->ent, em->m, ret, fault);
+}
+static int model_world(void *self, const emu_matrix *base, emu_matrix *world, size_t cap,
+                       uint32_t *ret, emu_fault *fault)
+{
+    const ent_model *em = self;
+    return emu_entity_world_matrices(em->ent, em->m, base, world, cap, ret, fault);
+}
+
+/* Room for model k's world and placed states. */
+static int world_room(ent_worker *ew, int k, size_t len, ff_error *err)
+{
+    if (2 * len <= ew->world_cap[k]) return 0;
+    uint8_t *p = realloc(ew->world[k], 2 * len);
+    if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for world matrices");
+    ew->world[k] = p;
+    ew->world_cap[k] = 2 * len;
+    return 0;
+}
+
+/*
+ * The pose level after a call: each model's BuildBoneMatrices and world
+ * matrices under its bases (the weapon's composed with its attach matrix),
+ * as the reference side does after every call. Returns 0, 1 when the
+ * original faulted (o->fault), -1 with err (memory).
+ */
+static int pose_models(ent_worker *ew, uint64_t *calls, ff_error *err)
+{
+    static const emu_entity_model model[2] = {EMU_ENTITY_WEAPON, EMU_ENTITY_BODY};
+    for (int k = 0; k < 2; k++) {
+        ent_model em = {ew->ent, model[k]};
+        pose_target t = {&em, model_skel, model_set_skel, model_build, model_world};
+        size_t len = emu_entity_skeleton_size(ew->ent, model[k]);
+        if (!len) continue;
+        if (world_room(ew, k, len, err) < 0) return -1;
+        int emulated = 0;
+        ff_error pe;
+        ff_error_clear(&pe);
+        int rc = pose_orig_run(ew->memo, &t, ew->base[k], ew->world[k], ew->world[k] + len,
+                               &emulated, &ew->ao.fault, &pe);
+        if (pe.kind != FF_E_OK) {
+            *err = pe; /* memory, not the original's doing */
+            return -1;
+        }
+        *calls += emulated ? 3 : 0;
+        if (rc < 0) return 1;
+    }
+    return 0;
+}
+
+/* One call's rows; 1 when the original faulted in its pose routines. */
+static int push_call(ent_worker *ew, uint32_t ret, uint64_t *calls, ff_error *err)
+{
+    ent_trace *t = &ew->ao.t;
+    int pose = ew->ctx->pose != NULL, rc = pose ? pose_models(ew, calls, err) : 0;
+    if (rc) return rc;
+    size_t wl = emu_entity_skeleton_size(ew->ent, EMU_ENTITY_WEAPON);
+    size_t bl = emu_entity_skeleton_size(ew->ent, EMU_ENTITY_BODY);
+    if (t->armed) {
+        field_state w = {.cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_WEAPON),
+                         .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_WEAPON),
+                         .world = pose ? ew->world[0] : NULL,
+                         .placed = pose ? ew->world[0] + wl : NULL};
+        if (trace_push_state(&t->weapon, &w, err) < 0) return -1;
+    }
+    field_state b = {.ret = (int32_t)ret,
+                     .cmd = emu_entity_cmd(ew->ent, EMU_ENTITY_BODY),
+                     .skel = emu_entity_skeleton(ew->ent, EMU_ENTITY_BODY),
+                     .world = pose ? ew->world[1] : NULL,
+                     .placed = pose ? ew->world[1] + bl : NULL};
+    return trace_push_state(&t->body, &b, err);
+}
+
+int ent_orig_clip(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    const res_entity *en = &ctx->res->entities[u->entity];
+    const dat_file *bd = ew->bd;
+    if (!ew->g) return ff_error_set(err, FF_E_USAGE, bd->name, -1, "no executable to emulate");
+    if (load_entity(ew, u->entity, err) < 0) return -1;
+    ent_outcome *o = &ew->ao;
+    o->faulted = 0;
+    ent_trace_clear(&o->t, en->weapon >= 0, &ctx->fields, bd->bones,
+                    ew->wd ? ew->wd->bones : 0);
+    uint32_t ret = 0;
+    emu_entity_speed sp = run_entity_emu_speed(run_entity_unit_status(u));
+    int rc = emu_entity_queue(ew->ent, &sp, mode_flags(u->mode), (int16_t)clip, &ret, &o->fault);
+    uint64_t calls = 1;
+    while (rc == 0) {
+        int pushed = push_call(ew, ret, &calls, err);
+        if (pushed < 0) return -1;
+        if (pushed > 0) {
+            rc = -1; /* the original faulted in its pose routines */
+            break;
+        }
+        if (ret == 1 || o->t.body.n >= REFSIDE_MAX_TICKS) break;
+        rc = emu_entity_advance(ew->ent, &ret, &o->fault);
+        calls++;
+    }
+    if (rc < 0) {
+        o->faulted = 1;
+        ew->loaded = -1; /* reloaded next time, as after a frame-level fault */
+    }
+    if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->emulated_calls, calls);
+    return 0;
+}
+
+int ent_orig_probe(ent_worker *ew, const run_unit *u, uint8_t b[ENT_PROBE_BYTES])
+{
+    ff_error e;
+    if (!ew->g || load_entity(ew, u->entity, &e) < 0) return -1;
+    int rc = 0;
+    if (run_entity_probe_orig(ew->ctx, u, ew->ent) < 0) {
+        ew->loaded = -1; /* reloaded next time */
+        rc = 1;
+    }
+    run_entity_probe_bytes(ew->ctx, u, b);
+    return rc;
+}
+
+int run_entity_authority(ent_worker *ew, const run_unit *u, remote_sink *out, uint32_t *nclips,
+                         ff_error *err)
+{
+    const res_entity *en = &ew->ctx->res->entities[u->entity];
+    ff_error held;
+    *nclips = 0;
+    sb_reset(&out->raw);
+    if (remote_sink_room(out, en->clips ? en->clips : 1, err) < 0) return -1;
+    int hold = ent_unit_hold(ew, u, &held);
+    if (hold < 0 && held.kind == FF_E_NOMEM) {
+        *err = held;
+        return -1;
+    }
+    for (uint32_t c = 0; c < en->clips; c++) {
+        ff_error *aerr = &out->errors[c];
+        ff_error_clear(aerr);
+        int got = hold < 0 ? (*aerr = held, -1) : ent_orig_clip(ew, u, c, aerr);
+        if (got < 0 && aerr->kind == FF_E_NOMEM) {
+            *err = *aerr;
+            ent_unit_release(ew, u);
+            return -1;
+        }
+        out->ok[c] = got == 0;
+        out->src[c] = RES_SRC_EMULATED;
+        if (got == 0) ent_outcome_append(&out->raw, c, &ew->ao);
+        *nclips = c + 1;
+    }
+    out->probed = hold == 0 && ent_orig_probe(ew, u, out->probe) >= 0;
+    if (hold == 0) ent_unit_release(ew, u);
+    if (out->raw.failed) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    return 0;
+}
