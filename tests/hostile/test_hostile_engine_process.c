@@ -9,6 +9,7 @@
  * whose shadow memory lies below 4 GiB).
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,36 +24,36 @@ static void need_native(void)
         cr_skip_test("the native engine cannot run here: %s", err.reason);
 }
 
-Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_compared,
-     .timeout = 900)
+/*
+ * Runs ff8diff with args (a native run with 2 jobs, its report in scratch/r)
+ * and kills its engine process once that has worked: 10 ticks of CPU time in
+ * /proc/PID/stat (a state, not a clock), long before its units are done.
+ * Every child is looked at each time round: the native probe is a
+ * short-lived child too, and the first one found may be it. Asserts one was
+ * killed and the run passed.
+ */
+static void run_and_kill_the_engine_process(const char *scratch, const char *args)
 {
-    need_native();
-    char *scratch = ts_tempdir();
-    char *x87 = hs_standin("standin_x87.exe");
     ts_out o;
-    /* The pose level on the x87 build: seconds of work natively, the engine process
-     * starting after the pose search. Killed once it has worked (10 ticks of CPU time
-     * in /proc/PID/stat: a state, not a clock), long before its units are done. Every
-     * child is looked at each time round: the native probe is a short-lived child too,
-     * and the first one found may be it. */
     ts_sh(scratch, &o,
-          "'%s' run --engine native --jobs 2 --exe '%s' --preset vanilla --modes normal "
-          "--levels frame,pose --no-cache --no-coverage --explain none -q --out '%s/r' & "
+          "'%s' run --engine native --jobs 2 %s --no-cache --no-coverage --explain none -q "
+          "--out '%s/r' & "
           "pid=$!; killed=; for i in $(seq 20000); do "
           "for c in $(pgrep -P $pid); do "
           "t=$(awk '{print $14}' /proc/$c/stat 2>/dev/null); "
           "[ \"${t:-0}\" -ge 10 ] && kill -9 $c 2>/dev/null && killed=$c && break; done; "
           "[ -n \"$killed\" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.01; done; "
           "wait $pid; echo \"exit $? killed ${killed:-none}\"",
-          ts_ff8diff(), x87, scratch);
+          ts_ff8diff(), args, scratch);
     cr_assert(!strstr(o.out, "killed none"),
               "no engine process had worked 10 ticks before the run ended: %s\n%s", o.out, o.err);
     cr_assert(strstr(o.out, "exit 0"), "the run did not pass: %s\n%s", o.out, o.err);
-    char *out = ts_path(scratch, "r");
-    cJSON *rep = hs_report(out);
-    const cJSON *totals = cJSON_GetObjectItem(rep, "totals");
-    cr_assert_gt(hs_num(totals, "comparisons"), 1000);
-    cr_assert_eq(hs_num(totals, "comparisons"), hs_num(totals, "match"));
+    ts_out_free(&o);
+}
+
+/* Asserts report.json's warnings say an engine process was lost and Unicorn ran its units. */
+static void says_it_was_lost(const cJSON *rep)
+{
     const cJSON *warn = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "run"), "warnings");
     int lost = 0;
     for (int i = 0; i < cJSON_GetArraySize(warn); i++) {
@@ -60,9 +61,36 @@ Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_c
         lost |= w && strstr(w, "engine process") && strstr(w, "lost") && strstr(w, "Unicorn");
     }
     cr_assert(lost, "no warning says the engine process was lost and Unicorn ran its units");
+}
+
+/* scratch/r's report: over 1000 comparisons of the level (entity or frame), every one a
+ * match, and the loss said. */
+static void every_clip_matched_and_the_loss_said(const char *scratch, int entity)
+{
+    char *out = ts_path(scratch, "r");
+    cJSON *rep = hs_report(out);
+    const cJSON *t = cJSON_GetObjectItem(rep, "totals");
+    if (entity) t = cJSON_GetObjectItem(t, "entity");
+    cr_assert_gt(hs_num(t, "comparisons"), 1000);
+    cr_assert_eq(hs_num(t, "comparisons"), hs_num(t, "match"));
+    says_it_was_lost(rep);
     cJSON_Delete(rep);
     free(out);
-    ts_out_free(&o);
+}
+
+Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_compared,
+     .timeout = 900)
+{
+    need_native();
+    char *scratch = ts_tempdir();
+    char *x87 = hs_standin("standin_x87.exe");
+    char args[4096];
+    /* The pose level on the x87 build: seconds of work natively, the engine process
+     * starting after the pose search. */
+    snprintf(args, sizeof args, "--exe '%s' --preset vanilla --modes normal --levels frame,pose",
+             x87);
+    run_and_kill_the_engine_process(scratch, args);
+    every_clip_matched_and_the_loss_said(scratch, 0);
     free(x87);
     ts_rmtree(scratch);
 }
@@ -74,35 +102,8 @@ Test(engine_process, entity_units_run_in_the_engine_process_and_survive_its_loss
 {
     need_native();
     char *scratch = ts_tempdir();
-    ts_out o;
-    ts_sh(scratch, &o,
-          "'%s' run --engine native --jobs 2 --preset vanilla --levels entity "
-          "--no-cache --no-coverage --explain none -q --out '%s/r' & "
-          "pid=$!; killed=; for i in $(seq 20000); do "
-          "for c in $(pgrep -P $pid); do "
-          "t=$(awk '{print $14}' /proc/$c/stat 2>/dev/null); "
-          "[ \"${t:-0}\" -ge 10 ] && kill -9 $c 2>/dev/null && killed=$c && break; done; "
-          "[ -n \"$killed\" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.01; done; "
-          "wait $pid; echo \"exit $? killed ${killed:-none}\"",
-          ts_ff8diff(), scratch);
-    cr_assert(!strstr(o.out, "killed none"),
-              "no engine process had worked 10 ticks before the run ended: %s\n%s", o.out, o.err);
-    cr_assert(strstr(o.out, "exit 0"), "the run did not pass: %s\n%s", o.out, o.err);
-    char *out = ts_path(scratch, "r");
-    cJSON *rep = hs_report(out);
-    const cJSON *ent = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "totals"), "entity");
-    cr_assert_gt(hs_num(ent, "comparisons"), 1000);
-    cr_assert_eq(hs_num(ent, "comparisons"), hs_num(ent, "match"));
-    const cJSON *warn = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "run"), "warnings");
-    int lost = 0;
-    for (int i = 0; i < cJSON_GetArraySize(warn); i++) {
-        const char *w = cJSON_GetStringValue(cJSON_GetArrayItem(warn, i));
-        lost |= w && strstr(w, "engine process") && strstr(w, "lost") && strstr(w, "Unicorn");
-    }
-    cr_assert(lost, "no warning says the engine process was lost and Unicorn ran its units");
-    cJSON_Delete(rep);
-    free(out);
-    ts_out_free(&o);
+    run_and_kill_the_engine_process(scratch, "--preset vanilla --levels entity");
+    every_clip_matched_and_the_loss_said(scratch, 1);
     ts_rmtree(scratch);
 }
 
