@@ -271,7 +271,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--keep-matrices")) keep_matrices = 1;
         else if (!strcmp(argv[i], "--pose")) pose = 1;
         else if (!strcmp(argv[i], "--no-leaf")) leaf = 0;
-        else if (!strcmp(argv[i], "--entity")) entity = 1;
+        else if (!strcmp(argv[i], "--entity"))
+            entity = 1;
         else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
             ++i;
             engine = !strcmp(argv[i], "native")    ? emu_engine_ops(EMU_ENGINE_NATIVE)
@@ -283,9 +284,10 @@ int main(int argc, char **argv)
             }
         }
         else {
-            fprintf(stderr, "usage: bench_harness [--corpus DIR] [--preset NAME] [--standin EXE] "
-                            "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--entity] [--repeat N] "
-                            "[--engine unicorn|native]\n");
+            fprintf(stderr,
+                    "usage: bench_harness [--corpus DIR] [--preset NAME] [--standin EXE] "
+                    "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--entity] [--repeat N] "
+                    "[--engine unicorn|native]\n");
             return 2;
         }
     }

@@ -435,6 +435,7 @@ typedef struct run_totals {
      * to differ from the emulator there (emulation vs hardware) */
     uint64_t engines[RES_ENG__COUNT];
     uint64_t x87_measured;
+    uint64_t entity_engines[RES_ENG__COUNT]; /* the entity level's clips by res_eng */
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */

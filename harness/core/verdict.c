@@ -28,14 +28,16 @@ static const struct {
 uint64_t verdict_entity_failures(const run_totals *t)
 {
     return res_status_sum(t->entity_by_status, RES_SHARE_DIFF) +
-           res_status_sum(t->entity_by_status, RES_SHARE_BAD) + t->queue_mismatches;
+           res_status_sum(t->entity_by_status, RES_SHARE_BAD) + t->queue_mismatches +
+           t->entity_engines[RES_ENG_DISAGREE];
 }
 
 verdict verdict_decide(const run_totals *t, int interrupted)
 {
     uint64_t differences = res_status_sum(t->by_status, RES_SHARE_DIFF) + t->leaf_mismatches +
                            t->leaf_faults + res_status_sum(t->entity_by_status, RES_SHARE_DIFF) +
-                           t->queue_mismatches + t->engines[RES_ENG_DISAGREE];
+                           t->queue_mismatches + t->engines[RES_ENG_DISAGREE] +
+                           t->entity_engines[RES_ENG_DISAGREE];
     uint64_t bad = res_status_sum(t->by_status, RES_SHARE_BAD) +
                    res_status_sum(t->entity_by_status, RES_SHARE_BAD);
     if (differences) return VERDICT_BY_DIFFERENCES;

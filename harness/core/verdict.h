@@ -80,7 +80,8 @@ int verdict_result_from_name(const char *name);
  */
 int verdict_exit_code(verdict v, int interrupt_signal);
 
-/* Entity mismatches, faults, clips not decoded and bad inputs (the entity level's share of a FAIL). */
+/* Entity mismatches, faults, clips not decoded, bad inputs, speed probes that differ and
+ * clips the two engines disagree on (the entity level's share of a FAIL). */
 uint64_t verdict_entity_failures(const run_totals *t);
 
 #endif

@@ -15,37 +15,6 @@
 #include "harness/version.h"
 #include "ref/readlog.h"
 
-/* --engine both: one clip on the two engines. */
-static cJSON *both_json(const res_both *e)
-{
-    cJSON *o = cJSON_CreateObject();
-    char hex[16];
-    json_add_str(o, "state", res_eng_name(e->state));
-    cJSON_AddNumberToObject(o, "cells", (double)e->cells);
-    cJSON_AddItemToObject(o, "fault_first", json_str_or_null(e->fault_first != EMU_FAULT_NONE
-                                                                 ? emu_fault_name(e->fault_first)
-                                                                 : NULL));
-    cJSON_AddItemToObject(o, "fault_second",
-                          json_str_or_null(e->fault_second != EMU_FAULT_NONE
-                                               ? emu_fault_name(e->fault_second)
-                                               : NULL));
-    if (e->fault_first != EMU_FAULT_NONE || e->fault_second != EMU_FAULT_NONE) {
-        snprintf(hex, sizeof hex, "0x%x", e->eip_first);
-        json_add_str(o, "eip_first", hex);
-        snprintf(hex, sizeof hex, "0x%x", e->eip_second);
-        json_add_str(o, "eip_second", hex);
-    }
-    if (e->state == RES_ENG_X87 || (e->state == RES_ENG_DISAGREE && e->cells)) {
-        char name[64];
-        cJSON *d = cJSON_AddObjectToObject(o, "first_difference");
-        cJSON_AddNumberToObject(d, "tick", (double)e->div.tick);
-        json_add_str(d, "field", field_name(e->div.field, e->div.bone, name, sizeof name));
-        cJSON_AddNumberToObject(d, "first", e->div.ref);
-        cJSON_AddNumberToObject(d, "second", e->div.orig);
-    }
-    return o;
-}
-
 static cJSON *engines_totals_json(const run_results *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -78,7 +47,8 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     if (r->expl) cJSON_AddItemToObject(o, "explanation", report_json_explain(r->expl, 0));
     cJSON_AddItemToObject(o, "cells", report_cells_json(r->cells));
     cJSON_AddItemToObject(o, "fault", json_fault(r->fault));
-    if (r->eng.state != RES_ENG_NONE) cJSON_AddItemToObject(o, "engines", both_json(&r->eng));
+    if (r->eng.state != RES_ENG_NONE)
+        cJSON_AddItemToObject(o, "engines", report_json_both(&r->eng));
     cJSON_AddItemToObject(o, "error", report_json_error(r->error));
     report_fields_result_json(o, res, r);
     return o;

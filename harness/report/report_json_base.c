@@ -91,3 +91,35 @@ cJSON *report_json_ints(const int32_t *v, size_t n)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
     return a;
 }
+
+cJSON *report_json_both(const res_both *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    char hex[16];
+    json_add_str(o, "state", res_eng_name(e->state));
+    cJSON_AddNumberToObject(o, "cells", (double)e->cells);
+    cJSON_AddItemToObject(
+        o, "fault_first",
+        json_str_or_null(e->fault_first != EMU_FAULT_NONE ? emu_fault_name(e->fault_first) : NULL));
+    cJSON_AddItemToObject(o, "fault_second",
+                          json_str_or_null(e->fault_second != EMU_FAULT_NONE
+                                               ? emu_fault_name(e->fault_second)
+                                               : NULL));
+    if (e->fault_first != EMU_FAULT_NONE || e->fault_second != EMU_FAULT_NONE) {
+        snprintf(hex, sizeof hex, "0x%x", e->eip_first);
+        json_add_str(o, "eip_first", hex);
+        snprintf(hex, sizeof hex, "0x%x", e->eip_second);
+        json_add_str(o, "eip_second", hex);
+    }
+    if (e->state == RES_ENG_X87 || (e->state == RES_ENG_DISAGREE && e->cells)) {
+        char name[64];
+        cJSON *d = cJSON_AddObjectToObject(o, "first_difference");
+        cJSON_AddNumberToObject(d, "tick", (double)e->div.tick);
+        if (e->div.model != FIELD_MODEL_NONE)
+            json_add_str(d, "model", field_model_name(e->div.model));
+        json_add_str(d, "field", field_name(e->div.field, e->div.bone, name, sizeof name));
+        cJSON_AddNumberToObject(d, "first", e->div.ref);
+        cJSON_AddNumberToObject(d, "second", e->div.orig);
+    }
+    return o;
+}

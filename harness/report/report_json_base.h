@@ -1,7 +1,7 @@
 /*
  * harness/report/report_json_base.h: the pieces report.json's builders
  * share (report_json.c, report_json_entity.c, report_json_causes.c): an
- * error, a divergence, an array of ints. Internal to harness/report; the
+ * error, a divergence, a clip on both engines, an array of ints. Internal to harness/report; the
  * pieces the trace-set manifest shares (strings, hex, a fault, the run's
  * identity) are harness/core/json_out.h's.
  */
@@ -23,6 +23,9 @@ cJSON *report_json_error(const ff_error *e);
  * model), with the stream window around the value's read.
  */
 cJSON *report_json_divergence(const clip_result *r);
+/* --engine both: one clip on the two engines (its first difference's model named at the
+ * entity level). */
+cJSON *report_json_both(const res_both *e);
 /* An array of n ints. */
 cJSON *report_json_ints(const int32_t *v, size_t n);
 

@@ -134,6 +134,8 @@ static cJSON *result_json(const run_results *r, size_t i)
         cJSON_AddNullToObject(o, "cause");
     cJSON_AddItemToObject(o, "divergence", div);
     cJSON_AddItemToObject(o, "fault", json_fault(c->fault));
+    if (c->eng.state != RES_ENG_NONE)
+        cJSON_AddItemToObject(o, "engines", report_json_both(&c->eng));
     cJSON_AddItemToObject(o, "error", report_json_error(c->error));
     return o;
 }
@@ -163,6 +165,9 @@ cJSON *report_json_entity_totals(const run_results *r)
         cJSON_AddNumberToObject(src, res_source_name((res_source)s),
                                 (double)t->entity_by_source[s]);
     cJSON_AddNumberToObject(o, "queue_mismatches", (double)t->queue_mismatches);
+    cJSON *eng = cJSON_AddObjectToObject(o, "engines");
+    for (int k = 0; k < RES_ENG__COUNT; k++)
+        cJSON_AddNumberToObject(eng, res_eng_name((res_eng)k), (double)t->entity_engines[k]);
     /* The modes QueueAnimation can produce, those run; those it cannot, and why. */
     cJSON *can = cJSON_AddArrayToObject(o, "modes_possible");
     cJSON *ran = cJSON_AddArrayToObject(o, "modes");

@@ -72,6 +72,13 @@ int report_render_summary(const cJSON *report, strbuf *out)
                   (unsigned long long)t.entity_by_status[RES_MISMATCH],
                   (unsigned long long)t.entity_by_status[RES_FAULT],
                   (unsigned long long)t.entity_by_status[RES_BAD_INPUT]);
+    uint64_t ent_both = t.entity_engines[RES_ENG_AGREE] + t.entity_engines[RES_ENG_X87] +
+                        t.entity_engines[RES_ENG_DISAGREE];
+    if (ent_both)
+        sb_printf(out, ", on both engines %llu: %llu agree, %llu disagree, %llu x87",
+                  (unsigned long long)ent_both, (unsigned long long)t.entity_engines[RES_ENG_AGREE],
+                  (unsigned long long)t.entity_engines[RES_ENG_DISAGREE],
+                  (unsigned long long)t.entity_engines[RES_ENG_X87]);
     if (t.queue_mismatches)
         sb_printf(out, ", %llu speed probes differing (QueueAnimation's speed from the status)",
                   (unsigned long long)t.queue_mismatches);

@@ -101,6 +101,9 @@ void rv_totals(const cJSON *report, run_totals *t)
     t->queue_mismatches = rv_u64(e, "queue_mismatches", 0);
     const cJSON *g = rv_obj(o, "engines");
     for (int k = 0; k < RES_ENG__COUNT; k++) t->engines[k] = rv_u64(g, res_eng_name((res_eng)k), 0);
+    const cJSON *eg = rv_obj(e, "engines");
+    for (int k = 0; k < RES_ENG__COUNT; k++)
+        t->entity_engines[k] = rv_u64(eg, res_eng_name((res_eng)k), 0);
 }
 
 int rv_verdict(const cJSON *report, verdict *v)

@@ -39,8 +39,8 @@ typedef struct remote_unit {
     const uint8_t *raw;      /* outcome records of the clips ok, in clip order */
     size_t raw_len;
     uint64_t emulated_calls, memo_misses, memo_hits;
-    int probed;              /* an entity unit: probe holds the original's speed probe */
-    const uint8_t *probe;    /* ENT_PROBE_BYTES (run_entity.h) */
+    int probed;           /* an entity unit: probe holds the original's speed probe */
+    const uint8_t *probe; /* ENT_PROBE_BYTES (run_entity.h) */
 } remote_unit;
 
 /*

@@ -43,7 +43,7 @@ static void fail(run_ctx *ctx, const ff_error *err)
 typedef struct thread_arg {
     run_ctx *ctx;
     worker *w;
-    int no_leaf; /* a worker with an engine process: frame and entity chains (remote.h) */
+    int no_leaf;         /* a worker with an engine process: frame and entity chains (remote.h) */
     atomic_uchar *taken; /* with engine processes: chains taken, one flag each; NULL: none */
 } thread_arg;
 

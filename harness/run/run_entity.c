@@ -21,8 +21,7 @@
 #include "harness/run/remote.h"
 #include "harness/run/run_entity_worker.h"
 
-ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, ent_fetch_fn fetch,
-                                  void *arg, ff_error *err)
+ent_worker *run_entity_worker_new(run_ctx *ctx, const ent_engines *e, ff_error *err)
 {
     ent_worker *ew = calloc(1, sizeof *ew);
     if (!ew) {
@@ -30,13 +29,18 @@ ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, en
         return NULL;
     }
     ew->ctx = ctx;
-    ew->g = g;
-    ew->memo = memo;
-    ew->fetch = fetch;
-    ew->fetch_arg = arg;
-    ew->loaded = -1;
+    ew->side[0].g = e->g;
+    ew->side[0].memo = e->memo;
+    ew->side[1].g = e->g2;
+    ew->side[1].memo = e->memo2;
+    ew->fetch = e->fetch;
+    ew->fetch_arg = e->arg;
+    ew->fetch_second = e->fetch_second;
+    for (int k = 0; k < 2; k++) {
+        ew->side[k].loaded = -1;
+        ent_outcome_init(&ew->side[k].ao);
+    }
     ent_trace_init(&ew->rt);
-    ent_outcome_init(&ew->ao);
     sb_init(&ew->blob);
     sb_init(&ew->rec);
     return ew;
@@ -44,21 +48,25 @@ ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, en
 
 void run_entity_worker_engine(ent_worker *ew, emu_game *g, pose_memo *memo)
 {
-    ew->g = g;
-    ew->memo = memo;
-    ew->fetch = NULL;
+    if (!ew->fetch_second) {
+        ew->side[0].g = g;
+        ew->side[0].memo = memo;
+    }
+    ew->fetch = NULL; /* the second engine's process, lost: not compared from here */
 }
 
 void run_entity_worker_free(ent_worker *ew)
 {
     if (!ew) return;
-    emu_entity_close(ew->ent);
-    for (int m = 0; m < 2; m++) {
-        free(ew->skel[m]);
-        free(ew->world[m]);
+    for (int k = 0; k < 2; k++) {
+        emu_entity_close(ew->side[k].ent);
+        for (int m = 0; m < 2; m++)
+            free(ew->side[k].world[m]);
+        ent_outcome_free(&ew->side[k].ao);
     }
+    for (int m = 0; m < 2; m++)
+        free(ew->skel[m]);
     ent_trace_free(&ew->rt);
-    ent_outcome_free(&ew->ao);
     sb_free(&ew->blob);
     sb_free(&ew->rec);
     free(ew);
@@ -71,9 +79,10 @@ typedef struct ent_io {
     size_t raw_len, raw_pos;
     int raw_ok;
     res_source raw_src;
-    int rem_ok;       /* the clips come from the worker's engine process (rem) */
+    int rem_ok;    /* the clips come from the worker's engine process (rem) */
+    int second_ok; /* --engine both: the second engine's clips come from rem */
     remote_unit rem;
-    size_t rem_pos;   /* ... the next of its records */
+    size_t rem_pos; /* ... the next of its records */
 } ent_io;
 
 static void take_raw(ent_io *io, const uint8_t *packed, size_t len, const char *key, res_source src)
@@ -126,7 +135,7 @@ static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t cli
     const res_entity *en = &ctx->res->entities[u->entity];
     if (ctx->cfg->traces_dir) {
         *src = RES_SRC_TRACES;
-        return ent_files_authority(&io->files, ctx, en, clip, &ew->ao, aerr) == 0;
+        return ent_files_authority(&io->files, ctx, en, clip, &ew->side[0].ao, aerr) == 0;
     }
     if (io->rem_ok) {
         const remote_unit *rem = &io->rem;
@@ -136,7 +145,7 @@ static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t cli
             return 0;
         }
         if (clip < rem->nclips && ent_outcome_next(rem->raw, rem->raw_len, &io->rem_pos, clip,
-                                                   en->weapon >= 0, &ew->ao, aerr) == 1) {
+                                                   en->weapon >= 0, &ew->side[0].ao, aerr) == 1) {
             *src = (res_source)rem->src[clip];
             return 1;
         }
@@ -145,18 +154,51 @@ static int authority(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t cli
                -1;
     }
     if (io->raw_ok) {
-        if (ent_outcome_next(io->raw, io->raw_len, &io->raw_pos, clip, en->weapon >= 0, &ew->ao,
-                             aerr) == 1) {
+        if (ent_outcome_next(io->raw, io->raw_len, &io->raw_pos, clip, en->weapon >= 0,
+                             &ew->side[0].ao, aerr) == 1) {
             *src = io->raw_src;
             return 1;
         }
         io->raw_ok = 0; /* damaged or incomplete: emulate the rest */
     }
     *src = RES_SRC_EMULATED;
-    if (ent_orig_clip(ew, u, clip, aerr) == 0) return 1;
+    if (ent_orig_clip(ew, &ew->side[0], u, clip, aerr) == 0) return 1;
     if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
     *err = *aerr;
     return -1;
+}
+
+/*
+ * --engine both: clip's original side on the second engine (in-process, or
+ * from the engine process's answer) compared with the run's engine's into
+ * r->eng. Returns 0 (not compared where the second cannot run it), or -1
+ * with err (memory, or an answer that does not hold it).
+ */
+static int second_side(ent_worker *ew, const run_unit *u, ent_io *io, uint32_t clip, clip_result *r,
+                       ff_error *err)
+{
+    const res_entity *en = &ew->ctx->res->entities[u->entity];
+    ent_side *sd = &ew->side[1];
+    ff_error aerr;
+    ff_error_clear(&aerr);
+    if (io->second_ok) {
+        const remote_unit *rem = &io->rem;
+        if (clip >= rem->nclips || !rem->ok[clip]) return 0; /* its input: not compared */
+        if (ent_outcome_next(rem->raw, rem->raw_len, &io->rem_pos, clip, en->weapon >= 0, &sd->ao,
+                             &aerr) != 1)
+            return ff_error_set(err, FF_E_INTERNAL, ew->ctx->res->files[en->body].name, -1,
+                                "the engine process sent no record of anim %u", clip);
+    } else if (sd->g) {
+        if (ent_orig_clip(ew, sd, u, clip, &aerr) < 0) {
+            if (aerr.kind != FF_E_NOMEM) return 0;
+            *err = aerr;
+            return -1;
+        }
+    } else {
+        return 0; /* no second engine (its process was lost): not compared */
+    }
+    ent_both_compare(&ew->side[0].ao, &sd->ao, &r->eng);
+    return 0;
 }
 
 /* ---- one clip's record ---- */
@@ -209,7 +251,7 @@ static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
     if (en->weapon < 0 || (er->r.status != RES_MATCH && er->r.status != RES_MISMATCH)) return 0;
     uint64_t rank = ((uint64_t)(er->r.status != RES_MISMATCH) << 62) | idx;
     if (rank >= ctx->ent->plot_rank[er->entity]) return 0;
-    size_t rn = cand_ok ? ew->rt.body.n : 0, on = auth_ok ? ew->ao.t.body.n : 0;
+    size_t rn = cand_ok ? ew->rt.body.n : 0, on = auth_ok ? ew->side[0].ao.t.body.n : 0;
     size_t n = rn > on ? rn : on;
     if (n > RES_SERIES_MAX) n = RES_SERIES_MAX;
     for (int k = 0; k < 3; k++) {
@@ -219,7 +261,7 @@ static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
             free(b);
             return -1;
         }
-        capture_axis(&en->offset[k], &ew->rt, rn, &ew->ao.t, on, k, a, b, n);
+        capture_axis(&en->offset[k], &ew->rt, rn, &ew->side[0].ao.t, on, k, a, b, n);
     }
     ctx->ent->plot_rank[er->entity] = rank;
     en->plot_clip = er->r.clip;
@@ -236,7 +278,7 @@ static int file_result(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
     int rc = 0;
     if (r->status == RES_MISMATCH)
         rc = group_add_entity(ctx->res, idx, ent_trace_model_c(&ew->rt, r->div.model),
-                              ent_trace_model_c(&ew->ao.t, r->div.model));
+                              ent_trace_model_c(&ew->side[0].ao.t, r->div.model));
     if (rc == 0) rc = offer_plot(ew, idx, cand_ok, auth_ok);
     pthread_mutex_unlock(&ctx->lock);
     return rc;
@@ -253,13 +295,20 @@ static int classify(ent_worker *ew, size_t idx, int cand_ok, const ff_error *can
     const char *name = ctx->res->files[en->body].name;
     run_progress *p = ctx->cfg->progress;
     if (cand_ok && ew->rt.armed) er->weapon_end_ref = ent_weapon_end(&ew->rt.weapon);
-    if (auth_ok && ew->ao.t.armed) er->weapon_end_orig = ent_weapon_end(&ew->ao.t.weapon);
-    run_sides sides = {name,    src,     (uint32_t)ew->rt.body.n, (uint32_t)ew->ao.t.body.n,
-                       cand_ok, auth_ok, cand_err,                auth_err,
-                       ew->ao.faulted ? &ew->ao.fault : NULL};
+    if (auth_ok && ew->side[0].ao.t.armed)
+        er->weapon_end_orig = ent_weapon_end(&ew->side[0].ao.t.weapon);
+    run_sides sides = {name,
+                       src,
+                       (uint32_t)ew->rt.body.n,
+                       (uint32_t)ew->side[0].ao.t.body.n,
+                       cand_ok,
+                       auth_ok,
+                       cand_err,
+                       auth_err,
+                       ew->side[0].ao.faulted ? &ew->side[0].ao.fault : NULL};
     int decided = run_result_sides(ctx, r, &sides, err);
     if (decided) return decided < 0 ? -1 : 0;
-    if (ent_cmp(&ew->rt, &ew->ao.t, &r->div) == 0) {
+    if (ent_cmp(&ew->rt, &ew->side[0].ao.t, &r->div) == 0) {
         r->status = RES_MATCH;
     } else {
         r->status = RES_MISMATCH;
@@ -343,7 +392,8 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
             close_io(&io);
             return -1;
         }
-        io.rem_ok = f == 0;
+        io.rem_ok = f == 0 && !ew->fetch_second;
+        io.second_ok = f == 0 && ew->fetch_second;
     }
     /* Outcomes kept for the cache and the followers, unless they came from there. */
     int from_raw = io.raw_ok, keep = !from_raw && !cfg->traces_dir && (cfg->cache || u->eleader);
@@ -366,8 +416,13 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
             break;
         }
         emulated |= src == RES_SRC_EMULATED;
-        if (auth == 1 && keep) ent_outcome_append(&ew->blob, c, &ew->ao);
-        if (auth == 1 && cfg->record_dir) ent_files_write(&ew->rec, ctx, u, c, &ew->ao.t);
+        if (auth == 1 && cfg->second && !cfg->traces_dir &&
+            second_side(ew, u, &io, c, &ctx->res->entity_results[u->first + c].r, err) < 0) {
+            rc = -1;
+            break;
+        }
+        if (auth == 1 && keep) ent_outcome_append(&ew->blob, c, &ew->side[0].ao);
+        if (auth == 1 && cfg->record_dir) ent_files_write(&ew->rec, ctx, u, c, &ew->side[0].ao.t);
         if (classify(ew, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, err) < 0) rc = -1;
         if (cfg->progress) atomic_fetch_add(&cfg->progress->clips_done, 1);
     }

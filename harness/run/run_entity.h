@@ -127,13 +127,21 @@ struct remote_unit;
  */
 typedef int (*ent_fetch_fn)(void *arg, const run_unit *u, struct remote_unit *out, ff_error *err);
 /*
- * g: the worker's engine (NULL without an executable, or while fetch
- * answers); memo: the worker's pose memo (the pose level on an executable;
- * NULL otherwise); fetch (with arg): where the original's side comes from
- * when not emulated on g, NULL: g.
+ * Where a worker's entity units get the original's side: g, the worker's
+ * engine (NULL without an executable, or while fetch answers for it), with
+ * memo, its pose memo (the pose level on an executable; NULL otherwise);
+ * --engine both's second engine in-process (g2, memo2; NULL: none, or
+ * fetch's); fetch (with arg): the worker's engine process, NULL: none;
+ * fetch_second: it answers for the second engine, not the run's.
  */
-ent_worker *run_entity_worker_new(run_ctx *ctx, emu_game *g, pose_memo *memo, ent_fetch_fn fetch,
-                                  void *arg, ff_error *err);
+typedef struct ent_engines {
+    emu_game *g, *g2;
+    pose_memo *memo, *memo2;
+    ent_fetch_fn fetch;
+    void *arg;
+    int fetch_second;
+} ent_engines;
+ent_worker *run_entity_worker_new(run_ctx *ctx, const ent_engines *e, ff_error *err);
 /* From here the original's side runs on g (fetch's process was lost). */
 void run_entity_worker_engine(ent_worker *ew, emu_game *g, pose_memo *memo);
 void run_entity_worker_free(ent_worker *ew);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/path.h"
+#include "harness/run/both.h"
 #include "harness/traces/traceset.h"
 
 /* ---- outcomes ---- */
@@ -33,6 +34,27 @@ static void view(orig_outcome *v, const trace *tr, int faulted, const emu_fault 
     v->t = *tr;
     v->faulted = faulted;
     if (faulted) v->fault = *fault;
+}
+
+void ent_both_compare(const ent_outcome *a, const ent_outcome *b, res_both *out)
+{
+    orig_outcome x, y;
+    view(&x, &a->t.body, a->faulted, &a->fault);
+    view(&y, &b->t.body, b->faulted, &b->fault);
+    both_compare(&x, &y, out);
+    out->div.model = a->t.armed ? FIELD_MODEL_BODY : FIELD_MODEL_NONE;
+    if (!a->t.armed) return;
+    res_both w;
+    view(&x, &a->t.weapon, 0, NULL);
+    view(&y, &b->t.weapon, 0, NULL);
+    both_compare(&x, &y, &w);
+    if (w.state == RES_ENG_AGREE) return;
+    out->cells += w.cells;
+    if (out->state == RES_ENG_AGREE) {
+        out->div = w.div; /* the body agrees: the first difference is the weapon's */
+        out->div.model = FIELD_MODEL_WEAPON;
+    }
+    if (out->state != RES_ENG_DISAGREE) out->state = w.state;
 }
 
 void ent_outcome_append(strbuf *raw, uint32_t clip, const ent_outcome *o)

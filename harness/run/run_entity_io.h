@@ -35,6 +35,13 @@ typedef struct ent_outcome {
 } ent_outcome;
 
 void ent_outcome_init(ent_outcome *o);
+/*
+ * --engine both: one entity clip on two engines (a: the run's, b: the
+ * second) into *out, as both_compare does a model's: the body (with the
+ * fault) first, then the weapon; the first difference is the body's, else
+ * the weapon's (div.model says which).
+ */
+void ent_both_compare(const ent_outcome *a, const ent_outcome *b, res_both *out);
 void ent_outcome_free(ent_outcome *o);
 /* Appends clip's records of o to a raw blob under construction. */
 void ent_outcome_append(strbuf *raw, uint32_t clip, const ent_outcome *o);

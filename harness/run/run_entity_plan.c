@@ -318,6 +318,7 @@ void run_entity_totals(run_ctx *ctx)
         t->entity_comparisons++;
         t->entity_by_status[r->status]++;
         t->entity_by_source[r->source]++;
+        t->entity_engines[r->eng.state]++;
     }
 }
 

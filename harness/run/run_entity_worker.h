@@ -11,29 +11,40 @@
 #include "harness/run/run_entity.h"
 #include "harness/run/run_entity_io.h"
 
+/*
+ * One engine's side of the original: the worker's engine, the entity on
+ * it, what it holds, its pose memo and world states, the clip's outcome.
+ */
+typedef struct ent_side {
+    emu_game *g;       /* NULL when no executable (or while a fetch answers) */
+    emu_entity *ent;   /* opened on g at the first emulation */
+    int64_t loaded;    /* entity in guest memory, -1: none */
+    pose_memo *memo;   /* the pose level: the engine's memo (shared with its frame units) */
+    uint8_t *world[2]; /* each model's world and placed states ([weapon, body]) */
+    size_t world_cap[2];
+    ent_outcome ao; /* authority side */
+} ent_side;
+
 struct ent_worker {
     run_ctx *ctx;
-    emu_game *g;     /* NULL when no executable */
-    emu_entity *ent; /* opened on g at the first emulation */
-    int64_t loaded;  /* entity in guest memory, -1: none */
+    /* [0] the run's engine; [1] --engine both's second, in-process (g NULL when the
+     * second's outcomes come from the worker's engine process, through fetch) */
+    ent_side side[2];
     uint8_t *skel[2];
     size_t skel_cap[2];
-    ent_trace rt;   /* candidate side */
-    ent_outcome ao; /* authority side */
-    strbuf blob;    /* outcomes under construction (cache, followers) */
-    strbuf rec;     /* recorded traces under construction */
+    ent_trace rt; /* candidate side */
+    strbuf blob;  /* outcomes under construction (cache, followers) */
+    strbuf rec;   /* recorded traces under construction */
     /* the unit's files, held (run_file_get) while it runs; wd NULL without a weapon */
     const dat_file *bd, *wd;
-    /* the pose level: the worker's memo (shared with its frame units), each
-     * model's world and placed states ([weapon, body]), the unit's bases */
-    pose_memo *memo;
-    uint8_t *world[2];
-    size_t world_cap[2];
+    /* the pose level: the unit's bases */
     refside_entity_pose pose;
     emu_matrix base[2][2];
-    /* the worker's engine process, when the original runs there (fetch NULL: in-process) */
+    /* the worker's engine process, when the original (or --engine both's second
+     * engine) runs there; NULL: in-process */
     ent_fetch_fn fetch;
     void *fetch_arg;
+    int fetch_second; /* fetch answers for the second engine (--engine both) */
 };
 
 /*
@@ -44,14 +55,14 @@ struct ent_worker {
 int ent_unit_hold(ent_worker *ew, const run_unit *u, ff_error *err);
 void ent_unit_release(ent_worker *ew, const run_unit *u);
 /*
- * The original's side of one clip into ew->ao (run_entity_orig.c):
- * QueueAnimation, then AdvanceBy1 to the body's end call or a fault (then
- * ew->ao.faulted). Returns 0, or -1 with err when it cannot be emulated
+ * The original's side of one clip on engine side sd into sd->ao
+ * (run_entity_orig.c): QueueAnimation, then AdvanceBy1 to the body's end
+ * call or a fault (then sd->ao.faulted). Returns 0, or -1 with err when it cannot be emulated
  * (no executable, the entity does not load, memory).
  */
-int ent_orig_clip(ent_worker *ew, const run_unit *u, uint32_t clip, ff_error *err);
+int ent_orig_clip(ent_worker *ew, ent_side *sd, const run_unit *u, uint32_t clip, ff_error *err);
 /*
- * The unit's speed probe on the original (run_entity_probe_orig): the
+ * The unit's speed probe on the run's engine (run_entity_probe_orig): the
  * unit's rows of its res_queue, and b in the cache's form. Returns 0; 1
  * when a call faulted (what it left is kept, the entity reloaded next
  * time); -1 when it could not run (no engine, the entity does not load).

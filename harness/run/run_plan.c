@@ -1,9 +1,8 @@
 /*
  * harness/run/run_plan.c: before any emulation: load, describe and parse
  * every model file (one a thread, on as many threads as the run has jobs:
- * the bytes go to the run's file store, run_files.c), lay out one result slot per (file, mode, clip), cut the
- * work into units, and find identical clips so the original runs each only
- * once.
+ * the bytes go to the run's file store, run_files.c), lay out one result slot per (file, mode,
+ * clip), cut the work into units, and find identical clips so the original runs each only once.
  *
  * Identity of a clip for the original: its mode flags, its index, the
  * skeleton section's bytes and the clip's bytes as the file lays them out
@@ -128,7 +127,8 @@ int plan_load_files(run_ctx *ctx, unsigned threads, ff_error *err)
     for (; started < threads && started < RUN_PLAN_THREADS; started++)
         if (pthread_create(&th[started], NULL, load_some, &s) != 0) break;
     load_some(&s);
-    for (unsigned i = 1; i < started; i++) pthread_join(th[i], NULL);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(th[i], NULL);
     pthread_mutex_destroy(&s.lock);
     free(entry);
     if (atomic_load(&s.failed)) {

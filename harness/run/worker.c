@@ -62,10 +62,12 @@ worker *worker_new_remote(run_ctx *ctx, struct remote *r, ff_error *err)
         free(w->trig);
         w->trig = NULL;
     }
-    /* With an engine process (not a second engine's), the entity level's original side
-     * comes from there. */
-    ent_fetch_fn fetch = r && !cfg->second ? worker_entity_fetch : NULL;
-    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, w->game, w->memo, fetch, w, err))) {
+    /* With an engine process, the entity level's original side (or under --engine both
+     * the second engine's) comes from there. */
+    ent_engines ee = {
+        w->game, w->game2,           w->memo, w->memo2, r ? worker_entity_fetch : NULL,
+        w,       cfg->second != NULL};
+    if (ctx->ent && !(w->ent = run_entity_worker_new(ctx, &ee, err))) {
         worker_free(w);
         return NULL;
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/run/both.h"
+#include "harness/run/run_entity_io.h"
 
 #define BONES 3
 #define TICKS 4
@@ -103,4 +104,72 @@ Test(both, faults_and_call_counts_must_agree)
     both_compare(&a, &b, &e);
     cr_assert_eq(e.state, RES_ENG_DISAGREE, "one call fewer");
     done(&a, &b);
+}
+
+/* ---- the entity level: a body and a weapon on each engine ---- */
+
+/* Two armed entity outcomes of TICKS calls, every value i + tick in both models. */
+static void two_armed(ent_outcome *a, ent_outcome *b)
+{
+    field_set have = field_set_of_levels((1u << FIELD_LEVEL__COUNT) - 1);
+    ent_outcome *o[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        ent_outcome_init(o[k]);
+        ent_trace_clear(&o[k]->t, 1, &have, BONES, BONES);
+        trace *models[2] = {&o[k]->t.body, &o[k]->t.weapon};
+        for (int m = 0; m < 2; m++)
+            for (size_t i = 0; i < TICKS; i++) {
+                ff_error err;
+                int32_t *row = trace_push_blank(models[m], &err);
+                cr_assert_not_null(row);
+                for (size_t s = 0; s < models[m]->lay.width; s++)
+                    row[s] = (int32_t)(s + i);
+            }
+    }
+}
+
+Test(both, an_entity_compares_its_body_then_its_weapon)
+{
+    ent_outcome a, b;
+    res_both e;
+    two_armed(&a, &b);
+    ent_both_compare(&a, &b, &e);
+    cr_assert_eq(e.state, RES_ENG_AGREE);
+    /* The weapon alone differs: its difference is the first, named as the weapon's. */
+    trace_set(&b.t.weapon, 2, FIELD_ROOT_Y, 0, trace_value(&a.t.weapon, 2, FIELD_ROOT_Y, 0) + 5);
+    ent_both_compare(&a, &b, &e);
+    cr_assert_eq(e.state, RES_ENG_DISAGREE);
+    cr_assert_eq(e.div.model, FIELD_MODEL_WEAPON);
+    cr_assert_eq(e.div.tick, 2);
+    cr_assert_eq(e.div.field, FIELD_ROOT_Y);
+    cr_assert_eq(e.cells, 1);
+    /* A body pose cell off by one comes first; the weapon's difference still disagrees. */
+    trace_set(&b.t.body, 1, FIELD_M01, 2, trace_value(&a.t.body, 1, FIELD_M01, 2) + 1);
+    ent_both_compare(&a, &b, &e);
+    cr_assert_eq(e.state, RES_ENG_DISAGREE);
+    cr_assert_eq(e.div.model, FIELD_MODEL_BODY);
+    cr_assert_eq(e.div.tick, 1);
+    cr_assert_eq(e.cells, 2);
+    ent_outcome_free(&a);
+    ent_outcome_free(&b);
+    /* Pose cells off by one in both models and nothing else: the x87 class. */
+    two_armed(&a, &b);
+    trace_set(&b.t.weapon, 3, FIELD_WORLD_M22, 1,
+              trace_value(&a.t.weapon, 3, FIELD_WORLD_M22, 1) - 1);
+    ent_both_compare(&a, &b, &e);
+    cr_assert_eq(e.state, RES_ENG_X87, "state %d", e.state);
+    cr_assert_eq(e.div.model, FIELD_MODEL_WEAPON);
+    trace_set(&b.t.body, 0, FIELD_M11, 0, trace_value(&a.t.body, 0, FIELD_M11, 0) + 1);
+    ent_both_compare(&a, &b, &e);
+    cr_assert_eq(e.state, RES_ENG_X87);
+    cr_assert_eq(e.cells, 2);
+    cr_assert_eq(e.div.model, FIELD_MODEL_BODY);
+    /* A fault on the second engine only (the body carries the entity's fault). */
+    b.faulted = 1;
+    b.fault.kind = EMU_FAULT_READ_UNMAPPED;
+    ent_both_compare(&a, &b, &e);
+    cr_assert_eq(e.state, RES_ENG_DISAGREE);
+    cr_assert_eq(e.fault_second, EMU_FAULT_READ_UNMAPPED);
+    ent_outcome_free(&a);
+    ent_outcome_free(&b);
 }

@@ -238,3 +238,38 @@ Test(verdict, a_speed_probe_that_differs_is_a_difference)
     cr_assert_eq(verdict_decide(&t, 0), VERDICT_BY_DIFFERENCES);
     cr_assert_eq(verdict_entity_failures(&t), 1u);
 }
+
+/*
+ * --engine both: an entity clip the two engines disagree on fails the run
+ * though every clip matched, as a frame-level one does; the x87 class does
+ * not. report.json carries the count, and a verdict derived from it again
+ * is the same.
+ */
+Test(verdict, an_entity_clip_the_engines_disagree_on_is_a_difference)
+{
+    run_totals t;
+    memset(&t, 0, sizeof t);
+    t.by_status[RES_MATCH] = 4;
+    t.entity_by_status[RES_MATCH] = 3;
+    t.entity_engines[RES_ENG_AGREE] = 2;
+    t.entity_engines[RES_ENG_X87] = 1;
+    cr_assert_eq(verdict_decide(&t, 0), VERDICT_BY_PASS);
+    t.entity_engines[RES_ENG_AGREE] = 1;
+    t.entity_engines[RES_ENG_DISAGREE] = 1;
+    cr_assert_eq(verdict_decide(&t, 0), VERDICT_BY_DIFFERENCES);
+    cr_assert_eq(verdict_entity_failures(&t), 1u);
+    run_results r;
+    rt_results(&r);
+    r.totals = t;
+    run_meta m;
+    rt_meta(&m);
+    cJSON *rep = report_build(&m, &r);
+    cr_assert_not_null(rep);
+    run_totals back;
+    rv_totals(rep, &back);
+    cr_assert_eq(back.entity_engines[RES_ENG_DISAGREE], 1u);
+    cr_assert_eq(back.entity_engines[RES_ENG_X87], 1u);
+    cr_assert_eq(verdict_decide(&back, 0), VERDICT_BY_DIFFERENCES);
+    cJSON_Delete(rep);
+    run_results_free(&r);
+}

@@ -97,8 +97,7 @@ Test(engine_process, killed_mid_run_its_units_run_on_unicorn_and_every_clip_is_c
 
 /* The entity level's units go to engine processes too: an entity-only run whose engine
  * process is killed once it has worked (it worked: it was sent entity units). */
-Test(engine_process, entity_units_run_in_the_engine_process_and_survive_its_loss,
-     .timeout = 900)
+Test(engine_process, entity_units_run_in_the_engine_process_and_survive_its_loss, .timeout = 900)
 {
     need_native();
     char *scratch = ts_tempdir();

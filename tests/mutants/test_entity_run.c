@@ -521,3 +521,55 @@ Test(entity_run, older_reading_is_told_by_the_probe)
     emu_image_free(img);
     ts_rmtree(dir);
 }
+
+/*
+ * --engine both: every call on Unicorn (the run's engine) and natively, with
+ * one job (the second engine in-process) and two (the second worker's in its
+ * engine process): every frame and entity clip is compared on both engines
+ * and agrees, and the results are those of a Unicorn run alone.
+ */
+Test(entity_run, both_engines_compare_every_frame_and_entity_clip, .timeout = 300)
+{
+    const emu_ops *nat = emu_engine_ops(EMU_ENGINE_NATIVE);
+    emu_engine_info info;
+    ff_error err;
+    if (!nat || emu_engine_info_get(nat, &info, 1, &err) < 0)
+        cr_skip_test("the native engine cannot run here");
+    char *dir = ts_tempdir();
+    write_entity_corpus(dir);
+    emu_image *img = mt_image("standin_mut_i.exe");
+    run_results alone, r[2];
+    run_config cfg;
+    mt_config_entity(&cfg, dir, img, 1);
+    cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
+    run_cfg(&cfg, &alone);
+    for (int j = 0; j < 2; j++) {
+        mt_config_entity(&cfg, dir, img, (unsigned)j + 1);
+        cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
+        cfg.second = nat;
+        cfg.dedup = 0; /* as the command line sets it under --engine both */
+        run_cfg(&cfg, &r[j]);
+        same_entities(&alone, &r[j], j ? "both, 2 jobs" : "both, 1 job");
+        cr_assert_gt(r[j].nentity_results, 0);
+        for (size_t i = 0; i < r[j].nentity_results; i++) {
+            const clip_result *c = &r[j].entity_results[i].r;
+            if (c->status == RES_BAD_INPUT) continue;
+            cr_assert_eq(c->eng.state, RES_ENG_AGREE, "%d jobs: entity result %zu: %s", j + 1, i,
+                         res_eng_name(c->eng.state));
+        }
+        for (size_t i = 0; i < r[j].nresults; i++)
+            if (r[j].results[i].status != RES_BAD_INPUT)
+                cr_assert_eq(r[j].results[i].eng.state, RES_ENG_AGREE, "%d jobs: result %zu", j + 1,
+                             i);
+        const run_totals *t = &r[j].totals;
+        cr_assert_eq(t->entity_engines[RES_ENG_AGREE] + t->entity_engines[RES_ENG_NONE],
+                     r[j].nentity_results);
+        cr_assert_gt(t->entity_engines[RES_ENG_AGREE], 0);
+        cr_assert_eq(t->entity_engines[RES_ENG_DISAGREE], 0);
+    }
+    run_results_free(&alone);
+    for (int j = 0; j < 2; j++)
+        run_results_free(&r[j]);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}

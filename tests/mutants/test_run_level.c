@@ -172,9 +172,9 @@ static void same_entry(const run_file *a, const run_file *b, size_t f)
     cr_assert_str_eq(a->name, b->name, "file %zu", f);
     cr_assert(a->bad == b->bad && a->parsed == b->parsed && a->kind == b->kind &&
                   a->size == b->size && !strcmp(a->sha256, b->sha256),
-              "file %zu (%s): bad %d/%d parsed %d/%d kind %d/%d size %llu/%llu", f, a->name,
-              a->bad, b->bad, a->parsed, b->parsed, (int)a->kind, (int)b->kind,
-              (unsigned long long)a->size, (unsigned long long)b->size);
+              "file %zu (%s): bad %d/%d parsed %d/%d kind %d/%d size %llu/%llu", f, a->name, a->bad,
+              b->bad, a->parsed, b->parsed, (int)a->kind, (int)b->kind, (unsigned long long)a->size,
+              (unsigned long long)b->size);
     cr_assert(a->bones == b->bones && a->clips == b->clips && a->frames == b->frames &&
                   a->scale_clips == b->scale_clips && a->long_clips == b->long_clips,
               "file %zu (%s): its model's description differs", f, a->name);
