@@ -1,6 +1,7 @@
 /*
  * harness/run/worker.h: a worker's private state, shared by the file that
- * makes it (worker.c) and the one that drives it (run_unit.c). Internal to
+ * makes it (worker.c), the one that drives it (run_unit.c) and its engine
+ * process's side (worker_remote.c). Internal to
  * harness/run/; the rest of the run knows a worker only through
  * context.h. One worker per thread: nothing here is locked.
  */
@@ -44,11 +45,19 @@ struct worker {
 };
 
 /*
+ * Unit u's original side from the worker's engine process into *rem, its
+ * calls and pose memo counted into the run (worker_remote.c). Returns 0;
+ * 1 when the process is lost (the worker's engine is in-process now, or
+ * under --engine both the second engine is gone, the run warned); -1 with
+ * err.
+ */
+struct remote_unit;
+int worker_ask_remote(worker *w, const run_unit *u, struct remote_unit *rem, ff_error *err);
+/*
  * The entity level's fetch (run_entity.h) of a worker whose engine runs in
  * an engine process (arg: the worker): the unit's original side from there;
  * once the process is lost, the worker's in-process engine.
  */
-struct remote_unit;
 int worker_entity_fetch(void *arg, const run_unit *u, struct remote_unit *out, ff_error *err);
 
 #endif
