@@ -232,6 +232,18 @@ typedef struct leaf_case {
     int32_t ref_bit, orig_bit;
 } leaf_case;
 
+/*
+ * --engine both at the leaf level: the cases also run on the second engine
+ * and those whose answers differ (another AX, cursor or bit, a fault on one
+ * engine only or of another kind or place).
+ */
+typedef struct leaf_both {
+    uint64_t calls, disagree;
+    int have_first;
+    leaf_case first; /* the first in case order: ref_* the run's engine's, orig_* the second's */
+    int fault_first, fault_second; /* its emu_fault_kind on each, EMU_FAULT_NONE: none */
+} leaf_both;
+
 typedef struct leaf_result {
     char routine[32];
     uint64_t calls, mismatches, faults;
@@ -240,6 +252,7 @@ typedef struct leaf_result {
     emu_fault *fault;     /* fault of the first faulting case (heap) */
     uint64_t fault_index; /* ... and its case number */
     int group;
+    leaf_both eng; /* --engine both */
 } leaf_result;
 
 /* The leaf level of one pose helper (harness/run/leaf_pose.c). */
@@ -436,6 +449,7 @@ typedef struct run_totals {
     uint64_t engines[RES_ENG__COUNT];
     uint64_t x87_measured;
     uint64_t entity_engines[RES_ENG__COUNT]; /* the entity level's clips by res_eng */
+    uint64_t leaf_engine_calls, leaf_engine_disagree; /* the leaf level's, --engine both */
 } run_totals;
 
 /* Formats of the candidate's trace files a check read. */

@@ -37,7 +37,7 @@ verdict verdict_decide(const run_totals *t, int interrupted)
     uint64_t differences = res_status_sum(t->by_status, RES_SHARE_DIFF) + t->leaf_mismatches +
                            t->leaf_faults + res_status_sum(t->entity_by_status, RES_SHARE_DIFF) +
                            t->queue_mismatches + t->engines[RES_ENG_DISAGREE] +
-                           t->entity_engines[RES_ENG_DISAGREE];
+                           t->entity_engines[RES_ENG_DISAGREE] + t->leaf_engine_disagree;
     uint64_t bad = res_status_sum(t->by_status, RES_SHARE_BAD) +
                    res_status_sum(t->entity_by_status, RES_SHARE_BAD);
     if (differences) return VERDICT_BY_DIFFERENCES;

@@ -73,6 +73,53 @@ static cJSON *manifest_json(const run_file *f)
     return o;
 }
 
+/* The bytes of a leaf case, "aa bb ..." */
+static void case_bytes(const leaf_case *c, char hex[8 * 3 + 1])
+{
+    size_t h = 0;
+    for (int i = 0; i < 8; i++)
+        h += (size_t)snprintf(hex + h, 8 * 3 + 1 - h, "%s%02x", i ? " " : "", c->buf[i]);
+}
+
+/* One engine's answer to a leaf case: its AX, cursor and bit, or its fault. */
+static cJSON *leaf_answer(int16_t ax, int64_t pos, int32_t bit, int fault)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (fault != EMU_FAULT_NONE) {
+        json_add_str(o, "fault", emu_fault_name(fault));
+        return o;
+    }
+    cJSON_AddNumberToObject(o, "ax", ax);
+    cJSON_AddNumberToObject(o, "byte", (double)pos);
+    cJSON_AddNumberToObject(o, "bit", bit);
+    return o;
+}
+
+/* --engine both: a routine's cases on the two engines. */
+static cJSON *leaf_both_json(const leaf_both *b)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "calls", (double)b->calls);
+    cJSON_AddNumberToObject(o, "disagree", (double)b->disagree);
+    if (!b->have_first) {
+        cJSON_AddNullToObject(o, "first_disagreement");
+        return o;
+    }
+    const leaf_case *c = &b->first;
+    char hex[8 * 3 + 1];
+    case_bytes(c, hex);
+    cJSON *d = cJSON_AddObjectToObject(o, "first_disagreement");
+    cJSON_AddNumberToObject(d, "case", (double)c->index);
+    json_add_str(d, "bytes", hex);
+    cJSON_AddNumberToObject(d, "bit", c->bit);
+    cJSON_AddNumberToObject(d, "n", c->n);
+    cJSON_AddItemToObject(d, "first",
+                          leaf_answer(c->ref_ax, c->ref_pos, c->ref_bit, b->fault_first));
+    cJSON_AddItemToObject(d, "second",
+                          leaf_answer(c->orig_ax, c->orig_pos, c->orig_bit, b->fault_second));
+    return o;
+}
+
 static cJSON *leaf_json(const leaf_result *l)
 {
     cJSON *o = cJSON_CreateObject();
@@ -86,9 +133,7 @@ static cJSON *leaf_json(const leaf_result *l)
         const leaf_case *c = &l->first;
         cJSON *m = cJSON_AddObjectToObject(o, "first_mismatch");
         char hex[8 * 3 + 1];
-        size_t h = 0;
-        for (int i = 0; i < 8; i++)
-            h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", c->buf[i]);
+        case_bytes(c, hex);
         cJSON_AddNumberToObject(m, "case", (double)c->index);
         json_add_str(m, "bytes", hex);
         cJSON_AddNumberToObject(m, "bit", c->bit);
@@ -106,6 +151,7 @@ static cJSON *leaf_json(const leaf_result *l)
     cJSON_AddItemToObject(o, "fault", json_fault(l->fault));
     if (l->fault) cJSON_AddNumberToObject(o, "fault_case", (double)l->fault_index);
     else cJSON_AddNullToObject(o, "fault_case");
+    if (l->eng.calls) cJSON_AddItemToObject(o, "engines", leaf_both_json(&l->eng));
     return o;
 }
 
@@ -274,6 +320,9 @@ static cJSON *totals_json(const run_results *r)
     cJSON_AddNumberToObject(o, "leaf_calls", (double)t->leaf_calls);
     cJSON_AddNumberToObject(o, "leaf_mismatches", (double)t->leaf_mismatches);
     cJSON_AddNumberToObject(o, "leaf_faults", (double)t->leaf_faults);
+    cJSON *le = cJSON_AddObjectToObject(o, "leaf_engines");
+    cJSON_AddNumberToObject(le, "calls", (double)t->leaf_engine_calls);
+    cJSON_AddNumberToObject(le, "disagree", (double)t->leaf_engine_disagree);
     cJSON_AddNumberToObject(o, "groups", (double)r->ngroups);
     cJSON_AddNumberToObject(o, "cache_rejected", (double)t->cache_rejected);
     cJSON_AddNumberToObject(o, "x87_precision", (double)t->x87_limit);

@@ -52,6 +52,10 @@ int report_render_summary(const cJSON *report, strbuf *out)
         sb_printf(out, "; leaf: %llu calls, %llu mismatch, %llu fault",
                   (unsigned long long)t.leaf_calls, (unsigned long long)t.leaf_mismatches,
                   (unsigned long long)t.leaf_faults);
+    if (t.leaf_engine_calls)
+        sb_printf(out, ", on both engines %llu: %llu disagree",
+                  (unsigned long long)t.leaf_engine_calls,
+                  (unsigned long long)t.leaf_engine_disagree);
     if (t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_X87] + t.engines[RES_ENG_DISAGREE]) {
         const cJSON *g = rv_obj(rv_obj(report, "run"), "engines");
         sb_printf(out, "; engines %s and %s on %llu clips: %llu agree, %llu disagree, %llu x87 "

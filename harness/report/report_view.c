@@ -94,6 +94,8 @@ void rv_totals(const cJSON *report, run_totals *t)
     t->leaf_calls = rv_u64(o, "leaf_calls", 0);
     t->leaf_mismatches = rv_u64(o, "leaf_mismatches", 0);
     t->leaf_faults = rv_u64(o, "leaf_faults", 0);
+    t->leaf_engine_calls = rv_u64(rv_obj(o, "leaf_engines"), "calls", 0);
+    t->leaf_engine_disagree = rv_u64(rv_obj(o, "leaf_engines"), "disagree", 0);
     t->entities = rv_u64(e, "entities", 0);
     t->entities_armed = rv_u64(e, "armed", 0);
     t->pool_mismatches = rv_u64(e, "pool_mismatches", 0);

@@ -128,7 +128,47 @@ static int differs(const leaf_case *c)
     return c->ref_ax != c->orig_ax || c->ref_pos != c->orig_pos || c->ref_bit != c->orig_bit;
 }
 
-int leaf_run_unit(run_ctx *ctx, emu_game *g, const run_unit *u, ff_error *err)
+/*
+ * Case c on the second engine, against the run's engine's answer in c (or
+ * its fault, faulted); a disagreement counted into b, the first kept.
+ */
+static void second_engine(emu_game *g2, emu_leaf r, const leaf_case *c, int faulted,
+                          const emu_fault *fault, leaf_both *b)
+{
+    leaf_case d = *c;
+    emu_fault f2;
+    int faulted2 = emu_game_leaf(g2, r, d.buf, sizeof d.buf, 0, d.bit, d.n, &d.orig_ax, &d.orig_pos,
+                                 &d.orig_bit, &f2) < 0;
+    b->calls++;
+    int agree =
+        faulted == faulted2 && (faulted ? fault->kind == f2.kind && fault->eip == f2.eip
+                                        : d.orig_ax == c->orig_ax && d.orig_pos == c->orig_pos &&
+                                              d.orig_bit == c->orig_bit);
+    if (agree || b->disagree++) return;
+    b->have_first = 1;
+    b->first = d;
+    b->first.ref_ax = faulted ? 0 : c->orig_ax;
+    b->first.ref_pos = faulted ? 0 : c->orig_pos;
+    b->first.ref_bit = faulted ? 0 : c->orig_bit;
+    if (faulted2) b->first.orig_ax = 0, b->first.orig_pos = 0, b->first.orig_bit = 0;
+    b->fault_first = faulted ? (int)fault->kind : (int)EMU_FAULT_NONE;
+    b->fault_second = faulted2 ? (int)f2.kind : (int)EMU_FAULT_NONE;
+}
+
+/* A chunk's engine comparison into the routine's (under the run's lock). */
+static void merge_both(leaf_both *dst, const leaf_both *b)
+{
+    dst->calls += b->calls;
+    dst->disagree += b->disagree;
+    if (b->have_first && (!dst->have_first || b->first.index < dst->first.index)) {
+        dst->have_first = 1;
+        dst->first = b->first;
+        dst->fault_first = b->fault_first;
+        dst->fault_second = b->fault_second;
+    }
+}
+
+int leaf_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff_error *err)
 {
     emu_leaf r = (emu_leaf)u->leaf;
     uint64_t cases = leaf_case_count(r, ctx->cfg->leaf_calls);
@@ -145,8 +185,10 @@ int leaf_run_unit(run_ctx *ctx, emu_game *g, const run_unit *u, ff_error *err)
             return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "leaf case %llu of %s: %s",
                                 (unsigned long long)i, names[r], e.reason);
         local.calls++;
-        if (emu_game_leaf(g, r, c.buf, sizeof c.buf, 0, c.bit, c.n, &c.orig_ax, &c.orig_pos,
-                          &c.orig_bit, &fault) < 0) {
+        int faulted = emu_game_leaf(g, r, c.buf, sizeof c.buf, 0, c.bit, c.n, &c.orig_ax,
+                                    &c.orig_pos, &c.orig_bit, &fault) < 0;
+        if (g2) second_engine(g2, r, &c, faulted, &fault, &local.eng);
+        if (faulted) {
             if (!local.faults++) {
                 have_fault = 1;
                 first_fault = fault;
@@ -169,6 +211,7 @@ int leaf_run_unit(run_ctx *ctx, emu_game *g, const run_unit *u, ff_error *err)
         dst->first = local.first;
         dst->have_first = 1;
     }
+    merge_both(&dst->eng, &local.eng);
     int rc = 0;
     if (have_fault && (!dst->fault || fault_index < dst->fault_index)) {
         if (!dst->fault) dst->fault = malloc(sizeof *dst->fault);

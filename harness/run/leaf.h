@@ -40,6 +40,8 @@ int leaf_case_ref(emu_leaf r, leaf_case *c, ff_error *err);
 /* Run plumbing (harness/run*.c). */
 int leaf_setup(struct run_ctx *ctx, size_t *nunits, ff_error *err);
 void leaf_units(struct run_ctx *ctx, struct run_unit *units);
-int leaf_run_unit(struct run_ctx *ctx, emu_game *g, const struct run_unit *u, ff_error *err);
+/* One chunk of cases on g, and under --engine both on g2 as well (NULL: no second engine). */
+int leaf_run_unit(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
+                  ff_error *err);
 
 #endif

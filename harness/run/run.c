@@ -207,6 +207,8 @@ static void total_up(run_ctx *ctx)
         t->leaf_calls += res->leaf[i].calls;
         t->leaf_mismatches += res->leaf[i].mismatches;
         t->leaf_faults += res->leaf[i].faults;
+        t->leaf_engine_calls += res->leaf[i].eng.calls;
+        t->leaf_engine_disagree += res->leaf[i].eng.disagree;
     }
     t->cache_rejected = ctx->cache_rejected;
     run_entity_totals(ctx);

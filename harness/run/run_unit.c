@@ -712,5 +712,5 @@ int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err)
 {
     if (!w->game) return 0;
     if (u->kind == UNIT_POSE_LEAF) return leaf_pose_run_unit(w->ctx, w->game, u, err);
-    return leaf_run_unit(w->ctx, w->game, u, err);
+    return leaf_run_unit(w->ctx, w->game, w->game2, u, err);
 }

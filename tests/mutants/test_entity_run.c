@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/engine/emu_impl.h"
 #include "harness/core/verdict.h"
 #include "harness/run/cache.h"
 #include "tests/mutants/mt.h"
@@ -570,6 +571,57 @@ Test(entity_run, both_engines_compare_every_frame_and_entity_clip, .timeout = 30
     run_results_free(&alone);
     for (int j = 0; j < 2; j++)
         run_results_free(&r[j]);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
+/* Unicorn's call with bit 0 of EAX flipped on the way out: an engine that answers otherwise. */
+static int flipped_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
+                        emu_fault *fault, const emu_rewind *rw)
+{
+    int rc = emu_engine_ops(EMU_ENGINE_UNICORN)->call(e, addr, args, nargs, eax, fault, rw);
+    if (rc == 0) *eax ^= 1;
+    return rc;
+}
+
+/*
+ * --engine both with a second engine whose every call returns another EAX:
+ * the frame level's clips, the entity level's and the leaf level's cases
+ * all disagree, the first leaf disagreement shows both answers, and the run
+ * fails on it though the run's own engine matches the reference throughout.
+ */
+Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level)
+{
+    emu_ops other = *emu_engine_ops(EMU_ENGINE_UNICORN);
+    other.call = flipped_call;
+    char *dir = ts_tempdir();
+    write_entity_corpus(dir);
+    emu_image *img = mt_image("standin.exe");
+    run_config cfg;
+    mt_config_entity(&cfg, dir, img, 1);
+    cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
+    cfg.second = &other;
+    cfg.dedup = 0;
+    cfg.leaf_level = 1;
+    cfg.leaf_calls = 2000;
+    cfg.modes = 1u << MODE_NORMAL;
+    run_results r;
+    run_cfg(&cfg, &r);
+    const run_totals *t = &r.totals;
+    cr_assert_eq(t->by_status[RES_MISMATCH] + t->entity_by_status[RES_MISMATCH], 0,
+                 "the run's engine is the stand-in, as the reference");
+    cr_assert_gt(t->engines[RES_ENG_DISAGREE], 0);
+    cr_assert_gt(t->entity_engines[RES_ENG_DISAGREE], 0);
+    cr_assert_gt(t->leaf_engine_calls, 0);
+    cr_assert_eq(t->leaf_engine_disagree, t->leaf_engine_calls, "every EAX differs");
+    const leaf_both *b = &r.leaf[0].eng;
+    cr_assert(b->have_first);
+    cr_assert_eq(b->first.index, 0, "the first disagreement is the first case");
+    cr_assert_eq(b->first.ref_ax ^ b->first.orig_ax, 1, "AX %d against %d", b->first.ref_ax,
+                 b->first.orig_ax);
+    cr_assert_eq(b->fault_first, EMU_FAULT_NONE);
+    cr_assert_eq(verdict_decide(t, 0), VERDICT_BY_DIFFERENCES);
+    run_results_free(&r);
     emu_image_free(img);
     ts_rmtree(dir);
 }
