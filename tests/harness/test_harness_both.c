@@ -14,6 +14,17 @@
 #define BONES 3
 #define TICKS 4
 
+/* TICKS calls pushed onto t (cleared to carry every field), every value slot + tick. */
+static void fill(trace *t)
+{
+    for (size_t i = 0; i < TICKS; i++) {
+        ff_error err;
+        int32_t *row = trace_push_blank(t, &err);
+        cr_assert_not_null(row);
+        for (size_t s = 0; s < t->lay.width; s++) row[s] = (int32_t)(s + i);
+    }
+}
+
 /* Two outcomes of TICKS calls with the frame and pose fields, every value i + tick. */
 static void two(orig_outcome *a, orig_outcome *b)
 {
@@ -22,12 +33,7 @@ static void two(orig_outcome *a, orig_outcome *b)
     for (int k = 0; k < 2; k++) {
         outcome_init(o[k]);
         trace_clear(&o[k]->t, &have, BONES);
-        for (size_t i = 0; i < TICKS; i++) {
-            ff_error err;
-            int32_t *row = trace_push_blank(&o[k]->t, &err);
-            cr_assert_not_null(row);
-            for (size_t s = 0; s < o[k]->t.lay.width; s++) row[s] = (int32_t)(s + i);
-        }
+        fill(&o[k]->t);
     }
 }
 
@@ -116,15 +122,8 @@ static void two_armed(ent_outcome *a, ent_outcome *b)
     for (int k = 0; k < 2; k++) {
         ent_outcome_init(o[k]);
         ent_trace_clear(&o[k]->t, 1, &have, BONES, BONES);
-        trace *models[2] = {&o[k]->t.body, &o[k]->t.weapon};
-        for (int m = 0; m < 2; m++)
-            for (size_t i = 0; i < TICKS; i++) {
-                ff_error err;
-                int32_t *row = trace_push_blank(models[m], &err);
-                cr_assert_not_null(row);
-                for (size_t s = 0; s < models[m]->lay.width; s++)
-                    row[s] = (int32_t)(s + i);
-            }
+        fill(&o[k]->t.body);
+        fill(&o[k]->t.weapon);
     }
 }
 
