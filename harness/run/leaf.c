@@ -128,6 +128,18 @@ static int differs(const leaf_case *c)
     return c->ref_ax != c->orig_ax || c->ref_pos != c->orig_pos || c->ref_bit != c->orig_bit;
 }
 
+/* Two faults of one case: the same kind at the same instruction and address. */
+static int same_fault(const emu_fault *a, const emu_fault *b)
+{
+    return a->kind == b->kind && a->eip == b->eip && a->addr == b->addr;
+}
+
+/* Two engines' answers to one case (orig_*): the same AX, cursor byte and bit. */
+static int same_answer(const leaf_case *a, const leaf_case *b)
+{
+    return a->orig_ax == b->orig_ax && a->orig_pos == b->orig_pos && a->orig_bit == b->orig_bit;
+}
+
 /*
  * Case c on the second engine, against the run's engine's answer in c (or
  * its fault, faulted); a disagreement counted into b, the first kept.
@@ -140,10 +152,7 @@ static void second_engine(emu_game *g2, emu_leaf r, const leaf_case *c, int faul
     int faulted2 = emu_game_leaf(g2, r, d.buf, sizeof d.buf, 0, d.bit, d.n, &d.orig_ax, &d.orig_pos,
                                  &d.orig_bit, &f2) < 0;
     b->calls++;
-    int agree =
-        faulted == faulted2 && (faulted ? fault->kind == f2.kind && fault->eip == f2.eip
-                                        : d.orig_ax == c->orig_ax && d.orig_pos == c->orig_pos &&
-                                              d.orig_bit == c->orig_bit);
+    int agree = faulted == faulted2 && (faulted ? same_fault(fault, &f2) : same_answer(c, &d));
     if (agree || b->disagree++) return;
     b->have_first = 1;
     b->first = d;
