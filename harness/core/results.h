@@ -267,6 +267,10 @@ typedef struct pose_leaf_result {
     char first[240];       /* the first mismatch in words, "" when none */
     char first_fault[240]; /* the first fault, "" when none */
     uint64_t trig_matched[4]; /* angles each trig option (ref/pose.h order) matches */
+    /* --engine both: cases also run on the second engine; those whose results differ by
+     * one at most everywhere (the x87 class) and otherwise (or a fault on one only) */
+    uint64_t eng_calls, eng_x87, eng_disagree;
+    char eng_first[240]; /* the first that differs in words, "" when none */
 } pose_leaf_result;
 /* ---- the entity level ---- */
 

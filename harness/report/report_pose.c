@@ -352,6 +352,15 @@ cJSON *report_pose_leaf_json(const run_results *r)
         cJSON_AddItemToObject(o, "first_fault", h->first_fault[0]
                                                     ? json_string(h->first_fault)
                                                     : cJSON_CreateNull());
+        if (h->eng_calls) {
+            /* --engine both: the cases on the second engine against the run's engine's. */
+            cJSON *e = cJSON_AddObjectToObject(o, "engines");
+            cJSON_AddNumberToObject(e, "calls", (double)h->eng_calls);
+            cJSON_AddNumberToObject(e, res_eng_name(RES_ENG_X87), (double)h->eng_x87);
+            cJSON_AddNumberToObject(e, res_eng_name(RES_ENG_DISAGREE), (double)h->eng_disagree);
+            cJSON_AddItemToObject(e, "first_difference",
+                                  h->eng_first[0] ? json_string(h->eng_first) : cJSON_CreateNull());
+        }
         if (!h->trig) {
             cJSON_AddNullToObject(o, "trig");
             continue;

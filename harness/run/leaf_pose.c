@@ -8,6 +8,11 @@
  *              over cases drawn from (seed, case) alone: extreme cells
  *              (+-32767, -32768, 0, +-4096), sums that wrap, and random ones.
  * A helper the profile does not describe is reported as not run, with why.
+ * Under --engine both every case also runs on the second engine: results
+ * that differ by one at most are the x87 class (emulated against the CPU's
+ * x87), anything else a disagreement; both are reported, and like the
+ * helpers' own mismatches they do not decide the verdict (the pose level's
+ * clips do).
  */
 #include "harness/run/leaf_pose.h"
 
@@ -163,7 +168,58 @@ void leaf_pose_units(run_ctx *ctx, run_unit *units)
     }
 }
 
-int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, const run_unit *u, ff_error *err)
+/* The largest difference between two results of one case (value, cells, t, vout). */
+static int64_t widest(const emu_pose_io *a, const emu_pose_io *b)
+{
+    int64_t w = llabs((int64_t)a->value - b->value);
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            int64_t d = llabs((int64_t)a->out.m[i][j] - b->out.m[i][j]);
+            w = d > w ? d : w;
+        }
+        int64_t t = llabs((int64_t)a->out.t[i] - b->out.t[i]);
+        int64_t v = llabs((int64_t)a->vout[i] - b->vout[i]);
+        w = t > w ? t : w;
+        w = v > w ? v : w;
+    }
+    return w;
+}
+
+/*
+ * --engine both: case i (operands made again) on the second engine against
+ * the run's engine's result a (faulted: it faulted, fault), counted into r.
+ */
+static void second_engine(emu_game *g2, const helper_row *row, uint64_t seed, uint64_t i,
+                          const emu_pose_io *a, int faulted, const emu_fault *fault,
+                          pose_leaf_result *r)
+{
+    emu_pose_io b;
+    emu_fault f2;
+    make_case(row->role, seed, i, &b);
+    int faulted2 = emu_game_pose_helper(g2, row->role, &b, &f2) < 0;
+    r->eng_calls++;
+    int64_t w = faulted || faulted2 ? 0 : widest(a, &b);
+    int same_fault = faulted && faulted2 && fault->kind == f2.kind && fault->eip == f2.eip;
+    if ((faulted || faulted2) ? same_fault : w == 0) return;
+    int x87 = !faulted && !faulted2 && w == 1;
+    if (x87)
+        r->eng_x87++;
+    else
+        r->eng_disagree++;
+    if (r->eng_first[0]) return;
+    if (faulted || faulted2)
+        snprintf(r->eng_first, sizeof r->eng_first,
+                 "case %llu: fault %s on the first engine, %s "
+                 "on the second",
+                 (unsigned long long)i, emu_fault_name(faulted ? fault->kind : EMU_FAULT_NONE),
+                 emu_fault_name(faulted2 ? f2.kind : EMU_FAULT_NONE));
+    else
+        snprintf(r->eng_first, sizeof r->eng_first,
+                 "case %llu: results differ by %lld at most (value %d against %d)",
+                 (unsigned long long)i, (long long)w, a->value, b.value);
+}
+
+int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff_error *err)
 {
     const helper_row *row = &rows[u->leaf];
     pose_leaf_result local;
@@ -174,7 +230,9 @@ int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, const run_unit *u, ff_error *e
         emu_fault fault;
         make_case(row->role, ctx->cfg->seed, i, &io);
         local.calls++;
-        if (emu_game_pose_helper(g, row->role, &io, &fault) < 0) {
+        int faulted = emu_game_pose_helper(g, row->role, &io, &fault) < 0;
+        if (g2) second_engine(g2, row, ctx->cfg->seed, i, &io, faulted, &fault, &local);
+        if (faulted) {
             if (!local.faults++)
                 snprintf(local.first_fault, sizeof local.first_fault, "case %llu: %.200s",
                          (unsigned long long)i, fault.detail);
@@ -201,6 +259,10 @@ int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, const run_unit *u, ff_error *e
     memcpy(dst->first, local.first, sizeof dst->first);
     memcpy(dst->first_fault, local.first_fault, sizeof dst->first_fault);
     memcpy(dst->trig_matched, local.trig_matched, sizeof dst->trig_matched);
+    dst->eng_calls = local.eng_calls;
+    dst->eng_x87 = local.eng_x87;
+    dst->eng_disagree = local.eng_disagree;
+    memcpy(dst->eng_first, local.eng_first, sizeof dst->eng_first);
     pthread_mutex_unlock(&ctx->lock);
     (void)err;
     return 0;

@@ -20,8 +20,12 @@ struct run_unit;
 int leaf_pose_setup(struct run_ctx *ctx, size_t *nunits);
 /* The units of the helpers the profile describes, into units[0 .. *nunits). */
 void leaf_pose_units(struct run_ctx *ctx, struct run_unit *units);
-/* Runs every case of one helper on g. Returns 0 (faults and mismatches are results). */
-int leaf_pose_run_unit(struct run_ctx *ctx, emu_game *g, const struct run_unit *u,
+/*
+ * Runs every case of one helper on g, and under --engine both on g2 too
+ * (NULL: no second engine), its results compared with g's. Returns 0
+ * (faults, mismatches and disagreements are results).
+ */
+int leaf_pose_run_unit(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
                        ff_error *err);
 
 #endif

@@ -711,6 +711,6 @@ int worker_entity_unit(worker *w, const run_unit *u, ff_error *err)
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err)
 {
     if (!w->game) return 0;
-    if (u->kind == UNIT_POSE_LEAF) return leaf_pose_run_unit(w->ctx, w->game, u, err);
+    if (u->kind == UNIT_POSE_LEAF) return leaf_pose_run_unit(w->ctx, w->game, w->game2, u, err);
     return leaf_run_unit(w->ctx, w->game, w->game2, u, err);
 }

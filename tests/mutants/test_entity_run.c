@@ -625,3 +625,51 @@ Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level
     emu_image_free(img);
     ts_rmtree(dir);
 }
+
+/*
+ * The pose helpers' leaf level under --engine both, with the same second
+ * engine: sin and cos return their value in EAX, so every angle comes back
+ * off by one (the x87 class, not a disagreement); the matrix helpers answer
+ * in memory, untouched, and agree.
+ */
+Test(entity_run, pose_helpers_off_by_one_on_the_second_engine_are_the_x87_class, .timeout = 300)
+{
+    emu_ops other = *emu_engine_ops(EMU_ENGINE_UNICORN);
+    other.call = flipped_call;
+    char *dir = ts_tempdir();
+    write_entity_corpus(dir);
+    emu_image *img = mt_image("standin.exe");
+    run_config cfg;
+    mt_config(&cfg, dir, img, 1);
+    cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
+    cfg.second = &other;
+    cfg.dedup = 0;
+    cfg.leaf_level = 1;
+    cfg.leaf_calls = 100;
+    cfg.pose_level = 1;
+    ref_pose_opts_default(&cfg.pose_opts);
+    cfg.modes = 1u << MODE_NORMAL;
+    run_results r;
+    run_cfg(&cfg, &r);
+    cr_assert_eq(r.npose_leaf, POSE_LEAF_HELPERS);
+    unsigned trig = 0, matrix = 0;
+    for (size_t h = 0; h < r.npose_leaf; h++) {
+        const pose_leaf_result *p = &r.pose_leaf[h];
+        if (!p->ran) continue;
+        trig += p->trig != 0;
+        matrix += !p->trig;
+        cr_assert_eq(p->eng_calls, p->calls, "%s", p->role);
+        cr_assert_eq(p->eng_disagree, 0, "%s: %s", p->role, p->eng_first);
+        if (p->trig) {
+            cr_assert_eq(p->eng_x87, p->calls, "%s: every angle off by one", p->role);
+            cr_assert(strstr(p->eng_first, "differ by 1 at most"), "%s", p->eng_first);
+        } else {
+            cr_assert_eq(p->eng_x87, 0, "%s: %s", p->role, p->eng_first);
+        }
+    }
+    cr_assert_eq(trig, 2, "sin and cos ran");
+    cr_assert_gt(matrix, 0, "a matrix helper ran");
+    run_results_free(&r);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
