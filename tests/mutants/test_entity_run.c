@@ -590,7 +590,12 @@ static int flipped_call(emu *e, uint32_t addr, const uint32_t *args, unsigned na
  * all disagree, the first leaf disagreement shows both answers, and the run
  * fails on it though the run's own engine matches the reference throughout.
  */
-Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level)
+/*
+ * A normal-mode run of the stand-in with the leaf level (leaf_calls cases),
+ * the entity level (entity) or the pose level (else), on Unicorn with that
+ * flipped engine as --engine both's second.
+ */
+static void run_flipped(int entity, uint64_t leaf_calls, run_results *r)
 {
     emu_ops other = *emu_engine_ops(EMU_ENGINE_UNICORN);
     other.call = flipped_call;
@@ -598,15 +603,25 @@ Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level
     write_entity_corpus(dir);
     emu_image *img = mt_image("standin.exe");
     run_config cfg;
-    mt_config_entity(&cfg, dir, img, 1);
+    mt_config(&cfg, dir, img, 1);
+    cfg.entity_level = entity;
+    cfg.pose_level = !entity;
+    ref_pose_opts_default(&cfg.pose_opts);
     cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
     cfg.second = &other;
     cfg.dedup = 0;
     cfg.leaf_level = 1;
-    cfg.leaf_calls = 2000;
+    cfg.leaf_calls = leaf_calls;
     cfg.modes = 1u << MODE_NORMAL;
+    run_cfg(&cfg, r);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
+Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level)
+{
     run_results r;
-    run_cfg(&cfg, &r);
+    run_flipped(1, 2000, &r);
     const run_totals *t = &r.totals;
     cr_assert_eq(t->by_status[RES_MISMATCH] + t->entity_by_status[RES_MISMATCH], 0,
                  "the run's engine is the stand-in, as the reference");
@@ -622,8 +637,6 @@ Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level
     cr_assert_eq(b->fault_first, EMU_FAULT_NONE);
     cr_assert_eq(verdict_decide(t, 0), VERDICT_BY_DIFFERENCES);
     run_results_free(&r);
-    emu_image_free(img);
-    ts_rmtree(dir);
 }
 
 /*
@@ -634,23 +647,8 @@ Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level
  */
 Test(entity_run, pose_helpers_off_by_one_on_the_second_engine_are_the_x87_class, .timeout = 300)
 {
-    emu_ops other = *emu_engine_ops(EMU_ENGINE_UNICORN);
-    other.call = flipped_call;
-    char *dir = ts_tempdir();
-    write_entity_corpus(dir);
-    emu_image *img = mt_image("standin.exe");
-    run_config cfg;
-    mt_config(&cfg, dir, img, 1);
-    cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
-    cfg.second = &other;
-    cfg.dedup = 0;
-    cfg.leaf_level = 1;
-    cfg.leaf_calls = 100;
-    cfg.pose_level = 1;
-    ref_pose_opts_default(&cfg.pose_opts);
-    cfg.modes = 1u << MODE_NORMAL;
     run_results r;
-    run_cfg(&cfg, &r);
+    run_flipped(0, 100, &r);
     cr_assert_eq(r.npose_leaf, POSE_LEAF_HELPERS);
     unsigned trig = 0, matrix = 0;
     for (size_t h = 0; h < r.npose_leaf; h++) {
@@ -670,6 +668,4 @@ Test(entity_run, pose_helpers_off_by_one_on_the_second_engine_are_the_x87_class,
     cr_assert_eq(trig, 2, "sin and cos ran");
     cr_assert_gt(matrix, 0, "a matrix helper ran");
     run_results_free(&r);
-    emu_image_free(img);
-    ts_rmtree(dir);
 }
