@@ -1,7 +1,8 @@
 /*
  * harness/run/worker.h: a worker's private state, shared by the file that
- * makes it (worker.c), the one that drives it (run_unit.c) and its engine
- * process's side (worker_remote.c). Internal to
+ * makes it (worker.c), the one that drives it (run_unit.c), the one that
+ * records a clip (run_clip.c) and its engine process's side
+ * (worker_remote.c). Internal to
  * harness/run/; the rest of the run knows a worker only through
  * context.h. One worker per thread: nothing here is locked.
  */
@@ -43,6 +44,25 @@ struct worker {
     pose_memo *memo2;
     orig_outcome oo2;
 };
+
+/* The candidate's side of one clip as run_clip_classify takes it. */
+typedef struct cand_side {
+    int ok;           /* w->rt holds its trace (0: err says why) */
+    int absent;       /* the traces hold nothing for the clip: w->rt is empty, err says why */
+    int frames;       /* read from the frames format */
+    int traces;       /* read from traces (not the reference) */
+    const char *stop; /* the decoder's "error" line for the clip, NULL: none */
+    const ff_error *err;
+} cand_side;
+
+/*
+ * Records frame result idx (d's clip, a: the reference's animation, NULL
+ * when the candidate is traces) from both sides: the candidate's cs in
+ * w->rt, the authority's in w->oo (auth_ok; else auth_err says why), from
+ * src (run_clip.c). Returns 0, or -1 with err.
+ */
+int run_clip_classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, const cand_side *cs,
+                      int auth_ok, const ff_error *auth_err, res_source src, ff_error *err);
 
 /*
  * Unit u's original side from the worker's engine process into *rem, its
