@@ -142,6 +142,7 @@ static void child_main(run_ctx *ctx, int fd)
     /* --engine both: this process runs the second engine as its own. The plan is this
      * process's private copy since the fork: changing it here touches no other. */
     run_config *cfg = (run_config *)ctx->cfg;
+    int second = cfg->second != NULL;
     if (cfg->second) {
         cfg->game.engine = cfg->second;
         cfg->second = NULL;
@@ -155,6 +156,7 @@ static void child_main(run_ctx *ctx, int fd)
     remote_sink s;
     memset(&s, 0, sizeof s);
     sb_init(&s.raw);
+    s.skip_probe = second; /* the worker probes on the run's engine itself */
     strbuf out;
     sb_init(&out);
     run_progress *p = ctx->cfg->progress;

@@ -71,7 +71,8 @@ typedef struct remote_sink {
     uint8_t *ok, *src;
     ff_error *errors;
     uint32_t cap;
-    int probed; /* an entity unit's speed probe ran: probe holds it */
+    int probed;    /* an entity unit's speed probe ran: probe holds it */
+    int skip_probe; /* the process runs --engine both's second engine: no probe asked */
     uint8_t probe[ENT_PROBE_BYTES];
 } remote_sink;
 /* Room for n clips in s. Returns 0, or -1 with err. */

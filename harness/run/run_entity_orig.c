@@ -223,7 +223,7 @@ int run_entity_authority(ent_worker *ew, const run_unit *u, remote_sink *out, ui
         if (got == 0) ent_outcome_append(&out->raw, c, &ew->side[0].ao);
         *nclips = c + 1;
     }
-    out->probed = hold == 0 && ent_orig_probe(ew, u, out->probe) >= 0;
+    out->probed = !out->skip_probe && hold == 0 && ent_orig_probe(ew, u, out->probe) >= 0;
     if (hold == 0) ent_unit_release(ew, u);
     if (out->raw.failed) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     return 0;
