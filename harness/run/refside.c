@@ -182,3 +182,21 @@ int refside_value_read(ref_anim *a, uint8_t flags, uint32_t clip, size_t tick, f
     free(reads);
     return rc;
 }
+
+int refside_cursor_in_file(const dat_file *d, clip_result *r, uint32_t *start, ff_error *err)
+{
+    if (dat_clip_offset(d, (uint32_t)r->clip, start, err) < 0) return -1;
+    int64_t cur = (int64_t)*start + r->div.cursor_off;
+    if (cur < 0) cur = 0;
+    if ((uint64_t)cur > d->size) cur = (int64_t)d->size;
+    r->cursor_file_off = (uint64_t)cur;
+    return 0;
+}
+
+void refside_stream_copy(const dat_file *d, clip_result *r, uint64_t from)
+{
+    uint64_t n = d->size - from < RES_STREAM_BYTES ? d->size - from : RES_STREAM_BYTES;
+    r->stream_off = from;
+    r->stream_len = (uint8_t)n;
+    memcpy(r->stream, d->data + from, (size_t)n);
+}

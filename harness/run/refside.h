@@ -2,13 +2,15 @@
  * harness/run/refside.h: one clip decoded by the reference engine into a
  * trace, following the harness protocol: skeleton as loaded from the file,
  * AnimCmd zeroed with the mode's flag bits, StartClip (tick 0), then
- * Battle_ReadAnimation until the first call that returns 1.
+ * Battle_ReadAnimation until the first call that returns 1. Also where a
+ * result's divergence lies in the file, and the stream bytes around it.
  */
 #ifndef FF8_HARNESS_RUN_REFSIDE_H
 #define FF8_HARNESS_RUN_REFSIDE_H
 
 #include <stdint.h>
 
+#include "harness/core/results.h"
 #include "harness/core/trace.h"
 #include "ref/engine.h"
 #include "ref/readlog.h"
@@ -57,5 +59,14 @@ int refside_near(ref_anim *a, uint8_t flags, uint32_t clip, const ref_pose_opts 
  */
 int refside_value_read(ref_anim *a, uint8_t flags, uint32_t clip, size_t tick, field_id f,
                        unsigned bone, ref_read *out, int *found, ff_error *err);
+
+/*
+ * Where r's divergence left the cursor in file d: r->cursor_file_off (the
+ * clip's start plus the cursor, held to the file), and the clip's start in
+ * *start. Returns 0, or -1 with err (no such clip).
+ */
+int refside_cursor_in_file(const dat_file *d, clip_result *r, uint32_t *start, ff_error *err);
+/* r's stream window: up to RES_STREAM_BYTES of d from byte from on. */
+void refside_stream_copy(const dat_file *d, clip_result *r, uint64_t from);
 
 #endif

@@ -24,12 +24,8 @@
 static int stream_window(const dat_file *d, ref_anim *a, clip_result *r, ff_error *err)
 {
     uint32_t start;
-    if (dat_clip_offset(d, (uint32_t)r->clip, &start, err) < 0) return -1;
-    int64_t cur = (int64_t)start + r->div.cursor_off;
-    if (cur < 0) cur = 0;
-    if ((uint64_t)cur > d->size) cur = (int64_t)d->size;
-    r->cursor_file_off = (uint64_t)cur;
-    uint64_t at = (uint64_t)cur;
+    if (refside_cursor_in_file(d, r, &start, err) < 0) return -1;
+    uint64_t cur = r->cursor_file_off, at = cur;
     ref_read v;
     int found = 0;
     if (a && refside_value_read(a, mode_flags(r->mode), (uint32_t)r->clip, r->div.tick,
@@ -45,11 +41,8 @@ static int stream_window(const dat_file *d, ref_anim *a, clip_result *r, ff_erro
         at = r->value_file_off + 2;
     }
     uint64_t from = at >= RES_STREAM_BYTES / 2 ? at - RES_STREAM_BYTES / 2 : 0;
-    if (!r->have_value) from = cur >= 4 ? (uint64_t)cur - 4 : 0;
-    uint64_t n = d->size - from < RES_STREAM_BYTES ? d->size - from : RES_STREAM_BYTES;
-    r->stream_off = from;
-    r->stream_len = (uint8_t)n;
-    memcpy(r->stream, d->data + from, (size_t)n);
+    if (!r->have_value) from = cur >= 4 ? cur - 4 : 0;
+    refside_stream_copy(d, r, from);
     return 0;
 }
 

@@ -209,16 +209,9 @@ static int stream_window(const ent_worker *ew, clip_result *r, ff_error *err)
     int weapon = r->div.model == FIELD_MODEL_WEAPON && ew->wd;
     const dat_file *d = weapon ? ew->wd : ew->bd;
     uint32_t start;
-    if (dat_clip_offset(d, (uint32_t)r->clip, &start, err) < 0) return -1;
-    int64_t cur = (int64_t)start + r->div.cursor_off;
-    if (cur < 0) cur = 0;
-    if ((uint64_t)cur > d->size) cur = (int64_t)d->size;
-    r->cursor_file_off = (uint64_t)cur;
-    uint64_t from = cur >= 4 ? (uint64_t)cur - 4 : 0;
-    uint64_t n = d->size - from < RES_STREAM_BYTES ? d->size - from : RES_STREAM_BYTES;
-    r->stream_off = from;
-    r->stream_len = (uint8_t)n;
-    memcpy(r->stream, d->data + from, (size_t)n);
+    if (refside_cursor_in_file(d, r, &start, err) < 0) return -1;
+    uint64_t cur = r->cursor_file_off;
+    refside_stream_copy(d, r, cur >= 4 ? cur - 4 : 0);
     return 0;
 }
 
