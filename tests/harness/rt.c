@@ -469,3 +469,16 @@ cJSON *rt_check(const char *args, int *status)
     return j;
 }
 
+int rt_validate(const char *dir, const cJSON *j, cJSON **verdict)
+{
+    char *json = cJSON_Print(j), *path = ts_path(dir, "report.json"), args[4200];
+    const char *src = getenv("FF8DIFF_SOURCE_DIR");
+    cr_assert(src != NULL, "FF8DIFF_SOURCE_DIR is not set");
+    ts_write(path, json, strlen(json));
+    snprintf(args, sizeof args, "validate %s/reports/schema/report.schema.json %s", src, path);
+    int st;
+    *verdict = rt_check(args, &st);
+    free(json);
+    free(path);
+    return st;
+}

@@ -48,6 +48,8 @@ char *rt_checker(void);
 int rt_run(const char *cmd, char **out);
 /* Runs report_check.py with args; parses its JSON output (NULL if none). */
 cJSON *rt_check(const char *args, int *status);
-
+/* Writes j as report.json into dir and validates it against the schema; returns the
+ * checker's exit status, its verdict in *verdict. */
+int rt_validate(const char *dir, const cJSON *j, cJSON **verdict);
 
 #endif
