@@ -225,3 +225,11 @@ void tb_idle_frame(tb_bits *b, unsigned bones)
     for (unsigned i = 0; i < 3 * bones; i++)
         tb_rot(b, -1, 0);
 }
+
+void tb_assert_m(const int16_t got[3][3], const int16_t want[3][3], const char *what)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            cr_assert_eq(got[i][j], want[i][j], "%s: m[%d][%d] = %d, want %d", what, i, j,
+                         got[i][j], want[i][j]);
+}

@@ -68,6 +68,8 @@ typedef struct tb_model {
  * (section 2: count, offsets, clips back to back), tail (section 3), later
  * sections empty at the end. Returns a malloc'd exact-size file. */
 uint8_t *tb_build(const tb_model *m, size_t *size);
+/* Asserts got equals want cell by cell, naming what and the first cell that differs. */
+void tb_assert_m(const int16_t got[3][3], const int16_t want[3][3], const char *what);
 /* Absolute offset of clip i in a file built by tb_build. */
 size_t tb_clip_abs(const tb_model *m, unsigned i);
 

@@ -5,7 +5,8 @@
  * order and step, (M.v) >> 12, Compose, the scale path and the MATRIX
  * bytes. Every expected value is worked out in the comment next to it; the
  * whole-range sin / cos check compares with an independent long double
- * computation.
+ * computation. The fast paths against the general ones:
+ * test_ref_pose_fast.c.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,20 +15,13 @@
 
 #include "common/le.h"
 #include "ref/pose.h"
+#include "tests/ref/tb.h"
 #include "tests/support/ts.h"
 
 #define T_N REF_TRIG_X87_NEAREST
 #define T_T REF_TRIG_X87_TRUNC
 #define T_F REF_TRIG_X87_FLOOR
 #define T_P REF_TRIG_PSX_TABLE
-
-static void assert_m(const int16_t got[3][3], const int16_t want[3][3], const char *what)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            cr_assert_eq(got[i][j], want[i][j], "%s: m[%d][%d] = %d, want %d", what, i, j,
-                         got[i][j], want[i][j]);
-}
 
 /*
  * x = a * fl(pi/2048) in double. 4096 sin / cos at:
@@ -198,9 +192,9 @@ Test(pose_math, copy5_product_ties_go_to_even_floor_goes_down)
     static const int16_t down[3][3] = {{0, 1, -1}, {2, -2, 3}, {-3, 1, -4}};
     int16_t out[3][3];
     ref_pose_mul(a, b, REF_STEP_NEAREST_EVEN, out);
-    assert_m(out, even, "nearest-even");
+    tb_assert_m(out, even, "nearest-even");
     ref_pose_mul(a, b, REF_STEP_FLOOR, out);
-    assert_m(out, down, "floor");
+    tb_assert_m(out, down, "floor");
     /* non-ties: 3000 x 3 / 4096 = 2.197: 2 / 2; x -3: -2.197: -2 / -3; a row
      * (1000, 2000, 3000) . (1, 1, 1) = 6000 / 4096 = 1.46: 1 / 1 */
     static const int16_t c[3][3] = {{3000, 0, 0}, {0, 3000, 0}, {1000, 2000, 3000}};
@@ -210,9 +204,9 @@ Test(pose_math, copy5_product_ties_go_to_even_floor_goes_down)
     /* (0,2): 3000 / 4096 = 0.73: 1 / 0; (1,2) the same; row2: 3000 -> 0.73: 1 / 0;
      * -6000 -> -1.46: -1 / -2; 6000 -> 1.46: 1 / 1 */
     ref_pose_mul(c, d, REF_STEP_NEAREST_EVEN, out);
-    assert_m(out, ceven, "nearest-even, no ties");
+    tb_assert_m(out, ceven, "nearest-even, no ties");
     ref_pose_mul(c, d, REF_STEP_FLOOR, out);
-    assert_m(out, cdown, "floor, no ties");
+    tb_assert_m(out, cdown, "floor, no ties");
 }
 
 Test(pose_math, copy5_product_wraps_to_s16_and_never_saturates)
@@ -244,7 +238,7 @@ Test(pose_math, copy5_product_wraps_to_s16_and_never_saturates)
     static const int16_t big[3][3] = {{20000, 0, 0}, {0, -20000, 0}, {0, 0, 16384}};
     static const int16_t want[3][3] = {{-25536, 0, 0}, {0, 25536, 0}, {0, 0, -32768}};
     ref_pose_mul(two, big, REF_STEP_NEAREST_EVEN, out);
-    assert_m(out, want, "past 32767");
+    tb_assert_m(out, want, "past 32767");
 }
 
 Test(pose_math, copy5_product_may_alias_its_inputs)
@@ -254,10 +248,10 @@ Test(pose_math, copy5_product_may_alias_its_inputs)
     /* Rz90 . b: row0 = -row1 of b, row1 = row0 of b, row2 = row2 of b */
     static const int16_t want[3][3] = {{-4, -5, -6}, {1, 2, 3}, {7, 8, 9}};
     ref_pose_mul(a, b, REF_STEP_NEAREST_EVEN, b);
-    assert_m(b, want, "out = b");
+    tb_assert_m(b, want, "out = b");
     int16_t c[3][3] = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
     ref_pose_mul(a, c, REF_STEP_NEAREST_EVEN, a);
-    assert_m(a, want, "out = a");
+    tb_assert_m(a, want, "out = a");
 }
 
 /* ---- rotations ---- */
@@ -269,18 +263,18 @@ Test(pose_math, axis_matrices_in_the_psyq_sign_convention)
     static const int16_t ry[3][3] = {{0, 0, 4096}, {0, 4096, 0}, {-4096, 0, 0}};
     static const int16_t rz[3][3] = {{0, -4096, 0}, {4096, 0, 0}, {0, 0, 4096}};
     ref_pose_axis(0, 1024, T_N, m);
-    assert_m(m, rx, "Rx(1024)");
+    tb_assert_m(m, rx, "Rx(1024)");
     ref_pose_axis(1, 1024, T_N, m);
-    assert_m(m, ry, "Ry(1024)");
+    tb_assert_m(m, ry, "Ry(1024)");
     ref_pose_axis(2, 1024, T_N, m);
-    assert_m(m, rz, "Rz(1024)");
+    tb_assert_m(m, rz, "Rz(1024)");
     /* Rz(-1) under floor: c 4095, s -7 */
     static const int16_t rzf[3][3] = {{4095, 7, 0}, {-7, 4095, 0}, {0, 0, 4096}};
     ref_pose_axis(2, -1, T_F, m);
-    assert_m(m, rzf, "Rz(-1) floor");
+    tb_assert_m(m, rzf, "Rz(-1) floor");
     static const int16_t id[3][3] = {{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}};
     ref_pose_axis(3, 1024, T_N, m);
-    assert_m(m, id, "no such axis");
+    tb_assert_m(m, id, "no such axis");
 }
 
 Test(pose_math, rotation_order_puts_the_rightmost_axis_first)
@@ -302,7 +296,7 @@ Test(pose_math, rotation_order_puts_the_rightmost_axis_first)
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         int16_t m[3][3];
         ref_pose_rotation(c[i].ang, c[i].order, T_N, REF_STEP_NEAREST_EVEN, m);
-        assert_m(m, c[i].want, "order case");
+        tb_assert_m(m, c[i].want, "order case");
     }
     cr_assert_eq(ref_pose_order_axis(REF_ORDER_ZXY, 0), 2);
     cr_assert_eq(ref_pose_order_axis(REF_ORDER_ZXY, 2), 1);
@@ -327,13 +321,13 @@ Test(pose_math, rotation_rounds_each_step)
         {2047, -2896, 2047}, {2047, 2896, 2047}, {-2896, 0, 2896}};
     int16_t m[3][3];
     ref_pose_rotation(ang, REF_ORDER_XYZ, T_N, REF_STEP_NEAREST_EVEN, m);
-    assert_m(m, xyz_even, "xyz nearest-even");
+    tb_assert_m(m, xyz_even, "xyz nearest-even");
     ref_pose_rotation(ang, REF_ORDER_XYZ, T_N, REF_STEP_FLOOR, m);
-    assert_m(m, xyz_floor, "xyz floor");
+    tb_assert_m(m, xyz_floor, "xyz floor");
     ref_pose_rotation(ang, REF_ORDER_ZYX, T_N, REF_STEP_NEAREST_EVEN, m);
-    assert_m(m, zyx_even, "zyx nearest-even");
+    tb_assert_m(m, zyx_even, "zyx nearest-even");
     ref_pose_rotation(ang, REF_ORDER_ZYX, T_N, REF_STEP_FLOOR, m);
-    assert_m(m, zyx_floor, "zyx floor");
+    tb_assert_m(m, zyx_floor, "zyx floor");
     /* z = -1 only: Rz(-1) in every order, its cells per trig (see the sin/cos table) */
     static const int16_t z1[3] = {0, 0, -1};
     static const int16_t zw[4][3][3] = {
@@ -345,7 +339,7 @@ Test(pose_math, rotation_rounds_each_step)
     for (int t = 0; t < 4; t++)
         for (int o = 0; o < 6; o++) {
             ref_pose_rotation(z1, (ref_pose_order)o, (ref_pose_trig)t, REF_STEP_NEAREST_EVEN, m);
-            assert_m(m, zw[t], "Rz(-1)");
+            tb_assert_m(m, zw[t], "Rz(-1)");
         }
 }
 
@@ -408,7 +402,7 @@ Test(pose_math, compose_multiplies_and_carries_the_translation)
     ref_matrix b = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {4096, 0, 8}};
     ref_matrix out;
     ref_pose_compose(&a, &b, REF_STEP_NEAREST_EVEN, REF_WIDTH_32, &out);
-    assert_m(out.m, a.m, "a.I");
+    tb_assert_m(out.m, a.m, "a.I");
     assert_t(out.t, 100, 4296, 308, "Rz90");
     /* b.t (-5, 0, 0) under a.m[0][0] = 3000: -15000 >> 12 = -4 */
     ref_matrix c = {{{3000, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
@@ -471,7 +465,7 @@ Test(pose_math, scale_columns_shift_down_and_wrap)
     int16_t m[3][3] = {{4096, 3, -3}, {32767, 0, 4096}, {1, -3, 32767}};
     static const int16_t want[3][3] = {{8192, 4, -96}, {-2, 0, 0}, {2, -5, -32}};
     ref_pose_scale_columns(m, (const int32_t[3]){8192, 6000, 131072});
-    assert_m(m, want, "scaled");
+    tb_assert_m(m, want, "scaled");
 }
 
 Test(pose_math, scale_vectors_wrap_in_32_bits_or_not_in_64)
@@ -538,179 +532,4 @@ Test(pose_math, matrix_bytes_skip_the_pad)
     ref_matrix_load(buf, &back);
     cr_assert_eq(memcmp(back.m, m.m, sizeof m.m), 0);
     cr_assert_eq(memcmp(back.t, m.t, sizeof m.t), 0);
-}
-
-/*
- * The trig table: every s16 angle (negative ones too: the table is indexed
- * by the angle's bits) holds ref_pose_sin / ref_pose_cos under its option;
- * an invalid option fills nothing.
- */
-Test(pose_math, trig_table_holds_every_angle)
-{
-    static ref_trig_table t;
-    for (int trig = 0; trig < REF_TRIG__COUNT; trig++) {
-        cr_assert_eq(ref_trig_table_fill(&t, (ref_pose_trig)trig), 0);
-        cr_assert_eq(t.trig, (ref_pose_trig)trig);
-        for (int32_t a = -32768; a <= 32767; a++) {
-            cr_assert_eq(t.sin[(uint16_t)a], ref_pose_sin((int16_t)a, (ref_pose_trig)trig),
-                         "trig %d: sin %d", trig, a);
-            cr_assert_eq(t.cos[(uint16_t)a], ref_pose_cos((int16_t)a, (ref_pose_trig)trig),
-                         "trig %d: cos %d", trig, a);
-        }
-    }
-    t.trig = T_N;
-    cr_assert_eq(ref_trig_table_fill(&t, REF_TRIG__COUNT), -1);
-    cr_assert_eq(t.trig, T_N, "an invalid option left the table alone");
-}
-
-static uint32_t lcg(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s >> 8;
-}
-
-/*
- * Rotations and whole skeletons posed with a table are those posed without,
- * for every order, trig and step and angles over the whole s16 range; a
- * table filled for another trig option is not used.
- */
-Test(pose_math, rotation_and_skeleton_with_a_table_are_the_same)
-{
-    static ref_trig_table table[REF_TRIG__COUNT];
-    for (int trig = 0; trig < REF_TRIG__COUNT; trig++)
-        cr_assert_eq(ref_trig_table_fill(&table[trig], (ref_pose_trig)trig), 0);
-    uint32_t seed = 7;
-    enum { BONES = 12, LEN = 16 + 48 * BONES };
-    for (int round = 0; round < 2000; round++) {
-        ref_pose_opts o;
-        ref_pose_opts_default(&o);
-        o.order = (ref_pose_order)(round % REF_ORDER__COUNT);
-        o.trig = (ref_pose_trig)(round / REF_ORDER__COUNT % REF_TRIG__COUNT);
-        o.step = (ref_pose_step)(round / 24 % REF_STEP__COUNT);
-        const ref_trig_table *other = &table[(o.trig + 1) % REF_TRIG__COUNT];
-        int16_t ang[3] = {(int16_t)lcg(&seed), (int16_t)lcg(&seed), (int16_t)lcg(&seed)};
-        int16_t want[3][3], got[3][3], wrong[3][3];
-        ref_pose_rotation(ang, o.order, o.trig, o.step, want);
-        ref_pose_rotation_table(ang, o.order, o.trig, o.step, &table[o.trig], got);
-        ref_pose_rotation_table(ang, o.order, o.trig, o.step, other, wrong);
-        assert_m(got, want, "rotation with its table");
-        assert_m(wrong, want, "rotation with another option's table");
-        uint8_t a[LEN], b[LEN];
-        for (size_t i = 0; i < LEN; i++) a[i] = (uint8_t)lcg(&seed);
-        a[0] = BONES;
-        for (unsigned k = 0; k < BONES; k++) {
-            uint8_t *bone = a + 16 + 48 * k;
-            int16_t parent = (int16_t)((int)k - 1 - (int)(lcg(&seed) % 3));
-            bone[0] = (uint8_t)parent;
-            bone[1] = (uint8_t)((uint16_t)parent >> 8);
-        }
-        memcpy(b, a, LEN);
-        cr_assert_eq(ref_build_bone_matrices(a, BONES, &o),
-                     ref_build_bone_matrices_table(b, BONES, &o, NULL, &table[o.trig]));
-        ts_assert_mem(b, a, LEN, "the skeleton posed with a table");
-    }
-}
-
-/* The product from the whole 64-bit sum, worked cell by cell as docs/pose.md states it. */
-static int16_t wide_cell(int64_t sum, int nearest)
-{
-    int64_t q = sum >= 0 ? sum / 4096 : -((-sum + 4095) / 4096); /* floor */
-    int64_t r = sum - q * 4096;
-    if (nearest && (r > 2048 || (r == 2048 && (q & 1)))) q++;
-    return (int16_t)(uint16_t)((uint64_t)q & 0xFFFFu);
-}
-
-Test(pose_math, copy5_product_equals_the_whole_sum_rounded_on_random_and_extreme_cells)
-{
-    uint64_t x = 0x9E3779B97F4A7C15ull;
-    static const int16_t edge[] = {-32768, -32767, -4096, -2048, -1, 0, 1, 2048, 4095, 32767};
-    for (int trial = 0; trial < 20000; trial++) {
-        int16_t a[3][3], b[3][3], out[3][3];
-        for (int i = 0; i < 9; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            int16_t va = trial & 1 ? edge[x % 10] : (int16_t)(x >> 16);
-            int16_t vb = trial & 2 ? edge[(x >> 8) % 10] : (int16_t)(x >> 40);
-            a[i / 3][i % 3] = va;
-            b[i / 3][i % 3] = vb;
-        }
-        for (int s = 0; s < 2; s++) {
-            ref_pose_mul(a, b, (ref_pose_step)s, out);
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) {
-                    int64_t sum = (int64_t)a[i][0] * b[0][j] + (int64_t)a[i][1] * b[1][j] +
-                                  (int64_t)a[i][2] * b[2][j];
-                    cr_assert_eq(out[i][j], wide_cell(sum, s == REF_STEP_NEAREST_EVEN),
-                                 "trial %d cell %d,%d step %d", trial, i, j, s);
-                }
-        }
-    }
-}
-
-/* The rotation of three axes equals the products of ref_pose_axis matrices, in every order. */
-Test(pose_math, rotation_equals_the_general_products_of_its_axes)
-{
-    uint64_t x = 0x243F6A8885A308D3ull;
-    for (int trial = 0; trial < 3000; trial++) {
-        int16_t ang[3];
-        for (int k = 0; k < 3; k++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            ang[k] = (int16_t)(x >> 20);
-        }
-        for (int o = 0; o < REF_ORDER__COUNT; o++)
-            for (int s = 0; s < 2; s++) {
-                int16_t got[3][3], m[3][3], r[3][3];
-                ref_pose_rotation(ang, (ref_pose_order)o, REF_TRIG_X87_NEAREST, (ref_pose_step)s,
-                                  got);
-                int a = ref_pose_order_axis((ref_pose_order)o, 2);
-                ref_pose_axis(a, ang[a], REF_TRIG_X87_NEAREST, m);
-                for (int k = 1; k >= 0; k--) {
-                    a = ref_pose_order_axis((ref_pose_order)o, k);
-                    ref_pose_axis(a, ang[a], REF_TRIG_X87_NEAREST, r);
-                    ref_pose_mul(r, m, (ref_pose_step)s, m);
-                }
-                for (int i = 0; i < 9; i++)
-                    cr_assert_eq(got[i / 3][i % 3], m[i / 3][i % 3],
-                                 "trial %d order %d step %d cell %d", trial, o, s, i);
-            }
-    }
-}
-
-/* ComputeBonesWorldMatrices under an identity base (the harness's first base) takes a
- * shorter path: every bone's world matrix must still be the general compose's, in both
- * widths and steps, with translations past 2^19 (where 4096 t wraps in 32 bits). */
-Test(pose_math, world_matrices_under_an_identity_base_equal_the_general_compose)
-{
-    enum { BONES = 7, LEN = 16 + 48 * BONES };
-    uint64_t x = 0x452821E638D01377ull;
-    static const int32_t edge[] = {0, 1, -1, 524287, 524288, -524288, -524289, 0x7FFFFFFF,
-                                   (int32_t)0x80000000u, 1 << 20};
-    for (int trial = 0; trial < 4000; trial++) {
-        uint8_t skel[LEN], want[LEN];
-        for (size_t i = 0; i < LEN; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            skel[i] = (uint8_t)(x >> 24);
-        }
-        for (unsigned b = 0; b < BONES; b++)
-            for (int k = 0; k < 3; k++) {
-                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                if (trial & 1)
-                    le_put32(skel + 16 + 48 * b + 0x10 + 20 + 4 * k, (uint32_t)edge[x % 10]);
-            }
-        ref_matrix base = {{{4096, 0, 0}, {0, 4096, 0}, {0, 0, 4096}}, {0, 0, 0}};
-        if (trial & 2)
-            for (int k = 0; k < 3; k++) base.t[k] = (int32_t)(uint32_t)(x >> (8 * k));
-        ref_pose_opts o;
-        ref_pose_opts_default(&o);
-        o.step = (ref_pose_step)(trial & 4 ? 1 : 0);
-        o.width_t = trial & 8 ? REF_WIDTH_64 : REF_WIDTH_32;
-        memcpy(want, skel, LEN);
-        for (unsigned b = 0; b < BONES; b++) {
-            ref_matrix m;
-            ref_matrix_load(want + 16 + 48 * b + 0x10, &m);
-            ref_pose_compose(&base, &m, o.step, o.width_t, &m);
-            ref_matrix_store(want + 16 + 48 * b + 0x10, &m);
-        }
-        cr_assert_eq(ref_world_matrices(skel, BONES, &base, &o), 0);
-        cr_assert(memcmp(skel, want, LEN) == 0, "trial %d: the world matrices differ", trial);
-    }
 }
