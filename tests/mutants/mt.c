@@ -379,3 +379,40 @@ void mt_check_ticks(const run_results *r)
                          mt_file(r, c), c->clip, mt_mode(c->mode), c->orig_ticks, want);
     }
 }
+
+void mt_same_entities(const run_results *a, const run_results *b, const char *what)
+{
+    cr_assert_eq(a->nentities, b->nentities, "%s: entities", what);
+    cr_assert_eq(a->nentity_results, b->nentity_results, "%s: entity results", what);
+    for (size_t i = 0; i < a->nentity_results; i++) {
+        const entity_result *x = &a->entity_results[i], *y = &b->entity_results[i];
+        const cmp_divergence *p = &x->r.div, *q = &y->r.div;
+        cr_assert(x->entity == y->entity && x->r.clip == y->r.clip && x->r.mode == y->r.mode &&
+                      x->r.status == y->r.status && x->r.group == y->r.group &&
+                      x->r.ref_ticks == y->r.ref_ticks && x->r.orig_ticks == y->r.orig_ticks &&
+                      x->weapon_end_ref == y->weapon_end_ref &&
+                      x->weapon_end_orig == y->weapon_end_orig,
+                  "%s: entity result %zu differs", what, i);
+        if (x->r.status == RES_MISMATCH)
+            cr_assert(p->tick == q->tick && p->model == q->model && p->field == q->field &&
+                          p->ref == q->ref && p->orig == q->orig && p->differing == q->differing &&
+                          x->r.cursor_file_off == y->r.cursor_file_off,
+                      "%s: entity result %zu: divergences differ", what, i);
+    }
+    cr_assert_eq(a->ngroups, b->ngroups, "%s: groups", what);
+    for (size_t g = 0; g < a->ngroups; g++)
+        cr_assert(!strcmp(a->groups[g].field, b->groups[g].field) &&
+                      a->groups[g].count == b->groups[g].count &&
+                      a->groups[g].example == b->groups[g].example,
+                  "%s: group %zu differs", what, g);
+    for (size_t e = 0; e < a->nentities; e++) {
+        const res_entity *x = &a->entities[e], *y = &b->entities[e];
+        cr_assert(x->plot_clip == y->plot_clip && x->plot_mode == y->plot_mode &&
+                      x->offset[0].n == y->offset[0].n,
+                  "%s: entity %zu: plots differ", what, e);
+        for (int k = 0; k < 3; k++)
+            cr_assert(!x->offset[k].n || !memcmp(x->offset[k].orig, y->offset[k].orig,
+                                                 x->offset[k].n * sizeof *x->offset[k].orig),
+                      "%s: entity %zu axis %d", what, e, k);
+    }
+}

@@ -142,4 +142,7 @@ void mt_check_ticks(const run_results *r);
 /* Name of a mode for messages. */
 const char *mt_mode(mode_id m);
 
+/* Asserts that a and b hold the same entity results, groups and plots (sources left out). */
+void mt_same_entities(const run_results *a, const run_results *b, const char *what);
+
 #endif

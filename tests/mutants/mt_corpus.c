@@ -523,3 +523,10 @@ unsigned mt_write_mutant(const char *dir, const mt_mutant *m)
     for (; n < 3 && m->models[n]; n++) mt_write_model(dir, m->models[n]);
     return n;
 }
+
+void mt_write_entity_corpus(const char *dir)
+{
+    mt_write_model(dir, &mt_model_body);
+    mt_write_model(dir, &mt_model_weapon);
+    mt_write_model(dir, &mt_model_monster);
+}

@@ -38,6 +38,8 @@ extern const mt_expect mt_expect_a[MT_EXPECT_A];
 
 /* The lockstep mutants' entity corpus (body, weapon, monster) and mutant i's table. */
 extern const mt_model mt_model_body, mt_model_weapon, mt_model_monster;
+/* Writes those three into dir: the entity level's corpus. */
+void mt_write_entity_corpus(const char *dir);
 #define MT_ENT_EXPECT_I 6
 extern const mt_ent_expect mt_ent_expect_i[MT_ENT_EXPECT_I];
 

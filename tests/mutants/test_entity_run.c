@@ -8,26 +8,19 @@
  * as that clip's bad input, a pool mismatch, and the speed bits
  * QueueAnimation leaves under each entity status (the probe), with mutant
  * m's status bug found as one cause and mutant n's older reading (the
- * caller's flags kept) told by the probe alone.
+ * caller's flags kept) told by the probe alone. --engine both's runs:
+ * test_both_run.c.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine/emu_impl.h"
 #include "harness/core/verdict.h"
 #include "harness/run/cache.h"
 #include "tests/mutants/mt.h"
 #include "tests/mutants/mt_corpus.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-static void write_entity_corpus(const char *dir)
-{
-    mt_write_model(dir, &mt_model_body);
-    mt_write_model(dir, &mt_model_weapon);
-    mt_write_model(dir, &mt_model_monster);
-}
 
 static void copy_file(const char *dir, const char *from, const char *to)
 {
@@ -46,48 +39,10 @@ static void run_cfg(run_config *cfg, run_results *r)
     cr_assert(!r->interrupted);
 }
 
-/* Entity results, groups and plots of a and b agree (sources left out). */
-static void same_entities(const run_results *a, const run_results *b, const char *what)
-{
-    cr_assert_eq(a->nentities, b->nentities, "%s: entities", what);
-    cr_assert_eq(a->nentity_results, b->nentity_results, "%s: entity results", what);
-    for (size_t i = 0; i < a->nentity_results; i++) {
-        const entity_result *x = &a->entity_results[i], *y = &b->entity_results[i];
-        const cmp_divergence *p = &x->r.div, *q = &y->r.div;
-        cr_assert(x->entity == y->entity && x->r.clip == y->r.clip && x->r.mode == y->r.mode &&
-                      x->r.status == y->r.status && x->r.group == y->r.group &&
-                      x->r.ref_ticks == y->r.ref_ticks && x->r.orig_ticks == y->r.orig_ticks &&
-                      x->weapon_end_ref == y->weapon_end_ref &&
-                      x->weapon_end_orig == y->weapon_end_orig,
-                  "%s: entity result %zu differs", what, i);
-        if (x->r.status == RES_MISMATCH)
-            cr_assert(p->tick == q->tick && p->model == q->model && p->field == q->field &&
-                          p->ref == q->ref && p->orig == q->orig && p->differing == q->differing &&
-                          x->r.cursor_file_off == y->r.cursor_file_off,
-                      "%s: entity result %zu: divergences differ", what, i);
-    }
-    cr_assert_eq(a->ngroups, b->ngroups, "%s: groups", what);
-    for (size_t g = 0; g < a->ngroups; g++)
-        cr_assert(!strcmp(a->groups[g].field, b->groups[g].field) &&
-                      a->groups[g].count == b->groups[g].count &&
-                      a->groups[g].example == b->groups[g].example,
-                  "%s: group %zu differs", what, g);
-    for (size_t e = 0; e < a->nentities; e++) {
-        const res_entity *x = &a->entities[e], *y = &b->entities[e];
-        cr_assert(x->plot_clip == y->plot_clip && x->plot_mode == y->plot_mode &&
-                      x->offset[0].n == y->offset[0].n,
-                  "%s: entity %zu: plots differ", what, e);
-        for (int k = 0; k < 3; k++)
-            cr_assert(!x->offset[k].n || !memcmp(x->offset[k].orig, y->offset[k].orig,
-                                                 x->offset[k].n * sizeof *x->offset[k].orig),
-                      "%s: entity %zu axis %d", what, e, k);
-    }
-}
-
 Test(entity_run, same_results_for_1_and_2_jobs)
 {
     char *dir = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     emu_image *img = mt_image("standin_mut_i.exe");
     run_results r[2];
     for (int j = 0; j < 2; j++) {
@@ -96,7 +51,7 @@ Test(entity_run, same_results_for_1_and_2_jobs)
         run_cfg(&cfg, &r[j]);
         mt_ent_check(&r[j], mt_ent_expect_i, MT_ENT_EXPECT_I);
     }
-    same_entities(&r[0], &r[1], "1 vs 2 jobs");
+    mt_same_entities(&r[0], &r[1], "1 vs 2 jobs");
     /*
      * The armed entity's plot shows its first mismatch in result order: clip
      * 1 normal (body 2 frames, weapon 3). Its offset is the weapon's root,
@@ -133,7 +88,7 @@ Test(entity_run, same_results_for_1_and_2_jobs)
 Test(entity_run, identical_entities_emulated_once)
 {
     char *dir = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     copy_file(dir, "d4c001.dat", "d4c002.dat");
     copy_file(dir, "d4w001.dat", "d4w002.dat");
     emu_image *img = mt_image("standin_mut_i.exe");
@@ -160,7 +115,7 @@ Test(entity_run, identical_entities_emulated_once)
         run_cfg(&cfg, &r[d]);
         mt_ent_check(&r[d], e, COUNT(e));
     }
-    same_entities(&r[0], &r[1], "dedup off vs on");
+    mt_same_entities(&r[0], &r[1], "dedup off vs on");
     cr_assert_eq(r[1].nentities, 5u);
     for (size_t i = 0; i < r[1].nentity_results; i++) {
         const entity_result *er = &r[1].entity_results[i];
@@ -212,7 +167,7 @@ static unsigned count_source(const run_results *r, res_source s)
 Test(entity_run, cache_keyed_by_both_files_and_the_attach_values)
 {
     char *dir = ts_tempdir(), *root = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     emu_image *img = mt_image("standin_mut_i.exe");
     cache *c = open_cache(root);
     run_results r[3];
@@ -236,11 +191,11 @@ Test(entity_run, cache_keyed_by_both_files_and_the_attach_values)
     /* 3 modes (no slow+fast at the entity level) x (1 monster clip + 3 armed clips) */
     cr_assert_eq(count_source(&r[0], RES_SRC_EMULATED), 12u);
     cr_assert_eq(count_source(&r[1], RES_SRC_CACHE), 12u);
-    same_entities(&r[0], &r[1], "emulated vs cached");
+    mt_same_entities(&r[0], &r[1], "emulated vs cached");
     cr_assert_eq(count_source(&r[2], RES_SRC_CACHE), 3u, "the monster's clips");
     cr_assert_eq(count_source(&r[2], RES_SRC_EMULATED), 9u, "the pair's, with new attach values");
     cr_assert_eq(r[2].entities[1].attach_rot[2], 3);
-    same_entities(&r[0], &r[2], "attach values do not change what the routines compute");
+    mt_same_entities(&r[0], &r[2], "attach values do not change what the routines compute");
     for (int k = 0; k < 3; k++)
         run_results_free(&r[k]);
     cache_close(c);
@@ -252,7 +207,7 @@ Test(entity_run, cache_keyed_by_both_files_and_the_attach_values)
 Test(entity_run, cancel_before_start)
 {
     char *dir = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     emu_image *img = mt_image("standin.exe");
     volatile sig_atomic_t cancel = 1;
     run_progress prog;
@@ -286,7 +241,7 @@ Test(entity_run, cancel_before_start)
 Test(entity_run, faults_of_the_original)
 {
     char *dir = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     emu_image *img = mt_image("standin_faulty.exe");
     run_config cfg;
     mt_config_entity(&cfg, dir, img, 2);
@@ -330,7 +285,7 @@ Test(entity_run, faults_of_the_original)
 Test(entity_run, a_clip_the_reference_cannot_read_is_bad_input)
 {
     char *dir = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     size_t size;
     uint8_t *data = mt_encode(&mt_model_body, &size);
     data[mt_clip_offset(data, 2)] = 255;
@@ -414,7 +369,7 @@ static void expect_queue(const run_results *r, size_t e, entity_status_id s, int
 Test(entity_run, queue_probe_per_status)
 {
     char *dir = ts_tempdir(), *root = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     static const struct {
         const char *exe;
         int haste; /* the original's Haste bits */
@@ -458,7 +413,7 @@ Test(entity_run, queue_probe_per_status)
 Test(entity_run, slow_fast_stays_a_frame_level_mode)
 {
     char *dir = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     emu_image *img = mt_image("standin.exe");
     run_config cfg;
     mt_config_entity(&cfg, dir, img, 1);
@@ -500,7 +455,7 @@ Test(entity_run, slow_fast_stays_a_frame_level_mode)
 Test(entity_run, older_reading_is_told_by_the_probe)
 {
     char *dir = ts_tempdir();
-    write_entity_corpus(dir);
+    mt_write_entity_corpus(dir);
     emu_image *img = mt_image("standin_mut_n.exe");
     run_config cfg;
     mt_config_entity(&cfg, dir, img, 2);
@@ -521,151 +476,4 @@ Test(entity_run, older_reading_is_told_by_the_probe)
     run_results_free(&r);
     emu_image_free(img);
     ts_rmtree(dir);
-}
-
-/*
- * --engine both: every call on Unicorn (the run's engine) and natively, with
- * one job (the second engine in-process) and two (the second worker's in its
- * engine process): every frame and entity clip is compared on both engines
- * and agrees, and the results are those of a Unicorn run alone.
- */
-Test(entity_run, both_engines_compare_every_frame_and_entity_clip, .timeout = 300)
-{
-    const emu_ops *nat = emu_engine_ops(EMU_ENGINE_NATIVE);
-    emu_engine_info info;
-    ff_error err;
-    if (!nat || emu_engine_info_get(nat, &info, 1, &err) < 0)
-        cr_skip_test("the native engine cannot run here");
-    char *dir = ts_tempdir();
-    write_entity_corpus(dir);
-    emu_image *img = mt_image("standin_mut_i.exe");
-    run_results alone, r[2];
-    run_config cfg;
-    mt_config_entity(&cfg, dir, img, 1);
-    cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
-    run_cfg(&cfg, &alone);
-    for (int j = 0; j < 2; j++) {
-        mt_config_entity(&cfg, dir, img, (unsigned)j + 1);
-        cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
-        cfg.second = nat;
-        cfg.dedup = 0; /* as the command line sets it under --engine both */
-        run_cfg(&cfg, &r[j]);
-        same_entities(&alone, &r[j], j ? "both, 2 jobs" : "both, 1 job");
-        cr_assert_gt(r[j].nentity_results, 0);
-        for (size_t i = 0; i < r[j].nentity_results; i++) {
-            const clip_result *c = &r[j].entity_results[i].r;
-            if (c->status == RES_BAD_INPUT) continue;
-            cr_assert_eq(c->eng.state, RES_ENG_AGREE, "%d jobs: entity result %zu: %s", j + 1, i,
-                         res_eng_name(c->eng.state));
-        }
-        for (size_t i = 0; i < r[j].nresults; i++)
-            if (r[j].results[i].status != RES_BAD_INPUT)
-                cr_assert_eq(r[j].results[i].eng.state, RES_ENG_AGREE, "%d jobs: result %zu", j + 1,
-                             i);
-        const run_totals *t = &r[j].totals;
-        cr_assert_eq(t->entity_engines[RES_ENG_AGREE] + t->entity_engines[RES_ENG_NONE],
-                     r[j].nentity_results);
-        cr_assert_gt(t->entity_engines[RES_ENG_AGREE], 0);
-        cr_assert_eq(t->entity_engines[RES_ENG_DISAGREE], 0);
-    }
-    run_results_free(&alone);
-    for (int j = 0; j < 2; j++)
-        run_results_free(&r[j]);
-    emu_image_free(img);
-    ts_rmtree(dir);
-}
-
-/* Unicorn's call with bit 0 of EAX flipped on the way out: an engine that answers otherwise. */
-static int flipped_call(emu *e, uint32_t addr, const uint32_t *args, unsigned nargs, uint32_t *eax,
-                        emu_fault *fault, const emu_rewind *rw)
-{
-    int rc = emu_engine_ops(EMU_ENGINE_UNICORN)->call(e, addr, args, nargs, eax, fault, rw);
-    if (rc == 0) *eax ^= 1;
-    return rc;
-}
-
-/*
- * --engine both with a second engine whose every call returns another EAX:
- * the frame level's clips, the entity level's and the leaf level's cases
- * all disagree, the first leaf disagreement shows both answers, and the run
- * fails on it though the run's own engine matches the reference throughout.
- */
-/*
- * A normal-mode run of the stand-in with the leaf level (leaf_calls cases),
- * the entity level (entity) or the pose level (else), on Unicorn with that
- * flipped engine as --engine both's second.
- */
-static void run_flipped(int entity, uint64_t leaf_calls, run_results *r)
-{
-    emu_ops other = *emu_engine_ops(EMU_ENGINE_UNICORN);
-    other.call = flipped_call;
-    char *dir = ts_tempdir();
-    write_entity_corpus(dir);
-    emu_image *img = mt_image("standin.exe");
-    run_config cfg;
-    mt_config(&cfg, dir, img, 1);
-    cfg.entity_level = entity;
-    cfg.pose_level = !entity;
-    ref_pose_opts_default(&cfg.pose_opts);
-    cfg.game.engine = emu_engine_ops(EMU_ENGINE_UNICORN);
-    cfg.second = &other;
-    cfg.dedup = 0;
-    cfg.leaf_level = 1;
-    cfg.leaf_calls = leaf_calls;
-    cfg.modes = 1u << MODE_NORMAL;
-    run_cfg(&cfg, r);
-    emu_image_free(img);
-    ts_rmtree(dir);
-}
-
-Test(entity_run, a_second_engine_that_answers_otherwise_disagrees_at_every_level)
-{
-    run_results r;
-    run_flipped(1, 2000, &r);
-    const run_totals *t = &r.totals;
-    cr_assert_eq(t->by_status[RES_MISMATCH] + t->entity_by_status[RES_MISMATCH], 0,
-                 "the run's engine is the stand-in, as the reference");
-    cr_assert_gt(t->engines[RES_ENG_DISAGREE], 0);
-    cr_assert_gt(t->entity_engines[RES_ENG_DISAGREE], 0);
-    cr_assert_gt(t->leaf_engine_calls, 0);
-    cr_assert_eq(t->leaf_engine_disagree, t->leaf_engine_calls, "every EAX differs");
-    const leaf_both *b = &r.leaf[0].eng;
-    cr_assert(b->have_first);
-    cr_assert_eq(b->first.index, 0, "the first disagreement is the first case");
-    cr_assert_eq(b->first.ref_ax ^ b->first.orig_ax, 1, "AX %d against %d", b->first.ref_ax,
-                 b->first.orig_ax);
-    cr_assert_eq(b->fault_first, EMU_FAULT_NONE);
-    cr_assert_eq(verdict_decide(t, 0), VERDICT_BY_DIFFERENCES);
-    run_results_free(&r);
-}
-
-/*
- * The pose helpers' leaf level under --engine both, with the same second
- * engine: sin and cos return their value in EAX, so every angle comes back
- * off by one (the x87 class, not a disagreement); the matrix helpers answer
- * in memory, untouched, and agree.
- */
-Test(entity_run, pose_helpers_off_by_one_on_the_second_engine_are_the_x87_class, .timeout = 300)
-{
-    run_results r;
-    run_flipped(0, 100, &r);
-    cr_assert_eq(r.npose_leaf, POSE_LEAF_HELPERS);
-    unsigned trig = 0, matrix = 0;
-    for (size_t h = 0; h < r.npose_leaf; h++) {
-        const pose_leaf_result *p = &r.pose_leaf[h];
-        if (!p->ran) continue;
-        trig += p->trig != 0;
-        matrix += !p->trig;
-        cr_assert_eq(p->eng_calls, p->calls, "%s", p->role);
-        cr_assert_eq(p->eng_disagree, 0, "%s: %s", p->role, p->eng_first);
-        if (p->trig) {
-            cr_assert_eq(p->eng_x87, p->calls, "%s: every angle off by one", p->role);
-            cr_assert(strstr(p->eng_first, "differ by 1 at most"), "%s", p->eng_first);
-        } else {
-            cr_assert_eq(p->eng_x87, 0, "%s: %s", p->role, p->eng_first);
-        }
-    }
-    cr_assert_eq(trig, 2, "sin and cos ran");
-    cr_assert_gt(matrix, 0, "a matrix helper ran");
-    run_results_free(&r);
 }
