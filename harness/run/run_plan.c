@@ -332,6 +332,28 @@ int plan_order(run_ctx *ctx, ff_error *err)
         if (a->kind == UNIT_FRAME && b->kind == UNIT_FRAME && a->file == b->file)
             parent[root_of(parent, u)] = root_of(parent, u - 1);
     }
+    /*
+     * The frame level without the pose: a file's modes join one chain too while it stays
+     * under a sixteenth of the run's cost, so that a worker loads the file once for all its
+     * modes (each load remaps the engine's file area; natively with 2 jobs each unmapping
+     * interrupts the other core). The cap keeps a clip many files share from making one
+     * chain of most of the run. Deterministic: the plan does not depend on --jobs.
+     */
+    uint64_t total = 0;
+    for (size_t u = 0; u < n; u++)
+        total += ctx->units[u].cost;
+    for (size_t u = 0; u < n; u++)
+        cost[root_of(parent, u)] += ctx->units[u].cost;
+    for (size_t u = 1; !ctx->pose && u < n; u++) {
+        const run_unit *a = &ctx->units[u - 1], *b = &ctx->units[u];
+        if (a->kind != UNIT_FRAME || b->kind != UNIT_FRAME || a->file != b->file) continue;
+        size_t ra = root_of(parent, u - 1), rb = root_of(parent, u);
+        if (ra == rb || cost[ra] + cost[rb] > total / 16) continue;
+        parent[rb] = ra;
+        cost[ra] += cost[rb];
+        cost[rb] = 0;
+    }
+    memset(cost, 0, n * sizeof *cost);
     /* Entity units sharing a leader's emulations (run_entity.h) are one chain too. */
     for (size_t u = 0; u < n; u++) {
         const run_unit *un = &ctx->units[u];
