@@ -49,11 +49,13 @@ typedef struct dedup_slot {
     /* The leader's outcome. A slot lives until its last member took it,
      * within one chain of units (plan_order): at the pose level, whose
      * traces are large, packed (outcome_pack_one); at the frame level as it
-     * is (out), since packing cost more time than the memory it saved (about
-     * 20 KiB a clip, 36 MB for every slot of the vanilla preset at once). */
+     * is (out, NULL until the leader stores it), since packing cost more
+     * time than the memory it saved (about 20 KiB a clip, 36 MB for every
+     * slot of the vanilla preset at once). The last member takes out rather
+     * than copying it. */
     uint8_t *packed;
     size_t packed_len;
-    orig_outcome out;
+    orig_outcome *out;
     uint64_t extent;     /* the leader's cursor extent */
     /* the leader's bytes from its clip's start to where its cursor reached (in its file) */
     uint64_t reach_total; /* how far its cursor reached from the clip's start */

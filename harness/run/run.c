@@ -334,7 +334,8 @@ static void ctx_free(run_ctx *ctx)
     free(ctx->slot_of);
     for (size_t i = 0; i < ctx->nslots; i++) {
         free(ctx->slots[i].packed);
-        outcome_free(&ctx->slots[i].out);
+        if (ctx->slots[i].out) outcome_free(ctx->slots[i].out);
+        free(ctx->slots[i].out);
         free(ctx->slots[i].reach);
     }
     free(ctx->slots);

@@ -155,7 +155,9 @@ static clip_result *results_alloc(size_t n, size_t *mapped)
     size_t bytes = (n ? n : 1) * sizeof(clip_result);
     *mapped = 0;
     if (bytes / sizeof(clip_result) != (n ? n : 1)) return NULL;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    /* Populated at once: layout_results writes every page, one fault a page otherwise. */
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+                   -1, 0);
     if (p == MAP_FAILED) return calloc(n ? n : 1, sizeof(clip_result));
     if (madvise(p, bytes, MADV_DONTFORK) != 0) {
         munmap(p, bytes);
@@ -389,16 +391,24 @@ done:
     return rc;
 }
 
+/* A clip in a mode: its digest (clip_digest) and the mode's flags. */
 typedef struct keyed {
     uint8_t key[32];
+    uint8_t flags;
     size_t result;
 } keyed;
+
+static int same_key(const keyed *x, const keyed *y)
+{
+    return x->flags == y->flags && memcmp(x->key, y->key, sizeof x->key) == 0;
+}
 
 static int cmp_key(const void *a, const void *b)
 {
     const keyed *x = a, *y = b;
     int c = memcmp(x->key, y->key, sizeof x->key);
     if (c) return c;
+    if (x->flags != y->flags) return x->flags < y->flags ? -1 : 1;
     return x->result < y->result ? -1 : x->result > y->result;
 }
 
@@ -431,17 +441,6 @@ static int clip_digest(const dat_file *d, uint32_t clip, uint8_t out[32])
                            {d->data + start, end > start ? (size_t)(end - start) : 0}};
     ff_error e;
     return sha256_parts(parts, 3, out, &e);
-}
-
-/* The clip's key in mode m: its digest and the mode flags. */
-static int mode_key(const uint8_t digest[32], mode_id m, uint8_t key[32])
-{
-    uint8_t in[33];
-    memcpy(in, digest, 32);
-    in[32] = mode_flags(m);
-    sha256_part part = {in, sizeof in};
-    ff_error e;
-    return sha256_parts(&part, 1, key, &e);
 }
 
 typedef struct skel_digest {
@@ -538,9 +537,11 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
             digested = un->file;
         }
         for (uint32_t c = 0; c < nclips; c++) {
-            keyed *k = &keys[nkeys];
+            if (!have[c]) continue;
+            keyed *k = &keys[nkeys++];
+            memcpy(k->key, digest[c], sizeof k->key);
+            k->flags = mode_flags(un->mode);
             k->result = un->first + c;
-            if (have[c] && mode_key(digest[c], un->mode, k->key) == 0) nkeys++;
         }
     }
     free(digest);
@@ -554,7 +555,8 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
     size_t nslots = 0;
     for (size_t i = 0; i < nkeys;) {
         size_t j = i + 1;
-        while (j < nkeys && memcmp(keys[j].key, keys[i].key, 32) == 0) j++;
+        while (j < nkeys && same_key(&keys[j], &keys[i]))
+            j++;
         nslots += j - i > 1;
         i = j;
     }
@@ -564,11 +566,11 @@ int plan_dedup(run_ctx *ctx, ff_error *err)
         free(shared);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory planning");
     }
-    for (size_t i = 0; i < nslots; i++) outcome_init(&ctx->slots[i].out);
     size_t s = 0;
     for (size_t i = 0; i < nkeys;) {
         size_t j = i + 1;
-        while (j < nkeys && memcmp(keys[j].key, keys[i].key, 32) == 0) j++;
+        while (j < nkeys && same_key(&keys[j], &keys[i]))
+            j++;
         if (j - i > 1) {
             ctx->slots[s].refs = (unsigned)(j - i);
             for (size_t q = i; q < j; q++) ctx->slot_of[keys[q].result] = (int32_t)s;

@@ -151,9 +151,40 @@ static void slot_release(dedup_slot *s)
     if (--s->refs) return;
     free(s->packed);
     s->packed = NULL;
-    outcome_free(&s->out);
+    if (s->out) outcome_free(s->out);
+    free(s->out);
+    s->out = NULL;
     free(s->reach);
     s->reach = NULL;
+}
+
+/*
+ * What a slot keeps of its leader's outcome o, made before the slot's lock
+ * is taken: packed at the pose level, a copy at the frame level. Returns 0,
+ * or -1 with err.
+ */
+static int slot_keep(const run_ctx *ctx, const orig_outcome *o, dedup_slot *kept, ff_error *err)
+{
+    if (ctx->pose) return outcome_pack_one(o, &kept->packed, &kept->packed_len, err);
+    kept->out = malloc(sizeof *kept->out);
+    if (!kept->out) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    outcome_init(kept->out);
+    if (outcome_copy(kept->out, o, err) == 0) return 0;
+    outcome_free(kept->out);
+    free(kept->out);
+    kept->out = NULL;
+    return -1;
+}
+
+/* A member's outcome from its slot (lock held): the last member takes the frame level's. */
+static int slot_take(const run_ctx *ctx, dedup_slot *s, orig_outcome *o, ff_error *err)
+{
+    if (ctx->pose) return outcome_unpack_one(s->packed, s->packed_len, o, err);
+    if (s->refs > 1) return outcome_copy(o, s->out, err);
+    orig_outcome t = *o;
+    *o = *s->out;
+    *s->out = t; /* o's old memory, freed as the slot is released */
+    return 0;
 }
 
 /*
@@ -172,9 +203,7 @@ static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id 
         pthread_cond_wait(&ctx->slot_done, &ctx->lock);
     if (s->state == SLOT_DONE) {
         int ok = same_reach(s, d, start);
-        int rc = !ok        ? 0
-                 : ctx->pose ? outcome_unpack_one(s->packed, s->packed_len, &w->oo, err)
-                             : outcome_copy(&w->oo, &s->out, err);
+        int rc = ok ? slot_take(ctx, s, &w->oo, err) : 0;
         slot_release(s);
         pthread_mutex_unlock(&ctx->lock);
         if (ok) {
@@ -187,13 +216,20 @@ static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id 
     s->state = SLOT_RUNNING;
     pthread_mutex_unlock(&ctx->lock);
     int rc = emulate(w, f, d, m, clip, &w->oo, err);
+    /* What the slot keeps is made before the lock is taken, so members wait only for it. */
+    dedup_slot kept = {.extent = w->oo.extent};
+    if (rc == 0) rc = slot_keep(ctx, &w->oo, &kept, err);
+    if (rc == 0) rc = keep_reach(&kept, d, start, err);
     pthread_mutex_lock(&ctx->lock);
-    s->extent = w->oo.extent;
-    if (rc == 0)
-        rc = ctx->pose ? outcome_pack_one(&w->oo, &s->packed, &s->packed_len, err)
-                       : outcome_copy(&s->out, &w->oo, err);
-    if (rc == 0) rc = keep_reach(s, d, start, err);
-    s->state = rc == 0 ? SLOT_DONE : SLOT_EMPTY;
+    if (rc == 0) {
+        kept.state = SLOT_DONE;
+        kept.refs = s->refs;
+        *s = kept;
+    } else {
+        s->state = SLOT_EMPTY;
+        kept.refs = 1;
+        slot_release(&kept);
+    }
     if (rc == 0) slot_release(s);
     pthread_cond_broadcast(&ctx->slot_done);
     pthread_mutex_unlock(&ctx->lock);
