@@ -102,7 +102,15 @@ static int map_image(emu_nat *e, const emu_config *cfg, ff_error *err)
     nat_region *r = region_new(e, e->image_base, e->image_size, 0, NAT_R_IMAGE, err);
     if (!r) return -1;
     e->image = r->host;
-    memcpy(e->image, cfg->image, cfg->pe->size_of_image);
+    /* Written through the file, not the view: no fault a page, and the view maps on demand. */
+    for (size_t done = 0; done < cfg->pe->size_of_image;) {
+        ssize_t n = pwrite(r->fd, cfg->image + done, cfg->pe->size_of_image - done, (off_t)done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0)
+            return ff_error_set(err, FF_E_NOMEM, NULL, -1, "writing the image to guest memory: %s",
+                                n < 0 ? strerror(errno) : "no progress");
+        done += (size_t)n;
+    }
     uint32_t off = 0;
     while (off < e->image_size) {
         int prot = emu_guest_page_prot(e->pe, &e->profile, off);
