@@ -85,13 +85,11 @@ int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, or
         take(raw, len, pos, have.w, sizeof have.w) < 0 || bones > DAT_MAX_BONES || ticks > 4096)
         return ff_error_set(err, FF_E_FORMAT, name, (int64_t)at, "damaged outcome record");
     trace_clear(&o->t, &have, bones);
-    size_t bytes = o->t.lay.width * sizeof(int32_t);
-    for (uint32_t i = 0; i < ticks; i++) {
-        int32_t *row = trace_push_blank(&o->t, err);
-        if (!row) return -1;
-        if (take(raw, len, pos, row, bytes) < 0)
-            return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated outcome");
-    }
+    size_t bytes = (size_t)ticks * o->t.lay.width * sizeof(int32_t);
+    if (bytes > len - *pos)
+        return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated outcome");
+    if (trace_push_rows(&o->t, raw + *pos, ticks, err) < 0) return -1;
+    *pos += bytes;
     o->faulted = faulted != 0;
     if (o->faulted && take(raw, len, pos, &o->fault, sizeof o->fault) < 0)
         return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated fault record");

@@ -72,15 +72,21 @@ void trace_clear(trace *t, const field_set *have, unsigned bones)
     t->sparse = 0;
 }
 
-static int reserve(trace *t, ff_error *err)
+/* Room for n more ticks. */
+static int reserve_n(trace *t, size_t n, ff_error *err)
 {
     /* one element: a tick's row of lay.width values */
     size_t w = t->lay.width ? t->lay.width : 1;
-    if (w > SIZE_MAX / sizeof *t->v ||
-        grow_array(&t->v, &t->cap, t->n + 1, w * sizeof *t->v, 64) < 0)
+    if (w > SIZE_MAX / sizeof *t->v || n > SIZE_MAX - t->n ||
+        grow_array(&t->v, &t->cap, t->n + n, w * sizeof *t->v, 64) < 0)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory growing a trace of %zu ticks",
                             t->n);
     return 0;
+}
+
+static int reserve(trace *t, ff_error *err)
+{
+    return reserve_n(t, 1, err);
 }
 
 /* Per-tick field sets for ticks 0..n-1 (the layout's for the ticks before). */
@@ -112,6 +118,17 @@ int32_t *trace_push_blank(trace *t, ff_error *err)
     return row;
 }
 
+int trace_push_rows(trace *t, const void *rows, size_t n, ff_error *err)
+{
+    if (!n) return 0;
+    if (reserve_n(t, n, err) < 0 || (t->sparse && reserve_ticks(t, t->n + n, err) < 0)) return -1;
+    for (size_t i = 0; t->sparse && i < n; i++)
+        t->tick[t->n + i] = t->lay.have;
+    memcpy(t->v + t->n * t->lay.width, rows, n * t->lay.width * sizeof *t->v);
+    t->n += n;
+    return 0;
+}
+
 int trace_push_state(trace *t, const field_state *s, ff_error *err)
 {
     if (reserve(t, err) < 0 || (t->sparse && reserve_ticks(t, t->n + 1, err) < 0)) return -1;
@@ -133,12 +150,9 @@ int trace_push_state(trace *t, const field_state *s, ff_error *err)
 int trace_copy(trace *dst, const trace *src, ff_error *err)
 {
     trace_clear(dst, &src->lay.have, src->lay.bones);
-    for (size_t i = 0; i < src->n; i++) {
-        int32_t *row = trace_push_blank(dst, err);
-        if (!row) return -1;
-        memcpy(row, trace_row(src, i), src->lay.width * sizeof *row);
-        if (src->sparse && trace_tick_limit(dst, i, &src->tick[i], err) < 0) return -1;
-    }
+    if (trace_push_rows(dst, src->v, src->n, err) < 0) return -1;
+    for (size_t i = 0; src->sparse && i < src->n; i++)
+        if (trace_tick_limit(dst, i, &src->tick[i], err) < 0) return -1;
     return 0;
 }
 

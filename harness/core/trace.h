@@ -60,6 +60,11 @@ int trace_push_state(trace *t, const field_state *s, ff_error *err);
  * trace_tick_set; NULL with err when memory runs out.
  */
 int32_t *trace_push_blank(trace *t, ff_error *err);
+/*
+ * Appends n ticks whose slots are rows (n rows of the layout's width, in
+ * its order). Returns 0, or -1 (FF_E_NOMEM) when memory runs out.
+ */
+int trace_push_rows(trace *t, const void *rows, size_t n, ff_error *err);
 /* Copies src into dst (dst's memory reused). */
 int trace_copy(trace *dst, const trace *src, ff_error *err);
 /*

@@ -308,3 +308,40 @@ Test(trace, a_pushed_state_holds_field_read_for_every_field_and_bone)
     }
     trace_free(&t);
 }
+
+/* A copy holds every tick's slots and, for a trace some of whose ticks carry fewer
+ * fields (an outside decoder's frame without scales), those ticks' own sets; rows
+ * appended after keep the layout's whole set. */
+Test(trace, a_copy_keeps_each_ticks_values_and_fields)
+{
+    trace a, b;
+    ft_make_trace(&a, 5);
+    trace_init(&b);
+    field_set less = a.lay.have;
+    field_set_del(&less, FIELD_SCALE_X);
+    cr_assert_eq(trace_tick_limit(&a, 3, &less, NULL), 0);
+    cr_assert_eq(trace_copy(&b, &a, NULL), 0);
+    cr_assert_eq(b.n, 5);
+    cr_assert_eq(b.lay.width, a.lay.width);
+    for (size_t i = 0; i < 5; i++) {
+        cr_assert_eq(memcmp(trace_row(&b, i), trace_row(&a, i), a.lay.width * sizeof(int32_t)), 0,
+                     "tick %zu", i);
+        field_set fa = trace_tick_fields(&a, i), fb = trace_tick_fields(&b, i);
+        cr_assert(field_set_eq(&fa, &fb), "tick %zu", i);
+    }
+    field_set t3 = trace_tick_fields(&b, 3);
+    cr_assert_not(field_set_has(&t3, FIELD_SCALE_X));
+    /* Two rows more, from the first two ticks: their values, the layout's fields. */
+    cr_assert_eq(trace_push_rows(&b, a.v, 2, NULL), 0);
+    cr_assert_eq(b.n, 7);
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_eq(memcmp(trace_row(&b, 5 + i), trace_row(&a, i), a.lay.width * sizeof(int32_t)),
+                     0, "tick %zu", 5 + i);
+        field_set f = trace_tick_fields(&b, 5 + i);
+        cr_assert(field_set_eq(&f, &b.lay.have), "tick %zu", 5 + i);
+    }
+    cr_assert_eq(trace_push_rows(&b, NULL, 0, NULL), 0);
+    cr_assert_eq(b.n, 7);
+    trace_free(&a);
+    trace_free(&b);
+}
