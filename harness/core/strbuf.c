@@ -15,11 +15,20 @@ void sb_init(strbuf *b)
     b->s = NULL;
     b->len = b->cap = 0;
     b->failed = 0;
+    b->room = NULL;
+    b->room_arg = NULL;
+}
+
+void sb_init_over(strbuf *b, int (*room)(strbuf *b, size_t need), void *arg)
+{
+    sb_init(b);
+    b->room = room;
+    b->room_arg = arg;
 }
 
 void sb_free(strbuf *b)
 {
-    free(b->s);
+    if (!b->room) free(b->s);
     sb_init(b);
 }
 
@@ -36,7 +45,8 @@ static int grow(strbuf *b, size_t extra)
         b->failed = 1;
         return -1;
     }
-    if (GROW(b->s, b->cap, b->len + extra + 1, 256) < 0) {
+    size_t need = b->len + extra + 1;
+    if (b->room ? need > b->cap && b->room(b, need) < 0 : GROW(b->s, b->cap, need, 256) < 0) {
         b->failed = 1;
         return -1;
     }

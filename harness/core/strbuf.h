@@ -14,9 +14,17 @@ typedef struct strbuf {
     size_t len;
     size_t cap;
     int failed;
+    /* NULL: s is this buffer's malloc'd memory. Else s is memory its owner
+     * provides (a mapping), and room(b, need) makes it hold need bytes,
+     * updating s and cap (contents kept): 0, or -1 when it cannot. */
+    int (*room)(struct strbuf *b, size_t need);
+    void *room_arg;
 } strbuf;
 
 void sb_init(strbuf *b);
+/* A buffer over memory its owner provides and grows (see room above); s may start NULL. */
+void sb_init_over(strbuf *b, int (*room)(strbuf *b, size_t need), void *arg);
+/* Frees malloc'd memory (not an owner's) and empties the buffer. */
 void sb_free(strbuf *b);
 /* Empties the buffer, keeps its memory. */
 void sb_reset(strbuf *b);

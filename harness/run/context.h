@@ -192,6 +192,8 @@ worker *worker_new(run_ctx *ctx, ff_error *err);
  * worker_new); it holds no engine of its own until r is lost, and takes r. */
 struct remote;
 worker *worker_new_remote(run_ctx *ctx, struct remote *r, ff_error *err);
+/* A worker with an engine process: the process is told no more work comes (remote_hangup). */
+void worker_hangup(worker *w);
 void worker_free(worker *w);
 int worker_frame_unit(worker *w, const run_unit *u, ff_error *err);
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err);

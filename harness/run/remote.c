@@ -10,8 +10,9 @@
  *          unit's speed probe, ENT_PROBE_BYTES), nclips ok bytes,
  *          nclips source bytes, one ff_error per clip not ok, u64 raw
  *          length; the raw records are at the start of the answer area,
- *          which the child grows (ftruncate) when they do not fit, and
- *          which stays the worker's to read until it asks again.
+ *          where the child writes them as it makes them (growing it with
+ *          ftruncate when they do not fit), and which stays the worker's
+ *          to read until it asks again.
  * The records, about 350 KB a unit on the vanilla preset, do not go through
  * the socket: that took two copies in the kernel and, past the socket's
  * buffer, several wake-ups of each side a unit, each one waiting for a core.
@@ -52,6 +53,10 @@ struct remote {
     const uint8_t *area; /* mapped here, read only */
     size_t area_len;
     uint8_t probe[ENT_PROBE_BYTES];
+    /* what the socket held past the bytes taken so far (an answer comes in one piece:
+     * one read takes most of it) */
+    uint8_t in[8192];
+    size_t in_len, in_pos;
 };
 
 /* ---- the wire ---- */
@@ -82,6 +87,29 @@ static int get(int fd, void *p, size_t n)
     return 0;
 }
 
+/* get() through r's buffer: n bytes from what one read brought, reading again only when
+ * they run out. */
+static int rget(remote *r, void *p, size_t n)
+{
+    uint8_t *b = p;
+    while (n) {
+        if (r->in_pos == r->in_len) {
+            if (n >= sizeof r->in) return rget(r, b, n);
+            ssize_t k = read(r->fd, r->in, sizeof r->in);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) return -1;
+            r->in_len = (size_t)k;
+            r->in_pos = 0;
+        }
+        size_t k = r->in_len - r->in_pos < n ? r->in_len - r->in_pos : n;
+        memcpy(b, r->in + r->in_pos, k);
+        r->in_pos += k;
+        b += k;
+        n -= k;
+    }
+    return 0;
+}
+
 /* ---- the child ---- */
 
 /* The child's mapping of its answer area. */
@@ -107,20 +135,23 @@ static int area_room(area_map *a, size_t len)
     return 0;
 }
 
-/* One answer: its head built in out, sent with the records in one piece (one wake-up of the
- * worker, not one a field, and the records not copied on the way). */
-static int answer(int fd, area_map *area, strbuf *out, int rc, const ff_error *err,
-                  const remote_sink *s, uint32_t n, const uint64_t counts[3])
+/* The sink's record buffer is the answer area itself (sb_init_over): records are written
+ * where the worker reads them. */
+static int area_grow(strbuf *b, size_t need)
+{
+    area_map *a = b->room_arg;
+    if (area_room(a, need) < 0) return -1;
+    b->s = (char *)a->p;
+    b->cap = a->len;
+    return 0;
+}
+
+/* One answer: its head built in out and sent in one piece (one wake-up of the worker, not
+ * one a field); the records are already in the answer area. */
+static int answer(int fd, strbuf *out, int rc, const ff_error *err, const remote_sink *s,
+                  uint32_t n, const uint64_t counts[3])
 {
     uint32_t magic = ANSWER_MAGIC;
-    ff_error nomem;
-    if (rc == 0 && area_room(area, s->raw.len) < 0) {
-        rc = ff_error_set(&nomem, FF_E_NOMEM, NULL, -1,
-                          "an engine process cannot grow its answer area to %zu bytes: %s",
-                          s->raw.len, strerror(errno));
-        err = &nomem;
-        n = 0;
-    }
     int32_t r = rc;
     sb_reset(out);
     sb_add(out, (const char *)&magic, 4);
@@ -140,7 +171,6 @@ static int answer(int fd, area_map *area, strbuf *out, int rc, const ff_error *e
     uint64_t len = rc == 0 ? s->raw.len : 0;
     sb_add(out, (const char *)&len, 8);
     if (strbuf_failed(out)) return -1;
-    if (len) memcpy(area->p, s->raw.s, (size_t)len);
     return put(fd, out->s, out->len);
 }
 
@@ -170,13 +200,13 @@ static void child_main(run_ctx *ctx, int fd, int area_fd)
     uint32_t magic = HELLO_MAGIC;
     int32_t rc = w ? 0 : -1;
     if (put(fd, &magic, 4) || put(fd, &rc, 4) || put(fd, &err, sizeof err) || !w) _exit(1);
+    area_map area = {area_fd, NULL, 0};
     remote_sink s;
     memset(&s, 0, sizeof s);
-    sb_init(&s.raw);
+    sb_init_over(&s.raw, area_grow, &area);
     s.skip_probe = second; /* the worker probes on the run's engine itself */
     strbuf out;
     sb_init(&out);
-    area_map area = {area_fd, NULL, 0};
     run_progress *p = ctx->cfg->progress;
     uint32_t ui;
     while (get(fd, &ui, 4) == 0 && ui < ctx->nunits) {
@@ -192,7 +222,7 @@ static void child_main(run_ctx *ctx, int fd, int area_fd)
                                                         "an engine process was sent a leaf unit");
         memo_counts(w, &m1, &h1);
         uint64_t counts[3] = {p ? atomic_load(&p->emulated_calls) - calls0 : 0, m1 - m0, h1 - h0};
-        if (answer(fd, &area, &out, r, &err, &s, r == 0 ? n : 0, counts) < 0) break;
+        if (answer(fd, &out, r, &err, &s, r == 0 ? n : 0, counts) < 0) break;
     }
     _exit(0);
 }
@@ -279,8 +309,8 @@ int remote_ready(remote **rs, unsigned n, ff_error *err)
         uint32_t magic = 0;
         int32_t hello = -1;
         ff_error child_err;
-        if (get(r->fd, &magic, 4) || magic != HELLO_MAGIC || get(r->fd, &hello, 4) ||
-            get(r->fd, &child_err, sizeof child_err))
+        if (rget(r, &magic, 4) || magic != HELLO_MAGIC || rget(r, &hello, 4) ||
+            rget(r, &child_err, sizeof child_err))
             rc = ff_error_set(err, FF_E_EMU, NULL, -1,
                               "an engine process ended before its engine opened");
         else if (hello != 0) {
@@ -294,6 +324,13 @@ int remote_ready(remote **rs, unsigned n, ff_error *err)
         rs[k] = NULL;
     }
     return -1;
+}
+
+void remote_hangup(remote *r)
+{
+    if (!r || r->fd < 0) return;
+    close(r->fd);
+    r->fd = -1;
 }
 
 void remote_stop(remote *r)
@@ -372,20 +409,20 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     ff_error e;
     uint64_t counts[3], raw_len = 0;
     uint8_t probed = 0;
-    if (get(r->fd, &magic, 4) || magic != ANSWER_MAGIC || get(r->fd, &rc, 4) ||
-        get(r->fd, &e, sizeof e) || get(r->fd, &n, 4) || get(r->fd, counts, sizeof counts) ||
-        get(r->fd, &probed, 1) || probed > 1 || get(r->fd, r->probe, sizeof r->probe))
+    if (rget(r, &magic, 4) || magic != ANSWER_MAGIC || rget(r, &rc, 4) || rget(r, &e, sizeof e) ||
+        rget(r, &n, 4) || rget(r, counts, sizeof counts) || rget(r, &probed, 1) || probed > 1 ||
+        rget(r, r->probe, sizeof r->probe))
         return lose(r, "it ended or answered garbage", err);
     if (n > r->nclips_max) return lose(r, "it answered more clips than the unit has", err);
     if (room(r, n ? n : 1) < 0) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    if (n && (get(r->fd, r->ok, n) || get(r->fd, r->src, n)))
+    if (n && (rget(r, r->ok, n) || rget(r, r->src, n)))
         return lose(r, "it ended in the middle of an answer", err);
     for (uint32_t c = 0; c < n; c++) {
         if (r->src[c] >= RES_SRC__COUNT) return lose(r, "it answered garbage", err);
-        if (!r->ok[c] && get(r->fd, &r->errors[c], sizeof r->errors[c]))
+        if (!r->ok[c] && rget(r, &r->errors[c], sizeof r->errors[c]))
             return lose(r, "it ended in the middle of an answer", err);
     }
-    if (get(r->fd, &raw_len, 8) || raw_len > ((uint64_t)1 << 34))
+    if (rget(r, &raw_len, 8) || raw_len > ((uint64_t)1 << 34))
         return lose(r, "it ended in the middle of an answer", err);
     int seen = area_see(r, raw_len);
     if (seen == -1) return lose(r, "it answered more records than its answer area holds", err);

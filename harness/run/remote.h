@@ -55,6 +55,12 @@ int remote_start(run_ctx *ctx, unsigned n, remote **out, ff_error *err);
  * stopping every one of them (rs[k] NULL).
  */
 int remote_ready(remote **rs, unsigned n, ff_error *err);
+/*
+ * Tells the engine process there is no more work (EOF): it ends meanwhile,
+ * and remote_stop later only waits. r may be NULL; no call but remote_stop
+ * after.
+ */
+void remote_hangup(remote *r);
 /* Ends the engine process (EOF, then waits for it); r may be NULL. */
 void remote_stop(remote *r);
 /*
@@ -67,7 +73,7 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err);
 
 /* The child's part: the original's side of every clip of a unit. */
 typedef struct remote_sink {
-    strbuf raw;
+    strbuf raw; /* the records, written straight into the answer area the worker reads */
     uint8_t *ok, *src;
     ff_error *errors;
     uint32_t cap;

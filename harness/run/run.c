@@ -159,6 +159,9 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     if (rc == 0) work(&args[0]);
     for (unsigned i = 1; i < jobs && running; i++)
         if (running[i]) pthread_join(th[i], NULL);
+    /* The engine processes end while the workers are freed. */
+    for (unsigned i = 1; args && i < jobs; i++)
+        worker_hangup(args[i].w);
     for (unsigned i = 0; args && i < jobs; i++) worker_free(args[i].w);
     free(taken);
     free(args);

@@ -82,6 +82,11 @@ worker *worker_new_remote(run_ctx *ctx, struct remote *r, ff_error *err)
     return w;
 }
 
+void worker_hangup(worker *w)
+{
+    if (w) remote_hangup(w->remote);
+}
+
 void worker_free(worker *w)
 {
     if (!w) return;

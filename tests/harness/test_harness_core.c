@@ -235,6 +235,53 @@ Test(strbuf, escaping)
     sb_free(&b);
 }
 
+/* An owner's memory for a strbuf over it: a fixed array handed out 16 bytes at a time. */
+typedef struct owned {
+    char mem[64];
+    size_t given;
+    int calls;
+} owned;
+
+static int owned_room(strbuf *b, size_t need)
+{
+    owned *o = b->room_arg;
+    o->calls++;
+    size_t want = o->given ? o->given : 16;
+    while (want < need)
+        want += 16;
+    if (want > sizeof o->mem) return -1;
+    o->given = want;
+    b->s = o->mem;
+    b->cap = want;
+    return 0;
+}
+
+/* A buffer over its owner's memory writes there, asks the owner for room only when it
+ * needs more, fails (sticky) when the owner has none, and sb_free leaves the memory alone. */
+Test(strbuf, over_an_owners_memory)
+{
+    owned o = {.given = 0};
+    strbuf b;
+    sb_init_over(&b, owned_room, &o);
+    sb_add(&b, "0123456789", 10);
+    cr_assert_eq(o.calls, 1);
+    cr_assert_eq(b.s, o.mem);
+    sb_add(&b, "abcdefghij", 10);
+    cr_assert_eq(o.calls, 2);
+    cr_assert_eq(o.given, 32);
+    cr_assert_str_eq(o.mem, "0123456789abcdefghij");
+    sb_add(&b, "klm", 3);
+    cr_assert_eq(o.calls, 2, "room was there");
+    cr_assert_not(strbuf_failed(&b));
+    char big[64];
+    memset(big, 'x', sizeof big);
+    sb_add(&b, big, sizeof big);
+    cr_assert(strbuf_failed(&b));
+    cr_assert_eq(b.len, 23, "a failed append adds nothing");
+    sb_free(&b); /* o.mem is not the heap's: freeing it would crash under ASan */
+    cr_assert_null(b.s);
+}
+
 /*
  * The entity statuses: normal 0x00, Slow 0x80, Haste 0x40, Slow+Haste 0xC0;
  * each turns, through the reference's QueueAnimation with a valid pair,
