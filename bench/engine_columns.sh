@@ -9,9 +9,11 @@
 #
 # Two workloads: the frame level (4 modes, no leaf level) with the stand-in,
 # and the frame and pose levels with the x87 stand-in. Each is bench_harness's
-# three phases (bench/harness/bench_harness.c): run --jobs 1, the emulated
+# four phases (bench/harness/bench_harness.c): run --jobs 1, the emulated
 # calls alone, run --jobs 2 (natively, the second worker's engine in an
-# engine process of its own, harness/run/remote.h). --repeat N: N rounds,
+# engine process of its own, harness/run/remote.h), and two --jobs 1 runs
+# at once (the machine's 2-core ceiling, what the speed-up is measured
+# against). --repeat N: N rounds,
 # taken in turn (round 1 on every engine, then round 2, ...), so that a
 # machine whose speed drifts moves every column alike; each cell is the
 # median over the rounds, each ratio the median of the rounds' own ratios.
@@ -118,6 +120,7 @@ for w in frame pose; do
   row "$label: emulated calls alone, CPU s" "$w" "^emulated calls alone" 5
   row "$label: run --jobs 2, wall s" "$w" "^run --jobs 2 " 4
   times "$label: speed-up with 2 jobs" "$w" "^speed-up" 5
+  times "$label: 2-core ceiling (two --jobs 1 at once)" "$w" "^2-core ceiling" 3
   times "$label: overhead (run / calls alone), CPU" "$w" "^overhead" 11
 done
 echo

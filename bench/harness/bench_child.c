@@ -14,8 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t size, double *cpu,
-                   long *rss_kib)
+/* Forks a child that runs fn(arg, result) and writes the result to a pipe: its pid and the
+ * pipe's read end, or -1. */
+static pid_t start_child(int (*fn)(int arg, void *out), int arg, size_t size, int *rd)
 {
     int fd[2];
     if (pipe(fd) < 0) return -1;
@@ -33,8 +34,15 @@ int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t siz
         _exit(rc < 0 ? 1 : 0);
     }
     close(fd[1]);
-    ssize_t got = read(fd[0], out, size);
-    close(fd[0]);
+    *rd = fd[0];
+    return pid;
+}
+
+/* Reads the child's result and waits for it. Returns 0, or -1 when it failed. */
+static int end_child(pid_t pid, int rd, void *out, size_t size, double *cpu, long *rss_kib)
+{
+    ssize_t got = read(rd, out, size);
+    close(rd);
     int status;
     struct rusage ru;
     if (wait4(pid, &status, 0, &ru) < 0 || got != (ssize_t)size || !WIFEXITED(status) ||
@@ -45,6 +53,30 @@ int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t siz
                ru.ru_stime.tv_usec / 1e6;
     if (rss_kib) *rss_kib = ru.ru_maxrss;
     return 0;
+}
+
+int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t size, double *cpu,
+                   long *rss_kib)
+{
+    int rd;
+    pid_t pid = start_child(fn, arg, size, &rd);
+    return pid < 0 ? -1 : end_child(pid, rd, out, size, cpu, rss_kib);
+}
+
+int bench_in_children(int (*fn)(int arg, void *out), int arg, unsigned n, void *outs, size_t size)
+{
+    pid_t pid[BENCH_CHILDREN_MAX];
+    int rd[BENCH_CHILDREN_MAX], rc = 0;
+    unsigned started = 0;
+    if (n > BENCH_CHILDREN_MAX) return -1;
+    for (; started < n; started++)
+        if ((pid[started] = start_child(fn, arg, size, &rd[started])) < 0) {
+            rc = -1;
+            break;
+        }
+    for (unsigned k = 0; k < started; k++)
+        if (end_child(pid[k], rd[k], (char *)outs + k * size, size, NULL, NULL) < 0) rc = -1;
+    return rc;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)

@@ -23,6 +23,14 @@ int bench_in_child(int (*fn)(int arg, void *out), int arg, void *out, size_t siz
                    long *rss_kib);
 
 /*
+ * Calls fn(arg, out_k) in n children at once (n <= BENCH_CHILDREN_MAX) and
+ * copies each one's size-byte result to outs + k * size; waits for all.
+ * Returns 0, or -1 when any failed.
+ */
+#define BENCH_CHILDREN_MAX 8
+int bench_in_children(int (*fn)(int arg, void *out), int arg, unsigned n, void *outs, size_t size);
+
+/*
  * The stand-in engine at path under the built-in "standin" profile into
  * *img (the profile into *p when not NULL). Returns 0, or -1 after printing
  * "<who>: <reason>" on stderr.

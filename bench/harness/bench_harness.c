@@ -13,13 +13,19 @@
  *            under both bases; the ticks whose pose the run's memo replays are
  *            found by an untimed pass first); no reference, no traces, no
  *            comparison
- * overhead = run-1 / alone (wall and CPU); speed-up = run-1 wall / run-2 wall.
- * CPU seconds are the child's user + system time: on a loaded machine they
- * hold where wall times do not. With --repeat N the three phases run N
- * times in turn (run-1, alone, run-2, run-1, ...); each row is then the
- * median, and the overhead and speed-up are the medians of the ratios of
- * each round's own phases, so a machine whose speed drifts between rounds
- * moves both sides of a ratio together.
+ *   pair     two run-1s at once, each in its own process (the row: their
+ *            mean): what this machine gives two jobs that share nothing
+ * overhead = run-1 / alone (wall and CPU); speed-up = run-1 wall / run-2 wall;
+ * ceiling = 2 x run-1 wall / pair wall, the speed-up two perfectly
+ * parallel halves would reach here (2.00 on two idle cores; less where the
+ * two virtual cores share a physical one, or the host is busy).
+ * CPU seconds are user + system time of the phase's run, its engine
+ * processes included: on a loaded machine they hold where wall times do
+ * not. With --repeat N the four phases run N times in turn (run-1, alone,
+ * run-2, pair, run-1, ...); each row is then the median, and the overhead,
+ * speed-up and ceiling are the medians of the ratios of each round's own
+ * phases, so a machine whose speed drifts between rounds moves both sides
+ * of a ratio together.
  *
  * usage: bench_harness [--corpus DIR] [--preset vanilla] [--standin EXE]
  *                      [--pose] [--no-leaf] [--no-dedup] [--keep-matrices]
@@ -32,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,12 +65,18 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* This process's CPU time (every thread), seconds. */
+/* This process's CPU time (every thread) and its reaped children's (a run's engine
+ * processes), seconds. */
 static double cpu_now(void)
 {
     struct timespec t;
+    struct rusage ru;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    double kids = getrusage(RUSAGE_CHILDREN, &ru) == 0
+                      ? (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                            (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6
+                      : 0;
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9 + kids;
 }
 
 static const char *corpus_dir, *standin = FF_BENCH_STANDIN;
@@ -249,11 +262,25 @@ static int alone_phase(phase_out *o)
     return 0;
 }
 
-/* One phase, in the child bench_in_child makes. */
+/* One phase, in the child bench_in_child makes (the pair: in each of two). */
 static int phase(int which, void *out)
 {
     phase_out *r = out;
-    return which == 0 ? run_phase(1, r, NULL) : which == 1 ? run_phase(2, r, NULL) : alone_phase(r);
+    return which == 0 || which == 3 ? run_phase(1, r, NULL)
+           : which == 1             ? run_phase(2, r, NULL)
+                                    : alone_phase(r);
+}
+
+/* Two --jobs 1 runs at once, each in its own process: the pair's row holds their mean. */
+static int pair_phase(phase_out *o, long *rss)
+{
+    phase_out two[2];
+    if (bench_in_children(phase, 3, 2, two, sizeof two[0]) < 0) return -1;
+    *o = two[0];
+    o->seconds = (two[0].seconds + two[1].seconds) / 2;
+    o->cpu = (two[0].cpu + two[1].cpu) / 2;
+    *rss = 0;
+    return 0;
 }
 
 #define MAX_REPEAT 15
@@ -305,31 +332,34 @@ int main(int argc, char **argv)
         }
         corpus_dir = tmp;
     }
-    /* Rows in the printed order; phase() numbers them run-1 0, run-2 1, alone 2. */
-    static const char *const names[] = {"run --jobs 1", "run --jobs 2", "emulated calls alone"};
-    static const int order[] = {0, 2, 1}; /* each round: run-1, alone, run-2 */
-    phase_out o[3][MAX_REPEAT];
-    long rss[3][MAX_REPEAT];
+    /* Rows in the printed order; phase() numbers them run-1 0, run-2 1, alone 2, pair 3. */
+    static const char *const names[] = {"run --jobs 1", "run --jobs 2", "emulated calls alone",
+                                        "two --jobs 1 at once"};
+    static const int order[] = {0, 2, 1, 3}; /* each round: run-1, alone, run-2, the pair */
+    phase_out o[4][MAX_REPEAT];
+    long rss[4][MAX_REPEAT];
     printf("corpus %s, 4 modes, levels %s%s%s, dedup %s, bone matrices %s", corpus_dir,
            entity ? "entity" : "frame", pose ? " + pose" : "", leaf && !entity ? " + leaf" : "",
            dedup ? "on" : "off", pose || keep_matrices ? "kept" : "replaced by ret");
     if (repeat > 1) printf(", %d rounds: medians", repeat);
     printf("\n");
     for (int r = 0; r < repeat; r++)
-        for (int q = 0; q < 3; q++) {
+        for (int q = 0; q < 4; q++) {
             int k = order[q];
             memset(&o[k][r], 0, sizeof o[k][r]);
             rss[k][r] = 0;
             if (entity && k == 2) continue; /* the alone phase replays frame-level clips */
-            if (bench_in_child(phase, k, &o[k][r], sizeof o[k][r], NULL, &rss[k][r]) < 0) {
+            if (k == 3 ? pair_phase(&o[k][r], &rss[k][r]) < 0
+                       : bench_in_child(phase, k, &o[k][r], sizeof o[k][r], NULL, &rss[k][r]) < 0) {
                 fprintf(stderr, "bench_harness: phase '%s' failed\n", names[k]);
                 return 2;
             }
         }
     printf("%-22s %9s %9s %10s %12s %12s %10s %9s\n", "phase", "wall s", "CPU s", "frames/s",
            "emu calls", "leaf calls", "emulated", "RSS MiB");
-    double wall[3], cpu[3], ratio_wall[MAX_REPEAT], ratio_cpu[MAX_REPEAT], speed[MAX_REPEAT];
-    for (int k = 0; k < 3; k++) {
+    double wall[4], cpu[4], ratio_wall[MAX_REPEAT], ratio_cpu[MAX_REPEAT], speed[MAX_REPEAT],
+        ceiling[MAX_REPEAT], share[MAX_REPEAT];
+    for (int k = 0; k < 4; k++) {
         double w[MAX_REPEAT], c[MAX_REPEAT], m[MAX_REPEAT];
         for (int r = 0; r < repeat; r++) {
             w[r] = o[k][r].seconds;
@@ -343,15 +373,21 @@ int main(int argc, char **argv)
             printf("%-22s %9s\n", names[k], "-");
             continue;
         }
-        printf("%-22s %9.2f %9.2f %10.0f %12llu %12llu %10llu %9.1f\n", names[k], wall[k], cpu[k],
+        printf("%-22s %9.2f %9.2f %10.0f %12llu %12llu %10llu", names[k], wall[k], cpu[k],
                (double)x->frames / wall[k], (unsigned long long)x->calls,
-               (unsigned long long)x->leaf_calls, (unsigned long long)x->emulated,
-               bench_median(m, repeat) / 1024.0);
+               (unsigned long long)x->leaf_calls, (unsigned long long)x->emulated);
+        if (k == 3)
+            printf(" %9s\n", "(each)");
+        else
+            printf(" %9.1f\n", bench_median(m, repeat) / 1024.0);
     }
     for (int r = 0; r < repeat; r++) {
         ratio_wall[r] = o[0][r].seconds / o[2][r].seconds;
         ratio_cpu[r] = o[0][r].cpu / o[2][r].cpu;
         speed[r] = o[0][r].seconds / o[1][r].seconds;
+        /* What two perfectly parallel halves would reach on this machine in this round. */
+        ceiling[r] = 2 * o[0][r].seconds / o[3][r].seconds;
+        share[r] = speed[r] / ceiling[r];
     }
     printf("frames compared per run: %llu (ticks %llu); mismatches %llu\n",
            (unsigned long long)o[0][0].frames, (unsigned long long)o[0][0].ticks,
@@ -360,5 +396,8 @@ int main(int argc, char **argv)
         printf("overhead (run --jobs 1 / emulated calls alone): %.3fx wall, %.3fx CPU\n",
                bench_median(ratio_wall, repeat), bench_median(ratio_cpu, repeat));
     printf("speed-up with 2 jobs: %.2fx\n", bench_median(speed, repeat));
+    printf("2-core ceiling: %.2fx (2 x run --jobs 1 / two --jobs 1 at once); "
+           "speed-up / ceiling: %.0f%%\n",
+           bench_median(ceiling, repeat), 100 * bench_median(share, repeat));
     return 0;
 }
