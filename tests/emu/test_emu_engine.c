@@ -1,7 +1,8 @@
 /*
  * tests/emu/test_emu_engine.c: the engine seam (emu/engine/emu.h) on the
- * stand-in: the kinds built in and what they say about themselves, the guest
- * areas an engine owns, and an ops table honoured: a table lacking
+ * stand-in: the kinds built in and what they say about themselves, the image
+ * in guest memory as loaded, the guest areas an engine owns, and an ops
+ * table honoured: a table lacking
  * capabilities gets each missing hook refused with the reason (or, for the
  * BuildBoneMatrices stub, a patched `ret` that gives the same results),
  * never a call into an entry it does not have.
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "emu/engine/emu_impl.h"
+#include "emu/engine/guest.h"
 #include "emu/engine/observe.h"
 #include "ref/readlog.h"
 #include "tests/emu/te.h"
@@ -113,6 +115,78 @@ Test(engine, the_engine_owns_its_areas_and_their_guard)
     cr_assert_eq(emu_unmap_area(e, AREA, &err), -1);
     TS_OK(emu_map_area(e, AREA, 0x3000, EMU_PROT_READ, 0, &host, &err), &err);
     cr_assert_eq(host[0x1000], 0);
+    emu_close(e);
+    emu_image_free(img);
+}
+
+/* 1 when image offset off lies in an import's IAT slot (where the engine writes its trap). */
+static int in_iat_slot(const pe_image *pe, uint32_t off)
+{
+    for (unsigned i = 0; i < pe->nimports; i++) {
+        uint32_t slot = pe->imports[i].slot - pe->image_base;
+        if (off >= slot && off < slot + 4) return 1;
+    }
+    return 0;
+}
+
+/*
+ * The image in guest memory is the image as loaded, byte for byte, gaps
+ * between sections (all zero: an engine may leave them unbacked) and
+ * sections alike, but for the import slots, which hold the engine's traps;
+ * the guest reads a zero page of the image as zeros and a section's bytes
+ * as they are.
+ */
+Test(engine, the_image_is_in_guest_memory_as_loaded)
+{
+    emu_image *img = te_standin_image("standin.exe");
+    const pe_image *pe = emu_image_pe(img);
+    const uint8_t *want = emu_image_layout(img);
+    emu *e = te_engine(img, 0);
+    const uint8_t *got = emu_host(e, pe->image_base, pe->size_of_image);
+    cr_assert_not_null(got, "the image is not one region");
+    unsigned zero_pages = 0, section_pages = 0;
+    uint32_t zero_page = 0, section_word = 0;
+    for (uint32_t off = 0; off < pe->size_of_image; off++)
+        if (!in_iat_slot(pe, off))
+            cr_assert_eq(got[off], want[off], "image byte 0x%x: 0x%02x, loaded 0x%02x",
+                         pe->image_base + off, got[off], want[off]);
+    const emu_profile *prof = emu_image_profile(img);
+    for (uint32_t off = 0; off + 0x1000 <= pe->size_of_image; off += 0x1000) {
+        if (!(emu_guest_page_prot(pe, prof, off) & EMU_PROT_READ)) continue;
+        int zero = 1;
+        for (uint32_t k = 0; k < 0x1000 && zero; k++)
+            zero = want[off + k] == 0;
+        if (zero && !zero_pages++) zero_page = off;
+        for (uint32_t k = 0; !zero && k < 0x1000 && !section_word; k += 4)
+            if (want[off + k] | want[off + k + 1] | want[off + k + 2] | want[off + k + 3] &&
+                !in_iat_slot(pe, off + k))
+                section_word = off + k;
+        section_pages += !zero;
+    }
+    cr_assert_gt(zero_pages, 0, "the stand-in has gaps");
+    cr_assert_gt(section_pages, 0);
+    /* mov eax, [addr]; ret, from an area of its own (each at its own place: Unicorn keeps
+     * the code it translated) */
+    ff_error err;
+    uint8_t *code;
+    TS_OK(emu_map_area(e, AREA, 0x1000, EMU_PROT_READ | EMU_PROT_EXEC, 0, &code, &err), &err);
+    uint32_t at[2] = {pe->image_base + zero_page + 0x800, pe->image_base + section_word};
+    for (int k = 0; k < 2; k++) {
+        const uint8_t prog[] = {0xA1,
+                                (uint8_t)at[k],
+                                (uint8_t)(at[k] >> 8),
+                                (uint8_t)(at[k] >> 16),
+                                (uint8_t)(at[k] >> 24),
+                                0xC3};
+        memcpy(code + 0x100 * k, prog, sizeof prog);
+        uint32_t eax = 0xDEADBEEF;
+        emu_fault f;
+        TE_CALL(emu_call(e, AREA + 0x100 * (uint32_t)k, NULL, 0, &eax, &f), &f);
+        const uint8_t *w = want + (at[k] - pe->image_base);
+        uint32_t expect =
+            (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+        cr_assert_eq(eax, expect, "the guest read 0x%x at 0x%x, loaded 0x%x", eax, at[k], expect);
+    }
     emu_close(e);
     emu_image_free(img);
 }
