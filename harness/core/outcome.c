@@ -1,11 +1,14 @@
 /*
  * harness/core/outcome.c: outcomes of the original's side and their blob form.
  *
- * Raw blob: "FF8DOUT1" u32 format, then records:
- *   u32 clip, u8 faulted, u64 extent, u32 bones, u32 ticks, u64 fields[2]
- *   (the field_set the trace carries), then ticks rows of the trace's
- *   layout (int32 slots), then emu_fault when faulted
- * all in host order (the cache lives on the machine that wrote it).
+ * Raw blob: "FF8DOUT1" u32 format, u64 field table hash, then records:
+ *   u32 clip, u8 faulted, 3 zero bytes, u64 extent, u32 bones, u32 ticks,
+ *   u64 fields[2] (the field_set the trace carries), then ticks rows of the
+ *   trace's layout (int32 slots), then emu_fault when faulted
+ * all in host order (the cache lives on the machine that wrote it). The
+ * head is 20 bytes, a record's head 40 and emu_fault a multiple of 4, so
+ * in a blob that starts 4-aligned every record's rows are too, and a
+ * reader may lend them to a trace instead of copying (outcome_next_lent).
  */
 #include "harness/core/outcome.h"
 
@@ -48,16 +51,16 @@ void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o)
         sb_add(raw, (const char *)&fmt, sizeof fmt);
         sb_add(raw, (const char *)&table, sizeof table);
     }
-    uint8_t faulted = (uint8_t)(o->faulted != 0);
+    uint8_t faulted[4] = {(uint8_t)(o->faulted != 0), 0, 0, 0};
     uint32_t bones = o->t.lay.bones, ticks = (uint32_t)o->t.n;
     sb_add(raw, (const char *)&clip, sizeof clip);
-    sb_add(raw, (const char *)&faulted, 1);
+    sb_add(raw, (const char *)faulted, sizeof faulted);
     sb_add(raw, (const char *)&o->extent, sizeof o->extent);
     sb_add(raw, (const char *)&bones, sizeof bones);
     sb_add(raw, (const char *)&ticks, sizeof ticks);
     sb_add(raw, (const char *)o->t.lay.have.w, sizeof o->t.lay.have.w);
     if (ticks) sb_add(raw, (const char *)o->t.v, (size_t)ticks * o->t.lay.width * sizeof(int32_t));
-    if (faulted) sb_add(raw, (const char *)&o->fault, sizeof o->fault);
+    if (faulted[0]) sb_add(raw, (const char *)&o->fault, sizeof o->fault);
 }
 
 static int take(const uint8_t *raw, size_t len, size_t *pos, void *dst, size_t n)
@@ -68,17 +71,18 @@ static int take(const uint8_t *raw, size_t len, size_t *pos, void *dst, size_t n
     return 0;
 }
 
-int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, orig_outcome *o,
-                 const char *name, ff_error *err)
+/* A record into (clip, o): its rows copied, or with lend and 4-aligned, lent (trace_lend). */
+static int next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, orig_outcome *o,
+                const char *name, int lend, ff_error *err)
 {
     if (*pos == 0) *pos = HEAD;
     if (*pos > len) return ff_error_set(err, FF_E_FORMAT, name, 0, "outcome blob too short");
     if (*pos == len) return 0;
     size_t at = *pos;
-    uint8_t faulted;
+    uint8_t faulted[4];
     uint32_t bones, ticks;
     field_set have;
-    if (take(raw, len, pos, clip, sizeof *clip) < 0 || take(raw, len, pos, &faulted, 1) < 0 ||
+    if (take(raw, len, pos, clip, sizeof *clip) < 0 || take(raw, len, pos, faulted, 4) < 0 ||
         take(raw, len, pos, &o->extent, sizeof o->extent) < 0 ||
         take(raw, len, pos, &bones, sizeof bones) < 0 ||
         take(raw, len, pos, &ticks, sizeof ticks) < 0 ||
@@ -88,12 +92,27 @@ int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, or
     size_t bytes = (size_t)ticks * o->t.lay.width * sizeof(int32_t);
     if (bytes > len - *pos)
         return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated outcome");
-    if (trace_push_rows(&o->t, raw + *pos, ticks, err) < 0) return -1;
+    if (lend && ((uintptr_t)(raw + *pos) & (sizeof(int32_t) - 1)) == 0)
+        trace_lend(&o->t, (const int32_t *)(const void *)(raw + *pos), ticks);
+    else if (trace_push_rows(&o->t, raw + *pos, ticks, err) < 0)
+        return -1;
     *pos += bytes;
-    o->faulted = faulted != 0;
+    o->faulted = faulted[0] != 0;
     if (o->faulted && take(raw, len, pos, &o->fault, sizeof o->fault) < 0)
         return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated fault record");
     return 1;
+}
+
+int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, orig_outcome *o,
+                 const char *name, ff_error *err)
+{
+    return next(raw, len, pos, clip, o, name, 0, err);
+}
+
+int outcome_next_lent(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, orig_outcome *o,
+                      const char *name, ff_error *err)
+{
+    return next(raw, len, pos, clip, o, name, 1, err);
 }
 
 /* raw as one LZ4 frame at LZ4F compression level `level` (negative: faster, larger). */

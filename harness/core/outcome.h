@@ -16,7 +16,7 @@
 #include "common/error.h"
 
 /* Bump when the blob layout or emu_fault changes: part of every cache key. */
-#define OUTCOME_FORMAT 2
+#define OUTCOME_FORMAT 3
 
 typedef struct orig_outcome {
     int faulted;
@@ -37,6 +37,13 @@ void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o);
  */
 int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
                  orig_outcome *o, const char *name, ff_error *err);
+/*
+ * As outcome_next, but the record's rows are lent to o->t (trace_lend) when
+ * they lie 4-aligned (in a blob that starts so): o is then valid while raw
+ * is, until o->t's next change.
+ */
+int outcome_next_lent(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, orig_outcome *o,
+                      const char *name, ff_error *err);
 
 /*
  * One outcome as a packed blob (its own header and one record, LZ4 at

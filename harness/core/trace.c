@@ -55,8 +55,31 @@ void trace_init(trace *t)
     trace_layout_make(&t->lay, &none, 0);
 }
 
+/* t's own array back in v, the lent rows forgotten. */
+static void take_back(trace *t)
+{
+    if (!t->lent) return;
+    t->v = t->own;
+    t->cap = t->own_cap;
+    t->own = NULL;
+    t->own_cap = 0;
+    t->lent = 0;
+}
+
+void trace_lend(trace *t, const int32_t *rows, size_t n)
+{
+    take_back(t);
+    t->own = t->v;
+    t->own_cap = t->cap;
+    t->v = (int32_t *)(uintptr_t)rows; /* read only: every change takes the own array back */
+    t->n = t->cap = n;
+    t->sparse = 0;
+    t->lent = 1;
+}
+
 void trace_free(trace *t)
 {
+    take_back(t);
     free(t->v);
     free(t->tick);
     trace_init(t);
@@ -64,6 +87,7 @@ void trace_free(trace *t)
 
 void trace_clear(trace *t, const field_set *have, unsigned bones)
 {
+    take_back(t);
     size_t slots = t->cap * t->lay.width;
     trace_layout_make(&t->lay, have, bones);
     /* The capacity is counted in ticks of the new width. */
@@ -72,9 +96,18 @@ void trace_clear(trace *t, const field_set *have, unsigned bones)
     t->sparse = 0;
 }
 
-/* Room for n more ticks. */
+/* Room for n more ticks (in t's own array: lent rows are copied there first). */
 static int reserve_n(trace *t, size_t n, ff_error *err)
 {
+    if (t->lent) {
+        const int32_t *rows = t->v;
+        size_t had = t->n;
+        take_back(t);
+        t->n = 0;
+        if (reserve_n(t, had + n, err) < 0) return -1;
+        memcpy(t->v, rows, had * t->lay.width * sizeof *t->v);
+        t->n = had;
+    }
     /* one element: a tick's row of lay.width values */
     size_t w = t->lay.width ? t->lay.width : 1;
     if (w > SIZE_MAX / sizeof *t->v || n > SIZE_MAX - t->n ||

@@ -43,6 +43,10 @@ typedef struct trace {
     int sparse;         /* some tick carries fewer fields than the layout */
     field_set *tick;    /* when sparse: the fields tick i carries (cap entries) */
     size_t tick_cap;
+    /* trace_lend: v is rows the trace does not own; its own array waits in own */
+    int lent;
+    int32_t *own;
+    size_t own_cap;
 } trace;
 
 void trace_init(trace *t);
@@ -65,6 +69,14 @@ int32_t *trace_push_blank(trace *t, ff_error *err);
  * its order). Returns 0, or -1 (FF_E_NOMEM) when memory runs out.
  */
 int trace_push_rows(trace *t, const void *rows, size_t n, ff_error *err);
+/*
+ * Makes t's ticks the n rows at rows (t's layout, aligned for int32_t),
+ * read in place, not copied: t is then read only, and valid while that
+ * memory is. Its own memory comes back at its next change: trace_clear
+ * drops the lent rows, a push copies them first, trace_free frees only its
+ * own. Not for a sparse trace (t->sparse 0 after).
+ */
+void trace_lend(trace *t, const int32_t *rows, size_t n);
 /* Copies src into dst (dst's memory reused). */
 int trace_copy(trace *dst, const trace *src, ff_error *err);
 /*
@@ -94,7 +106,7 @@ static inline size_t trace_slot(const trace_layout *l, field_id f, unsigned bone
 
 /* The value of a carried field (bone for per-bone fields) at tick i; 0 when not carried. */
 int32_t trace_value(const trace *t, size_t i, field_id f, unsigned bone);
-/* Sets a carried field at tick i (nothing when not carried). */
+/* Sets a carried field at tick i (nothing when not carried); t not lent. */
 void trace_set(trace *t, size_t i, field_id f, unsigned bone, int32_t v);
 
 /*

@@ -351,8 +351,9 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
             return 0;
         }
         uint32_t got = 0;
-        int rc = outcome_next(io->rem.raw, io->rem.raw_len, &io->rem_pos, &got, &w->oo, d->name,
-                              aerr);
+        /* Read in place: the answer area stays as it is until the worker asks again. */
+        int rc = outcome_next_lent(io->rem.raw, io->rem.raw_len, &io->rem_pos, &got, &w->oo,
+                                   d->name, aerr);
         if (rc == 1 && got == clip) return 1;
         if (rc >= 0) ff_error_set(err, FF_E_INTERNAL, d->name, -1,
                                   "the engine process sent no record of anim %u", clip);

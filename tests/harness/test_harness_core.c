@@ -193,6 +193,87 @@ Test(outcome, blob_round_trip_with_a_fault)
     outcome_free(&b);
 }
 
+/* 1 when p lies in [lo, lo + n). */
+static int inside(const void *p, const uint8_t *lo, size_t n)
+{
+    return (const uint8_t *)p >= lo && (const uint8_t *)p < lo + n;
+}
+
+/*
+ * Records read lent are read in place: the head is 20 bytes, a record's
+ * head 40, its rows 4 bytes a slot and a fault a multiple of 4, so in a
+ * blob that starts 4-aligned both records of a 2-record blob are lent; one
+ * byte off, they are copied. A lent trace gives its memory back at its next
+ * change: a push copies the lent rows first, a clear drops them, and
+ * freeing it frees only its own array (under ASan a wrong free or a leak
+ * fails the test).
+ */
+Test(outcome, records_read_lent_are_read_in_place)
+{
+    orig_outcome a, b;
+    outcome_init(&a);
+    outcome_init(&b);
+    ft_make_trace(&a.t, 4);
+    strbuf raw;
+    sb_init(&raw);
+    outcome_append(&raw, 0, &a);
+    a.faulted = 1;
+    a.fault.kind = EMU_FAULT_BUDGET;
+    outcome_append(&raw, 1, &a);
+    size_t rows = 4 * a.t.lay.width * sizeof(int32_t);
+    cr_assert_eq(raw.len, 20 + (40 + rows) + (40 + rows + sizeof a.fault));
+    cr_assert_eq(sizeof a.fault % 4, 0);
+    ft_make_trace(&b.t, 2); /* b has an array of its own before */
+    uint8_t *buf = malloc(raw.len + 1);
+    cr_assert_not_null(buf);
+    size_t pos;
+    uint32_t clip;
+    ff_error err;
+    cmp_divergence d;
+    for (int off = 0; off < 2; off++) {
+        memcpy(buf + off, raw.s, raw.len);
+        pos = 0;
+        for (uint32_t k = 0; k < 2; k++) {
+            cr_assert_eq(outcome_next_lent(buf + off, raw.len, &pos, &clip, &b, "blob", &err), 1);
+            cr_assert_eq(clip, k);
+            cr_assert_eq(b.faulted, (int)k);
+            cr_assert_eq(cmp_traces(&a.t, &b.t, &d), 0);
+            cr_assert_eq(b.t.lent, off == 0, "record %u, blob at +%d", k, off);
+            cr_assert_eq(inside(b.t.v, buf, raw.len + 1), off == 0, "record %u, blob at +%d", k,
+                         off);
+        }
+        cr_assert_eq(outcome_next_lent(buf + off, raw.len, &pos, &clip, &b, "blob", &err), 0);
+    }
+    memcpy(buf, raw.s, raw.len);
+    /* a push copies the lent rows into b's own array, then appends */
+    pos = 0;
+    cr_assert_eq(outcome_next_lent(buf, raw.len, &pos, &clip, &b, "blob", &err), 1);
+    cr_assert(b.t.lent);
+    cr_assert_eq(trace_push_rows(&b.t, trace_row(&a.t, 1), 1, NULL), 0);
+    cr_assert_not(b.t.lent);
+    cr_assert_not(inside(b.t.v, buf, raw.len));
+    cr_assert_eq(b.t.n, 5);
+    for (size_t i = 0; i < 5; i++)
+        cr_assert_eq(memcmp(trace_row(&b.t, i), trace_row(&a.t, i < 4 ? i : 1),
+                            a.t.lay.width * sizeof(int32_t)),
+                     0, "tick %zu", i);
+    /* a clear drops the lent rows and takes the own array back */
+    pos = 0;
+    cr_assert_eq(outcome_next_lent(buf, raw.len, &pos, &clip, &b, "blob", &err), 1);
+    field_set have = a.t.lay.have;
+    trace_clear(&b.t, &have, 2);
+    cr_assert_not(b.t.lent);
+    cr_assert_eq(b.t.n, 0);
+    cr_assert_not(inside(b.t.v, buf, raw.len));
+    /* lent, then freed: only its own array is freed */
+    pos = 0;
+    cr_assert_eq(outcome_next_lent(buf, raw.len, &pos, &clip, &b, "blob", &err), 1);
+    outcome_free(&b);
+    free(buf);
+    sb_free(&raw);
+    outcome_free(&a);
+}
+
 Test(outcome, pack_refuses_a_buffer_that_lost_an_append)
 {
     orig_outcome a;
