@@ -225,6 +225,9 @@ int run_entity_authority(ent_worker *ew, const run_unit *u, remote_sink *out, ui
     }
     out->probed = !out->skip_probe && hold == 0 && ent_orig_probe(ew, u, out->probe) >= 0;
     if (hold == 0) ent_unit_release(ew, u);
-    if (out->raw.failed) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    if (out->raw.failed)
+        return ff_error_set(
+            err, FF_E_NOMEM, NULL, -1,
+            "out of memory: the engine process's answer area cannot hold the records");
     return 0;
 }

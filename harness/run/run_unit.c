@@ -452,7 +452,10 @@ int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint3
         *nclips = c + 1;
     }
     run_file_put(ctx, u->file);
-    if (rc == 0 && out->raw.failed) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    if (rc == 0 && out->raw.failed)
+        return ff_error_set(
+            err, FF_E_NOMEM, NULL, -1,
+            "out of memory: the engine process's answer area cannot hold the records");
     return rc;
 }
 
