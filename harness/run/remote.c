@@ -9,10 +9,11 @@
  *          misses, u64 memo hits, u8 probed, the probe's bytes (an entity
  *          unit's speed probe, ENT_PROBE_BYTES), nclips ok bytes,
  *          nclips source bytes, one ff_error per clip not ok, u64 raw
- *          length; the raw records are at the start of the answer area,
- *          where the child writes them as it makes them (growing it with
- *          ftruncate when they do not fit), and which stays the worker's
- *          to read until it asks again.
+ *          length, u32 matched count; the raw records are at the start of
+ *          the answer area, where the child writes them as it makes them
+ *          (growing it with ftruncate when they do not fit), the matched
+ *          clips' clip_result after them at the next multiple of 8, and the
+ *          area stays the worker's to read until it asks again.
  * The records, about 350 KB a unit on the vanilla preset, do not go through
  * the socket: that took two copies in the kernel and, past the socket's
  * buffer, several wake-ups of each side a unit, each one waiting for a core.
@@ -37,6 +38,12 @@
 
 #define HELLO_MAGIC 0x48524646u  /* "FFRH" */
 #define ANSWER_MAGIC 0x55524646u /* "FFRU" */
+
+/* Where the matched clips' records start in an answer area whose records take len bytes. */
+static uint64_t matched_at(uint64_t len)
+{
+    return (len + 7) & ~(uint64_t)7;
+}
 
 struct remote {
     pid_t pid;
@@ -147,9 +154,10 @@ static int area_grow(strbuf *b, size_t need)
 }
 
 /* One answer: its head built in out and sent in one piece (one wake-up of the worker, not
- * one a field); the records are already in the answer area. */
+ * one a field); the records (rec_len bytes) and the nmatched clips' records after them are
+ * already in the answer area. */
 static int answer(int fd, strbuf *out, int rc, const ff_error *err, const remote_sink *s,
-                  uint32_t n, const uint64_t counts[3])
+                  uint32_t n, const uint64_t counts[3], uint64_t rec_len, uint32_t nmatched)
 {
     uint32_t magic = ANSWER_MAGIC;
     int32_t r = rc;
@@ -168,8 +176,10 @@ static int answer(int fd, strbuf *out, int rc, const ff_error *err, const remote
     }
     for (uint32_t c = 0; c < n; c++)
         if (!s->ok[c]) sb_add(out, (const char *)&s->errors[c], sizeof s->errors[c]);
-    uint64_t len = rc == 0 ? s->raw.len : 0;
+    uint64_t len = rc == 0 ? rec_len : 0;
+    uint32_t matched = rc == 0 ? nmatched : 0;
     sb_add(out, (const char *)&len, 8);
+    sb_add(out, (const char *)&matched, 4);
     if (strbuf_failed(out)) return -1;
     return put(fd, out->s, out->len);
 }
@@ -204,6 +214,7 @@ static void child_main(run_ctx *ctx, int fd, int area_fd)
     remote_sink s;
     memset(&s, 0, sizeof s);
     sb_init_over(&s.raw, area_grow, &area);
+    sb_init(&s.matched);
     s.skip_probe = second; /* the worker probes on the run's engine itself */
     strbuf out;
     sb_init(&out);
@@ -216,13 +227,25 @@ static void child_main(run_ctx *ctx, int fd, int area_fd)
         ff_error_clear(&err);
         const run_unit *u = &ctx->units[ui];
         s.probed = 0;
+        sb_reset(&s.matched);
         int r = u->kind == UNIT_FRAME    ? worker_frame_authority(w, u, &s, &n, &err)
                 : u->kind == UNIT_ENTITY ? run_entity_authority(w->ent, u, &s, &n, &err)
                                          : ff_error_set(&err, FF_E_INTERNAL, NULL, -1,
                                                         "an engine process was sent a leaf unit");
         memo_counts(w, &m1, &h1);
         uint64_t counts[3] = {p ? atomic_load(&p->emulated_calls) - calls0 : 0, m1 - m0, h1 - h0};
-        if (answer(fd, &out, r, &err, &s, r == 0 ? n : 0, counts) < 0) break;
+        uint64_t rec_len = s.raw.len;
+        uint32_t nmatched = (uint32_t)(s.matched.len / sizeof(clip_result));
+        if (r == 0 && nmatched) {
+            static const char pad[8];
+            sb_add(&s.raw, pad, (size_t)(matched_at(rec_len) - rec_len));
+            sb_add(&s.raw, s.matched.s, s.matched.len);
+            if (s.raw.failed)
+                r = ff_error_set(&err, FF_E_NOMEM, NULL, -1,
+                                 "out of memory: the engine process's answer area cannot hold "
+                                 "the matched clips");
+        }
+        if (answer(fd, &out, r, &err, &s, r == 0 ? n : 0, counts, rec_len, nmatched) < 0) break;
     }
     _exit(0);
 }
@@ -408,6 +431,7 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     int32_t rc = 0;
     ff_error e;
     uint64_t counts[3], raw_len = 0;
+    uint32_t nmatched = 0, marked = 0;
     uint8_t probed = 0;
     if (rget(r, &magic, 4) || magic != ANSWER_MAGIC || rget(r, &rc, 4) || rget(r, &e, sizeof e) ||
         rget(r, &n, 4) || rget(r, counts, sizeof counts) || rget(r, &probed, 1) || probed > 1 ||
@@ -418,13 +442,18 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     if (n && (rget(r, r->ok, n) || rget(r, r->src, n)))
         return lose(r, "it ended in the middle of an answer", err);
     for (uint32_t c = 0; c < n; c++) {
-        if (r->src[c] >= RES_SRC__COUNT) return lose(r, "it answered garbage", err);
+        if (r->src[c] >= RES_SRC__COUNT || r->ok[c] > (REMOTE_RECORD | REMOTE_MATCHED))
+            return lose(r, "it answered garbage", err);
+        marked += (r->ok[c] & REMOTE_MATCHED) != 0;
         if (!r->ok[c] && rget(r, &r->errors[c], sizeof r->errors[c]))
             return lose(r, "it ended in the middle of an answer", err);
     }
-    if (rget(r, &raw_len, 8) || raw_len > ((uint64_t)1 << 34))
+    if (rget(r, &raw_len, 8) || raw_len > ((uint64_t)1 << 34) || rget(r, &nmatched, 4))
         return lose(r, "it ended in the middle of an answer", err);
-    int seen = area_see(r, raw_len);
+    if (nmatched != marked) return lose(r, "it answered garbage", err);
+    uint64_t end =
+        nmatched ? matched_at(raw_len) + (uint64_t)nmatched * sizeof(clip_result) : raw_len;
+    int seen = area_see(r, end);
     if (seen == -1) return lose(r, "it answered more records than its answer area holds", err);
     if (seen == -2)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "cannot map an engine process's answers: %s",
@@ -439,6 +468,8 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     out->errors = r->errors;
     out->raw = r->area;
     out->raw_len = (size_t)raw_len;
+    out->matched = r->area ? r->area + matched_at(raw_len) : NULL;
+    out->nmatched = nmatched;
     out->emulated_calls = counts[0];
     out->memo_misses = counts[1];
     out->memo_hits = counts[2];

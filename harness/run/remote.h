@@ -14,6 +14,17 @@
  * as if the outcomes came from the cache. Leaf units stay with the
  * in-process worker.
  *
+ * A frame unit of a run whose clips need nothing of the worker's but the
+ * comparison (run_ctx.remote_compare: no sink of the clips, no traces
+ * recorded or read, one engine, no width of the sums still to decide) is
+ * also compared in the engine process: each clip that matches comes back
+ * as its finished record (clip_result, nothing on the heap), and only the
+ * others as outcomes for the worker to classify (a mismatch needs the
+ * run's groups, a fault or bad input its heap). The records of every clip
+ * still come back when the worker stores the unit in the cache. The
+ * worker's thread is then idle but for copying the records in, and the
+ * engine process does what an in-process worker does.
+ *
  * An engine process that dies (or sends garbage) is lost to the run: the
  * unit it had is re-run by its worker on a Unicorn engine opened in-process,
  * as are that worker's later units, and the run says so. Internal to
@@ -30,14 +41,20 @@
 
 typedef struct remote remote;
 
+/* A clip's ok bits in an answer; 0: an input error (errors[c]). */
+#define REMOTE_RECORD 1u  /* its outcome is among the records */
+#define REMOTE_MATCHED 2u /* compared there, matched: its record is among matched */
+
 /* What an engine process sent for one unit (owned by the remote until the next call). */
 typedef struct remote_unit {
     uint32_t nclips;
-    const uint8_t *ok;       /* per clip: 1 outcome recorded, 0 input error (errors[c]) */
+    const uint8_t *ok;       /* per clip: REMOTE_RECORD and REMOTE_MATCHED bits, 0 input error */
     const uint8_t *src;      /* per clip: its res_source */
     const ff_error *errors;  /* per clip */
-    const uint8_t *raw;      /* outcome records of the clips ok, in clip order */
+    const uint8_t *raw;      /* outcome records of the clips REMOTE_RECORD, in clip order */
     size_t raw_len;
+    const uint8_t *matched; /* clip_result of each clip REMOTE_MATCHED, in clip order */
+    uint32_t nmatched;
     uint64_t emulated_calls, memo_misses, memo_hits;
     int probed;           /* an entity unit: probe holds the original's speed probe */
     const uint8_t *probe; /* ENT_PROBE_BYTES (run_entity.h) */
@@ -74,6 +91,7 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err);
 /* The child's part: the original's side of every clip of a unit. */
 typedef struct remote_sink {
     strbuf raw; /* the records, written straight into the answer area the worker reads */
+    strbuf matched; /* the clip_result of each clip matched here, copied in after them */
     uint8_t *ok, *src;
     ff_error *errors;
     uint32_t cap;

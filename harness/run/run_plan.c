@@ -175,6 +175,17 @@ void run_results_release(run_results *r)
     r->results_mapped = 0;
 }
 
+void plan_result_blank(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t c, clip_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->file = f;
+    r->clip = (int32_t)c;
+    r->mode = m;
+    r->status = RES_NOT_RUN;
+    r->group = -1;
+    r->frames = ctx->fslots[f].frames[c];
+}
+
 /* One result per (file, mode, clip); a bad file gets one per mode. */
 static int layout_results(run_ctx *ctx, ff_error *err)
 {
@@ -208,15 +219,8 @@ static int layout_results(run_ctx *ctx, ff_error *err)
                 continue;
             }
             if (!has_clips(rf)) continue;
-            for (uint32_t c = 0; c < rf->clips; c++) {
-                clip_result *r = &res->results[k++];
-                r->file = (uint32_t)f;
-                r->clip = (int32_t)c;
-                r->mode = (mode_id)m;
-                r->status = RES_NOT_RUN;
-                r->group = -1;
-                r->frames = ctx->fslots[f].frames[c];
-            }
+            for (uint32_t c = 0; c < rf->clips; c++)
+                plan_result_blank(ctx, (uint32_t)f, (mode_id)m, c, &res->results[k++]);
         }
     }
     res->nresults = total;

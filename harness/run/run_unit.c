@@ -5,10 +5,11 @@
  * The original's side of a clip comes from, in this order: the cache (the
  * whole unit was found there), recorded traces (check), an emulation
  * already made for an identical clip (dedup slot), or a new emulation on
- * this worker's own engine, or the worker's engine process (remote.h).
- * Each clip's record is written at its fixed index by run_clip.c. A
- * worker's making and freeing are in harness/run/worker.c, its engine
- * process's side in worker_remote.c.
+ * this worker's own engine (run_orig.c), or the worker's engine process
+ * (remote.h), which may send a matching clip's record finished. Each
+ * clip's record is written at its fixed index by run_clip.c. A worker's
+ * making and freeing are in harness/run/worker.c, its engine process's
+ * side in worker_remote.c and run_orig.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,6 @@
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
-#include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
 #include "harness/run/remote.h"
 #include "harness/run/run_entity.h"
@@ -29,213 +29,6 @@
 #include "harness/traces/trace_json.h"
 #include "harness/traces/tracefile.h"
 #include "harness/traces/traceset.h"
-
-/* ---- the original's side ---- */
-
-/*
- * Room for the world and placed states of a len-byte skeleton, both set to
- * the skeleton as it is before any decoding call.
- */
-static int world_room(worker *w, emu_game *g, size_t len, uint8_t **world, uint8_t **placed,
-                      ff_error *err)
-{
-    if (2 * len > w->world_cap) {
-        uint8_t *p = realloc(w->world, 2 * len);
-        if (!p) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        w->world = p;
-        w->world_cap = 2 * len;
-    }
-    *world = w->world;
-    *placed = w->world + len;
-    memcpy(*world, emu_game_skeleton(g), len);
-    memcpy(*placed, emu_game_skeleton(g), len);
-    return 0;
-}
-
-/* One engine of the worker: the run's (emulate) or --engine both's second. */
-typedef struct wengine {
-    emu_game *game;
-    int64_t *loaded; /* file in its guest memory, -1: none */
-    int *dirty;      /* a fault may have damaged the guest copy */
-    pose_memo *memo;
-} wengine;
-
-static int emulate_on(worker *w, const wengine *we, uint32_t f, const dat_file *d, mode_id m,
-                      uint32_t clip, orig_outcome *o, ff_error *err)
-{
-    run_ctx *ctx = w->ctx;
-    if (!we->game) return ff_error_set(err, FF_E_USAGE, d->name, -1, "no executable to emulate");
-    if (*we->loaded != (int64_t)f || *we->dirty) {
-        *we->loaded = -1;
-        if (emu_game_load_file(we->game, d->data, d->size, d->skel_off,
-                               d->section[DAT_SECTION_GEOMETRY], d->anim_off, err) < 0)
-            return -1;
-        *we->loaded = f;
-        *we->dirty = 0;
-    } else {
-        emu_game_reset_skeleton(we->game);
-    }
-    o->faulted = 0;
-    trace_clear(&o->t, &ctx->fields, d->bones);
-    uint8_t *world = NULL, *placed = NULL;
-    if (ctx->pose && world_room(w, we->game, emu_game_skeleton_size(we->game), &world, &placed, err) < 0)
-        return -1;
-    uint32_t ret = 0;
-    int32_t build_ret = 0; /* BuildBoneMatrices' last return in this clip */
-    int rc = emu_game_start_clip(we->game, mode_flags(m), (int16_t)clip, &ret, &o->fault);
-    uint64_t calls = 1;
-    while (rc == 0) {
-        int emulated = 0;
-        ff_error pe;
-        ff_error_clear(&pe);
-        /* A call that decodes nothing rebuilds nothing: its world states stay. */
-        if (world && ret == 0) {
-            rc = pose_orig_tick(we->memo, we->game, world, placed, &emulated, &o->fault, &pe);
-            if (rc == 0) build_ret = (int32_t)pose_memo_build_ret(we->memo);
-        }
-        if (pe.kind != FF_E_OK) {
-            *err = pe; /* memory, not the original's doing */
-            return -1;
-        }
-        calls += emulated ? 3 : 0;
-        if (rc < 0) break; /* the original faulted in its pose routines */
-        field_state s = {.ret = (int32_t)ret,
-                         .build_ret = build_ret,
-                         .cmd = emu_game_cmd(we->game),
-                         .skel = emu_game_skeleton(we->game),
-                         .world = world,
-                         .placed = placed};
-        if (trace_push_state(&o->t, &s, err) < 0) return -1;
-        if (ret == 1 || o->t.n >= REFSIDE_MAX_TICKS) break;
-        rc = emu_game_read_animation(we->game, &ret, &o->fault);
-        calls++;
-    }
-    if (rc < 0) {
-        o->faulted = 1;
-        *we->dirty = 1;
-    }
-    o->extent = emu_game_cursor_extent(we->game);
-    if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->emulated_calls, calls);
-    return 0;
-}
-
-static int emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
-                   orig_outcome *o, ff_error *err)
-{
-    wengine we = {w->game, &w->loaded, &w->dirty, w->memo};
-    return emulate_on(w, &we, f, d, m, clip, o, err);
-}
-
-/* Same bytes from each clip's start to where the leader's own cursor reached. */
-static int same_reach(const dedup_slot *s, const dat_file *b, uint64_t start)
-{
-    uint64_t in_b = b->size - start;
-    uint64_t lb = s->reach_total < in_b ? s->reach_total : in_b;
-    return s->reach_len == lb && memcmp(s->reach, b->data + start, (size_t)lb) == 0;
-}
-
-/* The leader's reached bytes into its slot, so members compare without its file. */
-static int keep_reach(dedup_slot *s, const dat_file *d, uint64_t start, ff_error *err)
-{
-    uint64_t in = d->size - start;
-    s->reach_total = s->extent > start ? s->extent - start : 0;
-    s->reach_len = s->reach_total < in ? s->reach_total : in;
-    s->reach = malloc(s->reach_len ? (size_t)s->reach_len : 1);
-    if (!s->reach) return ff_error_set(err, FF_E_NOMEM, d->name, -1, "out of memory");
-    memcpy(s->reach, d->data + start, (size_t)s->reach_len);
-    return 0;
-}
-
-static void slot_release(dedup_slot *s)
-{
-    if (--s->refs) return;
-    free(s->packed);
-    s->packed = NULL;
-    if (s->out) outcome_free(s->out);
-    free(s->out);
-    s->out = NULL;
-    free(s->reach);
-    s->reach = NULL;
-}
-
-/*
- * What a slot keeps of its leader's outcome o, made before the slot's lock
- * is taken: packed at the pose level, a copy at the frame level. Returns 0,
- * or -1 with err.
- */
-static int slot_keep(const run_ctx *ctx, const orig_outcome *o, dedup_slot *kept, ff_error *err)
-{
-    if (ctx->pose) return outcome_pack_one(o, &kept->packed, &kept->packed_len, err);
-    kept->out = malloc(sizeof *kept->out);
-    if (!kept->out) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    outcome_init(kept->out);
-    if (outcome_copy(kept->out, o, err) == 0) return 0;
-    outcome_free(kept->out);
-    free(kept->out);
-    kept->out = NULL;
-    return -1;
-}
-
-/* A member's outcome from its slot (lock held): the last member takes the frame level's. */
-static int slot_take(const run_ctx *ctx, dedup_slot *s, orig_outcome *o, ff_error *err)
-{
-    if (ctx->pose) return outcome_unpack_one(s->packed, s->packed_len, o, err);
-    if (s->refs > 1) return outcome_copy(o, s->out, err);
-    orig_outcome t = *o;
-    *o = *s->out;
-    *s->out = t; /* o's old memory, freed as the slot is released */
-    return 0;
-}
-
-/*
- * The original's side through a dedup slot: the first to come emulates,
- * the others wait for it and copy. Returns 0, or -1 with err.
- */
-static int shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
-                  res_source *src, ff_error *err)
-{
-    run_ctx *ctx = w->ctx;
-    dedup_slot *s = &ctx->slots[si];
-    uint32_t start;
-    if (dat_clip_offset(d, clip, &start, err) < 0) return -1;
-    pthread_mutex_lock(&ctx->lock);
-    while (s->state == SLOT_RUNNING)
-        pthread_cond_wait(&ctx->slot_done, &ctx->lock);
-    if (s->state == SLOT_DONE) {
-        int ok = same_reach(s, d, start);
-        int rc = ok ? slot_take(ctx, s, &w->oo, err) : 0;
-        slot_release(s);
-        pthread_mutex_unlock(&ctx->lock);
-        if (ok) {
-            *src = RES_SRC_SHARED;
-            return rc;
-        }
-        *src = RES_SRC_EMULATED;
-        return emulate(w, f, d, m, clip, &w->oo, err);
-    }
-    s->state = SLOT_RUNNING;
-    pthread_mutex_unlock(&ctx->lock);
-    int rc = emulate(w, f, d, m, clip, &w->oo, err);
-    /* What the slot keeps is made before the lock is taken, so members wait only for it. */
-    dedup_slot kept = {.extent = w->oo.extent};
-    if (rc == 0) rc = slot_keep(ctx, &w->oo, &kept, err);
-    if (rc == 0) rc = keep_reach(&kept, d, start, err);
-    pthread_mutex_lock(&ctx->lock);
-    if (rc == 0) {
-        kept.state = SLOT_DONE;
-        kept.refs = s->refs;
-        *s = kept;
-    } else {
-        s->state = SLOT_EMPTY;
-        kept.refs = 1;
-        slot_release(&kept);
-    }
-    if (rc == 0) slot_release(s);
-    pthread_cond_broadcast(&ctx->slot_done);
-    pthread_mutex_unlock(&ctx->lock);
-    *src = RES_SRC_EMULATED;
-    return rc;
-}
 
 /* ---- a frame unit ---- */
 
@@ -251,6 +44,7 @@ typedef struct unit_io {
     int second_ok;     /* --engine both: the second engine's clips come from rem */
     remote_unit rem;
     size_t rem_pos;    /* ... the next of its records */
+    uint32_t rem_matched; /* ... the next of its matched clips */
 } unit_io;
 
 /* The frame unit's original side from the engine process. Returns 0, or -1 with err. */
@@ -380,9 +174,9 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
     int rc;
     *src = RES_SRC_EMULATED;
     if (si >= 0)
-        rc = shared(w, si, u->file, d, u->mode, clip, src, aerr);
+        rc = run_orig_shared(w, si, u->file, d, u->mode, clip, src, aerr);
     else
-        rc = emulate(w, u->file, d, u->mode, clip, &w->oo, aerr);
+        rc = run_orig_emulate(w, u->file, d, u->mode, clip, &w->oo, aerr);
     if (rc == 0) return 1;
     if (aerr->kind != FF_E_NOMEM) return 0; /* this clip cannot be emulated: its input */
     *err = *aerr;
@@ -409,7 +203,7 @@ static int second_side(worker *w, const run_unit *u, const dat_file *d, unit_io 
                                 "the engine process sent no record of anim %u", clip);
     } else if (w->game2) {
         wengine we = {w->game2, &w->loaded2, &w->dirty2, w->memo2};
-        if (emulate_on(w, &we, u->file, d, u->mode, clip, &w->oo2, &aerr) < 0) {
+        if (run_orig_emulate_on(w, &we, u->file, d, u->mode, clip, &w->oo2, &aerr) < 0) {
             if (aerr.kind == FF_E_NOMEM) {
                 *err = aerr;
                 return -1;
@@ -423,52 +217,58 @@ static int second_side(worker *w, const run_unit *u, const dat_file *d, unit_io 
     return 0;
 }
 
-/* ---- the engine process's part (remote.h) ---- */
-
-int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint32_t *nclips,
-                           ff_error *err)
+/*
+ * A clip the engine process compared and found matching: its record as it
+ * sent it, and its outcome record passed over when the process sent that
+ * too (for the cache). Returns 0, or -1 with err when the answer does not
+ * hold it.
+ */
+static int remote_matched(worker *w, const run_unit *u, const dat_file *d, unit_io *io, uint32_t c,
+                          ff_error *err)
 {
-    run_ctx *ctx = w->ctx;
-    const dat_file *d;
-    *nclips = 0;
-    sb_reset(&out->raw);
-    if (run_file_get(ctx, u->file, &d, err) < 0) return -1;
-    int rc = remote_sink_room(out, d->clips, err);
-    for (uint32_t c = 0; rc == 0 && c < d->clips; c++) {
-        ff_error *aerr = &out->errors[c];
-        ff_error_clear(aerr);
-        res_source src = RES_SRC_EMULATED;
-        int32_t si = ctx->slot_of[u->first + c];
-        int got = si >= 0 ? shared(w, si, u->file, d, u->mode, c, &src, aerr)
-                          : emulate(w, u->file, d, u->mode, c, &w->oo, aerr);
-        if (got < 0 && aerr->kind == FF_E_NOMEM) {
-            *err = *aerr;
-            rc = -1;
-            break;
-        }
-        out->ok[c] = got == 0;
-        out->src[c] = (uint8_t)src;
-        if (got == 0) outcome_append(&out->raw, c, &w->oo);
-        *nclips = c + 1;
+    clip_result *r = &w->ctx->res->results[u->first + c], m;
+    if (io->rem_matched >= io->rem.nmatched)
+        return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
+                            "the engine process sent no record of anim %u", c);
+    memcpy(&m, io->rem.matched + (size_t)io->rem_matched++ * sizeof m, sizeof m);
+    if (m.file != r->file || m.clip != r->clip || m.mode != r->mode || m.status != RES_MATCH ||
+        m.fault || m.error || m.expl || m.stopped || m.cells)
+        return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
+                            "the engine process sent another record for anim %u", c);
+    *r = m;
+    if (!(io->rem.ok[c] & REMOTE_RECORD)) return 0;
+    uint32_t got = 0;
+    ff_error e;
+    int rc =
+        outcome_next_lent(io->rem.raw, io->rem.raw_len, &io->rem_pos, &got, &w->oo, d->name, &e);
+    if (rc < 0) {
+        *err = e;
+        return -1;
     }
-    run_file_put(ctx, u->file);
-    if (rc == 0 && out->raw.failed)
-        return ff_error_set(
-            err, FF_E_NOMEM, NULL, -1,
-            "out of memory: the engine process's answer area cannot hold the records");
-    return rc;
+    if (rc == 1 && got == c) return 0;
+    return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
+                        "the engine process sent no record of anim %u", c);
 }
 
-static int finish_unit(worker *w, const run_unit *u, int complete, int from_cache, ff_error *err)
+/* The unit's records to store in the cache: the worker's own, or the engine process's. */
+static strbuf unit_blob(const worker *w, const unit_io *io)
+{
+    if (!io->remote_ok) return w->blob;
+    strbuf b = {.s = (char *)io->rem.raw, .len = io->rem.raw_len};
+    return b;
+}
+
+static int finish_unit(worker *w, const run_unit *u, const strbuf *blob, int complete,
+                       int from_cache, ff_error *err)
 {
     const run_config *cfg = w->ctx->cfg;
     int rc = 0;
-    if (complete && !from_cache && u->keyed && cfg->cache && w->blob.len && !cfg->traces_dir) {
+    if (complete && !from_cache && u->keyed && cfg->cache && blob->len && !cfg->traces_dir) {
         uint8_t *packed;
         size_t len;
         ff_error e;
         /* A cache that cannot be written only costs time next run: counted, one warning. */
-        if (outcome_pack(&w->blob, &packed, &len, &e) == 0) {
+        if (outcome_pack(blob, &packed, &len, &e) == 0) {
             if (cache_put(cfg->cache, &u->key, packed, len, &e) < 0)
                 run_cache_unwritten(w->ctx, &e);
             free(packed);
@@ -539,6 +339,11 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     snprintf(id.model, sizeof id.model, "%s", dat_kind_name(d->kind));
     id.mode = u->mode;
     for (; c < d->clips && rc == 0 && !run_cancelled(ctx); c++) {
+        if (io.remote_ok && c < io.rem.nclips && (io.rem.ok[c] & REMOTE_MATCHED)) {
+            rc = remote_matched(w, u, d, &io, c, err);
+            if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
+            continue;
+        }
         ff_error cerr, aerr;
         ff_error_clear(&cerr);
         ff_error_clear(&aerr);
@@ -551,7 +356,8 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             rc = -1;
             break;
         }
-        if (auth == 1 && !io.use_auth && ctx->cfg->cache) outcome_append(&w->blob, c, &w->oo);
+        if (auth == 1 && !io.use_auth && !io.remote_ok && ctx->cfg->cache)
+            outcome_append(&w->blob, c, &w->oo);
         if (auth == 1 && ctx->cfg->second && !io.use_auth && !io.cache_ok &&
             second_side(w, u, d, &io, c, &ctx->res->results[u->first + c], err) < 0) {
             rc = -1;
@@ -578,7 +384,8 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
-    if (rc == 0) rc = finish_unit(w, u, c == d->clips, from_cache && !io.cache_partial, err);
+    strbuf blob = unit_blob(w, &io);
+    if (rc == 0) rc = finish_unit(w, u, &blob, c == d->clips, from_cache && !io.cache_partial, err);
     if (rc == 0) rc = sink_unit_done(w, u, c == d->clips, NULL, err);
     close_io(&io);
     return rc;

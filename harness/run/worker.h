@@ -1,8 +1,8 @@
 /*
  * harness/run/worker.h: a worker's private state, shared by the file that
  * makes it (worker.c), the one that drives it (run_unit.c), the one that
- * records a clip (run_clip.c) and its engine process's side
- * (worker_remote.c). Internal to
+ * runs the original's side of a clip (run_orig.c), the one that records a
+ * clip (run_clip.c) and its engine process's side (worker_remote.c). Internal to
  * harness/run/; the rest of the run knows a worker only through
  * context.h. One worker per thread: nothing here is locked.
  */
@@ -63,6 +63,41 @@ typedef struct cand_side {
  */
 int run_clip_classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, const cand_side *cs,
                       int auth_ok, const ff_error *auth_err, res_source src, ff_error *err);
+
+/* One engine of the worker: the run's (emulate) or --engine both's second. */
+typedef struct wengine {
+    emu_game *game;
+    int64_t *loaded; /* file in its guest memory, -1: none */
+    int *dirty;      /* a fault may have damaged the guest copy */
+    pose_memo *memo;
+} wengine;
+
+/*
+ * run_orig.c: clip's original side on engine we into *o (file f, parsed as
+ * d, loaded into the engine's guest memory unless it is there already), on
+ * the worker's own engine, or through dedup slot si (the first to come
+ * emulates, the others wait and take its outcome into w->oo when the bytes
+ * its cursor reached are theirs too; *src says which). Return 0, or -1 with
+ * err (the clip's input, or memory when err is FF_E_NOMEM).
+ */
+int run_orig_emulate_on(worker *w, const wengine *we, uint32_t f, const dat_file *d, mode_id m,
+                        uint32_t clip, orig_outcome *o, ff_error *err);
+int run_orig_emulate(worker *w, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
+                     orig_outcome *o, ff_error *err);
+int run_orig_shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_id m, uint32_t clip,
+                    res_source *src, ff_error *err);
+
+/*
+ * An engine process's comparison of clip of frame unit u (remote.h): the
+ * reference's side of d's clip (a: its animation) into w->rt against the
+ * original's in w->oo (from src). Returns 1 when they match, with *r the
+ * whole record run_clip_classify would write (nothing of it on the heap);
+ * 0 when the clip is the worker's to classify (a side failed, the original
+ * faulted, the traces differ or stop short; nothing kept); -1 with err
+ * (memory).
+ */
+int run_clip_matched(worker *w, const run_unit *u, const dat_file *d, ref_anim *a, uint32_t clip,
+                     res_source src, clip_result *r, ff_error *err);
 
 /*
  * Unit u's original side from the worker's engine process into *rem, its

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "corpus/synth.h"
+#include "harness/run/cache.h"
 #include "tests/mutants/mt.h"
 #include "tests/mutants/mt_corpus.h"
 
@@ -161,6 +162,60 @@ Test(run_level, same_results_for_1_2_and_3_jobs)
         run_results_free(&r[j]);
     emu_image_free(img);
     free(exp);
+    ts_rmtree(dir);
+}
+
+/*
+ * The cache filled by one job and by two holds the same entries byte for
+ * byte (with two jobs natively, an engine process compares and the worker
+ * stores the records it sent), and a run read from the two jobs' entries
+ * gives the same results. The copy of mut_a.dat has its key (the file's
+ * SHA-256): 2 files' entries in 4 modes.
+ */
+Test(run_level, the_same_cache_entries_for_1_and_2_jobs)
+{
+    char *dir = ts_tempdir(), *corpus = ts_mkdir(dir, "corpus");
+    mt_write_model(corpus, &mt_model_a);
+    mt_write_model(corpus, &mt_model_b);
+    copy_file(corpus, "mut_a.dat", "mut_a_copy.dat");
+    emu_image *img = mt_image("standin_mut_a.exe");
+    run_results r[3];
+    char *where[2] = {ts_path(dir, "cache1"), ts_path(dir, "cache2")};
+    for (unsigned j = 0; j < 3; j++) {
+        run_config cfg;
+        mt_config(&cfg, corpus, img, j == 1 ? 2 : 1);
+        ff_error err;
+        cache *c = NULL;
+        TS_OK(cache_open(where[j ? 1 : 0], 0, &c, &err), &err);
+        cfg.cache = c;
+        mt_execute(&cfg, &r[j]);
+        cache_close(c);
+    }
+    cr_assert_eq(r[0].totals.by_source[RES_SRC_CACHE], 0u);
+    cr_assert_eq(r[1].totals.by_source[RES_SRC_CACHE], 0u);
+    cr_assert_eq(r[2].totals.by_source[RES_SRC_CACHE], 36u, "the third run read %llu results",
+                 (unsigned long long)r[2].totals.by_source[RES_SRC_CACHE]);
+    same_results(&r[0], &r[1], "jobs 1 vs 2");
+    for (size_t i = 0; i < r[2].nresults; i++) {
+        cr_assert_eq(r[2].results[i].source, RES_SRC_CACHE, "result %zu", i);
+        r[2].results[i].source = r[0].results[i].source; /* compared apart from the rest */
+    }
+    same_results(&r[0], &r[2], "jobs 1 vs the cache of 2");
+    ts_out o;
+    ts_sh(dir, &o,
+          "cd '%s' && find . -name '*.bin' | sort > ../list1 && cd '%s' && "
+          "find . -name '*.bin' | sort > ../list2 && cd .. && cmp list1 list2 && "
+          "[ $(wc -l < list1) -eq 8 ] && while read f; do cmp \"cache1/$f\" "
+          "\"cache2/$f\" || exit 1; done < list1",
+          where[0], where[1]);
+    cr_assert_eq(o.status, 0, "the caches differ: %s%s", o.out, o.err);
+    ts_out_free(&o);
+    for (unsigned j = 0; j < 3; j++)
+        run_results_free(&r[j]);
+    emu_image_free(img);
+    free(where[0]);
+    free(where[1]);
+    free(corpus);
     ts_rmtree(dir);
 }
 
