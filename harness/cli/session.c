@@ -237,7 +237,7 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
     }
     char *dir = NULL;
     ff_error err;
-    int rc = reports_dir ? report_write(report, reports_dir, m->run_id, &dir, &err) : 0;
+    int rc = reports_dir ? report_write(report, reports_dir, m->run_id, m->jobs, &dir, &err) : 0;
     int status = report_exit_code(report);
     strbuf line, fields;
     sb_init(&line);

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,27 +60,55 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
-/* The renderers, each into the folder open as dirfd. */
-static int write_parts(const cJSON *report, int dirfd, const char *tmp, ff_error *err)
+/* report.json into the folder open as dirfd: on a thread of its own beside the renderers. */
+typedef struct json_part {
+    const cJSON *report;
+    int dirfd;
+    const char *tmp;
+    int rc;
+    ff_error err;
+} json_part;
+
+static void *write_json(void *arg)
 {
+    json_part *p = arg;
+    strbuf b;
+    sb_init(&b);
+    p->rc = 0;
+    char *json = cJSON_PrintUnformatted(p->report);
+    if (!json) p->rc = ff_error_set(&p->err, FF_E_NOMEM, "report.json", -1, "out of memory");
+    if (p->rc == 0) {
+        sb_puts(&b, json);
+        sb_putc(&b, '\n');
+        p->rc = write_part(p->dirfd, p->tmp, "report.json", &b, &p->err);
+    }
+    cJSON_free(json);
+    sb_free(&b);
+    return NULL;
+}
+
+/*
+ * The renderers, each into the folder open as dirfd; with threads above 1,
+ * report.json (the largest) is printed on a second thread meanwhile.
+ */
+static int write_parts(const cJSON *report, int dirfd, const char *tmp, unsigned threads,
+                       ff_error *err)
+{
+    json_part jp = {.report = report, .dirfd = dirfd, .tmp = tmp};
+    pthread_t th;
+    int apart = threads > 1 && pthread_create(&th, NULL, write_json, &jp) == 0;
+    if (!apart) write_json(&jp);
     strbuf b;
     sb_init(&b);
     int rc = 0;
-    char *json = cJSON_PrintUnformatted(report);
-    if (!json) rc = ff_error_set(err, FF_E_NOMEM, "report.json", -1, "out of memory");
-    if (rc == 0) {
-        sb_puts(&b, json);
-        sb_putc(&b, '\n');
-        rc = write_part(dirfd, tmp, "report.json", &b, err);
-    }
-    cJSON_free(json);
     struct {
         const char *name;
         int (*render)(const cJSON *, strbuf *);
     } parts[] = {{"index.html", report_render_html},
                  {"summary.md", report_render_markdown},
                  {"junit.xml", report_render_junit}};
-    for (size_t i = 0; rc == 0 && i < sizeof parts / sizeof parts[0]; i++) {
+    for (size_t i = 0; rc == 0 && (apart || jp.rc == 0) && i < sizeof parts / sizeof parts[0];
+         i++) {
         sb_reset(&b);
         if (parts[i].render(report, &b) < 0)
             rc = ff_error_set(err, FF_E_INTERNAL, parts[i].name, -1, "cannot render");
@@ -87,10 +116,16 @@ static int write_parts(const cJSON *report, int dirfd, const char *tmp, ff_error
             rc = write_part(dirfd, tmp, parts[i].name, &b, err);
     }
     sb_free(&b);
+    if (apart) pthread_join(th, NULL);
+    /* report.json's trouble first, as when it was written before the others. */
+    if (jp.rc < 0) {
+        *err = jp.err;
+        return -1;
+    }
     return rc;
 }
 
-int report_write(const cJSON *report, const char *reports_dir, const char *run_id,
+int report_write(const cJSON *report, const char *reports_dir, const char *run_id, unsigned threads,
                  char **dir_out, ff_error *err)
 {
     char tmp[4096], final[4096];
@@ -105,7 +140,7 @@ int report_write(const cJSON *report, const char *reports_dir, const char *run_i
     int dirfd = rc == 0 ? open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
     if (rc == 0 && dirfd < 0)
         rc = ff_error_set(err, FF_E_IO, tmp, -1, "cannot open: %s", strerror(errno));
-    if (rc == 0) rc = write_parts(report, dirfd, tmp, err);
+    if (rc == 0) rc = write_parts(report, dirfd, tmp, threads, err);
     if (dirfd >= 0) close(dirfd);
     if (rc == 0 && rename(tmp, final) != 0)
         rc = ff_error_set(err, FF_E_IO, final, -1, "cannot move the report into place: %s",

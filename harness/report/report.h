@@ -20,10 +20,11 @@
 
 #define REPORT_SCHEMA "ff8diff-report/1"
 
-
 /*
  * Builds the report tree from m and r alone (stream windows, faults and
- * their disassembly are already in r); caller frees with cJSON_Delete.
+ * their disassembly are already in r); caller frees with cJSON_Delete. The
+ * results array is built on up to m->jobs threads (up to 8, one per 2,048
+ * results at least); the tree is the same for any count.
  * NULL when the root cannot be allocated; an allocation failing deeper
  * leaves its key out, undetected so far.
  */
@@ -118,9 +119,11 @@ int report_exit_code(const cJSON *report);
  * <reports_dir>/<run_id>/ through a new <reports_dir>/.<run_id>.tmp (a name
  * already there, a link included, is an error: nothing is written through
  * it). *dir_out (may be NULL) receives the final folder (caller frees). On
- * failure (a full disk: FF_E_IO) the temporary folder is removed.
+ * failure (a full disk: FF_E_IO) the temporary folder is removed. With
+ * threads above 1, report.json is printed on a second thread while the
+ * others render (the files are the same either way).
  */
-int report_write(const cJSON *report, const char *reports_dir, const char *run_id,
+int report_write(const cJSON *report, const char *reports_dir, const char *run_id, unsigned threads,
                  char **dir_out, ff_error *err);
 
 /*

@@ -2,8 +2,10 @@
  * harness/report/report_json.c: report.json built from a run's results. This is
  * the one place results become report data; every renderer reads this tree.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/core/field_model.h"
@@ -52,6 +54,59 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     cJSON_AddItemToObject(o, "error", report_json_error(r->error));
     report_fields_result_json(o, res, r);
     return o;
+}
+
+/* The results array's items i in [from, to), each into items[i], on a thread of its own. */
+typedef struct results_part {
+    const run_results *r;
+    cJSON **items;
+    size_t from, to;
+} results_part;
+
+static void *results_part_build(void *arg)
+{
+    results_part *p = arg;
+    for (size_t i = p->from; i < p->to; i++)
+        p->items[i] = result_json(p->r, &p->r->results[i]);
+    return NULL;
+}
+
+/*
+ * The results array (one item per clip result, tens of thousands on a whole
+ * corpus) built on up to threads threads: each builds its own items (cJSON
+ * allocates through malloc), then they are linked in order here, so the
+ * tree is the same for any count. Fewer results, or memory or a thread
+ * refused, and they are built here.
+ */
+static void add_results(cJSON *res, const run_results *r, unsigned threads)
+{
+    enum { MAX_THREADS = 8, MIN_PER_THREAD = 2048 };
+    size_t n = r->nresults;
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    if (threads > n / MIN_PER_THREAD) threads = (unsigned)(n / MIN_PER_THREAD);
+    cJSON **items = threads > 1 ? malloc(n * sizeof *items) : NULL;
+    if (!items) {
+        for (size_t i = 0; i < n; i++)
+            cJSON_AddItemToArray(res, result_json(r, &r->results[i]));
+        return;
+    }
+    results_part parts[MAX_THREADS];
+    pthread_t th[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (unsigned k = 0; k < threads; k++)
+        parts[k] = (results_part){r, items, n * k / threads, n * (k + 1) / threads};
+    for (unsigned k = 1; k < threads; k++)
+        started[k] = pthread_create(&th[k], NULL, results_part_build, &parts[k]) == 0;
+    results_part_build(&parts[0]);
+    for (unsigned k = 1; k < threads; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            results_part_build(&parts[k]);
+    }
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(res, items[i]);
+    free(items);
 }
 
 static cJSON *manifest_json(const run_file *f)
@@ -354,8 +409,7 @@ cJSON *report_build(const run_meta *m, const run_results *r)
     cJSON *man = cJSON_AddArrayToObject(root, "manifest");
     for (size_t i = 0; i < r->nfiles; i++) cJSON_AddItemToArray(man, manifest_json(&r->files[i]));
     cJSON *res = cJSON_AddArrayToObject(root, "results");
-    for (size_t i = 0; i < r->nresults; i++)
-        cJSON_AddItemToArray(res, result_json(r, &r->results[i]));
+    add_results(res, r, m->jobs);
     cJSON *leaf = cJSON_AddArrayToObject(root, "leaf");
     for (size_t i = 0; i < r->nleaf; i++) cJSON_AddItemToArray(leaf, leaf_json(&r->leaf[i]));
     cJSON_AddItemToObject(root, "pose_leaf", report_pose_leaf_json(r));

@@ -340,6 +340,75 @@ Test(markdown, totals_groups_and_escaping)
     cJSON_Delete(j);
 }
 
+/* The four files of a report folder written with threads, each read whole. */
+static char **read_parts(const cJSON *j, const char *dir, const char *id, unsigned threads,
+                         size_t len[4])
+{
+    static const char *const parts[] = {"report.json", "index.html", "summary.md", "junit.xml"};
+    char *out = NULL, msg[1024];
+    ff_error err;
+    ff_error_clear(&err);
+    cr_assert_eq(report_write(j, dir, id, threads, &out, &err), 0, "report_write: %s",
+                 ff_error_format(&err, msg, sizeof msg));
+    char **text = calloc(4, sizeof *text);
+    for (size_t i = 0; i < 4; i++) {
+        char *p = ts_path(out, parts[i]);
+        text[i] = ts_read(p, &len[i]);
+        cr_assert(text[i] != NULL, "%s missing", parts[i]);
+        free(p);
+    }
+    free(out);
+    return text;
+}
+
+/*
+ * A run of more results than one thread builds (copies of the hand-built
+ * run's, each another clip): the tree built on 1 and on 4 threads is the
+ * same, and so are the files written on 1 and on 2.
+ */
+Test(report, the_same_on_any_number_of_threads)
+{
+    run_results r;
+    run_meta m;
+    rt_results(&r);
+    rt_meta(&m);
+    clip_result *own = r.results;
+    size_t nown = r.nresults, n = 3 * 2048 + 5;
+    clip_result *many = malloc(n * sizeof *many);
+    cr_assert(many);
+    for (size_t i = 0; i < n; i++) {
+        many[i] = own[i % nown]; /* shallow: the report only reads them */
+        many[i].clip = (int32_t)(i / nown);
+    }
+    r.results = many;
+    r.nresults = n;
+    m.jobs = 1;
+    cJSON *one = report_build(&m, &r);
+    m.jobs = 4;
+    cJSON *four = report_build(&m, &r);
+    cr_assert(one && four);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(four, "results")), (int)n);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(four, "run"), "jobs", cJSON_CreateNumber(1));
+    cr_assert(cJSON_Compare(one, four, 1), "the tree built on 4 threads differs");
+    char *dir = ts_tempdir();
+    size_t la[4], lb[4];
+    char **a = read_parts(four, dir, "serial", 1, la), **b = read_parts(four, dir, "apart", 2, lb);
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert(la[i] == lb[i] && memcmp(a[i], b[i], la[i]) == 0, "part %zu differs", i);
+        free(a[i]);
+        free(b[i]);
+    }
+    free(a);
+    free(b);
+    ts_rmtree(dir);
+    cJSON_Delete(one);
+    cJSON_Delete(four);
+    r.results = own;
+    r.nresults = nown;
+    free(many);
+    run_results_free(&r);
+}
+
 Test(report, write_folder_holds_four_files)
 {
     char *dir = ts_tempdir(), *out = NULL;
@@ -347,7 +416,7 @@ Test(report, write_folder_holds_four_files)
     ff_error err;
     ff_error_clear(&err);
     char msg[1024];
-    cr_assert_eq(report_write(j, dir, "run-1", &out, &err), 0, "report_write: %s",
+    cr_assert_eq(report_write(j, dir, "run-1", 1, &out, &err), 0, "report_write: %s",
                  ff_error_format(&err, msg, sizeof msg));
     static const char *const parts[] = {"report.json", "index.html", "summary.md", "junit.xml"};
     for (size_t i = 0; i < 4; i++) {

@@ -22,7 +22,7 @@ static char *write_report(const char *dir)
     char *out = NULL, msg[1024];
     ff_error err;
     ff_error_clear(&err);
-    cr_assert_eq(report_write(j, dir, "run", &out, &err), 0, "report_write: %s",
+    cr_assert_eq(report_write(j, dir, "run", 1, &out, &err), 0, "report_write: %s",
                  ff_error_format(&err, msg, sizeof msg));
     cJSON_Delete(j);
     char *html = ts_path(out, "index.html");
