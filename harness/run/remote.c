@@ -420,6 +420,27 @@ int remote_sink_room(remote_sink *s, uint32_t n, ff_error *err)
     return 0;
 }
 
+/*
+ * The nmatched finished records at `at` of unit u's answer (ok: its clips'
+ * bits): each that clip's, a match, nothing on the heap. Only a frame unit
+ * has them.
+ */
+static int matched_ok(const run_unit *u, const uint8_t *ok, uint32_t n, const uint8_t *at,
+                      uint32_t nmatched)
+{
+    if (nmatched && u->kind != UNIT_FRAME) return 0;
+    for (uint32_t c = 0, k = 0; c < n; c++) {
+        if (!(ok[c] & REMOTE_MATCHED)) continue;
+        clip_result m;
+        memcpy(&m, at + (size_t)k++ * sizeof m, sizeof m);
+        if (m.file != u->file || m.mode != u->mode || m.clip != (int32_t)c ||
+            m.status != RES_MATCH || m.source >= RES_SRC__COUNT || m.fault || m.error || m.expl ||
+            m.stopped || m.cells)
+            return 0;
+    }
+    return 1;
+}
+
 int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -462,13 +483,16 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
         *err = e;
         return -1;
     }
+    const uint8_t *matched = r->area ? r->area + matched_at(raw_len) : NULL;
+    if (!matched_ok(u, r->ok, n, matched, nmatched))
+        return lose(r, "it answered another clip's record, or one that does not match", err);
     out->nclips = n;
     out->ok = r->ok;
     out->src = r->src;
     out->errors = r->errors;
     out->raw = r->area;
     out->raw_len = (size_t)raw_len;
-    out->matched = r->area ? r->area + matched_at(raw_len) : NULL;
+    out->matched = matched;
     out->nmatched = nmatched;
     out->emulated_calls = counts[0];
     out->memo_misses = counts[1];

@@ -18,7 +18,8 @@
  * comparison (run_ctx.remote_compare: no sink of the clips, no traces
  * recorded or read, one engine, no width of the sums still to decide) is
  * also compared in the engine process: each clip that matches comes back
- * as its finished record (clip_result, nothing on the heap), and only the
+ * as its finished record (clip_result, nothing on the heap; remote_ask
+ * loses the process when one is not its clip's or not a match), and only the
  * others as outcomes for the worker to classify (a mismatch needs the
  * run's groups, a fault or bad input its heap). The records of every clip
  * still come back when the worker stores the unit in the cache. The

@@ -219,8 +219,8 @@ static int second_side(worker *w, const run_unit *u, const dat_file *d, unit_io 
 
 /*
  * A clip the engine process compared and found matching: its record as it
- * sent it, and its outcome record passed over when the process sent that
- * too (for the cache). Returns 0, or -1 with err when the answer does not
+ * sent it (remote_ask checked it), and its outcome record passed over when
+ * the process sent that too (for the cache). Returns 0, or -1 with err when the answer does not
  * hold it.
  */
 static int remote_matched(worker *w, const run_unit *u, const dat_file *d, unit_io *io, uint32_t c,
@@ -230,11 +230,8 @@ static int remote_matched(worker *w, const run_unit *u, const dat_file *d, unit_
     if (io->rem_matched >= io->rem.nmatched)
         return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
                             "the engine process sent no record of anim %u", c);
+    /* remote_ask checked it is this clip's, a match, and holds nothing on the heap. */
     memcpy(&m, io->rem.matched + (size_t)io->rem_matched++ * sizeof m, sizeof m);
-    if (m.file != r->file || m.clip != r->clip || m.mode != r->mode || m.status != RES_MATCH ||
-        m.fault || m.error || m.expl || m.stopped || m.cells)
-        return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
-                            "the engine process sent another record for anim %u", c);
     *r = m;
     if (!(io->rem.ok[c] & REMOTE_RECORD)) return 0;
     uint32_t got = 0;
