@@ -20,6 +20,7 @@
  * internal error), and so is what decided each choice: evidence (every
  * other value matches fewer values), or the default (another value ties).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,16 @@ typedef struct score {
     uint64_t frames, frames_total, values, values_total;
 } score;
 
+/* The threads a score is computed on: at most this many. */
+#define SEARCH_THREADS 8
+
 /* Room for the reference's side of one state: skeleton, world, placed. */
 typedef struct work {
     uint8_t *skel, *world, *placed;
-    ref_trig_table **tables; /* per trig option, filled when first asked; shared by both works */
+    ref_trig_table **tables; /* per trig option, filled when first asked; shared by every work */
+    /* the works of the other threads a score is split over (w[0]'s only; nteam 0: none) */
+    struct work *team;
+    unsigned nteam;
 } work;
 
 /* Where a state is first missed: the area (0 bone, 1 world, 2 placed), bone, value. */
@@ -122,12 +129,12 @@ static void pose_ref(const pose_state *s, const ref_pose_opts *o, int world, wor
     if (world) pose_ref_world(w->skel, s->bones, o, w->world, w->placed);
 }
 
-/* Scores o on the selected states; m: the first miss, if asked. */
-static score evaluate(const pose_sample *sm, const ref_pose_opts *o, int sel, int what, work *w,
-                      miss *m)
+/* Scores o on the selected states i with i % step == first; m: the first miss, if asked. */
+static score evaluate_some(const pose_sample *sm, const ref_pose_opts *o, int sel, int what,
+                           work *w, miss *m, size_t first, size_t step)
 {
     score sc = {0, 0, 0, 0};
-    for (size_t i = 0; i < sm->n; i++) {
+    for (size_t i = first; i < sm->n; i += step) {
         const pose_state *s = &sm->s[i];
         if (!selected(s, sel)) continue;
         pose_ref(s, o, what & CMP_WORLD, w);
@@ -148,6 +155,55 @@ static score evaluate(const pose_sample *sm, const ref_pose_opts *o, int sel, in
                 }
         sc.frames_total++;
         sc.frames += whole;
+    }
+    return sc;
+}
+
+/* One thread's share of a score. */
+typedef struct share {
+    const pose_sample *sm;
+    const ref_pose_opts *o;
+    int sel, what;
+    work *w;
+    size_t first, step;
+    score sc;
+} share;
+
+static void *evaluate_share(void *arg)
+{
+    share *h = arg;
+    h->sc = evaluate_some(h->sm, h->o, h->sel, h->what, h->w, NULL, h->first, h->step);
+    return NULL;
+}
+
+/*
+ * Scores o on the selected states; m: the first miss, if asked. Without m
+ * the states are split over w's team (the counts add up the same in any
+ * order), once o's trig table is filled: the threads only read it.
+ */
+static score evaluate(const pose_sample *sm, const ref_pose_opts *o, int sel, int what, work *w,
+                      miss *m)
+{
+    unsigned n = 1 + w->nteam;
+    if (m || n == 1 || !table_of(w, o->trig)) return evaluate_some(sm, o, sel, what, w, m, 0, 1);
+    share h[SEARCH_THREADS];
+    pthread_t th[SEARCH_THREADS];
+    int started[SEARCH_THREADS] = {0};
+    for (unsigned k = 0; k < n; k++)
+        h[k] = (share){sm, o, sel, what, k ? &w->team[k - 1] : w, k, n, {0, 0, 0, 0}};
+    for (unsigned k = 1; k < n; k++)
+        started[k] = pthread_create(&th[k], NULL, evaluate_share, &h[k]) == 0;
+    evaluate_share(&h[0]);
+    score sc = h[0].sc;
+    for (unsigned k = 1; k < n; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            evaluate_share(&h[k]);
+        sc.frames += h[k].sc.frames;
+        sc.frames_total += h[k].sc.frames_total;
+        sc.values += h[k].sc.values;
+        sc.values_total += h[k].sc.values_total;
     }
     return sc;
 }
@@ -255,7 +311,7 @@ static int tells_values(const pose_state *s, const ref_pose_opts *o, ref_pose_ke
 {
     ref_pose_opts o1 = *o;
     ref_pose_opts_set(&o1, key, ref_pose_opts_get(o, key) ? 0u : 1u);
-    work b = {w[1].skel, w[1].world, w[1].placed, w[1].tables};
+    work b = {w[1].skel, w[1].world, w[1].placed, w[1].tables, NULL, 0};
     pose_ref(s, &o1, 1, &b);
     return memcmp(w[0].skel, b.skel, s->len) || memcmp(w[0].world, b.world, s->len) ||
            memcmp(w[0].placed, b.placed, s->len);
@@ -269,7 +325,7 @@ static int sums_stage(pose_conv *pc, const pose_sample *sm, ref_pose_opts *best,
     for (size_t i = 0; i < sm->n; i++) {
         int any = 0;
         if (overruns(&sm->s[i])) continue;
-        work a = {w[0].skel, w[0].world, w[0].placed, w[0].tables};
+        work a = {w[0].skel, w[0].world, w[0].placed, w[0].tables, NULL, 0};
         pose_ref(&sm->s[i], best, 1, &a); /* once; each site's flip is compared with it */
         for (unsigned k = 0; k < REF_POSE_KEY__COUNT; k++) {
             if (ref_pose_key_shows((ref_pose_key)k) != REF_SHOWS_SUMS) continue;
@@ -422,7 +478,7 @@ static int search(pose_conv *pc, const run_ctx *ctx, const pose_sample *sm, ref_
     return full;
 }
 
-int pose_search_run(run_ctx *ctx, ff_error *err)
+int pose_search_run(run_ctx *ctx, unsigned threads, ff_error *err)
 {
     pose_conv *pc = &ctx->res->pose;
     struct timespec t0, t1;
@@ -434,12 +490,19 @@ int pose_search_run(run_ctx *ctx, ff_error *err)
     size_t maxlen = 1;
     for (size_t i = 0; i < sm.n; i++)
         if (sm.s[i].len > maxlen) maxlen = sm.s[i].len;
-    uint8_t *buf = rc == 0 ? malloc(6 * maxlen) : NULL;
+    /* Two works of this thread's (a pose and its flip), one for each other thread. */
+    unsigned nteam = threads > SEARCH_THREADS ? SEARCH_THREADS - 1 : threads ? threads - 1 : 0;
+    uint8_t *buf = rc == 0 ? malloc(3 * (2 + (size_t)nteam) * maxlen) : NULL;
     if (rc == 0 && !buf) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     ref_trig_table *tables[REF_TRIG__COUNT] = {0};
+    work team[SEARCH_THREADS];
+    for (unsigned k = 0; rc == 0 && k < nteam; k++) {
+        uint8_t *at = buf + 3 * (2 + (size_t)k) * maxlen;
+        team[k] = (work){at, at + maxlen, at + 2 * maxlen, tables, NULL, 0};
+    }
     if (rc == 0) {
-        work w[2] = {{buf, buf + maxlen, buf + 2 * maxlen, tables},
-                     {buf + 3 * maxlen, buf + 4 * maxlen, buf + 5 * maxlen, tables}};
+        work w[2] = {{buf, buf + maxlen, buf + 2 * maxlen, tables, team, nteam},
+                     {buf + 3 * maxlen, buf + 4 * maxlen, buf + 5 * maxlen, tables, NULL, 0}};
         ref_pose_opts best;
         if (search(pc, ctx, &sm, &best, w))
             rc = ff_error_set(err, FF_E_INTERNAL, NULL, -1,

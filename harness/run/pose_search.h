@@ -17,9 +17,11 @@ struct run_ctx;
  * them (one engine of its own), scores the candidates and sets
  * ctx->pose_opts to the best; ctx->res->pose receives every candidate
  * tried, the choice and, when the choice misses a sampled state, the first
- * such miss. States the original faults on are counted and left out.
- * Returns 0, or -1 with err when the engine cannot start or memory runs out.
+ * such miss. States the original faults on are counted and left out. The
+ * candidates' scores are computed on up to threads threads (at most 8): the
+ * same choice and figures for any count. Returns 0, or -1 with err when the
+ * engine cannot start or memory runs out.
  */
-int pose_search_run(struct run_ctx *ctx, ff_error *err);
+int pose_search_run(struct run_ctx *ctx, unsigned threads, ff_error *err);
 
 #endif

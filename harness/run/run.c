@@ -413,7 +413,7 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0 && ctx.corpus) rc = plan_load_files(&ctx, job_count(cfg), err);
     if (rc == 0 && cfg->pose_level && cfg->pose_search && cfg->image && !cfg->traces_dir &&
         !run_cancelled(&ctx))
-        rc = pose_search_run(&ctx, err);
+        rc = pose_search_run(&ctx, job_count(cfg), err);
     if (rc == 0 && cfg->sink && cfg->sink->begin && !run_cancelled(&ctx))
         rc = cfg->sink->begin(cfg->sink->arg, out, ctx.pose, err);
     if (rc == 0) rc = plan_units(&ctx, err);

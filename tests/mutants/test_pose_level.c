@@ -149,6 +149,44 @@ Test(pose_level, standin_searched_and_matched)
 }
 
 /*
+ * The search's scores are split over the run's threads: on 1 job and on 3
+ * every candidate scores the same, and the choice, what decided each key
+ * and the first miss are the same (mutant order: candidates differ).
+ */
+Test(pose_level, search_the_same_on_1_and_3_jobs)
+{
+    char *dir = mt_small_preset();
+    emu_image *img = mt_image("standin_mut_pose_order.exe");
+    run_results r[2];
+    for (int j = 0; j < 2; j++) {
+        run_config cfg;
+        mt_config(&cfg, dir, img, j ? 3 : 1);
+        cfg.pose_level = 1;
+        cfg.pose_search = 1;
+        mt_execute(&cfg, &r[j]);
+    }
+    const pose_conv *a = &r[0].pose, *b = &r[1].pose;
+    cr_assert_gt(a->ncand, 10u);
+    cr_assert_eq(a->ncand, b->ncand);
+    for (unsigned i = 0; i < a->ncand; i++)
+        cr_assert(
+            memcmp(&a->cand[i], &b->cand[i], sizeof a->cand[i]) == 0,
+            "candidate %u (%s): %llu/%llu values vs %llu/%llu", i, a->cand[i].opts,
+            (unsigned long long)a->cand[i].values, (unsigned long long)a->cand[i].values_total,
+            (unsigned long long)b->cand[i].values, (unsigned long long)b->cand[i].values_total);
+    cr_assert_str_eq(a->chosen, b->chosen);
+    cr_assert(memcmp(a->keys, b->keys, sizeof a->keys) == 0, "what decided the keys differs");
+    cr_assert(memcmp(a->telling, b->telling, sizeof a->telling) == 0);
+    cr_assert_eq(a->all_match, b->all_match);
+    cr_assert_str_eq(a->first_field, b->first_field);
+    cr_assert_eq(a->first_ref, b->first_ref);
+    for (int j = 0; j < 2; j++)
+        run_results_free(&r[j]);
+    emu_image_free(img);
+    ts_rmtree(dir);
+}
+
+/*
  * The cover preset: 12 sampled states, 10 on the scale path, the 2 plain ones
  * too small to tell offset and length apart (every translation candidate ties
  * on them). The staged search alone kept the default offset and length and
