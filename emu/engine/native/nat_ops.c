@@ -141,7 +141,8 @@ int nat_cpu_probe(char *why, size_t n, int deep)
     else if (WIFSIGNALED(st))
         snprintf(why, n,
                  "a probe call of 32-bit code ended its process (signal %d): this kernel does "
-                 "not run 32-bit code in a 64-bit process (IA32 emulation off?)",
+                 "not run 32-bit code in a 64-bit process (IA32 emulation off, or a hypervisor "
+                 "that gives user code no 32-bit code segment)",
                  WTERMSIG(st));
     else
         snprintf(why, n, "the probe process failed without saying why");
