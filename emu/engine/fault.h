@@ -26,6 +26,8 @@
     XX(SCRATCH, "scratch", "Field_Alloc scratch not released")                 \
     XX(STACK, "stack", "stack pointer not restored")                           \
     XX(SYSCALL, "syscall", "system call from the original's code")             \
+    XX(SEGMENT, "segment", "the original's code left its code segment")        \
+    XX(ENGINE_PROCESS, "engine_process", "the engine process died or answered garbage") \
     XX(EMU, "emu", "emulator error")
 
 typedef enum emu_fault_kind {

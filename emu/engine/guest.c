@@ -158,3 +158,32 @@ int emu_guest_global_pages(const emu_profile *p, uint32_t image_base, uint32_t i
     }
     return (int)n;
 }
+
+int emu_guest_segment_insn(const char *mnemonic, const char *op_str)
+{
+    static const char *const far[] = {"ljmp", "lcall", "retf", "iret", "lret", "lds",
+                                      "les",  "lss",   "lfs",  "lgs"};
+    for (size_t i = 0; i < sizeof far / sizeof far[0]; i++)
+        if (strncmp(mnemonic, far[i], strlen(far[i])) == 0) return 1;
+    if (strcmp(mnemonic, "mov") != 0 && strcmp(mnemonic, "pop") != 0) return 0;
+    static const char *const segs[] = {"cs", "ds", "es", "fs", "gs", "ss"};
+    for (size_t i = 0; i < sizeof segs / sizeof segs[0]; i++)
+        if (strncmp(op_str, segs[i], 2) == 0 && (op_str[2] == 0 || op_str[2] == ',')) return 1;
+    return 0;
+}
+
+void emu_guest_interrupt_detail(emu_fault *f, unsigned intno, const char *insn)
+{
+    if (insn && insn[0])
+        snprintf(f->detail, sizeof f->detail, "interrupt %u raised by `%s` at 0x%x", intno, insn,
+                 f->eip);
+    else
+        snprintf(f->detail, sizeof f->detail, "interrupt %u raised at 0x%x", intno, f->eip);
+}
+
+void emu_guest_privileged_detail(emu_fault *f, const char *insn)
+{
+    snprintf(f->detail, sizeof f->detail,
+             "`%s` at 0x%x: an instruction user code may not run (general protection fault)",
+             insn && insn[0] ? insn : "?", f->eip);
+}

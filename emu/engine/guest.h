@@ -71,6 +71,19 @@ uint32_t emu_guest_call_frame(uint8_t *stack, uint32_t stack_hot, uint8_t *scrat
  * Other kinds: nothing.
  */
 void emu_guest_return_detail(emu_fault *f, uint32_t esp_expected);
+/*
+ * 1 when Capstone's mnemonic and operands (Intel syntax) name a far transfer
+ * (far jump, call or return, iret) or a load of a segment register: what
+ * leaves the guest's flat segments (a SEGMENT fault when it faults).
+ */
+int emu_guest_segment_insn(const char *mnemonic, const char *op_str);
+/*
+ * The detail sentences both engines give: an interrupt (number, the instruction that
+ * raised it when known, at f->eip) and a privileged instruction user code may not run
+ * (#GP at f->eip, insn its text).
+ */
+void emu_guest_interrupt_detail(emu_fault *f, unsigned intno, const char *insn);
+void emu_guest_privileged_detail(emu_fault *f, const char *insn);
 
 /*
  * The pages holding profile globals outside the image (page addresses,

@@ -16,6 +16,12 @@
  * FF_HOSTILE_SYSENTER `sysenter`, FF_HOSTILE_SYSCALL `syscall`,
  * FF_HOSTILE_NULL_WRITE stores to address 0, FF_HOSTILE_WILD_JUMP calls
  * address 0x10, FF_HOSTILE_SELF_WRITE stores into its own first byte.
+ * FF_HOSTILE_ESCAPE_WRITE jumps far to 64-bit code (0x33) and writes a
+ * forged line to stderr there, then exits the process; ESCAPE_UD2,
+ * ESCAPE_RETF (a far return to 0x33) and ESCAPE_LOOP end in `ud2` or a loop
+ * in 64-bit code; ALIGN_CHECK leaves EFLAGS.AC set; FAR_SAME jumps far to its
+ * own selector 0x23 (legal); NULL_DS loads DS with 0 and reads through it;
+ * HLT, ICEBP and INT2E execute `hlt`, `icebp` (F1) and `int 0x2e`.
  * The system-call builds load EAX with 20 (getpid in the i386 table, a
  * harmless call) so nothing depends on what EAX held.
  */
@@ -108,6 +114,48 @@ int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd)
     if (cmd->clip == 1) __asm__ volatile("call *%0" : : "r"(0x10) : "eax", "ecx", "edx", "memory");
 #elif defined(FF_HOSTILE_SELF_WRITE)
     if (cmd->clip == 1) *(volatile u8 *)(void *)Battle_ReadAnimation = 0xC3;
+#elif defined(FF_HOSTILE_ESCAPE_WRITE)
+    /* Far jump to 64-bit code (0x33), write(2, "FORGED!!\n", 9) thirty times, then
+     * exit_group(0). Encoded by hand: the assembler is in 32-bit mode. */
+    if (cmd->clip == 1)
+        __asm__ volatile("ljmp $0x33, $1f\n"
+                         "1: .byte 0x41, 0xB8, 30, 0, 0, 0\n"  /* mov r8d, 30 */
+                         "2: .byte 0xB8, 1, 0, 0, 0\n"         /* mov eax, 1 (write) */
+                         ".byte 0xBF, 2, 0, 0, 0\n"            /* mov edi, 2 */
+                         ".byte 0x48, 0x8D, 0x35, 0x15, 0, 0, 0\n" /* lea rsi, [rip + 21] */
+                         ".byte 0xBA, 9, 0, 0, 0\n"            /* mov edx, 9 */
+                         ".byte 0x0F, 0x05\n"                  /* syscall */
+                         ".byte 0x41, 0xFF, 0xC8\n"            /* dec r8d */
+                         ".byte 0x75, 0xE3\n"                  /* jnz 2b */
+                         ".byte 0xB8, 0xE7, 0, 0, 0\n"         /* mov eax, 231 (exit_group) */
+                         ".byte 0x31, 0xFF\n"                  /* xor edi, edi */
+                         ".byte 0x0F, 0x05\n"                  /* syscall */
+                         ".ascii \"FORGED!!\\n\"\n"
+                         :
+                         :
+                         : "memory");
+#elif defined(FF_HOSTILE_ESCAPE_UD2)
+    if (cmd->clip == 1) __asm__ volatile("ljmp $0x33, $1f\n 1: ud2" : : : "memory");
+#elif defined(FF_HOSTILE_ESCAPE_RETF)
+    if (cmd->clip == 1)
+        __asm__ volatile("push $0x33\n push $1f\n lret\n 1: ud2" : : : "memory");
+#elif defined(FF_HOSTILE_ESCAPE_LOOP)
+    if (cmd->clip == 1) __asm__ volatile("ljmp $0x33, $1f\n 1: jmp 1b" : : : "memory");
+#elif defined(FF_HOSTILE_ALIGN_CHECK)
+    /* EFLAGS.AC left set: the host's unaligned accesses must not fault after the call. */
+    if (cmd->clip == 1) __asm__ volatile("pushf\n orl $0x40000, (%%esp)\n popf" : : : "memory");
+#elif defined(FF_HOSTILE_FAR_SAME)
+    /* A far jump to the guest's own code selector: legal on the hardware. */
+    if (cmd->clip == 1) __asm__ volatile("ljmp $0x23, $1f\n 1:" : : : "memory");
+#elif defined(FF_HOSTILE_NULL_DS)
+    if (cmd->clip == 1)
+        __asm__ volatile("push $0\n pop %%ds\n movl (%%esp), %%eax" : : : "eax", "memory");
+#elif defined(FF_HOSTILE_HLT)
+    if (cmd->clip == 1) __asm__ volatile("hlt" : : : "memory");
+#elif defined(FF_HOSTILE_ICEBP)
+    if (cmd->clip == 1) __asm__ volatile(".byte 0xF1" : : : "memory");
+#elif defined(FF_HOSTILE_INT2E)
+    if (cmd->clip == 1) __asm__ volatile("int $0x2e" : : : "memory");
 #endif
     if (cmd->frame >= cmd->total) return 1;
     sk = m->files->skeleton;

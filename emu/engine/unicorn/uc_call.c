@@ -217,6 +217,13 @@ static void stop_syscall(uc_engine *uc, emu_uc *e, const char *insn, uint32_t ei
     uc_emu_stop(uc);
 }
 
+/* 1 when the guest's byte at addr is b0. */
+static int code_is1(emu_uc *e, uint32_t addr, uint8_t b0)
+{
+    const uint8_t *at = emu_uc_host(e, addr, 1);
+    return at && at[0] == b0;
+}
+
 /* 1 when the guest's two bytes at addr are b0 b1. */
 static int code_is(emu_uc *e, uint32_t addr, uint8_t b0, uint8_t b1)
 {
@@ -237,6 +244,16 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
     if (e->stop_kind == EMU_FAULT_NONE) {
         e->stop_kind = intno == 0 ? EMU_FAULT_DIVIDE : EMU_FAULT_INTERRUPT;
         e->intno = intno;
+        /* Named at the instruction that raised it, as the native engine does: `int n`,
+         * `int3` and `icebp` leave EIP past themselves. */
+        if (eip >= 2 && code_is(e, eip - 2, 0xCD, (uint8_t)intno))
+            eip -= 2;
+        else if (eip >= 1 && (intno == 3 || intno == 1)) {
+            const uint8_t *at = emu_uc_host(e, eip, 1), *before = emu_uc_host(e, eip - 1, 1);
+            if (!(at && *at == (intno == 3 ? 0xCC : 0xF1)) && before &&
+                *before == (intno == 3 ? 0xCC : 0xF1))
+                eip -= 1;
+        }
         e->stop_eip = eip;
     }
     /* A refused stop still ends in this fault: stop_kind outranks the rest. */
@@ -273,8 +290,14 @@ static bool on_insn_invalid(uc_engine *uc, void *user)
 {
     emu_uc *e = user;
     if (e->stop_kind == EMU_FAULT_NONE) {
-        e->stop_kind = EMU_FAULT_INVALID_INSN;
         e->stop_eip = hook_eip(uc, e);
+        e->stop_kind = EMU_FAULT_INVALID_INSN;
+        /* ICEBP (F1): the hardware raises #DB (interrupt 1) there, as the native engine
+         * reports; this emulator takes it for an invalid opcode. */
+        if (code_is1(e, e->stop_eip, 0xF1)) {
+            e->stop_kind = EMU_FAULT_INTERRUPT;
+            e->intno = 1;
+        }
     }
     return false;
 }
@@ -303,6 +326,31 @@ int emu_uc_install_hooks(emu_uc *e, ff_error *err)
                             uc_strerror(ue));
     if (blocks_grow(e) != 0) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     return 0;
+}
+
+/* The instruction at eip as text in name ("" when it cannot be decoded); 1 when decoded. */
+static int insn_text(emu_uc *e, uint32_t eip, char *name, size_t len)
+{
+    name[0] = 0;
+    const uint8_t *p = emu_uc_host(e, eip, 1);
+    if (!p) return 0;
+    uint8_t b[16];
+    size_t got = 0;
+    for (; got < sizeof b && (p = emu_uc_host(e, eip + (uint32_t)got, 1)); got++)
+        b[got] = *p;
+    const uint8_t *code = b;
+    uint64_t a = eip;
+    if (!cs_disasm_iter(e->cs, &code, &got, &a, e->insn)) return 0;
+    snprintf(name, len, "%.16s%s%.60s", e->insn->mnemonic, e->insn->op_str[0] ? " " : "",
+             e->insn->op_str);
+    return 1;
+}
+
+/* 1 when the instruction at eip leaves the guest's flat segments (guest.h); its text in name. */
+static int segment_insn(emu_uc *e, uint32_t eip, char *name, size_t len)
+{
+    return insn_text(e, eip, name, len) &&
+           emu_guest_segment_insn(e->insn->mnemonic, e->insn->op_str);
 }
 
 /* ---- classifying how a call ended ----------------------------------------- */
@@ -355,6 +403,7 @@ static void describe_memory(emu_uc *e, emu_fault *f)
 static void describe(emu_uc *e, emu_fault *f, uint32_t esp_expected)
 {
     const pe_import *imp;
+    char insn[96];
     switch (f->kind) {
     case EMU_FAULT_IMPORT:
         imp = emu_guest_trap_import(e->pe, f->addr);
@@ -374,10 +423,14 @@ static void describe(emu_uc *e, emu_fault *f, uint32_t esp_expected)
         snprintf(f->detail, sizeof f->detail, "divide error (#DE) at 0x%x", f->eip);
         break;
     case EMU_FAULT_INTERRUPT:
-        snprintf(f->detail, sizeof f->detail, "interrupt %u raised at 0x%x", e->intno, f->eip);
+        emu_guest_interrupt_detail(f, e->intno, insn_text(e, f->eip, insn, sizeof insn) ? insn
+                                                                                          : NULL);
         break;
     case EMU_FAULT_INVALID_INSN:
-        snprintf(f->detail, sizeof f->detail, "invalid instruction at 0x%x", f->eip);
+        if (e->hlt)
+            emu_guest_privileged_detail(f, "hlt");
+        else
+            snprintf(f->detail, sizeof f->detail, "invalid instruction at 0x%x", f->eip);
         break;
     case EMU_FAULT_SYSCALL:
         snprintf(f->detail, sizeof f->detail,
@@ -406,6 +459,43 @@ static void add_detail(emu_fault *f, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(f->detail + n, sizeof f->detail - n, fmt, ap);
     va_end(ap);
+}
+
+/* A #GP, #NP, #SS or #TS raised by a far transfer or segment load: a SEGMENT fault. */
+static void segment_fault(emu_uc *e, emu_fault *f)
+{
+    char insn[96];
+    if (f->kind != EMU_FAULT_INTERRUPT ||
+        !(e->intno == 13 || e->intno == 11 || e->intno == 12 || e->intno == 10) ||
+        !segment_insn(e, f->eip, insn, sizeof insn))
+        return;
+    f->kind = EMU_FAULT_SEGMENT;
+    snprintf(f->detail, sizeof f->detail,
+             "`%s` at 0x%x: a far transfer or segment load the original's code may not make "
+             "(CPU exception %u)",
+             insn, f->eip, e->intno);
+}
+
+/*
+ * The segment registers after a call: 0 when the guest left them as set (flat data may
+ * also be Linux's selector 0x2B), else which one it changed (1 DS, 2 ES, 3 SS, 4 GS) with
+ * its selector in *val. Every one is set again when any changed, CS included.
+ */
+static int segments_after(emu_uc *e, uint32_t *val)
+{
+    static const int ids[] = {UC_X86_REG_CS, UC_X86_REG_DS, UC_X86_REG_ES, UC_X86_REG_SS,
+                              UC_X86_REG_GS};
+    uint32_t v[5] = {0};
+    void *p[5] = {&v[0], &v[1], &v[2], &v[3], &v[4]};
+    if (uc_reg_read_batch(e->uc, (int *)ids, p, 5) != UC_ERR_OK) return 0;
+    int changed = 0;
+    for (int i = 1; i < 5; i++)
+        if ((v[i] & 0xFFFF) != EMU_UC_SEL_DATA && (v[i] & 0xFFFF) != EMU_UC_SEL_LINUX_DATA) {
+            changed = i;
+            *val = v[i] & 0xFFFF;
+        }
+    if (changed || (v[0] & 0xFFFF) != EMU_UC_SEL_CODE) (void)emu_uc_segments(e);
+    return changed;
 }
 
 /* Fills f for kind; uc_detail is used for EMU faults. */
@@ -437,6 +527,7 @@ static void fill_fault(emu_uc *e, emu_fault *f, emu_fault_kind kind, uint32_t ro
         snprintf(f->detail, sizeof f->detail, "%s", uc_detail);
     else
         describe(e, f, esp_expected);
+    segment_fault(e, f);
     if (regs_ue != UC_ERR_OK) add_detail(f, " (registers unreadable: %s)", uc_strerror(regs_ue));
     emu_uc_fault_disasm(e, f);
 }
@@ -491,6 +582,13 @@ int emu_uc_call(emu_uc *e, uint32_t addr, const uint32_t *args, unsigned nargs, 
         /* Where the call ended is unknown: no verdict on its return. */
         kind = EMU_FAULT_EMU;
         snprintf(why, sizeof why, "reading the registers after the call: %s", uc_strerror(read_ue));
+    } else if (r_eip != EMU_SENTINEL + 1 && r_eip >= 1 && !(r_eip > EMU_SENTINEL &&
+                                                           r_eip <= EMU_SENTINEL + EMU_PAGE) &&
+               code_is1(e, r_eip - 1, 0xF4)) {
+        /* A HLT of the routine's: on the hardware user code may not run it (#GP). */
+        kind = e->stop_kind = EMU_FAULT_INVALID_INSN;
+        e->stop_eip = r_eip - 1;
+        e->hlt = 1;
     } else if (r_eip != EMU_SENTINEL + 1) {
         kind = EMU_FAULT_EMU;
         snprintf(why, sizeof why,
@@ -501,11 +599,22 @@ int emu_uc_call(emu_uc *e, uint32_t addr, const uint32_t *args, unsigned nargs, 
         kind = EMU_FAULT_STACK;
     else if (e->cursor && le_u32(e->cursor) != EMU_SCRATCH_BASE)
         kind = EMU_FAULT_SCRATCH;
+    uint32_t segval = 0;
+    int segreg = segments_after(e, &segval);
+    if (kind == EMU_FAULT_NONE && segreg) kind = EMU_FAULT_SEGMENT;
     if (kind == EMU_FAULT_NONE) {
         fault->kind = EMU_FAULT_NONE;
         return 0;
     }
     fill_fault(e, fault, kind, addr, esp0 + 4, why);
+    if (kind == EMU_FAULT_SEGMENT && segreg) {
+        static const char *const names[5] = {"CS", "DS", "ES", "SS", "GS"};
+        snprintf(fault->detail, sizeof fault->detail,
+                 "the routine returned with %s = 0x%x, not the flat data segment it was called "
+                 "with",
+                 names[segreg], segval);
+    }
+    e->hlt = 0;
     if (emu_uc_restore(e) != 0) add_detail(fault, "; then %s", e->lost);
     return -1;
 }

@@ -14,10 +14,8 @@
 
 /* Descriptor fields for a flat 32-bit GDT entry (Intel SDM vol. 3, 3.4.5). */
 #define GDT_TYPE_CODE 0xB /* execute/read, accessed */
+#define GDT_TYPE_CODE_CONFORMING 0xF /* execute/read, conforming, accessed */
 #define GDT_TYPE_DATA 0x3 /* read/write, accessed */
-#define SEL_CODE (1 << 3)
-#define SEL_DATA (2 << 3)
-#define SEL_FS (3 << 3)
 #define FPU_CONTROL_WORD 0x027F /* the Windows default: 53-bit precision, all masked */
 
 static int uc_fail(ff_error *err, const char *what, uc_err ue)
@@ -26,10 +24,10 @@ static int uc_fail(ff_error *err, const char *what, uc_err ue)
 }
 
 static void gdt_entry(uint8_t *gdt, unsigned idx, uint32_t base, uint32_t limit, unsigned type,
-                      int gran)
+                      int gran, unsigned dpl)
 {
     uint32_t lo = (limit & 0xFFFF) | ((base & 0xFFFF) << 16);
-    uint32_t hi = ((base >> 16) & 0xFF) | (type << 8) | (1u << 12) /* S */ | (0u << 13) /* DPL */
+    uint32_t hi = ((base >> 16) & 0xFF) | (type << 8) | (1u << 12) /* S */ | (dpl << 13) /* DPL */
                   | (1u << 15) /* P */ | (limit & 0xF0000) | (1u << 22)                 /* D */
                   | ((gran ? 1u : 0u) << 23) | (base & 0xFF000000u);
     memcpy(gdt + idx * 8, &lo, 4);
@@ -93,32 +91,45 @@ static int write_traps(emu_uc *e, ff_error *err)
     return 0;
 }
 
+int emu_uc_segments(emu_uc *e)
+{
+    /* In 32-bit mode Unicorn ignores FS_BASE: segments come from the GDT. */
+    const struct {
+        int reg;
+        uint32_t sel;
+    } segs[] = {{UC_X86_REG_CS, EMU_UC_SEL_CODE}, {UC_X86_REG_SS, EMU_UC_SEL_DATA},
+                {UC_X86_REG_DS, EMU_UC_SEL_DATA}, {UC_X86_REG_ES, EMU_UC_SEL_DATA},
+                {UC_X86_REG_GS, EMU_UC_SEL_DATA}, {UC_X86_REG_FS, EMU_UC_SEL_FS}};
+    for (size_t i = 0; i < sizeof segs / sizeof segs[0]; i++)
+        if (uc_reg_write(e->uc, segs[i].reg, &segs[i].sel) != UC_ERR_OK) return -1;
+    return 0;
+}
+
 static int setup_cpu(emu_uc *e, ff_error *err)
 {
     uint8_t *sent = e->sys, *gdt = e->sys + EMU_PAGE, *teb = e->sys + 2 * EMU_PAGE;
     memset(sent, 0xF4, EMU_PAGE); /* HLT everywhere: the return sentinel */
     memset(gdt, 0, EMU_PAGE);
     memset(teb, 0, EMU_PAGE);
-    gdt_entry(gdt, 1, 0, 0xFFFFF, GDT_TYPE_CODE, 1);
-    gdt_entry(gdt, 2, 0, 0xFFFFF, GDT_TYPE_DATA, 1);
-    gdt_entry(gdt, 3, EMU_TEB, 0xFFF, GDT_TYPE_DATA, 0);
+    gdt_entry(gdt, 1, 0, 0xFFFFF, GDT_TYPE_CODE, 1, 0);
+    gdt_entry(gdt, 2, 0, 0xFFFFF, GDT_TYPE_DATA, 1, 0);
+    gdt_entry(gdt, 3, EMU_TEB, 0xFFF, GDT_TYPE_DATA, 0, 0);
+    /* The selectors a 64-bit Linux process gives 32-bit code (docs/engine.md section 9),
+     * so what the hardware lets the native engine's guest do works here too: 0x23, flat
+     * 32-bit code (conforming: reached from this CPL 0 with RPL 3), and 0x2B, flat data
+     * (DPL 3). 0x33, the 64-bit code segment, lies past the GDT's limit: a far transfer
+     * there faults (#GP), where the hardware would leave 32-bit code. */
+    gdt_entry(gdt, 4, 0, 0xFFFFF, GDT_TYPE_CODE_CONFORMING, 1, 0);
+    gdt_entry(gdt, 5, 0, 0xFFFFF, GDT_TYPE_DATA, 1, 3);
     uc_err ue;
     if ((ue = uc_mem_map_ptr(e->uc, EMU_SENTINEL, EMU_PAGE, UC_PROT_READ | UC_PROT_EXEC, sent)) ||
         (ue = uc_mem_map_ptr(e->uc, EMU_GDT, EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE, gdt)) ||
         (ue = uc_mem_map_ptr(e->uc, EMU_TEB, EMU_PAGE, UC_PROT_READ | UC_PROT_WRITE, teb)))
         return uc_fail(err, "mapping the system pages", ue);
-    uc_x86_mmr gdtr = {0, EMU_GDT, 4 * 8 - 1, 0};
+    uc_x86_mmr gdtr = {0, EMU_GDT, 6 * 8 - 1, 0};
     if ((ue = uc_reg_write(e->uc, UC_X86_REG_GDTR, &gdtr)))
         return uc_fail(err, "loading the GDT", ue);
-    /* In 32-bit mode Unicorn ignores FS_BASE: segments come from the GDT. */
-    const struct {
-        int reg;
-        uint32_t sel;
-    } segs[] = {{UC_X86_REG_CS, SEL_CODE}, {UC_X86_REG_SS, SEL_DATA}, {UC_X86_REG_DS, SEL_DATA},
-                {UC_X86_REG_ES, SEL_DATA}, {UC_X86_REG_GS, SEL_DATA}, {UC_X86_REG_FS, SEL_FS}};
-    for (size_t i = 0; i < sizeof segs / sizeof segs[0]; i++)
-        if ((ue = uc_reg_write(e->uc, segs[i].reg, &segs[i].sel)))
-            return uc_fail(err, "loading a segment register", ue);
+    if (emu_uc_segments(e) < 0) return uc_fail(err, "loading a segment register", UC_ERR_ARG);
     uint32_t fpcw = FPU_CONTROL_WORD;
     if ((ue = uc_reg_write(e->uc, UC_X86_REG_FPCW, &fpcw)))
         return uc_fail(err, "setting the x87 control word", ue);

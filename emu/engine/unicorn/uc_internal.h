@@ -136,6 +136,7 @@ typedef struct emu_uc {
 
     emu_block *blocks;
     uint32_t nblocks_cap, nblocks_used; /* cap is a power of two */
+    int hlt;                            /* the call stopped at a HLT of its own */
     cs_insn *insn;                      /* Capstone scratch instruction for counting */
     emu_memo memo[EMU_MEMO];            /* in front of blocks; emptied when coverage starts */
 } emu_uc;
@@ -185,6 +186,14 @@ int emu_uc_map_area(emu_uc *e, uint32_t addr, uint32_t size, int prot, uint32_t 
                     uint8_t **host, ff_error *err);
 int emu_uc_unmap_area(emu_uc *e, uint32_t addr, ff_error *err);
 uint8_t *emu_uc_host(emu_uc *e, uint32_t addr, uint32_t len);
+/* The guest's selectors (uc_engine.c's GDT): flat code, flat data, the TEB's. */
+#define EMU_UC_SEL_CODE (1 << 3)
+#define EMU_UC_SEL_DATA (2 << 3)
+#define EMU_UC_SEL_FS (3 << 3)
+/* The flat data selector of a 64-bit Linux process's 32-bit code, also flat data here. */
+#define EMU_UC_SEL_LINUX_DATA 0x2B
+/* Loads every segment register with the guest's selector. Returns 0, or -1. */
+int emu_uc_segments(emu_uc *e);
 int emu_uc_stub_return(emu_uc *e, uint32_t addr, ff_error *err);
 void emu_uc_stub_set(emu_uc *e, int on);
 int emu_uc_patch(emu_uc *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err);
