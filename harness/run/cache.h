@@ -53,8 +53,7 @@ typedef struct cache_key_in {
     mode_id mode;
     const char *level;    /* "frame", "frame+matrices" */
     uint64_t budget;      /* instructions per call, 0: the emulator's default */
-    /* The engine's kind ("unicorn") where results may differ between engines
-     * (levels that rebuild bone matrices or pose: x87 code); NULL elsewhere. */
+    /* The engine's kind ("unicorn", run_engine_key); NULL: none named. */
     const char *engine;
 } cache_key_in;
 

@@ -295,7 +295,6 @@ static int warn_cache(run_ctx *ctx)
 
 const char *run_engine_key(const run_config *cfg)
 {
-    if (!cfg->pose_level && !cfg->game.keep_matrices) return NULL;
     return emu_engine_kind_name(emu_engine_kind_of(cfg->game.engine));
 }
 

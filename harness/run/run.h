@@ -140,8 +140,10 @@ void run_config_init(run_config *cfg);
 int run_execute(const run_config *cfg, run_results *out, ff_error *err);
 
 /*
- * The engine's kind for cache keys when the level's results may differ
- * between engines (bone matrices or poses: x87 code), else NULL.
+ * The engine's kind for cache keys, at every level: an entry names the
+ * engine that made it, and a run on another engine never takes it (the
+ * engines may differ: x87 code, and what a hostile executable does with
+ * segments or the host, docs/engine.md section 9).
  */
 const char *run_engine_key(const run_config *cfg);
 

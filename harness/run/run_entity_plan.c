@@ -202,7 +202,8 @@ int run_entity_queue_key(const run_ctx *ctx, const run_unit *u, cache_key *k)
     char id[SHA256_HEX];
     ff_error e;
     if (!cfg->cache || identity_hex(ctx, &ctx->res->entities[u->entity], id, &e) < 0) return -1;
-    cache_key_in in = {cfg->cache_id, id, u->mode, "entity-queue", cfg->game.budget, NULL};
+    cache_key_in in = {cfg->cache_id, id, u->mode, "entity-queue", cfg->game.budget,
+                       run_engine_key(cfg)};
     return cache_key_make(k, &in, &e);
 }
 

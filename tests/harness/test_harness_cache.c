@@ -258,12 +258,22 @@ Test(cache, keys_differ_in_every_field, .init = setup, .fini = teardown)
     cr_assert_str_eq(k.hex, "");
 }
 
-/* The engine is in the key where its results may differ (x87 code: matrices, poses) only. */
-Test(cache, the_engine_keys_the_levels_that_run_x87_code)
+/* The engine is in the key at every level: a run on another engine never takes an entry. */
+Test(cache, the_engine_keys_every_level)
 {
     run_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cr_assert_null(run_engine_key(&cfg), "the frame level is the same on every engine");
+    cr_assert_str_eq(run_engine_key(&cfg), "unicorn", "the frame level names its engine too");
+    cfg.game.engine = emu_engine_ops(EMU_ENGINE_NATIVE);
+    cr_assert_str_eq(run_engine_key(&cfg), "native");
+    cache_key_in fin = {"exe/standin/0123", "aa", MODE_NORMAL, "frame", 0, "native"};
+    cache_key kn, ku;
+    ff_error e0;
+    cr_assert_eq(cache_key_make(&kn, &fin, &e0), 0);
+    fin.engine = "unicorn";
+    cr_assert_eq(cache_key_make(&ku, &fin, &e0), 0);
+    cr_assert_str_neq(kn.hex, ku.hex, "one frame-level key for both engines");
+    cfg.game.engine = NULL;
     cfg.game.keep_matrices = 1;
     cr_assert_str_eq(run_engine_key(&cfg), "unicorn");
     cfg.game.keep_matrices = 0;
