@@ -150,22 +150,41 @@ static void memory_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
                  write ? "write to" : "read of", where, f->addr, f->eip);
 }
 
-/* #GP: an interrupt gate the guest may not use, a privileged instruction, or a HLT. */
-static void protection_fault(const nat_exit *x, emu_fault *f)
+/* The instruction at eip as text in name ("" when it cannot be decoded); 1 when decoded. */
+static int insn_text(emu_nat *e, uint32_t eip, char *name, size_t len)
 {
+    uint8_t b[16];
+    name[0] = 0;
+    size_t got = read_guest(e, eip, b, sizeof b);
+    const uint8_t *code = b;
+    uint64_t a = eip;
+    if (!got || !cs_disasm_iter(e->cs, &code, &got, &a, e->insn)) return 0;
+    snprintf(name, len, "%.16s%s%.60s", e->insn->mnemonic, e->insn->op_str[0] ? " " : "",
+             e->insn->op_str);
+    return 1;
+}
+
+/* #GP: an interrupt gate the guest may not use, a privileged instruction, or a HLT. */
+static void protection_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
+{
+    char insn[96];
     if ((x->err & 3) == 2) {
         f->kind = EMU_FAULT_INTERRUPT;
-        snprintf(f->detail, sizeof f->detail, "interrupt %lu raised at 0x%x", x->err >> 3, f->eip);
+        /* The vector: `int n`'s own operand where it is one (some CPUs' error codes give
+         * the gate's byte offset in long mode's 16-byte IDT), else the error code's. */
+        unsigned vec = (unsigned)(x->err >> 3);
+        uint8_t b[2];
+        if (read_guest(e, f->eip, b, 2) == 2 && b[0] == 0xCD) vec = b[1];
+        insn_text(e, f->eip, insn, sizeof insn);
+        emu_guest_interrupt_detail(f, vec, insn);
     } else if (f->eip >= EMU_SENTINEL && f->eip < EMU_SENTINEL + NAT_PAGE) {
         f->kind = EMU_FAULT_EMU;
         snprintf(f->detail, sizeof f->detail,
                  "stopped at 0x%x instead of the return sentinel (a jump into its page)", f->eip);
     } else {
         f->kind = EMU_FAULT_INVALID_INSN;
-        snprintf(f->detail, sizeof f->detail,
-                 "general protection fault at 0x%x: an instruction user code may not run "
-                 "(hlt, cli, in, out, a segment load)",
-                 f->eip);
+        insn_text(e, f->eip, insn, sizeof insn);
+        emu_guest_privileged_detail(f, insn);
     }
 }
 
@@ -208,8 +227,72 @@ static void refused_syscall(emu_nat *e, const nat_exit *x, emu_fault *f)
     }
 }
 
+static const char *const segreg_names[5] = {"?", "DS", "ES", "SS", "GS"};
+
+/* 1 when the instruction at eip moves to another code segment or loads a segment register. */
+static int segment_insn(emu_nat *e, uint32_t eip, char *name, size_t len)
+{
+    return insn_text(e, eip, name, len) &&
+           emu_guest_segment_insn(e->insn->mnemonic, e->insn->op_str);
+}
+
+/*
+ * Leaving the guest's code segment (a far jump, call or return to 64-bit code or
+ * any selector but the guest's) or its flat data segments: a SEGMENT fault. 1 when
+ * x is one.
+ */
+static int segment_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
+{
+    char insn[96];
+    if (x->segment) {
+        f->kind = EMU_FAULT_SEGMENT;
+        uint64_t rip = x->rip;
+        if (x->signo == SIGSYS)
+            snprintf(f->detail, sizeof f->detail,
+                     "the original's code left its code segment for selector 0x%x (64-bit code) "
+                     "and made system call %d there (at 0x%llx): refused",
+                     x->segment, x->syscall_nr, (unsigned long long)rip);
+        else
+            snprintf(f->detail, sizeof f->detail,
+                     "the original's code left its code segment for selector 0x%x (64-bit code); "
+                     "stopped at 0x%llx (signal %d)",
+                     x->segment, (unsigned long long)rip, x->signo);
+        if (rip >= ((uint64_t)1 << 32)) {
+            /* A host address is never reported: the guest jumped into the host's code. */
+            f->eip = 0;
+            f->regs[EMU_EIP] = 0;
+            snprintf(f->detail, sizeof f->detail,
+                     "the original's code left its code segment for selector 0x%x (64-bit code) "
+                     "and jumped into the host's code (signal %d there)",
+                     x->segment, x->signo);
+        }
+        return 1;
+    }
+    if (x->signo == SIGSEGV && (x->trapno == 13 || x->trapno == 11 || x->trapno == 12 ||
+                                x->trapno == 10)) {
+        if (segment_insn(e, f->eip, insn, sizeof insn)) {
+            f->kind = EMU_FAULT_SEGMENT;
+            snprintf(f->detail, sizeof f->detail,
+                     "`%s` at 0x%x: a far transfer or segment load the original's code may not "
+                     "make (CPU exception %d)",
+                     insn, f->eip, x->trapno);
+            return 1;
+        }
+        if (x->trapno == 13 && (x->ds != NAT_SEL_DATA || x->es != NAT_SEL_DATA)) {
+            f->kind = EMU_FAULT_SEGMENT;
+            snprintf(f->detail, sizeof f->detail,
+                     "memory access at 0x%x through a data segment the original's code changed "
+                     "(DS 0x%x, ES 0x%x; the guest's is 0x%x)",
+                     f->eip, x->ds, x->es, NAT_SEL_DATA);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void classify(emu_nat *e, const nat_exit *x, emu_fault *f)
 {
+    if (segment_fault(e, x, f)) return;
     if (x->budget) {
         f->kind = EMU_FAULT_BUDGET;
         snprintf(f->detail, sizeof f->detail,
@@ -223,7 +306,7 @@ static void classify(emu_nat *e, const nat_exit *x, emu_fault *f)
         if (x->trapno == 14)
             memory_fault(e, x, f);
         else if (x->trapno == 13)
-            protection_fault(x, f);
+            protection_fault(e, x, f);
         else {
             f->kind = EMU_FAULT_INTERRUPT;
             snprintf(f->detail, sizeof f->detail, "CPU exception %d at 0x%x", x->trapno, f->eip);
@@ -260,10 +343,23 @@ static void classify(emu_nat *e, const nat_exit *x, emu_fault *f)
                      "floating-point exception (unmasked by the routine) at 0x%x", f->eip);
         }
         break;
-    case SIGTRAP:
+    case SIGTRAP: {
+        /* Named at the instruction that raised it, as under Unicorn: `int3`, `int 3` and
+         * `icebp` leave EIP past themselves. */
+        uint8_t b[2];
+        if (f->eip >= 2 && read_guest(e, f->eip - 2, b, 2) == 2 && b[0] == 0xCD &&
+            b[1] == (uint8_t)x->trapno)
+            f->eip -= 2;
+        else if (f->eip >= 1 && read_guest(e, f->eip - 1, b, 1) == 1 &&
+                 ((x->trapno == 3 && b[0] == 0xCC) || (x->trapno == 1 && b[0] == 0xF1)))
+            f->eip -= 1;
+        f->regs[EMU_EIP] = f->eip;
         f->kind = EMU_FAULT_INTERRUPT;
-        snprintf(f->detail, sizeof f->detail, "interrupt %d raised at 0x%x", x->trapno, f->eip);
+        char insn[96];
+        insn_text(e, f->eip, insn, sizeof insn);
+        emu_guest_interrupt_detail(f, (unsigned)x->trapno, insn);
         break;
+    }
     case SIGSYS:
         refused_syscall(e, x, f);
         break;
@@ -308,6 +404,15 @@ int nat_call(emu_nat *e, uint32_t addr, const uint32_t *args, unsigned nargs, ui
     nat_cpu_run(addr, esp0, e->profile.x87_control, x);
     *eax = x->regs[EMU_EAX];
     emu_fault_kind kind = EMU_FAULT_NONE;
+    if (!x->faulted && x->segreg) {
+        fill_fault(e, x, fault, EMU_FAULT_SEGMENT, addr, esp0 + 4);
+        snprintf(fault->detail, sizeof fault->detail,
+                 "the routine returned with %s = 0x%x, not the flat data segment it was called "
+                 "with",
+                 segreg_names[x->segreg], x->segval);
+        nat_restore(e);
+        return -1;
+    }
     if (!x->faulted) {
         if (x->regs[EMU_ESP] != esp0 + 4)
             kind = EMU_FAULT_STACK;

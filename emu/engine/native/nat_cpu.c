@@ -75,8 +75,10 @@ struct nat_cpu {
     uint32_t entry_esp;   /* 36 */
     uint32_t g[8];        /* 40: eax ecx edx ebx esp ebp esi edi at the pad */
     uint32_t use_wrfsbase; /* 72 */
-    uint32_t pad_;        /* 76 */
+    volatile uint32_t in_guest; /* 76: 1 from just before the far jump in to the pad */
     uint8_t fx[512] __attribute__((aligned(16))); /* 80: fxsave at the end of a run */
+    uint16_t seg_at_pad[4]; /* 592: DS ES SS GS as the guest left them at the pad */
+    uint32_t have_avx;      /* 600: vzeroall clears the vector registers' upper halves */
     /* C only from here. */
     emu_nat *engine;      /* the process's engine, NULL: none */
     nat_exit *x;          /* the running call's record */
@@ -98,7 +100,10 @@ __attribute__((visibility("hidden"))) struct nat_cpu nat_cpu_state;
 _Static_assert(offsetof(struct nat_cpu, far_off) == 16 && offsetof(struct nat_cpu, guest_fcw) == 22 &&
                    offsetof(struct nat_cpu, teb_sel) == 26 &&
                    offsetof(struct nat_cpu, entry_esp) == 36 && offsetof(struct nat_cpu, g) == 40 &&
-                   offsetof(struct nat_cpu, use_wrfsbase) == 72 && offsetof(struct nat_cpu, fx) == 80,
+                   offsetof(struct nat_cpu, use_wrfsbase) == 72 &&
+                   offsetof(struct nat_cpu, in_guest) == 76 && offsetof(struct nat_cpu, fx) == 80 &&
+                   offsetof(struct nat_cpu, seg_at_pad) == 592 &&
+                   offsetof(struct nat_cpu, have_avx) == 600,
                "nat_cpu offsets used by the assembly");
 
 void nat_cpu_enter(void);
@@ -120,6 +125,16 @@ __asm__(".text\n"
         "  pushq $0x202\n popfq\n"
         "  mov $0x2b, %eax\n mov %eax, %ds\n mov %eax, %es\n"
         "  movzwl nat_cpu_state+26(%rip), %eax\n mov %eax, %fs\n"
+        /* Nothing of the host's in a register the guest could read after a far jump to
+         * 64-bit code: r8-r15 and every vector register zeroed. */
+        "  xor %r8d, %r8d\n xor %r9d, %r9d\n xor %r10d, %r10d\n xor %r11d, %r11d\n"
+        "  xor %r12d, %r12d\n xor %r13d, %r13d\n xor %r14d, %r14d\n xor %r15d, %r15d\n"
+        "  cmpl $0, nat_cpu_state+600(%rip)\n je 4f\n vzeroall\n jmp 5f\n"
+        "4: pxor %xmm0, %xmm0\n pxor %xmm1, %xmm1\n pxor %xmm2, %xmm2\n pxor %xmm3, %xmm3\n"
+        "  pxor %xmm4, %xmm4\n pxor %xmm5, %xmm5\n pxor %xmm6, %xmm6\n pxor %xmm7, %xmm7\n"
+        "  pxor %xmm8, %xmm8\n pxor %xmm9, %xmm9\n pxor %xmm10, %xmm10\n pxor %xmm11, %xmm11\n"
+        "  pxor %xmm12, %xmm12\n pxor %xmm13, %xmm13\n pxor %xmm14, %xmm14\n pxor %xmm15, %xmm15\n"
+        "5: movl $1, nat_cpu_state+76(%rip)\n"
         "  mov nat_cpu_state+36(%rip), %esp\n"
         "  mov $0, %eax\n mov $0, %ecx\n mov $0, %edx\n mov $0, %ebx\n"
         "  mov $0, %ebp\n mov $0, %esi\n mov $0, %edi\n"
@@ -129,16 +144,29 @@ __asm__(".text\n"
         /* The pad's target: 64-bit again, on the guest's stack and FS. */
         ".globl nat_pad_target\n .hidden nat_pad_target\n"
         "nat_pad_target:\n"
+        "  movl $0, nat_cpu_state+76(%rip)\n"
         "  mov %eax, nat_cpu_state+40(%rip)\n mov %ecx, nat_cpu_state+44(%rip)\n"
         "  mov %edx, nat_cpu_state+48(%rip)\n mov %ebx, nat_cpu_state+52(%rip)\n"
         "  mov %esp, nat_cpu_state+56(%rip)\n mov %ebp, nat_cpu_state+60(%rip)\n"
         "  mov %esi, nat_cpu_state+64(%rip)\n mov %edi, nat_cpu_state+68(%rip)\n"
-        /* The host's state back (also where a caught fault resumes). */
+        "  mov %ds, %eax\n mov %ax, nat_cpu_state+592(%rip)\n"
+        "  mov %es, %eax\n mov %ax, nat_cpu_state+594(%rip)\n"
+        "  mov %ss, %eax\n mov %ax, nat_cpu_state+596(%rip)\n"
+        "  mov %gs, %eax\n mov %ax, nat_cpu_state+598(%rip)\n"
+        /* The host's state back (also where a caught fault resumes): its stack, flags
+         * (AC, DF, TF and NT clear), SS, FS, null DS, ES and GS (GS's base 0 again when
+         * the guest loaded it), x87 and SSE control words. */
         ".globl nat_cpu_back\n .hidden nat_cpu_back\n"
         "nat_cpu_back:\n"
+        "  movl $0, nat_cpu_state+76(%rip)\n"
         "  mov nat_cpu_state+0(%rip), %rsp\n"
+        "  pushq $0x202\n popfq\n"
+        "  mov $0x2b, %eax\n mov %eax, %ss\n"
         "  call nat_fs_host\n"
         "  xor %eax, %eax\n mov %eax, %ds\n mov %eax, %es\n"
+        "  mov %gs, %eax\n test %eax, %eax\n jz 6f\n"
+        "  xor %eax, %eax\n mov %eax, %gs\n call nat_gs_host\n"
+        "6:\n"
         "  fxsave nat_cpu_state+80(%rip)\n"
         "  fninit\n"
         "  fldcw nat_cpu_state+24(%rip)\n"
@@ -155,13 +183,21 @@ __asm__(".text\n"
         "  mov nat_cpu_state+8(%rip), %rax\n wrfsbase %rax\n ret\n"
         "1: mov $158, %eax\n mov $0x1002, %edi\n mov nat_cpu_state+8(%rip), %rsi\n syscall\n ret\n"
 
+        /* GS base 0, the host's (clobbers rax, rcx, rdi, rsi, r11). */
+        "nat_gs_host:\n"
+        "  cmpl $0, nat_cpu_state+72(%rip)\n je 7f\n"
+        "  xor %eax, %eax\n wrgsbase %rax\n ret\n"
+        "7: mov $158, %eax\n mov $0x1001, %edi\n xor %esi, %esi\n syscall\n ret\n"
+
         /* Signal entry: the host's FS first when the guest's is loaded, then C,
          * then the FS selector as it was (its base comes with it from the LDT). */
         ".globl nat_sig_entry\n .hidden nat_sig_entry\n .type nat_sig_entry,@function\n"
         "nat_sig_entry:\n"
         "  mov %fs, %eax\n"
         "  push %rax\n"
+        "  cmpl $0, nat_cpu_state+76(%rip)\n jne 8f\n"
         "  test %eax, %eax\n jz 2f\n"
+        "8:\n"
         "  push %rdi\n push %rsi\n push %rdx\n sub $8, %rsp\n"
         "  call nat_fs_host\n"
         "  add $8, %rsp\n pop %rdx\n pop %rsi\n pop %rdi\n"
@@ -210,20 +246,34 @@ static void keep_regs(nat_exit *x, const greg_t *g)
     x->regs[EMU_EFLAGS] = (uint32_t)g[REG_EFL];
 }
 
+/* 1 when rip lies on the return pad (64-bit code of ours in the sentinel page). */
+static int on_pad(uint64_t rip)
+{
+    return rip >= EMU_SENTINEL + NAT_PAD_OFF && rip < EMU_SENTINEL + NAT_PAGE;
+}
+
 int nat_sig_c(int sig, siginfo_t *si, void *ucv)
 {
     struct nat_cpu *c = &nat_cpu_state;
     ucontext_t *uc = ucv;
     greg_t *g = uc->uc_mcontext.gregs;
-    int in_guest = (g[REG_CSGSFS] & 0xFFFF) == NAT_SEL_CODE32 && c->active;
+    int cs = (int)(g[REG_CSGSFS] & 0xFFFF);
+    uint64_t rip = (uint64_t)g[REG_RIP];
+    /* The guest's from the far jump in to the pad, in whatever segment it runs by then: a
+     * far jump to 64-bit code (0x33) is still the guest's, never taken for the host's. */
+    int in_guest = c->active && (c->in_guest || cs == NAT_SEL_CODE32);
+    int escaped = in_guest && cs != NAT_SEL_CODE32 && !on_pad(rip);
     if (sig == c->timer_sig && c->have_timer) {
         if (!in_guest) return 0;
-        if (c->seq != c->seq_tick) {
+        /* Guest code under another code segment is stopped at once; the budget counts
+         * every tick of a call, whatever it runs. */
+        if (!(escaped && rip < ((uint64_t)1 << 32)) && c->seq != c->seq_tick) {
             c->seq_tick = c->seq;
             return 0;
         }
         nat_exit *x = c->x;
-        x->budget = 1;
+        x->budget = !escaped;
+        x->segment = escaped ? cs : 0;
         x->signo = sig;
         keep_regs(x, g);
         to_host(c, uc);
@@ -236,7 +286,8 @@ int nat_sig_c(int sig, siginfo_t *si, void *ucv)
         return 0;
     }
     uint32_t addr = (uint32_t)(uintptr_t)si->si_addr;
-    if (sig == SIGSEGV && si->si_code == SEGV_MAPERR && c->engine && nat_grow(c->engine, addr) == 0)
+    if (!escaped && sig == SIGSEGV && si->si_code == SEGV_MAPERR && c->engine &&
+        nat_grow(c->engine, addr) == 0)
         return 0; /* the stack or scratch reached a new page: mapped, the access again */
     nat_exit *x = c->x;
     x->signo = sig;
@@ -244,8 +295,15 @@ int nat_sig_c(int sig, siginfo_t *si, void *ucv)
     x->trapno = (int)g[REG_TRAPNO];
     x->err = (unsigned long)g[REG_ERR];
     x->addr = addr;
+    x->segment = escaped ? cs : 0;
+    /* The guest's data segments: the kernel's entry and the signal keep DS and ES. */
+    unsigned ds, es;
+    __asm__ volatile("mov %%ds, %0\n mov %%es, %1" : "=r"(ds), "=r"(es));
+    x->ds = ds & 0xFFFF;
+    x->es = es & 0xFFFF;
 #ifdef si_syscall
     if (sig == SIGSYS) x->syscall_nr = si->si_syscall;
+    if (sig == SIGSYS) x->syscall_arch = si->si_arch;
 #endif
     keep_regs(x, g);
     to_host(c, uc);
@@ -298,12 +356,20 @@ static int ldt_teb(ff_error *err)
     return 0;
 }
 
-/* Every i386-ABI system call of this thread traps (SIGSYS); x86-64 ones pass. */
+/*
+ * Every i386-ABI system call of this thread traps (SIGSYS), and so does every
+ * x86-64 one made from below 4 GiB, where only guest memory lies (the maps
+ * check): guest code that jumped far into 64-bit code can make none either.
+ * The host's own calls (x86-64, from its code above 4 GiB) pass.
+ */
 static int seccomp_filter(ff_error *err)
 {
     struct sock_filter f[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer) + 4),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
@@ -371,6 +437,8 @@ int nat_cpu_open(emu_nat *e, uint64_t budget_ns, ff_error *err)
     c->far_sel = NAT_SEL_CODE32;
     c->guest_mxcsr = 0x1F80;
     c->use_wrfsbase = (getauxval(AT_HWCAP2) & 2 /* HWCAP2_FSGSBASE */) != 0;
+    __builtin_cpu_init();
+    c->have_avx = __builtin_cpu_supports("avx") != 0;
     c->timer_sig = SIGRTMIN + 6;
     e->budget_ns = budget_ns;
     if (!(c->altstack = malloc(64 * 1024)))
@@ -423,6 +491,14 @@ void nat_cpu_run(uint32_t entry, uint32_t esp, uint16_t fcw, nat_exit *x)
         for (int i = 0; i < 8; i++)
             x->regs[order[i]] = c->g[i];
         x->regs[EMU_EIP] = EMU_SENTINEL + 7;
+        /* Segment registers the guest changed are its own business on the hardware but
+         * not under an emulator: a fault on both engines alike. GS may be 0 or flat. */
+        static const uint16_t want[4] = {NAT_SEL_DATA, NAT_SEL_DATA, NAT_SEL_DATA, 0};
+        for (int i = 0; i < 4; i++)
+            if (c->seg_at_pad[i] != want[i] && !(i == 3 && c->seg_at_pad[i] == NAT_SEL_DATA)) {
+                x->segreg = i + 1;
+                x->segval = c->seg_at_pad[i];
+            }
     }
     memcpy(x->fx, c->fx, sizeof x->fx);
 }

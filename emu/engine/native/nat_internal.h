@@ -58,7 +58,13 @@ typedef struct nat_exit {
     int signo, code, trapno;   /* the signal, si_code, the CPU's trap number */
     unsigned long err;         /* the CPU's error code (page faults: bit 1 write, bit 4 fetch) */
     uint32_t addr;             /* si_addr (memory faults) */
-    int syscall_nr;            /* SIGSYS: the i386 system call number */
+    int syscall_nr;            /* SIGSYS: the system call number */
+    unsigned syscall_arch;     /* SIGSYS: AUDIT_ARCH_I386 or AUDIT_ARCH_X86_64 */
+    int segment;               /* nonzero: stopped under this code segment, not the guest's */
+    int segreg;                /* back through the pad with a segment register changed:
+                                  1 DS, 2 ES, 3 SS, 4 GS (segval its selector) */
+    unsigned segval;
+    unsigned ds, es;           /* the guest's DS and ES where a signal hit */
     int budget;                /* stopped by the CPU-time budget */
     uint32_t regs[EMU__NREGS]; /* at the return pad, or where the signal hit */
     uint64_t rip;              /* where the signal hit, all 64 bits (past 4 GiB: not guest code) */
