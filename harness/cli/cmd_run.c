@@ -74,6 +74,9 @@ static void help(FILE *out)
         "                    saying why) or both (every call on both, differences\n"
         "                    reported as engine disagreements); default: the value of\n"
         "                    $FF8DIFF_ENGINE, else unicorn\n"
+        "  --engine-processes  run the original in confined engine processes whatever the\n"
+        "                    engine (the native engine always does: docs/engine.md\n"
+        "                    section 9); coverage is then not recorded\n"
         "  -q, --quiet       no progress line\n"
         "  -h, --help        this text\n\n"
         "Exit: 0 everything matches, 1 mismatches or faults, 2 usage, input or executable\n"
@@ -106,6 +109,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("leaf-seed", required_argument, CLI_OPT_LEAF_SEED),
     CLI_OPT_ROW("budget", required_argument, CLI_OPT_BUDGET),
     CLI_OPT_ROW("engine", required_argument, CLI_OPT_ENGINE),
+    CLI_OPT_ROW("engine-processes", no_argument, CLI_OPT_ENGINE_PROCESSES),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
     CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
     CLI_OPT_ROW("explain", required_argument, CLI_OPT_OWN + 1),

@@ -139,6 +139,9 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
     case CLI_OPT_QUIET:
         s->quiet = 1;
         return 0;
+    case CLI_OPT_ENGINE_PROCESSES:
+        cfg->engine_processes = 1;
+        return 0;
     case CLI_OPT_ENGINE:
         if (cli_engine_parse(arg) < 0)
             return bad_value(s, "--engine", arg, "unicorn, native, auto or both");

@@ -110,6 +110,10 @@ typedef struct run_ctx {
     /* Engine processes compare frame units' clips themselves (remote.h); set before they
      * start. */
     int remote_compare;
+    /* An engine process's files come from its worker (remote.c): it opens none itself.
+     * NULL: read from the corpus. */
+    int (*file_fetch)(void *arg, uint32_t f, uint8_t **data, size_t *size, ff_error *err);
+    void *file_fetch_arg;
     atomic_int failed;    /* a worker hit a run-stopping error */
     ff_error fail_err;
     /* the results cache: entries refused, entries that could not be stored (under lock) */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/run/context.h"
+#include "harness/run/run.h"
 
 /* The first engine built in that has every capability of caps (EMU_CAP_BIT flags), or NULL. */
 static const emu_ops *engine_with(unsigned caps)
@@ -47,13 +48,20 @@ int run_engines_begin(run_ctx *ctx)
     if (cfg->second) snprintf(en->second, sizeof en->second, "%s", kind_of(cfg->second));
     if (!cfg->coverage) return 0;
     unsigned cov = EMU_CAP_BIT(EMU_CAP_COVERAGE);
-    if ((emu_engine_caps(cfg->game.engine) & cov) == cov) {
+    int isolated = run_engine_processes(cfg) && !cfg->second;
+    if (!isolated && (emu_engine_caps(cfg->game.engine) & cov) == cov) {
         snprintf(en->coverage, sizeof en->coverage, "%s", en->calls);
         return 1;
     }
     /* Asked for, and the run's engine cannot watch its blocks: said, never a table of zeros. */
     res_coverage *c = &ctx->res->coverage;
     c->enabled = 1;
+    if (isolated && (emu_engine_caps(cfg->game.engine) & cov) == cov) {
+        snprintf(c->not_recorded, sizeof c->not_recorded,
+                 "the original ran in engine processes (--engine-processes), which keep no "
+                 "coverage; run without it to record it");
+        return 0;
+    }
     const emu_ops *with = engine_with(cov);
     char how[64] = "";
     if (with) snprintf(how, sizeof how, "; run with --engine %s to record it", kind_of(with));

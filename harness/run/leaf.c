@@ -177,11 +177,40 @@ static void merge_both(leaf_both *dst, const leaf_both *b)
     }
 }
 
+/* Cases [lo, hi) of unit u's chunk. */
+static void chunk_range(run_ctx *ctx, const run_unit *u, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t cases = leaf_case_count((emu_leaf)u->leaf, ctx->cfg->leaf_calls);
+    *lo = u->chunk * LEAF_CHUNK;
+    *hi = *lo + LEAF_CHUNK < cases ? *lo + LEAF_CHUNK : cases;
+}
+
 int leaf_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff_error *err)
 {
+    leaf_chunk c;
+    if (leaf_unit_compute(ctx, g, g2, u, &c, err) < 0) return -1;
+    return leaf_unit_merge(ctx, u, &c, err);
+}
+
+void leaf_unit_lost(run_ctx *ctx, const run_unit *u, const char *why, leaf_chunk *out)
+{
+    uint64_t lo, hi;
+    chunk_range(ctx, u, &lo, &hi);
+    memset(out, 0, sizeof *out);
+    out->local.calls = out->local.faults = hi - lo;
+    out->have_fault = hi > lo;
+    out->fault_index = lo;
+    out->first_fault.kind = EMU_FAULT_ENGINE_PROCESS;
+    snprintf(out->first_fault.detail, sizeof out->first_fault.detail, "%s", why);
+}
+
+int leaf_unit_compute(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u,
+                      leaf_chunk *out, ff_error *err)
+{
     emu_leaf r = (emu_leaf)u->leaf;
-    uint64_t cases = leaf_case_count(r, ctx->cfg->leaf_calls);
-    uint64_t lo = u->chunk * LEAF_CHUNK, hi = lo + LEAF_CHUNK < cases ? lo + LEAF_CHUNK : cases;
+    uint64_t lo, hi;
+    chunk_range(ctx, u, &lo, &hi);
+    memset(out, 0, sizeof *out);
     leaf_result local = {0};
     emu_fault fault, first_fault;
     uint64_t fault_index = 0;
@@ -210,6 +239,19 @@ int leaf_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff
             local.have_first = 1;
         }
     }
+    out->local = local;
+    out->have_fault = have_fault;
+    if (have_fault) out->first_fault = first_fault;
+    out->fault_index = fault_index;
+    return 0;
+}
+
+int leaf_unit_merge(run_ctx *ctx, const run_unit *u, const leaf_chunk *ch, ff_error *err)
+{
+    emu_leaf r = (emu_leaf)u->leaf;
+    const leaf_result local = ch->local;
+    int have_fault = ch->have_fault;
+    uint64_t fault_index = ch->fault_index;
     if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->leaf_done, local.calls);
     pthread_mutex_lock(&ctx->lock);
     leaf_result *dst = &ctx->res->leaf[r];
@@ -225,7 +267,7 @@ int leaf_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff
     if (have_fault && (!dst->fault || fault_index < dst->fault_index)) {
         if (!dst->fault) dst->fault = malloc(sizeof *dst->fault);
         if (dst->fault) {
-            *dst->fault = first_fault;
+            *dst->fault = ch->first_fault;
             dst->fault_index = fault_index;
         } else {
             rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");

@@ -44,4 +44,24 @@ void leaf_units(struct run_ctx *ctx, struct run_unit *units);
 int leaf_run_unit(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
                   ff_error *err);
 
+/*
+ * What one chunk found, to merge into the run's: plain data, so that it can
+ * come from an engine process as bytes (local.fault is unused: the first
+ * fault is first_fault).
+ */
+typedef struct leaf_chunk {
+    leaf_result local;
+    int have_fault;
+    emu_fault first_fault;
+    uint64_t fault_index;
+} leaf_chunk;
+/* leaf_run_unit's two halves: the chunk run (no lock taken), and its merge into the run's. */
+int leaf_unit_compute(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
+                      leaf_chunk *out, ff_error *err);
+int leaf_unit_merge(struct run_ctx *ctx, const struct run_unit *u, const leaf_chunk *c,
+                    ff_error *err);
+/* The chunk of a unit whose engine process died (why): every case a fault of that kind. */
+void leaf_unit_lost(struct run_ctx *ctx, const struct run_unit *u, const char *why,
+                    leaf_chunk *out);
+
 #endif

@@ -221,6 +221,23 @@ static void second_engine(emu_game *g2, const helper_row *row, uint64_t seed, ui
 
 int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff_error *err)
 {
+    pose_leaf_result local;
+    leaf_pose_compute(ctx, g, g2, u, &local);
+    leaf_pose_merge(ctx, u, &local);
+    (void)err;
+    return 0;
+}
+
+void leaf_pose_lost(const run_unit *u, const char *why, pose_leaf_result *local)
+{
+    memset(local, 0, sizeof *local);
+    local->calls = local->faults = rows[u->leaf].cases;
+    snprintf(local->first_fault, sizeof local->first_fault, "case 0: %.200s", why);
+}
+
+void leaf_pose_compute(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u,
+                       pose_leaf_result *out)
+{
     const helper_row *row = &rows[u->leaf];
     pose_leaf_result local;
     memset(&local, 0, sizeof local);
@@ -249,6 +266,14 @@ int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *
             local.trig_matched[t] += v == io.value;
         }
     }
+    *out = local;
+}
+
+void leaf_pose_merge(run_ctx *ctx, const run_unit *u, const pose_leaf_result *lp)
+{
+    const helper_row *row = &rows[u->leaf];
+    const pose_leaf_result local = *lp;
+    int trig = row->role == PROFILE_H_SIN || row->role == PROFILE_H_COS;
     pthread_mutex_lock(&ctx->lock);
     pose_leaf_result *dst = &ctx->res->pose_leaf[u->leaf];
     dst->ran = 1;
@@ -264,6 +289,4 @@ int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *
     dst->eng_disagree = local.eng_disagree;
     memcpy(dst->eng_first, local.eng_first, sizeof dst->eng_first);
     pthread_mutex_unlock(&ctx->lock);
-    (void)err;
-    return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "emu/engine/game.h"
+#include "harness/core/results.h"
 
 struct run_ctx;
 struct run_unit;
@@ -27,5 +28,14 @@ void leaf_pose_units(struct run_ctx *ctx, struct run_unit *units);
  */
 int leaf_pose_run_unit(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
                        ff_error *err);
+/*
+ * leaf_pose_run_unit's two halves: the helper's cases into *local (plain data: it may
+ * come from an engine process as bytes), and their merge into the run's.
+ */
+void leaf_pose_compute(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
+                       pose_leaf_result *local);
+void leaf_pose_merge(struct run_ctx *ctx, const struct run_unit *u, const pose_leaf_result *local);
+/* The result of a unit whose engine process died (why): every case a fault. */
+void leaf_pose_lost(const struct run_unit *u, const char *why, pose_leaf_result *local);
 
 #endif

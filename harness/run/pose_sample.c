@@ -26,6 +26,7 @@
 #include "harness/run/context.h"
 #include "harness/run/pose_side.h"
 #include "harness/run/refside.h"
+#include "harness/run/run.h"
 
 #define PER_FILE 8       /* plain and scale-path states per file and kind */
 #define MAX_STATES 256   /* plain states in all */
@@ -228,48 +229,71 @@ static int load(run_ctx *ctx, emu_game *g, uint32_t f)
     return rc < 0 ? -1 : 0;
 }
 
-int pose_sample_original(run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_error *err)
+int pose_sample_run(run_ctx *ctx, emu_game *g, pose_sample *sm, uint8_t *ok, ff_error *err)
 {
-    emu_game *g;
-    if (emu_game_open(ctx->cfg->image, &ctx->cfg->game, &g, err) < 0) return -1;
     pose_memo *memo = pose_memo_new(0);
-    if (!memo) {
-        emu_game_close(g);
-        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
-    }
+    if (!memo) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the pose memo");
     int64_t loaded = -1;
-    size_t kept_n = 0;
     int rc = 0;
     for (size_t i = 0; i < sm->n; i++) {
         pose_state *s = &sm->s[i];
         /* States come file by file: each file is loaded once, from the run's files. */
         if (loaded != (int64_t)s->file) loaded = load(ctx, g, s->file) == 0 ? (int64_t)s->file : -1;
-        int ok = loaded >= 0, emulated;
-        if (ok) {
+        ok[i] = loaded >= 0;
+        if (ok[i]) {
+            int emulated;
             emu_fault fault;
             ff_error e;
             ff_error_clear(&e);
             emu_game_set_skeleton(g, s->in);
-            ok = pose_orig_tick(memo, g, s->world, s->placed, &emulated, &fault, &e) == 0;
+            ok[i] = pose_orig_tick(memo, g, s->world, s->placed, &emulated, &fault, &e) == 0;
             if (e.kind == FF_E_NOMEM) {
                 *err = e;
                 rc = -1;
             }
         }
-        if (!ok) {
-            (*faulted)++;
-            free(s->in);
-            free(s->orig);
-            free(s->world);
-            free(s->placed);
+        if (ok[i])
+            memcpy(s->orig, emu_game_skeleton(g), s->len);
+        else
             loaded = -1; /* a fault may have damaged the guest copy */
+    }
+    pose_memo_free(memo);
+    return rc;
+}
+
+void pose_sample_keep(pose_sample *sm, const uint8_t *ok, uint64_t *faulted)
+{
+    size_t kept_n = 0;
+    for (size_t i = 0; i < sm->n; i++) {
+        pose_state *s = &sm->s[i];
+        if (ok[i]) {
+            sm->s[kept_n++] = *s;
             continue;
         }
-        memcpy(s->orig, emu_game_skeleton(g), s->len);
-        sm->s[kept_n++] = *s;
+        (*faulted)++;
+        free(s->in);
+        free(s->orig);
+        free(s->world);
+        free(s->placed);
     }
     sm->n = kept_n;
-    pose_memo_free(memo);
+}
+
+int pose_sample_original(run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_error *err)
+{
+    /* The executable's code on the CPU runs in an engine process of its own. */
+    if (ctx->cfg->image && run_engine_processes(ctx->cfg))
+        return pose_sample_confined(ctx, sm, faulted, err);
+    uint8_t *ok = calloc(sm->n ? sm->n : 1, 1);
+    if (!ok) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory sampling poses");
+    emu_game *g;
+    if (emu_game_open(ctx->cfg->image, &ctx->cfg->game, &g, err) < 0) {
+        free(ok);
+        return -1;
+    }
+    int rc = pose_sample_run(ctx, g, sm, ok, err);
     emu_game_close(g);
+    pose_sample_keep(sm, ok, faulted);
+    free(ok);
     return rc;
 }

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu/engine/game.h"
+
 #include "common/error.h"
 #include "harness/core/modes.h"
 
@@ -60,6 +62,18 @@ int pose_sample_corpus(struct run_ctx *ctx, pose_sample *sm, ff_error *err);
  * runs out.
  */
 int pose_sample_original(struct run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_error *err);
+/* Its parts: every state on g (ok[i]: 0 when it faulted or its file could not be loaded; -1
+ * with err when memory runs out), and the states not ok dropped and counted in *faulted. */
+int pose_sample_run(struct run_ctx *ctx, emu_game *g, pose_sample *sm, uint8_t *ok,
+                    ff_error *err);
+void pose_sample_keep(pose_sample *sm, const uint8_t *ok, uint64_t *faulted);
+/*
+ * pose_sample_original in an engine process (pose_sample_child.c): confined
+ * as the workers' are, its files loaded before its filter, its poses copied
+ * back through shared memory. A process that dies drops every state (counted
+ * in *faulted) and the run says why in its warnings.
+ */
+int pose_sample_confined(struct run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_error *err);
 
 void pose_sample_free(pose_sample *sm);
 

@@ -1,18 +1,21 @@
 /*
- * harness/run/remote.h: a worker's engine in a process of its own. An engine
- * whose guest memory lies at fixed addresses of its process (the native
- * engine: one per process) cannot serve two worker threads of one run, so
- * each worker past the first gets an engine process, forked from the run
- * before any worker starts: it holds its own engine (and pose memo) on a
- * copy of the plan, and for each frame or entity unit it is sent it
- * emulates the original's side of every clip exactly as an in-process
- * worker would (dedup slots of the unit's chain included: a chain goes to
- * one worker, so to one process) and sends back the outcomes, one record
- * per clip in the cache's raw format (harness/core/outcome.h, or the entity
- * level's run_entity_io.h), with each clip's source or input error, and for
- * an entity unit its QueueAnimation speed probe. The worker then compares
- * as if the outcomes came from the cache. Leaf units stay with the
- * in-process worker.
+ * harness/run/remote.h: a worker's engine in a process of its own. The
+ * native engine runs the executable's code on the CPU, so that code never
+ * runs in ff8diff's own process: every worker of a native run (and of any
+ * run with run_config.engine_processes) gets an engine process, forked
+ * from the run before any worker starts and confined (confine.h: tied to
+ * the run, no descriptor but its own, a system-call filter before the
+ * executable's first instruction). It holds its own engine (and pose memo)
+ * on a copy of the plan, reads no file itself (its worker sends the files
+ * it asks for), and for each unit it is sent it emulates the original's
+ * side of every clip exactly as an in-process worker would (dedup slots of
+ * the unit's chain included: a chain goes to one worker, so to one process)
+ * and sends back the outcomes, one record per clip in the cache's raw
+ * format (harness/core/outcome.h, or the entity level's run_entity_io.h),
+ * with each clip's source or input error, and for an entity unit its
+ * QueueAnimation speed probe; a leaf unit's answer is its chunk's counts
+ * (leaf.h, leaf_pose.h). The worker then compares as if the outcomes came
+ * from the cache.
  *
  * A frame unit of a run whose clips need nothing of the worker's but the
  * comparison (run_ctx.remote_compare: no sink of the clips, no traces
@@ -26,10 +29,12 @@
  * worker's thread is then idle but for copying the records in, and the
  * engine process does what an in-process worker does.
  *
- * An engine process that dies (or sends garbage) is lost to the run: the
- * unit it had is re-run by its worker on a Unicorn engine opened in-process,
- * as are that worker's later units, and the run says so. Internal to
- * harness/run/; nothing here prints or exits (the child ends with _exit).
+ * An engine process that dies (or sends garbage) is reaped and described
+ * ("killed by signal 31 (SIGSYS: ...)"), the unit it had becomes faults of
+ * kind engine_process (remote_lost_unit), and a fresh process takes the
+ * worker's next unit (remote_respawn). A cancelled run kills its engine
+ * processes while it waits for them. Internal to harness/run/; nothing here
+ * prints or exits (the child ends with _exit).
  */
 #ifndef FF8_HARNESS_RUN_REMOTE_H
 #define FF8_HARNESS_RUN_REMOTE_H
@@ -59,12 +64,13 @@ typedef struct remote_unit {
     uint64_t emulated_calls, memo_misses, memo_hits;
     int probed;           /* an entity unit: probe holds the original's speed probe */
     const uint8_t *probe; /* ENT_PROBE_BYTES (run_entity.h) */
+    int lost;             /* made by remote_lost_unit: never stored in the cache */
 } remote_unit;
 
 /*
  * Forks n engine processes for the run into out[0..n) (call on the run's
- * thread before any worker thread starts or engine opens): each opens its
- * engine meanwhile. Returns 0, or -1 with err and none left running.
+ * thread before any worker thread starts): each opens its engine meanwhile.
+ * Returns 0, or -1 with err and none left running.
  */
 int remote_start(run_ctx *ctx, unsigned n, remote **out, ff_error *err);
 /*
@@ -88,6 +94,23 @@ void remote_stop(remote *r);
  * after which every call returns -2.
  */
 int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err);
+/* Ends r's process for an answer its worker found unsound (why): lost, as remote_ask's -2. */
+void remote_lose(remote *r, const char *why);
+/* How r's last process ended, in words, once remote_ask returned -2. */
+const char *remote_why(const remote *r);
+/*
+ * A fresh engine process for r after it was lost (forked from this thread:
+ * the new process takes nothing of the run's locks). Returns 0, or -1 with
+ * err when none can start (r stays lost).
+ */
+int remote_respawn(remote *r, ff_error *err);
+/*
+ * The answer of frame or entity unit u whose process was lost (why): every
+ * clip a fault of kind engine_process, out->lost set. Valid until r's next
+ * call. Returns 0, or -1 with err (memory).
+ */
+int remote_lost_unit(remote *r, const run_unit *u, const char *why, remote_unit *out,
+                     ff_error *err);
 
 /* The child's part: the original's side of every clip of a unit. */
 typedef struct remote_sink {

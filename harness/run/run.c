@@ -43,46 +43,22 @@ static void fail(run_ctx *ctx, const ff_error *err)
 typedef struct thread_arg {
     run_ctx *ctx;
     worker *w;
-    int no_leaf;         /* a worker with an engine process: frame and entity chains (remote.h) */
-    atomic_uchar *taken; /* with engine processes: chains taken, one flag each; NULL: none */
 } thread_arg;
 
-/*
- * The next chain for t: the shared counter's, or with engine processes the
- * first chain not yet taken that t may take (an in-process worker takes the
- * chains only it can run, the leaf level's, first). SIZE_MAX at the end.
- */
-static size_t next_chain(thread_arg *t, size_t *scan, int *pass)
+/* The next chain for a worker: the shared counter's. SIZE_MAX at the end. */
+static size_t next_chain(run_ctx *ctx)
 {
-    run_ctx *ctx = t->ctx;
-    if (!t->taken) {
-        size_t c = atomic_fetch_add(&ctx->next_chain, 1);
-        return c < ctx->nchains ? c : SIZE_MAX;
-    }
-    for (;;) {
-        for (; *scan < ctx->nchains; ++*scan) {
-            size_t c = *scan;
-            unit_kind k = ctx->units[ctx->chain_start[c]].kind;
-            int leaf = k == UNIT_LEAF || k == UNIT_POSE_LEAF;
-            if (t->no_leaf && leaf) continue;
-            if (!t->no_leaf && *pass == 0 && !leaf) continue;
-            if (atomic_exchange(&t->taken[c], 1) == 0) return c;
-        }
-        if (t->no_leaf || *pass == 1) return SIZE_MAX;
-        *pass = 1;
-        *scan = 0;
-    }
+    size_t c = atomic_fetch_add(&ctx->next_chain, 1);
+    return c < ctx->nchains ? c : SIZE_MAX;
 }
 
 static void *work(void *p)
 {
     thread_arg *t = p;
     run_ctx *ctx = t->ctx;
-    size_t scan = 0;
-    int pass = 0;
     for (;;) {
         if (run_cancelled(ctx)) break;
-        size_t c = next_chain(t, &scan, &pass);
+        size_t c = next_chain(ctx);
         if (c == SIZE_MAX) break;
         for (size_t i = ctx->chain_start[c]; i < ctx->chain_start[c + 1]; i++) {
             const run_unit *u = &ctx->units[i];
@@ -117,13 +93,11 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     int *running = calloc(jobs, sizeof *running);
     int rc = 0;
     if (!args || !th || !running) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    /* One engine per process (native): workers past the first get engine processes,
-     * forked before any worker opens an engine or starts. */
+    /* The executable's code on the CPU (native) never runs in this process: every worker
+     * gets an engine process (remote.h), forked before any worker starts; with
+     * engine_processes, on any engine. */
     const run_config *cfg = ctx->cfg;
-    int remote = cfg->image && jobs > 1 &&
-                 emu_engine_one_per_process(cfg->second ? cfg->second : cfg->game.engine);
-    atomic_uchar *taken = remote ? calloc(ctx->nchains, sizeof *taken) : NULL;
-    if (remote && !taken) rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    int remote = cfg->image && run_engine_processes(cfg);
     /* An engine may end the process when it cannot reserve its room (Unicorn): ask first. */
     if (rc == 0 && ctx->cfg->image)
         rc = emu_game_room(cfg->game.engine, remote && !cfg->second ? 1 : jobs, err);
@@ -133,24 +107,18 @@ static int run_workers(run_ctx *ctx, ff_error *err)
                           !cfg->record_dir && !cfg->against_dir && !cfg->traces_dir &&
                           (!ctx->pose || !pose_width_any_open(&ctx->width));
     struct remote **rs = remote && rc == 0 ? calloc(jobs, sizeof *rs) : NULL;
-    if (remote && rc == 0 && (!rs || remote_start(ctx, jobs - 1, rs + 1, err) < 0)) {
+    if (remote && rc == 0 &&
+        (!rs || remote_start(ctx, jobs, rs, err) < 0 || remote_ready(rs, jobs, err) < 0)) {
         if (!rs) ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         rc = -1;
     }
     for (unsigned i = 0; rc == 0 && i < jobs; i++) {
-        /* The engine processes open theirs while worker 0 opens its own. */
-        if (remote && i == 1 && remote_ready(rs + 1, jobs - 1, err) < 0) {
-            rc = -1;
-            break;
-        }
         args[i].ctx = ctx;
-        args[i].taken = taken;
-        args[i].no_leaf = remote && i > 0;
-        args[i].w = remote && i > 0 ? worker_new_remote(ctx, rs[i], err) : worker_new(ctx, err);
-        if (rs && i > 0) rs[i] = NULL; /* the worker's now, made or not */
+        args[i].w = remote ? worker_new_remote(ctx, rs[i], err) : worker_new(ctx, err);
+        if (rs) rs[i] = NULL; /* the worker's now, made or not */
         if (!args[i].w) rc = -1;
     }
-    for (unsigned i = 1; rs && i < jobs; i++)
+    for (unsigned i = 0; rs && i < jobs; i++)
         remote_stop(rs[i]); /* those no worker took */
     free(rs);
     /* Worker 0 runs on this thread, the others on their own. */
@@ -165,10 +133,9 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     for (unsigned i = 1; i < jobs && running; i++)
         if (running[i]) pthread_join(th[i], NULL);
     /* The engine processes end while the workers are freed. */
-    for (unsigned i = 1; args && i < jobs; i++)
+    for (unsigned i = 0; args && i < jobs; i++)
         worker_hangup(args[i].w);
     for (unsigned i = 0; args && i < jobs; i++) worker_free(args[i].w);
-    free(taken);
     free(args);
     free(th);
     free(running);
@@ -291,6 +258,12 @@ static int warn_cache(run_ctx *ctx)
                       ctx->cache_unwritten == 1 ? "y" : "ies",
                       ff_error_format(&ctx->cache_write_err, msg, sizeof msg));
     return rc;
+}
+
+int run_engine_processes(const run_config *cfg)
+{
+    return cfg->engine_processes ||
+           emu_engine_one_per_process(cfg->second ? cfg->second : cfg->game.engine);
 }
 
 const char *run_engine_key(const run_config *cfg)

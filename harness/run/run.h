@@ -92,6 +92,9 @@ typedef struct run_config {
      * game.engine's (harness/run/both.h); NULL: one engine. Dedup and the cache are
      * then off: every clip runs on both. */
     const emu_ops *second;
+    /* 1: the original runs in engine processes whatever the engine (the native engine
+     * always does; remote.h). */
+    int engine_processes;
     unsigned modes;           /* bit i = mode_id i */
     int frame_level, leaf_level;
     int pose_level;           /* bone and world matrices too (implies the frame level) */
@@ -146,6 +149,12 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err);
  * segments or the host, docs/engine.md section 9).
  */
 const char *run_engine_key(const run_config *cfg);
+/*
+ * 1 when the original runs in engine processes (remote.h): on the native
+ * engine always (its code never runs in ff8diff's own process), on any
+ * engine with engine_processes.
+ */
+int run_engine_processes(const run_config *cfg);
 
 /*
  * Adds a warning sentence (printf-style) to r->warnings, which the report

@@ -388,8 +388,10 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
         io.rem_ok = f == 0 && !ew->fetch_second;
         io.second_ok = f == 0 && ew->fetch_second;
     }
-    /* Outcomes kept for the cache and the followers, unless they came from there. */
-    int from_raw = io.raw_ok, keep = !from_raw && !cfg->traces_dir && (cfg->cache || u->eleader);
+    /* Outcomes kept for the cache and the followers, unless they came from there (or from
+     * a lost engine process: faults of that process, never stored or shared). */
+    int from_raw = io.raw_ok,
+        keep = !from_raw && !io.rem.lost && !cfg->traces_dir && (cfg->cache || u->eleader);
     ref_entity_speed speed = refside_entity_speed(run_entity_unit_status(u));
     int rc = 0, emulated = 0;
     uint32_t c = 0;

@@ -65,7 +65,9 @@ static int load(run_ctx *ctx, uint32_t f, uint8_t **data, size_t *size, dat_file
                 ff_error *err)
 {
     const run_file *rf = &ctx->res->files[f];
-    if (corpus_load(ctx->corpus, ctx->fslots[f].entry, data, size, err) < 0) return -1;
+    if (ctx->file_fetch ? ctx->file_fetch(ctx->file_fetch_arg, f, data, size, err) < 0
+                        : corpus_load(ctx->corpus, ctx->fslots[f].entry, data, size, err) < 0)
+        return -1;
     char sha[SHA256_HEX];
     int rc = sha256_hex(*data, *size, sha, err);
     if (rc == 0 && strcmp(sha, rf->sha256) != 0)

@@ -382,7 +382,10 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
     strbuf blob = unit_blob(w, &io);
-    if (rc == 0) rc = finish_unit(w, u, &blob, c == d->clips, from_cache && !io.cache_partial, err);
+    /* A lost engine process's faults are never stored. */
+    if (rc == 0)
+        rc = finish_unit(w, u, &blob, c == d->clips,
+                         (from_cache && !io.cache_partial) || io.rem.lost, err);
     if (rc == 0) rc = sink_unit_done(w, u, c == d->clips, NULL, err);
     close_io(&io);
     return rc;
@@ -416,6 +419,7 @@ int worker_entity_unit(worker *w, const run_unit *u, ff_error *err)
 
 int worker_leaf_unit(worker *w, const run_unit *u, ff_error *err)
 {
+    if (w->remote) return worker_leaf_remote(w, u, err);
     if (!w->game) return 0;
     if (u->kind == UNIT_POSE_LEAF) return leaf_pose_run_unit(w->ctx, w->game, w->game2, u, err);
     return leaf_run_unit(w->ctx, w->game, w->game2, u, err);

@@ -37,6 +37,7 @@ struct worker {
     ent_worker *ent; /* the entity level's state (run_entity.c), NULL when it is off */
     uint8_t *hits;   /* blocks this worker's engine ran (coverage on), merged when freed */
     struct remote *remote; /* its engine process (remote.h), NULL: the engine is in-process */
+    unsigned lost;         /* engine processes lost (each replaced by a fresh one) */
     /* --engine both: the second engine in-process (or remote's), its file and memo */
     emu_game *game2;
     int64_t loaded2;
@@ -101,10 +102,10 @@ int run_clip_matched(worker *w, const run_unit *u, const dat_file *d, ref_anim *
 
 /*
  * Unit u's original side from the worker's engine process into *rem, its
- * calls and pose memo counted into the run (worker_remote.c). Returns 0;
- * 1 when the process is lost (the worker's engine is in-process now, or
- * under --engine both the second engine is gone, the run warned); -1 with
- * err.
+ * calls and pose memo counted into the run (worker_remote.c). When the
+ * process is lost, rem holds every clip as a fault of kind engine_process
+ * (rem->lost; none when the run was cancelled) and a fresh process takes
+ * the next unit. Returns 0, or -1 with err.
  */
 struct remote_unit;
 int worker_ask_remote(worker *w, const run_unit *u, struct remote_unit *rem, ff_error *err);
@@ -114,5 +115,7 @@ int worker_ask_remote(worker *w, const run_unit *u, struct remote_unit *rem, ff_
  * once the process is lost, the worker's in-process engine.
  */
 int worker_entity_fetch(void *arg, const run_unit *u, struct remote_unit *out, ff_error *err);
+/* A leaf unit run in the worker's engine process, merged into the run's. Returns 0, or -1. */
+int worker_leaf_remote(worker *w, const run_unit *u, ff_error *err);
 
 #endif
