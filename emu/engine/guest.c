@@ -187,3 +187,21 @@ void emu_guest_privileged_detail(emu_fault *f, const char *insn)
              "`%s` at 0x%x: an instruction user code may not run (general protection fault)",
              insn && insn[0] ? insn : "?", f->eip);
 }
+
+int emu_guest_return_page(emu_fault *f)
+{
+    if (f->eip < EMU_SENTINEL || f->eip >= EMU_SENTINEL + 0x1000u) return 0;
+    uint32_t esp = f->regs[EMU_ESP];
+    memset(f->regs, 0, sizeof f->regs);
+    f->regs[EMU_ESP] = esp;
+    f->regs[EMU_EIP] = EMU_SENTINEL;
+    f->kind = EMU_FAULT_EMU;
+    f->eip = EMU_SENTINEL;
+    f->addr = 0;
+    snprintf(f->detail, sizeof f->detail,
+             "the routine jumped into the engine's return page (0x%x-0x%x) instead of returning; "
+             "what ran there is not shown",
+             EMU_SENTINEL, EMU_SENTINEL + 0x1000u - 1);
+    snprintf(f->disasm, sizeof f->disasm, ">0x%x: (the engine's return page)\n", EMU_SENTINEL);
+    return 1;
+}

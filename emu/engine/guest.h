@@ -84,6 +84,13 @@ int emu_guest_segment_insn(const char *mnemonic, const char *op_str);
  */
 void emu_guest_interrupt_detail(emu_fault *f, unsigned intno, const char *insn);
 void emu_guest_privileged_detail(emu_fault *f, const char *insn);
+/*
+ * A call that stopped inside the return sentinel's page (a jump into it: the
+ * engines' own code lies there, the native engine's holding a host address):
+ * f made the same fault on every engine (EMU, at the page's base, registers
+ * but ESP cleared, nothing of the page shown). Returns 1 when it was one.
+ */
+int emu_guest_return_page(emu_fault *f);
 
 /*
  * The pages holding profile globals outside the image (page addresses,

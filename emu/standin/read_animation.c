@@ -21,7 +21,8 @@
  * ESCAPE_RETF (a far return to 0x33) and ESCAPE_LOOP end in `ud2` or a loop
  * in 64-bit code; ALIGN_CHECK leaves EFLAGS.AC set; FAR_SAME jumps far to its
  * own selector 0x23 (legal); NULL_DS loads DS with 0 and reads through it;
- * HLT, ICEBP and INT2E execute `hlt`, `icebp` (F1) and `int 0x2e`.
+ * HLT, ICEBP and INT2E execute `hlt`, `icebp` (F1) and `int 0x2e`; PAD_JUMP
+ * jumps into the return sentinel's page, to the native engine's 64-bit pad.
  * The system-call builds load EAX with 20 (getpid in the i386 table, a
  * harmless call) so nothing depends on what EAX held.
  */
@@ -156,6 +157,9 @@ int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd)
     if (cmd->clip == 1) __asm__ volatile(".byte 0xF1" : : : "memory");
 #elif defined(FF_HOSTILE_INT2E)
     if (cmd->clip == 1) __asm__ volatile("int $0x2e" : : : "memory");
+#elif defined(FF_HOSTILE_PAD_JUMP)
+    /* Into the engines' return page, where the native engine's pad lies (0x7FF00800). */
+    if (cmd->clip == 1) __asm__ volatile("jmp *%0" : : "r"(0x7FF00800) : "memory");
 #endif
     if (cmd->frame >= cmd->total) return 1;
     sk = m->files->skeleton;

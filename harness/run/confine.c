@@ -93,6 +93,11 @@ static const unsigned allowed[] = {
     SYS_getpid,        SYS_gettid,        SYS_getppid,      SYS_arch_prctl,
     SYS_clock_gettime, SYS_timer_settime, SYS_timer_gettime, SYS_restart_syscall,
     SYS_sysinfo,
+#if defined(__SANITIZE_ADDRESS__)
+    /* AddressSanitizer's runtime on its own allocations and deadly signals. */
+    SYS_sigaltstack,    SYS_getrlimit,     SYS_prlimit64,    SYS_sched_getaffinity,
+    SYS_readlink,       SYS_openat,        SYS_write,        SYS_rt_sigaction,
+#endif
 };
 
 #define NALLOWED (sizeof allowed / sizeof allowed[0])

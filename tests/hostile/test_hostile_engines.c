@@ -21,6 +21,9 @@
  *   null_ds     segment (natively at the load through DS 0, under Unicorn at the return)
  *   hlt         invalid_insn at the `hlt`
  *   icebp, int2e  interrupt at the `icebp` or `int 0x2e`
+ *   pad_jump    emu at 0x7FF00000, the return page's base (a jump into the native
+ *               engine's pad there: nothing of it shown)
+ * No fault record holds a host address (a hex number of more than 8 digits).
  *   align_check, far_same  (EFLAGS.AC left set, a far jump to the guest's own 0x23):
  *               no fault, every clip matches (exit 0)
  * Each with --jobs 1 and 2.
@@ -69,6 +72,7 @@ static const expect expects[] = {
     {"hlt", "invalid_insn", "`hlt`", 0, 0, 0, 0},
     {"icebp", "interrupt", NULL, 0, 0, 0, 0},
     {"int2e", "interrupt", "`int 0x2e`", 0, 0, 0, 0},
+    {"pad_jump", "emu", NULL, 0, 0, 1, 0x7FF00000u},
     {"align_check", NULL, NULL, 0, 0, 0, 0},
     {"far_same", NULL, NULL, 0, 0, 0, 0},
 };
@@ -118,12 +122,25 @@ static void check_disassembly(const cJSON *f, const char *what, unsigned eip, co
     cr_expect_eq(marked, 1, "%s: %d marked disassembly lines, expected 1", what, marked);
 }
 
+/* Asserts f's text holds no hex number of more than 8 digits: no host address. */
+static void no_host_address(const cJSON *f, const char *what)
+{
+    char *text = cJSON_PrintUnformatted(f);
+    cr_assert(text);
+    for (const char *p = text; (p = strstr(p, "0x")) != NULL; p += 2) {
+        size_t n = strspn(p + 2, "0123456789abcdefABCDEF");
+        cr_expect_leq(n, 8, "%s: a host address in the fault record: %.40s", what, p);
+    }
+    free(text);
+}
+
 static void check_fault(const cJSON *r, const char *what, const expect *x, int native)
 {
     cr_expect_str_eq(hs_str(r, "status"), "fault", "%s", what);
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(r, "fault");
     cr_assert(cJSON_IsObject(f), "%s: no fault record", what);
     const char *detail = hs_str(f, "detail");
+    no_host_address(f, what);
     cr_expect_str_eq(hs_str(f, "kind"), x->kind, "%s: fault kind (%s)", what, detail);
     unsigned eip = hex(hs_str(f, "eip"));
     if (strcmp(x->kind, "syscall") == 0)
@@ -251,5 +268,6 @@ HOSTILE_TESTS(null_ds)
 HOSTILE_TESTS(hlt)
 HOSTILE_TESTS(icebp)
 HOSTILE_TESTS(int2e)
+HOSTILE_TESTS(pad_jump)
 HOSTILE_TESTS(align_check)
 HOSTILE_TESTS(far_same)

@@ -389,6 +389,7 @@ static void fill_fault(emu_nat *e, const nat_exit *x, emu_fault *f, emu_fault_ki
         emu_guest_return_detail(f, esp_expected);
     }
     if (f->kind == EMU_FAULT_SYSCALL && f->eip == 0) return; /* where is not known */
+    if (kind == EMU_FAULT_NONE && emu_guest_return_page(f)) return;
     disasm(e, f);
 }
 

@@ -529,6 +529,9 @@ static void fill_fault(emu_uc *e, emu_fault *f, emu_fault_kind kind, uint32_t ro
         describe(e, f, esp_expected);
     segment_fault(e, f);
     if (regs_ue != UC_ERR_OK) add_detail(f, " (registers unreadable: %s)", uc_strerror(regs_ue));
+    if (kind != EMU_FAULT_STACK && kind != EMU_FAULT_SCRATCH && kind != EMU_FAULT_SEGMENT &&
+        emu_guest_return_page(f))
+        return;
     emu_uc_fault_disasm(e, f);
 }
 
