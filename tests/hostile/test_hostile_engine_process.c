@@ -141,14 +141,16 @@ Test(engine_process, unicorn_entity_units_survive_the_loss, .timeout = 900)
     entity_killed("unicorn");
 }
 
-/* What an engine process holds while it works: its filter and its descriptors. */
+/* What an engine process holds while it works: its filter and its descriptors. The frame
+ * level only: the whole run must end, and on Unicorn 2.0.1 under the sanitizers the pose
+ * level of the vanilla preset takes longer than the test's limit. */
 static void confined(const char *engine)
 {
     char *scratch = ts_tempdir();
     char *x87 = hs_standin("standin_x87.exe");
     ts_out o;
     ts_sh(scratch, &o,
-          "'%s' run %s --jobs 1 --exe '%s' --preset vanilla --modes normal --levels frame,pose "
+          "'%s' run %s --jobs 1 --exe '%s' --preset vanilla --modes normal --levels frame "
           "--no-cache --no-coverage --explain none -q --out '%s/r' </dev/null & pid=$!; "
           FIND_WORKED_CHILD
           "grep -E '^(Seccomp|NoNewPrivs):' /proc/$c/status; "
