@@ -35,6 +35,12 @@ static const char *engine_args(const char *engine)
     return "--engine unicorn --engine-processes";
 }
 
+/* A case as two tests: natively (skipped where native cannot run) and on Unicorn in
+ * engine processes. */
+#define ON_BOTH_ENGINES(name, fn, secs)                                                            \
+    Test(engine_process, native_##name, .timeout = secs) { fn("native"); }                        \
+    Test(engine_process, unicorn_##name, .timeout = secs) { fn("unicorn"); }
+
 /* Shell: sets c to the first worker's engine process of $pid (a child whose fd 3 is its
  * socket: not the convention search's, which holds none) that has used 10 ticks of CPU (a
  * state, not a clock), waiting for it while $pid runs; every child looked at each time. */
@@ -111,16 +117,7 @@ static void killed_mid_run(const char *engine)
     ts_rmtree(scratch);
 }
 
-Test(engine_process, native_killed_mid_run_its_unit_faults_and_a_fresh_one_goes_on, .timeout = 900)
-{
-    killed_mid_run("native");
-}
-
-Test(engine_process, unicorn_killed_mid_run_its_unit_faults_and_a_fresh_one_goes_on,
-     .timeout = 900)
-{
-    killed_mid_run("unicorn");
-}
+ON_BOTH_ENGINES(killed_mid_run_its_unit_faults_and_a_fresh_one_goes_on, killed_mid_run, 900)
 
 static void entity_killed(const char *engine)
 {
@@ -131,15 +128,7 @@ static void entity_killed(const char *engine)
     ts_rmtree(scratch);
 }
 
-Test(engine_process, native_entity_units_survive_the_loss, .timeout = 900)
-{
-    entity_killed("native");
-}
-
-Test(engine_process, unicorn_entity_units_survive_the_loss, .timeout = 900)
-{
-    entity_killed("unicorn");
-}
+ON_BOTH_ENGINES(entity_units_survive_the_loss, entity_killed, 900)
 
 /* What an engine process holds while it works: its filter and its descriptors. The frame
  * level only: the whole run must end, and on Unicorn 2.0.1 under the sanitizers the pose
@@ -181,15 +170,7 @@ static void confined(const char *engine)
     ts_rmtree(scratch);
 }
 
-Test(engine_process, native_confined, .timeout = 600)
-{
-    confined("native");
-}
-
-Test(engine_process, unicorn_confined, .timeout = 600)
-{
-    confined("unicorn");
-}
+ON_BOTH_ENGINES(confined, confined, 600)
 
 /* kill -9 of ff8diff: its engine processes end too, never orphaned. */
 static void dies_with_the_run(const char *engine)
@@ -213,15 +194,7 @@ static void dies_with_the_run(const char *engine)
     ts_rmtree(scratch);
 }
 
-Test(engine_process, native_dies_with_the_run, .timeout = 600)
-{
-    dies_with_the_run("native");
-}
-
-Test(engine_process, unicorn_dies_with_the_run, .timeout = 600)
-{
-    dies_with_the_run("unicorn");
-}
+ON_BOTH_ENGINES(dies_with_the_run, dies_with_the_run, 600)
 
 /* SIGTERM while the guest loops for hours (a budget of 10^12 instructions): 143 within 2 s,
  * a report written. */
@@ -249,15 +222,7 @@ static void sigterm_while_the_guest_loops(const char *engine)
     ts_rmtree(scratch);
 }
 
-Test(engine_process, native_sigterm_while_the_guest_loops, .timeout = 600)
-{
-    sigterm_while_the_guest_loops("native");
-}
-
-Test(engine_process, unicorn_sigterm_while_the_guest_loops, .timeout = 600)
-{
-    sigterm_while_the_guest_loops("unicorn");
-}
+ON_BOTH_ENGINES(sigterm_while_the_guest_loops, sigterm_while_the_guest_loops, 600)
 
 /* 2 and 3 jobs: the results of one, faults (places included), entities and probes. */
 static void jobs_give_the_results_of_one(const char *engine)
@@ -315,12 +280,4 @@ static void jobs_give_the_results_of_one(const char *engine)
     ts_rmtree(scratch);
 }
 
-Test(engine_process, native_two_and_three_jobs_give_the_results_of_one, .timeout = 900)
-{
-    jobs_give_the_results_of_one("native");
-}
-
-Test(engine_process, unicorn_two_and_three_jobs_give_the_results_of_one, .timeout = 900)
-{
-    jobs_give_the_results_of_one("unicorn");
-}
+ON_BOTH_ENGINES(two_and_three_jobs_give_the_results_of_one, jobs_give_the_results_of_one, 900)
