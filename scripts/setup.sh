@@ -20,7 +20,7 @@ packages=(
   cmake make gcc pkg-config            # build
   libunicorn-dev libcapstone-dev       # emulation (the system's, fallback), disassembly
   libcriterion-dev                     # tests
-  libcjson-dev liblz4-dev libssl-dev   # JSON, LZ4, SHA-256 (libcrypto)
+  libcjson-dev libyajl-dev liblz4-dev libssl-dev   # JSON tree, JSON streaming, LZ4, SHA-256
   gcc-mingw-w64-i686                   # the stand-in engine (PE32)
   clang libclang-rt-14-dev             # fuzzers
   python3 python3-jsonschema           # report schema checks, examples

@@ -114,9 +114,8 @@ int cli_engine_parse(const char *name);
  */
 int cli_engine_choose(const char *command, const char *name, const emu_ops **out,
                       const emu_ops **second, char *note, size_t n);
-/* c itself, or "\xNN" for a control byte, in buf. */
-const char *cli_safe_char(unsigned char c, char buf[8]);
-/* s with control bytes escaped (cli_safe_char) into buf (n bytes, cut to fit). */
+/* s as the terminal shows text from input (sb_safe: controls, C1, bad UTF-8 as \xNN) into buf
+ * (n bytes, cut to fit). */
 char *cli_safe(const char *s, char *buf, size_t n);
 
 /*

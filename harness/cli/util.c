@@ -14,41 +14,36 @@
 #include "corpus/fileio.h"
 #include "corpus/source.h"
 #include "harness/cli/cli.h"
+#include "harness/core/strbuf.h"
 
-/* Writes "ff8diff: " + prefix + text + newline, every control byte of text as \xNN. */
+/* Writes "ff8diff: " + prefix + text + newline, text shown as sb_safe shows it. */
 static void put_line(const char *prefix, const char *text)
 {
-    fputs("ff8diff: ", stderr);
-    fputs(prefix, stderr);
-    char buf[8];
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        fputs(cli_safe_char(*p, buf), stderr);
-    fputc('\n', stderr);
-}
-
-const char *cli_safe_char(unsigned char c, char buf[8])
-{
-    if (c < 0x20 || c == 0x7F) {
-        snprintf(buf, 8, "\\x%02x", c);
-    } else {
-        buf[0] = (char)c;
-        buf[1] = '\0';
-    }
-    return buf;
+    strbuf b;
+    sb_init(&b);
+    sb_safe(&b, text);
+    fprintf(stderr, "ff8diff: %s%s\n", prefix, strbuf_failed(&b) ? "(out of memory)" : b.s ? b.s : "");
+    sb_free(&b);
 }
 
 char *cli_safe(const char *s, char *buf, size_t n)
 {
+    strbuf b;
+    sb_init(&b);
+    sb_safe(&b, s);
+    /* Cut to fit, never inside a character (what sb_safe left is valid UTF-8). */
     size_t k = 0;
-    char one[8];
-    buf[0] = '\0';
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        const char *piece = cli_safe_char(*p, one);
-        size_t len = strlen(piece);
-        if (k + len >= n) break;
-        memcpy(buf + k, piece, len + 1);
-        k += len;
+    const unsigned char *p = (const unsigned char *)(b.s ? b.s : "");
+    while (p[k]) {
+        size_t step = (size_t)utf8_seq_len(p + k);
+        if (k + step >= n) break;
+        k += step;
     }
+    if (n) {
+        memcpy(buf, p, k);
+        buf[k] = '\0';
+    }
+    sb_free(&b);
     return buf;
 }
 

@@ -22,7 +22,7 @@ cJSON *json_string(const char *s)
     if (!s) s = "";
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        int n = utf8_seq_len(p);
+        int n = *p < 0x20 ? 1 : sb_shown(p, ""); /* C0 is cJSON's to escape */
         if (!n) break;
         p += n;
     }

@@ -124,6 +124,8 @@ static int pack(const strbuf *raw, int level, uint8_t **out, size_t *out_len, ff
     LZ4F_preferences_t prefs;
     memset(&prefs, 0, sizeof prefs);
     prefs.compressionLevel = level;
+    /* Declared, so that a reader can refuse an entry too large before inflating it. */
+    prefs.frameInfo.contentSize = raw->len;
     size_t cap = LZ4F_compressFrameBound(raw->len, &prefs);
     uint8_t *buf = malloc(cap ? cap : 1);
     if (!buf) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory packing outcomes");
@@ -142,8 +144,46 @@ int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *er
     return pack(raw, 0, out, out_len, err);
 }
 
-int outcome_unpack(const uint8_t *packed, size_t len, const char *name, uint8_t **raw,
-                   size_t *raw_len, ff_error *err)
+size_t outcome_raw_max(const dat_file *d)
+{
+    size_t row = (size_t)(d->bones + 1) * FIELD__COUNT * sizeof(int32_t), n = HEAD;
+    for (uint32_t c = 0; c < d->clips; c++)
+        n += 64 + sizeof(emu_fault) + (2 * (size_t)dat_clip_frames(d, c) + 2) * row;
+    return n;
+}
+
+/*
+ * Reads the LZ4 frame's header (*pos: the bytes it takes) and refuses a
+ * frame that declares more than max_raw bytes. Returns the decoder's hint
+ * for the next call, or 0 with err.
+ */
+static size_t frame_head(LZ4F_dctx *ctx, const uint8_t *packed, size_t len, const char *name,
+                         size_t max_raw, size_t *pos, ff_error *err)
+{
+    size_t head = len >= LZ4F_HEADER_SIZE_MIN ? LZ4F_headerSize(packed, len) : 0;
+    if (!LZ4F_isError(head) && (head == 0 || head > len)) {
+        ff_error_set(err, FF_E_TRUNCATED, name, (int64_t)len, "LZ4 frame is truncated");
+        return 0;
+    }
+    LZ4F_frameInfo_t info;
+    *pos = len;
+    size_t hint = LZ4F_getFrameInfo(ctx, &info, packed, pos);
+    if (LZ4F_isError(hint)) {
+        ff_error_set(err, FF_E_FORMAT, name, 0, "LZ4 frame: %s", LZ4F_getErrorName(hint));
+        return 0;
+    }
+    if (info.contentSize > max_raw) {
+        ff_error_set(err, FF_E_RANGE, name, 0,
+                     "declares %llu bytes of outcomes, more than its clips can hold (%zu): "
+                     "refused before inflating",
+                     (unsigned long long)info.contentSize, max_raw);
+        return 0;
+    }
+    return hint;
+}
+
+int outcome_unpack(const uint8_t *packed, size_t len, const char *name, size_t max_raw,
+                   uint8_t **raw, size_t *raw_len, ff_error *err)
 {
     LZ4F_dctx *ctx;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION)))
@@ -152,19 +192,26 @@ int outcome_unpack(const uint8_t *packed, size_t len, const char *name, uint8_t 
     sb_init(&out);
     size_t pos = 0;
     int rc = 0;
-    for (;;) {
+    size_t hint = frame_head(ctx, packed, len, name, max_raw, &pos, err);
+    if (hint == 0) rc = -1;
+    while (rc == 0 && hint != 0) {
         char buf[64 * 1024];
         size_t out_n = sizeof buf, in_n = len - pos;
-        size_t hint = LZ4F_decompress(ctx, buf, &out_n, packed + pos, &in_n, NULL);
+        hint = LZ4F_decompress(ctx, buf, &out_n, packed + pos, &in_n, NULL);
         if (LZ4F_isError(hint)) {
             rc = ff_error_set(err, FF_E_FORMAT, name, (int64_t)pos, "LZ4 frame: %s",
                               LZ4F_getErrorName(hint));
             break;
         }
         pos += in_n;
+        if (out_n > max_raw - out.len) {
+            rc = ff_error_set(err, FF_E_RANGE, name, (int64_t)pos,
+                              "inflates past %zu bytes, more than its clips can hold: refused",
+                              max_raw);
+            break;
+        }
         sb_add(&out, buf, out_n);
-        if (hint == 0) break;
-        if (pos == len && out_n == 0) {
+        if (hint != 0 && pos == len && out_n == 0) {
             rc = ff_error_set(err, FF_E_TRUNCATED, name, (int64_t)pos, "LZ4 frame is truncated");
             break;
         }
@@ -210,7 +257,7 @@ int outcome_unpack_one(const uint8_t *packed, size_t len, orig_outcome *o, ff_er
     uint8_t *raw;
     size_t raw_len, pos = 0;
     uint32_t clip;
-    if (outcome_unpack(packed, len, "kept outcome", &raw, &raw_len, err) < 0) return -1;
+    if (outcome_unpack(packed, len, "kept outcome", SIZE_MAX, &raw, &raw_len, err) < 0) return -1;
     int rc = outcome_next(raw, raw_len, &pos, &clip, o, "kept outcome", err);
     free(raw);
     if (rc == 0) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "a kept outcome is empty");

@@ -13,6 +13,7 @@
 #include "emu/engine/fault.h"
 #include "harness/core/strbuf.h"
 #include "harness/core/trace.h"
+#include "ref/dat.h"
 #include "common/error.h"
 
 /* Bump when the blob layout or emu_fault changes: part of every cache key. */
@@ -52,6 +53,12 @@ int outcome_next_lent(const uint8_t *raw, size_t len, size_t *pos, uint32_t *cli
  * err when memory runs out.
  */
 int outcome_pack_one(const orig_outcome *o, uint8_t **out, size_t *out_len, ff_error *err);
+/*
+ * The most raw bytes the outcomes of model d's clips in one mode can take
+ * (every tick of SLOW, every field, a fault record per clip): the cap an
+ * entry's blob is inflated under.
+ */
+size_t outcome_raw_max(const dat_file *d);
 /* The outcome of a blob from outcome_pack_one into o. Returns 0, or -1 with err. */
 int outcome_unpack_one(const uint8_t *packed, size_t len, orig_outcome *o, ff_error *err);
 
@@ -62,9 +69,12 @@ int outcome_unpack_one(const uint8_t *packed, size_t len, orig_outcome *o, ff_er
 int outcome_pack(const strbuf *raw, uint8_t **out, size_t *out_len, ff_error *err);
 /*
  * Unwraps a packed blob into raw records (caller frees *raw), checking the
- * header's magic and format. Returns -1 with err on any damage.
+ * header's magic and format. A blob that declares or inflates to more than
+ * max_raw bytes is refused (FF_E_RANGE) before or while inflating, never
+ * inflated whole. Returns -1 with err on any damage.
  */
-int outcome_unpack(const uint8_t *packed, size_t len, const char *name, uint8_t **raw,
+int outcome_unpack(const uint8_t *packed, size_t len, const char *name, size_t max_raw,
+                   uint8_t **raw,
                    size_t *raw_len, ff_error *err);
 
 #endif

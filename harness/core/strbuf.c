@@ -117,14 +117,30 @@ int utf8_seq_len(const unsigned char *p)
     return n;
 }
 
-void sb_utf8(strbuf *b, const char *s)
+int sb_shown(const unsigned char *p, const char *keep)
+{
+    if (*p < 0x20) return strchr(keep, *p) ? 1 : 0;
+    if (*p == 0x7F) return 0;
+    int n = utf8_seq_len(p);
+    if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) return 0; /* C1: U+0080..U+009F */
+    return n;
+}
+
+void sb_hex_byte(strbuf *b, unsigned char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    sb_add(b, e, sizeof e);
+}
+
+/* Appends s with what sb_shown refuses as \xNN. */
+static void shown_or_hex(strbuf *b, const char *s, const char *keep)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        int n = utf8_seq_len(p);
+        int n = sb_shown(p, keep);
         if (n == 0) {
-            sb_puts(b, "\xEF\xBF\xBD");
-            p++;
+            sb_hex_byte(b, *p++);
         } else {
             sb_add(b, (const char *)p, (size_t)n);
             p += n;
@@ -132,14 +148,27 @@ void sb_utf8(strbuf *b, const char *s)
     }
 }
 
+void sb_safe(strbuf *b, const char *s)
+{
+    shown_or_hex(b, s, "");
+}
+
+void sb_utf8(strbuf *b, const char *s)
+{
+    /* C0 controls stay: a JSON writer escapes them as \u00XX. */
+    shown_or_hex(b, s, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12"
+                       "\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f");
+}
+
 void sb_json_str(strbuf *b, const char *s)
 {
     sb_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p >= 0x80) {
-            int n = utf8_seq_len(p);
+            int n = sb_shown(p, "");
             if (n == 0) {
-                sb_puts(b, "\\ufffd");
+                sb_putc(b, '\\'); /* \xNN, its backslash escaped for JSON */
+                sb_hex_byte(b, *p);
             } else {
                 sb_add(b, (const char *)p, (size_t)n);
                 p += n - 1;
@@ -162,32 +191,38 @@ void sb_json_str(strbuf *b, const char *s)
     sb_putc(b, '"');
 }
 
-static void escape_markup(strbuf *b, const char *s, int drop_controls)
+static void escape_markup(strbuf *b, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
         switch (*p) {
         case '&': sb_puts(b, "&amp;"); break;
         case '<': sb_puts(b, "&lt;"); break;
         case '>': sb_puts(b, "&gt;"); break;
         case '"': sb_puts(b, "&quot;"); break;
         case '\'': sb_puts(b, "&#39;"); break;
-        default:
-            if (drop_controls && *p < 0x20 && *p != '\n' && *p != '\t')
-                sb_putc(b, '?');
-            else
-                sb_putc(b, (char)*p);
+        default: {
+            int n = sb_shown(p, "\n\t");
+            if (n == 0) {
+                sb_hex_byte(b, *p);
+            } else {
+                sb_add(b, (const char *)p, (size_t)n);
+                p += n - 1;
+            }
         }
+        }
+        p++;
     }
 }
 
 void sb_html(strbuf *b, const char *s)
 {
-    escape_markup(b, s, 0);
+    escape_markup(b, s);
 }
 
 void sb_xml(strbuf *b, const char *s)
 {
-    escape_markup(b, s, 1);
+    escape_markup(b, s);
 }
 
 int strbuf_failed(const strbuf *b)

@@ -38,17 +38,29 @@ void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2,
  * bytes there are not valid UTF-8 (overlong forms and surrogates included).
  */
 int utf8_seq_len(const unsigned char *p);
-/* Appends s with every byte that is not valid UTF-8 replaced by U+FFFD. */
+/*
+ * Text from input (names, a decoder's sentences) is shown the same way on
+ * the terminal and in every report: a byte that could drive a terminal or
+ * is not text, that is a C0 control (other than those a format keeps),
+ * DEL, either byte of a C1 control (U+0080..U+009F) or a byte that is not
+ * valid UTF-8, is written as the four characters \xNN.
+ *
+ * sb_shown: the length of the character at p to write as it is (1..4), or
+ * 0 when the byte at p is written as \xNN (keep: the C0 controls kept,
+ * "" for none). sb_hex_byte appends that \xNN.
+ */
+int sb_shown(const unsigned char *p, const char *keep);
+void sb_hex_byte(strbuf *b, unsigned char c);
+/* Appends s as it is shown on the terminal: every control, newline included, as \xNN. */
+void sb_safe(strbuf *b, const char *s);
+/* Appends s for a JSON document: bytes that are not valid UTF-8 and C1 controls as \xNN. */
 void sb_utf8(strbuf *b, const char *s);
 
-/*
- * Appends s as a JSON string literal (quotes, escapes, \u00XX for controls,
- * U+FFFD for bytes that are not valid UTF-8: names come from files).
- */
+/* Appends s as a JSON string literal (quotes, escapes, \u00XX for C0, else as sb_utf8). */
 void sb_json_str(strbuf *b, const char *s);
-/* Appends s escaped for HTML text and attribute values. */
+/* Appends s escaped for HTML text and attribute values (newline and tab kept). */
 void sb_html(strbuf *b, const char *s);
-/* Appends s escaped for XML (same set as HTML plus control characters dropped). */
+/* Appends s escaped for XML: the same as for HTML. */
 void sb_xml(strbuf *b, const char *s);
 int strbuf_failed(const strbuf *b);
 

@@ -9,10 +9,29 @@
 
 #include "harness/report/report_md_base.h"
 
+/*
+ * Appends what sb_shown refuses at *p as \xNN and returns 1, else 0 (the
+ * character at *p is the caller's: plain ASCII, or copied whole when it is
+ * longer, *p moved past all but its last byte).
+ */
+static int unsafe_or_wide(strbuf *b, const unsigned char **p)
+{
+    int n = sb_shown(*p, "\n\r\t");
+    if (n == 0) {
+        sb_hex_byte(b, **p);
+        return 1;
+    }
+    if (n == 1) return 0;
+    sb_add(b, (const char *)*p, (size_t)n);
+    *p += n - 1;
+    return 1;
+}
+
 /* Text escaped for Markdown prose and table cells. */
 void rm_text(strbuf *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (unsafe_or_wide(b, &p)) continue;
         if (*p == '&')
             sb_puts(b, "&amp;");
         else if (*p == '<')
@@ -21,8 +40,6 @@ void rm_text(strbuf *b, const char *s)
             sb_puts(b, "&gt;");
         else if (*p == '\n' || *p == '\r' || *p == '\t')
             sb_putc(b, ' ');
-        else if (*p < 0x20 || *p == 0x7F)
-            sb_putc(b, '?');
         else {
             if (strchr("\\`*_[]|#~!", *p)) sb_putc(b, '\\');
             sb_putc(b, (char)*p);
@@ -35,12 +52,13 @@ void rm_code(strbuf *b, const char *s)
 {
     sb_putc(b, '`');
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (unsafe_or_wide(b, &p)) continue;
         if (*p == '|')
             sb_puts(b, "\\|");
         else if (*p == '`')
             sb_putc(b, '\'');
         else
-            sb_putc(b, *p < 0x20 || *p == 0x7F ? ' ' : (char)*p);
+            sb_putc(b, *p < 0x20 ? ' ' : (char)*p);
     }
     sb_putc(b, '`');
 }
@@ -48,8 +66,10 @@ void rm_code(strbuf *b, const char *s)
 /* One line of a fenced block: nothing that could close the fence. */
 void rm_pre_line(strbuf *b, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-        sb_putc(b, *p == '`' || *p == '~' || *p < 0x20 || *p == 0x7F ? '?' : (char)*p);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (unsafe_or_wide(b, &p)) continue;
+        sb_putc(b, *p == '`' || *p == '~' || *p < 0x20 ? '?' : (char)*p);
+    }
     sb_putc(b, '\n');
 }
 

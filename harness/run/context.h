@@ -159,6 +159,13 @@ typedef struct run_decoded {
  */
 int run_result_decoded(run_ctx *ctx, const dat_file *d, clip_result *r, const trace *cand,
                        const trace *auth, const run_decoded *dc, ff_error *err);
+/*
+ * Makes decided result r bad input for why (its trace file turned out to
+ * hold the clip twice...), undoing what it counted; a clip bad input
+ * already keeps its first problem. r must not be grouped yet (the worker
+ * holds a check unit's mismatches: worker.h). Returns 0, or -1 with err.
+ */
+int run_result_demote(run_ctx *ctx, clip_result *r, const ff_error *why, ff_error *err);
 /* A malloc'd copy of n bytes at p; NULL when out of memory. */
 void *run_dup(const void *p, size_t n);
 /*

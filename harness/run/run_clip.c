@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/le.h"
 #include "harness/run/cells_pose.h"
 #include "harness/run/refside.h"
@@ -75,6 +76,9 @@ static int collect_cells(run_ctx *ctx, const dat_file *d, clip_result *r, const 
     cells_pose_free(&cp);
     return rc;
 }
+
+typedef struct held_group held_group;
+static int hold_group(worker *w, size_t idx, const trace *auth, int16_t *parents, ff_error *err);
 
 int run_clip_matched(worker *w, const run_unit *u, const dat_file *d, ref_anim *a, uint32_t clip,
                      res_source src, clip_result *r, ff_error *err)
@@ -157,9 +161,60 @@ int run_clip_classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, con
     for (unsigned b = 0; parents && b < d->bones; b++)
         parents[b] = le_s16(d->data + d->skel_off + DAT_SKEL_HEADER + (size_t)b * DAT_BONE_SIZE +
                             DAT_BONE_PARENT);
+    if (w->hold) return hold_group(w, idx, &auth, parents, err);
     pthread_mutex_lock(&ctx->lock);
     int rc = group_add_frame(ctx->res, idx, &w->rt, &auth, parents);
     free(parents);
     pthread_mutex_unlock(&ctx->lock);
     return rc < 0 ? ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory grouping") : 0;
+}
+
+/* ---- mismatches held until their unit's files are read to the end ---- */
+
+typedef struct held_group {
+    size_t idx;
+    trace ref, orig;
+    int16_t *parents; /* NULL: none */
+} held_group;
+
+/* Keeps result idx's two sides for run_clip_release; takes parents over. */
+static int hold_group(worker *w, size_t idx, const trace *auth, int16_t *parents, ff_error *err)
+{
+    if (GROW(w->held, w->held_cap, w->nheld + 1, 8) < 0) {
+        free(parents);
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
+    held_group *h = &w->held[w->nheld];
+    h->idx = idx;
+    h->parents = parents;
+    trace_init(&h->ref);
+    trace_init(&h->orig);
+    w->nheld++;
+    if (trace_copy(&h->ref, &w->rt, err) < 0 || trace_copy(&h->orig, auth, err) < 0) return -1;
+    return 0;
+}
+
+void run_clip_held_free(worker *w)
+{
+    for (size_t i = 0; i < w->nheld; i++) {
+        trace_free(&w->held[i].ref);
+        trace_free(&w->held[i].orig);
+        free(w->held[i].parents);
+    }
+    w->nheld = 0;
+}
+
+int run_clip_release(worker *w, ff_error *err)
+{
+    run_ctx *ctx = w->ctx;
+    int rc = 0;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < w->nheld && rc == 0; i++) {
+        held_group *h = &w->held[i];
+        if (ctx->res->results[h->idx].status == RES_MISMATCH)
+            rc = group_add_frame(ctx->res, h->idx, &h->ref, &h->orig, h->parents);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    run_clip_held_free(w);
+    return rc < 0 ? ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory grouping") : 0;
 }

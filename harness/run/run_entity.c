@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "emu/engine/entity.h"
 #include "harness/core/group.h"
 #include "harness/run/cache.h"
@@ -20,6 +21,9 @@
 #include "harness/run/refside.h"
 #include "harness/run/remote.h"
 #include "harness/run/run_entity_worker.h"
+#include "harness/traces/tracefile.h"
+
+static void held_free(ent_worker *ew);
 
 ent_worker *run_entity_worker_new(run_ctx *ctx, const ent_engines *e, ff_error *err)
 {
@@ -67,6 +71,8 @@ void run_entity_worker_free(ent_worker *ew)
     for (int m = 0; m < 2; m++)
         free(ew->skel[m]);
     ent_trace_free(&ew->rt);
+    held_free(ew);
+    free(ew->held);
     sb_free(&ew->blob);
     sb_free(&ew->rec);
     free(ew);
@@ -85,10 +91,12 @@ typedef struct ent_io {
     size_t rem_pos; /* ... the next of its records */
 } ent_io;
 
-static void take_raw(ent_io *io, const uint8_t *packed, size_t len, const char *key, res_source src)
+static void take_raw(ent_worker *ew, ent_io *io, const uint8_t *packed, size_t len, const char *key,
+                     res_source src)
 {
     ff_error e;
-    if (outcome_unpack(packed, len, key, &io->raw, &io->raw_len, &e) == 0) {
+    size_t max = outcome_raw_max(ew->bd) + (ew->wd ? outcome_raw_max(ew->wd) : 0);
+    if (outcome_unpack(packed, len, key, max, &io->raw, &io->raw_len, &e) == 0) {
         io->raw_ok = 1;
         io->raw_src = src;
     }
@@ -100,13 +108,16 @@ static void open_io(ent_worker *ew, const run_unit *u, ent_io *io)
     const run_config *cfg = ctx->cfg;
     memset(io, 0, sizeof *io);
     ent_files_open(&io->files, ctx, u);
+    uint64_t need = tf_text_need(ew->bd) + (ew->wd ? tf_text_need(ew->wd) : 0);
+    if (io->files.cand.r) tj_limit(io->files.cand.r, TF_INFLATION * need);
+    if (io->files.auth.r) tj_limit(io->files.auth.r, TF_INFLATION * need);
     if (cfg->traces_dir) return;
     if (u->cached && cfg->cache) {
         uint8_t *packed = NULL;
         size_t len = 0;
         ff_error e;
         int got = cache_get(cfg->cache, &u->key, &packed, &len, &e);
-        if (got == 1) take_raw(io, packed, len, u->key.hex, RES_SRC_CACHE);
+        if (got == 1) take_raw(ew, io, packed, len, u->key.hex, RES_SRC_CACHE);
         else if (got < 0) run_cache_rejected(ctx, &e);
         free(packed);
         return;
@@ -117,7 +128,7 @@ static void open_io(ent_worker *ew, const run_unit *u, ent_io *io)
         pthread_mutex_lock(&ctx->lock);
         int ready = s->ready;
         pthread_mutex_unlock(&ctx->lock);
-        if (ready) take_raw(io, s->packed, s->len, "shared outcomes", RES_SRC_SHARED);
+        if (ready) take_raw(ew, io, s->packed, s->len, "shared outcomes", RES_SRC_SHARED);
     }
 }
 
@@ -236,7 +247,8 @@ static void capture_axis(res_series *s, const ent_trace *ref, size_t ref_n, cons
  * result compared (lowest index: the same for any number of jobs). Called
  * under the run's lock. Returns 0, or -1 when memory runs out.
  */
-static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
+static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok, const ent_trace *rt,
+                      const ent_trace *at)
 {
     run_ctx *ctx = ew->ctx;
     entity_result *er = &ctx->res->entity_results[idx];
@@ -244,7 +256,7 @@ static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
     if (en->weapon < 0 || (er->r.status != RES_MATCH && er->r.status != RES_MISMATCH)) return 0;
     uint64_t rank = ((uint64_t)(er->r.status != RES_MISMATCH) << 62) | idx;
     if (rank >= ctx->ent->plot_rank[er->entity]) return 0;
-    size_t rn = cand_ok ? ew->rt.body.n : 0, on = auth_ok ? ew->side[0].ao.t.body.n : 0;
+    size_t rn = cand_ok ? rt->body.n : 0, on = auth_ok ? at->body.n : 0;
     size_t n = rn > on ? rn : on;
     if (n > RES_SERIES_MAX) n = RES_SERIES_MAX;
     for (int k = 0; k < 3; k++) {
@@ -254,7 +266,7 @@ static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
             free(b);
             return -1;
         }
-        capture_axis(&en->offset[k], &ew->rt, rn, &ew->side[0].ao.t, on, k, a, b, n);
+        capture_axis(&en->offset[k], rt, rn, at, on, k, a, b, n);
     }
     ctx->ent->plot_rank[er->entity] = rank;
     en->plot_clip = er->r.clip;
@@ -262,18 +274,76 @@ static int offer_plot(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
     return 0;
 }
 
-/* Groups a mismatch and offers the plot, under the run's lock. */
-static int file_result(ent_worker *ew, size_t idx, int cand_ok, int auth_ok)
+/* Groups a mismatch and offers the plot (rt: the candidate's side, at: the original's). */
+static int file_result(ent_worker *ew, size_t idx, int cand_ok, int auth_ok, const ent_trace *rt,
+                       const ent_trace *at)
 {
     run_ctx *ctx = ew->ctx;
     clip_result *r = &ctx->res->entity_results[idx].r;
     pthread_mutex_lock(&ctx->lock);
     int rc = 0;
     if (r->status == RES_MISMATCH)
-        rc = group_add_entity(ctx->res, idx, ent_trace_model_c(&ew->rt, r->div.model),
-                              ent_trace_model_c(&ew->side[0].ao.t, r->div.model));
-    if (rc == 0) rc = offer_plot(ew, idx, cand_ok, auth_ok);
+        rc = group_add_entity(ctx->res, idx, ent_trace_model_c(rt, r->div.model),
+                              ent_trace_model_c(at, r->div.model));
+    if (rc == 0) rc = offer_plot(ew, idx, cand_ok, auth_ok, rt, at);
     pthread_mutex_unlock(&ctx->lock);
+    return rc;
+}
+
+/* ---- compared clips held until the unit's trace files are read to the end ---- */
+
+typedef struct ent_held {
+    size_t idx;
+    int cand_ok, auth_ok;
+    ent_trace rt, at;
+} ent_held;
+
+static int hold_result(ent_worker *ew, size_t idx, int cand_ok, int auth_ok, ff_error *err)
+{
+    if (GROW(ew->held, ew->held_cap, ew->nheld + 1, 8) < 0)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    ent_held *h = &ew->held[ew->nheld++];
+    h->idx = idx;
+    h->cand_ok = cand_ok;
+    h->auth_ok = auth_ok;
+    ent_trace_init(&h->rt);
+    ent_trace_init(&h->at);
+    if (ent_trace_copy(&h->rt, &ew->rt, err) < 0 || ent_trace_copy(&h->at, &ew->side[0].ao.t, err) < 0)
+        return -1;
+    return 0;
+}
+
+static void held_free(ent_worker *ew)
+{
+    for (size_t i = 0; i < ew->nheld; i++) {
+        ent_trace_free(&ew->held[i].rt);
+        ent_trace_free(&ew->held[i].at);
+    }
+    ew->nheld = 0;
+}
+
+/*
+ * The unit's files read to their ends: clips they hold again, out of order
+ * or past the entity's made bad input, then the clips held grouped and
+ * offered to the plot. Returns 0, or -1 with err.
+ */
+static int account_lines(ent_worker *ew, const run_unit *u, ent_files *f, ff_error *err)
+{
+    run_ctx *ctx = ew->ctx;
+    uint32_t n = ctx->res->entities[u->entity].clips;
+    ent_files_rest(f, n);
+    for (uint32_t c = 0; c < n; c++) {
+        ff_error why;
+        if (ent_files_problem(f, c, n, &why) &&
+            run_result_demote(ctx, &ctx->res->entity_results[u->first + c].r, &why, err) < 0)
+            return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < ew->nheld && rc == 0; i++) {
+        ent_held *h = &ew->held[i];
+        if (file_result(ew, h->idx, h->cand_ok, h->auth_ok, &h->rt, &h->at) < 0)
+            rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory grouping");
+    }
     return rc;
 }
 
@@ -308,7 +378,8 @@ static int classify(ent_worker *ew, size_t idx, int cand_ok, const ff_error *can
         if (stream_window(ew, r, err) < 0) return -1;
         if (p) atomic_fetch_add(&p->mismatches, 1);
     }
-    if (file_result(ew, idx, cand_ok, auth_ok) < 0)
+    if (ew->hold) return hold_result(ew, idx, cand_ok, auth_ok, err);
+    if (file_result(ew, idx, cand_ok, auth_ok, &ew->rt, &ew->side[0].ao.t) < 0)
         return ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory grouping");
     return 0;
 }
@@ -395,6 +466,7 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
     ref_entity_speed speed = refside_entity_speed(run_entity_unit_status(u));
     int rc = 0, emulated = 0;
     uint32_t c = 0;
+    ew->hold = cfg->against_dir || cfg->traces_dir;
     for (; c < en->clips && rc == 0 && !run_cancelled(ctx); c++) {
         ff_error cerr, aerr;
         ff_error_clear(&cerr);
@@ -421,6 +493,9 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
         if (classify(ew, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, err) < 0) rc = -1;
         if (cfg->progress) atomic_fetch_add(&cfg->progress->clips_done, 1);
     }
+    if (rc == 0 && c == en->clips && ew->hold) rc = account_lines(ew, u, &io.files, err);
+    held_free(ew);
+    ew->hold = 0;
     if (rc == 0 && !run_cancelled(ctx)) probe_queue(ew, u, emulated, &io);
     if (rc == 0) rc = finish_unit(ew, u, c == en->clips, from_raw, err);
     close_io(&io);

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/path.h"
 #include "harness/run/both.h"
@@ -141,6 +142,35 @@ static int same_files(const run_ctx *ctx, const res_entity *en, const tset_entit
     return 0;
 }
 
+/* The pair's file in a folder no manifest lists: .jsonl or .jsonl.lz4, not both. */
+static void open_unlisted(ent_reader *rd, const char *dir, const char *body, const char *weapon,
+                          mode_id m, ff_error *e)
+{
+    char file[1200], found[1200] = "", path[sizeof rd->path];
+    for (int lz4 = 0; lz4 < 2; lz4++) {
+        struct stat st;
+        tj_entity_file_name(file, sizeof file, body, weapon, m, lz4);
+        if (path_join(path, sizeof path, dir, file, e) < 0) return;
+        if (lstat(path, &st) != 0) continue;
+        if (found[0]) {
+            ff_error_set(e, FF_E_FORMAT, dir, -1,
+                         "two trace files for one entity in %s mode: %s and %s (remove one)",
+                         mode_name(m), found, file);
+            return;
+        }
+        snprintf(found, sizeof found, "%s", file);
+        snprintf(rd->path, sizeof rd->path, "%s", path);
+    }
+    if (found[0]) {
+        rd->r = tj_open(rd->path, e);
+        return;
+    }
+    char pair[2 * TJ_NAME_MAX + 2];
+    tj_pair_name(pair, sizeof pair, body, weapon);
+    ff_error_set(e, FF_E_IO, dir, -1, "no trace file for entity %s in %s mode", pair,
+                 mode_name(m));
+}
+
 /* Opens the pair's trace file in dir: the manifest's name, else the usual names. */
 static void reader_open(ent_reader *rd, const run_ctx *ctx, const res_entity *en, mode_id m,
                         const char *dir, const tset *set, const tset_entity **entry)
@@ -159,20 +189,11 @@ static void reader_open(ent_reader *rd, const run_ctx *ctx, const res_entity *en
     } else if (te && !te->f.trace[m]) {
         ff_error_set(&e, FF_E_FORMAT, body, -1, "no %s-mode traces of entity %s in %s",
                      mode_name(m), pair, dir);
-    } else if (!te || same_files(ctx, en, te, dir, &e) == 0) {
-        for (int lz4 = 0; lz4 < 2 && !rd->r; lz4++) {
-            char file[1200];
-            if (te)
-                snprintf(file, sizeof file, "%s", te->f.trace[m]);
-            else
-                tj_entity_file_name(file, sizeof file, body, weapon, m, lz4);
-            if (path_join(rd->path, sizeof rd->path, dir, file, &e) < 0) break;
+    } else if (te && same_files(ctx, en, te, dir, &e) == 0) {
+        if (path_join(rd->path, sizeof rd->path, dir, te->f.trace[m], &e) == 0)
             rd->r = tj_open(rd->path, &e);
-            if (te) break;
-        }
-        if (!rd->r && !te)
-            ff_error_set(&e, FF_E_IO, dir, -1, "no trace file for entity %s in %s mode", pair,
-                         mode_name(m));
+    } else if (!te) {
+        open_unlisted(rd, dir, body, weapon, m, &e);
     }
     if (!rd->r) reader_fail(rd, &e);
 }
@@ -255,7 +276,9 @@ static int reader_seek(ent_reader *rd, const want *w, ff_error *err)
             return reader_break(rd, err, why);
         }
         if (c->anim >= w->clip) return 0;
-        rd->have = 0; /* an anim already passed: its clip was answered */
+        /* An anim already passed (given again, or out of order): its clip was answered. */
+        if (!rd->late_at[c->anim]) rd->late_at[c->anim] = c->line;
+        rd->have = 0;
     }
 }
 
@@ -273,6 +296,7 @@ static int reader_take(ent_reader *rd, const want *w, trace *out, ff_error *err)
                             "line %lu: anim %u: \"%s\" lines where the %s's are expected", c->line,
                             w->clip, c->model, w->model);
     rd->have = 0;
+    if (w->clip < 256 && !strcmp(w->model, "body")) rd->given_at[w->clip] = c->line;
     if (strcmp(c->file, w->file) != 0)
         return ff_error_set(err, FF_E_FORMAT, rd->path, -1,
                             "line %lu: anim %u: the %s's lines name file \"%s\", not %s", c->line,
@@ -339,6 +363,72 @@ int ent_files_authority(ent_files *f, run_ctx *ctx, const res_entity *en, uint32
     o->faulted = 1;
     o->fault = ft->fault;
     return 0;
+}
+
+/* ---- every line accounted for ---- */
+
+static void reader_rest(ent_reader *rd, uint32_t nclips)
+{
+    while (rd->r && !rd->failed) {
+        if (!rd->have) {
+            ff_error e;
+            int rc = tj_next_clip(rd->r, &rd->clip, &rd->t, &e);
+            if (rc < 0) {
+                reader_fail(rd, &e);
+                rd->rest_failed = 1;
+            }
+            if (rc <= 0) return;
+        }
+        rd->have = 0;
+        const tj_clip *c = &rd->clip;
+        if (c->anim < nclips && !rd->late_at[c->anim]) rd->late_at[c->anim] = c->line;
+        if (c->anim >= nclips && !rd->extra_at) {
+            rd->extra_at = c->line;
+            rd->extra_anim = c->anim;
+        }
+    }
+}
+
+void ent_files_rest(ent_files *f, uint32_t nclips)
+{
+    reader_rest(&f->cand, nclips);
+    reader_rest(&f->auth, nclips);
+}
+
+static int reader_problem(const ent_reader *rd, uint32_t clip, uint32_t nclips, ff_error *e)
+{
+    if (!rd->r) return 0;
+    if (clip < 256 && rd->late_at[clip] && rd->given_at[clip]) {
+        ff_error_set(e, FF_E_FORMAT, rd->path, -1,
+                     "line %lu: anim %u given again (its lines from line %lu were compared; "
+                     "which is the decoder's?)",
+                     rd->late_at[clip], clip, rd->given_at[clip]);
+        return 1;
+    }
+    if (clip < 256 && rd->late_at[clip]) {
+        ff_error_set(e, FF_E_FORMAT, rd->path, -1,
+                     "line %lu: anim %u out of order (after a later anim: clips go in "
+                     "ascending order)",
+                     rd->late_at[clip], clip);
+        return 1;
+    }
+    if (clip + 1 != nclips) return 0;
+    if (rd->extra_at) {
+        ff_error_set(e, FF_E_FORMAT, rd->path, -1,
+                     "line %lu: anim %u, past the entity's last clip (it has %u: anim 0 to %u)",
+                     rd->extra_at, rd->extra_anim, nclips, nclips - 1);
+        return 1;
+    }
+    if (rd->rest_failed) {
+        *e = rd->err;
+        return 1;
+    }
+    return 0;
+}
+
+int ent_files_problem(const ent_files *f, uint32_t clip, uint32_t nclips, ff_error *e)
+{
+    return reader_problem(&f->cand, clip, nclips, e) || reader_problem(&f->auth, clip, nclips, e);
 }
 
 /* ---- writing ---- */

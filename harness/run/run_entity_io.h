@@ -65,6 +65,11 @@ typedef struct ent_reader {
     tj_clip clip;
     trace t;
     int have;
+    /* Every line accounted for, as tracefile.h's trace_file does. */
+    unsigned long given_at[256], late_at[256]; /* line numbers; 0: none */
+    unsigned long extra_at;
+    unsigned extra_anim;
+    int rest_failed;
 } ent_reader;
 
 /* The trace files of one entity unit. */
@@ -83,6 +88,15 @@ int ent_files_candidate(ent_files *f, run_ctx *ctx, const res_entity *en, uint32
 /* The recorded original's side of clip (a fault from the manifest). 0 or -1 with err. */
 int ent_files_authority(ent_files *f, run_ctx *ctx, const res_entity *en, uint32_t clip,
                         ent_outcome *o, ff_error *err);
+/*
+ * After the unit's last clip (an entity of nclips clips): reads what is left
+ * of both files; then 1 with e when clip's answer cannot be trusted (lines
+ * of its anim after it was answered; for the last clip also a clip past the
+ * entity's or lines after it that cannot be read), as tracefile.h's
+ * tf_rest and tf_problem.
+ */
+void ent_files_rest(ent_files *f, uint32_t nclips);
+int ent_files_problem(const ent_files *f, uint32_t clip, uint32_t nclips, ff_error *e);
 /* Appends the Trace JSON Lines of clip's calls t to b. */
 void ent_files_write(strbuf *b, run_ctx *ctx, const run_unit *u, uint32_t clip, const ent_trace *t);
 /* Writes b as the unit's trace file into the record folder. Returns 0, or -1 with err. */

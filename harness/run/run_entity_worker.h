@@ -45,6 +45,14 @@ struct ent_worker {
     ent_fetch_fn fetch;
     void *fetch_arg;
     int fetch_second; /* fetch answers for the second engine (--engine both) */
+    /*
+     * check: the unit's compared clips wait here for their groups and the
+     * entity's plot until its trace files are read to the end (a clip
+     * found given twice there is bad input); hold is set for such a unit.
+     */
+    struct ent_held *held;
+    size_t nheld, held_cap;
+    int hold;
 };
 
 /*

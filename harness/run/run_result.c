@@ -4,7 +4,8 @@
  * them: the record's source and tick counts, the original's fault kept, the
  * status when a side failed or the original faulted; what a clip compared
  * per field class and whether the candidate decoded it; and the reference's
- * skeleton buffer. Groups nothing.
+ * skeleton buffer; a clip decided before its candidate's file turned out
+ * to hold it twice, made bad input. Groups nothing.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -42,6 +43,33 @@ int run_result_sides(run_ctx *ctx, clip_result *r, const run_sides *s, ff_error 
         if (p) atomic_fetch_add(&p->faults, 1);
         return 1;
     }
+    return 0;
+}
+
+int run_result_demote(run_ctx *ctx, clip_result *r, const ff_error *why, ff_error *err)
+{
+    if (r->status == RES_BAD_INPUT) return 0; /* its first problem stands */
+    ff_error *e = run_dup(why, sizeof *why);
+    if (!e) return ff_error_set(err, FF_E_NOMEM, why->file, -1, "out of memory");
+    run_progress *p = ctx->cfg->progress;
+    if (p && (r->status == RES_MISMATCH || r->status == RES_NOT_DECODED))
+        atomic_fetch_sub(&p->mismatches, 1);
+    if (p && r->status == RES_FAULT) atomic_fetch_sub(&p->faults, 1);
+    if (p) atomic_fetch_add(&p->bad_input, 1);
+    free(r->error);
+    free(r->fault);
+    free(r->expl);
+    free(r->cells);
+    r->error = e;
+    r->fault = NULL;
+    r->expl = NULL;
+    r->cells = NULL;
+    r->status = RES_BAD_INPUT;
+    r->ref_ticks = 0;
+    r->missing = 0;
+    r->x87_limit = 0;
+    r->group = -1;
+    memset(&r->use, 0, sizeof r->use);
     return 0;
 }
 

@@ -57,18 +57,20 @@ static int open_remote(worker *w, const run_unit *u, unit_io *io, ff_error *err)
     return 0;
 }
 
-static void open_io(worker *w, const run_unit *u, unit_io *io)
+static void open_io(worker *w, const run_unit *u, const dat_file *d, unit_io *io)
 {
     const run_config *cfg = w->ctx->cfg;
     const run_file *f = &w->ctx->res->files[u->file];
     memset(io, 0, sizeof *io);
     if (cfg->against_dir) {
         tf_open(&io->cand, cfg->against_dir, cfg->against_set, f, u->mode, 1);
+        tf_limit(&io->cand, tf_text_need(d));
         io->cand_set = cfg->against_set ? tset_find(cfg->against_set, f->name) : NULL;
         io->use_cand = 1;
     }
     if (cfg->traces_dir) {
         tf_open(&io->auth, cfg->traces_dir, cfg->traces_set, f, u->mode, 0);
+        tf_limit(&io->auth, tf_text_need(d));
         io->auth_set = cfg->traces_set ? tset_find(cfg->traces_set, f->name) : NULL;
         io->use_auth = 1;
     } else if (u->cached && cfg->cache) {
@@ -76,7 +78,8 @@ static void open_io(worker *w, const run_unit *u, unit_io *io)
         size_t len = 0;
         ff_error e;
         int got = cache_get(cfg->cache, &u->key, &packed, &len, &e);
-        if (got == 1 && outcome_unpack(packed, len, u->key.hex, &io->raw, &io->raw_len, &e) == 0)
+        if (got == 1 && outcome_unpack(packed, len, u->key.hex, outcome_raw_max(d), &io->raw,
+                                       &io->raw_len, &e) == 0)
             io->cache_ok = 1;
         else if (got != 0)
             run_cache_rejected(w->ctx, &e); /* refused or unreadable: emulated and stored again */
@@ -130,8 +133,11 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
     run_ctx *ctx = w->ctx;
     if (io->use_auth) {
         *src = RES_SRC_TRACES;
-        return tf_recorded(&io->auth, io->auth_set, clip, d->bones, &ctx->fields, &w->oo, aerr) ==
-               0;
+        if (tf_recorded(&io->auth, io->auth_set, clip, d->bones, &ctx->fields, &w->oo, aerr) == 0)
+            return 1;
+        if (aerr->kind != FF_E_NOMEM) return 0; /* the recorded file's fault */
+        *err = *aerr;
+        return -1;
     }
     if (io->remote_ok) {
         if (clip >= io->rem.nclips) {
@@ -255,6 +261,29 @@ static strbuf unit_blob(const worker *w, const unit_io *io)
     return b;
 }
 
+/*
+ * A check unit read to its files' ends: a clip whose lines came again (or
+ * out of order), a clip past the model's and lines that cannot be read
+ * after the last clip are bad input of the clip they concern (of the last
+ * clip for the two last), naming the file and line. Then the mismatches
+ * held are grouped. Returns 0, or -1 with err.
+ */
+static int account_lines(worker *w, const run_unit *u, const dat_file *d, unit_io *io,
+                         ff_error *err)
+{
+    if (io->use_cand) tf_rest(&io->cand, d->clips);
+    if (io->use_auth) tf_rest(&io->auth, d->clips);
+    for (uint32_t c = 0; c < d->clips; c++) {
+        ff_error why;
+        if (!(io->use_cand && tf_problem(&io->cand, c, d->clips, &why)) &&
+            !(io->use_auth && tf_problem(&io->auth, c, d->clips, &why)))
+            continue;
+        if (run_result_demote(w->ctx, &w->ctx->res->results[u->first + c], &why, err) < 0)
+            return -1;
+    }
+    return run_clip_release(w, err);
+}
+
 static int finish_unit(worker *w, const run_unit *u, const strbuf *blob, int complete,
                        int from_cache, ff_error *err)
 {
@@ -324,13 +353,14 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     unit_io io;
     if (run_ref_setup(&w->skel, &w->skel_cap, d, &a, err) < 0) return -1;
     a.pose_trig = w->trig;
-    open_io(w, u, &io);
+    open_io(w, u, d, &io);
     int from_cache = io.cache_ok, rc = 0;
     if (w->remote && !io.cache_ok && !io.use_auth && open_remote(w, u, &io, err) < 0) {
         close_io(&io);
         return -1;
     }
     uint32_t c = 0;
+    w->hold = io.use_cand || io.use_auth;
     tj_clip id = {0};
     snprintf(id.file, sizeof id.file, "%s", d->name);
     snprintf(id.model, sizeof id.model, "%s", dat_kind_name(d->kind));
@@ -346,6 +376,11 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
         ff_error_clear(&aerr);
         cand_side cs;
         candidate(w, u, d, &io, &a, c, &cs, &cerr);
+        if (!cs.ok && cerr.kind == FF_E_NOMEM) {
+            *err = cerr; /* not the file's fault */
+            rc = -1;
+            break;
+        }
         int cand_ok = cs.ok;
         res_source src = RES_SRC_NONE;
         int auth = authority(w, u, d, &io, c, &src, &aerr, err);
@@ -381,6 +416,9 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
+    if (rc == 0 && c == d->clips && w->hold) rc = account_lines(w, u, d, &io, err);
+    run_clip_held_free(w);
+    w->hold = 0;
     strbuf blob = unit_blob(w, &io);
     /* A lost engine process's faults are never stored. */
     if (rc == 0)

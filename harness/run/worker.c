@@ -117,6 +117,8 @@ void worker_free(worker *w)
     free(w->world);
     trace_free(&w->rt);
     trace_free(&w->rt_alt);
+    run_clip_held_free(w);
+    free(w->held);
     outcome_free(&w->oo);
     sb_free(&w->blob);
     sb_free(&w->rec);

@@ -44,6 +44,14 @@ struct worker {
     int dirty2;
     pose_memo *memo2;
     orig_outcome oo2;
+    /*
+     * check: a unit's mismatches wait here for their groups until its trace
+     * files are read to the end (a clip found given twice there is bad
+     * input, and groups nothing); hold is set for such a unit.
+     */
+    struct held_group *held;
+    size_t nheld, held_cap;
+    int hold;
 };
 
 /* The candidate's side of one clip as run_clip_classify takes it. */
@@ -64,6 +72,14 @@ typedef struct cand_side {
  */
 int run_clip_classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, const cand_side *cs,
                       int auth_ok, const ff_error *auth_err, res_source src, ff_error *err);
+
+/*
+ * Groups the mismatches held for the unit that are mismatches still, then
+ * forgets them all. Returns 0, or -1 with err (memory).
+ */
+int run_clip_release(worker *w, ff_error *err);
+/* Forgets the mismatches held (a unit given up). */
+void run_clip_held_free(worker *w);
 
 /* One engine of the worker: the run's (emulate) or --engine both's second. */
 typedef struct wengine {

@@ -5,6 +5,7 @@
 #include "harness/traces/trace_json.h"
 
 #include "common/file.h"
+#include "common/json_read.h"
 #include "corpus/fileio.h"
 #include "harness/traces/json_keys.h"
 #include "harness/traces/trace_fields.h"
@@ -123,6 +124,8 @@ struct tj_reader {
     size_t text_pos;
     size_t scanned;  /* bytes after text_pos already searched: no newline there */
     int eof;
+    uint64_t inflated, cap; /* LZ4: text decoded so far, and its limit (0: none) */
+    unsigned long blank;    /* blank lines just read in a row */
     unsigned long line; /* number of the last line returned */
     tj_format format; /* decided by the first line */
     /* one line of look-ahead: the first line of the next clip */
@@ -174,6 +177,11 @@ tj_reader *tj_open(const char *path, ff_error *err)
         }
     }
     return r;
+}
+
+void tj_limit(tj_reader *r, uint64_t max_text)
+{
+    r->cap = max_text;
 }
 
 tj_reader *tj_open_mem(const char *text, size_t len, const char *name, ff_error *err)
@@ -237,6 +245,12 @@ static int fill(tj_reader *r, ff_error *err)
             return ff_error_set(err, FF_E_FORMAT, r->name, -1, "LZ4 frame: %s",
                                 LZ4F_getErrorName(rc));
         r->in_pos += in_len;
+        r->inflated += out_len;
+        if (r->cap && r->inflated > r->cap)
+            return ff_error_set(err, FF_E_RANGE, r->name, -1,
+                                "line %lu: the LZ4 frame inflates past %llu MiB, far more than "
+                                "the traces of this model can need: refused",
+                                r->line + 1, (unsigned long long)(r->cap >> 20));
         if (out_len) {
             sb_add(&r->text, out, out_len);
             return 1;
@@ -465,11 +479,27 @@ static int take(tj_reader *r, cJSON **obj, unsigned long *line, ff_error *err)
     for (;;) {
         int rc = next_line(r, err);
         if (rc <= 0) return rc;
-        if (r->linebuf.len == 0) continue;
-        *obj = cJSON_ParseWithLength(r->linebuf.s, r->linebuf.len);
+        if (r->linebuf.len == 0 || r->linebuf.len == strspn(r->linebuf.s, " \t")) {
+            if (++r->blank > TJ_BLANK_RUN_MAX)
+                return ff_error_set(err, FF_E_RANGE, r->name, -1,
+                                    "line %lu: more than %u blank lines in a row: refused", r->line,
+                                    TJ_BLANK_RUN_MAX);
+            continue;
+        }
+        r->blank = 0;
+        /* Bounded: a trace line holds some tens of thousands of values at most. */
+        static const json_read_limits lim = {TJ_VALUES_MAX, 32};
+        json_read_error je;
         *line = r->line;
-        if (!*obj) {
-            line_err(r, r->line, err, "not valid JSON");
+        if (json_read(r->linebuf.s, r->linebuf.len, &lim, obj, &je) < 0) {
+            if (je.kind == JSON_READ_NOMEM)
+                return ff_error_set(err, FF_E_NOMEM, r->name, -1, "line %lu: out of memory",
+                                    r->line);
+            char what[200];
+            snprintf(what, sizeof what, "%s at column %zu: %s",
+                     je.kind == JSON_READ_SYNTAX ? "not valid JSON" : "refused", je.offset + 1,
+                     je.why);
+            line_err(r, r->line, err, what);
             return -2;
         }
         char key[96], msg[160];

@@ -17,8 +17,9 @@
  * takes lines one clip at a time from a plain or LZ4-frame (.lz4) regular
  * file and checks every key, shape, bone count and tick order, naming the
  * line of any error. It holds one line at a time, reads in time linear in
- * the input, refuses a line longer than TJ_LINE_MAX and an object holding
- * one key twice.
+ * the input, refuses a line longer than TJ_LINE_MAX or holding more than
+ * TJ_VALUES_MAX values, a line that is not one JSON object followed only by
+ * whitespace, and an object holding one key twice.
  */
 #ifndef FF8_HARNESS_TRACES_TRACE_JSON_H
 #define FF8_HARNESS_TRACES_TRACE_JSON_H
@@ -35,6 +36,14 @@
 #define TJ_STOP_MAX 512
 /* Longest line read (a clip's tick of 255 bones takes about 25 KB). */
 #define TJ_LINE_MAX (64u << 20)
+/*
+ * Most JSON values one line may hold (a line of 255 bones carrying every
+ * field holds under 50,000): a line is refused past it before more is
+ * built, so reading a line costs at most about 80 MiB beside its text.
+ */
+#define TJ_VALUES_MAX (1u << 20)
+/* Most blank (empty or spaces-only) lines in a row before the input is refused. */
+#define TJ_BLANK_RUN_MAX 4096u
 
 /* Which clip a line belongs to. */
 typedef struct tj_clip {
@@ -105,6 +114,11 @@ typedef struct tj_reader tj_reader;
  * device is refused without blocking). Returns NULL with err on failure.
  */
 tj_reader *tj_open(const char *path, ff_error *err);
+/*
+ * Refuses an LZ4 input once it has inflated past max_text bytes (0: no
+ * limit): a small frame may stand for gigabytes of text.
+ */
+void tj_limit(tj_reader *r, uint64_t max_text);
 /* Reads from an in-memory text (not copied: must outlive the reader). */
 tj_reader *tj_open_mem(const char *text, size_t len, const char *name, ff_error *err);
 void tj_close(tj_reader *r);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/path.h"
@@ -26,6 +27,39 @@ static int candidate_name(char *buf, size_t n, const char *name, mode_id m, int 
     return 1;
 }
 
+/*
+ * The candidate's file for (name, m) in a folder no manifest lists: the one
+ * of its possible names that is there. Two of them there is an error naming
+ * both (which one is the decoder's?); none, tf->absent.
+ */
+static void open_unlisted(trace_file *tf, const char *dir, const char *name, mode_id m,
+                          int frames_ok)
+{
+    char file[512], found[512] = "";
+    for (int k = 0; candidate_name(file, sizeof file, name, m, k, frames_ok); k++) {
+        char path[sizeof tf->path];
+        struct stat st;
+        if (path_join(path, sizeof path, dir, file, &tf->err) < 0) return;
+        if (lstat(path, &st) != 0) continue;
+        if (found[0]) {
+            ff_error_set(&tf->err, FF_E_FORMAT, dir, -1,
+                         "two trace files for %s in %s mode: %s and %s (remove one)", name,
+                         mode_name(m), found, file);
+            return;
+        }
+        snprintf(found, sizeof found, "%s", file);
+        snprintf(tf->path, sizeof tf->path, "%s", path);
+    }
+    if (found[0]) {
+        /* A file that is there but refused (not a regular file...) is the error. */
+        tf->r = tj_open(tf->path, &tf->err);
+        return;
+    }
+    ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode%s", name,
+                 mode_name(m), frames_ok && m == MODE_NORMAL ? " (nor frames)" : "");
+    tf->absent = 1;
+}
+
 void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m,
              int frames_ok)
 {
@@ -33,7 +67,6 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
     trace_init(&tf->t);
     tf->name = f->name;
     tf->mode = m;
-    char file[512];
     const tset_file *sf = set ? tset_find(set, f->name) : NULL;
     if (set && !sf) {
         ff_error_set(&tf->err, FF_E_FORMAT, f->name, -1,
@@ -50,24 +83,17 @@ void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f
         if (path_join(tf->path, sizeof tf->path, dir, sf->trace[m], &tf->err) == 0)
             tf->r = tj_open(tf->path, &tf->err);
     } else {
-        for (int k = 0; !tf->r && candidate_name(file, sizeof file, f->name, m, k, frames_ok); k++) {
-            ff_error e;
-            if (path_join(tf->path, sizeof tf->path, dir, file, &tf->err) < 0) break;
-            tf->r = tj_open(tf->path, &e);
-            /* A file that is there but refused (not a regular file...) is the error. */
-            int there = !tf->r && access(tf->path, F_OK) == 0;
-            if (there) {
-                tf->err = e;
-                break;
-            }
-        }
-        if (!tf->r && tf->err.kind == FF_E_OK) {
-            ff_error_set(&tf->err, FF_E_IO, dir, -1, "no trace file for %s in %s mode%s", f->name,
-                         mode_name(m), frames_ok && m == MODE_NORMAL ? " (nor frames)" : "");
-            tf->absent = 1;
-        }
+        open_unlisted(tf, dir, f->name, m, frames_ok);
     }
     tf->failed = tf->r == NULL;
+}
+
+uint64_t tf_text_need(const dat_file *d)
+{
+    /* Measured on the synthetic corpora: under 520 bytes a bone at the pose level. */
+    uint64_t per_tick = 1024 + (uint64_t)d->bones * 640, ticks = 0;
+    for (uint32_t c = 0; c < d->clips; c++) ticks += 2 * (uint64_t)dat_clip_frames(d, c) + 2;
+    return ticks * per_tick + (1u << 20);
 }
 
 int tf_is_frames(const trace_file *tf)
@@ -117,8 +143,9 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
                      tf->name);
             return tf_break(tf, err, why);
         }
-        /* An anim already passed (out of order, or repeated): its clip was answered. */
         if (tf->clip.anim >= clip) break;
+        /* An anim already passed (given again, or out of order): its clip was answered. */
+        if (!tf->late_at[tf->clip.anim]) tf->late_at[tf->clip.anim] = tf->clip.line;
         tf->have = 0;
     }
     if (tf->clip.anim != clip) {
@@ -128,6 +155,7 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
         return 1;
     }
     tf->have = 0;
+    if (clip < 256) tf->given_at[clip] = tf->clip.line;
     if (tf->clip.bad) {
         *err = tf->clip.error;
         return -1;
@@ -144,6 +172,64 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
                             "line %lu: anim %u has %u bones, the model has %u", tf->clip.line, clip,
                             tf->t.lay.bones, bones);
     return trace_copy(out, &tf->t, err);
+}
+
+void tf_rest(trace_file *tf, uint32_t nclips)
+{
+    while (!tf->failed) {
+        if (!tf->have) {
+            int rc = tj_next_clip(tf->r, &tf->clip, &tf->t, &tf->err);
+            if (rc <= 0) {
+                tf->failed = tf->rest_failed = rc < 0;
+                return;
+            }
+        }
+        tf->have = 0;
+        const tj_clip *c = &tf->clip;
+        const char *why = c->mode != tf->mode                             ? "of another mode"
+                          : strcmp(path_base(c->file), tf->name) != 0 ? "of another file"
+                                                                          : NULL;
+        if (why) {
+            ff_error_set(&tf->err, FF_E_FORMAT, tf->path, -1,
+                         "line %lu: a clip %s after the last clip", c->line, why);
+            tf->failed = tf->rest_failed = 1;
+            return;
+        }
+        if (c->anim < nclips && !tf->late_at[c->anim]) tf->late_at[c->anim] = c->line;
+        if (c->anim >= nclips && !tf->extra_at) {
+            tf->extra_at = c->line;
+            tf->extra_anim = c->anim;
+        }
+    }
+}
+
+int tf_problem(const trace_file *tf, uint32_t clip, uint32_t nclips, ff_error *e)
+{
+    if (clip < 256 && tf->late_at[clip]) {
+        if (tf->given_at[clip])
+            ff_error_set(e, FF_E_FORMAT, tf->path, -1,
+                         "line %lu: anim %u given again (its lines from line %lu were compared; "
+                         "which is the decoder's?)",
+                         tf->late_at[clip], clip, tf->given_at[clip]);
+        else
+            ff_error_set(e, FF_E_FORMAT, tf->path, -1,
+                         "line %lu: anim %u out of order (after a later anim: clips go in "
+                         "ascending order)",
+                         tf->late_at[clip], clip);
+        return 1;
+    }
+    if (clip + 1 != nclips) return 0;
+    if (tf->extra_at) {
+        ff_error_set(e, FF_E_FORMAT, tf->path, -1,
+                     "line %lu: anim %u, past the model's last clip (it has %u: anim 0 to %u)",
+                     tf->extra_at, tf->extra_anim, nclips, nclips - 1);
+        return 1;
+    }
+    if (tf->rest_failed) {
+        *e = tf->err;
+        return 1;
+    }
+    return 0;
 }
 
 void tf_close(trace_file *tf)

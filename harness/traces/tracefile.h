@@ -5,7 +5,11 @@
  * decoder's, as Trace JSON Lines or as frames). Every problem is that
  * clip's error and names the trace file and line: a malformed line spoils
  * its own clip only; a file of another corpus file or mode, or one that
- * cannot be read on, fails every clip after the problem.
+ * cannot be read on, fails every clip after the problem. No line is
+ * dropped: a clip given twice or out of order, a clip the model does not
+ * have and lines after the last clip are found (tf_rest, tf_problem) and
+ * made the error of a clip. Two files that could both be the candidate's
+ * for one model and mode are an error naming both.
  * Nothing here prints or exits.
  */
 #ifndef FF8_HARNESS_TRACES_TRACEFILE_H
@@ -19,6 +23,7 @@
 #include "harness/core/trace.h"
 #include "harness/traces/trace_json.h"
 #include "harness/traces/traceset.h"
+#include "ref/dat.h"
 
 typedef struct trace_file {
     tj_reader *r;
@@ -32,6 +37,16 @@ typedef struct trace_file {
     ff_error err;
     tj_clip clip;
     trace t;
+    /*
+     * Every line accounted for: where each anim's clip was taken, where
+     * lines of an anim came after its clip was answered (given again, or
+     * out of order), the first clip past the model's, and whether the
+     * file broke after the last clip taken (tf_rest).
+     */
+    unsigned long given_at[256], late_at[256]; /* line numbers; 0: none */
+    unsigned long extra_at;
+    unsigned extra_anim;
+    int rest_failed;
 } trace_file;
 
 /*
@@ -43,6 +58,17 @@ typedef struct trace_file {
  */
 void tf_open(trace_file *tf, const char *dir, const tset *set, const run_file *f, mode_id m,
              int frames_ok);
+/*
+ * The most text the traces of model d (the sum for an entity's two) may
+ * inflate to from an LZ4 file: TF_INFLATION times what its clips can need
+ * (every tick of the longest mode, SLOW, at the pose level's widest line).
+ */
+#define TF_INFLATION 16u
+uint64_t tf_text_need(const dat_file *d);
+static inline void tf_limit(trace_file *tf, uint64_t need)
+{
+    if (tf->r) tj_limit(tf->r, TF_INFLATION * need);
+}
 /* 1 when the file read holds frames (decoded poses), not engine calls. */
 int tf_is_frames(const trace_file *tf);
 
@@ -75,6 +101,20 @@ static inline const char *tf_stopped(const trace_file *tf)
  */
 int tf_recorded(trace_file *tf, const tset_file *sf, uint32_t clip, unsigned bones,
                 const field_set *have, orig_outcome *o, ff_error *err);
+/*
+ * Reads what is left after the last clip taken (a model of nclips clips):
+ * any clip found there is given again, out of order or past the model's
+ * clips, and lines that cannot be read are the file's fault (tf_problem
+ * says so per clip). Does nothing on a file already failed.
+ */
+void tf_rest(trace_file *tf, uint32_t nclips);
+/*
+ * 1 with e when lines of the file make clip's answer untrustworthy though
+ * tf_take gave it: lines of this anim after its clip was answered; for
+ * the model's last clip (nclips - 1) also a clip past the model's and
+ * lines after the last clip that cannot be read. 0 when none.
+ */
+int tf_problem(const trace_file *tf, uint32_t clip, uint32_t nclips, ff_error *e);
 void tf_close(trace_file *tf);
 
 #endif

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <lz4frame.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static void expect_refused(const uint8_t *data, size_t len, ff_errkind kind, con
     size_t rlen = 0;
     ff_error err;
     ff_error_clear(&err);
-    int rc = outcome_unpack(data, len, "blob", &raw, &rlen, &err);
+    int rc = outcome_unpack(data, len, "blob", SIZE_MAX, &raw, &rlen, &err);
     free(raw);
     cr_assert_eq(rc, -1, "%s: accepted", damage);
     cr_assert_eq(err.kind, kind, "%s: kind %d (%s)", damage, (int)err.kind, err.reason);
@@ -80,9 +81,9 @@ static void expect_refused(const uint8_t *data, size_t len, ff_errkind kind, con
 
 /*
  * Flips, one at a time, every byte that outcome_unpack checks whole:
- *   the LZ4 frame header (bytes 0..6 with the default preferences: magic
- *   04 22 4D 18, FLG, BD and the header checksum; no content size, no
- *   dictionary ID), refused by the LZ4 reader;
+ *   the LZ4 frame header (bytes 0..14: magic 04 22 4D 18, FLG, BD, the
+ *   8-byte content size outcome_pack declares and the header checksum
+ *   over them; no dictionary ID), refused by the LZ4 reader;
  *   the blob's magic "FF8DOUT1" (outcome.c), stored as literals at the
  *   start of the first block, refused by the blob header check.
  * A flipped byte of the compressed records is not detected at this layer.
@@ -90,14 +91,14 @@ static void expect_refused(const uint8_t *data, size_t len, ff_errkind kind, con
 static void expect_flips_refused(uint8_t *packed, size_t plen)
 {
     char damage[64];
-    cr_assert_gt(plen, 7u);
-    for (size_t i = 0; i < 7; i++) {
+    cr_assert_gt(plen, 15u);
+    for (size_t i = 0; i < 15; i++) {
         packed[i] ^= 0xFF;
         snprintf(damage, sizeof damage, "frame header byte %zu flipped", i);
         expect_refused(packed, plen, FF_E_FORMAT, "LZ4 frame", damage);
         packed[i] ^= 0xFF;
     }
-    size_t m = 7;
+    size_t m = 15;
     while (m + 8 <= plen && memcmp(packed + m, "FF8DOUT1", 8) != 0)
         m++;
     cr_assert_leq(m + 8, plen, "the blob magic is not stored as literals");
@@ -163,7 +164,7 @@ Test(outcome, blob_round_trip_with_a_fault)
     size_t plen, blen;
     ff_error err;
     cr_assert_eq(outcome_pack(&raw, &packed, &plen, &err), 0);
-    cr_assert_eq(outcome_unpack(packed, plen, "blob", &back, &blen, &err), 0, "%s", err.reason);
+    cr_assert_eq(outcome_unpack(packed, plen, "blob", SIZE_MAX, &back, &blen, &err), 0, "%s", err.reason);
     cr_assert_eq(blen, raw.len);
     size_t pos = 0;
     uint32_t clip;
@@ -274,6 +275,51 @@ Test(outcome, records_read_lent_are_read_in_place)
     outcome_free(&a);
 }
 
+/*
+ * A cache entry's blob is inflated under a cap (the most its clips can
+ * hold): one that declares more is refused before a byte is inflated, one
+ * that declares nothing (an older writer's, or forged) is stopped as soon
+ * as it inflates past the cap. Either way nothing past the cap is held.
+ */
+Test(outcome, a_blob_larger_than_its_cap_is_never_inflated_whole)
+{
+    orig_outcome a;
+    outcome_init(&a);
+    ft_make_trace(&a.t, 64);
+    strbuf raw;
+    sb_init(&raw);
+    for (uint32_t c = 0; c < 8; c++) outcome_append(&raw, c, &a);
+    uint8_t *packed, *back = NULL;
+    size_t plen, blen;
+    ff_error err;
+    cr_assert_eq(outcome_pack(&raw, &packed, &plen, &err), 0);
+    cr_assert_eq(outcome_unpack(packed, plen, "blob", raw.len, &back, &blen, &err), 0, "%s",
+                 err.reason);
+    cr_assert_eq(blen, raw.len, "a cap equal to the blob's size holds it");
+    free(back);
+    back = NULL;
+    cr_assert_eq(outcome_unpack(packed, plen, "blob", raw.len - 1, &back, &blen, &err), -1);
+    cr_assert_eq(err.kind, FF_E_RANGE);
+    cr_assert(strstr(err.reason, "refused before inflating"), "%s", err.reason);
+    cr_assert_null(back);
+    free(packed);
+    /* Without a declared size: stopped while inflating, once past the cap. */
+    size_t cap = LZ4F_compressFrameBound(raw.len, NULL);
+    packed = malloc(cap);
+    plen = LZ4F_compressFrame(packed, cap, raw.s, raw.len, NULL);
+    cr_assert(!LZ4F_isError(plen));
+    cr_assert_eq(outcome_unpack(packed, plen, "blob", raw.len / 4, &back, &blen, &err), -1);
+    cr_assert_eq(err.kind, FF_E_RANGE);
+    cr_assert(strstr(err.reason, "inflates past"), "%s", err.reason);
+    cr_assert_null(back);
+    cr_assert_eq(outcome_unpack(packed, plen, "blob", raw.len, &back, &blen, &err), 0, "%s",
+                 err.reason);
+    free(back);
+    free(packed);
+    sb_free(&raw);
+    outcome_free(&a);
+}
+
 Test(outcome, pack_refuses_a_buffer_that_lost_an_append)
 {
     orig_outcome a;
@@ -300,12 +346,28 @@ Test(strbuf, escaping)
 {
     strbuf b;
     sb_init(&b);
-    sb_json_str(&b, "a\"b\\c\n\x01\xff\xc3\xa9");
-    /* quote, backslash, newline, control as \u0001, invalid byte as U+FFFD, é kept */
-    cr_assert_str_eq(b.s, "\"a\\\"b\\\\c\\n\\u0001\\ufffd\xc3\xa9\"");
+    sb_json_str(&b, "a\"b\\c\n\x01\xff\xc3\xa9\xc2\x9b");
+    /* quote, backslash, newline, control as \u0001, invalid byte and C1 as \xNN, é kept */
+    cr_assert_str_eq(b.s, "\"a\\\"b\\\\c\\n\\u0001\\\\xff\xc3\xa9\\\\xc2\\\\x9b\"");
     sb_reset(&b);
     sb_html(&b, "<script>&\"'");
     cr_assert_str_eq(b.s, "&lt;script&gt;&amp;&quot;&#39;");
+    /* Text from input, shown: ESC, C1 CSI (U+009B), bytes FF FE, DEL as \xNN everywhere;
+     * HTML keeps newline and tab, the terminal shows them too; é stays. */
+    static const char input[] = "a\x1b[31m\xc2\x9b" "2J\xff\xfe\x7f\n\t\xc3\xa9";
+    sb_reset(&b);
+    sb_html(&b, input);
+    cr_assert_str_eq(b.s, "a\\x1b[31m\\xc2\\x9b2J\\xff\\xfe\\x7f\n\t\xc3\xa9");
+    sb_reset(&b);
+    sb_xml(&b, input);
+    cr_assert_str_eq(b.s, "a\\x1b[31m\\xc2\\x9b2J\\xff\\xfe\\x7f\n\t\xc3\xa9");
+    sb_reset(&b);
+    sb_safe(&b, input);
+    cr_assert_str_eq(b.s, "a\\x1b[31m\\xc2\\x9b2J\\xff\\xfe\\x7f\\x0a\\x09\xc3\xa9");
+    sb_reset(&b);
+    sb_utf8(&b, input);
+    cr_assert_str_eq(b.s, "a\x1b[31m\\xc2\\x9b2J\\xff\\xfe\\x7f\n\t\xc3\xa9",
+                     "C0 is left to the JSON writer");
     sb_reset(&b);
     sb_int(&b, INT64_MIN);
     cr_assert_str_eq(b.s, "-9223372036854775808");

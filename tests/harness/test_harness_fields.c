@@ -424,7 +424,7 @@ Test(outcome, another_field_table_is_refused)
     size_t plen, blen;
     ff_error err;
     cr_assert_eq(outcome_pack(&raw, &packed, &plen, &err), 0);
-    cr_assert_eq(outcome_unpack(packed, plen, "blob", &back, &blen, &err), -1);
+    cr_assert_eq(outcome_unpack(packed, plen, "blob", SIZE_MAX, &back, &blen, &err), -1);
     cr_assert(strstr(err.reason, "another field table"), "%s", err.reason);
     cr_assert_null(back);
     free(packed);
