@@ -220,7 +220,9 @@ int json_read(const char *text, size_t len, const json_read_limits *lim, cJSON *
     b->armed = 1;
     if (setjmp(b->jb) == 0) {
         st = yajl_parse(h, (const unsigned char *)text + skip, len - skip);
-        if (st != yajl_status_ok) at = skip + yajl_get_bytes_consumed(h);
+        /* yajl stops after the token at fault: its last byte is where the error is. */
+        size_t used = yajl_get_bytes_consumed(h);
+        if (st != yajl_status_ok) at = skip + (used ? used - 1 : 0);
         else st = yajl_complete_parse(h);
     } else {
         st = yajl_status_client_canceled;
@@ -238,12 +240,22 @@ int json_read(const char *text, size_t len, const json_read_limits *lim, cJSON *
                                                  : "nested deeper than %zu levels",
                      b->values > lim->max_values ? lim->max_values : (size_t)lim->max_depth);
             rc = fail(e, JSON_READ_LIMIT, at, why);
+        } else if (!b->root && at == len) {
+            rc = fail(e, JSON_READ_SYNTAX, at, "no JSON value");
         } else {
             syntax_why(h, why, sizeof why);
             rc = fail(e, JSON_READ_SYNTAX, at, why);
         }
     } else if (!b->root) {
         rc = fail(e, JSON_READ_SYNTAX, len, "no JSON value");
+    } else {
+        /* yajl takes VT and FF for whitespace; JSON does not (nor inside a string, raw). */
+        const char *vt = memchr(text, '\v', len), *ff = memchr(text, '\f', len);
+        const char *bad = vt && (!ff || vt < ff) ? vt : ff;
+        if (bad)
+            rc = fail(e, JSON_READ_SYNTAX, (size_t)(bad - text),
+                      bad == vt ? "a vertical tab is not JSON whitespace"
+                                : "a form feed is not JSON whitespace");
     }
     yajl_free(h);
     if (rc == 0) *out = b->root;
@@ -251,4 +263,15 @@ int json_read(const char *text, size_t len, const json_read_limits *lim, cJSON *
     free(b->key);
     free(b);
     return rc;
+}
+
+int json_read_doc(const char *text, size_t len, const json_read_limits *lim, const char *source,
+                  cJSON **out, ff_error *err)
+{
+    json_read_error e;
+    if (json_read(text, len, lim, out, &e) == 0) return 0;
+    if (e.kind == JSON_READ_NOMEM) return ff_error_set(err, FF_E_NOMEM, source, -1, "out of memory");
+    return ff_error_set(err, e.kind == JSON_READ_LIMIT ? FF_E_RANGE : FF_E_FORMAT, source,
+                        (int64_t)e.offset, "%s%s", e.kind == JSON_READ_SYNTAX ? "not valid JSON: " : "",
+                        e.why);
 }

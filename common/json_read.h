@@ -27,6 +27,8 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "common/error.h"
+
 typedef enum json_read_kind {
     JSON_READ_OK = 0,
     JSON_READ_SYNTAX, /* not one JSON value followed by whitespace */
@@ -43,7 +45,8 @@ typedef struct json_read_limits {
 
 typedef struct json_read_error {
     json_read_kind kind;
-    size_t offset; /* byte offset in the text where the problem was found */
+    size_t offset; /* byte offset in the text where the problem was found: the last
+                    * byte of the token at fault, the text's length at its end */
     char why[120]; /* a sentence without offset: "trailing garbage", ... */
 } json_read_error;
 
@@ -53,5 +56,13 @@ typedef struct json_read_error {
  */
 int json_read(const char *text, size_t len, const json_read_limits *lim, cJSON **out,
               json_read_error *e);
+
+/*
+ * json_read for a whole file's text (source names it in errors): a syntax
+ * error is FF_E_FORMAT "not valid JSON: why" at its byte offset, a limit
+ * FF_E_RANGE, memory FF_E_NOMEM. Returns 0, or -1 with err.
+ */
+int json_read_doc(const char *text, size_t len, const json_read_limits *lim, const char *source,
+                  cJSON **out, ff_error *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "common/file.h"
+#include "common/json_read.h"
 #include "common/path.h"
 
 static const char *const vec_keys[2] = {"rotation", "translation"};
@@ -163,20 +164,14 @@ int pairs_attach_parse(const char *text, size_t len, const char *source, pairs_a
 {
     memset(out, 0, sizeof *out);
     snprintf(out->source, sizeof out->source, "%s", source ? source : PAIRS_ATTACH_FILE);
-    const char *end = NULL;
-    cJSON *root = text ? cJSON_ParseWithLengthOpts(text, len, &end, 0) : NULL;
-    if (!root) {
-        int64_t off = text && end && end >= text ? (int64_t)(end - text) : -1;
-        ff_error_set(err, FF_E_FORMAT, out->source, off, "not valid JSON");
+    static const json_read_limits lim = {1u << 20, 16};
+    cJSON *root = NULL;
+    if (!text || json_read_doc(text, len, &lim, out->source, &root, err) < 0) {
+        if (!text) ff_error_set(err, FF_E_FORMAT, out->source, -1, "not valid JSON");
         pairs_attach_free(out);
         return -1;
     }
-    size_t at = (size_t)(end - text);
-    while (at < len && isspace((unsigned char)text[at]))
-        at++;
-    int rc = at < len ? ff_error_set(err, FF_E_FORMAT, out->source, (int64_t)at,
-                                     "bytes after the JSON value")
-                      : read_list(root, out, err);
+    int rc = read_list(root, out, err);
     cJSON_Delete(root);
     if (rc < 0) pairs_attach_free(out);
     return rc;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/file.h"
+#include "common/json_read.h"
 #include "emu/image/profile_internal.h"
 #include "emu/image/profile_names.h"
 #include "ref/pose.h"
@@ -574,12 +575,9 @@ int profile_parse(const char *json, size_t len, const char *source, emu_profile 
         out->helpers[i] = -1;
     out->field_alloc_cursor = -1;
     snprintf(out->source, sizeof out->source, "%s", c.source);
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        int64_t off = (at && at >= json && at <= json + len) ? (int64_t)(at - json) : -1;
-        return ff_error_set(err, FF_E_FORMAT, c.source, off, "not valid JSON");
-    }
+    static const json_read_limits lim = {1u << 16, 16};
+    cJSON *root = NULL;
+    if (json_read_doc(json, len, &lim, c.source, &root, err) < 0) return -1;
     int rc = parse_top(&c, root, out);
     cJSON_Delete(root);
     return rc;

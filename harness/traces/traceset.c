@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "common/json_read.h"
 #include "common/path.h"
 #include "corpus/fileio.h"
 #include "harness/core/json_out.h"
@@ -453,11 +454,15 @@ int tset_load(const char *dir, tset **out, ff_error *err)
     uint8_t *data;
     size_t size;
     if (file_read(path, 0, TSET_MANIFEST_MAX, &data, &size, err) < 0) return -1;
-    cJSON *root = cJSON_ParseWithLength((const char *)data, size);
+    /* Some tens of values a file and a fault: 4 M values hold any corpus. */
+    static const json_read_limits lim = {1u << 22, 32};
+    cJSON *root = NULL;
+    int parsed = json_read_doc((const char *)data, size, &lim, path, &root, err);
     free(data);
+    if (parsed < 0) return -1;
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
-        return ff_error_set(err, FF_E_FORMAT, path, -1, "not valid JSON");
+        return ff_error_set(err, FF_E_FORMAT, path, -1, "not valid JSON: not an object");
     }
     char key[256], what[320];
     if (json_keys_duplicate(root, key, sizeof key)) {

@@ -1,11 +1,13 @@
 /*
  * tests/common/test_common.c: the basics every stage shares: SHA-256 on the
- * FIPS 180-2 vectors, little-endian loads and stores at the byte level, and
- * the seeded generator against splitmix64's published first outputs.
+ * FIPS 180-2 vectors, little-endian loads and stores at the byte level, the
+ * seeded generator against splitmix64's published first outputs, and JSON
+ * read as one value under limits (json_read).
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "common/json_read.h"
 #include "common/le.h"
 #include "common/rng.h"
 #include "common/sha256.h"
@@ -74,4 +76,52 @@ Test(rng, ranges_stay_inside)
         cr_assert(v >= -3 && v <= 5, "draw %d gave %d", i, v);
         cr_assert_lt(rng_below(&r, 9), 9u);
     }
+}
+
+/* One JSON value and only whitespace after it, read under limits; errors say where. */
+Test(json_read, one_value_bounded_and_placed)
+{
+    static const json_read_limits lim = {8, 3};
+    static const struct {
+        const char *text;
+        json_read_kind kind;
+        size_t offset;
+        const char *why;
+    } cases[] = {
+        {"\xEF\xBB\xBF{\"a\":[1,2]} \t\r\n", JSON_READ_OK, 0, ""},
+        {"{\"a\":1} {\"b\":2}", JSON_READ_SYNTAX, 8, "trailing garbage"},
+        {"{\"a\":1}\xff", JSON_READ_SYNTAX, 7, "trailing garbage"},
+        {"{\"a\":1}\x0b", JSON_READ_SYNTAX, 7, "a vertical tab is not JSON whitespace"},
+        {"{\"a\":\x0c" "1}", JSON_READ_SYNTAX, 5, "a form feed is not JSON whitespace"},
+        {"{\"a\":", JSON_READ_SYNTAX, 5, "premature EOF"},
+        {"  ", JSON_READ_SYNTAX, 2, "no JSON value"},
+        {"[1,2,3,4,5,6,7,8]", JSON_READ_LIMIT, 15, "holds more than 8 values"},
+        {"[[[[1]]]]", JSON_READ_LIMIT, 3, "nested deeper than 3 levels"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *out = (cJSON *)&lim; /* set to NULL on failure */
+        json_read_error e;
+        int rc = json_read(cases[i].text, strlen(cases[i].text), &lim, &out, &e);
+        if (cases[i].kind == JSON_READ_OK) {
+            cr_assert_eq(rc, 0, "case %zu: %s", i, e.why);
+            cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(out, "a")), 2);
+            cJSON_Delete(out);
+            continue;
+        }
+        cr_assert_eq(rc, -1, "case %zu accepted", i);
+        cr_assert_null(out, "case %zu", i);
+        cr_assert_eq(e.kind, cases[i].kind, "case %zu: kind %d (%s)", i, (int)e.kind, e.why);
+        cr_assert_eq(e.offset, cases[i].offset, "case %zu: offset %zu", i, e.offset);
+        cr_assert_str_eq(e.why, cases[i].why, "case %zu", i);
+    }
+    /* A number's whole text is read (cJSON stops at 63 characters); a key keeps its bytes. */
+    char big[400] = "{\"k\\u00e9\":1";
+    memset(big + strlen(big), '0', 300);
+    strcpy(big + strlen(big), "}");
+    cJSON *out;
+    json_read_error e;
+    json_read_limits wide = {16, 4};
+    cr_assert_eq(json_read(big, strlen(big), &wide, &out, &e), 0, "%s", e.why);
+    cr_assert(cJSON_GetObjectItem(out, "k\xc3\xa9")->valuedouble > 1e299);
+    cJSON_Delete(out);
 }

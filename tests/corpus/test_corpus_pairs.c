@@ -320,10 +320,10 @@ static const struct {
     const char *text, *reason;
     int64_t offset;
 } bad_json[] = {
-    /* Cut short: cJSON names the text's last byte. */
-    {"{\"format\": \"ff8diff-entities\",", "not valid JSON", 29},
+    /* Cut short: the error is at the text's end. */
+    {"{\"format\": \"ff8diff-entities\",", "not valid JSON: premature EOF", 30},
     {"[]", "not a JSON object", -1},
-    {"{\"format\":\"ff8diff-entities\",\"version\":1,\"attach\":[]} x", "bytes after", 54},
+    {"{\"format\":\"ff8diff-entities\",\"version\":1,\"attach\":[]} x", "trailing garbage", 54},
     {"{\"format\":\"other\",\"version\":1,\"attach\":[]}", "\"format\" is not", -1},
     {"{\"version\":1,\"attach\":[]}", "\"format\" is not", -1},
     {"{\"format\":\"ff8diff-entities\",\"version\":2,\"attach\":[]}", "\"version\" is not 1", -1},

@@ -7,16 +7,22 @@
  *   - a clean build's entry copied over a mutant build's entry (the
  *     "misfiled" entry): the mutant's real mismatches are still found
  *     (no false match);
- *   - a cache that cannot be written: one warning, the run goes on.
+ *   - a cache that cannot be written: one warning, the run goes on;
+ *   - an entry forged with a recomputed checksum whose payload inflates to
+ *     2 GiB, declaring that size or not: refused without being inflated
+ *     whole (inside an address-space limit), the run emulates and passes.
  * Entries are found on disk (<cache>/results/<2 hex>/<64 hex>.bin); what an
  * entry belongs to is learnt by which run wrote it, never from the key code.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <lz4frame.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/le.h"
+#include "common/sha256.h"
 #include "tests/hostile/hs.h"
 
 static char *scratch, *cache, *logs;
@@ -203,6 +209,87 @@ Test(cache_hostile, a_cache_that_cannot_be_written_is_one_warning, .init = setup
     cr_assert_eq(ts_num(r, "totals.mismatch"), 0);
     cr_assert(ts_num(r, "totals.match") > 0);
     cJSON_Delete(r);
+    free(out);
+    free(corpus);
+}
+
+/*
+ * Entry e's payload replaced by an LZ4 frame of the outcome blob's 20-byte
+ * header (taken from its own payload) and 2 GiB of zeros, streamed, with
+ * its content size declared or not; the checksum recomputed, as a forger
+ * who can write the cache folder would.
+ */
+static void forge_bomb(const char *e, int declare)
+{
+    size_t size;
+    uint8_t *entry = (uint8_t *)ts_read(e, &size);
+    uint32_t klen = le_u32(entry + 12);
+    uint8_t *payload = entry + 56 + klen;
+    size_t plen = size - 56 - klen;
+    char head[20];
+    LZ4F_dctx *dx;
+    cr_assert(!LZ4F_isError(LZ4F_createDecompressionContext(&dx, LZ4F_VERSION)));
+    size_t hn = sizeof head, in = plen;
+    LZ4F_decompress(dx, head, &hn, payload, &in, NULL);
+    LZ4F_freeDecompressionContext(dx);
+    cr_assert_eq(hn, sizeof head, "the blob's header");
+    LZ4F_cctx *cx;
+    cr_assert(!LZ4F_isError(LZ4F_createCompressionContext(&cx, LZ4F_VERSION)));
+    LZ4F_preferences_t prefs;
+    memset(&prefs, 0, sizeof prefs);
+    uint64_t total = sizeof head + (2ull << 30);
+    if (declare) prefs.frameInfo.contentSize = total;
+    size_t chunk = 1u << 20, cap = LZ4F_compressBound(chunk, &prefs) + 64, used = 0;
+    char *zeros = calloc(1, chunk);
+    uint8_t *out = malloc(16u << 20), *tmp = malloc(cap);
+    used += LZ4F_compressBegin(cx, out, cap, &prefs);
+    used += LZ4F_compressUpdate(cx, out + used, cap, head, sizeof head, NULL);
+    for (uint64_t done = 0; done < (2ull << 30); done += chunk) {
+        size_t k = LZ4F_compressUpdate(cx, tmp, cap, zeros, chunk, NULL);
+        cr_assert(!LZ4F_isError(k) && used + k < (16u << 20), "the bomb stays small");
+        memcpy(out + used, tmp, k);
+        used += k;
+    }
+    used += LZ4F_compressEnd(cx, out + used, cap, NULL);
+    LZ4F_freeCompressionContext(cx);
+    uint8_t *forged = malloc(56 + klen + used);
+    memcpy(forged, entry, 56 + klen);
+    le_put32(forged + 16, (uint32_t)used);
+    le_put32(forged + 20, (uint32_t)((uint64_t)used >> 32));
+    memcpy(forged + 56 + klen, out, used);
+    sha256_part parts[2] = {{forged + 56, klen}, {out, used}};
+    ff_error err;
+    cr_assert_eq(sha256_parts(parts, 2, forged + 24, &err), 0);
+    ts_write(e, forged, 56 + klen + used);
+    free(forged);
+    free(out);
+    free(tmp);
+    free(zeros);
+    free(entry);
+}
+
+Test(cache_hostile, a_forged_entry_inflating_to_2_gib_is_refused_unread, .init = setup,
+     .fini = cleanup, .timeout = 600, .disabled = HS_SANITIZED)
+{
+    char *corpus = ts_corpus(scratch), *out = ts_path(scratch, "r");
+    const char *args[] = {"run", "-q", "--jobs", "1", "--corpus", corpus, "--modes", "normal", NULL};
+    cr_assert_eq(run(out, args), 0);
+    size_t n;
+    char **e = entries(&n);
+    cr_assert_gt(n, 1);
+    static const char *const said[2] = {"inflates past", "refused before inflating"};
+    for (int declare = 0; declare < 2; declare++) {
+        forge_bomb(e[declare], declare);
+        const char *argv[] = {hs_cli(), "run",  "-q",   "--jobs", "1",  "--corpus", corpus,
+                              "--modes", "normal", "--out", out,    NULL};
+        int st = hs_run_limited(argv, cache, logs, 1536ull << 20, 0);
+        char *err = hs_log(logs, "stderr");
+        cr_assert_eq(st, 0, "declared %d: exit %d: %s", declare, st, err);
+        cr_assert(strstr(err, "refused and emulated again"), "%s", err);
+        cr_assert(strstr(err, said[declare]), "declared %d: %s", declare, err);
+        free(err);
+    }
+    free_list(e, n);
     free(out);
     free(corpus);
 }
