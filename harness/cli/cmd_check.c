@@ -102,7 +102,6 @@ static const struct option opts[] = {
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
-#define SHOWN_ERRORS 5
 
 typedef struct check_job {
     const tset *golden;
@@ -141,26 +140,12 @@ static void missing_files(const tset *g, const run_results *r)
                  missing == 1 ? " is" : "s are", first, missing > 1 ? ", ..." : "");
 }
 
-/* The first few bad inputs go to stderr too: they are about the traces. */
+/* Recorded files the corpus lacks, said once (the run's problems are listed after it). */
 static int after_run(void *arg, const run_meta *m, const run_results *r)
 {
     const check_job *job = arg;
     (void)m;
     missing_files(job->golden, r);
-    size_t shown = 0, total = 0;
-    for (size_t i = 0; i < r->nresults + r->nentity_results; i++) {
-        int ent = i >= r->nresults;
-        const clip_result *c = ent ? &r->entity_results[i - r->nresults].r : &r->results[i];
-        if (c->status != RES_BAD_INPUT || !c->error) continue;
-        if (shown++ < SHOWN_ERRORS) {
-            char msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
-            cli_fail("check: %s%s anim %d %s: %s", ent ? "entity " : "", r->files[c->file].name,
-                     (int)c->clip, mode_name(c->mode), ff_error_format(c->error, msg, sizeof msg));
-        }
-        total++;
-    }
-    if (total > SHOWN_ERRORS)
-        cli_fail("check: ... %zu more bad inputs in the report", total - SHOWN_ERRORS);
     return -1;
 }
 

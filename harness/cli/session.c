@@ -255,6 +255,7 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
     }
     if (reports_dir) fputs(line.s ? line.s : "", stdout);
     sb_free(&line);
+    if (reports_dir) cli_first_problems(r);
     if (!reports_dir) {
         sb_free(&fields);
         return status; /* nothing written: nothing to say where */

@@ -83,6 +83,11 @@ void cli_meta_exe(run_meta *m, const cli_exe *x);
  * written (a full disk, out of memory).
  */
 int cli_write_report(const run_meta *m, const run_results *r, const char *reports_dir);
+/*
+ * After a run's verdict line: the first few bad inputs and faults with file,
+ * clip, mode and reason, then how many more the report holds (problems.c).
+ */
+void cli_first_problems(const run_results *r);
 
 
 /* What a run-like command asks of cli_session_run. */

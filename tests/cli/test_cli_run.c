@@ -216,6 +216,36 @@ Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanu
     free(mut);
 }
 
+/*
+ * After the verdict line, the terminal names the first bad inputs, each file
+ * once (not once per mode), then how many more the report holds.
+ */
+Test(run_cli, the_first_problems_are_named_then_counted, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *corpus = ts_corpus(scratch), *src = ts_path(corpus, "c0m000.dat");
+    char *dir = ts_path(scratch, "cut");
+    /* Seven files cut short (c0m901..c0m907), each bad input in all 4 modes. */
+    ts_sh(scratch, &o,
+          "mkdir -p '%s' && for i in 1 2 3 4 5 6 7; do head -c 100 '%s' > \"%s/c0m90$i.dat\"; done",
+          dir, src, dir);
+    cr_assert_eq(o.status, 0);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "run -q --modes all --corpus '%s' --out '%s/r'", dir, scratch);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    for (int i = 1; i <= 5; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "bad input: c0m90%d.dat: ", i);
+        cr_assert_eq(ts_count(o.err, want), 1, "c0m90%d named once: %s", i, o.err);
+    }
+    cr_assert_eq(ts_count(o.err, "c0m906.dat"), 0, "%s", o.err);
+    cr_assert(strstr(o.err, "and 2 more bad inputs: see the report"), "%s", o.err);
+    ts_out_free(&o);
+    free(dir);
+    free(src);
+    free(corpus);
+}
+
 /* The summary line naming the engine ("engine: native ..."), or "" when there is none. */
 static char *engine_line(const char *out)
 {
