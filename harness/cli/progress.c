@@ -40,7 +40,8 @@ static void draw(cli_progress *cp)
     for (int i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
     bar[30] = '\0';
     char eta[32] = "--:--";
-    if (done && frac < 1) {
+    /* Too early a guess is wild (the first clips include set-up): none before 3 s and 2%. */
+    if (done && frac < 1 && el >= 3 && frac >= 0.02) {
         double left = el / frac - el;
         snprintf(eta, sizeof eta, "%d:%02d", (int)left / 60, (int)left % 60);
     }

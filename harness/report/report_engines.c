@@ -1,8 +1,9 @@
 /*
  * harness/report/report_engines.c: what each engine did in a run, in words,
  * rendered from report.json's run.tool.engine (the engine of the calls: its
- * kind, version and capabilities) and run.engines (the calls, the replays
- * with hooks and why there, coverage): one sentence for index.html and
+ * kind, version and capabilities) and run.engines (the calls, --engine
+ * both's second engine and the engines' agreement, the replays with hooks
+ * and why there, coverage): one sentence for index.html and
  * summary.md, and the short clause of the terminal's summary line. Plain
  * text: the caller escapes it. Decides nothing.
  */
@@ -38,6 +39,22 @@ void rv_engines_text(strbuf *b, const cJSON *report)
     }
     sb_puts(b, "calls on ");
     engine_named(b, run, calls);
+    const char *second = rv_str(e, "second", NULL);
+    if (second) {
+        /* --engine both: the second engine's word, said where every format says the first's. */
+        run_totals t;
+        rv_totals(report, &t);
+        sb_printf(b,
+                  ", and every call again on %s (--engine both): %llu comparisons on both, "
+                  "%llu agree, %llu disagree, %llu x87 (emulation against hardware); the "
+                  "results cache and dedup off, so that each clip runs on both",
+                  second,
+                  (unsigned long long)(t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_DISAGREE] +
+                                       t.engines[RES_ENG_X87]),
+                  (unsigned long long)t.engines[RES_ENG_AGREE],
+                  (unsigned long long)t.engines[RES_ENG_DISAGREE],
+                  (unsigned long long)t.engines[RES_ENG_X87]);
+    }
     if (replays && why[0]) {
         sb_printf(b, "; %s", why);
     } else if (replays) {

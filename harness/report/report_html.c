@@ -146,7 +146,8 @@ static void exe_rows(strbuf *b, const cJSON *exe)
         rh_text(b, rv_str(loc, "tool", "?"));
         sb_puts(b, ")</span></td></tr>\n");
     }
-    rh_kv(b, "Verdict", rv_str(exe, "verdict", NULL));
+    /* identify's word on the executable (known, unknown_build...), not the run's verdict. */
+    rh_kv(b, "Build", rv_str(exe, "verdict", NULL));
 }
 
 static void corpus_rows(strbuf *b, const cJSON *c)

@@ -62,7 +62,8 @@ static void run_section(strbuf *b, const cJSON *report)
         rm_text(b, rv_str(loc, "patterns", "?"));
         sb_puts(b, ") |\n");
     }
-    row(b, "Verdict", rv_str(exe, "verdict", NULL));
+    /* identify's word on the executable (known, unknown_build...), not the run's verdict. */
+    row(b, "Build", rv_str(exe, "verdict", NULL));
     strbuf en;
     sb_init(&en);
     rv_engines_text(&en, report);

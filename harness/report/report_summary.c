@@ -58,8 +58,8 @@ int report_render_summary(const cJSON *report, strbuf *out)
                   (unsigned long long)t.leaf_engine_disagree);
     if (t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_X87] + t.engines[RES_ENG_DISAGREE]) {
         const cJSON *g = rv_obj(rv_obj(report, "run"), "engines");
-        sb_printf(out, "; engines %s and %s on %llu clips: %llu agree, %llu disagree, %llu x87 "
-                       "(emulation vs hardware)",
+        sb_printf(out, "; engines %s and %s on %llu comparisons: %llu agree, %llu disagree, "
+                       "%llu x87 (emulation vs hardware)",
                   rv_str(g, "calls", "?"), rv_str(g, "second", "?"),
                   (unsigned long long)(t.engines[RES_ENG_AGREE] + t.engines[RES_ENG_X87] +
                                        t.engines[RES_ENG_DISAGREE]),

@@ -7,7 +7,8 @@
  * and holds it, index.html and summary.md say "Not recorded" and why
  * instead of a table of zeros and name the engines, the summary line and
  * junit.xml name them too. As a Unicorn run leaves it: the table is back
- * and nothing is said about another engine.
+ * and nothing is said about another engine. Under --engine both, the second
+ * engine and the agreement in every format.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -156,5 +157,46 @@ Test(engines_report, no_engine_no_clause)
     cr_assert(strstr(md, "| Engines | none: the original was not run |"), "markdown");
     free(md);
     free(line);
+    cJSON_Delete(j);
+}
+
+/*
+ * --engine both: the second engine and the engines' agreement are in the Engines row of
+ * index.html and summary.md (the terminal's summary line says them too), with why the
+ * cache and dedup are off.
+ */
+Test(engines_report, both_engines_told_in_every_format)
+{
+    run_results r;
+    run_meta m;
+    rt_results(&r);
+    rt_meta(&m);
+    emu_engine_info info;
+    memset(&info, 0, sizeof info);
+    info.kind = EMU_ENGINE_UNICORN;
+    snprintf(info.version, sizeof info.version, "2.1.1");
+    m.engine = &info;
+    snprintf(r.engines.calls, sizeof r.engines.calls, "unicorn");
+    snprintf(r.engines.second, sizeof r.engines.second, "native");
+    r.totals.engines[RES_ENG_AGREE] = 7;
+    r.totals.engines[RES_ENG_DISAGREE] = 1;
+    r.totals.engines[RES_ENG_X87] = 2;
+    cJSON *j = report_build(&m, &r);
+    run_results_free(&r);
+    cr_assert(j != NULL);
+    static const char said[] = "and every call again on native (--engine both): 10 comparisons on "
+                               "both, 7 agree, 1 disagree, 2 x87 (emulation against hardware); "
+                               "the results cache and dedup off, so that each clip runs on both";
+    char *html = rt_render(report_render_html, j, "html");
+    cr_assert(strstr(html, said), "index.html's Engines row");
+    char *md = rt_render(report_render_markdown, j, "markdown");
+    cr_assert(strstr(md, said), "summary.md's Engines row");
+    char *line = rt_render(report_render_summary, j, "summary");
+    cr_assert(strstr(line, "engines unicorn and native on 10 comparisons: 7 agree, 1 disagree, "
+                           "2 x87"),
+              "%s", line);
+    free(line);
+    free(md);
+    free(html);
     cJSON_Delete(j);
 }
