@@ -109,15 +109,30 @@ int cli_exe_open(const char *exe_path, const char *profile_arg, cli_exe *out)
     }
     int known = emu_image_known(out->image);
     snprintf(out->verdict, sizeof out->verdict, "%s", known ? "known" : "unknown_build");
-    if (out->warning[0]) cli_warn("%s", out->warning);
     if (!known) {
-        cli_warn("results hold only as far as this build's routines match profile '%s'",
-                 out->profile.name);
-        char diffs[1024];
+        /* One short warning: the details are identify's and the report's (executable.warning). */
+        char diffs[1024], sizes[64] = "";
         int nd = cli_size_differences(path, &out->profile, diffs, sizeof diffs);
         if (nd > 0)
-            cli_warn("%d routine%s of this build differ%s in size from profile '%s': %s", nd,
-                     nd == 1 ? "" : "s", nd == 1 ? "s" : "", out->profile.name, diffs);
+            snprintf(sizes, sizeof sizes, "; %d routine%s differ%s in size", nd, nd == 1 ? "" : "s",
+                     nd == 1 ? "s" : "");
+        cli_warn("unknown build of %.20s (fingerprints hold%s): results hold as far as its "
+                 "routines match (identify)",
+                 out->profile.name, sizes);
+        /* What the image's loading said besides (a section cut short), after the verdict. */
+        const char *more = strstr(out->warning, "; ");
+        if (more) cli_warn("%s", more + 2);
+        /* The routines named in the report (executable.warning), as identify names them. */
+        size_t used = strlen(out->warning);
+        int k = nd > 0 && used < sizeof out->warning
+                    ? snprintf(out->warning + used, sizeof out->warning - used,
+                               "; %d routine%s of this build differ%s in size from profile "
+                               "'%s': %s",
+                               nd, nd == 1 ? "" : "s", nd == 1 ? "s" : "", out->profile.name, diffs)
+                    : 0;
+        if (k < 0) out->warning[used] = '\0'; /* as much as fits, else nothing */
+    } else if (out->warning[0]) {
+        cli_warn("%s", out->warning);
     }
     if (out->profile.located)
         fprintf(stderr,

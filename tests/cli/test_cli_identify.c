@@ -186,7 +186,8 @@ Test(identify, a_build_cut_short_maps_with_a_warning, .init = setup, .fini = cle
 
 /*
  * One routine made shorter (Test_ReadUnmapped a lone `ret`), every fingerprint intact: an
- * unknown build that runs, the routine that differs in size named by identify and by run.
+ * unknown build that runs, the routine that differs in size named by identify and in run's
+ * report; run's terminal says it in one short warning.
  */
 Test(identify, an_unknown_build_with_other_sizes_runs_with_them_stated, .init = setup,
      .fini = cleanup)
@@ -209,10 +210,20 @@ Test(identify, an_unknown_build_with_other_sizes_runs_with_them_stated, .init = 
     char *reports = ts_path(scratch, "reports");
     ts_cli(scratch, &o, "run --exe '%s' -q --no-cache --out '%s'", copy, reports);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
-    cr_assert(strstr(o.err, "1 routine of this build differs in size from profile 'standin': "
-                            "Test_ReadUnmapped"),
+    /* The terminal: one short warning; the routine named in the report. */
+    cr_assert(strstr(o.err, "unknown build of standin (fingerprints hold; 1 routine differs in "
+                            "size)"),
               "%s", o.err);
+    cr_assert_eq(ts_count(o.err, "warning:"), 1u, "one warning: %s", o.err);
     ts_out_free(&o);
+    cJSON *r = ts_report(reports);
+    const cJSON *w = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "executable"), "warning");
+    cr_assert(cJSON_IsString(w) &&
+                  strstr(w->valuestring, "1 routine of this build differs in size from profile "
+                                         "'standin': Test_ReadUnmapped"),
+              "report.json's run.executable.warning");
+    cJSON_Delete(r);
     free(reports);
     free(copy);
     free(pe);
