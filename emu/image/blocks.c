@@ -86,6 +86,9 @@ static int walk_path(walk *w, uint32_t entry, uint32_t a)
     for (;;) {
         uint32_t off = a - entry;
         if (a < entry || off >= WINDOW || w->len[off]) return 0;
+        /* Running on into another routine's entry (through padding, or a routine with no
+         * ret): that code is the other routine's, not a block of this one. */
+        if (a != entry && profile_is_entry((void *)w->p, a)) return 0;
         if (w->insns >= MAX_INSNS) {
             w->truncated = 1;
             return 0;

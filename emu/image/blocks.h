@@ -3,7 +3,8 @@
  * Capstone from each routine's entry by the control-flow rules of
  * emu/image/walk.h (within the routine's window; conditional branches both
  * ways; a call is an edge to another routine, and the instruction after it
- * starts a new block; ret and tail calls end a path). A block is a run of
+ * starts a new block; ret and tail calls end a path, and so does reaching
+ * another routine's entry by running on). A block is a run of
  * instructions entered only at its first one and left only after its last
  * one; every block knows the instructions that lead to it (a branch taken,
  * a jump, or the fall-through of the block before it).

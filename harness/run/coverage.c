@@ -5,7 +5,9 @@
  * run with its disassembly and the instruction that leads to it (a covered
  * one when there is one: the branch the corpus never took). Blocks of a
  * routine replaced by a return (BuildBoneMatrices at the frame level) do
- * not count as run: the patched first byte ran, not the routine's code.
+ * not count as run: the patched first byte ran, not the routine's code; at
+ * the pose level the same routine is called on its own after each decoding
+ * call, and those calls are what its coverage counts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +112,10 @@ int run_coverage_build(run_ctx *ctx, ff_error *err)
     if (!c->routines) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     const char *bm = profile_routine_name(PROFILE_R_BUILD_MATRICES);
     for (unsigned i = 0; i < m->nroutines; i++) {
-        int replaced = !ctx->cfg->game.keep_matrices && !strcmp(m->routines[i].name, bm);
+        /* At the pose level the routine runs, called after every decoding call, though
+         * ReadAnimation's own call to it is still the plain return: its blocks count. */
+        int replaced = !ctx->cfg->game.keep_matrices && !ctx->cfg->pose_level &&
+                       !strcmp(m->routines[i].name, bm);
         c->nroutines++;
         if (routine_coverage(ctx, &m->routines[i], &c->routines[i], replaced) < 0)
             return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");

@@ -302,6 +302,40 @@ Test(run_cli, ff8diff_engine_sets_the_default_of_engine, .init = setup, .fini = 
 }
 
 /*
+ * At the pose level BuildBoneMatrices runs after every decoding call: its coverage counts
+ * those calls (at the frame level it is a plain return and counts nothing).
+ */
+Test(run_cli, pose_level_coverage_counts_build_bone_matrices, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *out = ts_path(scratch, "reports");
+    for (int pose = 0; pose < 2; pose++) {
+        ts_cli(scratch, &o, "run -q --engine unicorn --no-cache --levels %s --out '%s/%d'",
+               pose ? "pose" : "frame", out, pose);
+        cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+        ts_out_free(&o);
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/%d", out, pose);
+        cJSON *r = ts_report(dir);
+        const cJSON *rs = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "coverage"), "routines"), *x;
+        int found = 0;
+        cJSON_ArrayForEach(x, rs)
+        {
+            if (strcmp(cJSON_GetObjectItem(x, "name")->valuestring, "BuildBoneMatrices")) continue;
+            found = 1;
+            const cJSON *note = cJSON_GetObjectItem(x, "note");
+            int covered = cJSON_GetObjectItem(x, "covered")->valueint;
+            int replaced = cJSON_IsString(note) && strstr(note->valuestring, "plain return");
+            cr_assert_eq(replaced, !pose, "level %d: replaced %d", pose, replaced);
+            cr_assert(pose ? covered > 0 : covered == 0, "level %d: %d blocks", pose, covered);
+        }
+        cr_assert(found);
+        cJSON_Delete(r);
+    }
+    free(out);
+}
+
+/*
  * The cover preset with coverage (the default): every block of the decoding routines
  * ran, as printed and in report.json; a mutant names its one cause on stdout; --explain
  * takes none, groups or all; --no-coverage leaves coverage null.

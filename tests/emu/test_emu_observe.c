@@ -107,6 +107,36 @@ Test(observe, blocks_of_hand_assembled_code)
     emu_blocks_free(m);
 }
 
+/*
+ * A routine with no ret that runs on through padding: its last block ends at the next
+ * routine's entry, never inside that routine (h: inc eax, nop, nop; k at h + 3: ret).
+ */
+Test(observe, a_block_ends_at_the_next_routines_entry)
+{
+    pe_image pe;
+    static uint8_t img[0x2000];
+    emu_profile p;
+    hand_image(&pe, img, &p);
+    static const uint8_t h[] = {0x40, 0x90, 0x90, 0xC3};
+    memcpy(img + 0x1030, h, sizeof h);
+    p.nroutines = 4;
+    snprintf(p.routines[2].name, sizeof p.routines[2].name, "h");
+    p.routines[2].address = 0x401030;
+    snprintf(p.routines[3].name, sizeof p.routines[3].name, "k");
+    p.routines[3].address = 0x401033;
+    emu_blockmap *m;
+    ff_error err;
+    TS_OK(emu_blocks_build(&pe, img, &p, 0, &m, &err), &err);
+    const emu_broutine *hr = &m->routines[2], *kr = &m->routines[3];
+    cr_assert_eq(hr->count, 1u);
+    cr_assert_eq(m->blocks[hr->first].end, 0x401033u, "h's block ends at k's entry");
+    cr_assert_eq(m->blocks[hr->first].insns, 3u);
+    cr_assert_eq(kr->count, 1u);
+    cr_assert_eq(m->blocks[kr->first].start, 0x401033u);
+    cr_assert(m->blocks[kr->first].ends_ret);
+    emu_blocks_free(m);
+}
+
 /* ---- the stand-in's blocks ---- */
 
 /* Address of the symbol after addr in standin.sym (the end of addr's routine). */
