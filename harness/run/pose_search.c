@@ -355,12 +355,13 @@ static void decide_sums(pose_conv *pc, ref_pose_key key, pose_key_decision *d)
                  "undecided: no sampled state tells 32-bit from 64-bit at %s", name);
     } else if (d->basis == POSE_BASIS_EVIDENCE) {
         snprintf(d->note, sizeof d->note,
-                 "on the %llu sampled states that tell 32-bit from 64-bit at %s", telling, name);
+                 "on the %llu of the %llu states that tell 32-bit from 64-bit at %s", telling,
+                 (unsigned long long)pc->states, name);
     } else {
         d->basis = POSE_BASIS_DEFAULT;
         snprintf(d->note, sizeof d->note,
-                 "the %llu sampled states that tell 32-bit from 64-bit at %s favour neither",
-                 telling, name);
+                 "the %llu of the %llu states that tell 32-bit from 64-bit at %s favour neither",
+                 telling, (unsigned long long)pc->states, name);
     }
 }
 
@@ -390,22 +391,28 @@ static void decide_keys(pose_conv *pc, const pose_sample *sm, const ref_pose_opt
             if (sc.values == mine.values) append_name(ties, sizeof ties, ref_pose_value_name(key, v));
             if (sc.values > mine.values) append_name(more, sizeof more, ref_pose_value_name(key, v));
         }
-        unsigned long long shown = (unsigned long long)mine.frames_total;
+        /* Counted against the states searched (pc->states), the run's one count. */
+        unsigned long long shown = (unsigned long long)mine.frames_total,
+                           all = (unsigned long long)pc->states;
         d->basis = !shown ? POSE_BASIS_DEFAULT
                    : more[0] ? POSE_BASIS_JOINT
                    : ties[0] ? POSE_BASIS_DEFAULT
                              : POSE_BASIS_EVIDENCE;
-        if (!shown)
-            snprintf(d->note, sizeof d->note, "no sampled state shows it");
-        else if (more[0])
-            snprintf(d->note, sizeof d->note, "%.48s: more values of the %llu states that show it",
-                     more, shown);
-        else if (ties[0])
-            snprintf(d->note, sizeof d->note, "%.48s: as many values of the %llu states that show it",
-                     ties, shown);
-        else
-            snprintf(d->note, sizeof d->note,
-                     "every other value: fewer values of the %llu states that show it", shown);
+        /* Cut to fit (the return value read: a long list of ties may not fit). */
+        int k = !shown     ? snprintf(d->note, sizeof d->note, "no sampled state shows it")
+                : more[0] ? snprintf(d->note, sizeof d->note,
+                                     "%.40s: more values on the %llu of the %llu states that "
+                                     "show it",
+                                     more, shown, all)
+                : ties[0] ? snprintf(d->note, sizeof d->note,
+                                     "%.40s: as many values on the %llu of the %llu states "
+                                     "that show it",
+                                     ties, shown, all)
+                          : snprintf(d->note, sizeof d->note,
+                                     "every other value: fewer values on the %llu of the %llu "
+                                     "states that show it",
+                                     shown, all);
+        if (k < 0) d->note[0] = '\0';
         if (shows == REF_SHOWS_SUMS) decide_sums(pc, key, d);
     }
 }
