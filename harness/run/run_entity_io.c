@@ -277,7 +277,7 @@ static int reader_seek(ent_reader *rd, const want *w, ff_error *err)
         }
         if (c->anim >= w->clip) return 0;
         /* An anim already passed (given again, or out of order): its clip was answered. */
-        if (!rd->late_at[c->anim]) rd->late_at[c->anim] = c->line;
+        tf_lines_late(&rd->lines, c->anim, c->line);
         rd->have = 0;
     }
 }
@@ -296,7 +296,7 @@ static int reader_take(ent_reader *rd, const want *w, trace *out, ff_error *err)
                             "line %lu: anim %u: \"%s\" lines where the %s's are expected", c->line,
                             w->clip, c->model, w->model);
     rd->have = 0;
-    if (w->clip < 256 && !strcmp(w->model, "body")) rd->given_at[w->clip] = c->line;
+    tf_lines_given(&rd->lines, w->clip, c->line);
     if (strcmp(c->file, w->file) != 0)
         return ff_error_set(err, FF_E_FORMAT, rd->path, -1,
                             "line %lu: anim %u: the %s's lines name file \"%s\", not %s", c->line,
@@ -375,17 +375,12 @@ static void reader_rest(ent_reader *rd, uint32_t nclips)
             int rc = tj_next_clip(rd->r, &rd->clip, &rd->t, &e);
             if (rc < 0) {
                 reader_fail(rd, &e);
-                rd->rest_failed = 1;
+                rd->lines.rest_failed = 1;
             }
             if (rc <= 0) return;
         }
         rd->have = 0;
-        const tj_clip *c = &rd->clip;
-        if (c->anim < nclips && !rd->late_at[c->anim]) rd->late_at[c->anim] = c->line;
-        if (c->anim >= nclips && !rd->extra_at) {
-            rd->extra_at = c->line;
-            rd->extra_anim = c->anim;
-        }
+        tf_lines_rest(&rd->lines, rd->clip.anim, rd->clip.line, nclips);
     }
 }
 
@@ -397,33 +392,7 @@ void ent_files_rest(ent_files *f, uint32_t nclips)
 
 static int reader_problem(const ent_reader *rd, uint32_t clip, uint32_t nclips, ff_error *e)
 {
-    if (!rd->r) return 0;
-    if (clip < 256 && rd->late_at[clip] && rd->given_at[clip]) {
-        ff_error_set(e, FF_E_FORMAT, rd->path, -1,
-                     "line %lu: anim %u given again (its lines from line %lu were compared; "
-                     "which is the decoder's?)",
-                     rd->late_at[clip], clip, rd->given_at[clip]);
-        return 1;
-    }
-    if (clip < 256 && rd->late_at[clip]) {
-        ff_error_set(e, FF_E_FORMAT, rd->path, -1,
-                     "line %lu: anim %u out of order (after a later anim: clips go in "
-                     "ascending order)",
-                     rd->late_at[clip], clip);
-        return 1;
-    }
-    if (clip + 1 != nclips) return 0;
-    if (rd->extra_at) {
-        ff_error_set(e, FF_E_FORMAT, rd->path, -1,
-                     "line %lu: anim %u, past the entity's last clip (it has %u: anim 0 to %u)",
-                     rd->extra_at, rd->extra_anim, nclips, nclips - 1);
-        return 1;
-    }
-    if (rd->rest_failed) {
-        *e = rd->err;
-        return 1;
-    }
-    return 0;
+    return rd->r && tf_lines_problem(&rd->lines, rd->path, &rd->err, "entity", clip, nclips, e);
 }
 
 int ent_files_problem(const ent_files *f, uint32_t clip, uint32_t nclips, ff_error *e)

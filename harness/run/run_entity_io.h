@@ -27,6 +27,7 @@
 #include "harness/core/strbuf.h"
 #include "harness/run/context.h"
 #include "harness/traces/trace_json.h"
+#include "harness/traces/tracefile.h"
 
 typedef struct ent_outcome {
     int faulted;
@@ -65,11 +66,7 @@ typedef struct ent_reader {
     tj_clip clip;
     trace t;
     int have;
-    /* Every line accounted for, as tracefile.h's trace_file does. */
-    unsigned long given_at[256], late_at[256]; /* line numbers; 0: none */
-    unsigned long extra_at;
-    unsigned extra_anim;
-    int rest_failed;
+    tf_lines lines; /* every line accounted for (harness/traces/tracefile.h) */
 } ent_reader;
 
 /* The trace files of one entity unit. */

@@ -145,7 +145,7 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
         }
         if (tf->clip.anim >= clip) break;
         /* An anim already passed (given again, or out of order): its clip was answered. */
-        if (!tf->late_at[tf->clip.anim]) tf->late_at[tf->clip.anim] = tf->clip.line;
+        tf_lines_late(&tf->lines, tf->clip.anim, tf->clip.line);
         tf->have = 0;
     }
     if (tf->clip.anim != clip) {
@@ -155,7 +155,7 @@ int tf_take(trace_file *tf, uint32_t clip, unsigned bones, trace *out, ff_error 
         return 1;
     }
     tf->have = 0;
-    if (clip < 256) tf->given_at[clip] = tf->clip.line;
+    tf_lines_given(&tf->lines, clip, tf->clip.line);
     if (tf->clip.bad) {
         *err = tf->clip.error;
         return -1;
@@ -180,7 +180,7 @@ void tf_rest(trace_file *tf, uint32_t nclips)
         if (!tf->have) {
             int rc = tj_next_clip(tf->r, &tf->clip, &tf->t, &tf->err);
             if (rc <= 0) {
-                tf->failed = tf->rest_failed = rc < 0;
+                tf->failed = tf->lines.rest_failed = rc < 0;
                 return;
             }
         }
@@ -192,44 +192,56 @@ void tf_rest(trace_file *tf, uint32_t nclips)
         if (why) {
             ff_error_set(&tf->err, FF_E_FORMAT, tf->path, -1,
                          "line %lu: a clip %s after the last clip", c->line, why);
-            tf->failed = tf->rest_failed = 1;
+            tf->failed = tf->lines.rest_failed = 1;
             return;
         }
-        if (c->anim < nclips && !tf->late_at[c->anim]) tf->late_at[c->anim] = c->line;
-        if (c->anim >= nclips && !tf->extra_at) {
-            tf->extra_at = c->line;
-            tf->extra_anim = c->anim;
-        }
+        tf_lines_rest(&tf->lines, c->anim, c->line, nclips);
     }
+}
+
+void tf_lines_rest(tf_lines *l, unsigned anim, unsigned long line, uint32_t nclips)
+{
+    if (anim < nclips) {
+        tf_lines_late(l, anim, line);
+    } else if (!l->extra_at) {
+        l->extra_at = line;
+        l->extra_anim = anim;
+    }
+}
+
+int tf_lines_problem(const tf_lines *l, const char *path, const ff_error *broken,
+                     const char *owner, uint32_t clip, uint32_t nclips, ff_error *e)
+{
+    if (clip < 256 && l->late_at[clip]) {
+        if (l->given_at[clip])
+            ff_error_set(e, FF_E_FORMAT, path, -1,
+                         "line %lu: anim %u given again (its lines from line %lu were compared; "
+                         "which is the decoder's?)",
+                         l->late_at[clip], clip, l->given_at[clip]);
+        else
+            ff_error_set(e, FF_E_FORMAT, path, -1,
+                         "line %lu: anim %u out of order (after a later anim: clips go in "
+                         "ascending order)",
+                         l->late_at[clip], clip);
+        return 1;
+    }
+    if (clip + 1 != nclips) return 0;
+    if (l->extra_at) {
+        ff_error_set(e, FF_E_FORMAT, path, -1,
+                     "line %lu: anim %u, past the %s's last clip (it has %u: anim 0 to %u)",
+                     l->extra_at, l->extra_anim, owner, nclips, nclips - 1);
+        return 1;
+    }
+    if (l->rest_failed) {
+        *e = *broken;
+        return 1;
+    }
+    return 0;
 }
 
 int tf_problem(const trace_file *tf, uint32_t clip, uint32_t nclips, ff_error *e)
 {
-    if (clip < 256 && tf->late_at[clip]) {
-        if (tf->given_at[clip])
-            ff_error_set(e, FF_E_FORMAT, tf->path, -1,
-                         "line %lu: anim %u given again (its lines from line %lu were compared; "
-                         "which is the decoder's?)",
-                         tf->late_at[clip], clip, tf->given_at[clip]);
-        else
-            ff_error_set(e, FF_E_FORMAT, tf->path, -1,
-                         "line %lu: anim %u out of order (after a later anim: clips go in "
-                         "ascending order)",
-                         tf->late_at[clip], clip);
-        return 1;
-    }
-    if (clip + 1 != nclips) return 0;
-    if (tf->extra_at) {
-        ff_error_set(e, FF_E_FORMAT, tf->path, -1,
-                     "line %lu: anim %u, past the model's last clip (it has %u: anim 0 to %u)",
-                     tf->extra_at, tf->extra_anim, nclips, nclips - 1);
-        return 1;
-    }
-    if (tf->rest_failed) {
-        *e = tf->err;
-        return 1;
-    }
-    return 0;
+    return tf_lines_problem(&tf->lines, tf->path, &tf->err, "model", clip, nclips, e);
 }
 
 void tf_close(trace_file *tf)

@@ -25,6 +25,41 @@
 #include "harness/traces/traceset.h"
 #include "ref/dat.h"
 
+/*
+ * Every line of a trace file accounted for, by whoever reads it clip by
+ * clip (trace_file here, the entity level's reader in harness/run/): where
+ * each anim's clip was taken, where lines of an anim came after its clip
+ * was answered (given again, or out of order), the first clip past the
+ * owner's last, and whether the file broke after the last clip taken.
+ */
+typedef struct tf_lines {
+    unsigned long given_at[256], late_at[256]; /* line numbers; 0: none */
+    unsigned long extra_at;
+    unsigned extra_anim;
+    int rest_failed;
+} tf_lines;
+
+/* Clip anim taken from line (its first: an entity's weapon lines come before its body's). */
+static inline void tf_lines_given(tf_lines *l, unsigned anim, unsigned long line)
+{
+    if (anim < 256 && !l->given_at[anim]) l->given_at[anim] = line;
+}
+/* Lines of anim met after its clip was answered. */
+static inline void tf_lines_late(tf_lines *l, unsigned anim, unsigned long line)
+{
+    if (anim < 256 && !l->late_at[anim]) l->late_at[anim] = line;
+}
+/* A clip found after the last one taken (owner of nclips clips). */
+void tf_lines_rest(tf_lines *l, unsigned anim, unsigned long line, uint32_t nclips);
+/*
+ * 1 with e when the lines make clip's answer untrustworthy: lines of its anim
+ * after it was answered; for the last clip (nclips - 1) also a clip past the
+ * owner's ("model", "entity") and, when rest_failed, broken (that error).
+ * path names the file. 0 when none.
+ */
+int tf_lines_problem(const tf_lines *l, const char *path, const ff_error *broken,
+                     const char *owner, uint32_t clip, uint32_t nclips, ff_error *e);
+
 typedef struct trace_file {
     tj_reader *r;
     char path[4700];
@@ -37,16 +72,7 @@ typedef struct trace_file {
     ff_error err;
     tj_clip clip;
     trace t;
-    /*
-     * Every line accounted for: where each anim's clip was taken, where
-     * lines of an anim came after its clip was answered (given again, or
-     * out of order), the first clip past the model's, and whether the
-     * file broke after the last clip taken (tf_rest).
-     */
-    unsigned long given_at[256], late_at[256]; /* line numbers; 0: none */
-    unsigned long extra_at;
-    unsigned extra_anim;
-    int rest_failed;
+    tf_lines lines; /* every line accounted for (tf_rest, tf_problem) */
 } trace_file;
 
 /*

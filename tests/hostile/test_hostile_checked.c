@@ -540,3 +540,38 @@ Test(checked, text_from_input_is_escaped_everywhere, .init = setup, .fini = clea
     }
     free(run_dir);
 }
+
+/* The entity level reads its files the same way: a clip's lines again are bad input. */
+Test(checked, an_entity_clip_given_again_is_bad_input, .init = setup, .fini = cleanup,
+     .timeout = 300)
+{
+    ts_out o;
+    char *eg = ts_path(scratch, "entity-golden"), *ec = ts_path(scratch, "entity-cand");
+    ts_cli(scratch, &o, "record -q --corpus '%s' --out '%s' --modes normal --levels entity", corpus,
+           eg);
+    cr_assert_eq(o.status, 0, "record: %s", o.err);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s'/*.entity.*.jsonl '%s'/ && ls '%s' | grep + | head -1",
+          ec, eg, ec, ec);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    char name[512];
+    snprintf(name, sizeof name, "%s", strtok(o.out, "\n"));
+    ts_out_free(&o);
+    char *path = ts_path(ec, name);
+    size_t old_line, new_line;
+    append_again(path, 1, 1, &old_line, &new_line);
+    ts_cli(scratch, &o,
+           "check --modes normal --levels entity --corpus '%s' --traces '%s' --against '%s' "
+           "--out '%s'",
+           corpus, eg, ec, rep);
+    cr_assert_eq(o.status, 2, "exit %d: %s%s", o.status, o.out, o.err);
+    char want[160];
+    snprintf(want, sizeof want, "line %zu: anim 1 given again (its lines from line %zu", new_line,
+             old_line);
+    cr_assert(strstr(o.err, want), "%s", o.err);
+    cr_assert(strstr(o.out, "1 bad input"), "%s", o.out);
+    ts_out_free(&o);
+    free(path);
+    free(eg);
+    free(ec);
+}
