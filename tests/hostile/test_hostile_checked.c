@@ -161,17 +161,23 @@ Test(checked, a_clip_given_again_after_the_last_is_bad_input, .init = setup, .fi
     free(path);
 }
 
+/* The candidate folder made by one of the examples' frames decoders (its path in the tree). */
+static void frames_candidate(const char *example)
+{
+    ts_out o;
+    char *ex = ts_source(example);
+    ts_sh(scratch, &o, "rm -f '%s'/*.jsonl && '%s' '%s' '%s' '%s'/*.dat", cand, ts_python(), ex,
+          cand, corpus);
+    cr_assert_eq(o.status, 0, "%s: %s", example, o.err);
+    ts_out_free(&o);
+    free(ex);
+}
+
 Test(checked, a_frames_clip_given_again_is_bad_input, .init = setup, .fini = cleanup,
      .timeout = 300)
 {
     /* A frames decoder that passes (examples/frames_no_scale.py), then one clip again. */
-    ts_out o;
-    char *ex = ts_source("examples/frames_no_scale.py");
-    ts_sh(scratch, &o, "rm -f '%s'/*.jsonl && '%s' '%s' '%s' '%s'/*.dat", cand, ts_python(), ex,
-          cand, corpus);
-    cr_assert_eq(o.status, 0, "%s", o.err);
-    ts_out_free(&o);
-    free(ex);
+    frames_candidate("examples/frames_no_scale.py");
     cJSON_Delete(check(0, NULL));
     char *path = ts_path(cand, FILE_ ".frames.jsonl");
     size_t n, first = 0;
@@ -494,13 +500,8 @@ Test(checked, text_from_input_is_escaped_everywhere, .init = setup, .fini = clea
 {
     /* A frames decoder's "error" sentence holding ESC, CSI (U+009B) and bytes FF FE, in the
      * last file with one (the first, c0m000's, gets a bad file name below). */
+    frames_candidate("examples/frames_give_up.py");
     ts_out o;
-    char *ex = ts_source("examples/frames_give_up.py");
-    ts_sh(scratch, &o, "rm -f '%s'/*.jsonl && '%s' '%s' '%s' '%s'/*.dat", cand, ts_python(), ex,
-          cand, corpus);
-    cr_assert_eq(o.status, 0, "%s", o.err);
-    ts_out_free(&o);
-    free(ex);
     ts_sh(scratch, &o,
           "cd '%s' && f=$(grep -l '\"error\"' *.frames.jsonl | tail -1) && "
           "sed -i '0,/\"error\":\"/s//\"error\":\"\\\\u001b[31m\\xc2\\x9b2J\\xff\\xfe /' \"$f\" && "
