@@ -322,6 +322,18 @@ static void held_free(ent_worker *ew)
     ew->nheld = 0;
 }
 
+/* The clips held grouped and offered to the plot. Returns 0, or -1 with err. */
+static int release_held(ent_worker *ew, ff_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < ew->nheld && rc == 0; i++) {
+        ent_held *h = &ew->held[i];
+        if (file_result(ew, h->idx, h->cand_ok, h->auth_ok, &h->rt, &h->at) < 0)
+            rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory grouping");
+    }
+    return rc;
+}
+
 /*
  * The unit's files read to their ends: clips they hold again, out of order
  * or past the entity's made bad input, then the clips held grouped and
@@ -338,13 +350,7 @@ static int account_lines(ent_worker *ew, const run_unit *u, ent_files *f, ff_err
             run_result_demote(ctx, &ctx->res->entity_results[u->first + c].r, &why, err) < 0)
             return -1;
     }
-    int rc = 0;
-    for (size_t i = 0; i < ew->nheld && rc == 0; i++) {
-        ent_held *h = &ew->held[i];
-        if (file_result(ew, h->idx, h->cand_ok, h->auth_ok, &h->rt, &h->at) < 0)
-            rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory grouping");
-    }
-    return rc;
+    return release_held(ew, err);
 }
 
 /* Records clip idx's verdict from both sides. Returns 0, or -1 with err. */
@@ -493,7 +499,9 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
         if (classify(ew, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, err) < 0) rc = -1;
         if (cfg->progress) atomic_fetch_add(&cfg->progress->clips_done, 1);
     }
-    if (rc == 0 && c == en->clips && ew->hold) rc = account_lines(ew, u, &io.files, err);
+    /* A unit cut short (the run cancelled) groups what it compared, its files unread on. */
+    if (rc == 0 && ew->hold)
+        rc = c == en->clips ? account_lines(ew, u, &io.files, err) : release_held(ew, err);
     held_free(ew);
     ew->hold = 0;
     if (rc == 0 && !run_cancelled(ctx)) probe_queue(ew, u, emulated, &io);

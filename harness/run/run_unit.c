@@ -416,7 +416,9 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
-    if (rc == 0 && c == d->clips && w->hold) rc = account_lines(w, u, d, &io, err);
+    /* A unit cut short (the run cancelled) groups what it compared, its files unread on. */
+    if (rc == 0 && w->hold) rc = c == d->clips ? account_lines(w, u, d, &io, err)
+                                               : run_clip_release(w, err);
     run_clip_held_free(w);
     w->hold = 0;
     strbuf blob = unit_blob(w, &io);
