@@ -214,7 +214,9 @@ Test(identify, an_unknown_build_with_other_sizes_runs_with_them_stated, .init = 
     cr_assert(strstr(o.err, "unknown build of standin (fingerprints hold; 1 routine differs in "
                             "size)"),
               "%s", o.err);
-    cr_assert_eq(ts_count(o.err, "warning:"), 1u, "one warning: %s", o.err);
+    /* One warning about the build (an engine's own warning, Unicorn 2.0.1's, may come too). */
+    cr_assert_eq(ts_count(o.err, "unknown build"), 1u, "one warning: %s", o.err);
+    cr_assert_eq(ts_count(o.err, "this build"), 0u, "no second warning on the build: %s", o.err);
     ts_out_free(&o);
     cJSON *r = ts_report(reports);
     const cJSON *w = cJSON_GetObjectItem(
