@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails on any #include that points against ff8diff's include order.
 
-The order (README.md, "Layout"): between top folders
+The order (docs/design.md, "Layout"): between top folders
     common <- ref <- {corpus, emu} <- harness
 inside emu/
     image <- profiles <- engine;  image <- tools;  standin alone

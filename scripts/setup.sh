@@ -13,22 +13,38 @@
 # checks the signatures) and unpacked with dpkg-deb; the system's apt
 # sources and installed packages are not touched. Without network access the
 # build falls back to the system's Unicorn, and this script says so.
+#
+# `setup.sh --demo` installs only what building and running ff8diff and the
+# stand-in engine need (scripts/demo.sh); plain `setup.sh` adds what the
+# tests need: Criterion, clang, python3, chromium, valgrind, and the npm
+# packages of the browser tests (scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+demo_only=0
+case "${1:-}" in
+  --demo) demo_only=1 ;;
+  "") ;;
+  *) echo "usage: scripts/setup.sh [--demo]" >&2; exit 2 ;;
+esac
 
 packages=(
   cmake make gcc pkg-config            # build
   libunicorn-dev libcapstone-dev       # emulation (the system's, fallback), disassembly
-  libcriterion-dev                     # tests
   libcjson-dev libyajl-dev liblz4-dev libssl-dev   # JSON tree, JSON streaming, LZ4, SHA-256
   gcc-mingw-w64-i686                   # the stand-in engine (PE32)
-  clang libclang-rt-14-dev             # fuzzers
-  python3 python3-jsonschema           # report schema checks, examples
-  chromium                             # the HTML report test (headless)
-  valgrind                             # memcheck of a run
   debian-archive-keyring               # fetching the fast Unicorn (below)
   libassimp-dev                        # check-gltf reads viewers' glTF files
 )
+if [ "$demo_only" = 0 ]; then
+  packages+=(
+    libcriterion-dev                   # tests
+    clang libclang-rt-14-dev           # fuzzers, the clang build
+    python3 python3-jsonschema         # report schema checks, examples
+    chromium                           # the HTML report test (headless)
+    valgrind                           # memcheck of a run
+  )
+fi
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -61,5 +77,5 @@ else
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-npm_install
+[ "$demo_only" = 1 ] || npm_install
 scripts/fetch_unicorn.sh

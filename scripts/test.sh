@@ -1,26 +1,24 @@
 #!/usr/bin/env bash
 # Builds ff8diff and passes the test suite (Criterion suites through CTest).
+# Reuses scripts/demo.sh's build folder and flags (scripts/build_opts.sh), so
+# after the demo only the suites and what the demo did not need are compiled.
 # With FF_SANITIZE=1 in the environment, builds into build-asan with
-# -fsanitize=address,undefined; leaks fail the run. Warnings are errors here
-# (FF_WERROR=ON), as in CI. With FF_SYSTEM_UNICORN=1, builds against the
-# system's Unicorn (Debian 12: 2.0.1) instead of the project-local 2.1.1, into
-# a build folder of its own (build-sysuc, or build-asan-sysuc).
+# -fsanitize=address,undefined; leaks fail the run. FF_WERROR=1 makes warnings
+# errors (CI sets it). FF_SYSTEM_UNICORN=1 builds against the system's Unicorn
+# (Debian 12: 2.0.1) instead of the project-local 2.1.1, FF_CC=clang with
+# clang, each into a build folder of its own. Extra arguments go to ctest
+# (e.g. -R test_cli_run, or -L emu for the suites that drive an engine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-dir=build
-opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFF_WERROR=ON)
+source scripts/build_opts.sh
 if [ "${FF_SANITIZE:-0}" = 1 ]; then
-  dir=build-asan
-  opts=(-DCMAKE_BUILD_TYPE=Debug -DFF_SANITIZE=ON -DFF_WERROR=ON)
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
   export LSAN_OPTIONS="exitcode=23:${LSAN_OPTIONS:-}"
 fi
-if [ "${FF_SYSTEM_UNICORN:-0}" = 1 ]; then
-  dir=$dir-sysuc
-  opts+=(-DFF_SYSTEM_UNICORN=ON)
-fi
-cmake -S . -B "$dir" "${opts[@]}" >/dev/null
-cmake --build "$dir" -j"$(nproc)"
-ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
+cmake -S . -B "$ff_build_dir" "${ff_cmake_opts[@]}" -DFF_TESTS=ON >/dev/null
+cmake --build "$ff_build_dir" -j"$(nproc)"
+# Each suite declares the processes it keeps busy (CTest's PROCESSORS): -j
+# at the number of cores never runs more at once.
+ctest --test-dir "$ff_build_dir" --output-on-failure -j"$(nproc)" "$@"

@@ -103,6 +103,8 @@ void cli_engine_print_version(void);
 int cli_engine_parse(const char *name);
 /* The environment variable that sets the default of --engine. */
 #define CLI_ENGINE_ENV "FF8DIFF_ENGINE"
+/* The default of --jobs where the option is not given (session_options.c). */
+#define CLI_JOBS_ENV "FF8DIFF_JOBS"
 /*
  * The engine --engine name asks for, into *out; name NULL: the value of
  * $FF8DIFF_ENGINE, and Unicorn when that is unset or empty (a value that is

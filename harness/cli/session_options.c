@@ -152,6 +152,24 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
     }
 }
 
+/*
+ * FF8DIFF_JOBS: the default of --jobs (the option wins), for whoever runs
+ * ff8diff beside other work (the test suite gives each suite's runs the
+ * cores CTest counts for it). Returns 0, or -1 after saying what is wrong.
+ */
+static int jobs_from_env(const cli_session *s, run_config *cfg)
+{
+    const char *env = getenv(CLI_JOBS_ENV);
+    unsigned long v;
+    if (cfg->jobs || !env || !*env) return 0;
+    if (cli_parse_uint(env, 1, 256, &v) < 0) {
+        cli_fail("%s: %s='%s' is not a number of jobs (1..256)", s->command, CLI_JOBS_ENV, env);
+        return -1;
+    }
+    cfg->jobs = (unsigned)v;
+    return 0;
+}
+
 int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
                     const struct option *opts)
 {
@@ -162,7 +180,7 @@ int cli_next_option(cli_session *s, run_config *cfg, int argc, char **argv,
         if (rc == 0) continue;
         return rc == 1 ? c : CLI_OPT_FAILED;
     }
-    return -1;
+    return jobs_from_env(s, cfg) < 0 ? CLI_OPT_FAILED : -1;
 }
 
 int cli_no_operands(const cli_session *s, int argc, char **argv)

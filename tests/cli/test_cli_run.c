@@ -302,6 +302,36 @@ Test(run_cli, ff8diff_engine_sets_the_default_of_engine, .init = setup, .fini = 
 }
 
 /*
+ * FF8DIFF_JOBS sets the default of --jobs (the suite gives every run 1): the
+ * run takes that many workers, the option wins over it, and a value that is
+ * no number of jobs is a usage error naming the variable.
+ */
+Test(run_cli, ff8diff_jobs_sets_the_default_of_jobs, .init = setup, .fini = cleanup)
+{
+    const char *common = "run -q --no-cache --no-coverage --engine unicorn --modes normal";
+    ts_out o;
+    ts_sh(scratch, &o, "FF8DIFF_JOBS=many '%s' %s", ts_ff8diff(), common);
+    cr_assert_eq(o.status, 2, "%s%s", o.out, o.err);
+    cr_assert(strstr(o.err, "FF8DIFF_JOBS='many' is not a number of jobs (1..256)"), "%s", o.err);
+    ts_out_free(&o);
+    const char *runs[][2] = {{"FF8DIFF_JOBS=2", ""}, {"FF8DIFF_JOBS=2", "--jobs 1"},
+                             {"FF8DIFF_JOBS=1", ""}};
+    const double want[] = {2, 1, 1};
+    for (int i = 0; i < 3; i++) {
+        char *out = ts_path(scratch, i == 0 ? "j0" : i == 1 ? "j1" : "j2");
+        ts_sh(scratch, &o, "%s '%s' %s %s --out '%s'", runs[i][0], ts_ff8diff(), common,
+              runs[i][1], out);
+        cr_assert_eq(o.status, 0, "%s %s: %s%s", runs[i][0], runs[i][1], o.out, o.err);
+        ts_out_free(&o);
+        cJSON *r = ts_report(out);
+        cr_assert_eq(ts_num(r, "run.jobs"), want[i], "%s %s: %g jobs", runs[i][0], runs[i][1],
+                     ts_num(r, "run.jobs"));
+        cJSON_Delete(r);
+        free(out);
+    }
+}
+
+/*
  * At the pose level BuildBoneMatrices runs after every decoding call: its coverage counts
  * those calls (at the frame level it is a plain return and counts nothing).
  */

@@ -39,7 +39,11 @@
     "--disable-component-update --disable-sync --no-first-run --hide-scrollbars "                  \
     "--virtual-time-budget=30000"
 
-/* Starts the file server on 127.0.0.1 for www; returns its port, *pid its process. */
+/*
+ * Starts the file server on 127.0.0.1 for www and waits until it accepts a
+ * connection (at most 60 s: a state, not a fixed sleep); returns its port,
+ * *pid its process.
+ */
 static int serve(const char *scratch, const char *www, long *pid)
 {
     for (int attempt = 0; attempt < 5; attempt++) {
@@ -47,8 +51,13 @@ static int serve(const char *scratch, const char *www, long *pid)
         ts_out o;
         ts_sh(scratch, &o,
               "true; { python3 -m http.server %d --bind 127.0.0.1 --directory %s >%s/http.log 2>&1 & "
-              "echo $!; sleep 1; python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", "
-              "%d), 2)' && echo up; }",
+              "echo $!; python3 -c 'import socket, time\n"
+              "end = time.monotonic() + 60\n"
+              "while True:\n"
+              "    try: socket.create_connection((\"127.0.0.1\", %d), 2).close(); break\n"
+              "    except OSError:\n"
+              "        if time.monotonic() > end: raise\n"
+              "        time.sleep(0.05)' 2>/dev/null && echo up; }",
               port, www, scratch, port);
         *pid = strtol(o.out, NULL, 10);
         int up = strstr(o.out, "up") != NULL;
