@@ -85,6 +85,9 @@ static int next_record(const uint8_t *raw, size_t len, size_t *pos, uint32_t cli
                          "no record of clip %u next", clip);
         return 0;
     }
+    if (v.digested) /* the entity level keeps its rows whole */
+        return ff_error_set(err, FF_E_FORMAT, "entity outcomes", (int64_t)*pos,
+                            "clip %u is kept as a digest, not as rows", clip) == 0;
     *faulted = v.faulted;
     if (v.faulted) *fault = v.fault;
     return 1;
