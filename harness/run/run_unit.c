@@ -83,8 +83,8 @@ static const trace *reference_of(worker *w, const run_unit *u, ref_anim *a, uint
  * cannot emulate one clip of a unit read from the cache: every digest of the
  * entry is checked against the reference before the unit starts, and one
  * that fails makes the whole entry a miss (the unit emulated and stored
- * again). Returns 1 when every digest holds, 0 when one does not (why says
- * which), -1 with why when memory runs out.
+ * again). Returns 1 when every digest holds, 0 when one does not or a
+ * record is damaged (why says which), -1 with why when memory runs out.
  */
 static int digests_hold(worker *w, const run_unit *u, ref_anim *a, unit_io *io, ff_error *why)
 {
@@ -92,7 +92,7 @@ static int digests_hold(worker *w, const run_unit *u, ref_anim *a, unit_io *io, 
     uint32_t clip;
     for (;;) {
         int rc = outcome_next(io->raw, io->raw_len, &pos, &clip, &w->oo, u->key.hex, why);
-        if (rc <= 0) return rc == 0 ? 1 : 0; /* a damaged record is found again in order */
+        if (rc <= 0) return rc == 0 ? 1 : 0; /* a damaged record: a miss, why says so */
         if (!w->oo.digested) continue;
         const trace *ref = reference_of(w, u, a, clip, NULL);
         int ok = ref ? outcome_resolve(&w->oo, ref, why) : 0;
