@@ -24,7 +24,8 @@ static void help(FILE *out)
           "The results cache keeps the original's side of every (executable, profile, file,\n"
           "mode, level) that `ff8diff run` or `record` emulated, so that the next run with\n"
           "the same executable and corpus compares without emulating. `stats` says how many\n"
-          "entries it holds and how big it is, and how big the generated synthetic corpora\n"
+          "entries it holds and how big it is, per level (frame, pose, entity, and entries\n"
+          "of an older format, never read again), and how big the generated synthetic corpora\n"
           "are; `clear` removes every results entry (the synthetic corpora stay: they are\n"
           "regenerated when missing, so deleting DIR/corpus is safe too).\n\n"
           "  --cache-dir DIR   cache root (default $FF8DIFF_CACHE_DIR, $XDG_CACHE_HOME/ff8diff\n"
@@ -93,6 +94,12 @@ static int stats(cache *c, const char *root, const char *results, int json)
         cJSON_AddNumberToObject(r, "entries", (double)st.entries);
         cJSON_AddNumberToObject(r, "bytes", (double)st.bytes);
         cJSON_AddNumberToObject(r, "default_limit", (double)CACHE_DEFAULT_LIMIT);
+        cJSON *lv = cJSON_AddObjectToObject(r, "levels");
+        for (int l = 0; l < CACHE_LEVEL__COUNT; l++) {
+            cJSON *one = cJSON_AddObjectToObject(lv, cache_level_name((cache_level)l));
+            cJSON_AddNumberToObject(one, "entries", (double)st.level_entries[l]);
+            cJSON_AddNumberToObject(one, "bytes", (double)st.level_bytes[l]);
+        }
         cJSON *k = cJSON_AddObjectToObject(o, "corpus");
         cJSON_AddStringToObject(k, "path", corpus);
         cJSON_AddNumberToObject(k, "files", (double)cfiles);
@@ -111,6 +118,14 @@ static int stats(cache *c, const char *root, const char *results, int json)
     printf("results:   %llu entries, %.1f MiB in %s (limit per run: --cache-limit, "
            "default %.0f MiB)\n",
            (unsigned long long)st.entries, mib(st.bytes), results, mib(CACHE_DEFAULT_LIMIT));
+    for (int l = 0; l < CACHE_LEVEL__COUNT; l++) {
+        if (!st.level_entries[l]) continue;
+        printf("  %-7s %llu entries, %.1f MiB%s\n", cache_level_name((cache_level)l),
+               (unsigned long long)st.level_entries[l], mib(st.level_bytes[l]),
+               l == CACHE_LEVEL_OLD ? " (another payload format: never read, gone when evicted "
+                                      "or cleared)"
+                                    : "");
+    }
     printf("synthetic corpora: %llu files, %.1f MiB in %s\n", (unsigned long long)cfiles,
            mib(cbytes), corpus);
     return CLI_EXIT_OK;

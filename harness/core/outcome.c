@@ -2,16 +2,26 @@
  * harness/core/outcome.c: outcomes of the original's side and their blob form.
  *
  * Raw blob: "FF8DOUT1" u32 format, u64 field table hash, then records:
- *   u32 clip, u8 faulted, 3 zero bytes, u64 extent, u32 bones, u32 ticks,
- *   u64 fields[2] (the field_set the trace carries), then ticks rows of the
- *   trace's layout (int32 slots), then emu_fault when faulted
+ *   u32 clip, u8 faulted, u8 kind, 2 zero bytes, u64 extent, u32 bones,
+ *   u32 ticks, u64 fields[2] (the field_set the trace carries), then by kind
+ *     ROWS:   ticks rows of the trace's layout (int32 slots)
+ *     DELTA:  the same slots, each as its difference from the same slot
+ *             of the tick before (the first tick's from 0, mod 2^32),
+ *             zigzag-coded (0, -1, 1, -2 .. as 0, 1, 2, 3 ..), stored as
+ *             four planes: every slot's low byte, then every slot's
+ *             second byte, ... (small differences leave runs of zeros)
+ *     DIGEST: the 32-byte outcome_digest of those rows (never faulted)
+ *   then emu_fault when faulted
  * all in host order (the cache lives on the machine that wrote it). The
  * head is 20 bytes, a record's head 40 and emu_fault a multiple of 4, so
  * in a blob that starts 4-aligned every record's rows are too, and a
- * reader may lend them to a trace instead of copying (outcome_next_lent).
+ * reader may lend ROWS to a trace instead of copying (outcome_next_lent).
+ * The in-memory forms (dedup, the engine process's answers) are ROWS; the
+ * cache's are DIGEST where the reference gave the same rows, else DELTA.
  */
 #include "harness/core/outcome.h"
 
+#include "common/sha256.h"
 #include "ref/dat.h"
 
 #include <lz4frame.h>
@@ -21,6 +31,24 @@
 static const char magic[8] = {'F', 'F', '8', 'D', 'O', 'U', 'T', '1'};
 /* magic, u32 format, u64 hash of the field table the records' field sets index */
 #define HEAD (sizeof magic + sizeof(uint32_t) + sizeof(uint64_t))
+
+/* How a record holds its rows (the byte after faulted). */
+enum { REC_ROWS = 0, REC_DELTA = 1, REC_DIGEST = 2 };
+
+static const char digest_tag[] = "ff8diff-outcome-rows-1";
+
+/* v's difference from prev (mod 2^32), small ones of either sign to small codes. */
+static uint32_t zigzag(int32_t v, int32_t prev)
+{
+    uint32_t d = (uint32_t)v - (uint32_t)prev;
+    return (d << 1) ^ (0u - (d >> 31));
+}
+
+static int32_t unzigzag(uint32_t z, int32_t prev)
+{
+    uint32_t d = (z >> 1) ^ (0u - (z & 1u));
+    return (int32_t)((uint32_t)prev + d);
+}
 
 void outcome_init(orig_outcome *o)
 {
@@ -37,12 +65,16 @@ void outcome_free(orig_outcome *o)
 int outcome_copy(orig_outcome *dst, const orig_outcome *src, ff_error *err)
 {
     dst->faulted = src->faulted;
+    dst->digested = src->digested;
+    dst->digest_ticks = src->digest_ticks;
+    memcpy(dst->digest, src->digest, sizeof dst->digest);
     if (src->faulted) dst->fault = src->fault;
     dst->extent = src->extent;
     return trace_copy(&dst->t, &src->t, err);
 }
 
-void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o)
+/* The blob's head when raw is empty, then a record's head of the given kind. */
+static void append_head(strbuf *raw, uint32_t clip, const orig_outcome *o, int kind, uint32_t ticks)
 {
     if (raw->len == 0) {
         uint32_t fmt = OUTCOME_FORMAT;
@@ -51,16 +83,88 @@ void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o)
         sb_add(raw, (const char *)&fmt, sizeof fmt);
         sb_add(raw, (const char *)&table, sizeof table);
     }
-    uint8_t faulted[4] = {(uint8_t)(o->faulted != 0), 0, 0, 0};
-    uint32_t bones = o->t.lay.bones, ticks = (uint32_t)o->t.n;
+    uint8_t faulted[4] = {(uint8_t)(o->faulted != 0), (uint8_t)kind, 0, 0};
+    uint32_t bones = o->t.lay.bones;
     sb_add(raw, (const char *)&clip, sizeof clip);
     sb_add(raw, (const char *)faulted, sizeof faulted);
     sb_add(raw, (const char *)&o->extent, sizeof o->extent);
     sb_add(raw, (const char *)&bones, sizeof bones);
     sb_add(raw, (const char *)&ticks, sizeof ticks);
     sb_add(raw, (const char *)o->t.lay.have.w, sizeof o->t.lay.have.w);
+}
+
+void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o)
+{
+    uint32_t ticks = (uint32_t)o->t.n;
+    append_head(raw, clip, o, REC_ROWS, ticks);
     if (ticks) sb_add(raw, (const char *)o->t.v, (size_t)ticks * o->t.lay.width * sizeof(int32_t));
-    if (faulted[0]) sb_add(raw, (const char *)&o->fault, sizeof o->fault);
+    if (o->faulted) sb_add(raw, (const char *)&o->fault, sizeof o->fault);
+}
+
+int outcome_digest(const trace *t, uint8_t out[32], ff_error *err)
+{
+    if (t->sparse)
+        return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "a sparse trace has no digest");
+    uint32_t head[2] = {t->lay.bones, (uint32_t)t->n};
+    sha256_part parts[4] = {{digest_tag, sizeof digest_tag},
+                            {head, sizeof head},
+                            {t->lay.have.w, sizeof t->lay.have.w},
+                            {t->v, t->n * t->lay.width * sizeof(int32_t)}};
+    return sha256_parts(parts, t->n ? 4 : 3, out, err);
+}
+
+/* Same layout and the same rows, no tick limited. */
+static int same_rows(const trace *a, const trace *b)
+{
+    return !a->sparse && !b->sparse && a->lay.bones == b->lay.bones && a->n == b->n &&
+           memcmp(a->lay.have.w, b->lay.have.w, sizeof a->lay.have.w) == 0 &&
+           (a->n == 0 || memcmp(a->v, b->v, a->n * a->lay.width * sizeof(int32_t)) == 0);
+}
+
+void outcome_append_cached(strbuf *raw, uint32_t clip, const orig_outcome *o, const trace *ref)
+{
+    uint8_t d[SHA256_BYTES];
+    ff_error e;
+    if (o->digested) {
+        append_head(raw, clip, o, REC_DIGEST, o->digest_ticks);
+        sb_add(raw, (const char *)o->digest, sizeof o->digest);
+        return;
+    }
+    if (ref && !o->faulted && same_rows(&o->t, ref) && outcome_digest(&o->t, d, &e) == 0) {
+        append_head(raw, clip, o, REC_DIGEST, (uint32_t)o->t.n);
+        sb_add(raw, (const char *)d, sizeof d);
+        return;
+    }
+    uint32_t ticks = (uint32_t)o->t.n;
+    size_t cnt = (size_t)ticks * o->t.lay.width;
+    uint8_t *planes = cnt ? malloc(cnt * sizeof(uint32_t)) : NULL;
+    if (cnt && !planes) { /* no room to transform: the rows as they are */
+        outcome_append(raw, clip, o);
+        return;
+    }
+    append_head(raw, clip, o, REC_DELTA, ticks);
+    for (size_t i = 0; i < cnt; i++) {
+        uint32_t z = zigzag(o->t.v[i], i < o->t.lay.width ? 0 : o->t.v[i - o->t.lay.width]);
+        for (int p = 0; p < 4; p++)
+            planes[(size_t)p * cnt + i] = (uint8_t)(z >> (8 * p));
+    }
+    if (cnt) sb_add(raw, (const char *)planes, cnt * sizeof(uint32_t));
+    free(planes);
+    if (o->faulted) sb_add(raw, (const char *)&o->fault, sizeof o->fault);
+}
+
+int outcome_resolve(orig_outcome *o, const trace *ref, ff_error *err)
+{
+    uint8_t d[SHA256_BYTES];
+    ff_error e;
+    if (!o->digested) return 1;
+    if (ref->sparse || ref->n != o->digest_ticks || ref->lay.bones != o->t.lay.bones ||
+        memcmp(ref->lay.have.w, o->t.lay.have.w, sizeof ref->lay.have.w) != 0 ||
+        outcome_digest(ref, d, &e) < 0 || memcmp(d, o->digest, sizeof d) != 0)
+        return 0;
+    if (trace_copy(&o->t, ref, err) < 0) return -1;
+    o->digested = 0;
+    return 1;
 }
 
 static int take(const uint8_t *raw, size_t len, size_t *pos, void *dst, size_t n)
@@ -88,14 +192,31 @@ static int next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, ori
         take(raw, len, pos, &ticks, sizeof ticks) < 0 ||
         take(raw, len, pos, have.w, sizeof have.w) < 0 || bones > DAT_MAX_BONES || ticks > 4096)
         return ff_error_set(err, FF_E_FORMAT, name, (int64_t)at, "damaged outcome record");
+    int kind = faulted[1];
+    if (kind > REC_DIGEST || (kind == REC_DIGEST && faulted[0]))
+        return ff_error_set(err, FF_E_FORMAT, name, (int64_t)at, "damaged outcome record");
     trace_clear(&o->t, &have, bones);
-    size_t bytes = (size_t)ticks * o->t.lay.width * sizeof(int32_t);
+    o->digested = kind == REC_DIGEST;
+    o->digest_ticks = o->digested ? ticks : 0;
+    size_t bytes =
+        o->digested ? sizeof o->digest : (size_t)ticks * o->t.lay.width * sizeof(int32_t);
     if (bytes > len - *pos)
         return ff_error_set(err, FF_E_FORMAT, name, (int64_t)*pos, "truncated outcome");
-    if (lend && ((uintptr_t)(raw + *pos) & (sizeof(int32_t) - 1)) == 0)
+    if (o->digested)
+        memcpy(o->digest, raw + *pos, sizeof o->digest);
+    else if (lend && kind == REC_ROWS && ((uintptr_t)(raw + *pos) & (sizeof(int32_t) - 1)) == 0)
         trace_lend(&o->t, (const int32_t *)(const void *)(raw + *pos), ticks);
     else if (trace_push_rows(&o->t, raw + *pos, ticks, err) < 0)
         return -1;
+    if (kind == REC_DELTA) {
+        const uint8_t *planes = raw + *pos;
+        size_t cnt = (size_t)ticks * o->t.lay.width;
+        for (size_t i = 0; i < cnt; i++) {
+            uint32_t z = (uint32_t)planes[i] | (uint32_t)planes[cnt + i] << 8 |
+                         (uint32_t)planes[2 * cnt + i] << 16 | (uint32_t)planes[3 * cnt + i] << 24;
+            o->t.v[i] = unzigzag(z, i < o->t.lay.width ? 0 : o->t.v[i - o->t.lay.width]);
+        }
+    }
     *pos += bytes;
     o->faulted = faulted[0] != 0;
     if (o->faulted && take(raw, len, pos, &o->fault, sizeof o->fault) < 0)

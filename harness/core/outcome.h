@@ -17,31 +17,64 @@
 #include "common/error.h"
 
 /* Bump when the blob layout or emu_fault changes: part of every cache key. */
-#define OUTCOME_FORMAT 3
+#define OUTCOME_FORMAT 4
 
 typedef struct orig_outcome {
     int faulted;
     emu_fault fault; /* when faulted */
     trace t;         /* the calls made (before the fault, if any) */
     uint64_t extent; /* one past the furthest file byte its cursor reached */
+    /*
+     * Read from a digest record (outcome_append_cached): t holds the layout
+     * and no rows; its rows are those whose outcome_digest is digest, over
+     * digest_ticks ticks. Resolved by outcome_resolve, never compared as is.
+     */
+    int digested;
+    uint32_t digest_ticks;
+    uint8_t digest[32];
 } orig_outcome;
 
 void outcome_init(orig_outcome *o);
 void outcome_free(orig_outcome *o);
 int outcome_copy(orig_outcome *dst, const orig_outcome *src, ff_error *err);
 
-/* Appends (clip, o) to a raw blob under construction. */
+/* Appends (clip, o) to a raw blob under construction, its rows as they are. */
 void outcome_append(strbuf *raw, uint32_t clip, const orig_outcome *o);
 /*
+ * Appends (clip, o) in the cache's form. When ref (the reference's trace of
+ * the same clip, may be NULL) holds exactly o's rows and o did not fault,
+ * or o is itself digested, the record is a digest: the SHA-256 of the rows
+ * in outcome_digest's form, not the rows. Otherwise the rows are kept whole,
+ * each slot stored as its difference from the tick before, in byte planes
+ * (the matrices change little from one tick to the next: the planes of
+ * high bytes are runs LZ4 packs). Where memory runs out for that, the rows
+ * go as they are (outcome_append).
+ */
+void outcome_append_cached(strbuf *raw, uint32_t clip, const orig_outcome *o, const trace *ref);
+/*
+ * The digest of a trace's rows in canonical form: SHA-256 of a tag, the
+ * bone count, the tick count, the field set and the rows (int32 slots in
+ * host order). Returns 0, or -1 with err (a sparse trace has no digest).
+ */
+int outcome_digest(const trace *t, uint8_t out[32], ff_error *err);
+/*
+ * A digested outcome o made whole from ref: 1 when ref's digest is o's
+ * (ref's rows are then copied into o->t: they are the original's), 0 when
+ * it is not (o unchanged but for its rows: the original's side must be
+ * emulated again), -1 with err when memory runs out.
+ */
+int outcome_resolve(orig_outcome *o, const trace *ref, ff_error *err);
+/*
  * Reads the record at *pos of a raw blob into (clip, o) and advances *pos.
+ * A digest record sets o->digested (o->t then holds no rows).
  * Returns 1, 0 at the end, -1 on a malformed blob (err names name).
  */
 int outcome_next(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip,
                  orig_outcome *o, const char *name, ff_error *err);
 /*
  * As outcome_next, but the record's rows are lent to o->t (trace_lend) when
- * they lie 4-aligned (in a blob that starts so): o is then valid while raw
- * is, until o->t's next change.
+ * they lie 4-aligned (in a blob that starts so) and are stored as they are
+ * (outcome_append): o is then valid while raw is, until o->t's next change.
  */
 int outcome_next_lent(const uint8_t *raw, size_t len, size_t *pos, uint32_t *clip, orig_outcome *o,
                       const char *name, ff_error *err);

@@ -367,13 +367,76 @@ int cache_put(cache *c, const cache_key *k, const uint8_t *data, size_t len, ff_
     return added < 0 ? ff_error_set(err, FF_E_NOMEM, c->dir, -1, "out of memory") : 0;
 }
 
+const char *cache_level_name(cache_level l)
+{
+    static const char *const names[] = {
+#define CACHE_LEVEL_NAME(id, name) name,
+        CACHE_LEVELS(CACHE_LEVEL_NAME)
+#undef CACHE_LEVEL_NAME
+    };
+    return (unsigned)l < CACHE_LEVEL__COUNT ? names[l] : "?";
+}
+
+/* The value of "|name=" in a key's text (up to the next '|'), or NULL. */
+static const char *key_field(const char *text, size_t len, const char *name, size_t *n)
+{
+    size_t nl = strlen(name);
+    for (size_t i = 0; i + nl + 2 <= len; i++) {
+        if (text[i] != '|' || memcmp(text + i + 1, name, nl) != 0 || text[i + 1 + nl] != '=')
+            continue;
+        const char *v = text + i + nl + 2, *end = memchr(v, '|', len - (size_t)(v - text));
+        *n = end ? (size_t)(end - v) : len - (size_t)(v - text);
+        return v;
+    }
+    return NULL;
+}
+
+cache_level cache_key_level(const char *text, size_t len)
+{
+    char want[32];
+    size_t n = 0, pn = 0;
+    int wn = snprintf(want, sizeof want, "outcome-%d", OUTCOME_FORMAT);
+    const char *payload = key_field(text, len, "payload", &pn);
+    const char *level = key_field(text, len, "level", &n);
+    if (!payload || !level || pn != (size_t)wn || memcmp(payload, want, pn) != 0)
+        return CACHE_LEVEL_OLD;
+    if (n >= 6 && memcmp(level, "entity", 6) == 0) return CACHE_LEVEL_ENTITY;
+    for (size_t i = 0; i + 4 <= n; i++)
+        if (memcmp(level + i, "pose", 4) == 0) return CACHE_LEVEL_POSE;
+    return CACHE_LEVEL_FRAME;
+}
+
+/* An entry's level from its head and key text, read without the rest. */
+static int level_one(cache *c, int subfd, const char *name, const struct stat *st, void *arg)
+{
+    (void)c;
+    cache_stats *cs = arg;
+    if (!S_ISREG(st->st_mode) || !is_entry_name(name)) return 0;
+    cache_level l = CACHE_LEVEL_OLD;
+    uint8_t head[ENV_HEAD + CACHE_KEY_TEXT];
+    int fd = openat(subfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
+    if (fd >= 0) close(fd);
+    if (got >= (ssize_t)ENV_HEAD && memcmp(head, ENV_MAGIC, 8) == 0 &&
+        le_u32(head + 8) == ENV_VERSION) {
+        uint32_t klen = le_u32(head + 12);
+        if (klen <= (size_t)got - ENV_HEAD)
+            l = cache_key_level((const char *)head + ENV_HEAD, klen);
+    }
+    cs->level_entries[l]++;
+    cs->level_bytes[l] += (uint64_t)st->st_size;
+    return 0;
+}
+
 int cache_stat(cache *c, cache_stats *st, ff_error *err)
 {
+    memset(st, 0, sizeof *st);
     pthread_mutex_lock(&c->lock);
     int rc = scan(c, err);
     st->entries = c->n;
     st->bytes = c->bytes;
     st->limit = c->limit;
+    if (rc == 0) rc = visit(c, level_one, st, err);
     pthread_mutex_unlock(&c->lock);
     return rc;
 }

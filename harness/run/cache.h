@@ -89,13 +89,32 @@ int cache_get(cache *c, const cache_key *k, uint8_t **data, size_t *len, ff_erro
  */
 int cache_put(cache *c, const cache_key *k, const uint8_t *data, size_t len, ff_error *err);
 
+/*
+ * The level an entry's key names (its "level=" field): frame (with or
+ * without matrices), pose (frame+pose-base1), entity; OLD: a payload format
+ * other than this build's OUTCOME_FORMAT, or a head that cannot be read:
+ * never served, gone when evicted or cleared.
+ */
+#define CACHE_LEVELS(X) X(FRAME, "frame") X(POSE, "pose") X(ENTITY, "entity") X(OLD, "old")
+typedef enum cache_level {
+#define CACHE_LEVEL_ENUM(id, name) CACHE_LEVEL_##id,
+    CACHE_LEVELS(CACHE_LEVEL_ENUM)
+#undef CACHE_LEVEL_ENUM
+        CACHE_LEVEL__COUNT
+} cache_level;
+const char *cache_level_name(cache_level l);
+/* The level of a key's text (cache_key.text). */
+cache_level cache_key_level(const char *text, size_t len);
+
 typedef struct cache_stats {
     uint64_t entries, bytes, limit;
+    uint64_t level_entries[CACHE_LEVEL__COUNT], level_bytes[CACHE_LEVEL__COUNT];
 } cache_stats;
 
 /*
  * What the folder holds now (read from disk, other processes' entries
- * included): entries and their bytes, and this handle's limit. Returns -1
+ * included): entries and their bytes, per level too (read from each
+ * entry's key text, not verified), and this handle's limit. Returns -1
  * with err when the folder cannot be read.
  */
 int cache_stat(cache *c, cache_stats *st, ff_error *err);

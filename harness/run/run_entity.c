@@ -494,7 +494,7 @@ static int entity_clips(ent_worker *ew, const run_unit *u, ff_error *err)
             rc = -1;
             break;
         }
-        if (auth == 1 && keep) ent_outcome_append(&ew->blob, c, &ew->side[0].ao);
+        if (auth == 1 && keep) ent_outcome_append_packed(&ew->blob, c, &ew->side[0].ao);
         if (auth == 1 && cfg->record_dir) ent_files_write(&ew->rec, ctx, u, c, &ew->side[0].ao.t);
         if (classify(ew, u->first + c, cand_ok, &cerr, auth == 1, &aerr, src, err) < 0) rc = -1;
         if (cfg->progress) atomic_fetch_add(&cfg->progress->clips_done, 1);

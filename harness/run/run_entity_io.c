@@ -69,6 +69,17 @@ void ent_outcome_append(strbuf *raw, uint32_t clip, const ent_outcome *o)
     outcome_append(raw, clip, &v);
 }
 
+void ent_outcome_append_packed(strbuf *raw, uint32_t clip, const ent_outcome *o)
+{
+    orig_outcome v;
+    if (o->t.armed) {
+        view(&v, &o->t.weapon, 0, NULL);
+        outcome_append_cached(raw, clip, &v, NULL);
+    }
+    view(&v, &o->t.body, o->faulted, &o->fault);
+    outcome_append_cached(raw, clip, &v, NULL);
+}
+
 /* One record into *tr (its memory reused). 1 when it is clip's, else 0 with err. */
 static int next_record(const uint8_t *raw, size_t len, size_t *pos, uint32_t clip, trace *tr,
                        int *faulted, emu_fault *fault, ff_error *err)
@@ -85,6 +96,9 @@ static int next_record(const uint8_t *raw, size_t len, size_t *pos, uint32_t cli
                          "no record of clip %u next", clip);
         return 0;
     }
+    if (v.digested) /* the entity level keeps its rows whole */
+        return ff_error_set(err, FF_E_FORMAT, "entity outcomes", (int64_t)*pos,
+                            "clip %u is kept as a digest, not as rows", clip) == 0;
     *faulted = v.faulted;
     if (v.faulted) *fault = v.fault;
     return 1;

@@ -47,6 +47,12 @@ void ent_outcome_free(ent_outcome *o);
 /* Appends clip's records of o to a raw blob under construction. */
 void ent_outcome_append(strbuf *raw, uint32_t clip, const ent_outcome *o);
 /*
+ * As ent_outcome_append, in the cache's form (outcome_append_cached): the
+ * rows as tick-to-tick differences in byte planes, never a digest (the
+ * entity level keeps its rows).
+ */
+void ent_outcome_append_packed(strbuf *raw, uint32_t clip, const ent_outcome *o);
+/*
  * Reads clip's records at *pos into o (armed: a weapon record first).
  * Returns 1, or 0 (err) when the next records are not this clip's, the
  * blob ends or is damaged: the caller then emulates the rest.

@@ -52,6 +52,7 @@ int run_orig_emulate_on(worker *w, const wengine *we, uint32_t f, const dat_file
         emu_game_reset_skeleton(we->game);
     }
     o->faulted = 0;
+    o->digested = 0;
     trace_clear(&o->t, &ctx->fields, d->bones);
     uint8_t *world = NULL, *placed = NULL;
     if (ctx->pose && world_room(w, we->game, emu_game_skeleton_size(we->game), &world, &placed, err) < 0)
@@ -271,7 +272,12 @@ int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint3
         out->ok[c] = (uint8_t)((got == 0 && (all || !matched) ? REMOTE_RECORD : 0) |
                                (matched ? REMOTE_MATCHED : 0));
         out->src[c] = (uint8_t)src;
-        if (out->ok[c] & REMOTE_RECORD) outcome_append(&out->raw, c, &w->oo);
+        /* A matching clip's record (for the cache) is a digest when the reference had its very
+         * rows (w->rt, run_clip_matched's). */
+        if ((out->ok[c] & REMOTE_RECORD) && matched)
+            outcome_append_cached(&out->raw, c, &w->oo, &w->rt);
+        else if (out->ok[c] & REMOTE_RECORD)
+            outcome_append(&out->raw, c, &w->oo);
         if (matched) sb_add(&out->matched, (const char *)&r, sizeof r);
         *nclips = c + 1;
     }

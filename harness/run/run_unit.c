@@ -3,7 +3,9 @@
  * file in one mode, both sides, compared; or one chunk of leaf cases.
  *
  * The original's side of a clip comes from, in this order: the cache (the
- * whole unit was found there), recorded traces (check), an emulation
+ * whole unit was found there; a clip it keeps as a digest is the
+ * reference's trace when that trace has the digest, else emulated again and
+ * the unit stored again), recorded traces (check), an emulation
  * already made for an identical clip (dedup slot), or a new emulation on
  * this worker's own engine (run_orig.c), or the worker's engine process
  * (remote.h), which may send a matching clip's record finished. Each
@@ -39,7 +41,8 @@ typedef struct unit_io {
     uint8_t *raw;                         /* cached outcomes */
     size_t raw_len, raw_pos;
     int cache_ok;      /* clips come from the cache */
-    int cache_partial; /* the entry ran short: the unit is stored again */
+    int cache_partial; /* the entry ran short or a digest failed: the unit is stored again */
+    int blob_short;    /* a clip's record is missing from w->blob: the unit is not stored */
     int remote_ok;     /* clips come from the worker's engine process (rem) */
     int second_ok;     /* --engine both: the second engine's clips come from rem */
     remote_unit rem;
@@ -57,7 +60,54 @@ static int open_remote(worker *w, const run_unit *u, unit_io *io, ff_error *err)
     return 0;
 }
 
-static void open_io(worker *w, const run_unit *u, const dat_file *d, unit_io *io)
+/*
+ * The reference's trace of clip, to check a digest against: the candidate's
+ * (cs, when it is the reference's and there), else made into w->rt_alt
+ * (a scratch trace until pose_width_settle). NULL when the reference
+ * cannot decode the clip.
+ */
+static const trace *reference_of(worker *w, const run_unit *u, ref_anim *a, uint32_t clip,
+                                 const cand_side *cs)
+{
+    if (cs && cs->ok && !cs->traces) return &w->rt;
+    ff_error e;
+    ff_error_clear(&e);
+    if (refside_clip(a, mode_flags(u->mode), clip, &w->ctx->fields, w->ctx->pose, &w->rt_alt, &e) <
+        0)
+        return NULL;
+    return &w->rt_alt;
+}
+
+/*
+ * A worker without an engine of its own (its engine is a process, remote.h)
+ * cannot emulate one clip of a unit read from the cache: every digest of the
+ * entry is checked against the reference before the unit starts, and one
+ * that fails makes the whole entry a miss (the unit emulated and stored
+ * again). Returns 1 when every digest holds, 0 when one does not or a
+ * record is damaged (why says which), -1 with why when memory runs out.
+ */
+static int digests_hold(worker *w, const run_unit *u, ref_anim *a, unit_io *io, ff_error *why)
+{
+    size_t pos = 0;
+    uint32_t clip;
+    for (;;) {
+        int rc = outcome_next(io->raw, io->raw_len, &pos, &clip, &w->oo, u->key.hex, why);
+        if (rc <= 0) return rc == 0 ? 1 : 0; /* a damaged record: a miss, why says so */
+        if (!w->oo.digested) continue;
+        const trace *ref = reference_of(w, u, a, clip, NULL);
+        int ok = ref ? outcome_resolve(&w->oo, ref, why) : 0;
+        if (ok < 0) return -1;
+        if (ok == 0) {
+            ff_error_set(why, FF_E_FORMAT, u->key.hex, -1,
+                         "the reference no longer gives the original's digested trace of anim %u: "
+                         "the unit is emulated again",
+                         clip);
+            return 0;
+        }
+    }
+}
+
+static void open_io(worker *w, const run_unit *u, const dat_file *d, ref_anim *a, unit_io *io)
 {
     const run_config *cfg = w->ctx->cfg;
     const run_file *f = &w->ctx->res->files[u->file];
@@ -84,6 +134,13 @@ static void open_io(worker *w, const run_unit *u, const dat_file *d, unit_io *io
         else if (got != 0)
             run_cache_rejected(w->ctx, &e); /* refused or unreadable: emulated and stored again */
         free(packed);
+        if (io->cache_ok && !w->game && digests_hold(w, u, a, io, &e) != 1) {
+            run_cache_rejected(w->ctx, &e);
+            free(io->raw);
+            io->raw = NULL;
+            io->raw_len = 0;
+            io->cache_ok = 0;
+        }
     }
 }
 
@@ -126,9 +183,13 @@ static void candidate(worker *w, const run_unit *u, const dat_file *d, unit_io *
     }
 }
 
-/* The authority's side of one clip. Returns 1 ok, 0 input error (aerr), -1 run error. */
-static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *io, uint32_t clip,
-                     res_source *src, ff_error *aerr, ff_error *err)
+/*
+ * The authority's side of one clip (cs: the candidate's side, a: the
+ * reference's animation). Returns 1 ok, 0 input error (aerr), -1 run error.
+ */
+static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *io, ref_anim *a,
+                     const cand_side *cs, uint32_t clip, res_source *src, ff_error *aerr,
+                     ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     if (io->use_auth) {
@@ -164,17 +225,36 @@ static int authority(worker *w, const run_unit *u, const dat_file *d, unit_io *i
         uint32_t got;
         ff_error e;
         int rc = outcome_next(io->raw, io->raw_len, &io->raw_pos, &got, &w->oo, u->key.hex, &e);
-        if (rc == 1 && got == clip) {
+        int resolved = 1;
+        if (rc == 1 && got == clip && w->oo.digested) {
+            /* Kept as a digest: the reference's trace is the original's if it has the digest. */
+            const trace *ref = reference_of(w, u, a, clip, cs);
+            resolved = ref ? outcome_resolve(&w->oo, ref, err) : 0;
+            if (resolved < 0) return -1;
+        }
+        if (rc == 1 && got == clip && resolved) {
             *src = RES_SRC_CACHE;
             return 1;
         }
-        /* A verified entry that does not hold this clip: the rest is emulated, the entry redone. */
-        if (rc >= 0)
-            ff_error_set(&e, FF_E_FORMAT, u->key.hex, -1, "the entry holds no record of anim %u",
+        if (rc == 1 && got == clip) {
+            /* Not trusted: this clip is emulated again for its detail, the entry redone. */
+            ff_error_set(&e, FF_E_FORMAT, u->key.hex, -1,
+                         "the reference no longer gives the original's digested trace of anim %u: "
+                         "emulated again",
                          clip);
-        run_cache_rejected(ctx, &e);
-        io->cache_ok = 0;
-        io->cache_partial = 1;
+            run_cache_rejected(ctx, &e);
+            io->cache_partial = 1;
+            w->oo.digested = 0;
+        } else {
+            /* A verified entry that does not hold this clip: the rest is emulated, the entry
+             * redone. */
+            if (rc >= 0)
+                ff_error_set(&e, FF_E_FORMAT, u->key.hex, -1,
+                             "the entry holds no record of anim %u", clip);
+            run_cache_rejected(ctx, &e);
+            io->cache_ok = 0;
+            io->cache_partial = 1;
+        }
     }
     int32_t si = ctx->slot_of[u->first + clip];
     int rc;
@@ -239,7 +319,10 @@ static int remote_matched(worker *w, const run_unit *u, const dat_file *d, unit_
     /* remote_ask checked it is this clip's, a match, and holds nothing on the heap. */
     memcpy(&m, io->rem.matched + (size_t)io->rem_matched++ * sizeof m, sizeof m);
     *r = m;
-    if (!(io->rem.ok[c] & REMOTE_RECORD)) return 0;
+    if (!(io->rem.ok[c] & REMOTE_RECORD)) {
+        io->blob_short = 1;
+        return 0;
+    }
     uint32_t got = 0;
     ff_error e;
     int rc =
@@ -248,17 +331,13 @@ static int remote_matched(worker *w, const run_unit *u, const dat_file *d, unit_
         *err = e;
         return -1;
     }
-    if (rc == 1 && got == c) return 0;
+    if (rc == 1 && got == c) {
+        /* A matching clip comes as a digest when the process's reference had its very rows. */
+        if (w->ctx->cfg->cache) outcome_append_cached(&w->blob, c, &w->oo, NULL);
+        return 0;
+    }
     return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
                         "the engine process sent no record of anim %u", c);
-}
-
-/* The unit's records to store in the cache: the worker's own, or the engine process's. */
-static strbuf unit_blob(const worker *w, const unit_io *io)
-{
-    if (!io->remote_ok) return w->blob;
-    strbuf b = {.s = (char *)io->rem.raw, .len = io->rem.raw_len};
-    return b;
 }
 
 /*
@@ -353,7 +432,7 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     unit_io io;
     if (run_ref_setup(&w->skel, &w->skel_cap, d, &a, err) < 0) return -1;
     a.pose_trig = w->trig;
-    open_io(w, u, d, &io);
+    open_io(w, u, d, &a, &io);
     int from_cache = io.cache_ok, rc = 0;
     if (w->remote && !io.cache_ok && !io.use_auth && open_remote(w, u, &io, err) < 0) {
         close_io(&io);
@@ -383,13 +462,14 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
         }
         int cand_ok = cs.ok;
         res_source src = RES_SRC_NONE;
-        int auth = authority(w, u, d, &io, c, &src, &aerr, err);
+        int auth = authority(w, u, d, &io, &a, &cs, c, &src, &aerr, err);
         if (auth < 0) {
             rc = -1;
             break;
         }
-        if (auth == 1 && !io.use_auth && !io.remote_ok && ctx->cfg->cache)
-            outcome_append(&w->blob, c, &w->oo);
+        /* Kept as a digest when the reference's trace has the original's very rows. */
+        if (auth == 1 && !io.use_auth && ctx->cfg->cache)
+            outcome_append_cached(&w->blob, c, &w->oo, cand_ok && !io.use_cand ? &w->rt : NULL);
         if (auth == 1 && ctx->cfg->second && !io.use_auth && !io.cache_ok &&
             second_side(w, u, d, &io, c, &ctx->res->results[u->first + c], err) < 0) {
             rc = -1;
@@ -421,11 +501,10 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
                                                : run_clip_release(w, err);
     run_clip_held_free(w);
     w->hold = 0;
-    strbuf blob = unit_blob(w, &io);
-    /* A lost engine process's faults are never stored. */
+    /* A lost engine process's faults are never stored, nor a unit missing a clip's record. */
     if (rc == 0)
-        rc = finish_unit(w, u, &blob, c == d->clips,
-                         (from_cache && !io.cache_partial) || io.rem.lost, err);
+        rc = finish_unit(w, u, &w->blob, c == d->clips,
+                         (from_cache && !io.cache_partial) || io.rem.lost || io.blob_short, err);
     if (rc == 0) rc = sink_unit_done(w, u, c == d->clips, NULL, err);
     close_io(&io);
     return rc;

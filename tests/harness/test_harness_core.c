@@ -276,6 +276,89 @@ Test(outcome, records_read_lent_are_read_in_place)
 }
 
 /*
+ * The cache's form (outcome_append_cached): a clip whose reference trace
+ * holds the very rows is a 32-byte digest record, resolved only by a trace
+ * with that digest (another is refused and leaves the record unresolved); a
+ * clip whose reference differs, or that faulted, keeps its rows (stored as
+ * tick-to-tick deltas, read back exact and never lent); a digest passes
+ * through a second append unchanged.
+ */
+Test(outcome, the_cached_form_keeps_a_matching_clip_as_a_digest)
+{
+    orig_outcome a, b;
+    trace same, other;
+    outcome_init(&a);
+    outcome_init(&b);
+    ft_make_trace(&a.t, 6);
+    a.extent = 77;
+    trace_init(&same);
+    trace_init(&other);
+    cr_assert_eq(trace_copy(&same, &a.t, NULL), 0);
+    cr_assert_eq(trace_copy(&other, &a.t, NULL), 0);
+    other.v[4 * other.lay.width + 1] ^= 1; /* tick 4: one slot differs */
+    size_t rows = 6 * a.t.lay.width * sizeof(int32_t);
+    strbuf raw;
+    sb_init(&raw);
+    outcome_append_cached(&raw, 0, &a, &same);
+    cr_assert_eq(raw.len, 20 + 40 + 32, "a matching clip is its digest, not its %zu bytes of rows",
+                 rows);
+    outcome_append_cached(&raw, 1, &a, &other);
+    cr_assert_eq(raw.len, 20 + 40 + 32 + 40 + rows, "a mismatching clip keeps its rows");
+    a.faulted = 1;
+    a.fault.kind = EMU_FAULT_BUDGET;
+    outcome_append_cached(&raw, 2, &a, &same);
+    cr_assert_eq(raw.len, 20 + 40 + 32 + 2 * (40 + rows) + sizeof a.fault,
+                 "a faulted clip keeps its rows and its fault");
+    a.faulted = 0;
+    size_t pos = 0;
+    uint32_t clip;
+    ff_error err;
+    cmp_divergence d;
+    /* clip 0: a digest, resolved by the same rows only */
+    cr_assert_eq(outcome_next((const uint8_t *)raw.s, raw.len, &pos, &clip, &b, "blob", &err), 1);
+    cr_assert_eq(clip, 0);
+    cr_assert(b.digested);
+    cr_assert_eq(b.t.n, 0, "a digest record holds no rows");
+    cr_assert_eq(b.digest_ticks, 6);
+    cr_assert_eq(b.extent, 77);
+    strbuf again;
+    sb_init(&again);
+    outcome_append_cached(&again, 0, &b, NULL);
+    cr_assert_eq(again.len, 20 + 40 + 32);
+    cr_assert_eq(memcmp(again.s, raw.s, again.len), 0, "a digest passes through unchanged");
+    sb_free(&again);
+    cr_assert_eq(outcome_resolve(&b, &other, &err), 0, "another trace is not the original's");
+    cr_assert(b.digested);
+    cr_assert_eq(b.t.n, 0);
+    cr_assert_eq(outcome_resolve(&b, &same, &err), 1);
+    cr_assert_not(b.digested);
+    cr_assert_eq(cmp_traces(&a.t, &b.t, &d), 0, "resolved: the original's rows");
+    /* clip 1: rows as deltas, read back exact, copied (not lent) */
+    cr_assert_eq(outcome_next_lent((const uint8_t *)raw.s, raw.len, &pos, &clip, &b, "blob", &err),
+                 1);
+    cr_assert_eq(clip, 1);
+    cr_assert_not(b.digested);
+    cr_assert_not(b.t.lent);
+    cr_assert_eq(cmp_traces(&a.t, &b.t, &d), 0, "tick %zu differs", d.tick);
+    /* clip 2: the fault kept */
+    cr_assert_eq(outcome_next((const uint8_t *)raw.s, raw.len, &pos, &clip, &b, "blob", &err), 1);
+    cr_assert_eq(clip, 2);
+    cr_assert(b.faulted);
+    cr_assert_eq(b.fault.kind, EMU_FAULT_BUDGET);
+    cr_assert_eq(cmp_traces(&a.t, &b.t, &d), 0);
+    cr_assert_eq(outcome_next((const uint8_t *)raw.s, raw.len, &pos, &clip, &b, "blob", &err), 0);
+    /* A digest record that claims a fault is damage. */
+    raw.s[20 + 4] = 1;
+    pos = 0;
+    cr_assert_eq(outcome_next((const uint8_t *)raw.s, raw.len, &pos, &clip, &b, "blob", &err), -1);
+    sb_free(&raw);
+    trace_free(&same);
+    trace_free(&other);
+    outcome_free(&a);
+    outcome_free(&b);
+}
+
+/*
  * A cache entry's blob is inflated under a cap (the most its clips can
  * hold): one that declares more is refused before a byte is inflated, one
  * that declares nothing (an older writer's, or forged) is stopped as soon

@@ -10,7 +10,13 @@
  *   - a cache that cannot be written: one warning, the run goes on;
  *   - an entry forged with a recomputed checksum whose payload inflates to
  *     2 GiB, declaring that size or not: refused without being inflated
- *     whole (inside an address-space limit), the run emulates and passes.
+ *     whole (inside an address-space limit), the run emulates and passes;
+ *   - a matching clip is kept as a digest (a clean entry a fraction of a
+ *     mutant's), a mismatching clip keeps its rows: the mutant's second run,
+ *     from the cache, reports every mismatch with the same detail;
+ *   - a digest the reference does not give (as when the reference changed),
+ *     checksum recomputed: that clip is emulated again, never taken as the
+ *     original's, and the entry stored again.
  * Entries are found on disk (<cache>/results/<2 hex>/<64 hex>.bin); what an
  * entry belongs to is learnt by which run wrote it, never from the key code.
  */
@@ -291,5 +297,183 @@ Test(cache_hostile, a_forged_entry_inflating_to_2_gib_is_refused_unread, .init =
     }
     free_list(e, n);
     free(out);
+    free(corpus);
+}
+
+/* Results equal record by record, the source aside; the groups too. */
+static void same_results(const cJSON *a, const cJSON *b)
+{
+    const cJSON *ra = cJSON_GetObjectItem(a, "results"), *rb = cJSON_GetObjectItem(b, "results");
+    cr_assert_eq(cJSON_GetArraySize(ra), cJSON_GetArraySize(rb));
+    for (int i = 0; i < cJSON_GetArraySize(ra); i++) {
+        cJSON *x = cJSON_Duplicate(cJSON_GetArrayItem(ra, i), 1);
+        cJSON *y = cJSON_Duplicate(cJSON_GetArrayItem(rb, i), 1);
+        cJSON_DeleteItemFromObject(x, "source");
+        cJSON_DeleteItemFromObject(y, "source");
+        char *tx = cJSON_PrintUnformatted(x), *ty = cJSON_PrintUnformatted(y);
+        cr_assert(cJSON_Compare(x, y, 1), "result %d differs:\n%s\n%s", i, tx, ty);
+        free(tx);
+        free(ty);
+        cJSON_Delete(x);
+        cJSON_Delete(y);
+    }
+    cr_assert(cJSON_Compare(cJSON_GetObjectItem(a, "groups"), cJSON_GetObjectItem(b, "groups"), 1));
+}
+
+static size_t file_size(const char *path)
+{
+    size_t n;
+    free(ts_read(path, &n));
+    return n;
+}
+
+Test(cache_hostile, a_mismatching_clip_keeps_its_detail_a_matching_one_is_a_digest, .init = setup,
+     .fini = cleanup, .timeout = 300)
+{
+    char *corpus = ts_corpus(scratch), *one = ts_path(scratch, "one");
+    ts_out o;
+    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/c0m002.dat' '%s/'", one, corpus, one);
+    cr_assert_eq(o.status, 0);
+    ts_out_free(&o);
+    char *mutant = hs_standin("standin_mut_a.exe");
+    char *r1 = ts_path(scratch, "r1"), *r2 = ts_path(scratch, "r2"), *r3 = ts_path(scratch, "r3");
+    const char *clean[] = {"run", "-q", "--corpus", one, "--modes", "normal", "--levels",
+                           "frame,pose", NULL};
+    cr_assert_eq(run(r1, clean), 0);
+    size_t n1, n2;
+    char **e1 = entries(&n1);
+    cr_assert_eq(n1, 1);
+    const char *mut[] = {"run", "-q", "--exe", mutant, "--profile", "standin", "--corpus", one,
+                         "--modes", "normal", "--levels", "frame,pose", NULL};
+    cr_assert_eq(run(r2, mut), 1, "the mutant mismatches");
+    char **e2 = entries(&n2);
+    cr_assert_eq(n2, 2);
+    const char *mutant_entry = strcmp(e2[0], e1[0]) == 0 ? e2[1] : e2[0];
+    cJSON *first = ts_report(r2);
+    double mismatches = ts_num(first, "totals.mismatch"), comparisons =
+                                                              ts_num(first, "totals.comparisons");
+    cr_assert(mismatches > 0);
+    /* Every clean clip is a 72-byte record; the mutant's mismatching clips keep their rows. */
+    size_t clean_size = file_size(e1[0]), mutant_size = file_size(mutant_entry);
+    cr_assert_lt(clean_size, 4096, "a clean entry of %zu bytes", clean_size);
+    cr_assert_gt(mutant_size, 4 * clean_size, "the mutant's entry (%zu bytes, %g mismatches) vs "
+                 "the clean one's %zu", mutant_size, mismatches, clean_size);
+    cr_assert_eq(run(r3, mut), 1);
+    cJSON *second = ts_report(r3);
+    cr_assert_eq(ts_num(second, "run.emulated_calls"), 0, "the mutant's second run emulated");
+    cr_assert_eq(ts_num(second, "totals.sources.cache"), comparisons);
+    cr_assert_eq(ts_num(second, "totals.mismatch"), mismatches);
+    same_results(first, second);
+    cJSON_Delete(first);
+    cJSON_Delete(second);
+    free_list(e1, n1);
+    free_list(e2, n2);
+    free(r1);
+    free(r2);
+    free(r3);
+    free(mutant);
+    free(one);
+    free(corpus);
+}
+
+/* The outcome blob of entry bytes (size), inflated (caller frees), and its key's length. */
+static uint8_t *entry_blob(const uint8_t *entry, size_t size, size_t *blob_len, uint32_t *klen)
+{
+    *klen = le_u32(entry + 12);
+    const uint8_t *payload = entry + 56 + *klen;
+    size_t plen = size - 56 - *klen, cap = 64u << 20;
+    uint8_t *blob = malloc(cap);
+    LZ4F_dctx *dx;
+    cr_assert(!LZ4F_isError(LZ4F_createDecompressionContext(&dx, LZ4F_VERSION)));
+    size_t out = cap, in = plen;
+    size_t rc = LZ4F_decompress(dx, blob, &out, payload, &in, NULL);
+    LZ4F_freeDecompressionContext(dx);
+    cr_assert(rc == 0 && in == plen, "the entry's payload inflates whole");
+    *blob_len = out;
+    return blob;
+}
+
+/* Entry e made of its own key and blob, the checksum recomputed as a forger would. */
+static void entry_rewrite(const char *e, const uint8_t *entry, uint32_t klen, const uint8_t *blob,
+                          size_t blob_len)
+{
+    LZ4F_preferences_t prefs;
+    memset(&prefs, 0, sizeof prefs);
+    size_t cap = LZ4F_compressFrameBound(blob_len, &prefs);
+    uint8_t *forged = malloc(56 + klen + cap);
+    memcpy(forged, entry, 56 + klen);
+    size_t used = LZ4F_compressFrame(forged + 56 + klen, cap, blob, blob_len, &prefs);
+    cr_assert(!LZ4F_isError(used));
+    le_put32(forged + 16, (uint32_t)used);
+    le_put32(forged + 20, (uint32_t)((uint64_t)used >> 32));
+    sha256_part parts[2] = {{forged + 56, klen}, {forged + 56 + klen, used}};
+    ff_error err;
+    cr_assert_eq(sha256_parts(parts, 2, forged + 24, &err), 0);
+    ts_write(e, forged, 56 + klen + used);
+    free(forged);
+}
+
+Test(cache_hostile, a_digest_the_reference_does_not_give_is_emulated_again, .init = setup,
+     .fini = cleanup, .timeout = 300)
+{
+    char *corpus = ts_corpus(scratch), *one = ts_path(scratch, "one");
+    ts_out o;
+    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/c0m002.dat' '%s/'", one, corpus, one);
+    cr_assert_eq(o.status, 0);
+    ts_out_free(&o);
+    char *r1 = ts_path(scratch, "r1"), *r2 = ts_path(scratch, "r2"), *r3 = ts_path(scratch, "r3");
+    for (int procs = 0; procs < 2; procs++) {
+        /* In-process, a clip is emulated again; with engine processes, the whole unit. */
+        const char *args[] = {"run", "-q", "--corpus", one, "--modes", "normal", "--levels",
+                              "frame,pose", procs ? "--engine-processes" : "--jobs",
+                              procs ? "--jobs" : "1", procs ? "1" : NULL, NULL};
+        cr_assert_eq(run(r1, args), 0);
+        cJSON *r = ts_report(r1);
+        double comparisons = ts_num(r, "totals.comparisons");
+        cJSON_Delete(r);
+        size_t n, size, blob_len;
+        char **e = entries(&n);
+        cr_assert_eq(n, 1);
+        uint8_t *entry = (uint8_t *)ts_read(e[0], &size);
+        uint32_t klen;
+        uint8_t *blob = entry_blob(entry, size, &blob_len, &klen);
+        /* The first record (clip 0, after the 20-byte head) is a digest: change it. */
+        cr_assert_gt(blob_len, 20 + 40 + 32);
+        cr_assert_eq(blob[20 + 5], 2, "clip 0 of a clean run is kept as a digest");
+        blob[20 + 40] ^= 0x01;
+        entry_rewrite(e[0], entry, klen, blob, blob_len);
+        free(blob);
+        free(entry);
+        int st = run(r2, args);
+        char *err = hs_log(logs, "stderr");
+        cr_assert_eq(st, 0, "exit %d: %s", st, err);
+        cr_assert_eq(ts_count(err, "no longer gives the original's digested trace of anim 0"), 1,
+                     "%s", err);
+        free(err);
+        r = ts_report(r2);
+        cr_assert_eq(ts_num(r, "totals.match"), comparisons, "no false mismatch");
+        cr_assert_eq(ts_num(r, "totals.cache_rejected"), 1);
+        cr_assert_gt(ts_num(r, "run.emulated_calls"), 0, "the clip was not emulated again");
+        cr_assert_geq(ts_num(r, "totals.sources.emulated") + ts_num(r, "totals.sources.deduplicated"),
+                      1);
+        if (!procs)
+            cr_assert_eq(ts_num(r, "totals.sources.cache"), comparisons - 1,
+                         "only the changed clip is emulated");
+        cJSON_Delete(r);
+        /* Stored again: the next run reads it all. */
+        cr_assert_eq(run(r3, args), 0);
+        r = ts_report(r3);
+        cr_assert_eq(ts_num(r, "totals.sources.cache"), comparisons);
+        cr_assert_eq(ts_num(r, "totals.cache_rejected"), 0);
+        cr_assert_eq(ts_num(r, "run.emulated_calls"), 0);
+        cJSON_Delete(r);
+        free_list(e, n);
+        ts_sh(scratch, &o, "rm -rf '%s/results'", cache);
+        ts_out_free(&o);
+    }
+    free(r1);
+    free(r2);
+    free(r3);
+    free(one);
     free(corpus);
 }

@@ -1,8 +1,10 @@
 /*
  * tests/regress/test_regress_cache.c: the cache of the original's results.
  * A second `run` with the same executable and corpus emulates nothing and
- * gives the same results; --no-cache and `cache clear` bring emulation
- * back; `cache stats` counts one entry per (model file, mode).
+ * gives the same results, at the frame level and at the pose level (whose
+ * matching clips the cache keeps as digests); --no-cache and `cache clear`
+ * bring emulation back; `cache stats` counts one entry per (model file,
+ * mode), per level too.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -72,13 +74,14 @@ static void same_results(const cJSON *a, const cJSON *b)
     cr_assert(cJSON_Compare(cJSON_GetObjectItem(a, "groups"), cJSON_GetObjectItem(b, "groups"), 1));
 }
 
-Test(cache, second_run_emulates_nothing_and_reports_the_same)
+/* Two runs with the same options: the second from the cache alone, the same results. */
+static void second_run_from_the_cache(const char *extra)
 {
     char *tmp = ts_tempdir(), *corpus = ts_corpus(tmp);
-    cJSON *first = run(tmp, corpus, "");
+    cJSON *first = run(tmp, corpus, extra);
     cr_assert(ts_num(first, "run.emulated_calls") > 0);
     cr_assert_eq(ts_num(first, "totals.sources.cache"), 0);
-    cJSON *second = run(tmp, corpus, "");
+    cJSON *second = run(tmp, corpus, extra);
     double comparisons = ts_num(second, "totals.comparisons");
     cr_assert(comparisons > 0);
     cr_assert_eq(ts_num(second, "run.emulated_calls"), 0, "the cached run emulated");
@@ -91,6 +94,16 @@ Test(cache, second_run_emulates_nothing_and_reports_the_same)
     cJSON_Delete(second);
     free(corpus);
     ts_rmtree(tmp);
+}
+
+Test(cache, second_run_emulates_nothing_and_reports_the_same)
+{
+    second_run_from_the_cache("");
+}
+
+Test(cache, second_pose_run_emulates_nothing_and_reports_the_same)
+{
+    second_run_from_the_cache("--levels frame,pose --modes normal,fast");
 }
 
 Test(cache, no_cache_stats_and_clear)
@@ -155,6 +168,51 @@ Test(cache, record_reads_the_cache)
     ts_out_free(&o);
     ts_cli(tmp, &o, "check -q --traces '%s/golden' --out '%s/rep'", tmp, tmp);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    free(corpus);
+    ts_rmtree(tmp);
+}
+
+/* Entries and bytes of level l in cache stats --json. */
+static double level_num(const cJSON *st, const char *l, const char *what)
+{
+    char key[64];
+    snprintf(key, sizeof key, "results.levels.%s.%s", l, what);
+    return ts_num(st, key);
+}
+
+Test(cache, stats_count_entries_per_level)
+{
+    char *tmp = ts_tempdir(), *corpus = ts_corpus(tmp);
+    unsigned models = model_files(corpus);
+    cJSON *r = run(tmp, corpus, "--modes normal");
+    cJSON_Delete(r);
+    r = run(tmp, corpus, "--modes normal --levels frame,pose");
+    cJSON_Delete(r);
+    cJSON *st = stats(tmp);
+    cr_assert_eq(level_num(st, "frame", "entries"), models, "one frame entry per model file");
+    cr_assert_eq(level_num(st, "pose", "entries"), models, "one pose entry per model file");
+    cr_assert_eq(level_num(st, "entity", "entries"), 0);
+    cr_assert_eq(level_num(st, "old", "entries"), 0);
+    cr_assert_eq(ts_num(st, "results.entries"), 2 * models);
+    double sum = 0;
+    for (int i = 0; i < 4; i++)
+        sum += level_num(st, (const char *[]){"frame", "pose", "entity", "old"}[i], "bytes");
+    cr_assert_eq(sum, ts_num(st, "results.bytes"), "the levels' bytes are the cache's");
+    cr_assert(level_num(st, "pose", "bytes") > 0);
+    cJSON_Delete(st);
+    r = run(tmp, corpus, "--modes normal --levels entity");
+    cJSON_Delete(r);
+    st = stats(tmp);
+    cr_assert_gt(level_num(st, "entity", "entries"), 0, "the entity level's entries");
+    cr_assert_eq(level_num(st, "frame", "entries"), models);
+    cJSON_Delete(st);
+    ts_out o;
+    ts_cli(tmp, &o, "cache stats");
+    cr_assert_eq(o.status, 0);
+    cr_assert(strstr(o.out, "\n  frame ") && strstr(o.out, "\n  pose ") &&
+                  strstr(o.out, "\n  entity "),
+              "%s", o.out);
     ts_out_free(&o);
     free(corpus);
     ts_rmtree(tmp);
