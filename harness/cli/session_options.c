@@ -143,8 +143,10 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
         cfg->engine_processes = 1;
         return 0;
     case CLI_OPT_ENGINE:
-        if (cli_engine_parse(arg) < 0)
-            return bad_value(s, "--engine", arg, "unicorn, native, auto or both");
+        if (cli_engine_parse(arg) < 0) {
+            char values[128];
+            return bad_value(s, "--engine", arg, cli_engine_values(values, sizeof values));
+        }
         s->engine = arg;
         return 0;
     default:
