@@ -110,11 +110,11 @@ int cli_engine_parse(const char *name);
 char *cli_engine_values(char *buf, size_t n);
 /* --engine's lines in the usage of every command that takes it. */
 #define CLI_ENGINE_HELP                                                                            \
-    "  --engine E        what runs the original: unicorn (every hook), native (its\n"             \
-    "                    32-bit code on this CPU, several times faster; x86-64\n"                 \
-    "                    Linux), auto (native when a probe call works, else unicorn,\n"           \
-    "                    saying why) or both (every call on both, differences\n"                  \
-    "                    reported as engine disagreements); default: the value of\n"              \
+    "  --engine E        what runs the original: unicorn (every hook), native (its\n"              \
+    "                    32-bit code on this CPU, several times faster; x86-64\n"                  \
+    "                    Linux), auto (native when a probe call works, else unicorn,\n"            \
+    "                    saying why) or both (every call on both, differences\n"                   \
+    "                    reported as engine disagreements); default: the value of\n"               \
     "                    $FF8DIFF_ENGINE, else unicorn\n"
 /* The environment variable that sets the default of --engine. */
 #define CLI_ENGINE_ENV "FF8DIFF_ENGINE"

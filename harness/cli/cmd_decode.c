@@ -214,7 +214,8 @@ int cmd_decode(int argc, char **argv)
         case 'm':
             if (mode_parse_list(optarg, &modes, bad, sizeof bad) < 0) {
                 char words[96];
-                cli_fail("decode: unknown mode '%s' (%s)", bad, mode_list_words(words, sizeof words));
+                cli_fail("decode: unknown mode '%s' (%s)", bad,
+                         mode_list_words(words, sizeof words));
                 return CLI_EXIT_ERROR;
             }
             break;

@@ -83,7 +83,8 @@ int cli_engine_parse(const char *name)
 char *cli_engine_values(char *buf, size_t n)
 {
     if (n) buf[0] = 0;
-    for (unsigned i = 0; value(i); i++) cli_list_add(buf, n, value(i + 1) ? ", " : " or ", value(i));
+    for (unsigned i = 0; value(i); i++)
+        cli_list_add(buf, n, value(i + 1) ? ", " : " or ", value(i));
     return buf;
 }
 

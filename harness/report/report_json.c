@@ -307,11 +307,16 @@ static cJSON *engines_json(const res_engines *e)
 static int meta_level(const run_meta *m, run_level l)
 {
     switch (l) { /* no default: a row added to RUN_LEVEL_MAP without its flag is a warning */
-    case RUN_LEVEL_FRAME: return m->frame_level;
-    case RUN_LEVEL_POSE: return m->pose_level;
-    case RUN_LEVEL_ENTITY: return m->entity_level;
-    case RUN_LEVEL_LEAF: return m->leaf_level;
-    case RUN_LEVEL__COUNT: break;
+    case RUN_LEVEL_FRAME:
+        return m->frame_level;
+    case RUN_LEVEL_POSE:
+        return m->pose_level;
+    case RUN_LEVEL_ENTITY:
+        return m->entity_level;
+    case RUN_LEVEL_LEAF:
+        return m->leaf_level;
+    case RUN_LEVEL__COUNT:
+        break;
     }
     return 0;
 }

@@ -38,7 +38,7 @@ Test(profile, steam_profile_holds_the_engine_facts)
         unsigned args;
     } want[] = {{PROFILE_R_FIELD_ALLOC, 0x5082B0, 1},    {PROFILE_R_FIELD_FREE, 0x5082D0, 1},
                 {PROFILE_R_BITREADER, 0x5092A0, 2},      {PROFILE_R_POSITION, 0x509320, 1},
-                {PROFILE_R_ROTATION, 0x509370, 1},  {PROFILE_R_SCALE, 0x5093F0, 1},
+                {PROFILE_R_ROTATION, 0x509370, 1},       {PROFILE_R_SCALE, 0x5093F0, 1},
                 {PROFILE_R_READ_ANIMATION, 0x508F90, 2}, {PROFILE_R_START_CLIP, 0x509440, 3},
                 {PROFILE_R_BUILD_MATRICES, 0x508C90, 1}, {PROFILE_R_QUEUE_ANIMATION, 0x509520, 2},
                 {PROFILE_R_ADVANCE_BY1, 0x5094F0, 1},    {PROFILE_R_WORLD_MATRICES, 0x5095B0, 2}};

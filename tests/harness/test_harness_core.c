@@ -1,8 +1,8 @@
 /*
  * tests/harness/test_harness_core.c: difference shapes, outcome blobs, text
  * escaping, the modes and levels tables and the lists messages make of them,
- * the entity statuses of the modes table (the field table, traces and the comparer: test_harness_fields.c;
- * the results cache: test_harness_cache.c).
+ * the entity statuses of the modes table (the field table, traces and the
+ * comparer: test_harness_fields.c; the results cache: test_harness_cache.c).
  * Expected values are worked out by hand in the comments.
  */
 #include <criterion/criterion.h>

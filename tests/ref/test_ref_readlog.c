@@ -289,15 +289,24 @@ Test(readlog, every_routine_named_and_dispatched)
         ff_error err;
         int rc = -1;
         switch ((ref_routine)r) {
-        case REF_R_BITREADER: rc = ref_bits_read(&s1, &c1, 11, &v1, &err); break;
-        case REF_R_POSITION: rc = ref_read_position(&s1, &c1, &v1, &err); break;
-        case REF_R_ROTATION: rc = ref_read_rotation(&s1, &c1, &v1, &err); break;
-        case REF_R_SCALE: rc = ref_read_scale(&s1, &c1, &v1, &err); break;
-        case REF_R__COUNT: break;
+        case REF_R_BITREADER:
+            rc = ref_bits_read(&s1, &c1, 11, &v1, &err);
+            break;
+        case REF_R_POSITION:
+            rc = ref_read_position(&s1, &c1, &v1, &err);
+            break;
+        case REF_R_ROTATION:
+            rc = ref_read_rotation(&s1, &c1, &v1, &err);
+            break;
+        case REF_R_SCALE:
+            rc = ref_read_scale(&s1, &c1, &v1, &err);
+            break;
+        case REF_R__COUNT:
+            break;
         }
         cr_assert_eq(rc, 0, "%s: %s", name, err.reason);
-        cr_assert_eq(ref_read_routine((ref_routine)r, &s2, &c2, 11, &v2, &err), 0, "%s: %s",
-                     name, err.reason);
+        cr_assert_eq(ref_read_routine((ref_routine)r, &s2, &c2, 11, &v2, &err), 0, "%s: %s", name,
+                     err.reason);
         cr_assert_eq(v2, v1, "%s", name);
         cr_assert_eq(c2.pos, c1.pos, "%s", name);
         cr_assert_eq(c2.bit, c1.bit, "%s", name);
