@@ -20,6 +20,7 @@
 #include "common/le.h"
 #include "ref/dat.h"
 #include "ref/pose.h"
+#include "ref/readlog.h"
 
 /* AnimCmd flag bits (byte +1). */
 #define REF_CMD_SLOW 0x01
@@ -66,6 +67,14 @@ int ref_bits_read(ref_stream *s, ref_cursor *c, int n, int16_t *out, ff_error *e
 int ref_read_position(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
 int ref_read_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
 int ref_read_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err);
+/*
+ * Reading routine r (ref/readlog.h's REF_ROUTINE_MAP) at c: n is the
+ * bitReader's bit count, unused by the value readers. Returns as that
+ * routine does; a routine r outside the map is an error (FF_E_INTERNAL),
+ * c unchanged.
+ */
+int ref_read_routine(ref_routine r, ref_stream *s, ref_cursor *c, int n, int16_t *out,
+                     ff_error *err);
 
 struct ref_read_log;
 

@@ -65,3 +65,21 @@ int ref_read_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
     return refi_scale(s, c, out, err);
 }
+
+int ref_read_routine(ref_routine r, ref_stream *s, ref_cursor *c, int n, int16_t *out,
+                     ff_error *err)
+{
+    switch (r) { /* no default: a row added to REF_ROUTINE_MAP without its case is a warning */
+    case REF_R_BITREADER:
+        return ref_bits_read(s, c, n, out, err);
+    case REF_R_POSITION:
+        return ref_read_position(s, c, out, err);
+    case REF_R_ROTATION:
+        return ref_read_rotation(s, c, out, err);
+    case REF_R_SCALE:
+        return ref_read_scale(s, c, out, err);
+    case REF_R__COUNT:
+        break;
+    }
+    return ff_error_set(err, FF_E_INTERNAL, s->name, -1, "no reading routine %d", (int)r);
+}

@@ -26,12 +26,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The routines a read log names, in the profile's names (docs/engine.md section 2). */
+/*
+ * The reading routines, in the profile's names (docs/engine.md section 2):
+ * the only list of them. The routines a read log names, the leaf level's
+ * routines (emu/engine/game.h's emu_leaf, harness/run/leaf.c) and the
+ * profile's rows for them (emu/image/profile.h) are all derived from it.
+ */
 #define REF_ROUTINE_MAP(XX)                                                                        \
     XX(BITREADER, "bitReader")                                                                     \
     XX(POSITION, "ReadPositionType")                                                               \
     XX(ROTATION, "ReadRotationType")                                                               \
     XX(SCALE, "ReadBoneScale")
+
+/* The type bits each routine of REF_ROUTINE_MAP reads before its payload (bitReader: none). */
+#define REF_TYPE_BITS_BITREADER 0
+#define REF_TYPE_BITS_POSITION 2
+#define REF_TYPE_BITS_ROTATION 3
+#define REF_TYPE_BITS_SCALE 1
 
 typedef enum ref_routine {
 #define REF_ROUTINE_ENUM(id, name) REF_R_##id,

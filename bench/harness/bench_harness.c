@@ -302,11 +302,13 @@ int main(int argc, char **argv)
             entity = 1;
         else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
             ++i;
-            engine = !strcmp(argv[i], "native")    ? emu_engine_ops(EMU_ENGINE_NATIVE)
-                     : !strcmp(argv[i], "unicorn") ? emu_engine_ops(EMU_ENGINE_UNICORN)
-                                                   : NULL;
+            emu_engine_kind kind = emu_engine_kind_named(argv[i]);
+            engine = kind != EMU_ENGINE__COUNT ? emu_engine_ops(kind) : NULL;
             if (!engine) {
-                fprintf(stderr, "bench_harness: --engine takes unicorn or native\n");
+                fprintf(stderr, "bench_harness: --engine takes the name of a kind of engine:");
+                for (unsigned k = 0; k < EMU_ENGINE__COUNT; k++)
+                    fprintf(stderr, " %s", emu_engine_kind_name((emu_engine_kind)k));
+                fprintf(stderr, "\n");
                 return 2;
             }
         }

@@ -10,9 +10,15 @@
 #include <string.h>
 
 static const char *const kind_names[] = {
-#define EMU_ENGINE_NAME(name, json, what) json,
+#define EMU_ENGINE_NAME(name, json, what, emulated) json,
     EMU_ENGINE_MAP(EMU_ENGINE_NAME)
 #undef EMU_ENGINE_NAME
+};
+
+static const int kind_emulated[] = {
+#define EMU_ENGINE_EMULATED(name, json, what, emulated) emulated,
+    EMU_ENGINE_MAP(EMU_ENGINE_EMULATED)
+#undef EMU_ENGINE_EMULATED
 };
 
 static const char *const cap_names[] = {
@@ -58,6 +64,28 @@ const char *emu_engine_kind_name(emu_engine_kind kind)
 emu_engine_kind emu_engine_kind_of(const emu_ops *ops)
 {
     return ops_or_default(ops)->kind;
+}
+
+emu_engine_kind emu_engine_kind_named(const char *name)
+{
+    for (unsigned k = 0; k < EMU_ENGINE__COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0) return (emu_engine_kind)k;
+    return EMU_ENGINE__COUNT;
+}
+
+int emu_engine_emulated(const emu_ops *ops)
+{
+    emu_engine_kind kind = ops_or_default(ops)->kind;
+    return (unsigned)kind < EMU_ENGINE__COUNT ? kind_emulated[kind] : 1;
+}
+
+const emu_ops *emu_engine_on_cpu(void)
+{
+    for (unsigned k = 0; k < EMU_ENGINE__COUNT; k++) {
+        const emu_ops *ops = emu_engine_ops((emu_engine_kind)k);
+        if (ops && !kind_emulated[k]) return ops;
+    }
+    return NULL;
 }
 
 unsigned emu_engine_caps(const emu_ops *ops)

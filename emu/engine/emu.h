@@ -79,13 +79,18 @@ _Static_assert(EMU_TLB_SET(EMU_SCRATCH_BASE) != EMU_TLB_SET(EMU_STACK_TOP - 1) &
 #define EMU_PROT_WRITE 2
 #define EMU_PROT_EXEC 4
 
-/* The kinds of engine: kind, name in reports and cache keys, what it is. */
+/*
+ * The kinds of engine, the only list of them: kind, name in reports, cache
+ * keys and on the command line (--engine), what it is, and whether an
+ * emulator computes its calls (1: arithmetic, the x87's included, is an
+ * emulation's; 0: the CPU itself runs them).
+ */
 #define EMU_ENGINE_MAP(XX)                                                                         \
-    XX(UNICORN, "unicorn", "Unicorn, a CPU emulator built on QEMU")                                \
-    XX(NATIVE, "native", "the CPU itself: 32-bit code run by this 64-bit process")
+    XX(UNICORN, "unicorn", "Unicorn, a CPU emulator built on QEMU", 1)                             \
+    XX(NATIVE, "native", "the CPU itself: 32-bit code run by this 64-bit process", 0)
 
 typedef enum emu_engine_kind {
-#define EMU_ENGINE_ENUM(name, json, what) EMU_ENGINE_##name,
+#define EMU_ENGINE_ENUM(name, json, what, emulated) EMU_ENGINE_##name,
     EMU_ENGINE_MAP(EMU_ENGINE_ENUM)
 #undef EMU_ENGINE_ENUM
         EMU_ENGINE__COUNT
@@ -122,6 +127,19 @@ const emu_ops *emu_engine_ops(emu_engine_kind kind);
 const emu_ops *emu_engine_default(void);
 /* "unicorn"; "?" out of range. */
 const char *emu_engine_kind_name(emu_engine_kind kind);
+/* The kind named name ("unicorn", as emu_engine_kind_name gives it); EMU_ENGINE__COUNT: none. */
+emu_engine_kind emu_engine_kind_named(const char *name);
+/*
+ * 1 when an emulator computes the calls of ops (NULL: the default engine),
+ * so that its arithmetic (the x87's) is an emulation's; 0 when the CPU
+ * itself runs them.
+ */
+int emu_engine_emulated(const emu_ops *ops);
+/*
+ * The first kind built in whose calls the CPU itself runs (not emulated),
+ * or NULL: the engine `--engine auto` and `both` look for.
+ */
+const emu_ops *emu_engine_on_cpu(void);
 /* The kind of a table; NULL: the default engine's. */
 emu_engine_kind emu_engine_kind_of(const emu_ops *ops);
 /* Its capability flags (EMU_CAP_BIT); NULL: the default engine's. */

@@ -358,13 +358,11 @@ int emu_game_leaf(emu_game *g, emu_leaf leaf, const uint8_t *buf, size_t len, in
                   int32_t bit, int16_t n, int16_t *ax, int64_t *pos_after, int32_t *bit_after,
                   emu_fault *fault)
 {
-    static const profile_routine_id ids[] = {PROFILE_R_BITREADER, PROFILE_R_READ_POSITION,
-                                             PROFILE_R_READ_ROTATION, PROFILE_R_READ_SCALE};
-    if ((unsigned)leaf > EMU_LEAF_SCALE || len > GAME_LEAF_MAX || pos < 0 || (uint64_t)pos > len)
+    if ((unsigned)leaf >= EMU_LEAF__COUNT || len > GAME_LEAF_MAX || pos < 0 || (uint64_t)pos > len)
         return emu_fault_refuse(fault, 0,
                                 "bad leaf call: leaf %d, %zu bytes (at most %u), position %lld",
                                 (int)leaf, len, GAME_LEAF_MAX, (long long)pos);
-    uint32_t addr = emu_game_routine_addr(g, ids[leaf], fault);
+    uint32_t addr = emu_game_routine_addr(g, profile_reader_id((ref_routine)leaf), fault);
     if (!addr) return -1;
     /* The buffer ends where the guard page starts; bytes below it that an
      * earlier, longer buffer left are zeroed. */

@@ -19,6 +19,7 @@
 #include "emu/engine/emu.h"
 #include "emu/engine/fault.h"
 #include "emu/image/profile.h"
+#include "ref/readlog.h"
 #include "common/error.h"
 
 typedef struct emu_image emu_image;
@@ -133,12 +134,16 @@ int emu_game_find_writer(emu_game *g, uint8_t flags, int16_t clip, size_t tick,
 emu *emu_game_engine(emu_game *g);
 const emu_image *emu_game_image(const emu_game *g);
 
-/* Leaf routines, on a buffer of len bytes placed in guest memory. */
+/*
+ * Leaf routines, on a buffer of len bytes placed in guest memory: the
+ * reading routines of ref/readlog.h's REF_ROUTINE_MAP, in its order
+ * (EMU_LEAF_BITREADER is REF_R_BITREADER, ...).
+ */
 typedef enum emu_leaf {
-    EMU_LEAF_BITREADER,
-    EMU_LEAF_POSITION,
-    EMU_LEAF_ROTATION,
-    EMU_LEAF_SCALE
+#define EMU_LEAF_ENUM(id, name) EMU_LEAF_##id,
+    REF_ROUTINE_MAP(EMU_LEAF_ENUM)
+#undef EMU_LEAF_ENUM
+        EMU_LEAF__COUNT
 } emu_leaf;
 
 /*

@@ -28,10 +28,6 @@ int emu_game_cover(emu_game *g, const emu_blockmap *m, uint8_t *hits, ff_error *
     return emu_cover_start(emu_game_engine(g), m, hits, err);
 }
 
-/* The routines of a read log, in ref_routine order. */
-static const profile_routine_id logged[REF_R__COUNT] = {
-    PROFILE_R_BITREADER, PROFILE_R_READ_POSITION, PROFILE_R_READ_ROTATION, PROFILE_R_READ_SCALE};
-
 /* Entries and ret sites of the logged routines; *rets is new. */
 static int sites(const emu_blockmap *m, uint32_t entries[REF_R__COUNT], uint32_t **rets,
                  unsigned *nrets, ff_error *err)
@@ -41,11 +37,11 @@ static int sites(const emu_blockmap *m, uint32_t entries[REF_R__COUNT], uint32_t
     int idx[REF_R__COUNT];
     unsigned total = 0;
     for (int r = 0; r < REF_R__COUNT; r++) {
-        idx[r] = emu_blocks_routine(m, profile_routine_name(logged[r]));
+        idx[r] = emu_blocks_routine(m, ref_routine_name((ref_routine)r));
         if (idx[r] < 0 || !m->routines[idx[r]].count)
             return ff_error_set(err, FF_E_EXE, NULL, -1,
                                 "the profile has no decodable routine %s to watch",
-                                profile_routine_name(logged[r]));
+                                ref_routine_name((ref_routine)r));
         entries[r] = m->routines[idx[r]].entry;
         total += m->routines[idx[r]].count;
     }

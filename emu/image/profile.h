@@ -99,6 +99,7 @@
 
 #include "common/error.h"
 #include "ref/pose.h"
+#include "ref/readlog.h"
 
 #define PROFILE_MAX_HASHES 8
 #define PROFILE_MAX_FINGERPRINTS 16
@@ -114,14 +115,15 @@
 #define PROFILE_MAX_VERSIONS 24
 #define PROFILE_VERSION_DWORDS 4
 
-/* The routines the harness calls, by the names of docs/engine.md section 2. */
+/*
+ * The routines the harness calls, by the names of docs/engine.md section 2;
+ * the reading routines are ref/readlog.h's rows (PROFILE_R_BITREADER,
+ * PROFILE_R_POSITION, ...: profile_reader_id).
+ */
 #define PROFILE_ROUTINE_MAP(XX)                                                \
     XX(FIELD_ALLOC, "Field_Alloc")                                             \
     XX(FIELD_FREE, "Field_Free")                                               \
-    XX(BITREADER, "bitReader")                                                 \
-    XX(READ_POSITION, "ReadPositionType")                                      \
-    XX(READ_ROTATION, "ReadRotationType")                                      \
-    XX(READ_SCALE, "ReadBoneScale")                                            \
+    REF_ROUTINE_MAP(XX)                                                        \
     XX(READ_ANIMATION, "Battle_ReadAnimation")                                 \
     XX(START_CLIP, "StartClip")                                                \
     XX(BUILD_MATRICES, "BuildBoneMatrices")                                    \
@@ -300,6 +302,8 @@ int profile_parse(const char *json, size_t len, const char *source, emu_profile 
 int profile_load_file(const char *path, emu_profile *out, ff_error *err);
 /* Name of an engine routine ("Battle_ReadAnimation"). */
 const char *profile_routine_name(profile_routine_id id);
+/* The row of reading routine r (ref/readlog.h); PROFILE_R__COUNT out of range. */
+profile_routine_id profile_reader_id(ref_routine r);
 /* The routine named name, or NULL. */
 const profile_routine *profile_find_routine(const emu_profile *p, const char *name);
 /*

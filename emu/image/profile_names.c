@@ -37,6 +37,16 @@ const char *profile_routine_name(profile_routine_id id)
     return profile_routine_names[id];
 }
 
+profile_routine_id profile_reader_id(ref_routine r)
+{
+    static const profile_routine_id ids[REF_R__COUNT] = {
+#define PROFILE_READER_ID(id, name) PROFILE_R_##id,
+        REF_ROUTINE_MAP(PROFILE_READER_ID)
+#undef PROFILE_READER_ID
+    };
+    return (unsigned)r < REF_R__COUNT ? ids[r] : PROFILE_R__COUNT;
+}
+
 const profile_routine *profile_find_routine(const emu_profile *p, const char *name)
 {
     for (unsigned i = 0; i < p->nroutines; i++)

@@ -99,23 +99,45 @@ void cli_engine_line(const emu_engine_info *info, char *buf, size_t n);
 /* The lines of `ff8diff --version` about the engines built in, on stdout: each says
  * whether this process can run it ("; runs here"), or why not. */
 void cli_engine_print_version(void);
-/* 0 when name is an --engine value (unicorn, native, auto, both), else -1. */
+/*
+ * The --engine values: every kind of engine by its name (emu/engine/emu.h's
+ * EMU_ENGINE_MAP), then these, which choose among the kinds.
+ */
+#define CLI_ENGINE_CHOICES(XX) XX("auto") XX("both")
+/* 0 when name is an --engine value, else -1. */
 int cli_engine_parse(const char *name);
+/* The --engine values as a message lists them ("unicorn, native, auto or both") into buf. */
+char *cli_engine_values(char *buf, size_t n);
+/* --engine's lines in the usage of every command that takes it. */
+#define CLI_ENGINE_HELP                                                                            \
+    "  --engine E        what runs the original: unicorn (every hook), native (its\n"              \
+    "                    32-bit code on this CPU, several times faster; x86-64\n"                  \
+    "                    Linux), auto (native when a probe call works, else unicorn,\n"            \
+    "                    saying why) or both (every call on both, differences\n"                   \
+    "                    reported as engine disagreements); default: the value of\n"               \
+    "                    $FF8DIFF_ENGINE, else unicorn\n"
 /* The environment variable that sets the default of --engine. */
 #define CLI_ENGINE_ENV "FF8DIFF_ENGINE"
 /* The default of --jobs where the option is not given (session_options.c). */
 #define CLI_JOBS_ENV "FF8DIFF_JOBS"
 /*
  * The engine --engine name asks for, into *out; name NULL: the value of
- * $FF8DIFF_ENGINE, and Unicorn when that is unset or empty (a value that is
- * no engine is a usage error naming the variable). native that cannot run
- * here is a usage error naming the reason (CLI_EXIT_ERROR after saying so);
- * auto takes native when a probe call works, else Unicorn with one line
- * saying why (note gets that line for the report). both: *out Unicorn and
- * *second native (else NULL). Returns 0.
+ * $FF8DIFF_ENGINE, and the default engine (emu_engine_default) when that
+ * is unset or empty (a value that is no engine is a usage error naming the
+ * variable). A kind that cannot run here is a usage error naming the reason
+ * (CLI_EXIT_ERROR after saying so); auto takes the engine on the CPU
+ * (emu_engine_on_cpu) when a probe call works, else the default with one
+ * line saying why (note gets that line for the report). both: *out the
+ * default and *second the engine on the CPU (else NULL). Returns 0.
  */
 int cli_engine_choose(const char *command, const char *name, const emu_ops **out,
                       const emu_ops **second, char *note, size_t n);
+/*
+ * Appends word to the list in buf (n bytes, NUL-terminated, cut to fit),
+ * after sep unless buf is empty: ", " between words, " or " before the
+ * last of a choice ("normal, slow or fast"). Returns buf.
+ */
+char *cli_list_add(char *buf, size_t n, const char *sep, const char *word);
 /* s as the terminal shows text from input (sb_safe: controls, C1, bad UTF-8 as \xNN) into buf
  * (n bytes, cut to fit). */
 char *cli_safe(const char *s, char *buf, size_t n);

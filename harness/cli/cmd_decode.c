@@ -213,7 +213,9 @@ int cmd_decode(int argc, char **argv)
         switch (c) {
         case 'm':
             if (mode_parse_list(optarg, &modes, bad, sizeof bad) < 0) {
-                cli_fail("decode: unknown mode '%s' (normal, slow, fast, slow+fast, all)", bad);
+                char words[96];
+                cli_fail("decode: unknown mode '%s' (%s)", bad,
+                         mode_list_words(words, sizeof words));
                 return CLI_EXIT_ERROR;
             }
             break;

@@ -58,12 +58,7 @@ static void help(FILE *out)
         "  --jobs N          worker threads (default: all cores;\n"
         "                    FF8DIFF_JOBS in the environment sets another)\n"
         "  --budget N        instructions per emulated call before a fault\n"
-        "  --engine E        what runs the original: unicorn (every hook), native (its\n"
-        "                    32-bit code on this CPU, several times faster; x86-64\n"
-        "                    Linux), auto (native when a probe call works, else unicorn,\n"
-        "                    saying why) or both (every call on both, differences\n"
-        "                    reported as engine disagreements); default: the value of\n"
-        "                    $FF8DIFF_ENGINE, else unicorn\n"
+        CLI_ENGINE_HELP
         "  --no-cache        neither read nor fill the results cache\n"
         "  --cache-dir DIR   the results cache's folder\n"
         "  --out DIR         the output folder (created when missing)\n"

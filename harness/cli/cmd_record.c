@@ -56,12 +56,7 @@ static void help(FILE *out)
           "                    or ~/.cache/ff8diff)\n"
           "  --cache-limit MB  size limit of the results cache (default 2048)\n"
           "  --budget N        instructions per emulated call before a fault (default 20M)\n"
-          "  --engine E        what runs the original: unicorn (every hook), native (its\n"
-          "                    32-bit code on this CPU, several times faster; x86-64\n"
-          "                    Linux), auto (native when a probe call works, else unicorn,\n"
-          "                    saying why) or both (every call on both, differences\n"
-          "                    reported as engine disagreements); default: the value of\n"
-          "                    $FF8DIFF_ENGINE, else unicorn\n"
+          CLI_ENGINE_HELP
           "  -q, --quiet       no progress line\n"
           "  -h, --help        this text\n\n"
           "Exit: 0 recorded (faults of the original are recorded too), 2 usage, input or\n"

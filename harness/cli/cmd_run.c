@@ -69,12 +69,7 @@ static void help(FILE *out)
         "  --budget N        instructions per emulated call before a fault (default 20M;\n"
         "                    natively a CPU-time budget of 2 ns an instruction, 20 ms at\n"
         "                    least)\n"
-        "  --engine E        what runs the original: unicorn (every hook), native (its\n"
-        "                    32-bit code on this CPU, several times faster; x86-64\n"
-        "                    Linux), auto (native when a probe call works, else unicorn,\n"
-        "                    saying why) or both (every call on both, differences\n"
-        "                    reported as engine disagreements); default: the value of\n"
-        "                    $FF8DIFF_ENGINE, else unicorn\n"
+        CLI_ENGINE_HELP
         "  --engine-processes  run the original in confined engine processes whatever the\n"
         "                    engine (the native engine always does: docs/engine.md\n"
         "                    section 9); coverage is then not recorded\n"

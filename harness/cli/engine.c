@@ -4,8 +4,9 @@
  * each saying whether it runs here, and why not), the one warning a run
  * gives when the engine says it will be slow (emu/engine/emu.h's engine
  * info), and which engine a command runs on (--engine, else the
- * FF8DIFF_ENGINE environment variable, else Unicorn). Knows no kind of
- * engine in particular.
+ * FF8DIFF_ENGINE environment variable, else the default engine): the
+ * --engine values are the kinds of emu/engine/emu.h's table by name, auto
+ * and both. Knows no kind of engine in particular.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,19 +59,41 @@ void cli_engine_print_version(void)
     }
 }
 
+static const char *const choices[] = {
+#define CLI_ENGINE_CHOICE(name) name,
+    CLI_ENGINE_CHOICES(CLI_ENGINE_CHOICE)
+#undef CLI_ENGINE_CHOICE
+};
+#define NCHOICES (sizeof choices / sizeof choices[0])
+
+/* The --engine value number i: the kinds of engine, then the choices; NULL past them. */
+static const char *value(unsigned i)
+{
+    if (i < EMU_ENGINE__COUNT) return emu_engine_kind_name((emu_engine_kind)i);
+    return i - EMU_ENGINE__COUNT < NCHOICES ? choices[i - EMU_ENGINE__COUNT] : NULL;
+}
+
 int cli_engine_parse(const char *name)
 {
-    static const char *const names[] = {"unicorn", "native", "auto", "both"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0) return 0;
+    for (unsigned i = 0; value(i); i++)
+        if (strcmp(name, value(i)) == 0) return 0;
     return -1;
+}
+
+char *cli_engine_values(char *buf, size_t n)
+{
+    if (n) buf[0] = 0;
+    for (unsigned i = 0; value(i); i++)
+        cli_list_add(buf, n, value(i + 1) ? ", " : " or ", value(i));
+    return buf;
 }
 
 int cli_engine_choose(const char *command, const char *name, const emu_ops **out,
                       const emu_ops **second, char *note, size_t n)
 {
     note[0] = 0;
-    *out = emu_engine_ops(EMU_ENGINE_UNICORN);
+    const emu_ops *dflt = emu_engine_default();
+    *out = dflt;
     *second = NULL;
     const char *given = "--engine ";
     if (!name) {
@@ -79,26 +102,33 @@ int cli_engine_choose(const char *command, const char *name, const emu_ops **out
         given = CLI_ENGINE_ENV "=";
         if (name && !*name) name = NULL;
         if (name && cli_engine_parse(name) < 0) {
-            char safe[64];
-            cli_fail("%s: %s%s: expected unicorn, native, auto or both", command, given,
-                     cli_safe(name, safe, sizeof safe));
+            char safe[64], values[128];
+            cli_fail("%s: %s%s: expected %s", command, given, cli_safe(name, safe, sizeof safe),
+                     cli_engine_values(values, sizeof values));
             return CLI_EXIT_ERROR;
         }
     }
-    if (!name || strcmp(name, "unicorn") == 0) return 0;
-    const emu_ops *native = emu_engine_ops(EMU_ENGINE_NATIVE);
+    if (!name) return 0;
+    /* A kind by its name, else a choice (auto, both) of the engine on the CPU. */
+    emu_engine_kind kind = emu_engine_kind_named(name);
+    int is_kind = kind != EMU_ENGINE__COUNT;
+    const emu_ops *want = is_kind ? emu_engine_ops(kind) : emu_engine_on_cpu();
+    if (want == dflt) return 0;
     emu_engine_info info;
     ff_error err;
     ff_error_clear(&err);
-    if (emu_engine_info_get(native, &info, 1, &err) == 0) {
+    if (!want)
+        ff_error_set(&err, FF_E_UNSUPPORTED, NULL, -1, "no such engine is built into this program");
+    else if (emu_engine_info_get(want, &info, 1, &err) == 0) {
         if (strcmp(name, "both") == 0)
-            *second = native;
+            *second = want;
         else
-            *out = native;
+            *out = want;
         return 0;
     }
     if (strcmp(name, "auto") == 0) {
-        snprintf(note, n, "engine: auto chose unicorn: %s", err.reason);
+        snprintf(note, n, "engine: auto chose %s: %s",
+                 emu_engine_kind_name(emu_engine_kind_of(dflt)), err.reason);
         cli_warn("%s", note);
         return 0;
     }

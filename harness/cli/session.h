@@ -94,7 +94,7 @@ void cli_first_problems(const run_results *r);
 typedef struct cli_session {
     const char *command;       /* "run", "check", "record" */
     const char *exe, *profile; /* NULL: the stand-in, found by identify */
-    const char *engine;        /* --engine: unicorn, native, auto, both; NULL: $FF8DIFF_ENGINE */
+    const char *engine;        /* --engine (cli_engine_parse); NULL: $FF8DIFF_ENGINE */
     const char *corpus_path;   /* NULL: the synthetic corpus (preset, seed) */
     const char *preset;
     uint64_t seed;

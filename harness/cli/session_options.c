@@ -11,30 +11,18 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
+#include "harness/core/levels.h"
+#include "harness/core/modes.h"
 
 int cli_parse_levels(const char *text, run_config *cfg)
 {
-    int frame = 0, pose = 0, leaf = 0, entity = 0;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (strcmp(w, "frame") == 0)
-            frame = 1;
-        else if (strcmp(w, "pose") == 0)
-            pose = 1;
-        else if (strcmp(w, "leaf") == 0)
-            leaf = 1;
-        else if (strcmp(w, "entity") == 0)
-            entity = 1;
-        else
-            return -1;
-    }
-    if (!frame && !pose && !leaf && !entity) return -1;
+    unsigned m;
+    if (run_level_parse_list(text, &m) < 0) return -1;
     /* The pose is compared after each decoding call: it needs the frame level's calls. */
-    cfg->frame_level = frame || pose;
-    cfg->pose_level = pose;
-    cfg->leaf_level = leaf;
-    cfg->entity_level = entity;
+    cfg->frame_level = (m & (1u << RUN_LEVEL_FRAME | 1u << RUN_LEVEL_POSE)) != 0;
+    cfg->pose_level = (m >> RUN_LEVEL_POSE) & 1u;
+    cfg->leaf_level = (m >> RUN_LEVEL_LEAF) & 1u;
+    cfg->entity_level = (m >> RUN_LEVEL_ENTITY) & 1u;
     return 0;
 }
 
@@ -80,14 +68,19 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
         return 0;
     case CLI_OPT_MODES:
         if (mode_parse_list(arg, &cfg->modes, bad, sizeof bad) < 0) {
-            cli_fail("%s: unknown mode '%s' (normal, slow, fast, slow+fast, all)", s->command, bad);
+            char words[96];
+            cli_fail("%s: unknown mode '%s' (%s)", s->command, bad,
+                     mode_list_words(words, sizeof words));
             return CLI_EXIT_ERROR;
         }
         s->modes_given = 1;
         return 0;
     case CLI_OPT_LEVELS:
-        if (cli_parse_levels(arg, cfg) < 0)
-            return bad_value(s, "--levels", arg, "a list of frame, pose, entity, leaf");
+        if (cli_parse_levels(arg, cfg) < 0) {
+            char words[80], what[96];
+            snprintf(what, sizeof what, "a list of %s", run_level_list_words(words, sizeof words));
+            return bad_value(s, "--levels", arg, what);
+        }
         s->levels_given = 1;
         return 0;
     case CLI_OPT_POSE_OPTIONS: {
@@ -143,8 +136,10 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
         cfg->engine_processes = 1;
         return 0;
     case CLI_OPT_ENGINE:
-        if (cli_engine_parse(arg) < 0)
-            return bad_value(s, "--engine", arg, "unicorn, native, auto or both");
+        if (cli_engine_parse(arg) < 0) {
+            char values[128];
+            return bad_value(s, "--engine", arg, cli_engine_values(values, sizeof values));
+        }
         s->engine = arg;
         return 0;
     default:

@@ -26,6 +26,13 @@ static void put_line(const char *prefix, const char *text)
     sb_free(&b);
 }
 
+char *cli_list_add(char *buf, size_t n, const char *sep, const char *word)
+{
+    size_t at = strnlen(buf, n);
+    if (at < n) snprintf(buf + at, n - at, "%s%s", at ? sep : "", word);
+    return buf;
+}
+
 char *cli_safe(const char *s, char *buf, size_t n)
 {
     strbuf b;

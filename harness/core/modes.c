@@ -48,7 +48,7 @@ int mode_parse_list(const char *text, unsigned *mask, char *bad, unsigned bad_si
         }
         memcpy(word, p, len);
         word[len] = '\0';
-        if (strcmp(word, "all") == 0) {
+        if (strcmp(word, MODE_ALL_WORD) == 0) {
             m |= MODE_ALL;
         } else {
             int id = mode_from_name(word);
@@ -63,6 +63,19 @@ int mode_parse_list(const char *text, unsigned *mask, char *bad, unsigned bad_si
     }
     *mask = m;
     return 0;
+}
+
+char *mode_list_words(char *buf, size_t n)
+{
+    size_t at = 0;
+    if (n) buf[0] = '\0';
+    for (int m = 0; m <= MODE__COUNT && at < n; m++) {
+        int k = snprintf(buf + at, n - at, "%s%s", m ? ", " : "",
+                         m < MODE__COUNT ? modes[m].name : MODE_ALL_WORD);
+        if (k < 0) break;
+        at += (size_t)k;
+    }
+    return buf;
 }
 
 unsigned mode_count(unsigned mask)

@@ -6,6 +6,7 @@
 #ifndef FF8_HARNESS_CORE_MODES_H
 #define FF8_HARNESS_CORE_MODES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MODE_MAP(XX)                                                           \
@@ -27,11 +28,19 @@ const char *mode_name(mode_id m);
 uint8_t mode_flags(mode_id m);
 /* "slow" -> MODE_SLOW; -1 when unknown. */
 int mode_from_name(const char *name);
+/* The word mode_parse_list takes for every mode. */
+#define MODE_ALL_WORD "all"
 /*
  * Parses "normal,slow" or "all" into a bit mask (bit i = mode i).
  * Returns 0, or -1 with the offending word copied into bad.
  */
 int mode_parse_list(const char *text, unsigned *mask, char *bad, unsigned bad_size);
+/*
+ * The words mode_parse_list takes, as a message lists them: every mode's
+ * name, then MODE_ALL_WORD ("normal, slow, fast, slow+fast, all"), into buf
+ * (n bytes, cut to fit). Returns buf.
+ */
+char *mode_list_words(char *buf, size_t n);
 /* How many modes a mask holds (bit i = mode i). */
 unsigned mode_count(unsigned mask);
 

@@ -10,6 +10,7 @@
 
 #include "harness/core/field_model.h"
 #include "harness/core/fields.h"
+#include "harness/core/levels.h"
 #include "harness/report/report.h"
 #include "harness/report/report_causes.h"
 #include "harness/report/report_json_base.h"
@@ -302,6 +303,24 @@ static cJSON *engines_json(const res_engines *e)
     return o;
 }
 
+/* Whether the run was asked for level l. */
+static int meta_level(const run_meta *m, run_level l)
+{
+    switch (l) { /* no default: a row added to RUN_LEVEL_MAP without its flag is a warning */
+    case RUN_LEVEL_FRAME:
+        return m->frame_level;
+    case RUN_LEVEL_POSE:
+        return m->pose_level;
+    case RUN_LEVEL_ENTITY:
+        return m->entity_level;
+    case RUN_LEVEL_LEAF:
+        return m->leaf_level;
+    case RUN_LEVEL__COUNT:
+        break;
+    }
+    return 0;
+}
+
 static cJSON *run_json(const run_meta *m, const run_results *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -321,10 +340,9 @@ static cJSON *run_json(const run_meta *m, const run_results *r)
     json_identity(o, m);
     cJSON_AddItemToObject(o, "engines", engines_json(&r->engines));
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
-    if (m->frame_level) cJSON_AddItemToArray(levels, json_string("frame"));
-    if (m->pose_level) cJSON_AddItemToArray(levels, json_string("pose"));
-    if (m->entity_level) cJSON_AddItemToArray(levels, json_string("entity"));
-    if (m->leaf_level) cJSON_AddItemToArray(levels, json_string("leaf"));
+    for (int l = 0; l < RUN_LEVEL__COUNT; l++)
+        if (meta_level(m, (run_level)l))
+            cJSON_AddItemToArray(levels, json_string(run_level_name((run_level)l)));
     cJSON_AddNumberToObject(o, "jobs", m->jobs);
     cJSON *opt = cJSON_AddObjectToObject(o, "options");
     json_add_str(opt, "bone_matrices",

@@ -11,15 +11,17 @@
 #include "harness/run/context.h"
 #include "ref/engine.h"
 
-static const char *const names[LEAF_ROUTINES] = {"bitReader", "ReadPositionType",
-                                                 "ReadRotationType", "ReadBoneScale"};
-/* Type-bit prefix lengths of the value readers (bitReader: none). */
-static const unsigned prefix_bits[LEAF_ROUTINES] = {0, 2, 3, 1};
+/* Type-bit prefix lengths of the value readers (bitReader: none), in emu_leaf order. */
+static const unsigned prefix_bits[LEAF_ROUTINES] = {
+#define LEAF_PREFIX_BITS(id, name) REF_TYPE_BITS_##id,
+    REF_ROUTINE_MAP(LEAF_PREFIX_BITS)
+#undef LEAF_PREFIX_BITS
+};
 #define PAYLOADS 32
 
 const char *leaf_routine_name(emu_leaf r)
 {
-    return (unsigned)r < LEAF_ROUTINES ? names[r] : "?";
+    return ref_routine_name((ref_routine)r);
 }
 
 uint64_t leaf_case_count(emu_leaf r, uint64_t bitreader_calls)
@@ -73,14 +75,7 @@ int leaf_case_ref(emu_leaf r, leaf_case *c, ff_error *err)
     ref_stream s = {c->buf, sizeof c->buf, "leaf case", 0};
     ref_cursor cur = {0, c->bit};
     int16_t ax = 0;
-    int rc;
-    switch (r) {
-    case EMU_LEAF_BITREADER: rc = ref_bits_read(&s, &cur, c->n, &ax, err); break;
-    case EMU_LEAF_POSITION: rc = ref_read_position(&s, &cur, &ax, err); break;
-    case EMU_LEAF_ROTATION: rc = ref_read_rotation(&s, &cur, &ax, err); break;
-    default: rc = ref_read_scale(&s, &cur, &ax, err); break;
-    }
-    if (rc < 0) return -1;
+    if (ref_read_routine((ref_routine)r, &s, &cur, c->n, &ax, err) < 0) return -1;
     c->ref_ax = ax;
     c->ref_pos = cur.pos;
     c->ref_bit = cur.bit;
@@ -95,7 +90,8 @@ int leaf_setup(run_ctx *ctx, size_t *nunits, ff_error *err)
     res->nleaf = LEAF_ROUTINES;
     size_t n = 0;
     for (int r = 0; r < LEAF_ROUTINES; r++) {
-        snprintf(res->leaf[r].routine, sizeof res->leaf[r].routine, "%s", names[r]);
+        snprintf(res->leaf[r].routine, sizeof res->leaf[r].routine, "%s",
+                 leaf_routine_name((emu_leaf)r));
         res->leaf[r].group = -1;
         uint64_t cases = leaf_case_count((emu_leaf)r, ctx->cfg->leaf_calls);
         n += (size_t)((cases + LEAF_CHUNK - 1) / LEAF_CHUNK);
@@ -221,7 +217,7 @@ int leaf_unit_compute(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u
         ff_error e;
         if (leaf_case_ref(r, &c, &e) < 0)
             return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "leaf case %llu of %s: %s",
-                                (unsigned long long)i, names[r], e.reason);
+                                (unsigned long long)i, leaf_routine_name(r), e.reason);
         local.calls++;
         int faulted = emu_game_leaf(g, r, c.buf, sizeof c.buf, 0, c.bit, c.n, &c.orig_ax,
                                     &c.orig_pos, &c.orig_bit, &fault) < 0;

@@ -23,9 +23,10 @@ struct run_ctx;
 struct run_unit;
 
 #define LEAF_CHUNK 4096
-#define LEAF_ROUTINES 4
+/* The leaf level's routines: emu_leaf's, from ref/readlog.h's REF_ROUTINE_MAP. */
+#define LEAF_ROUTINES EMU_LEAF__COUNT
 
-/* Routine names, in emu_leaf order. */
+/* Routine names, in emu_leaf order; "?" out of range. */
 const char *leaf_routine_name(emu_leaf r);
 /* Number of cases for a routine (bitreader_calls is the bitReader's). */
 uint64_t leaf_case_count(emu_leaf r, uint64_t bitreader_calls);

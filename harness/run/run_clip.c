@@ -148,7 +148,7 @@ int run_clip_classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, con
      * Only where an emulator computed it: never on the CPU itself, and under --engine
      * both not where the CPU gave the emulator's value (measured: the difference is real). */
     int32_t diff = r->div.ref - r->div.orig;
-    int emulated = emu_engine_kind_of(ctx->cfg->game.engine) != EMU_ENGINE_NATIVE &&
+    int emulated = emu_engine_emulated(ctx->cfg->game.engine) &&
                    !(ctx->cfg->second && r->eng.state == RES_ENG_AGREE);
     if (a && ctx->pose && emulated && (diff == 1 || diff == -1) &&
         refside_near(a, mode_flags(r->mode), (uint32_t)r->clip, ctx->pose, r->div.tick,

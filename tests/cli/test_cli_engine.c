@@ -97,6 +97,44 @@ static char *native_refused(void)
     return why;
 }
 
+/*
+ * The --engine values are the kinds of emu/engine/emu.h's table, auto and
+ * both: the usage of every command that takes --engine names each, and a
+ * value that is none is refused with all of them listed, in the table's order.
+ */
+Test(engine_cli, engine_values_are_the_kinds_of_the_table, .init = setup, .fini = cleanup)
+{
+    char want[256] = "";
+    for (unsigned k = 0; k < EMU_ENGINE__COUNT; k++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", k ? ", " : "",
+                 emu_engine_kind_name((emu_engine_kind)k));
+    snprintf(want + strlen(want), sizeof want - strlen(want), ", auto or both");
+    static const char *const commands[] = {"run", "record", "export"};
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        ts_out o;
+        ts_cli(scratch, &o, "%s --help", commands[c]);
+        cr_assert_eq(o.status, 0, "%s --help: %s", commands[c], o.err);
+        const char *help = strstr(o.out, "  --engine E ");
+        cr_assert(help, "%s --help has no --engine: %s", commands[c], o.out);
+        /* The option's paragraph: up to the next option. */
+        const char *next = strstr(help + 1, "\n  -");
+        char *para = next ? strndup(help, (size_t)(next - help)) : strdup(help);
+        for (unsigned k = 0; k < EMU_ENGINE__COUNT; k++)
+            cr_assert(strstr(para, emu_engine_kind_name((emu_engine_kind)k)),
+                      "%s --help does not name %s: %s", commands[c],
+                      emu_engine_kind_name((emu_engine_kind)k), para);
+        cr_assert(strstr(para, "auto (") && strstr(para, "both ("), "%s", para);
+        free(para);
+        ts_out_free(&o);
+        ts_cli(scratch, &o, "%s --engine qemu", commands[c]);
+        cr_assert_eq(o.status, 2, "%s --engine qemu: %s%s", commands[c], o.out, o.err);
+        char line[320];
+        snprintf(line, sizeof line, "--engine takes %s, not 'qemu'", want);
+        cr_assert(strstr(o.err, line), "%s: no \"%s\" in: %s", commands[c], line, o.err);
+        ts_out_free(&o);
+    }
+}
+
 Test(engine_cli, version_says_whether_each_engine_runs_here, .init = setup, .fini = cleanup)
 {
     ts_out o;

@@ -82,6 +82,30 @@ static void put_store(uint8_t *code, uint32_t addr)
     memcpy(code, prog, sizeof prog);
 }
 
+/*
+ * The kinds of engine are one table: each found again by its name, an
+ * unknown name none; the engine `auto` looks for is built in, of its kind
+ * and not emulated; the default engine is emulated (Unicorn).
+ */
+Test(engine, kinds_by_name_and_emulation)
+{
+    for (unsigned k = 0; k < EMU_ENGINE__COUNT; k++) {
+        const char *name = emu_engine_kind_name((emu_engine_kind)k);
+        cr_assert_str_neq(name, "?", "kind %u", k);
+        cr_assert_eq(emu_engine_kind_named(name), (emu_engine_kind)k, "%s", name);
+        const emu_ops *ops = emu_engine_ops((emu_engine_kind)k);
+        if (ops) cr_assert_eq(emu_engine_kind_of(ops), (emu_engine_kind)k, "%s", name);
+    }
+    cr_assert_eq(emu_engine_kind_named("qemu"), EMU_ENGINE__COUNT);
+    cr_assert_eq(emu_engine_kind_named(""), EMU_ENGINE__COUNT);
+    cr_assert_eq(emu_engine_emulated(NULL), 1);
+    cr_assert_eq(emu_engine_emulated(emu_engine_default()), 1);
+    const emu_ops *cpu = emu_engine_on_cpu();
+    cr_assert(cpu, "no engine on the CPU built in");
+    cr_assert_eq(emu_engine_emulated(cpu), 0);
+    cr_assert_eq(cpu, emu_engine_ops(emu_engine_kind_of(cpu)));
+}
+
 Test(engine, the_engine_owns_its_areas_and_their_guard)
 {
     emu_image *img = te_standin_image("standin.exe");

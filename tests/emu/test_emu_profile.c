@@ -37,8 +37,8 @@ Test(profile, steam_profile_holds_the_engine_facts)
         uint32_t addr;
         unsigned args;
     } want[] = {{PROFILE_R_FIELD_ALLOC, 0x5082B0, 1},    {PROFILE_R_FIELD_FREE, 0x5082D0, 1},
-                {PROFILE_R_BITREADER, 0x5092A0, 2},      {PROFILE_R_READ_POSITION, 0x509320, 1},
-                {PROFILE_R_READ_ROTATION, 0x509370, 1},  {PROFILE_R_READ_SCALE, 0x5093F0, 1},
+                {PROFILE_R_BITREADER, 0x5092A0, 2},      {PROFILE_R_POSITION, 0x509320, 1},
+                {PROFILE_R_ROTATION, 0x509370, 1},       {PROFILE_R_SCALE, 0x5093F0, 1},
                 {PROFILE_R_READ_ANIMATION, 0x508F90, 2}, {PROFILE_R_START_CLIP, 0x509440, 3},
                 {PROFILE_R_BUILD_MATRICES, 0x508C90, 1}, {PROFILE_R_QUEUE_ANIMATION, 0x509520, 2},
                 {PROFILE_R_ADVANCE_BY1, 0x5094F0, 1},    {PROFILE_R_WORLD_MATRICES, 0x5095B0, 2}};
@@ -72,6 +72,17 @@ Test(profile, steam_profile_holds_the_engine_facts)
 }
 
 /* The pose helpers of the game's profile, with the arities of the public notes (docs/pose.md 2). */
+/* The profile's rows of the reading routines are ref/readlog.h's, by name and order. */
+Test(profile, reader_rows_are_the_read_logs_routines)
+{
+    for (int r = 0; r < REF_R__COUNT; r++) {
+        profile_routine_id id = profile_reader_id((ref_routine)r);
+        cr_assert_lt((int)id, (int)PROFILE_R__COUNT, "routine %d", r);
+        cr_assert_str_eq(profile_routine_name(id), ref_routine_name((ref_routine)r));
+    }
+    cr_assert_eq(profile_reader_id(REF_R__COUNT), PROFILE_R__COUNT);
+}
+
 Test(profile, steam_profile_has_the_pose_helper_rows)
 {
     emu_profile p;

@@ -1,7 +1,8 @@
 /*
  * tests/harness/test_harness_core.c: difference shapes, outcome blobs, text
- * escaping, the entity statuses of the modes table (the field table, traces and the comparer: test_harness_fields.c;
- * the results cache: test_harness_cache.c).
+ * escaping, the modes and levels tables and the lists messages make of them,
+ * the entity statuses of the modes table (the field table, traces and the
+ * comparer: test_harness_fields.c; the results cache: test_harness_cache.c).
  * Expected values are worked out by hand in the comments.
  */
 #include <criterion/criterion.h>
@@ -19,6 +20,7 @@
 #include "harness/core/compare.h"
 #include "harness/core/fields.h"
 #include "harness/core/group.h"
+#include "harness/core/levels.h"
 #include "harness/core/modes.h"
 #include "harness/core/outcome.h"
 #include "harness/core/strbuf.h"
@@ -617,4 +619,50 @@ Test(trace, a_copy_keeps_each_ticks_values_and_fields)
     cr_assert_eq(b.n, 7);
     trace_free(&a);
     trace_free(&b);
+}
+
+/* The mode list a message gives names every mode of the table, then "all", and parses back. */
+Test(modes, the_list_words_are_the_table)
+{
+    char words[128], want[128] = "";
+    for (int m = 0; m < MODE__COUNT; m++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s, ", mode_name((mode_id)m));
+    strcat(want, MODE_ALL_WORD);
+    cr_assert_str_eq(mode_list_words(words, sizeof words), want);
+    cr_assert_str_eq(words, "normal, slow, fast, slow+fast, all"); /* the words messages print */
+    for (char *save, *w = strtok_r(words, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        unsigned mask = 0;
+        char bad[32];
+        cr_assert_eq(mode_parse_list(w, &mask, bad, sizeof bad), 0, "%s", w);
+        cr_assert_eq(mask, strcmp(w, MODE_ALL_WORD) ? 1u << mode_from_name(w) : MODE_ALL, "%s", w);
+    }
+    char tiny[8];
+    cr_assert_str_eq(mode_list_words(tiny, sizeof tiny), "normal,");
+}
+
+/* The levels: names round-trip, the --levels list parses by them, the message lists them all. */
+Test(levels, the_table_parses_and_lists)
+{
+    char want[128] = "";
+    for (int l = 0; l < RUN_LEVEL__COUNT; l++) {
+        const char *name = run_level_name((run_level)l);
+        cr_assert_eq(run_level_from_name(name), l, "%s", name);
+        unsigned mask = 0;
+        cr_assert_eq(run_level_parse_list(name, &mask), 0, "%s", name);
+        cr_assert_eq(mask, 1u << l, "%s", name);
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", l ? ", " : "", name);
+    }
+    char words[128];
+    cr_assert_str_eq(run_level_list_words(words, sizeof words), want);
+    cr_assert_str_eq(words, "frame, pose, entity, leaf"); /* the words messages print */
+    cr_assert_str_eq(run_level_name(RUN_LEVEL__COUNT), "?");
+    unsigned mask = 7;
+    cr_assert_eq(run_level_parse_list(",leaf,,frame,", &mask), 0);
+    cr_assert_eq(mask, 1u << RUN_LEVEL_LEAF | 1u << RUN_LEVEL_FRAME);
+    mask = 7;
+    cr_assert_eq(run_level_parse_list("frame,bogus", &mask), -1);
+    cr_assert_eq(run_level_parse_list(",", &mask), -1);
+    cr_assert_eq(run_level_parse_list("", &mask), -1);
+    cr_assert_eq(run_level_parse_list("frameframeframeframe", &mask), -1);
+    cr_assert_eq(mask, 7u);
 }

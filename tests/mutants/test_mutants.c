@@ -247,11 +247,43 @@ static uint64_t count_cases(emu_leaf r, uint64_t n, uint64_t seed, int (*pred)(c
     return k;
 }
 
+/*
+ * The leaf level's routines are ref/readlog.h's, row for row: one name each
+ * (the read log's), as many cases as their type bits give, each case one the
+ * reference answers.
+ */
+Test(mutants, leaf_routines_are_the_read_logs)
+{
+    static const unsigned type_bits[] = {
+#define TYPE_BITS(id, name) REF_TYPE_BITS_##id,
+        REF_ROUTINE_MAP(TYPE_BITS)
+#undef TYPE_BITS
+    };
+    cr_assert_eq(LEAF_ROUTINES, REF_R__COUNT);
+    cr_assert_eq(sizeof type_bits / sizeof type_bits[0], (size_t)LEAF_ROUTINES);
+    for (int r = 0; r < LEAF_ROUTINES; r++) {
+        const char *name = leaf_routine_name((emu_leaf)r);
+        cr_assert_str_eq(name, ref_routine_name((ref_routine)r), "routine %d", r);
+        cr_assert_str_neq(name, "?", "routine %d", r);
+        for (int q = 0; q < r; q++)
+            cr_assert_str_neq(name, leaf_routine_name((emu_leaf)q), "routines %d and %d", q, r);
+        uint64_t cases = leaf_case_count((emu_leaf)r, 1000);
+        cr_assert_eq(cases, r == EMU_LEAF_BITREADER ? 1000u : 8u * (1u << type_bits[r]) * 32u,
+                     "%s: %llu cases", name, (unsigned long long)cases);
+        leaf_case c;
+        ff_error err;
+        leaf_case_make((emu_leaf)r, 1, cases - 1, &c);
+        TS_OK(leaf_case_ref((emu_leaf)r, &c, &err), &err);
+    }
+    cr_assert_str_eq(leaf_routine_name((emu_leaf)LEAF_ROUTINES), "?");
+}
+
 Test(mutants, leaf_standin_clean)
 {
     run_results r;
     run_leaf("standin.exe", &r);
-    for (int i = 0; i < 4; i++)
+    cr_assert_eq(r.nleaf, (size_t)LEAF_ROUTINES);
+    for (int i = 0; i < LEAF_ROUTINES; i++)
         cr_assert_eq(r.leaf[i].mismatches, 0, "%s: %llu mismatches", r.leaf[i].routine,
                      (unsigned long long)r.leaf[i].mismatches);
     cr_assert_eq(r.ngroups, 0);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref/engine.h"
 #include "ref/readlog.h"
 #include "tests/ref/tb.h"
 
@@ -268,4 +269,55 @@ Test(readlog, logging_changes_nothing)
     }
     cr_assert(errors > 10 && errors < 4 * rounds, "%u decodes ran past the end of the file",
               errors);
+}
+
+/*
+ * Every row of REF_ROUTINE_MAP has a name of its own and a reader: called
+ * through ref_read_routine, each gives what calling it by name gives.
+ */
+Test(readlog, every_routine_named_and_dispatched)
+{
+    const uint8_t bytes[8] = {0xB5, 0x3C, 0xE1, 0x07, 0x9A, 0x42, 0xFF, 0x10};
+    for (int r = 0; r < REF_R__COUNT; r++) {
+        const char *name = ref_routine_name((ref_routine)r);
+        cr_assert_str_neq(name, "?", "routine %d", r);
+        for (int q = 0; q < r; q++)
+            cr_assert_str_neq(name, ref_routine_name((ref_routine)q), "routines %d and %d", q, r);
+        ref_stream s1 = {bytes, sizeof bytes, "a", 0}, s2 = s1;
+        ref_cursor c1 = {1, 3}, c2 = c1;
+        int16_t v1 = 0, v2 = 0;
+        ff_error err;
+        int rc = -1;
+        switch ((ref_routine)r) {
+        case REF_R_BITREADER:
+            rc = ref_bits_read(&s1, &c1, 11, &v1, &err);
+            break;
+        case REF_R_POSITION:
+            rc = ref_read_position(&s1, &c1, &v1, &err);
+            break;
+        case REF_R_ROTATION:
+            rc = ref_read_rotation(&s1, &c1, &v1, &err);
+            break;
+        case REF_R_SCALE:
+            rc = ref_read_scale(&s1, &c1, &v1, &err);
+            break;
+        case REF_R__COUNT:
+            break;
+        }
+        cr_assert_eq(rc, 0, "%s: %s", name, err.reason);
+        cr_assert_eq(ref_read_routine((ref_routine)r, &s2, &c2, 11, &v2, &err), 0, "%s: %s", name,
+                     err.reason);
+        cr_assert_eq(v2, v1, "%s", name);
+        cr_assert_eq(c2.pos, c1.pos, "%s", name);
+        cr_assert_eq(c2.bit, c1.bit, "%s", name);
+    }
+    cr_assert_str_eq(ref_routine_name(REF_R__COUNT), "?");
+    ref_stream s = {bytes, sizeof bytes, "a", 0};
+    ref_cursor c = {0, 0};
+    int16_t v = 0;
+    ff_error err;
+    cr_assert_eq(ref_read_routine(REF_R__COUNT, &s, &c, 1, &v, &err), -1);
+    cr_assert_eq(err.kind, FF_E_INTERNAL);
+    cr_assert_eq(c.pos, 0);
+    cr_assert_eq(c.bit, 0);
 }
