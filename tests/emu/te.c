@@ -195,9 +195,15 @@ emu_game *te_game(emu_image *img, int keep, const te_file *f)
     emu_game *g;
     ff_error err;
     TS_OK(emu_game_open(img, &o, &g, &err), &err);
+    te_load(g, f);
+    return g;
+}
+
+void te_load(emu_game *g, const te_file *f)
+{
+    ff_error err;
     uint32_t geom = (uint32_t)f->size - 20;
     TS_OK(emu_game_load_file(g, f->data, f->size, TE_SKEL_OFF, geom, geom + 16, &err), &err);
-    return g;
 }
 
 void te_expect_matrix(const emu_matrix *got, const int m[9], const int t[3], const char *what,

@@ -87,6 +87,8 @@ void te_make_skeleton(te_file *f, int flags, int model_scale, const int root[3],
                       const te_bone *bones, unsigned n);
 /* An engine under test (ts_engine) on img (keep_matrices as given) with f loaded. */
 emu_game *te_game(emu_image *img, int keep, const te_file *f);
+/* Loads f into an open game in place of its file (as a run's worker does file after file). */
+void te_load(emu_game *g, const te_file *f);
 /* Expects the cells and translation of got (never the pad) to be m and t. */
 void te_expect_matrix(const emu_matrix *got, const int m[9], const int t[3], const char *what,
                       int index);

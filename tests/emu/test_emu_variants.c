@@ -137,12 +137,18 @@ static const vcase cases[] = {
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
-static void run_case(emu_image *img, const vcase *c, emu_matrix out[2])
+/* Case c on img's game *g (opened on first use, then loaded file after file as a
+ * worker's is; the caller closes it). */
+static void run_case(emu_image *img, emu_game **gp, const vcase *c, emu_matrix out[2])
 {
     static const int root[3] = {10, -21, 30};
     te_file f;
     te_make_skeleton(&f, c->flags, c->model_scale, root, c->bones, c->n);
-    emu_game *g = te_game(img, 0, &f);
+    if (*gp)
+        te_load(*gp, &f);
+    else
+        *gp = te_game(img, 0, &f);
+    emu_game *g = *gp;
     uint32_t ret;
     emu_fault fault;
     TE_CALL(emu_game_build_matrices(g, &ret, &fault), &fault);
@@ -152,7 +158,6 @@ static void run_case(emu_image *img, const vcase *c, emu_matrix out[2])
         for (unsigned i = 0; i < c->n; i++)
             cr_assert_eq(emu_game_bone_matrix(g, i, &out[i]), 0);
     }
-    emu_game_close(g);
 }
 
 static int same(const emu_matrix *a, const emu_matrix *b, unsigned n)
@@ -240,8 +245,10 @@ Test(variants, each_mutant_changes_its_own_case_only)
 {
     emu_image *ref = te_standin_image("standin.exe");
     emu_matrix want[NCASES][2];
+    emu_game *g = NULL;
     for (size_t c = 0; c < NCASES; c++)
-        run_case(ref, &cases[c], want[c]);
+        run_case(ref, &g, &cases[c], want[c]);
+    emu_game_close(g);
     /* standin.exe itself on the aimed cases (the values the variants break). */
     static const int yxz[9] = {4096, 0, 0, 0, 0, -4096, 0, 4096, 0};
     static const int nearest[9] = {2896, 2048, 2048, 0, 2896, -2896, -2896, 2048, 2048};
@@ -257,9 +264,10 @@ Test(variants, each_mutant_changes_its_own_case_only)
     emu_image_free(ref);
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         emu_image *img = te_standin_image(variants[v].exe);
+        g = NULL;
         for (size_t c = 0; c < NCASES; c++) {
             emu_matrix got[2];
-            run_case(img, &cases[c], got);
+            run_case(img, &g, &cases[c], got);
             int own = variants[v].own && strcmp(variants[v].own, cases[c].name) == 0;
             cr_expect_eq(same(got, want[c], cases[c].n), !own, "%s on case %s: %s", variants[v].exe,
                          cases[c].name, own ? "no change" : "changed");
@@ -268,6 +276,7 @@ Test(variants, each_mutant_changes_its_own_case_only)
                 te_expect_matrix(&got[i], variants[v].m[i], variants[v].t[i], variants[v].exe,
                                  (int)i);
         }
+        emu_game_close(g);
         emu_image_free(img);
     }
 }
@@ -308,7 +317,9 @@ Test(variants, width_case_tells_32_from_64_bits)
     for (size_t e = 0; e < sizeof exes / sizeof exes[0]; e++) {
         emu_image *img = te_standin_image(exes[e].exe);
         emu_matrix got[2];
-        run_case(img, &wide, got);
+        emu_game *g = NULL;
+        run_case(img, &g, &wide, got);
+        emu_game_close(g);
         te_expect_matrix(&got[0], m0, t0, exes[e].exe, 0);
         te_expect_matrix(&got[1], exes[e].wide ? m64 : m32, t1, exes[e].exe, 1);
         emu_image_free(img);
@@ -348,26 +359,28 @@ static void random_skeleton(rng *r, te_file *f)
     te_make_skeleton(f, rng_chance(r, 50), rng_range(r, -32768, 32767), root, b, RBONES);
 }
 
-static void pose_of(emu_image *img, const te_file *f, const emu_matrix *base, emu_matrix *bones,
+static void pose_of(emu_game *g, const te_file *f, const emu_matrix *base, emu_matrix *bones,
                     emu_matrix *world)
 {
-    emu_game *g = te_game(img, 0, f);
+    te_load(g, f);
     uint32_t ret;
     emu_fault fault;
     TE_CALL(emu_game_build_matrices(g, &ret, &fault), &fault);
     for (unsigned i = 0; i < RBONES; i++)
         cr_assert_eq(emu_game_bone_matrix(g, i, &bones[i]), 0);
     TE_CALL(emu_game_world_matrices(g, base, world, RBONES, &ret, &fault), &fault);
-    emu_game_close(g);
 }
 
 static void composed_like_lean(const char *lean, const char *composed)
 {
     emu_image *soft = te_standin_image(lean), *x87 = te_standin_image(composed);
     rng r = rng_make(87, 0xB0E5);
+    emu_game *gs = NULL, *gx = NULL; /* one game a build, file after file */
     for (int n = 0; n < 40; n++) {
         te_file f;
         random_skeleton(&r, &f);
+        if (!gs) gs = te_game(soft, 0, &f);
+        if (!gx) gx = te_game(x87, 0, &f);
         emu_matrix base = {{{0}}, 0, {0}};
         int extreme = n % 4 == 3;
         for (int k = 0; k < 9; k++)
@@ -376,14 +389,16 @@ static void composed_like_lean(const char *lean, const char *composed)
         for (int k = 0; k < 3; k++)
             base.t[k] = extreme ? (int32_t)(uint32_t)rng_next(&r) : rng_range(&r, -100000, 100000);
         emu_matrix a[RBONES], b[RBONES], wa[RBONES], wb[RBONES];
-        pose_of(soft, &f, &base, a, wa);
-        pose_of(x87, &f, &base, b, wb);
+        pose_of(gs, &f, &base, a, wa);
+        pose_of(gx, &f, &base, b, wb);
         for (int i = 0; i < RBONES; i++) {
             cr_assert(same(&a[i], &b[i], 1), "%s, skeleton %d bone %d: differs", composed, n, i);
             cr_assert(same(&wa[i], &wb[i], 1), "%s, skeleton %d bone %d: world differs", composed,
                       n, i);
         }
     }
+    emu_game_close(gs);
+    emu_game_close(gx);
     emu_image_free(soft);
     emu_image_free(x87);
 }
