@@ -83,6 +83,18 @@ int confine_process(pid_t parent, int *fds, int nfds, ff_error *err)
  * rt_sigprocmask, timer_settime, arch_prctl for the FS base without FSGSBASE),
  * locks and time (futex, clock_gettime, sched_yield), the memory size (sysinfo, the pose
  * memo sizes itself by it), and its end. */
+/* AddressSanitizer, as gcc says it (__SANITIZE_ADDRESS__) and as clang does. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CONFINE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CONFINE_ASAN 1
+#endif
+#endif
+#ifndef CONFINE_ASAN
+#define CONFINE_ASAN 0
+#endif
+
 static const unsigned allowed[] = {
     SYS_read,          SYS_sendto,        SYS_recvfrom,     SYS_close,
     SYS_fstat,         SYS_newfstatat,    SYS_lseek,        SYS_mmap,
@@ -93,7 +105,7 @@ static const unsigned allowed[] = {
     SYS_getpid,        SYS_gettid,        SYS_getppid,      SYS_arch_prctl,
     SYS_clock_gettime, SYS_timer_settime, SYS_timer_gettime, SYS_restart_syscall,
     SYS_sysinfo,
-#if defined(__SANITIZE_ADDRESS__)
+#if CONFINE_ASAN
     /* AddressSanitizer's runtime on its own allocations and deadly signals. */
     SYS_sigaltstack,    SYS_getrlimit,     SYS_prlimit64,    SYS_sched_getaffinity,
     SYS_readlink,       SYS_openat,        SYS_write,        SYS_rt_sigaction,

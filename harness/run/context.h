@@ -110,6 +110,8 @@ typedef struct run_ctx {
     /* Engine processes compare frame units' clips themselves (remote.h); set before they
      * start. */
     int remote_compare;
+    /* The process that forks the engine processes (spawner.h); NULL: none in this run. */
+    struct spawner *spawner;
     /* An engine process's files come from its worker (remote.c): it opens none itself.
      * NULL: read from the corpus. */
     int (*file_fetch)(void *arg, uint32_t f, uint8_t **data, size_t *size, ff_error *err);

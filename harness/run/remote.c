@@ -23,10 +23,16 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/run/confine.h"
 #include "harness/run/remote_wire.h"
+#include "harness/run/spawner.h"
+
+/* An engine process that has not said it is ready in this long is lost: opening an
+ * engine takes milliseconds, seconds under the sanitizers and Unicorn 2.0.1. */
+#define HELLO_SECONDS 120
 
 struct remote {
     pid_t pid;
@@ -35,6 +41,7 @@ struct remote {
     uint32_t nclips_max; /* no unit has more clips */
     int lost;
     char why[200];
+    struct timespec deadline; /* readable's, while waiting for the hello; 0: none */
     /* the last answer, owned */
     uint32_t cap;
     uint8_t *ok, *src;
@@ -96,6 +103,12 @@ static int readable(remote *r)
             kill(r->pid, SIGKILL);
             return -1;
         }
+        struct timespec now;
+        if (r->deadline.tv_sec && clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
+            now.tv_sec > r->deadline.tv_sec) {
+            kill(r->pid, SIGKILL);
+            return -1;
+        }
     }
 }
 
@@ -138,7 +151,8 @@ static void close_fds(remote *r)
     r->in_len = r->in_pos = 0;
 }
 
-/* Forks r's engine process with a new socket and areas. Returns 0, or -1 with err. */
+/* r's engine process with a new socket and areas, from the run's spawner (spawner.h: never
+ * a fork of this process, whose other threads may hold locks). Returns 0, or -1 with err. */
 static int spawn(remote *r, ff_error *err)
 {
     int sv[2] = {-1, -1};
@@ -154,16 +168,16 @@ static int spawn(remote *r, ff_error *err)
         return ff_error_set(err, FF_E_INTERNAL, NULL, -1,
                             "cannot make an engine process's answer area: %s", strerror(errno));
     }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
+    pid_t pid = 0;
+    if (!r->ctx->spawner)
+        ff_error_set(err, FF_E_INTERNAL, NULL, -1, "cannot start an engine process: no spawner");
+    if (!r->ctx->spawner || spawner_spawn(r->ctx->spawner, sv[1], r->area_fd, r->req_fd, &pid,
+                                          err) < 0) {
         close(sv[0]);
         close(sv[1]);
         close_fds(r);
-        return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "cannot start an engine process: %s",
-                            strerror(errno));
+        return -1;
     }
-    if (pid == 0) remote_child_main(r->ctx, parent, sv[1], r->area_fd, r->req_fd);
     close(sv[1]);
     r->pid = pid;
     r->fd = sv[0];
@@ -179,8 +193,19 @@ static int hello(remote *r, ff_error *err)
     uint32_t magic = 0;
     int32_t rc = -1;
     ff_error child_err;
-    if (rget(r, &magic, 4) || magic != REMOTE_HELLO || rget(r, &rc, 4) ||
-        rget(r, &child_err, sizeof child_err))
+    clock_gettime(CLOCK_MONOTONIC, &r->deadline);
+    r->deadline.tv_sec += HELLO_SECONDS;
+    int got = !rget(r, &magic, 4) && magic == REMOTE_HELLO && !rget(r, &rc, 4) &&
+              !rget(r, &child_err, sizeof child_err);
+    struct timespec now;
+    int late = !got && clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
+               now.tv_sec > r->deadline.tv_sec;
+    r->deadline.tv_sec = r->deadline.tv_nsec = 0;
+    if (late)
+        return ff_error_set(err, FF_E_EMU, NULL, -1,
+                            "an engine process did not open its engine in %d s",
+                            HELLO_SECONDS);
+    if (!got)
         return ff_error_set(err, FF_E_EMU, NULL, -1,
                             "an engine process ended before its engine opened");
     if (rc == 0) return 0;
@@ -245,18 +270,22 @@ int remote_ready(remote **rs, unsigned n, ff_error *err)
     return -1;
 }
 
+/* A fresh process that ends before its hello (killed from outside while it opened) is
+ * tried again this many times before the run stops with its error. */
+#define RESPAWN_TRIES 3
+
 int remote_respawn(remote *r, ff_error *err)
 {
     if (r->pid > 0) reap(r, 1, "ended");
     close_fds(r);
-    if (spawn(r, err) < 0) return -1;
-    if (hello(r, err) < 0) {
+    for (int t = 0; t < RESPAWN_TRIES; t++) {
+        if (spawn(r, err) < 0) return -1;
+        if (hello(r, err) == 0) return 0;
         reap(r, 1, "ended");
         close_fds(r);
-        r->lost = 1;
-        return -1;
     }
-    return 0;
+    r->lost = 1;
+    return -1;
 }
 
 void remote_hangup(remote *r)

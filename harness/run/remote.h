@@ -3,7 +3,9 @@
  * native engine runs the executable's code on the CPU, so that code never
  * runs in ff8diff's own process: every worker of a native run (and of any
  * run with run_config.engine_processes) gets an engine process, forked
- * from the run before any worker starts and confined (confine.h: tied to
+ * by the run's spawner (spawner.h: never by the run itself, whose threads
+ * may hold locks at the fork), the first ones before any worker starts, and
+ * confined (confine.h: tied to
  * the run, no descriptor but its own, a system-call filter before the
  * executable's first instruction). It holds its own engine (and pose memo)
  * on a copy of the plan, reads no file itself (its worker sends the files

@@ -17,6 +17,7 @@
 #include "harness/run/pose_search.h"
 #include "harness/run/remote.h"
 #include "harness/run/run_entity.h"
+#include "harness/run/spawner.h"
 #include "harness/run/context.h"
 
 
@@ -108,7 +109,8 @@ static int run_workers(run_ctx *ctx, ff_error *err)
                           (!ctx->pose || !pose_width_any_open(&ctx->width));
     struct remote **rs = remote && rc == 0 ? calloc(jobs, sizeof *rs) : NULL;
     if (remote && rc == 0 &&
-        (!rs || remote_start(ctx, jobs, rs, err) < 0 || remote_ready(rs, jobs, err) < 0)) {
+        (!rs || spawner_start(ctx, &ctx->spawner, err) < 0 ||
+         remote_start(ctx, jobs, rs, err) < 0 || remote_ready(rs, jobs, err) < 0)) {
         if (!rs) ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         rc = -1;
     }
@@ -136,6 +138,8 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     for (unsigned i = 0; args && i < jobs; i++)
         worker_hangup(args[i].w);
     for (unsigned i = 0; args && i < jobs; i++) worker_free(args[i].w);
+    spawner_stop(ctx->spawner);
+    ctx->spawner = NULL;
     free(args);
     free(th);
     free(running);

@@ -11,7 +11,10 @@
  *     or corpus file);
  *   - kill -9 of ff8diff: its engine processes die with it;
  *   - SIGTERM while the guest loops: the run ends within 2 s with 143 and a report;
- *   - 1, 2 and 3 jobs give the same results.
+ *   - 1, 2 and 3 jobs give the same results;
+ *   - engine processes lost one after another while the other workers run: each fresh
+ *     one is the run's child (forked by the run's spawner, harness/run/spawner.h), opens,
+ *     and the run ends.
  * The native tests skip, with the reason, where the native engine cannot run.
  */
 #include <criterion/criterion.h>
@@ -41,13 +44,16 @@ static const char *engine_args(const char *engine)
     Test(engine_process, native_##name, .timeout = secs) { fn("native"); }                        \
     Test(engine_process, unicorn_##name, .timeout = secs) { fn("unicorn"); }
 
+/* Shell, inside a loop over the run's children $k: skips one that is no engine process
+ * (its fd 3 is not a socket) and sets t to its CPU ticks. */
+#define ENGINE_CHILD_TICKS                                                                         \
+    "case $(readlink /proc/$k/fd/3 2>/dev/null) in socket:*) ;; *) continue ;; esac; "            \
+    "t=$(awk '{print $14}' /proc/$k/stat 2>/dev/null); "
 /* Shell: sets c to the first worker's engine process of $pid (a child whose fd 3 is its
- * socket: not the convention search's, which holds none) that has used 10 ticks of CPU (a
+ * socket: not the convention search's or the spawner's, which hold none) that has used 10 ticks of CPU (a
  * state, not a clock), waiting for it while $pid runs; every child looked at each time. */
 #define FIND_WORKED_CHILD                                                                          \
-    "c=; for i in $(seq 20000); do for k in $(pgrep -P $pid); do "                                \
-    "case $(readlink /proc/$k/fd/3 2>/dev/null) in socket:*) ;; *) continue ;; esac; "            \
-    "t=$(awk '{print $14}' /proc/$k/stat 2>/dev/null); "                                          \
+    "c=; for i in $(seq 20000); do for k in $(pgrep -P $pid); do " ENGINE_CHILD_TICKS            \
     "[ \"${t:-0}\" -ge 10 ] && c=$k && break; done; "                                            \
     "[ -n \"$c\" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.01; done; "
 
@@ -281,3 +287,63 @@ static void jobs_give_the_results_of_one(const char *engine)
 }
 
 ON_BOTH_ENGINES(two_and_three_jobs_give_the_results_of_one, jobs_give_the_results_of_one, 900)
+
+/*
+ * Engine processes killed one after another while the other workers run. A fresh one
+ * forked from the running process itself could inherit a lock another thread held at
+ * that instant (under AddressSanitizer such processes hung in malloc and the run waited
+ * for their hello forever): each comes from the run's spawner, is the run's own child
+ * (reparented: PPid is the run), opens its engine, and the run ends with the lost units'
+ * faults and every other clip a match.
+ */
+static void respawned_under_load(const char *engine)
+{
+    char *scratch = ts_tempdir();
+    char *x87 = hs_standin("standin_x87.exe");
+    ts_out o;
+    /* Rounds of every engine process whose engine is open (its filter is on) killed at
+     * once (the workers then ask for fresh ones together, as when a build's clip kills
+     * them all). */
+    ts_sh(scratch, &o,
+          "'%s' run %s --jobs 3 --exe '%s' --preset vanilla --modes normal,slow --levels frame "
+          "--no-cache --no-coverage --explain none -q --out '%s/r' & pid=$!; kills=0; parents=; "
+          "for round in $(seq 40); do kill -0 $pid 2>/dev/null || break; "
+          "for k in $(pgrep -P $pid); do " ENGINE_CHILD_TICKS
+          "grep -q '^Seccomp:.2' /proc/$k/status 2>/dev/null || continue; "
+          "pp=$(awk '/^PPid:/{print $2}' /proc/$k/status 2>/dev/null); "
+          "kill -9 $k 2>/dev/null && kills=$((kills + 1)) && parents=\"$parents ${pp:-0}\"; "
+          "done; sleep 0.2; done; "
+          "wait $pid; echo \"exit $? kills $kills run $pid parents$parents.\"",
+          ts_ff8diff(), engine_args(engine), x87, scratch);
+    int rc = -1, kills = -1, run = -1;
+    const char *at = strstr(o.out, "exit ");
+    cr_assert(at && sscanf(at, "exit %d kills %d run %d", &rc, &kills, &run) == 3, "%s\n%s",
+              o.out, o.err);
+    cr_assert_eq(rc, 1, "the lost units' faults fail the run: %s\n%s", o.out, o.err);
+    cr_assert_geq(kills, 3, "only %d engine processes were killed: %s", kills, o.out);
+    const char *p = strstr(at, "parents");
+    cr_assert(p);
+    p += strlen("parents");
+    for (int k = 0; k < kills; k++) {
+        int parent = -1, used = 0;
+        cr_assert_eq(sscanf(p, " %d%n", &parent, &used), 1, "%s", o.out);
+        cr_assert_eq(parent, run, "an engine process's parent is %d, not the run %d", parent,
+                     run);
+        p += used;
+    }
+    cr_assert(!strstr(o.err, "did not open its engine"), "a fresh engine process hung: %s",
+              o.err);
+    ts_out_free(&o);
+    char *out = ts_path(scratch, "r");
+    cJSON *rep = hs_report(out);
+    const cJSON *t = cJSON_GetObjectItem(rep, "totals");
+    cr_assert_eq(hs_num(t, "comparisons"), hs_num(t, "match") + hs_num(t, "fault"));
+    cr_assert_gt(hs_num(t, "fault"), 0, "no clip of a killed unit is a fault");
+    cr_assert_gt(hs_num(t, "match"), 0, "no clip was compared");
+    cJSON_Delete(rep);
+    free(out);
+    free(x87);
+    ts_rmtree(scratch);
+}
+
+ON_BOTH_ENGINES(respawned_under_load, respawned_under_load, 900)
