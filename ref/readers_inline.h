@@ -54,7 +54,7 @@ static inline int refi_typed(ref_stream *s, ref_cursor *c, const uint8_t widths[
                              int16_t *out, ff_error *err)
 {
     ref_cursor start = *c;
-    int16_t type;
+    int16_t type = 0; /* set by refi_bits; gcc -O3 cannot tell once inlined */
     if (refi_bits(s, c, 2, &type, err) < 0) return -1;
     if (refi_bits(s, c, widths[type & 3], out, err) < 0) {
         *c = start;
@@ -141,7 +141,7 @@ static inline int refi_rotation(ref_stream *s, ref_cursor *c, int16_t *out, ff_e
 static inline int refi_scale(ref_stream *s, ref_cursor *c, int16_t *out, ff_error *err)
 {
     uint32_t v;
-    int16_t present, delta;
+    int16_t present = 0, delta = 0; /* as type above */
     ref_cursor start = *c;
     if (refi_fused_ok(s, c, &v)) {
         present = (int16_t)(v & 1);
