@@ -13,6 +13,7 @@
 #define FF8_HARNESS_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "emu/engine/emu.h"
@@ -138,6 +139,17 @@ int cli_engine_choose(const char *command, const char *name, const emu_ops **out
  * last of a choice ("normal, slow or fast"). Returns buf.
  */
 char *cli_list_add(char *buf, size_t n, const char *sep, const char *word);
+/*
+ * The usage line of --modes ("  --modes LIST      a list of normal, slow, ..., all
+ * (default D)") and the first of --levels' ("  --levels LIST     a list of frame, pose"
+ * for the levels in mask, then tail), from the tables (harness/core/modes.h, levels.h),
+ * onto out.
+ */
+void cli_usage_modes(FILE *out, const char *dflt);
+void cli_usage_levels(FILE *out, unsigned mask, const char *tail);
+/* The usage line of --preset ("  --preset NAME     synthetic corpus preset: small
+ * (default), vanilla or cover") from corpus/synth.h's presets, onto out. */
+void cli_usage_presets(FILE *out);
 /* s as the terminal shows text from input (sb_safe: controls, C1, bad UTF-8 as \xNN) into buf
  * (n bytes, cut to fit). */
 char *cli_safe(const char *s, char *buf, size_t n);

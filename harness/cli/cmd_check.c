@@ -14,6 +14,7 @@
 
 #include "corpus/fileio.h"
 #include "harness/core/fields.h"
+#include "harness/core/levels.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
 #include "harness/run/run.h"
@@ -52,10 +53,11 @@ static void help(FILE *out)
           "                    corpus DIR/manifest.json names, synthetic presets regenerated)\n"
           "  --preset NAME     synthetic corpus preset when DIR has no manifest (small)\n"
           "  --seed N          synthetic corpus seed when DIR has no manifest (1)\n"
-          "  --modes LIST      modes to compare (default: the recorded ones, else all)\n"
-          "  --levels LIST     frame, pose, entity, comma-separated (default: the levels\n"
-          "                    recorded in DIR's manifest, else frame); entity compares the\n"
-          "                    entities' traces, <body>+<weapon>.entity.<mode>.jsonl\n"
+          "  --modes LIST      modes to compare (default: the recorded ones, else all)\n",
+          out);
+    cli_usage_levels(out, RUN_LEVELS_ALL & ~(1u << RUN_LEVEL_LEAF), " (default: the");
+    fputs("                    levels recorded in DIR's manifest, else frame); entity compares\n"
+          "                    the entities' traces, <body>+<weapon>.entity.<mode>.jsonl\n"
           "  --pose-options S  the reference's pose convention (default: the one the\n"
           "                    manifest names, found when the traces were recorded)\n"
           "  --jobs N          worker threads (default: all cores;\n"

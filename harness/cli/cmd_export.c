@@ -45,10 +45,12 @@ static void help(FILE *out)
         "  --corpus PATH     a folder of .dat files, a battle.fs, an install root (2013\n"
         "                    or Remaster), a main.zzz or a battle.fs inside one\n"
         "  --lang XX         the language of an install or main.zzz (default en)\n"
-        "                    (default: the synthetic corpus)\n"
-        "  --preset NAME     synthetic corpus preset: small (default), vanilla or cover\n"
-        "  --seed N          synthetic corpus seed (default 1)\n"
-        "  --modes LIST      normal,slow,fast,slow+fast or all (default normal)\n"
+        "                    (default: the synthetic corpus)\n",
+        out);
+    cli_usage_presets(out);
+    fputs("  --seed N          synthetic corpus seed (default 1)\n", out);
+    cli_usage_modes(out, "normal");
+    fputs(
         "  --source S        original (default) or reference: the reference engine's\n"
         "                    poses under the pose convention, for comparison (no emulation)\n"
         "  --pose-options S  the convention of the run's reference side, as `run` takes it\n"

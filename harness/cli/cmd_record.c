@@ -35,11 +35,12 @@ static void help(FILE *out)
           "  --corpus PATH     a folder of .dat files, a battle.fs, an install root (2013\n"
           "                    or Remaster), a main.zzz or a battle.fs inside one\n"
           "  --lang XX         the language of an install or main.zzz (default en)\n"
-          "                    (default: the synthetic corpus)\n"
-          "  --preset NAME     synthetic corpus preset: small (default) or vanilla\n"
-          "  --seed N          synthetic corpus seed (default 1)\n"
-          "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
-          "  --levels LIST     frame (default), frame,pose, frame,entity or all three: pose\n"
+          "                    (default: the synthetic corpus)\n",
+          out);
+    cli_usage_presets(out);
+    fputs("  --seed N          synthetic corpus seed (default 1)\n", out);
+    cli_usage_modes(out, "all");
+    fputs("  --levels LIST     frame (default), frame,pose, frame,entity or all three: pose\n"
           "                    makes the traces also carry the bone matrices (\"mat\") and\n"
           "                    the world matrices (\"world\", \"placed\"), the manifest naming\n"
           "                    the convention; entity also records every entity,\n"

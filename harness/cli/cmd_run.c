@@ -11,6 +11,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/session.h"
+#include "harness/core/levels.h"
 #include "harness/run/run.h"
 
 static void help(FILE *out)
@@ -30,11 +31,13 @@ static void help(FILE *out)
         "                    an install root (2013 or Remaster), a main.zzz or a battle.fs\n"
         "                    inside one (default: the synthetic corpus)\n"
         "  --lang XX         the language of an install or main.zzz (default en, else the\n"
-        "                    first)\n"
-        "  --preset NAME     synthetic corpus preset: small (default), vanilla or cover\n"
-        "  --seed N          synthetic corpus seed (default 1)\n"
-        "  --modes LIST      normal,slow,fast,slow+fast or all (default all)\n"
-        "  --levels LIST     frame, pose, entity, leaf, comma-separated (default frame):\n"
+        "                    first)\n",
+        out);
+    cli_usage_presets(out);
+    fputs("  --seed N          synthetic corpus seed (default 1)\n", out);
+    cli_usage_modes(out, "all");
+    cli_usage_levels(out, RUN_LEVELS_ALL, " (default frame):");
+    fputs(
         "                    pose adds the bone matrices after every decoding call and the\n"
         "                    world matrices under two bases (implies frame); entity drives\n"
         "                    every body with each of its weapons (monsters and unarmed\n"

@@ -78,7 +78,7 @@ int cli_session_option(cli_session *s, run_config *cfg, int opt, const char *arg
     case CLI_OPT_LEVELS:
         if (cli_parse_levels(arg, cfg) < 0) {
             char words[80], what[96];
-            snprintf(what, sizeof what, "a list of %s", run_level_list_words(words, sizeof words));
+            snprintf(what, sizeof what, "a list of %s", run_level_list_words(RUN_LEVELS_ALL, words, sizeof words));
             return bad_value(s, "--levels", arg, what);
         }
         s->levels_given = 1;

@@ -13,7 +13,10 @@
 
 #include "corpus/fileio.h"
 #include "corpus/source.h"
+#include "corpus/synth.h"
 #include "harness/cli/cli.h"
+#include "harness/core/levels.h"
+#include "harness/core/modes.h"
 #include "harness/core/strbuf.h"
 
 /* Writes "ff8diff: " + prefix + text + newline, text shown as sb_safe shows it. */
@@ -31,6 +34,32 @@ char *cli_list_add(char *buf, size_t n, const char *sep, const char *word)
     size_t at = strnlen(buf, n);
     if (at < n) snprintf(buf + at, n - at, "%s%s", at ? sep : "", word);
     return buf;
+}
+
+void cli_usage_modes(FILE *out, const char *dflt)
+{
+    char words[96];
+    fprintf(out, "  --modes LIST      a list of %s (default %s)\n",
+            mode_list_words(words, sizeof words), dflt);
+}
+
+void cli_usage_levels(FILE *out, unsigned mask, const char *tail)
+{
+    char words[80];
+    fprintf(out, "  --levels LIST     a list of %s%s\n",
+            run_level_list_words(mask, words, sizeof words), tail);
+}
+
+void cli_usage_presets(FILE *out)
+{
+    char words[96] = "";
+    for (int p = 0; p < SYNTH__PRESET_COUNT; p++) {
+        char word[32];
+        snprintf(word, sizeof word, "%s%s", synth_preset_name((synth_preset)p),
+                 p == SYNTH_SMALL ? " (default)" : "");
+        cli_list_add(words, sizeof words, p == SYNTH__PRESET_COUNT - 1 ? " or " : ", ", word);
+    }
+    fprintf(out, "  --preset NAME     synthetic corpus preset: %s\n", words);
 }
 
 char *cli_safe(const char *s, char *buf, size_t n)

@@ -47,12 +47,13 @@ int run_level_parse_list(const char *text, unsigned *mask)
     return 0;
 }
 
-char *run_level_list_words(char *buf, size_t n)
+char *run_level_list_words(unsigned mask, char *buf, size_t n)
 {
     size_t at = 0;
     if (n) buf[0] = '\0';
     for (int l = 0; l < RUN_LEVEL__COUNT && at < n; l++) {
-        int k = snprintf(buf + at, n - at, "%s%s", l ? ", " : "", names[l]);
+        if (!(mask >> l & 1u)) continue;
+        int k = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", names[l]);
         if (k < 0) break;
         at += (size_t)k;
     }

@@ -32,7 +32,10 @@ int run_level_from_name(const char *name);
  * unchanged).
  */
 int run_level_parse_list(const char *text, unsigned *mask);
-/* Every level's name as a message lists them ("frame, pose, entity, leaf") into buf. */
-char *run_level_list_words(char *buf, size_t n);
+/* Every level's bit (bit i = level i). */
+#define RUN_LEVELS_ALL ((1u << RUN_LEVEL__COUNT) - 1u)
+/* The names of the levels in mask as a message lists them ("frame, pose, entity,
+ * leaf" for RUN_LEVELS_ALL) into buf (n bytes, cut to fit). Returns buf. */
+char *run_level_list_words(unsigned mask, char *buf, size_t n);
 
 #endif

@@ -9,7 +9,8 @@
  * recorded and why instead of a table of zeros, and mutant c still gets its
  * cause from replays on Unicorn. The native runs are skipped with the
  * reason `--version` gives where ff8diff cannot run native code (under
- * AddressSanitizer, without IA32 emulation).
+ * AddressSanitizer, without IA32 emulation). The usage's lists (--engine's
+ * kinds, --modes, --levels, --preset) are the rows of their tables.
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -17,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "corpus/synth.h"
 #include "emu/engine/emu.h"
+#include "harness/core/levels.h"
+#include "harness/core/modes.h"
 #include "tests/support/ts.h"
 
 static char *scratch;
@@ -284,4 +288,45 @@ Test(engine_cli, unicorn_run_names_its_engine_everywhere, .init = setup, .fini =
     free(html);
     free(mut);
     free(out);
+}
+
+/* The lines of the usage that list modes, levels and presets name every row of their
+ * tables (harness/core/modes.h, levels.h, corpus/synth.h); check's levels leave out leaf. */
+static char *usage_line(const char *help, const char *opt)
+{
+    const char *at = strstr(help, opt);
+    cr_assert(at, "no %s in: %s", opt, help);
+    const char *end = strchr(at, '\n');
+    return strndup(at, end ? (size_t)(end - at) : strlen(at));
+}
+
+Test(engine_cli, usage_lists_come_from_the_tables, .init = setup, .fini = cleanup)
+{
+    static const char *const commands[] = {"run", "record", "export", "check"};
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        ts_out o;
+        ts_cli(scratch, &o, "%s --help", commands[c]);
+        cr_assert_eq(o.status, 0, "%s --help: %s", commands[c], o.err);
+        int is_check = strcmp(commands[c], "check") == 0;
+        if (!is_check) {
+            char *modes = usage_line(o.out, "  --modes LIST"), *presets = usage_line(o.out, "  --preset NAME");
+            for (int m = 0; m < MODE__COUNT; m++)
+                cr_assert(strstr(modes, mode_name((mode_id)m)), "%s: %s", commands[c], modes);
+            for (int p = 0; p < SYNTH__PRESET_COUNT; p++)
+                cr_assert(strstr(presets, synth_preset_name((synth_preset)p)), "%s: %s",
+                          commands[c], presets);
+            free(modes);
+            free(presets);
+        }
+        if (is_check || strcmp(commands[c], "run") == 0) {
+            char *levels = usage_line(o.out, "  --levels LIST");
+            for (int l = 0; l < RUN_LEVEL__COUNT; l++) {
+                int named = strstr(levels, run_level_name((run_level)l)) != NULL;
+                cr_assert_eq(named, !(is_check && l == RUN_LEVEL_LEAF), "%s: %s", commands[c],
+                             levels);
+            }
+            free(levels);
+        }
+        ts_out_free(&o);
+    }
 }

@@ -327,8 +327,11 @@ Test(levels, the_table_parses_and_lists)
         snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", l ? ", " : "", name);
     }
     char words[128];
-    cr_assert_str_eq(run_level_list_words(words, sizeof words), want);
+    cr_assert_str_eq(run_level_list_words(RUN_LEVELS_ALL, words, sizeof words), want);
     cr_assert_str_eq(words, "frame, pose, entity, leaf"); /* the words messages print */
+    unsigned some = 1u << RUN_LEVEL_POSE | 1u << RUN_LEVEL_LEAF;
+    cr_assert_str_eq(run_level_list_words(some, words, sizeof words), "pose, leaf");
+    cr_assert_str_eq(run_level_list_words(0, words, sizeof words), "");
     cr_assert_str_eq(run_level_name(RUN_LEVEL__COUNT), "?");
     unsigned mask = 7;
     cr_assert_eq(run_level_parse_list(",leaf,,frame,", &mask), 0);
