@@ -74,6 +74,19 @@ static void free_list(char **v, size_t n)
 }
 
 /* Runs ff8diff (argv after the program), returns the exit status; the report is in out. */
+/* A folder holding one file of the synthetic corpus (scratch/one/c0m002.dat): one file
+ * in one mode writes one entry a level. */
+static char *one_file_corpus(void)
+{
+    char *corpus = ts_corpus(scratch), *one = ts_path(scratch, "one");
+    ts_out o;
+    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/c0m002.dat' '%s/'", one, corpus, one);
+    cr_assert_eq(o.status, 0);
+    ts_out_free(&o);
+    free(corpus);
+    return one;
+}
+
 static int run(const char *out, const char *const *args)
 {
     const char *argv[24] = {hs_cli()};
@@ -134,11 +147,7 @@ Test(cache_hostile, a_clean_entry_over_a_mutant_entry_is_no_match, .init = setup
      .fini = cleanup, .timeout = 300)
 {
     /* One file, one mode: each executable writes exactly one entry. */
-    char *corpus = ts_corpus(scratch), *one = ts_path(scratch, "one");
-    ts_out o;
-    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/c0m002.dat' '%s/'", one, corpus, one);
-    cr_assert_eq(o.status, 0);
-    ts_out_free(&o);
+    char *one = one_file_corpus();
     char *mutant = hs_standin("standin_mut_a.exe");
     char *r0 = ts_path(scratch, "r0"), *r1 = ts_path(scratch, "r1"), *r2 = ts_path(scratch, "r2"),
          *r3 = ts_path(scratch, "r3");
@@ -180,7 +189,6 @@ Test(cache_hostile, a_clean_entry_over_a_mutant_entry_is_no_match, .init = setup
     free(r3);
     free(mutant);
     free(one);
-    free(corpus);
 }
 
 Test(cache_hostile, a_cache_that_cannot_be_written_is_one_warning, .init = setup, .fini = cleanup,
@@ -330,11 +338,7 @@ static size_t file_size(const char *path)
 Test(cache_hostile, a_mismatching_clip_keeps_its_detail_a_matching_one_is_a_digest, .init = setup,
      .fini = cleanup, .timeout = 300)
 {
-    char *corpus = ts_corpus(scratch), *one = ts_path(scratch, "one");
-    ts_out o;
-    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/c0m002.dat' '%s/'", one, corpus, one);
-    cr_assert_eq(o.status, 0);
-    ts_out_free(&o);
+    char *one = one_file_corpus();
     char *mutant = hs_standin("standin_mut_a.exe");
     char *r1 = ts_path(scratch, "r1"), *r2 = ts_path(scratch, "r2"), *r3 = ts_path(scratch, "r3");
     const char *clean[] = {"run", "-q", "--corpus", one, "--modes", "normal", "--levels",
@@ -373,7 +377,6 @@ Test(cache_hostile, a_mismatching_clip_keeps_its_detail_a_matching_one_is_a_dige
     free(r3);
     free(mutant);
     free(one);
-    free(corpus);
 }
 
 /* The outcome blob of entry bytes (size), inflated (caller frees), and its key's length. */
@@ -416,11 +419,7 @@ static void entry_rewrite(const char *e, const uint8_t *entry, uint32_t klen, co
 Test(cache_hostile, a_digest_the_reference_does_not_give_is_emulated_again, .init = setup,
      .fini = cleanup, .timeout = 300)
 {
-    char *corpus = ts_corpus(scratch), *one = ts_path(scratch, "one");
-    ts_out o;
-    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/c0m002.dat' '%s/'", one, corpus, one);
-    cr_assert_eq(o.status, 0);
-    ts_out_free(&o);
+    char *one = one_file_corpus();
     char *r1 = ts_path(scratch, "r1"), *r2 = ts_path(scratch, "r2"), *r3 = ts_path(scratch, "r3");
     for (int procs = 0; procs < 2; procs++) {
         /* In-process, a clip is emulated again; with engine processes, the whole unit. */
@@ -468,6 +467,7 @@ Test(cache_hostile, a_digest_the_reference_does_not_give_is_emulated_again, .ini
         cr_assert_eq(ts_num(r, "run.emulated_calls"), 0);
         cJSON_Delete(r);
         free_list(e, n);
+        ts_out o;
         ts_sh(scratch, &o, "rm -rf '%s/results'", cache);
         ts_out_free(&o);
     }
@@ -475,5 +475,4 @@ Test(cache_hostile, a_digest_the_reference_does_not_give_is_emulated_again, .ini
     free(r2);
     free(r3);
     free(one);
-    free(corpus);
 }
