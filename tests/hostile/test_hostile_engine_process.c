@@ -130,7 +130,7 @@ static void entity_killed(const char *engine)
 {
     char *scratch = ts_tempdir();
     run_and_kill_the_engine_process(scratch, engine,
-                                    "--preset vanilla --levels entity --modes normal,slow");
+                                    "--preset vanilla --levels entity --modes normal");
     the_lost_unit_faults_and_the_rest_match(scratch, 1);
     ts_rmtree(scratch);
 }
