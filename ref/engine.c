@@ -10,6 +10,7 @@
  */
 #include "common/le.h"
 #include "ref/engine.h"
+#include "ref/plain.h"
 #include "ref/readers_inline.h"
 #include "ref/readlog.h"
 
@@ -48,6 +49,7 @@ int ref_anim_init(ref_anim *a, const dat_file *dat, uint8_t *skel, size_t skel_s
 void ref_anim_reset_skeleton(ref_anim *a)
 {
     memcpy(a->skel, a->dat->data + a->dat->skel_off, ref_skel_size(a->dat));
+    if (a->wide) refq_wide_load(a);
 }
 
 /* Adds v (halved toward zero when half) to the s16 at p, wrapping. */
@@ -270,6 +272,7 @@ static int read_tick(ref_anim *a, int *ret, ff_error *err)
 
 int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err)
 {
+    if (a->plain) return refq_start_clip(a, clip, ret, err);
     if (clip < 0 || clip > 255 || (uint32_t)clip >= a->dat->clips)
         return ff_error_set(
             err, FF_E_RANGE, a->dat->name, -1,
@@ -294,7 +297,7 @@ int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err)
 
 int ref_read_animation(ref_anim *a, int *ret, ff_error *err)
 {
-    int rc = read_tick(a, ret, err);
+    int rc = a->plain ? refq_read_tick(a, ret, err) : read_tick(a, ret, err);
     a->tick++;
     return rc;
 }
