@@ -66,6 +66,7 @@ typedef struct frame_ctx {
 static int read_rotation(ref_anim *a, const frame_ctx *f, ref_cursor *c, int16_t *v,
                          ff_error *err)
 {
+    if (!ON(a, WIDTH_SEXT)) return refi_rotation(f->s, c, v, err);
     int16_t present = 0, type = 0;
     if (refi_bits(f->s, c, 1, &present, err) < 0) return -1;
     if (!present) {
@@ -78,12 +79,13 @@ static int read_rotation(ref_anim *a, const frame_ctx *f, ref_cursor *c, int16_t
     return refi_bits(f->s, c, w, v, err);
 }
 
+/* A scale as payload + 1024 unwrapped: in -31744..33791, so a stored value below -31744 is
+ * one that wrapped past 32767. */
 static int read_scale(const frame_ctx *f, ref_cursor *c, int32_t *v, ff_error *err)
 {
-    int16_t present = 0, delta = 0;
-    if (refi_bits(f->s, c, 1, &present, err) < 0) return -1;
-    if (present && refi_bits(f->s, c, 16, &delta, err) < 0) return -1;
-    *v = present ? (int32_t)delta + REFI_SCALE_ONE : REFI_SCALE_ONE;
+    int16_t w = 0;
+    if (refi_scale(f->s, c, &w, err) < 0) return -1;
+    *v = w < -31744 ? (int32_t)w + 65536 : w;
     return 0;
 }
 
@@ -92,7 +94,7 @@ static int decode_frame(ref_anim *a, const frame_ctx *f, ref_cursor *c, ff_error
 {
     int16_t v = 0;
     for (int k = 0; k < 3; k++) {
-        if (refi_typed(f->s, c, ref_position_widths, &v, err) < 0) return -1;
+        if (refi_position(f->s, c, &v, err) < 0) return -1;
         int32_t sum = value_of(a, root_p(a, k), REF_WIDE_ROOT(k)) + halved(a, v, f->half, f->second);
         if (f->write) store(a, root_p(a, k), REF_WIDE_ROOT(k), sum, ON(a, ROOT_WRAP));
     }
@@ -120,21 +122,12 @@ static int decode_frame(ref_anim *a, const frame_ctx *f, ref_cursor *c, ff_error
     return 0;
 }
 
-/* One past the clip's last byte: the next clip's start, else the section's end. */
-static uint64_t clip_end(const ref_anim *a, uint32_t start)
-{
-    const dat_file *d = a->dat;
-    uint64_t end = (uint64_t)d->anim_off + d->anim_size;
-    for (uint32_t i = 0; i < d->clips; i++) {
-        uint64_t o = (uint64_t)d->anim_off + le_u32(d->data + d->anim_off + 4u + 4u * i);
-        if (o > start && o < end) end = o;
-    }
-    return end;
-}
-
 /* Whether a frame from c reads only bits inside [0, end) of the file. */
 static int frame_fits(ref_anim *a, ref_cursor c, uint64_t end)
 {
+    /* The most a frame reads (ref/engine.c's bound): room for it, no need to try. */
+    if (c.pos >= 0 && (uint64_t)c.pos < end && end - (uint64_t)c.pos >= 15u + 12u * (uint64_t)a->bones)
+        return 1;
     ref_stream view = a->stream;
     if (end < view.size) view.size = (size_t)end;
     frame_ctx f = {&view, 0, 0, 0};
@@ -181,7 +174,7 @@ int refq_read_tick(ref_anim *a, int *ret, ff_error *err)
     const int passes = fast && !ON(a, FAST_ONCE) ? 2 : 1;
     const unsigned step = (cmd->flags & REF_CMD_HALF) >> 2;
     const int limit = slow && fast && ON(a, SLOW_FAST_OVERREAD);
-    const uint64_t end = limit ? clip_end(a, start) : 0;
+    const uint64_t end = limit ? dat_clip_end(a->dat, start) : 0;
     for (int p = 0; p < passes; p++) {
         int half = slow && frame != 0;
         frame_ctx f = {&a->stream, half, half && step == 0, 1};

@@ -22,6 +22,7 @@
 #include "harness/run/cache.h"
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
+#include "harness/run/quirkside.h"
 #include "harness/run/refside.h"
 #include "harness/run/remote.h"
 #include "harness/run/run_entity.h"
@@ -425,6 +426,30 @@ static int unit_unreadable(worker *w, const run_unit *u, const ff_error *why)
     return 0;
 }
 
+/*
+ * The quirk pass on one clip (harness/run/quirkside.h), on this worker: the
+ * clip's exact frame-level trace (the reference's side already decoded when
+ * have_ref, else decoded here) beside the switched ones, into its result.
+ * Reference side only. Returns 0, or -1 (out of memory).
+ */
+static int quirk_clip(worker *w, const run_unit *u, ref_anim *a, uint32_t c,
+                      int have_ref, ff_error *err)
+{
+    clip_result *r = &w->ctx->res->results[u->first + c];
+    uint8_t flags = mode_flags(u->mode);
+    ff_error e;
+    if (!have_ref && quirkside_trace(a, flags, c, NULL, 0, &w->rt, &e) < 0) {
+        if (e.kind != FF_E_NOMEM) return 0; /* the clip's error is the comparison's to say */
+        *err = e;
+        return -1;
+    }
+    if (quirkside_clip(a, flags, c, &w->rt, quirkside_observable(), &w->rt_alt, &r->quirks,
+                       r->quirk, err) < 0)
+        return -1;
+    r->quirks_done = 1;
+    return 0;
+}
+
 static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
@@ -493,6 +518,9 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
         if (run_clip_classify(w, d, io.use_cand ? NULL : &a, u->first + c, &cs, auth == 1, &aerr,
                               src, err) < 0 ||
             sink_clip(w, u, d, c, auth == 1, &aerr, err) < 0)
+            rc = -1;
+        if (rc == 0 && ctx->cfg->quirks && !run_cancelled(ctx) &&
+            quirk_clip(w, u, &a, c, cand_ok && !io.use_cand, err) < 0)
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
