@@ -69,6 +69,12 @@ static int decode_failed(const ref_anim *a, uint32_t start, const ref_cursor *c,
     return -1;
 }
 
+/* What a frame's mode bit tells the quirk pass (ref_anim.seen). */
+static inline uint8_t seen_of(uint8_t flags, unsigned bit)
+{
+    return (uint8_t)(bit ? REF_SEEN_SCALED : (flags & 1u) ? REF_SEEN_FELL : 0);
+}
+
 /* A value read: the fused reader, or the recorded one-call-per-field reader. */
 #define READ(what, log, s, c, v, err)                                                              \
     ((log) ? refl_##what((log), (s), (c), (v), (err)) : refi_##what((s), (c), (v), (err)))
@@ -93,10 +99,13 @@ static inline REF_ALWAYS_INLINE int decode_frame_with(ref_anim *a, ref_cursor *c
     int16_t v;
     for (int k = 0; k < 3; k++) {
         if (READ(position, log, s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+        int32_t sum = le_s16(skel + DAT_SKEL_ROOT + 2 * k) + (half ? v / 2 : v);
+        if (sum != (int16_t)sum) a->seen |= REF_SEEN_ROOT_WRAP;
         accumulate(skel + DAT_SKEL_ROOT + 2 * k, v, half);
     }
     if ((log ? refl_bits(log, s, c, 1, 0, &v, err) : refi_bits(s, c, 1, &v, err)) < 0)
         return decode_failed(a, start, c, err);
+    a->seen |= seen_of(skel[DAT_SKEL_FLAGS], (unsigned)v & 1u);
     skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | ((unsigned)v & 1u));
     for (unsigned b = 0; b < a->bones; b++) {
         uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
@@ -179,10 +188,13 @@ static void decode_frame_unchecked(ref_anim *a, ref_cursor *c, int half)
         last = b.at + 2;
         take(&b, 2 + w);
         uint8_t *p = skel + DAT_SKEL_ROOT + 2 * k;
+        int32_t sum = le_s16(p) + (half ? d / 2 : d);
+        if (sum != (int16_t)sum) a->seen |= REF_SEEN_ROOT_WRAP;
         le_put16(p, (uint16_t)((uint16_t)le_s16(p) + (uint16_t)(half ? d / 2 : d)));
     }
     need32(&b);
     unsigned scaled = (unsigned)b.buf & 1u;
+    a->seen |= seen_of(skel[DAT_SKEL_FLAGS], scaled);
     last = b.at;
     take(&b, 1);
     skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | scaled);
@@ -290,6 +302,7 @@ int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err)
     for (unsigned b = 0; b < a->bones; b++)
         memset(a->skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b + DAT_BONE_ROT, 0, 6);
     a->tick = 0;
+    a->seen = 0;
     int rc = read_tick(a, ret, err);
     a->tick = 1;
     return rc;

@@ -116,7 +116,14 @@ typedef struct ref_anim {
     uint32_t plain;
     int32_t *wide;
     int32_t wframe, wtotal;
+    /* What the decoding of the clip since its StartClip met (REF_SEEN_*): no
+     * result depends on it; the quirk pass uses it to skip rows that cannot bite. */
+    uint8_t seen;
 } ref_anim;
+
+#define REF_SEEN_SCALED 0x01    /* a frame's mode bit was 1 */
+#define REF_SEEN_FELL 0x02      /* a frame's mode bit 0 cleared a set flag bit 0 */
+#define REF_SEEN_ROOT_WRAP 0x04 /* a root sum wrapped at 16 bits */
 
 /* Entries of ref_anim.wide for a skeleton of `bones` bones, and their indexes. */
 #define REF_WIDE_SLOTS(bones) (3u + 6u * (unsigned)(bones))

@@ -101,7 +101,7 @@ static uint32_t wraps_possible(const trace *exact, int fast, uint32_t rows);
 
 /* The rows that can bite on this clip in this mode (the others cannot change a value). */
 static uint32_t candidates(const ref_anim *a, uint8_t flags, uint32_t clip, const trace *exact,
-                           uint32_t rows)
+                           uint32_t rows, uint8_t seen)
 {
     int slow = (flags & REF_CMD_SLOW) != 0, fast = (flags & REF_CMD_FAST) != 0;
     if (!slow) rows &= ~(BIT(SLOW_TOTAL) | BIT(SLOW_HALF) | BIT(HALF_SHIFT));
@@ -112,7 +112,10 @@ static uint32_t candidates(const ref_anim *a, uint8_t flags, uint32_t clip, cons
     int scaled = (a->dat->data[a->dat->skel_off + DAT_SKEL_FLAGS] & 1) != 0;
     for (size_t i = 0; i < exact->n && !scaled; i++)
         scaled = (trace_value(exact, i, FIELD_SKEL_FLAG, 0) & 1) != 0;
-    if (!scaled) rows &= ~(BIT(SCALE_WRAP) | BIT(SCALE_ACCUM) | BIT(SCALE_DROP) | BIT(MODE_OR));
+    /* Under FAST a call decodes two frames: a mode bit set by the first and cleared by the
+     * second never shows in the exact trace, but the decoding saw it (ref_anim.seen). */
+    if (!scaled && !(seen & REF_SEEN_SCALED))
+        rows &= ~(BIT(SCALE_WRAP) | BIT(SCALE_ACCUM) | BIT(SCALE_DROP) | BIT(MODE_OR));
     int rest = 0;
     const uint8_t *sk = a->dat->data + a->dat->skel_off;
     for (int k = 0; k < 3 && !rest; k++) rest = le_s16(sk + DAT_SKEL_ROOT + 2 * k) != 0;
@@ -127,8 +130,10 @@ static uint32_t candidates(const ref_anim *a, uint8_t flags, uint32_t clip, cons
         falls = was && !now;
         was = now;
     }
-    if (!falls) rows &= ~BIT(MODE_OR);
-    return wraps_possible(exact, fast, rows) & quirkside_observable();
+    if (!falls && !(seen & REF_SEEN_FELL)) rows &= ~BIT(MODE_OR);
+    rows = wraps_possible(exact, fast, rows);
+    if (!(seen & REF_SEEN_ROOT_WRAP)) rows &= ~BIT(ROOT_WRAP);
+    return rows & quirkside_observable();
 }
 
 /* Whether field f of bone b ever moves by 32768 or more between ticks (from 0 before tick 0). */
@@ -149,7 +154,7 @@ static int jumps(const trace *exact, field_id f, unsigned b)
  * 32768 or more between ticks, and one that does not never does; so does a
  * root delta outside FAST (one pass of at most 32768); under FAST the root
  * is always tried. A scale wraps exactly when it is stored at -32768..-31745
- * (payload + 1024 past 32767).
+ * (payload + 1024 past 32767), outside FAST.
  */
 static uint32_t wraps_possible(const trace *exact, int fast, uint32_t rows)
 {
@@ -157,7 +162,7 @@ static uint32_t wraps_possible(const trace *exact, int fast, uint32_t rows)
     static const field_id rot[3] = {FIELD_ROT_X, FIELD_ROT_Y, FIELD_ROT_Z};
     static const field_id scale[3] = {FIELD_SCALE_X, FIELD_SCALE_Y, FIELD_SCALE_Z};
     unsigned bones = exact->lay.bones;
-    int r = fast, o = 0, sc = 0;
+    int r = fast, o = 0, sc = fast; /* under FAST a second pass may overwrite a wrapped scale */
     for (int k = 0; k < 3; k++) {
         r = r || jumps(exact, root[k], 0);
         for (unsigned b = 0; b < bones && !o; b++) o = jumps(exact, rot[k], b);
@@ -209,33 +214,49 @@ static int on_diff(void *arg, field_id f, unsigned bone, int32_t ref, int32_t or
     return v->found == v->mask;
 }
 
+/* Frames call i decoded (1 or 2 under FAST). */
+static int32_t passes(const trace *exact, size_t i)
+{
+    int32_t before = i ? trace_value(exact, i - 1, FIELD_CMD_FRAME, 0) : 0;
+    return trace_value(exact, i, FIELD_CMD_FRAME, 0) - before;
+}
+
+/* No call reads past the clip's stream: the over-read row cannot bite. */
+#define NO_OVERREAD ((size_t)-1)
+
 /*
- * The first tick that can read past the clip's stream under SLOW+FAST: a
- * call reads at most two frames from where the one before left the cursor
- * (dat_clip_end, ref/engine.c's bound on a frame), so the calls before
- * read inside the stream and the switched reading agrees with the exact one
- * there. 0 when tick 0 can (or the exact trace cannot tell: too short,
- * without the cursor, sparse).
+ * The first call that reads past the clip's stream under SLOW+FAST, from the
+ * exact trace: a call that saves the cursor (its half-step bits were 0, so
+ * they are 1 after it) leaves where the reading of it, and of the unsaved
+ * call before it (which read the same frames, unless the saving call
+ * stopped after fewer), ended; a call with no saving call after it, or
+ * whose saving call read fewer frames, is taken as reading past. The calls before the first one that does read inside the
+ * stream, where the switched reading agrees with the exact one. 0 when the
+ * trace cannot tell (it lacks the AnimCmd, it is sparse); NO_OVERREAD when
+ * no call reads past.
  */
 static size_t overread_from(const ref_anim *a, uint32_t clip, const trace *exact)
 {
-    uint32_t start;
-    ff_error e;
     static const field_id need[] = {FIELD_CMD_CLIP, FIELD_CMD_FLAGS, FIELD_CMD_OFF,
                                     FIELD_CMD_BIT,  FIELD_CMD_FRAME, FIELD_CMD_TOTAL};
     for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
         if (!trace_has(exact, need[k])) return 0;
-    if (exact->sparse || exact->n < 3 ||
-        dat_clip_offset(a->dat, clip, &start, &e) < 0)
-        return 0;
-    uint64_t end = dat_clip_end(a->dat, start), frame = 15u + 12u * (uint64_t)a->bones;
-    size_t k = 1;
-    while (k + 1 < exact->n) {
-        int32_t off = trace_value(exact, k - 1, FIELD_CMD_OFF, 0); /* where call k starts */
-        if (off < 0 || (uint64_t)start + (uint64_t)off + 2 * frame >= end) break;
-        k++;
+    uint32_t start;
+    ff_error e;
+    if (exact->sparse || dat_clip_offset(a->dat, clip, &start, &e) < 0) return 0;
+    uint64_t end_bits = dat_clip_end(a->dat, start) * 8u;
+    for (size_t k = 0; k < exact->n && trace_value(exact, k, FIELD_RET, 0) == 0; k++) {
+        size_t j = k;
+        while (j < exact->n && trace_value(exact, j, FIELD_RET, 0) == 0 &&
+               ((trace_value(exact, j, FIELD_CMD_FLAGS, 0) & REF_CMD_HALF) >> 2) != 1)
+            j++;
+        if (j >= exact->n || trace_value(exact, j, FIELD_RET, 0) != 0) return k;
+        if (j > k && passes(exact, j) < passes(exact, k)) return k; /* it read further */
+        int64_t off = trace_value(exact, j, FIELD_CMD_OFF, 0);
+        int64_t bits = ((int64_t)start + off) * 8 + trace_value(exact, j, FIELD_CMD_BIT, 0);
+        if (bits < 0 || (uint64_t)bits > end_bits) return k;
     }
-    return k > 1 ? k - 1 : 0;
+    return NO_OVERREAD;
 }
 
 /*
@@ -290,7 +311,10 @@ static int departures(ref_anim *a, uint8_t flags, uint32_t clip, const trace *ex
     size_t from = mask == BIT(SLOW_FAST_OVERREAD) && field_set_eq(&have, &exact->lay.have)
                       ? overread_from(a, clip, exact)
                       : 0;
-    if (from && trace_push_rows(t, exact->v, from, err) < 0) {
+    if (from == NO_OVERREAD) {
+        from = 0;
+        rc = 1; /* nothing to decode: the row cannot bite */
+    } else if (from && trace_push_rows(t, exact->v, from, err) < 0) {
         from = 0;
         rc = -2;
     } else if (from) {
@@ -299,7 +323,7 @@ static int departures(ref_anim *a, uint8_t flags, uint32_t clip, const trace *ex
     } else {
         rc = start(a, flags, clip, &ret, &e);
     }
-    for (size_t i = from; v.found != mask && rc != -2; i++) {
+    for (size_t i = from; v.found != mask && rc != -2 && rc != 1; i++) {
         if (rc < 0 || i >= exact->n) { /* stopped on an error, or ran past the exact end */
             size_t at = i < exact->n ? i : exact->n - 1;
             res_quirk_hit h = {(uint16_t)at, FIELD_RET, 0, 0,
@@ -327,6 +351,41 @@ static int departures(ref_anim *a, uint8_t flags, uint32_t clip, const trace *ex
     return rc == -2 ? -1 : 0;
 }
 
+/*
+ * start-reset without a decode: keeping the rest values, every root and
+ * rotation sum is the exact one plus its rest value (wrapped at 16 bits,
+ * as the engine's fields are) from tick 0 on, nothing else changes; so the
+ * first departure is tick 0's first field, in comparison order, whose rest
+ * value is not 0. Returns 1 with *h, or 0 (no rest value, or the exact
+ * trace lacks the field: then the caller decodes).
+ */
+static int start_reset(const ref_anim *a, const trace *exact, res_quirk_hit *h)
+{
+    static const field_id root[3] = {FIELD_ROOT_X, FIELD_ROOT_Y, FIELD_ROOT_Z};
+    static const field_id rot[3] = {FIELD_ROT_X, FIELD_ROT_Y, FIELD_ROT_Z};
+    const uint8_t *sk = a->dat->data + a->dat->skel_off;
+    if (!exact->n || exact->sparse) return 0;
+    for (int k = 0; k < 3; k++) {
+        int16_t rest = le_s16(sk + DAT_SKEL_ROOT + 2 * k);
+        if (!rest) continue;
+        if (!trace_has(exact, root[k])) return 0;
+        int32_t v = trace_value(exact, 0, root[k], 0);
+        *h = (res_quirk_hit){0, (uint16_t)root[k], 0, 0, v, (int16_t)(uint16_t)(uint32_t)(v + rest)};
+        return 1;
+    }
+    for (unsigned b = 0; b < a->bones; b++)
+        for (int k = 0; k < 3; k++) {
+            int16_t rest = le_s16(sk + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b + DAT_BONE_ROT + 2 * k);
+            if (!rest) continue;
+            if (!trace_has(exact, rot[k])) return 0;
+            int32_t v = trace_value(exact, 0, rot[k], b);
+            *h = (res_quirk_hit){0, (uint16_t)rot[k], (uint16_t)b, 0, v,
+                                 (int16_t)(uint16_t)(uint32_t)(v + rest)};
+            return 1;
+        }
+    return 0;
+}
+
 int quirkside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const trace *exact, uint32_t rows,
                    trace *scratch, uint32_t *bites, res_quirk_hit hit[REF_Q__COUNT],
                    ff_error *err)
@@ -334,9 +393,13 @@ int quirkside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const trace *exact
     *bites = 0;
     const ref_pose_opts *pose = a->pose;
     a->pose = NULL;
-    uint32_t try = candidates(a, flags, clip, exact, rows);
+    uint32_t try = candidates(a, flags, clip, exact, rows, a->seen);
     int rc = 0;
     uint32_t found = 0;
+    if ((try & BIT(START_RESET)) && start_reset(a, exact, &hit[REF_Q_START_RESET])) {
+        *bites |= BIT(START_RESET);
+        try &= ~BIT(START_RESET);
+    }
     if (try & GROUPED) {
         rc = departures(a, flags, clip, exact, try & GROUPED, scratch, hit, &found, err);
         *bites |= found;

@@ -36,7 +36,8 @@ int quirkside_trace(ref_anim *a, uint8_t flags, uint32_t clip, const field_set *
  * as quirkside_trace with mask 0 gives it) beside each row of rows that
  * can bite in this mode and file, decoded tick by tick until it first
  * departs. Fills *bites with those rows and hit[row] with where. Uses
- * scratch. Returns 0, or -1 with err (out of memory only: a switched
+ * scratch. a->seen must be the exact decoding's (a's last decode was this
+ * clip's, in this mode, without switches). Returns 0, or -1 with err (out of memory only: a switched
  * reading that fails is a bite at the tick it failed).
  */
 int quirkside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const trace *exact, uint32_t rows,

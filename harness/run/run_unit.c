@@ -472,6 +472,8 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     for (; c < d->clips && rc == 0 && !run_cancelled(ctx); c++) {
         if (io.remote_ok && c < io.rem.nclips && (io.rem.ok[c] & REMOTE_MATCHED)) {
             rc = remote_matched(w, u, d, &io, c, err);
+            if (rc == 0 && ctx->cfg->quirks && !run_cancelled(ctx))
+                rc = quirk_clip(w, u, &a, c, 0, err);
             if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
             continue;
         }
