@@ -240,6 +240,9 @@ typedef struct clip_result {
      * ran on this clip; quirks, the rows that bite, each at quirk[row]. */
     uint8_t quirks_done;
     uint32_t quirks;
+    /* A checked decoder's mismatch (check --against) that the reference with
+     * these rows switched reproduces (one row, or two together); 0: none. */
+    uint32_t explained;
     res_quirk_hit quirk[REF_Q__COUNT];
 } clip_result;
 

@@ -39,8 +39,23 @@ cJSON *report_json_quirks(const run_results *res)
     cJSON_AddNumberToObject(o, "clips_studied", (double)studied);
     cJSON *rows = cJSON_AddArrayToObject(o, "rows");
     cJSON *clips = cJSON_AddArrayToObject(o, "clips");
-    cJSON *where[REF_Q__COUNT], *first[REF_Q__COUNT] = {0};
-    size_t n[REF_Q__COUNT] = {0}, k = 0;
+    cJSON *where[REF_Q__COUNT], *first[REF_Q__COUNT] = {0}, *efirst[REF_Q__COUNT] = {0};
+    size_t n[REF_Q__COUNT] = {0}, k = 0, en[REF_Q__COUNT] = {0};
+    for (size_t i = 0; i < res->nresults; i++) {
+        const clip_result *r = &res->results[i];
+        for (unsigned q = 0; q < REF_Q__COUNT && r->status == RES_MISMATCH; q++) {
+            if (!(r->explained & REF_QUIRK_BIT(q)) || en[q]++) continue;
+            efirst[q] = cJSON_CreateObject();
+            json_add_str(efirst[q], "file", res->files[r->file].name);
+            cJSON_AddNumberToObject(efirst[q], "clip", r->clip);
+            json_add_str(efirst[q], "mode", mode_name(r->mode));
+            cJSON_AddNumberToObject(efirst[q], "tick", (double)r->div.tick);
+            char name[64];
+            json_add_str(efirst[q], "field", field_name(r->div.field, r->div.bone, name, sizeof name));
+            cJSON_AddNumberToObject(efirst[q], "engine", r->div.orig);
+            cJSON_AddNumberToObject(efirst[q], "plain", r->div.ref);
+        }
+    }
     for (unsigned q = 0; q < REF_Q__COUNT; q++) where[q] = cJSON_CreateArray();
     for (size_t i = 0; i < res->nresults; i++) {
         const clip_result *r = &res->results[i];
@@ -71,9 +86,32 @@ cJSON *report_json_quirks(const run_results *res)
         cJSON_AddNumberToObject(row, "clips", (double)n[q]);
         cJSON_AddItemToObject(row, "first", first[q] ? first[q] : cJSON_CreateNull());
         cJSON_AddItemToObject(row, "where", where[q]);
+        cJSON_AddNumberToObject(row, "explains", (double)en[q]);
+        cJSON_AddItemToObject(row, "explains_first", efirst[q] ? efirst[q] : cJSON_CreateNull());
         cJSON_AddItemToArray(rows, row);
     }
     return o;
+}
+
+/* The mismatches rows of the quirk table explain, one line a row. */
+static void explained_text(strbuf *b, const cJSON *rows)
+{
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows)
+    {
+        double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "explains"));
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(row, "explains_first");
+        const char *plain = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "plain"));
+        const char *eng = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "engine"));
+        const char *anchor = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "anchor"));
+        const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "file"));
+        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "mode"));
+        if (!(n > 0) || !plain || !eng || !anchor || !file || !mode) continue;
+        sb_printf(b, "Cause (quirk table): your decoder %s; the engine %s: %s. %.0f mismatching "
+                     "clip%s; first %s clip %.0f %s\n",
+                  plain, eng, anchor, n, n == 1 ? "" : "s", file,
+                  cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(f, "clip")), mode);
+    }
 }
 
 void report_quirks_text(strbuf *b, const cJSON *report)
@@ -81,6 +119,7 @@ void report_quirks_text(strbuf *b, const cJSON *report)
     const cJSON *qz = cJSON_GetObjectItemCaseSensitive(report, "quirks");
     if (!cJSON_IsObject(qz)) return;
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(qz, "rows"), *row;
+    explained_text(b, rows);
     sb_puts(b, "Quirks exercised (clip x mode, of ");
     sb_printf(b, "%.0f studied):", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(qz, "clips_studied")));
     int any = 0;

@@ -450,6 +450,44 @@ static int quirk_clip(worker *w, const run_unit *u, ref_anim *a, uint32_t c,
     return 0;
 }
 
+/*
+ * A checked decoder's mismatching clip (its trace in w->rt) tried against
+ * the quirk table: the rows (one, else two together) whose switched
+ * reference writes exactly what the decoder wrote, into r->explained.
+ * Returns 0, or -1 (out of memory).
+ */
+static int explain_by_rows(worker *w, const run_unit *u, ref_anim *a, uint32_t c, clip_result *r,
+                           ff_error *err)
+{
+    uint8_t flags = mode_flags(u->mode);
+    uint32_t rows = quirkside_observable(), found = 0;
+    ff_error e;
+    for (unsigned q = 0; q < REF_Q__COUNT && !found; q++) {
+        if (!(rows & REF_QUIRK_BIT(q))) continue;
+        int rc = quirkside_trace(a, flags, c, &w->rt.lay.have, REF_QUIRK_BIT(q), &w->rt_alt, &e);
+        if (rc < 0 && e.kind == FF_E_NOMEM) {
+            *err = e;
+            return -1;
+        }
+        cmp_divergence d;
+        if (rc == 0 && cmp_traces(&w->rt_alt, &w->rt, &d) == 0) found = REF_QUIRK_BIT(q);
+    }
+    for (unsigned q = 0; q < REF_Q__COUNT && !found; q++)
+        for (unsigned p = q + 1; p < REF_Q__COUNT && !found; p++) {
+            uint32_t m = REF_QUIRK_BIT(q) | REF_QUIRK_BIT(p);
+            if ((rows & m) != m) continue;
+            int rc = quirkside_trace(a, flags, c, &w->rt.lay.have, m, &w->rt_alt, &e);
+            if (rc < 0 && e.kind == FF_E_NOMEM) {
+                *err = e;
+                return -1;
+            }
+            cmp_divergence d;
+            if (rc == 0 && cmp_traces(&w->rt_alt, &w->rt, &d) == 0) found = m;
+        }
+    r->explained = found;
+    return 0;
+}
+
 static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
@@ -520,6 +558,10 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
         if (run_clip_classify(w, d, io.use_cand ? NULL : &a, u->first + c, &cs, auth == 1, &aerr,
                               src, err) < 0 ||
             sink_clip(w, u, d, c, auth == 1, &aerr, err) < 0)
+            rc = -1;
+        clip_result *res = &ctx->res->results[u->first + c];
+        if (rc == 0 && ctx->cfg->quirks && io.use_cand && cand_ok && !cs.frames &&
+            res->status == RES_MISMATCH && explain_by_rows(w, u, &a, c, res, err) < 0)
             rc = -1;
         if (rc == 0 && ctx->cfg->quirks && !run_cancelled(ctx) &&
             quirk_clip(w, u, &a, c, cand_ok && !io.use_cand, err) < 0)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref/quirks.h"
 #include "tests/support/ts.h"
 
 static char *scratch;
@@ -128,4 +129,72 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
     free(off);
     ts_out_free(&o);
     free(out);
+}
+
+/*
+ * Per observable row, a test decoder: the reference with that row switched
+ * (`decode --switch`), written as Trace JSON Lines one file per model file
+ * and mode, checked against golden traces of the small preset: every
+ * mismatch is explained by that row, and by no other.
+ */
+Test(quirks_cli, each_switched_decoder_is_explained_by_its_row_alone, .init = setup,
+     .fini = cleanup, .timeout = 600)
+{
+    ts_out o;
+    char *golden = ts_path(scratch, "golden"), *corpus = ts_corpus(scratch);
+    ts_cli(scratch, &o, "record -q --out '%s' --corpus '%s'", golden, corpus);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    static const char split[] =
+        "import json,sys,os\n"
+        "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
+        "for l in sys.stdin:\n"
+        "  j=json.loads(l); k=(j['file'],j['mode'])\n"
+        "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
+        "  fs[k].write(l)\n";
+    char *script = ts_path(scratch, "split.py");
+    FILE *f = fopen(script, "w");
+    cr_assert(f);
+    fputs(split, f);
+    fclose(f);
+    int rows = 0;
+    for (unsigned q = 0; q < REF_Q__COUNT; q++) {
+        const ref_quirk_def *d = ref_quirk_def_of((ref_quirk)q);
+        if (!d->observable) continue;
+        rows++;
+        char mine[64], rep[64];
+        snprintf(mine, sizeof mine, "mine-%s", d->name);
+        snprintf(rep, sizeof rep, "rep-%s", d->name);
+        char *md = ts_path(scratch, mine), *rd = ts_path(scratch, rep);
+        ts_sh(scratch, &o, "'%s' decode '%s'/*.dat --mode all --switch %s 2>/dev/null | %s '%s' '%s'",
+              ts_ff8diff(), corpus, d->name, ts_python(), script, md);
+        cr_assert_eq(o.status, 0, "%s: %s", d->name, o.err);
+        ts_out_free(&o);
+        ts_cli(scratch, &o, "check -q --traces '%s' --against '%s' --out '%s'", golden, md, rd);
+        cr_assert_eq(o.status, 1, "%s: %s%s", d->name, o.out, o.err);
+        cr_expect(strstr(o.out, d->plain), "%s: the terminal does not name the cause: %s", d->name,
+                  o.out);
+        ts_out_free(&o);
+        cJSON *r = ts_report(rd);
+        double mism = ts_num(r, "totals.mismatch");
+        cr_assert(mism > 0, "%s: no mismatch", d->name);
+        const cJSON *row;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItem(cJSON_GetObjectItem(r, "quirks"), "rows"))
+        {
+            const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "name"));
+            double n = ts_num(row, "explains");
+            if (!strcmp(name, d->name))
+                cr_expect_eq(n, mism, "%s explains %.0f of %.0f mismatches", name, n, mism);
+            else
+                cr_expect_eq(n, 0, "the decoder switching %s is also explained by %s (%.0f)",
+                             d->name, name, n);
+        }
+        cJSON_Delete(r);
+        free(md);
+        free(rd);
+    }
+    cr_assert(rows > 0);
+    free(script);
+    free(corpus);
+    free(golden);
 }
