@@ -38,7 +38,8 @@ static void help(FILE *out)
           "  --pose-options SPEC  the convention (ref/pose.h text form; keys left out take\n"
           "                   the defaults order=xyz,trig=x87-nearest,step=nearest-even,\n"
           "                   root=model,offset=+z,length=parent,scale=stack,width=32)\n"
-          "  --summary        per file: kind, bones, clips, frames, clips using the scale path\n"
+          "  --summary        per file: kind, bones, clips, frames, clips using the scale path,\n"
+          "                   the engine's quirks its clips exercise (docs/quirks.md)\n"
           "  --switch ROWS    the reference with these rows of the quirk table switched\n"
           "                   (comma-separated names, docs/quirks.md): what a decoder that\n"
           "                   reads plainly there, or departs there, writes (frame level)\n"
@@ -182,8 +183,17 @@ static int summarize(const char *path, const uint8_t *data, size_t size, ff_erro
         *err = e.error;
         rc = -1;
     } else {
-        printf("%s: kind %s, bones %u, clips %u, frames %lu, scale-path clips %u\n", path,
-               dat_kind_name(e.kind), e.bones, e.clips, (unsigned long)e.frames, e.scale_clips);
+        uint32_t counts[REF_Q__COUNT] = {0};
+        char quirks[512] = "not studied (no model)";
+        dat_file dat;
+        if (dat_kind_has_model(e.kind) && !e.bad && dat_parse(data, size, path, &dat, err) == 0) {
+            if (quirkside_file(&dat, counts, err) < 0) rc = -1;
+            else quirkside_counts_text(counts, quirks, sizeof quirks);
+        }
+        printf("%s: kind %s, bones %u, clips %u, frames %lu, scale-path clips %u, quirks "
+               "(clip x mode): %s\n",
+               path, dat_kind_name(e.kind), e.bones, e.clips, (unsigned long)e.frames,
+               e.scale_clips, quirks);
         if (e.bad) {
             *err = e.error;
             rc = -1;

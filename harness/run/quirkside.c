@@ -6,11 +6,13 @@
  */
 #include "harness/run/quirkside.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/le.h"
 #include "harness/core/compare.h"
+#include "harness/core/modes.h"
 #include "harness/run/refside.h"
 
 #define BIT(q) REF_QUIRK_BIT(REF_Q_##q)
@@ -411,4 +413,52 @@ int quirkside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const trace *exact
     }
     a->pose = pose;
     return rc < 0 ? -1 : 0;
+}
+
+int quirkside_file(const dat_file *d, uint32_t counts[REF_Q__COUNT], ff_error *err)
+{
+    size_t len = ref_skel_size(d);
+    uint8_t *skel = len ? malloc(len) : NULL;
+    if (!skel) return ff_error_set(err, len ? FF_E_NOMEM : FF_E_UNSUPPORTED, d->name, -1,
+                                   len ? "out of memory" : "the file has no model");
+    ref_anim a;
+    int rc = ref_anim_init(&a, d, skel, len, err);
+    trace exact, scratch;
+    trace_init(&exact);
+    trace_init(&scratch);
+    for (uint32_t c = 0; rc == 0 && c < d->clips && c <= REFSIDE_MAX_CLIP; c++)
+        for (int m = 0; rc == 0 && m < MODE__COUNT; m++) {
+            uint8_t flags = mode_flags((mode_id)m);
+            ff_error e;
+            if (quirkside_trace(&a, flags, c, NULL, 0, &exact, &e) < 0) {
+                if (e.kind == FF_E_NOMEM) {
+                    *err = e;
+                    rc = -1;
+                }
+                continue;
+            }
+            uint32_t bites;
+            res_quirk_hit hit[REF_Q__COUNT];
+            rc = quirkside_clip(&a, flags, c, &exact, quirkside_observable(), &scratch, &bites, hit,
+                                err);
+            for (unsigned q = 0; rc == 0 && q < REF_Q__COUNT; q++)
+                counts[q] += (bites >> q) & 1u;
+        }
+    trace_free(&exact);
+    trace_free(&scratch);
+    free(skel);
+    return rc;
+}
+
+void quirkside_counts_text(const uint32_t counts[REF_Q__COUNT], char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (unsigned q = 0; q < REF_Q__COUNT; q++) {
+        const ref_quirk_def *d = ref_quirk_def_of((ref_quirk)q);
+        if (d->kind != REF_QUIRK_KIND_QUIRK || !counts[q] || at >= n) continue;
+        int w = snprintf(buf + at, n - at, "%s%s %u", at ? ", " : "", d->name, counts[q]);
+        if (w > 0) at += (size_t)w;
+    }
+    if (!at) snprintf(buf, n, "none");
 }

@@ -44,4 +44,14 @@ int quirkside_clip(ref_anim *a, uint8_t flags, uint32_t clip, const trace *exact
                    trace *scratch, uint32_t *bites, res_quirk_hit hit[REF_Q__COUNT],
                    ff_error *err);
 
+/*
+ * The quirk pass over a whole file, every clip in the four modes: adds to
+ * counts[row] the clip x mode pairs each row bites. A clip the reference
+ * cannot decode is left out. Returns 0, or -1 with err (the file has no
+ * model, out of memory).
+ */
+int quirkside_file(const dat_file *d, uint32_t counts[REF_Q__COUNT], ff_error *err);
+/* "rot-wrap 4, root-wrap 1" (the quirk rows, non-zero counts) or "none" into buf. */
+void quirkside_counts_text(const uint32_t counts[REF_Q__COUNT], char *buf, size_t n);
+
 #endif

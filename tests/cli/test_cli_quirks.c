@@ -63,6 +63,14 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
     ts_cli(scratch, &o, "run -q --no-cache --out '%s'", out);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_assert(strstr(o.out, "Quirks exercised"), "%s", o.out);
+    /* corpus stats and decode --summary on the same corpus (small, seed 1) count alike. */
+    char *corpus = ts_corpus(scratch);
+    ts_out st, sum;
+    ts_cli(scratch, &st, "corpus stats '%s'", corpus);
+    cr_assert_eq(st.status, 0, "%s", st.err);
+    ts_sh(scratch, &sum, "'%s' decode --summary '%s'/c0m000.dat", ts_ff8diff(), corpus);
+    cr_assert_eq(sum.status, 0, "%s", sum.err);
+    cr_expect(strstr(sum.out, "quirks (clip x mode): "), "%s", sum.out);
     char *json = run_file(out, "report.json");
     assert_valid(json);
     cJSON *r = ts_json(json);
@@ -102,6 +110,10 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
             char want[64];
             snprintf(want, sizeof want, " %s %.0f", name, n);
             cr_expect(strstr(o.out, want), "terminal lacks '%s': %s", want, o.out);
+            if (n > 0) {
+                snprintf(want, sizeof want, "%s %.0f", name, n);
+                cr_expect(strstr(st.out, want), "corpus stats lacks '%s': %s", want, st.out);
+            }
         }
     }
     cr_assert(rows > 0);
@@ -116,6 +128,9 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
     cJSON_Delete(r);
     free(json);
     ts_out_free(&o);
+    ts_out_free(&st);
+    ts_out_free(&sum);
+    free(corpus);
 
     char *off = ts_path(scratch, "off");
     ts_cli(scratch, &o, "run -q --no-cache --no-quirks --out '%s' --modes normal", off);
