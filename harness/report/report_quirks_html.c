@@ -15,6 +15,25 @@ void report_quirks_html(strbuf *b, const cJSON *report)
                  "quirk table switched, beside the exact one, on %lld clip &times; mode pairs: "
                  "where they first differ, the clip exercises that row (docs/quirks.md).</p>\n",
               (long long)rv_int(qz, "clips_studied", 0));
+    cJSON_ArrayForEach(row, rv_arr(qz, "rows"))
+    {
+        const cJSON *f = rv_obj(row, "explains_first");
+        if (rv_int(row, "explains", 0) <= 0 || !f) continue;
+        sb_puts(b, "<p class=\"cause\"><strong>Cause</strong>: your decoder ");
+        rh_text(b, rv_str(row, "plain", "?"));
+        sb_puts(b, "; the engine ");
+        rh_text(b, rv_str(row, "engine", "?"));
+        sb_puts(b, " (");
+        rh_text(b, rv_str(row, "anchor", "?"));
+        sb_printf(b, "). %lld mismatching clips; first ", (long long)rv_int(row, "explains", 0));
+        rh_text(b, rv_str(f, "file", "?"));
+        sb_printf(b, " clip %lld ", (long long)rv_int(f, "clip", -1));
+        rh_text(b, rv_str(f, "mode", "?"));
+        sb_printf(b, ", tick %lld <code>", (long long)rv_int(f, "tick", -1));
+        rh_text(b, rv_str(f, "field", "?"));
+        sb_printf(b, "</code>: engine %lld, yours %lld</p>\n", (long long)rv_int(f, "engine", 0),
+                  (long long)rv_int(f, "plain", 0));
+    }
     sb_puts(b, "<table><tr><th>row</th><th>kind</th><th>the engine</th><th>a plain reading"
                "</th><th>clips</th><th>first clip</th></tr>\n");
     cJSON_ArrayForEach(row, rv_arr(qz, "rows"))

@@ -16,7 +16,27 @@ void report_quirks_md(strbuf *b, const cJSON *report)
                  "exact one, on %lld clip x mode pairs: where they first differ, the clip "
                  "exercises that row (docs/quirks.md).\n\n",
               (long long)rv_int(qz, "clips_studied", 0));
-    sb_puts(b, "| row | kind | the engine | clips | first clip |\n|---|---|---|---:|---|\n");
+    /* A checked decoder's mismatches the table explains come first: they are causes. */
+    cJSON_ArrayForEach(row, rv_arr(qz, "rows"))
+    {
+        const cJSON *f = rv_obj(row, "explains_first");
+        if (rv_int(row, "explains", 0) <= 0 || !f) continue;
+        sb_puts(b, "- **Cause**: your decoder ");
+        rm_text(b, rv_str(row, "plain", "?"));
+        sb_puts(b, "; the engine ");
+        rm_text(b, rv_str(row, "engine", "?"));
+        sb_puts(b, " (");
+        rm_text(b, rv_str(row, "anchor", "?"));
+        sb_printf(b, "). %lld mismatching clips; first ", (long long)rv_int(row, "explains", 0));
+        rm_text(b, rv_str(f, "file", "?"));
+        sb_printf(b, " clip %lld ", (long long)rv_int(f, "clip", -1));
+        rm_text(b, rv_str(f, "mode", "?"));
+        sb_printf(b, ", tick %lld ", (long long)rv_int(f, "tick", -1));
+        rm_code(b, rv_str(f, "field", "?"));
+        sb_printf(b, ": engine %lld, yours %lld\n", (long long)rv_int(f, "engine", 0),
+                  (long long)rv_int(f, "plain", 0));
+    }
+    sb_puts(b, "\n| row | kind | the engine | clips | first clip |\n|---|---|---|---:|---|\n");
     cJSON_ArrayForEach(row, rv_arr(qz, "rows"))
     {
         sb_puts(b, "| ");

@@ -190,6 +190,11 @@ Test(quirks_cli, each_switched_decoder_is_explained_by_its_row_alone, .init = se
         cr_expect(strstr(o.out, d->plain), "%s: the terminal does not name the cause: %s", d->name,
                   o.out);
         ts_out_free(&o);
+        char *mdf = run_file(rd, "summary.md"), *mdt = ts_read(mdf, NULL), line[512];
+        snprintf(line, sizeof line, "**Cause**: your decoder %s", d->plain);
+        cr_expect(strstr(mdt, line), "%s: summary.md lacks its cause", d->name);
+        free(mdt);
+        free(mdf);
         cJSON *r = ts_report(rd);
         double mism = ts_num(r, "totals.mismatch");
         cr_assert(mism > 0, "%s: no mismatch", d->name);
