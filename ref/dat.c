@@ -195,3 +195,13 @@ unsigned dat_clip_frames(const dat_file *f, uint32_t clip)
     if (dat_clip_offset(f, clip, &off, NULL) < 0) return 0;
     return f->data[off];
 }
+
+uint64_t dat_clip_end(const dat_file *f, uint32_t start)
+{
+    uint64_t end = (uint64_t)f->anim_off + f->anim_size;
+    for (uint32_t i = 0; i < f->clips; i++) {
+        uint64_t o = (uint64_t)f->anim_off + le_u32(f->data + f->anim_off + 4u + 4u * i);
+        if (o > start && o < end) end = o;
+    }
+    return end;
+}

@@ -85,6 +85,12 @@ int dat_kind_from_name(const char *name);
  * were validated by dat_parse.
  */
 int dat_clip_offset(const dat_file *f, uint32_t clip, uint32_t *off, ff_error *err);
+/*
+ * One past the last byte of the clip whose first byte is at absolute offset
+ * start: the next clip's start (the nearest offset above it), else the
+ * animation section's end. The file must have a model.
+ */
+uint64_t dat_clip_end(const dat_file *f, uint32_t start);
 /* Frame count byte of a clip; 0 when the clip does not exist. */
 unsigned dat_clip_frames(const dat_file *f, uint32_t clip);
 

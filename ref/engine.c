@@ -10,6 +10,7 @@
  */
 #include "common/le.h"
 #include "ref/engine.h"
+#include "ref/plain.h"
 #include "ref/readers_inline.h"
 #include "ref/readlog.h"
 
@@ -48,6 +49,7 @@ int ref_anim_init(ref_anim *a, const dat_file *dat, uint8_t *skel, size_t skel_s
 void ref_anim_reset_skeleton(ref_anim *a)
 {
     memcpy(a->skel, a->dat->data + a->dat->skel_off, ref_skel_size(a->dat));
+    if (a->wide) refq_wide_load(a);
 }
 
 /* Adds v (halved toward zero when half) to the s16 at p, wrapping. */
@@ -65,6 +67,12 @@ static int decode_failed(const ref_anim *a, uint32_t start, const ref_cursor *c,
                     a->cmd.clip, a->tick, (long long)(c->pos - start), (int)c->bit,
                     (long long)((c->pos - start - 1) * 8 + c->bit));
     return -1;
+}
+
+/* What a frame's mode bit tells the quirk pass (ref_anim.seen). */
+static inline uint8_t seen_of(uint8_t flags, unsigned bit)
+{
+    return (uint8_t)(bit ? REF_SEEN_SCALED : (flags & 1u) ? REF_SEEN_FELL : 0);
 }
 
 /* A value read: the fused reader, or the recorded one-call-per-field reader. */
@@ -91,10 +99,13 @@ static inline REF_ALWAYS_INLINE int decode_frame_with(ref_anim *a, ref_cursor *c
     int16_t v;
     for (int k = 0; k < 3; k++) {
         if (READ(position, log, s, c, &v, err) < 0) return decode_failed(a, start, c, err);
+        int32_t sum = le_s16(skel + DAT_SKEL_ROOT + 2 * k) + (half ? v / 2 : v);
+        if (sum != (int16_t)sum) a->seen |= REF_SEEN_ROOT_WRAP;
         accumulate(skel + DAT_SKEL_ROOT + 2 * k, v, half);
     }
     if ((log ? refl_bits(log, s, c, 1, 0, &v, err) : refi_bits(s, c, 1, &v, err)) < 0)
         return decode_failed(a, start, c, err);
+    a->seen |= seen_of(skel[DAT_SKEL_FLAGS], (unsigned)v & 1u);
     skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | ((unsigned)v & 1u));
     for (unsigned b = 0; b < a->bones; b++) {
         uint8_t *bone = skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b;
@@ -177,10 +188,13 @@ static void decode_frame_unchecked(ref_anim *a, ref_cursor *c, int half)
         last = b.at + 2;
         take(&b, 2 + w);
         uint8_t *p = skel + DAT_SKEL_ROOT + 2 * k;
+        int32_t sum = le_s16(p) + (half ? d / 2 : d);
+        if (sum != (int16_t)sum) a->seen |= REF_SEEN_ROOT_WRAP;
         le_put16(p, (uint16_t)((uint16_t)le_s16(p) + (uint16_t)(half ? d / 2 : d)));
     }
     need32(&b);
     unsigned scaled = (unsigned)b.buf & 1u;
+    a->seen |= seen_of(skel[DAT_SKEL_FLAGS], scaled);
     last = b.at;
     take(&b, 1);
     skel[DAT_SKEL_FLAGS] = (uint8_t)((skel[DAT_SKEL_FLAGS] & ~1u) | scaled);
@@ -270,6 +284,7 @@ static int read_tick(ref_anim *a, int *ret, ff_error *err)
 
 int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err)
 {
+    if (a->plain) return refq_start_clip(a, clip, ret, err);
     if (clip < 0 || clip > 255 || (uint32_t)clip >= a->dat->clips)
         return ff_error_set(
             err, FF_E_RANGE, a->dat->name, -1,
@@ -287,6 +302,7 @@ int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err)
     for (unsigned b = 0; b < a->bones; b++)
         memset(a->skel + DAT_SKEL_HEADER + (size_t)DAT_BONE_SIZE * b + DAT_BONE_ROT, 0, 6);
     a->tick = 0;
+    a->seen = 0;
     int rc = read_tick(a, ret, err);
     a->tick = 1;
     return rc;
@@ -294,7 +310,7 @@ int ref_start_clip(ref_anim *a, int16_t clip, int *ret, ff_error *err)
 
 int ref_read_animation(ref_anim *a, int *ret, ff_error *err)
 {
-    int rc = read_tick(a, ret, err);
+    int rc = a->plain ? refq_read_tick(a, ret, err) : read_tick(a, ret, err);
     a->tick++;
     return rc;
 }

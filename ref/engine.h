@@ -102,7 +102,34 @@ typedef struct ref_anim {
     /* NULL (as init leaves it): no recording. Else every read of the following
      * calls is appended to it (ref/readlog.h); the caller owns it and clears it. */
     struct ref_read_log *log;
+    /*
+     * The quirk switches (ref/quirks.h): 0 (what init sets) is the engine.
+     * Each set bit reads that row plainly (a quirk) or departs there (a
+     * departure), through a slower decoder (ref/plain.c); the read log is not
+     * kept then. wide, when not NULL (caller-owned, REF_WIDE_SLOTS(bones)
+     * entries), holds the values as the switched reading has them where an
+     * unwrapped value does not fit its field: root x y z, then per bone rot
+     * x y z and scale x y z; wframe and wtotal are the frame counter and
+     * count of a reading whose count does not wrap (REF_Q_SLOW_TOTAL). A
+     * field's bytes hold the low bits of these.
+     */
+    uint32_t plain;
+    int32_t *wide;
+    int32_t wframe, wtotal;
+    /* What the decoding of the clip since its StartClip met (REF_SEEN_*): no
+     * result depends on it; the quirk pass uses it to skip rows that cannot bite. */
+    uint8_t seen;
 } ref_anim;
+
+#define REF_SEEN_SCALED 0x01    /* a frame's mode bit was 1 */
+#define REF_SEEN_FELL 0x02      /* a frame's mode bit 0 cleared a set flag bit 0 */
+#define REF_SEEN_ROOT_WRAP 0x04 /* a root sum wrapped at 16 bits */
+
+/* Entries of ref_anim.wide for a skeleton of `bones` bones, and their indexes. */
+#define REF_WIDE_SLOTS(bones) (3u + 6u * (unsigned)(bones))
+#define REF_WIDE_ROOT(k) (k)
+#define REF_WIDE_ROT(b, k) (3u + 6u * (unsigned)(b) + (unsigned)(k))
+#define REF_WIDE_SCALE(b, k) (6u + 6u * (unsigned)(b) + (unsigned)(k))
 
 /* Bytes a skeleton buffer needs for this file (0 when it has no model). */
 size_t ref_skel_size(const dat_file *dat);
@@ -114,7 +141,8 @@ size_t ref_skel_size(const dat_file *dat);
  */
 int ref_anim_init(ref_anim *a, const dat_file *dat, uint8_t *skel, size_t skel_size,
                   ff_error *err);
-/* Copies the file's skeleton bytes into a->skel again (as loaded). */
+/* Copies the file's skeleton bytes into a->skel again (as loaded), and into
+ * a->wide when there is one. */
 void ref_anim_reset_skeleton(ref_anim *a);
 
 /*

@@ -16,6 +16,7 @@
 #include "corpus/source.h"
 #include "corpus/synth.h"
 #include "harness/cli/cli.h"
+#include "harness/run/quirkside.h"
 
 static void help(FILE *out)
 {
@@ -301,6 +302,31 @@ static int do_extract(const char *path, const char *lang, const char *out, int f
     return status;
 }
 
+/* The engine's quirks the corpus's clips exercise (clip x mode pairs, docs/quirks.md). */
+static void stats_quirks(const corpus *c, const manifest *m)
+{
+    uint32_t counts[REF_Q__COUNT] = {0};
+    char text[512];
+    for (size_t i = 0; i < m->n; i++) {
+        if (!m->e[i].parsed || m->e[i].bad || !dat_kind_has_model(m->e[i].kind)) continue;
+        uint8_t *data = NULL;
+        size_t size = 0;
+        dat_file d;
+        ff_error err;
+        size_t at;
+        if (corpus_find(c, m->e[i].name, &at) == 0 && corpus_load(c, at, &data, &size, &err) == 0 &&
+            dat_parse(data, size, m->e[i].name, &d, &err) == 0 &&
+            quirkside_file(&d, counts, &err) < 0 && err.kind == FF_E_NOMEM) {
+            free(data);
+            printf("quirks:                not studied (out of memory)\n");
+            return;
+        }
+        free(data);
+    }
+    quirkside_counts_text(counts, text, sizeof text);
+    printf("quirks (clip x mode):  %s\n", text);
+}
+
 static int do_stats(const char *path, const char *lang)
 {
     corpus *c;
@@ -324,6 +350,7 @@ static int do_stats(const char *path, const char *lang)
            (unsigned long long)t->scale_clips);
     printf("max bones:             %u\n", t->max_bones);
     printf("clips over 128 frames: %u\n", t->long_clips);
+    stats_quirks(c, m);
     for (size_t i = 0; i < m->n; i++)
         if (m->e[i].bad)
             printf("bad: %s: %s\n", cli_safe(m->e[i].name, text, sizeof text),

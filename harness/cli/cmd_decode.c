@@ -12,6 +12,7 @@
 #include "corpus/manifest.h"
 #include "harness/cli/cli.h"
 #include "harness/core/modes.h"
+#include "harness/run/quirkside.h"
 #include "harness/run/refside.h"
 #include "harness/run/refside_entity.h"
 #include "harness/traces/trace_json.h"
@@ -37,7 +38,11 @@ static void help(FILE *out)
           "  --pose-options SPEC  the convention (ref/pose.h text form; keys left out take\n"
           "                   the defaults order=xyz,trig=x87-nearest,step=nearest-even,\n"
           "                   root=model,offset=+z,length=parent,scale=stack,width=32)\n"
-          "  --summary        per file: kind, bones, clips, frames, clips using the scale path\n"
+          "  --summary        per file: kind, bones, clips, frames, clips using the scale path,\n"
+          "                   the engine's quirks its clips exercise (docs/quirks.md)\n"
+          "  --switch ROWS    the reference with these rows of the quirk table switched\n"
+          "                   (comma-separated names, docs/quirks.md): what a decoder that\n"
+          "                   reads plainly there, or departs there, writes (frame level)\n"
           "  --weapon WEAPON  BODY and WEAPON as one entity: QueueAnimation, then AdvanceBy1\n"
           "                   to the body's end call, on the clips both have; per clip the\n"
           "                   weapon's lines (\"model\":\"weapon\", no \"ret\") then the body's,\n"
@@ -51,8 +56,24 @@ static void help(FILE *out)
           out);
 }
 
+/* A comma-separated list of quirk-table rows into *mask; -1 (said) on an unknown name. */
+static int parse_rows(const char *list, uint32_t *mask)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        int q = ref_quirk_from_name(w);
+        if (q < 0) {
+            cli_fail("decode: --switch: no row '%s' in the quirk table (docs/quirks.md)", w);
+            return -1;
+        }
+        *mask |= REF_QUIRK_BIT(q);
+    }
+    return 0;
+}
+
 static int decode_file(const char *path, const dat_file *dat, unsigned modes, long anim,
-                       const ref_pose_opts *pose, strbuf *out, ff_error *err)
+                       const ref_pose_opts *pose, uint32_t mask, strbuf *out, ff_error *err)
 {
     if (!dat_kind_has_model(dat->kind)) return 0;
     size_t skel_size = ref_skel_size(dat);
@@ -73,7 +94,8 @@ static int decode_file(const char *path, const dat_file *dat, unsigned modes, lo
         for (uint32_t k = 0; k < dat->clips; k++) {
             if (anim >= 0 && k != (uint32_t)anim) continue;
             c.anim = k;
-            rc = refside_clip(&a, mode_flags(c.mode), k, &fields, pose, &t, err);
+            rc = mask ? quirkside_trace(&a, mode_flags(c.mode), k, &fields, mask, &t, err)
+                      : refside_clip(&a, mode_flags(c.mode), k, &fields, pose, &t, err);
             tj_write_trace(out, &c, &t); /* the calls made before an error too */
             fwrite(out->s, 1, out->len, stdout);
             sb_reset(out);
@@ -161,8 +183,17 @@ static int summarize(const char *path, const uint8_t *data, size_t size, ff_erro
         *err = e.error;
         rc = -1;
     } else {
-        printf("%s: kind %s, bones %u, clips %u, frames %lu, scale-path clips %u\n", path,
-               dat_kind_name(e.kind), e.bones, e.clips, (unsigned long)e.frames, e.scale_clips);
+        uint32_t counts[REF_Q__COUNT] = {0};
+        char quirks[512] = "not studied (no model)";
+        dat_file dat;
+        if (dat_kind_has_model(e.kind) && !e.bad && dat_parse(data, size, path, &dat, err) == 0) {
+            if (quirkside_file(&dat, counts, err) < 0) rc = -1;
+            else quirkside_counts_text(counts, quirks, sizeof quirks);
+        }
+        printf("%s: kind %s, bones %u, clips %u, frames %lu, scale-path clips %u, quirks "
+               "(clip x mode): %s\n",
+               path, dat_kind_name(e.kind), e.bones, e.clips, (unsigned long)e.frames,
+               e.scale_clips, quirks);
         if (e.bad) {
             *err = e.error;
             rc = -1;
@@ -196,11 +227,13 @@ int cmd_decode(int argc, char **argv)
                                          {"weapon", required_argument, 0, 'w'},
                                          {"entity", no_argument, 0, 'e'},
                                          {"attach", required_argument, 0, 't'},
+                                         {"switch", required_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     unsigned modes = 1u << MODE_NORMAL;
     long anim = -1;
     int summary = 0, pose = 0, entity = 0, c;
+    uint32_t mask = 0;
     const char *weapon = NULL;
     int16_t attach[6] = {0};
     ref_pose_opts pose_opts;
@@ -244,9 +277,17 @@ int cmd_decode(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             }
             break;
+        case 'q':
+            if (parse_rows(optarg, &mask) < 0) return CLI_EXIT_ERROR;
+            break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
+    }
+    if (mask && (pose || entity || summary)) {
+        cli_fail("decode: --switch decodes at the frame level: not with --pose, --weapon, "
+                 "--entity or --summary");
+        return CLI_EXIT_ERROR;
     }
     if (optind >= argc) {
         cli_fail("decode: no FILE given");
@@ -290,7 +331,8 @@ int cmd_decode(int argc, char **argv)
                 rc = ff_error_set(&err, FF_E_RANGE, argv[i], -1, "no animation %ld (%u clips)",
                                   anim, dat.clips);
             if (rc == 0)
-                rc = decode_file(argv[i], &dat, modes, anim, pose ? &pose_opts : NULL, &out, &err);
+                rc = decode_file(argv[i], &dat, modes, anim, pose ? &pose_opts : NULL, mask, &out,
+                                 &err);
         }
         fflush(stdout);
         if (rc < 0) {

@@ -67,6 +67,8 @@ static void help(FILE *out)
         "                    only at the leaf level)\n"
         "  --coverage        record which blocks of the original's routines run (default)\n"
         "  --no-coverage     do not\n"
+        "  --no-quirks       skip the quirk pass (which clips exercise which of the\n"
+        "                    engine's quirks, docs/quirks.md)\n"
         "  --leaf-calls N    bitReader cases at the leaf level (default 100000)\n"
         "  --leaf-seed N     seed of the leaf cases (default 1)\n"
         "  --budget N        instructions per emulated call before a fault (default 20M;\n"
@@ -114,6 +116,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("explain", required_argument, CLI_OPT_OWN + 1),
     CLI_OPT_ROW("coverage", no_argument, CLI_OPT_OWN + 2),
     CLI_OPT_ROW("no-coverage", no_argument, CLI_OPT_OWN + 3),
+    CLI_OPT_ROW("no-quirks", no_argument, CLI_OPT_OWN + 4),
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
@@ -141,6 +144,7 @@ int cmd_run(int argc, char **argv)
             break;
         case CLI_OPT_OWN + 2: cfg.coverage = 1; break;
         case CLI_OPT_OWN + 3: cfg.coverage = 0; break;
+        case CLI_OPT_OWN + 4: cfg.quirks = 0; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }

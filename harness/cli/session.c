@@ -20,6 +20,7 @@
 #include "emu/profiles/identify.h"
 #include "emu/profiles/profile_builtin.h"
 #include "harness/cli/cli.h"
+#include "harness/report/report_quirks.h"
 
 /* Bump when the synthetic generator's output changes: names the corpus cache folder. */
 #define SYNTH_CACHE_VERSION 2
@@ -259,6 +260,7 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
     sb_init(&fields);
     report_render_summary(report, &line);
     report_fields_summary(&fields, report);
+    report_quirks_text(&line, report);
     cJSON_Delete(report);
     if (rc < 0) {
         /* The run went through; its report could not be kept (a full disk, no memory). */

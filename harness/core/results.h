@@ -20,6 +20,7 @@
 #include "harness/core/pose_conv.h"
 #include "harness/core/readcmp.h"
 #include "ref/dat.h"
+#include "ref/quirks.h"
 #include "common/error.h"
 
 /*
@@ -179,6 +180,21 @@ typedef struct res_both {
     uint32_t eip_first, eip_second;
 } res_both;
 
+/*
+ * Where the reference with one quirk-table row switched (ref/quirks.h) first
+ * departs from the exact reference on a clip: the quirk pass of a run
+ * (harness/run/quirkside.h). engine is the exact reference's value there,
+ * plain the switched reading's; field FIELD_RET with plain -1: the switched
+ * reading stopped on an error at that tick.
+ */
+typedef struct res_quirk_hit {
+    uint16_t tick;
+    uint16_t field; /* field_id */
+    uint16_t bone;
+    uint16_t pad;
+    int32_t engine, plain;
+} res_quirk_hit;
+
 typedef struct clip_result {
     uint32_t file; /* index into run_results.files */
     int32_t clip;  /* -1: the whole file (bad input before any clip) */
@@ -220,6 +236,14 @@ typedef struct clip_result {
     /* MISMATCH against recorded traces (check): every differing value, classed
      * by its effect on the pose (harness/core/cells.h; heap, NULL otherwise) */
     cell_list *cells;
+    /* The quirk pass (frame level, unless --no-quirks): quirks_done when it
+     * ran on this clip; quirks, the rows that bite, each at quirk[row]. */
+    uint8_t quirks_done;
+    uint32_t quirks;
+    /* A checked decoder's mismatch (check --against) that the reference with
+     * these rows switched reproduces (one row, or two together); 0: none. */
+    uint32_t explained;
+    res_quirk_hit quirk[REF_Q__COUNT];
 } clip_result;
 
 typedef struct leaf_case {

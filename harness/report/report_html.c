@@ -13,6 +13,7 @@
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
 #include "harness/report/report_causes.h"
+#include "harness/report/report_quirks.h"
 #include "harness/report/report_cells.h"
 #include "harness/report/report_html.h"
 #include "harness/report/report_html_entity.h"
@@ -551,6 +552,7 @@ int report_render_html(const cJSON *report, strbuf *out)
     report_pose_html(out, report);
     report_pose_leaf_html(out, report);
     rh_coverage(out, report);
+    report_quirks_html(out, report);
     groups(out, report, &ix, &ents);
     report_cells_html(out, report, &ix);
     rh_entities(out, report, &ents);

@@ -13,6 +13,7 @@
 #include "harness/core/levels.h"
 #include "harness/report/report.h"
 #include "harness/report/report_causes.h"
+#include "harness/report/report_quirks.h"
 #include "harness/report/report_json_base.h"
 #include "harness/report/report_json_entity.h"
 #include "harness/version.h"
@@ -439,5 +440,6 @@ cJSON *report_build(const run_meta *m, const run_results *r)
         if (g) cJSON_AddItemToArray(groups, g);
     }
     cJSON_AddItemToObject(root, "coverage", report_json_coverage(&r->coverage));
+    cJSON_AddItemToObject(root, "quirks", report_json_quirks(r));
     return root;
 }

@@ -14,6 +14,7 @@
 #include "harness/report/report_md_base.h"
 #include "harness/report/report_md_entity.h"
 #include "harness/report/report_causes.h"
+#include "harness/report/report_quirks.h"
 #include "harness/report/report_view.h"
 
 #define MD_MAX_GROUPS 50
@@ -453,6 +454,7 @@ int report_render_markdown(const cJSON *report, strbuf *out)
         strcmp(rv_sides(report).auth, "original") == 0)
         sb_puts(out, "> **BuildBoneMatrices replaced by a plain return** in the original.\n\n");
     md_causes(out, report);
+    report_quirks_md(out, report);
     run_section(out, report);
     report_pose_md(out, report, rm_text);
     report_pose_leaf_md(out, report, rm_text);

@@ -31,6 +31,7 @@ void run_config_init(run_config *cfg)
     cfg->dedup = 1;
     cfg->explain = RUN_EXPLAIN_GROUPS;
     cfg->coverage = 1;
+    cfg->quirks = 1;
 }
 
 static void fail(run_ctx *ctx, const ff_error *err)

@@ -108,6 +108,9 @@ typedef struct run_config {
     int dedup;                /* emulate identical clips once (default 1) */
     run_explain_mode explain; /* default RUN_EXPLAIN_GROUPS */
     int coverage;             /* record which blocks of the original's routines run (default 1) */
+    /* the quirk pass (harness/run/quirkside.h): per frame-level clip, the quirk-table rows
+     * it exercises (default 1; --no-quirks) */
+    int quirks;
     struct cache *cache;      /* the original's results by content; NULL: none */
     const char *cache_id;     /* executable SHA-256 + profile, part of cache keys */
     const char *traces_dir;   /* authority = recorded traces in this folder */

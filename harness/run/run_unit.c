@@ -447,6 +447,8 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     for (; c < d->clips && rc == 0 && !run_cancelled(ctx); c++) {
         if (io.remote_ok && c < io.rem.nclips && (io.rem.ok[c] & REMOTE_MATCHED)) {
             rc = remote_matched(w, u, d, &io, c, err);
+            if (rc == 0 && ctx->cfg->quirks && !run_cancelled(ctx))
+                rc = run_quirks_clip(w, u, &a, c, 0, err);
             if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
             continue;
         }
@@ -493,6 +495,13 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
         if (run_clip_classify(w, d, io.use_cand ? NULL : &a, u->first + c, &cs, auth == 1, &aerr,
                               src, err) < 0 ||
             sink_clip(w, u, d, c, auth == 1, &aerr, err) < 0)
+            rc = -1;
+        clip_result *res = &ctx->res->results[u->first + c];
+        if (rc == 0 && ctx->cfg->quirks && io.use_cand && cand_ok && !cs.frames &&
+            res->status == RES_MISMATCH && run_quirks_explain(w, u, &a, c, res, err) < 0)
+            rc = -1;
+        if (rc == 0 && ctx->cfg->quirks && !run_cancelled(ctx) &&
+            run_quirks_clip(w, u, &a, c, cand_ok && !io.use_cand, err) < 0)
             rc = -1;
         if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
     }
