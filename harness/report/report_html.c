@@ -1,8 +1,8 @@
 /*
- * harness/report/report_html.c: index.html, one self-contained page (inline CSS,
- * no script, no external resource) rendered from the report tree alone:
- * run header, summary, mismatch groups with their first divergence and a
- * plot, then the per-file table and the lists (report_html_lists.c).
+ * harness/report/report_html.c: index.html's style sheet (one self-contained
+ * page: inline CSS, no script, no external resource) and its mismatch
+ * groups with their first divergence and a plot, from the report tree
+ * alone (the page itself: report_sections.c).
  *
  * Every string taken from the tree goes through sb_html; a missing or
  * ill-typed key is shown as absent, never a crash. Must not recompute
@@ -45,7 +45,9 @@ static const char css[] =
     "table.grid td{padding:5px 8px;border-bottom:1px solid #edf0f4;vertical-align:top}"
     "table.grid tr:nth-child(even) td{background:#fafbfd}"
     "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
-    ".name{word-break:break-all}"
+    ".name{white-space:nowrap}"
+    ".tbl{overflow-x:auto;max-width:100%}"
+    "details.fold summary{cursor:pointer;color:#55607a;margin:6px 0}"
     ".banner{border-radius:8px;padding:10px 14px;margin:10px 0;font-weight:600}"
     ".banner.warn{background:#fff4d6;border:1px solid #e8b93c;color:#6b4a00}"
     ".banner.stop{background:#fde2e1;border:1px solid #d9534f;color:#7a1512}"
@@ -121,274 +123,6 @@ static const char css[] =
     ".muted{color:#7a8499}"
     "p.more{color:#55607a;font-style:italic}"
     "footer{color:#7a8499;margin-top:30px;font-size:12px}";
-
-static void exe_rows(strbuf *b, const cJSON *exe)
-{
-    rh_kv(b, "Executable", rv_str(exe, "path", NULL));
-    rh_kv(b, "SHA-256", rv_str(exe, "sha256", NULL));
-    sb_puts(b, "<tr><th>Profile</th><td>");
-    rh_text_or(b, rv_str(exe, "profile", NULL), "none");
-    if (rv_str(exe, "profile_source", NULL)) {
-        sb_puts(b, " <span class=\"muted\">from ");
-        rh_text(b, rv_str(exe, "profile_source", NULL));
-        sb_puts(b, "</span>");
-    }
-    sb_puts(b, "</td></tr>\n");
-    const cJSON *loc = rv_obj(exe, "profile_located");
-    if (loc) {
-        sb_puts(b, "<tr><th>Located</th><td>by structure from profile ");
-        rh_text(b, rv_str(loc, "from_profile", "?"));
-        sb_puts(b, " in ");
-        rh_text(b, rv_str(loc, "executable", "?"));
-        sb_puts(b, " <span class=\"muted\">(patterns: ");
-        rh_text(b, rv_str(loc, "patterns", "?"));
-        sb_puts(b, "; ");
-        rh_text(b, rv_str(loc, "tool", "?"));
-        sb_puts(b, ")</span></td></tr>\n");
-    }
-    /* identify's word on the executable (known, unknown_build...), not the run's verdict. */
-    rh_kv(b, "Build", rv_str(exe, "verdict", NULL));
-}
-
-static void corpus_rows(strbuf *b, const cJSON *c)
-{
-    sb_puts(b, "<tr><th>Corpus</th><td>");
-    rh_text_or(b, rv_str(c, "path", NULL), "none");
-    if (rv_str(c, "kind", NULL)) {
-        sb_puts(b, " <span class=\"tag\">");
-        rh_text(b, rv_str(c, "kind", NULL));
-        sb_puts(b, "</span>");
-    }
-    sb_puts(b, "</td></tr>\n");
-    if (rv_str(c, "description", NULL)) rh_kv(b, "Description", rv_str(c, "description", NULL));
-    const cJSON *prov = rv_obj(c, "provenance");
-    if (prov) {
-        sb_puts(b, "<tr><th>Provenance</th><td>");
-        rh_text(b, rv_str(prov, "release", "?"));
-        if (rv_str(prov, "zzz_entry", NULL)) {
-            sb_puts(b, ": ");
-            rh_text(b, rv_str(prov, "zzz_entry", ""));
-            sb_printf(b, " at offset %llu", (unsigned long long)rv_u64(prov, "zzz_offset", 0));
-        }
-        if (rv_str(prov, "lang", NULL)) {
-            sb_puts(b, " (");
-            rh_text(b, rv_str(prov, "lang", ""));
-            sb_puts(b, ")");
-        }
-        sb_puts(b, "</td></tr>\n");
-    }
-    const cJSON *syn = rv_obj(c, "synthetic");
-    if (syn) {
-        sb_puts(b, "<tr><th>Synthetic</th><td>preset ");
-        rh_text(b, rv_str(syn, "preset", "?"));
-        sb_printf(b, ", seed %llu</td></tr>\n", (unsigned long long)rv_u64(syn, "seed", 0));
-    }
-}
-
-/* What was compared with what: each side's name, source and format. */
-static void side_rows(strbuf *b, const cJSON *run)
-{
-    const cJSON *sides = rv_obj(run, "sides");
-    const cJSON *c = rv_obj(sides, "candidate"), *a = rv_obj(sides, "authority");
-    if (!sides) return;
-    sb_puts(b, "<tr><th>Candidate</th><td id=\"side-candidate\">");
-    rh_text(b, rv_str(c, "label", "?"));
-    sb_puts(b, ": ");
-    rh_text(b, rv_str(c, "source", "?"));
-    sb_puts(b, " (");
-    rh_text(b, rv_str(c, "format", "?"));
-    sb_puts(b, ")</td></tr>\n<tr><th>Authority</th><td id=\"side-authority\">");
-    rh_text(b, rv_str(a, "label", "?"));
-    sb_puts(b, ": ");
-    rh_text_or(b, rv_str(a, "source", NULL), "not recorded");
-    sb_puts(b, "</td></tr>\n");
-}
-
-/* What each engine did: the calls, the replays with hooks, coverage (report_engines.c). */
-static void engine_row(strbuf *b, const cJSON *report)
-{
-    strbuf t;
-    sb_init(&t);
-    rv_engines_text(&t, report);
-    sb_puts(b, "<tr><th>Engines</th><td id=\"engines\">");
-    rh_text(b, t.s ? t.s : "");
-    sb_puts(b, "</td></tr>\n");
-    sb_free(&t);
-}
-
-static void option_rows(strbuf *b, const cJSON *run)
-{
-    const cJSON *opt = rv_obj(run, "options");
-    sb_puts(b, "<tr><th>Modes</th><td>");
-    rh_list(b, rv_arr(run, "modes"));
-    sb_puts(b, "</td></tr>\n<tr><th>Levels</th><td>");
-    rh_list(b, rv_arr(run, "levels"));
-    sb_puts(b, "</td></tr>\n<tr><th>BuildBoneMatrices</th><td>");
-    const char *bm = rv_str(opt, "bone_matrices", NULL);
-    if (bm && strcmp(bm, "replaced_by_return") == 0)
-        sb_puts(b, "replaced by a plain return");
-    else if (bm && strcmp(bm, "original") == 0)
-        sb_puts(b, "original routine kept");
-    else if (bm && strcmp(bm, "compared") == 0)
-        sb_puts(b, "run after every decoding call and compared (pose level)");
-    else
-        rh_text_or(b, bm, "not recorded");
-    sb_puts(b, "</td></tr>\n<tr><th>Options</th><td>");
-    rv_options_text(b, run);
-    sb_puts(b, "</td></tr>\n");
-    rh_kv(b, "Cache", rv_str(opt, "cache", NULL));
-    side_rows(b, run);
-    rh_kv_num(b, "Emulated calls", run, "emulated_calls");
-}
-
-/* The title with the verdict report.json stores (verdict.h). */
-static void header(strbuf *b, const cJSON *report)
-{
-    const cJSON *run = rv_obj(report, "run"), *exe = rv_obj(run, "executable");
-    verdict v;
-    rv_verdict(report, &v);
-    sb_puts(b, "<header class=\"top\"><main><h1>ff8diff report <span class=\"mono\">");
-    rh_text(b, rv_str(run, "id", "(no id)"));
-    sb_printf(b, "</span><span class=\"verdict %s\" id=\"verdict\">%s</span></h1>\n",
-              verdict_result_name(verdict_result_of(v)), verdict_label(v));
-    sb_puts(b, "<div class=\"sub\">");
-    rh_text(b, rv_str(run, "command", "?"));
-    sb_puts(b, " &#183; started ");
-    rh_text(b, rv_str(run, "started", "?"));
-    sb_printf(b, " &#183; %.2f s &#183; ", rv_num(run, "seconds", 0));
-    rh_text(b, rv_str(rv_obj(run, "tool"), "name", "ff8diff"));
-    sb_puts(b, " ");
-    rh_text(b, rv_str(rv_obj(run, "tool"), "version", "?"));
-    const cJSON *en = rv_obj(rv_obj(run, "tool"), "engine");
-    if (en) {
-        /* "engine unicorn 2.1.1, fast stores": the store path is Unicorn's own fact. */
-        const char *kind = rv_str(en, "kind", "?");
-        sb_puts(b, " &#183; <span id=\"engine\">engine ");
-        rh_text(b, kind);
-        sb_puts(b, " ");
-        rh_text(b, rv_str(en, "version", "?"));
-        const char *path = rv_str(rv_obj(en, kind), "store_path", NULL);
-        if (path) {
-            sb_puts(b, ", ");
-            rh_text(b, path);
-            sb_puts(b, " stores");
-        }
-        sb_puts(b, "</span>");
-    }
-    sb_puts(b, "</div></main></header>\n<main>\n");
-    if (rv_bool(run, "interrupted", 0)) {
-        sb_puts(b, "<div class=\"banner stop\" id=\"interrupted\">The run was interrupted");
-        const char *sig = rv_str(run, "interrupted_by", NULL);
-        if (sig) {
-            sb_puts(b, " (");
-            rh_text(b, sig);
-            sb_puts(b, ")");
-        }
-        sb_printf(b, ": %llu comparisons were not run; the counts below are partial.</div>\n",
-                  (unsigned long long)rv_u64(rv_obj(report, "totals"), "not_run", 0));
-    }
-    const cJSON *warnings = rv_arr(run, "warnings"), *w;
-    if (rv_len(warnings)) {
-        sb_puts(b, "<div class=\"banner warn\" id=\"warnings\">Warnings:<ul>");
-        cJSON_ArrayForEach(w, warnings)
-        {
-            sb_puts(b, "<li>");
-            rh_text(b, cJSON_IsString(w) ? w->valuestring : "?");
-            sb_puts(b, "</li>");
-        }
-        sb_puts(b, "</ul></div>\n");
-    }
-    const char *warn = rv_str(exe, "warning", "");
-    if (*warn) {
-        sb_puts(b, "<div class=\"banner warn\" id=\"exe-warning\">Executable warning: ");
-        rh_text(b, warn);
-        sb_puts(b, "</div>\n");
-    }
-    const cJSON *loc = rv_obj(exe, "profile_located");
-    if (loc) {
-        sb_puts(b, "<div class=\"banner note\" id=\"profile-located\">Located profile: the "
-                   "routine addresses of profile ");
-        rh_text(b, rv_str(exe, "profile", "?"));
-        sb_puts(b, " were found by structure (ff8diff identify --locate) from profile ");
-        rh_text(b, rv_str(loc, "from_profile", "?"));
-        sb_puts(b, ", not written by hand.</div>\n");
-    }
-    const char *bm = rv_str(rv_obj(run, "options"), "bone_matrices", "");
-    if (strcmp(bm, "replaced_by_return") == 0 && strcmp(rv_sides(report).auth, "original") == 0)
-        sb_puts(b, "<div class=\"banner note\" id=\"bone-matrices\">BuildBoneMatrices replaced by "
-                   "a plain return: the original's matrix building was not run (its output is "
-                   "not compared).</div>\n");
-    const cJSON *note;
-    cJSON_ArrayForEach(note, rv_arr(run, "notes"))
-    {
-        if (!cJSON_IsString(note)) continue;
-        sb_puts(b, "<div class=\"banner note run-note\">");
-        rh_text(b, note->valuestring);
-        sb_puts(b, "</div>\n");
-    }
-    rh_causes(b, report);
-    sb_puts(b, "<section id=\"run\"><h2>Run</h2><div class=\"cols\">\n"
-               "<div class=\"card-box\"><table class=\"kv\">\n");
-    rh_kv(b, "Run id", rv_str(run, "id", NULL));
-    rh_kv(b, "Command", rv_str(run, "command", NULL));
-    rh_kv(b, "Started", rv_str(run, "started", NULL));
-    rh_kv(b, "Finished", rv_str(run, "finished", NULL));
-    exe_rows(b, exe);
-    engine_row(b, report);
-    sb_puts(b, "</table></div>\n<div class=\"card-box\"><table class=\"kv\">\n");
-    corpus_rows(b, rv_obj(run, "corpus"));
-    option_rows(b, run);
-    sb_puts(b, "</table></div>\n</div></section>\n");
-}
-
-static void card(strbuf *b, const char *cls, const char *label, uint64_t v)
-{
-    sb_printf(b,
-              "<div class=\"card %s\"><div class=\"v\">%llu</div><div class=\"k\">%s</div></div>\n",
-              cls, (unsigned long long)v, label);
-}
-
-static void summary(strbuf *b, const cJSON *report, const rv_index *ix)
-{
-    const cJSON *t = rv_obj(report, "totals"), *src = rv_obj(t, "sources");
-    sb_puts(b, "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n");
-    for (int s = 0; s < RES__COUNT; s++)
-        card(b, res_status_name((res_status)s), res_status_label((res_status)s),
-             rv_u64(t, res_status_name((res_status)s), ix->by_status[s]));
-    sb_puts(b, "</div>\n<div class=\"card-box\"><table class=\"kv\">\n");
-    sb_printf(b, "<tr><th>Files</th><td>%llu (%llu bad)</td></tr>\n",
-              (unsigned long long)rv_u64(t, "files", 0),
-              (unsigned long long)rv_u64(t, "bad_files", 0));
-    sb_printf(b, "<tr><th>Clips</th><td>%llu, compared in %llu (clip, mode) pairs</td></tr>\n",
-              (unsigned long long)rv_u64(t, "clips", 0),
-              (unsigned long long)rv_u64(t, "comparisons", 0));
-    rv_labels l = rv_sides(report);
-    sb_printf(b, "<tr><th>Ticks</th><td>%llu %s, %llu %s</td></tr>\n",
-              (unsigned long long)rv_u64(t, "ticks_ref", 0), l.cand,
-              (unsigned long long)rv_u64(t, "ticks_orig", 0), l.auth);
-    sb_printf(b, "<tr><th>%s's side from</th><td>", l.Auth);
-    for (int s = 1; s < RES_SRC__COUNT; s++)
-        sb_printf(b, "%s%s %llu", s > 1 ? ", " : "", res_source_name((res_source)s),
-                  (unsigned long long)rv_u64(src, res_source_name((res_source)s), 0));
-    sb_printf(b, "; cache entries rejected %llu",
-              (unsigned long long)rv_u64(t, "cache_rejected", 0));
-    sb_puts(b, "</td></tr>\n");
-    sb_printf(b, "<tr><th>Leaf level</th><td>%llu calls, %llu mismatches, %llu faults</td></tr>\n",
-              (unsigned long long)rv_u64(t, "leaf_calls", 0),
-              (unsigned long long)rv_u64(t, "leaf_mismatches", 0),
-              (unsigned long long)rv_u64(t, "leaf_faults", 0));
-    rh_entity_summary(b, report);
-    sb_printf(b, "<tr><th>Groups</th><td>%llu</td></tr>\n",
-              (unsigned long long)rv_u64(t, "groups", rv_len(rv_arr(report, "groups"))));
-    if (rv_u64(t, "x87_precision", 0))
-        sb_printf(b,
-                  "<tr><th>x87 precision (emulated)</th><td id=\"x87-precision\">%llu of the "
-                  "mismatches are pose values off by one whose exact value lies within 2^-20 of "
-                  "a rounding boundary: Unicorn's fsin may round them apart from real hardware "
-                  "(group shape x87_precision)</td></tr>\n",
-                  (unsigned long long)rv_u64(t, "x87_precision", 0));
-    sb_puts(b, "</table></div></section>\n");
-}
 
 /* The original instruction that wrote the diverging field (harness/run/writers.c). */
 static void writer_row(strbuf *b, const cJSON *w)
@@ -476,7 +210,7 @@ static void leaf_example(strbuf *b, const cJSON *g, const cJSON *report)
     sb_puts(b, "</table>\n");
 }
 
-static void groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents)
+void rh_groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents)
 {
     const cJSON *arr = rv_arr(report, "groups"), *g;
     size_t n = rv_len(arr), shown = 0;
@@ -526,47 +260,4 @@ static void groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_
 const char *report_html_css(void)
 {
     return css;
-}
-
-int report_render_html(const cJSON *report, strbuf *out)
-{
-    rv_index ix;
-    rv_entities ents;
-    if (rv_index_build(report, &ix) < 0) return -1;
-    if (rv_entities_build(report, &ents) < 0) {
-        rv_index_free(&ix);
-        return -1;
-    }
-    const cJSON *run = rv_obj(report, "run");
-    sb_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-                 "<title>ff8diff report ");
-    rh_text(out, rv_str(run, "id", ""));
-    sb_puts(out, "</title>\n<style>");
-    sb_puts(out, css);
-    sb_puts(out, "</style>\n</head>\n<body>\n");
-    header(out, report);
-    summary(out, report, &ix);
-    report_fields_html(out, report);
-    report_pose_html(out, report);
-    report_pose_leaf_html(out, report);
-    rh_coverage(out, report);
-    groups(out, report, &ix, &ents);
-    report_cells_html(out, report, &ix);
-    rh_entities(out, report, &ents);
-    rh_files(out, report, &ix);
-    rh_nonmatching(out, &ix);
-    rh_faults(out, report, &ix);
-    rh_bad_inputs(out, report, &ix);
-    rh_leaf(out, report);
-    sb_puts(out, "<footer>Rendered from report.json (schema ");
-    rh_text(out, rv_str(report, "schema", "?"));
-    sb_puts(out, ") by ");
-    rh_text(out, rv_str(rv_obj(run, "tool"), "name", "ff8diff"));
-    sb_puts(out, " ");
-    rh_text(out, rv_str(rv_obj(run, "tool"), "version", "?"));
-    sb_puts(out, ".</footer>\n</main>\n</body>\n</html>\n");
-    rv_index_free(&ix);
-    rv_entities_free(&ents);
-    return strbuf_failed(out) ? -1 : 0;
 }

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "harness/report/report_view.h"
+#include "harness/report/report_view_entity.h"
 #include "harness/core/strbuf.h"
 
 /* Caps that keep the page readable for a corpus of any size. */
@@ -38,5 +39,6 @@ void rh_nonmatching(strbuf *b, const rv_index *ix);
 void rh_faults(strbuf *b, const cJSON *report, const rv_index *ix);
 void rh_bad_inputs(strbuf *b, const cJSON *report, const rv_index *ix);
 void rh_leaf(strbuf *b, const cJSON *report);
+void rh_groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "harness/core/strbuf.h"
 #include "harness/report/report_view.h"
+#include "harness/report/report_view_entity.h"
 
 /* Text escaped for Markdown prose and table cells ("" for NULL). */
 void rm_text(strbuf *b, const char *s);
@@ -20,5 +21,16 @@ void rm_code(strbuf *b, const char *s);
 void rm_pre_line(strbuf *b, const char *s);
 /* A divergence's stream window as list items: bytes, bits, the value's read, the cursor. */
 void rm_stream_lines(strbuf *b, const cJSON *divergence);
+
+/*
+ * summary.md's sections still written as Markdown text (report_md.c), each
+ * with its heading; report_view_text.c hands them to the section table.
+ */
+void rm_groups_section(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents);
+void rm_faults_section(strbuf *b, const cJSON *report, const rv_index *ix);
+void rm_bad_section(strbuf *b, const rv_index *ix);
+void rm_not_decoded_section(strbuf *b, const rv_index *ix);
+void rm_files_section(strbuf *b, const rv_index *ix);
+void rm_leaf_section(strbuf *b, const cJSON *report);
 
 #endif
