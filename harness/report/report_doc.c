@@ -196,10 +196,12 @@ rd_node *rd_code_block(rd_node *parent)
     return child(parent, RD_N_CODE, NULL);
 }
 
-void rd_code_line(rd_node *code, const char *line)
+void rd_code_line(rd_node *code, const char *line, int marked)
 {
     rd_node *n = child(code, RD_N_RUN, NULL);
-    if (n) n->text = rd_strdup(n->doc, line ? line : "");
+    if (!n) return;
+    n->text = rd_strdup(n->doc, line ? line : "");
+    n->style = marked ? RD_STRONG : RD_PLAIN;
 }
 
 rd_node *rd_list(rd_node *parent)

@@ -76,9 +76,9 @@ rd_node *rd_table(rd_node *parent, const char *id, size_t ncols, const char *con
 void rd_table_num(rd_node *table, size_t col);
 rd_node *rd_row(rd_node *table, const char *id);
 rd_node *rd_cell(rd_node *row); /* inline container */
-/* A code block, one line per rd_code_line. */
+/* A code block, one line per rd_code_line; a marked line is highlighted in HTML (the EIP). */
 rd_node *rd_code_block(rd_node *parent);
-void rd_code_line(rd_node *code, const char *line);
+void rd_code_line(rd_node *code, const char *line, int marked);
 /* A list; each item an inline container. */
 rd_node *rd_list(rd_node *parent);
 rd_node *rd_item(rd_node *list);

@@ -153,7 +153,9 @@ static void html_block(strbuf *b, const rd_node *n)
     case RD_N_CODE:
         sb_puts(b, "<pre>");
         for (const rd_node *l = n->first; l; l = l->next) {
+            if (l->style == RD_STRONG) sb_puts(b, "<span class=\"eip\">");
             sb_html(b, l->text);
+            if (l->style == RD_STRONG) sb_puts(b, "</span>");
             sb_putc(b, '\n');
         }
         sb_puts(b, "</pre>\n");
@@ -228,8 +230,14 @@ static void md_inlines(strbuf *b, const rd_node *in)
             continue;
         }
         switch (r->kind == RD_N_LINK ? RD_PLAIN : r->style) {
-        case RD_CODE:
-        case RD_NAME: rm_code(b, r->text); break;
+        case RD_CODE: rm_code(b, r->text); break;
+        case RD_NAME:
+            /* A code span keeps a name whole; one with markup characters stays escaped text. */
+            if (strpbrk(r->text, "<>&\"'"))
+                rm_text(b, r->text);
+            else
+                rm_code(b, r->text);
+            break;
         case RD_STRONG:
             sb_puts(b, "**");
             rm_text(b, r->text);

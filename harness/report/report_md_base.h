@@ -27,10 +27,5 @@ void rm_stream_lines(strbuf *b, const cJSON *divergence);
  * with its heading; report_view_text.c hands them to the section table.
  */
 void rm_groups_section(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents);
-void rm_faults_section(strbuf *b, const cJSON *report, const rv_index *ix);
-void rm_bad_section(strbuf *b, const rv_index *ix);
-void rm_not_decoded_section(strbuf *b, const rv_index *ix);
-void rm_files_section(strbuf *b, const rv_index *ix);
-void rm_leaf_section(strbuf *b, const cJSON *report);
 
 #endif

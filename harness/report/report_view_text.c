@@ -49,9 +49,3 @@ RAW_VIEW(rs_view_cells, report_cells_html(&h, c->report, c->ix),
          report_cells_md(&m, c->report, c->ix))
 RAW_VIEW(rs_view_entities, rh_entities(&h, c->report, c->ents),
          rm_entities(&m, c->report, c->ents))
-RAW_VIEW(rs_view_files, rh_files(&h, c->report, c->ix), rm_files_section(&m, c->ix))
-RAW_VIEW(rs_view_nonmatching, rh_nonmatching(&h, c->ix), rm_not_decoded_section(&m, c->ix))
-RAW_VIEW(rs_view_faults, rh_faults(&h, c->report, c->ix),
-         rm_faults_section(&m, c->report, c->ix))
-RAW_VIEW(rs_view_bad_input, rh_bad_inputs(&h, c->report, c->ix), rm_bad_section(&m, c->ix))
-RAW_VIEW(rs_view_leaf, rh_leaf(&h, c->report), rm_leaf_section(&m, c->report))

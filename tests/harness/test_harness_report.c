@@ -522,7 +522,9 @@ Test(html, large_run_is_capped)
     cr_assert(strstr(html, "50 more groups are in report.json."), "150 groups, 100 drawn");
     cr_assert_eq(ts_count(html, "<div class=\"group\""), 100);
     cr_assert_eq(ts_count(html, "<svg class=\"plot\""), 100);
-    cr_assert_eq(ts_count(html, "<tr class=\"file"), 1000, "one row per file");
+    cr_assert_eq(ts_count(html, "<tr id=\"file-"), 1000, "one row per file");
+    cr_assert_eq(ts_count(html, "<details class=\"fold\"><summary>975 more rows</summary>"), 1,
+                 "the files after the first 25 folded");
     cr_assert(strlen(html) < 4u << 20, "index.html is %zu bytes", strlen(html));
     char *md = rt_render(report_render_markdown, j, "markdown");
     cr_assert(strstr(md, "100 more groups are in report.json."), "150 groups, 50 in Markdown");

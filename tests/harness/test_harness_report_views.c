@@ -1,0 +1,185 @@
+/*
+ * tests/harness/test_harness_report_views.c: the section table and its
+ * views (harness/report/report_sections.h). Every key a view asks for,
+ * over a passing, a failing and an interrupted run, is a key of
+ * report.json's schema (report_check.py keys), and a misspelt key is
+ * caught the same way; index.html and summary.md carry the same sections
+ * in the same order and every number of the totals.
+ */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/report/report_sections.h"
+#include "tests/harness/rt.h"
+
+enum { PASSING, FAILING, INTERRUPTED, NKINDS };
+static const char *const kind_name[NKINDS] = {"passing", "failing", "interrupted"};
+
+static cJSON *report_of(int kind)
+{
+    run_results r;
+    run_meta m;
+    if (kind == PASSING)
+        rt_results_passing(&r);
+    else
+        rt_results(&r);
+    rt_meta(&m);
+    if (kind == INTERRUPTED) {
+        r.interrupted = 1;
+        r.interrupt_signal = SIGTERM;
+    }
+    cJSON *j = report_build(&m, &r);
+    run_results_free(&r);
+    cr_assert_not_null(j, "report_build (%s)", kind_name[kind]);
+    return j;
+}
+
+/* Runs report_check.py keys over the log's paths; its output (caller deletes) and status. */
+static cJSON *check_keys(const rk_log *log, int *status)
+{
+    char *dir = ts_tempdir(), *list = ts_path(dir, "keys.txt"), args[4400];
+    strbuf b;
+    sb_init(&b);
+    for (size_t i = 0; i < log->n; i++) {
+        sb_puts(&b, log->paths[i]);
+        sb_putc(&b, '\n');
+    }
+    ts_write(list, b.s ? b.s : "", b.len);
+    snprintf(args, sizeof args, "keys %s/reports/schema/report.schema.json %s",
+             getenv("FF8DIFF_SOURCE_DIR"), list);
+    cJSON *v = rt_check(args, status);
+    cr_assert_not_null(v, "report_check.py keys gave no JSON");
+    sb_free(&b);
+    free(list);
+    ts_rmtree(dir);
+    return v;
+}
+
+Test(views, every_key_a_view_asks_for_is_in_the_schema)
+{
+    cr_assert_not_null(getenv("FF8DIFF_SOURCE_DIR"), "run through ctest");
+    for (int k = 0; k < NKINDS; k++) {
+        cJSON *j = report_of(k);
+        rk_log log = {0};
+        rd_doc *d = rs_build(j, &log);
+        cr_assert_not_null(d, "%s: the document", kind_name[k]);
+        cr_assert(!log.failed, "%s: the key log ran out of memory", kind_name[k]);
+        /* The views read the run, the executable, the totals and the sources at least. */
+        cr_assert_gt(log.n, 60, "%s: only %zu keys asked for", kind_name[k], log.n);
+        int st;
+        cJSON *v = check_keys(&log, &st);
+        char *txt = cJSON_PrintUnformatted(v);
+        cr_assert_eq(st, 0, "%s: keys the schema does not hold: %s", kind_name[k], txt);
+        cr_assert_eq(cJSON_GetObjectItem(v, "checked")->valueint, (int)log.n);
+        free(txt);
+        cJSON_Delete(v);
+        rd_free(d);
+        rk_log_free(&log);
+        cJSON_Delete(j);
+    }
+}
+
+/* The same check fails on a misspelt key, at the top and deep down, and names it. */
+Test(views, a_misspelt_key_fails_the_schema_check)
+{
+    cr_assert_not_null(getenv("FF8DIFF_SOURCE_DIR"), "run through ctest");
+    cJSON *j = report_of(FAILING);
+    rk_log log = {0};
+    rk root = rk_root(j, &log), run = rk_obj(root, "run");
+    cr_assert_eq(rk_u64(rk_obj(root, "totals"), "mismatch", 99), 2, "a real key reads");
+    cr_assert_eq(rk_u64(rk_obj(root, "totals"), "mismatchs", 99), 99, "a misspelt key: default");
+    rk_str(rk_obj(run, "executable"), "sha265", NULL);
+    for (rk g = rk_first(rk_arr(root, "groups")); g.j; g = rk_next(g)) rk_str(g, "feild", NULL);
+    int st;
+    cJSON *v = check_keys(&log, &st);
+    char *txt = cJSON_PrintUnformatted(v);
+    cr_assert_eq(st, 3, "misspelt keys pass: %s", txt);
+    const cJSON *missing = cJSON_GetObjectItem(v, "missing");
+    cr_assert_eq(cJSON_GetArraySize(missing), 3, "%s", txt);
+    cr_assert_str_eq(cJSON_GetArrayItem(missing, 0)->valuestring, "totals.mismatchs");
+    cr_assert_str_eq(cJSON_GetArrayItem(missing, 1)->valuestring, "run.executable.sha265");
+    cr_assert_str_eq(cJSON_GetArrayItem(missing, 2)->valuestring, "groups[].feild");
+    free(txt);
+    cJSON_Delete(v);
+    rk_log_free(&log);
+    cJSON_Delete(j);
+}
+
+/* n written in decimal in s, not as part of a longer number. */
+static int has_number(const char *s, unsigned long long n)
+{
+    char want[32];
+    int len = snprintf(want, sizeof want, "%llu", n);
+    for (const char *p = strstr(s, want); p; p = strstr(p + 1, want)) {
+        int before = p > s && p[-1] >= '0' && p[-1] <= '9';
+        int after = p[len] >= '0' && p[len] <= '9';
+        if (!before && !after) return 1;
+    }
+    return 0;
+}
+
+/* Every number of totals (and of totals.sources) in text. */
+static void totals_in(const cJSON *totals, const char *text, const char *what)
+{
+    const cJSON *e;
+    size_t n = 0;
+    cJSON_ArrayForEach(e, totals)
+    {
+        if (cJSON_IsObject(e) && !strcmp(e->string, "sources")) totals_in(e, text, what);
+        if (!cJSON_IsNumber(e)) continue;
+        n++;
+        cr_assert(has_number(text, (unsigned long long)e->valuedouble),
+                  "%s: totals.%s = %.0f not shown", what, e->string, e->valuedouble);
+    }
+    cr_assert_gt(n, 3, "%s: too few totals", what);
+}
+
+Test(views, both_renderings_carry_the_same_sections_and_the_totals)
+{
+    cr_assert_not_null(getenv("FF8DIFF_SOURCE_DIR"), "run through ctest");
+    for (int k = 0; k < NKINDS; k++) {
+        cJSON *j = report_of(k);
+        char *html = rt_render(report_render_html, j, "html");
+        char *md = rt_render(report_render_markdown, j, "markdown");
+        char *dir = ts_tempdir(), *hp = ts_path(dir, "index.html"), *mp = ts_path(dir, "summary.md");
+        ts_write(hp, html, strlen(html));
+        ts_write(mp, md, strlen(md));
+        char args[8400];
+        snprintf(args, sizeof args, "outline %s %s", hp, mp);
+        int st;
+        cJSON *v = rt_check(args, &st);
+        char *txt = cJSON_PrintUnformatted(v);
+        cr_assert_eq(st, 0, "%s", txt);
+        const cJSON *h = cJSON_GetObjectItem(v, "html"), *m = cJSON_GetObjectItem(v, "md");
+        cr_assert_gt(cJSON_GetArraySize(h), 5, "%s: sections: %s", kind_name[k], txt);
+        cr_assert_eq(cJSON_GetArraySize(h), cJSON_GetArraySize(m), "%s: %s", kind_name[k], txt);
+        for (int i = 0; i < cJSON_GetArraySize(h); i++)
+            cr_assert_str_eq(cJSON_GetArrayItem(h, i)->valuestring,
+                             cJSON_GetArrayItem(m, i)->valuestring, "%s: section %d: %s",
+                             kind_name[k], i, txt);
+        /* The ids are the table's, in its order (a view may leave its section out). */
+        size_t nrows, r = 0;
+        const rs_row *rows = rs_rows(&nrows);
+        const cJSON *id;
+        cJSON_ArrayForEach(id, cJSON_GetObjectItem(v, "html_ids"))
+        {
+            while (r < nrows && strcmp(rows[r].id, id->valuestring) != 0) r++;
+            cr_assert_lt(r, nrows, "%s: section %s out of the table's order", kind_name[k],
+                         id->valuestring);
+        }
+        const cJSON *totals = cJSON_GetObjectItem(j, "totals");
+        totals_in(totals, html, "index.html");
+        totals_in(totals, md, "summary.md");
+        free(txt);
+        cJSON_Delete(v);
+        free(hp);
+        free(mp);
+        ts_rmtree(dir);
+        free(html);
+        free(md);
+        cJSON_Delete(j);
+    }
+}
