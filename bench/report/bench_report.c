@@ -2,7 +2,8 @@
  * bench/report/bench_report.c: what rendering a report costs. Reads one
  * report.json (e.g. a run over the vanilla preset's corpus), then renders
  * index.html and summary.md from it N times each (report_render_html,
- * report_render_markdown: the two renderers report_write runs) and prints
+ * report_render_markdown, each building its document) and both from one
+ * document as report_write does (report_render_pages: "both"), and prints
  * the median, minimum and maximum milliseconds of each and the output sizes.
  *
  * usage: bench_report REPORT.json [--repeat N] [--out DIR]   (N defaults to 20)
@@ -62,6 +63,17 @@ static int time_render(const char *name, int (*fn)(const cJSON *, strbuf *), con
     return 0;
 }
 
+/* Both pages from one document, as report_write renders them. */
+static int both(const cJSON *report, strbuf *out)
+{
+    strbuf md;
+    sb_init(&md);
+    int rc = report_render_pages(report, out, &md);
+    sb_add(out, md.s ? md.s : "", md.len);
+    sb_free(&md);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
@@ -94,7 +106,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("%s: %d results\n", path, cJSON_GetArraySize(cJSON_GetObjectItem(report, "results")));
-    int rc = time_render("index.html", report_render_html, report, repeat, out) < 0 ||
+    int rc = time_render("both", both, report, repeat, NULL) < 0 || time_render("index.html", report_render_html, report, repeat, out) < 0 ||
              time_render("summary.md", report_render_markdown, report, repeat, out) < 0;
     cJSON_Delete(report);
     return rc ? 1 : 0;

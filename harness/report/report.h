@@ -101,6 +101,11 @@ int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);
 int report_render_junit(const cJSON *report, strbuf *out);
 /*
+ * index.html and summary.md from one document built once (the files are
+ * those of the two calls above): what report_write renders.
+ */
+int report_render_pages(const cJSON *report, strbuf *html, strbuf *md);
+/*
  * The terminal's one-line summary: the stored verdict ("PASS", "FAIL
  * (interrupted)"), then the frame counts ("not decoded" when some were
  * not), the field classes a candidate left out where the clips carry them

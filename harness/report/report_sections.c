@@ -71,10 +71,9 @@ rd_doc *rs_build(const cJSON *report, rk_log *log)
     return d;
 }
 
-int report_render_html(const cJSON *report, strbuf *out)
+/* index.html around the document. */
+static int emit_page(const cJSON *report, const rd_doc *d, strbuf *out)
 {
-    rd_doc *d = rs_build(report, NULL);
-    if (!d) return -1;
     const cJSON *run = rv_obj(report, "run"), *tool = rv_obj(run, "tool");
     sb_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
@@ -91,18 +90,40 @@ int report_render_html(const cJSON *report, strbuf *out)
     sb_puts(out, " ");
     sb_html(out, rv_str(tool, "version", "?"));
     sb_puts(out, ".</footer>\n</main>\n</body>\n</html>\n");
-    rd_free(d);
     return strbuf_failed(out) ? -1 : 0;
+}
+
+/* summary.md: the document and the line saying where it came from. */
+static int emit_summary(const cJSON *report, const rd_doc *d, strbuf *out)
+{
+    rd_emit_md(out, d);
+    sb_puts(out, "Rendered from report.json, schema ");
+    rm_text(out, rv_str(report, "schema", "?"));
+    sb_puts(out, ".\n");
+    return strbuf_failed(out) ? -1 : 0;
+}
+
+int report_render_html(const cJSON *report, strbuf *out)
+{
+    rd_doc *d = rs_build(report, NULL);
+    int rc = d ? emit_page(report, d, out) : -1;
+    rd_free(d);
+    return rc;
 }
 
 int report_render_markdown(const cJSON *report, strbuf *out)
 {
     rd_doc *d = rs_build(report, NULL);
-    if (!d) return -1;
-    rd_emit_md(out, d);
-    sb_puts(out, "Rendered from report.json, schema ");
-    rm_text(out, rv_str(report, "schema", "?"));
-    sb_puts(out, ".\n");
+    int rc = d ? emit_summary(report, d, out) : -1;
     rd_free(d);
-    return strbuf_failed(out) ? -1 : 0;
+    return rc;
 }
+
+int report_render_pages(const cJSON *report, strbuf *html, strbuf *md)
+{
+    rd_doc *d = rs_build(report, NULL);
+    int rc = d && emit_page(report, d, html) == 0 && emit_summary(report, d, md) == 0 ? 0 : -1;
+    rd_free(d);
+    return rc;
+}
+
