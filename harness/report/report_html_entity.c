@@ -65,7 +65,14 @@ static void queue_cell(strbuf *b, const rv_queue *q)
 
 static void pair_table(strbuf *b, const rv_entities *x)
 {
-    sb_puts(b, "<table class=\"grid\" id=\"entities-table\">\n<tr><th class=\"num\">#</th>"
+    size_t shared = 0;
+    const char *common = rv_entities_common_why(x, &shared);
+    if (common) {
+        sb_printf(b, "<p id=\"entities-common-why\">%zu entities have no weapon: ", shared);
+        rh_text(b, common);
+        sb_puts(b, "</p>\n");
+    }
+    sb_puts(b, "<div class=\"tbl\"><table class=\"grid\" id=\"entities-table\">\n<tr><th class=\"num\">#</th>"
                "<th>Body</th><th>Weapon</th><th class=\"num\">Clips</th><th>Note</th>");
     for (int m = 0; m < MODE__COUNT; m++)
         if (x->modes & (1u << m)) sb_printf(b, "<th>%s</th>", mode_name((mode_id)m));
@@ -95,7 +102,7 @@ static void pair_table(strbuf *b, const rv_entities *x)
                       (unsigned long long)rv_u64(en->e, "body_clips", 0),
                       (unsigned long long)rv_u64(en->e, "weapon_clips", 0),
                       (unsigned long long)rv_u64(en->e, "clips", 0));
-        else if (!en->weapon)
+        else if (!en->weapon && !(common && !strcmp(rv_str(en->e, "why_text", ""), common)))
             rh_text(b, rv_str(en->e, "why_text", ""));
         if (rv_has_num(en->e, "shares"))
             sb_printf(b,
@@ -112,7 +119,7 @@ static void pair_table(strbuf *b, const rv_entities *x)
                 sb_puts(b, "<td></td>");
         sb_puts(b, "</tr>\n");
     }
-    sb_puts(b, "</table>\n");
+    sb_puts(b, "</table></div>\n");
 }
 
 /* "weapon ended at call 6" / "weapon still running at the body's end". */
@@ -190,7 +197,13 @@ void rh_entities(strbuf *b, const cJSON *report, const rv_entities *x)
 {
     if (!rv_entity_level(report)) return;
     rv_labels l = rv_sides(report);
-    sb_printf(b, "<section id=\"entities\"><h2>Entities (%zu)</h2>\n", x->n);
+    sb_printf(b, "<section id=\"entities\"><h2>Entities (%zu)</h2>\n<p id=\"entities-story\">", x->n);
+    strbuf t;
+    sb_init(&t);
+    rv_entities_story(&t, report, x);
+    rh_text(b, t.s ? t.s : "");
+    sb_free(&t);
+    sb_puts(b, "</p>\n");
     sb_puts(b, "<p class=\"muted\">Each body with each of its weapons (monsters and bodies "
                "without a weapon model alone), driven by QueueAnimation then AdvanceBy1 until "
                "the body's end call; after every call both models' skeletons and AnimCmds are "

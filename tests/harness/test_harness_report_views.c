@@ -183,3 +183,35 @@ Test(views, both_renderings_carry_the_same_sections_and_the_totals)
         cJSON_Delete(j);
     }
 }
+
+/* A reason many entities without a weapon share is said once, above the entity table. */
+Test(views, a_reason_shared_by_entities_is_said_once)
+{
+    cJSON *j = cJSON_Parse(
+        "{\"schema\":\"ff8diff-report/1\",\"run\":{\"levels\":[\"entity\"]},"
+        "\"manifest\":[{\"name\":\"c0m001.dat\",\"kind\":\"monster\",\"status\":\"ok\"},"
+        "{\"name\":\"c0m002.dat\",\"kind\":\"monster\",\"status\":\"ok\"},"
+        "{\"name\":\"d0c001.dat\",\"kind\":\"body\",\"status\":\"ok\"},"
+        "{\"name\":\"d0w001.dat\",\"kind\":\"weapon\",\"status\":\"ok\"}],"
+        "\"entities\":[{\"id\":0,\"body\":\"c0m001.dat\",\"why_text\":\"a monster carries no "
+        "weapon model\"},{\"id\":1,\"body\":\"c0m002.dat\",\"why_text\":\"a monster carries no "
+        "weapon model\"},{\"id\":2,\"body\":\"d0c001.dat\",\"weapon\":\"d0w001.dat\"}]}");
+    cr_assert_not_null(j);
+    rv_entities x;
+    cr_assert_eq(rv_entities_build(j, &x), 0);
+    size_t n;
+    const char *why = rv_entities_common_why(&x, &n);
+    cr_assert_str_eq(why, "a monster carries no weapon model");
+    cr_assert_eq(n, 2);
+    rv_entities_free(&x);
+    char *html = rt_render(report_render_html, j, "html");
+    cr_assert_eq(ts_count(html, "a monster carries no weapon model"), 1, "said once: %s", html);
+    cr_assert(strstr(html, "2 entities have no weapon: a monster carries no weapon model"));
+    cr_assert(strstr(html, "4 files gave 3 entities: 1 a body with one of its weapons"), "%s",
+              html);
+    char *md = rt_render(report_render_markdown, j, "markdown");
+    cr_assert(strstr(md, "4 files gave 3 entities: 1 a body with one of its weapons"), "%s", md);
+    free(md);
+    free(html);
+    cJSON_Delete(j);
+}
