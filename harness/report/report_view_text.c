@@ -1,7 +1,7 @@
 /*
  * harness/report/report_view_text.c: the sections whose two renderings are
  * still written as text by their own HTML and Markdown writers (causes,
- * fields, pose, coverage, groups, cells, entities and the lists), handed to
+ * fields, pose, groups, cells, entities and the lists), handed to
  * the section table as raw sections: each view renders both and the
  * emitters place them. A section moved to nodes leaves this file.
  *
@@ -42,7 +42,6 @@ RAW_VIEW(rs_view_fields, report_fields_html(&h, c->report),
 RAW_VIEW(rs_view_pose, report_pose_html(&h, c->report), report_pose_md(&m, c->report, rm_text))
 RAW_VIEW(rs_view_pose_leaf, report_pose_leaf_html(&h, c->report),
          report_pose_leaf_md(&m, c->report, rm_text))
-RAW_VIEW(rs_view_coverage, rh_coverage(&h, c->report), md_coverage(&m, c->report))
 RAW_VIEW(rs_view_groups, rh_groups(&h, c->report, c->ix, c->ents),
          rm_groups_section(&m, c->report, c->ix, c->ents))
 RAW_VIEW(rs_view_cells, report_cells_html(&h, c->report, c->ix),
