@@ -85,12 +85,12 @@ const char *report_fields_unit(const cJSON *report);
 /*
  * The per-class sentences ("scale: compared on 0 clips, 0 frames; not
  * supplied on 110 clips ..."): the terminal's lines (nothing unless an
- * outside decoder was checked or a class was left out), index.html's and
- * summary.md's "What was compared" sections.
+ * outside decoder was checked or a class was left out), and the lines of
+ * the "What was compared" section (report_view_fields.c).
  */
 void report_fields_summary(strbuf *b, const cJSON *report);
-void report_fields_html(strbuf *b, const cJSON *report);
-void report_fields_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
+/* Calls put(sentence, arg) for each of those sentences, in order. */
+void report_fields_each(const cJSON *report, void (*put)(const char *, void *), void *arg);
 /* A not-decoded result (or one whose decoder said why it stopped) in words. */
 void report_not_decoded_text(strbuf *b, const cJSON *result);
 /* The run report's style sheet (other pages of the tool look the same). */
