@@ -13,7 +13,6 @@
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
 #include "harness/report/report_causes.h"
-#include "harness/report/report_cells.h"
 #include "harness/report/report_html.h"
 #include "harness/report/report_html_entity.h"
 #include "harness/report/report_plot.h"

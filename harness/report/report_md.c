@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "harness/report/report.h"
-#include "harness/report/report_cells.h"
 #include "harness/report/report_md_base.h"
 #include "harness/report/report_md_entity.h"
 #include "harness/report/report_causes.h"

@@ -1,15 +1,13 @@
 /*
  * harness/report/report_view_text.c: the sections whose two renderings are
  * still written as text by their own HTML and Markdown writers (causes,
- * pose, groups, cells, entities and the lists), handed to
- * the section table as raw sections: each view renders both and the
- * emitters place them. A section moved to nodes leaves this file.
+ * pose, pose helpers, groups, entities), handed to the section table as
+ * raw sections: each view renders both and the emitters place them. A section moved to nodes leaves this file.
  *
  * Must not print or exit.
  */
 #include "harness/report/report.h"
 #include "harness/report/report_causes.h"
-#include "harness/report/report_cells.h"
 #include "harness/report/report_html.h"
 #include "harness/report/report_html_entity.h"
 #include "harness/report/report_md_base.h"
@@ -42,7 +40,5 @@ RAW_VIEW(rs_view_pose_leaf, report_pose_leaf_html(&h, c->report),
          report_pose_leaf_md(&m, c->report, rm_text))
 RAW_VIEW(rs_view_groups, rh_groups(&h, c->report, c->ix, c->ents),
          rm_groups_section(&m, c->report, c->ix, c->ents))
-RAW_VIEW(rs_view_cells, report_cells_html(&h, c->report, c->ix),
-         report_cells_md(&m, c->report, c->ix))
 RAW_VIEW(rs_view_entities, rh_entities(&h, c->report, c->ents),
          rm_entities(&m, c->report, c->ents))
