@@ -33,9 +33,11 @@ static void lead(rd_node *sec, rk t, const rv_labels *l)
              (unsigned long long)rk_u64(t, "pose", 0), (unsigned long long)rk_u64(t, "state", 0));
 }
 
-static void turn_row(rd_node *t, rk r, rk c)
+static void turn_row(rd_node *t, rk r, rk c, uint64_t i)
 {
-    rd_node *row = rd_row(t, NULL);
+    char id[32];
+    snprintf(id, sizeof id, "turn-%llu", (unsigned long long)i);
+    rd_node *row = rd_row(t, id);
     rd_text(rd_cell(row), RD_NAME, rk_str(r, "file", "?"));
     rd_textf(rd_cell(row), RD_PLAIN, "%lld", (long long)rk_int(r, "clip", -1));
     rd_text(rd_cell(row), RD_PLAIN, rk_str(r, "mode", "?"));
@@ -67,7 +69,8 @@ void rs_view_cells(const rs_ctx *c)
         r.j = c->ix->results[i];
         for (rk cell = rk_first(rk_arr(rk_obj(r, "cells"), "listed")); cell.j; cell = rk_next(cell)) {
             if (strcmp(rk_str(cell, "class", ""), "whole_turns") != 0) continue;
-            if (n++ < MAX_TURNS) turn_row(t, r, cell);
+            if (n < MAX_TURNS) turn_row(t, r, cell, n);
+            n++;
         }
     }
     if (n > MAX_TURNS)
