@@ -151,6 +151,13 @@ rd_node *rd_box(rd_node *parent, const char *id)
     return child(parent, RD_N_BOX, id);
 }
 
+rd_node *rd_card(rd_node *parent, const char *id, const char *cls)
+{
+    rd_node *n = child(parent, RD_N_BOX, id);
+    if (n) n->cls = rd_strdup(n->doc, cls);
+    return n;
+}
+
 rd_node *rd_kv(rd_node *parent, const char *id)
 {
     return child(parent, RD_N_KV, id);

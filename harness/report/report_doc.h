@@ -66,6 +66,8 @@ rd_node *rd_banner(rd_doc *d, rd_banner_kind kind, const char *id);
 rd_node *rd_heading(rd_node *parent, const char *id); /* a sub-heading: inline container */
 rd_node *rd_para(rd_node *parent, const char *cls);   /* inline container; cls e.g. "muted" */
 rd_node *rd_box(rd_node *parent, const char *id);     /* a card: blocks kept together */
+/* A card with a class of its own beside card-box (HTML only: "group"). */
+rd_node *rd_card(rd_node *parent, const char *id, const char *cls);
 rd_node *rd_kv(rd_node *parent, const char *id);      /* key-value table */
 /* A row of a key-value table: its value cell (an inline container), id may be NULL. */
 rd_node *rd_kv_row(rd_node *kv, const char *key, const char *id);
@@ -84,8 +86,9 @@ rd_node *rd_list(rd_node *parent);
 rd_node *rd_item(rd_node *list);
 /*
  * A figure: html written into index.html as it is (the caller escaped
- * it: an SVG plot, a stream table), md one line of text for summary.md
- * (NULL: the figure is left out of summary.md).
+ * it: an SVG plot, a stream table), md written into summary.md as it is
+ * (the caller escaped it too: a list of the stream's bytes; NULL: the
+ * figure is left out of summary.md).
  */
 void rd_figure(rd_node *parent, const char *html, const char *md);
 /* A folded tail: <details> with its summary line in HTML, the blocks inline in Markdown. */

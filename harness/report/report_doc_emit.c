@@ -142,7 +142,12 @@ static void html_block(strbuf *b, const rd_node *n)
         sb_puts(b, "</p>\n");
         break;
     case RD_N_BOX:
-        sb_puts(b, "<div class=\"card-box\"");
+        sb_puts(b, "<div class=\"card-box");
+        if (n->cls) {
+            sb_putc(b, ' ');
+            sb_html(b, n->cls);
+        }
+        sb_putc(b, '"');
         html_attr(b, "id", n->id);
         sb_puts(b, ">\n");
         html_blocks(b, n);
@@ -330,10 +335,7 @@ static void md_block(strbuf *b, const rd_node *n)
         sb_putc(b, '\n');
         break;
     case RD_N_FIGURE:
-        if (n->alt) {
-            rm_text(b, n->alt);
-            sb_puts(b, "\n\n");
-        }
+        if (n->alt) sb_puts(b, n->alt);
         break;
     default: break;
     }

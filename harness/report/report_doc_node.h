@@ -22,7 +22,7 @@ typedef enum rd_kind {
     RD_N_INLINES, /* a cell, item, title: runs */
     RD_N_CODE,    /* runs, one a line */
     RD_N_LIST,    /* items */
-    RD_N_FIGURE,  /* text: HTML as it is; alt: Markdown line or NULL */
+    RD_N_FIGURE,  /* text: HTML as it is; alt: Markdown as it is, or NULL */
     RD_N_DETAILS, /* text: summary; blocks */
     RD_N_RUN,     /* text in a style */
     RD_N_LINK,    /* text; alt: href */

@@ -1,22 +1,13 @@
 /*
  * harness/report/report_html.c: index.html's style sheet (one self-contained
- * page: inline CSS, no script, no external resource) and its mismatch
- * groups with their first divergence and a plot, from the report tree
- * alone (the page itself: report_sections.c).
+ * page: inline CSS, no script, no external resource); the page itself is
+ * written by report_sections.c, other pages of the tool share the sheet.
  *
  * Every string taken from the tree goes through sb_html; a missing or
  * ill-typed key is shown as absent, never a crash. Must not recompute
  * anything the run decided.
  */
-#include <string.h>
-
-#include "harness/core/fields.h"
 #include "harness/report/report.h"
-#include "harness/report/report_causes.h"
-#include "harness/report/report_html.h"
-#include "harness/report/report_html_entity.h"
-#include "harness/report/report_plot.h"
-#include "harness/report/report_view.h"
 
 static const char css[] =
     "*{box-sizing:border-box}"
@@ -122,139 +113,6 @@ static const char css[] =
     ".muted{color:#7a8499}"
     "p.more{color:#55607a;font-style:italic}"
     "footer{color:#7a8499;margin-top:30px;font-size:12px}";
-
-/* The original instruction that wrote the diverging field (harness/run/writers.c). */
-static void writer_row(strbuf *b, const cJSON *w)
-{
-    if (!w) return;
-    sb_puts(b, "<tr><th>Original writer</th><td class=\"writer\">");
-    const char *eip = rv_str(w, "eip", NULL);
-    if (eip) {
-        sb_puts(b, "<code>");
-        rh_text(b, eip);
-        sb_puts(b, ": ");
-        rh_text(b, rv_str(w, "instruction", "?"));
-        sb_puts(b, "</code> in ");
-        rh_text(b, rv_str(w, "routine", "?"));
-        char off[48];
-        sb_puts(b, rv_offset_text(w, off, sizeof off));
-        sb_printf(b, " (last of %llu writes in that call, value 0x%llx)",
-                  (unsigned long long)rv_u64(w, "writes", 0),
-                  (unsigned long long)rv_u64(w, "value", 0));
-    }
-    const char *note = rv_str(w, "note", "");
-    if (note[0]) {
-        if (eip) sb_puts(b, "; ");
-        rh_text(b, note);
-    }
-    sb_puts(b, "</td></tr>\n");
-}
-
-static void frame_example(strbuf *b, const cJSON *g, const rv_index *ix, rv_labels l)
-{
-    const cJSON *ex = rv_obj(g, "example");
-    const cJSON *r = rv_result(ix, rv_int(ex, "result", -1));
-    const cJSON *d = rv_obj(r, "divergence"), *cur = rv_obj(d, "cursor");
-    const char *kind = rv_str(d, "field_kind", rv_str(g, "field", NULL));
-    sb_puts(b, "<div class=\"gbody\"><div class=\"gtext\"><table class=\"kv\">\n");
-    rh_kv(b, "File", rv_str(ex, "file", NULL));
-    sb_printf(b, "<tr><th>Clip / mode</th><td>clip %lld, ", (long long)rv_int(ex, "clip", -1));
-    rh_text(b, rv_str(ex, "mode", "?"));
-    sb_puts(b, "</td></tr>\n");
-    sb_printf(b, "<tr><th>First divergence</th><td>tick %lld, <code>",
-              (long long)rv_int(ex, "tick", -1));
-    rh_text(b, rv_str(ex, "field", "?"));
-    sb_printf(b, "</code></td></tr>\n<tr><th>%s vs %s</th><td>", l.Cand, l.auth);
-    rh_value(b, ex, "ref", kind, "ref-v");
-    sb_puts(b, " vs ");
-    rh_value(b, ex, "orig", kind, "orig-v");
-    sb_puts(b, "</td></tr>\n");
-    if (cur)
-        sb_printf(b,
-                  "<tr><th>Cursor at tick start</th><td>byte %lld, bit %lld "
-                  "(file offset 0x%llx)</td></tr>\n",
-                  (long long)rv_int(cur, "byte", -1), (long long)rv_int(cur, "bit", -1),
-                  (unsigned long long)rv_u64(cur, "file_offset", 0));
-    if (d) rh_kv_num(b, "Differing field values", d, "differing_fields");
-    if (r)
-        sb_printf(b, "<tr><th>Ticks</th><td>%llu %s, %llu %s</td></tr>\n",
-                  (unsigned long long)rv_u64(r, "ticks_ref", 0), l.cand,
-                  (unsigned long long)rv_u64(r, "ticks_orig", 0), l.auth);
-    writer_row(b, rv_obj(g, "writer"));
-    sb_puts(b, "</table>\n</div><div class=\"gplot\">\n");
-    report_plot_svg(b, rv_obj(g, "series"), rv_int(ex, "tick", -1), l.cand, l.auth);
-    const cJSON *skeleton = rv_obj(g, "skeleton");
-    if (skeleton) report_figure_svg(b, skeleton, l.cand, l.auth);
-    sb_puts(b, "</div></div>\n");
-    if (d) {
-        sb_puts(b, "<div class=\"stream-box\">");
-        report_stream_table(b, rv_obj(d, "stream"), rv_int(cur, "bit", -1));
-        sb_puts(b, "</div>\n");
-    }
-}
-
-static void leaf_example(strbuf *b, const cJSON *g, const cJSON *report)
-{
-    const cJSON *ex = rv_obj(g, "example"), *l, *hit = NULL;
-    const char *routine = rv_str(ex, "routine", NULL);
-    cJSON_ArrayForEach(l, rv_arr(report, "leaf"))
-    {
-        if (routine && strcmp(rv_str(l, "routine", ""), routine) == 0) hit = l;
-    }
-    sb_puts(b, "<table class=\"kv\">\n");
-    rh_kv(b, "Routine", routine);
-    rh_kv_num(b, "First case", ex, "case");
-    const cJSON *m = rv_obj(hit, "first_mismatch");
-    if (m) rh_leaf_case(b, m);
-    sb_puts(b, "</table>\n");
-}
-
-void rh_groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents)
-{
-    const cJSON *arr = rv_arr(report, "groups"), *g;
-    size_t n = rv_len(arr), shown = 0;
-    sb_printf(b, "<section id=\"groups\"><h2>Mismatch groups (%zu)</h2>\n", n);
-    if (!n)
-        sb_puts(b, "<p class=\"muted\">No mismatches: nothing to group.</p>\n");
-    else
-        sb_puts(b, "<p class=\"muted\">Mismatches grouped by signature (level, field, mode, shape "
-                   "of the difference), largest first; each with the first divergence of its "
-                   "first example.</p>\n");
-    cJSON_ArrayForEach(g, arr)
-    {
-        if (shown == RH_MAX_GROUPS) break;
-        int64_t id = rv_int(g, "id", (int64_t)shown);
-        sb_printf(b, "<div class=\"group\" id=\"group-%lld\"><h3>#%lld <code>", (long long)id,
-                  (long long)id);
-        rh_text(b, rv_str(g, "field", "?"));
-        sb_puts(b, "</code><span class=\"tag\">");
-        rh_text(b, rv_str(g, "level", "?"));
-        sb_puts(b, "</span><span class=\"tag\">");
-        rh_text(b, rv_str(g, "mode", "?"));
-        sb_puts(b, "</span><span class=\"tag\">");
-        rh_text(b, rv_str(g, "shape", "?"));
-        int leaf = strcmp(rv_str(g, "level", ""), "leaf") == 0;
-        uint64_t count = rv_u64(g, "count", 0);
-        if (rv_has_num(g, "cause"))
-            sb_printf(b, "</span><span class=\"tag\"><a href=\"#cause-%lld\">cause %lld</a>",
-                      (long long)rv_int(g, "cause", -1), (long long)rv_int(g, "cause", -1));
-        sb_printf(b, "</span><span class=\"count\">%llu %s</span></h3>\n",
-                  (unsigned long long)count,
-                  leaf ? (count == 1 ? "mismatching call" : "mismatching calls")
-                       : (count == 1 ? "clip" : "clips"));
-        if (leaf)
-            leaf_example(b, g, report);
-        else if (strcmp(rv_str(g, "level", ""), "entity") == 0)
-            rh_entity_example(b, g, ents, rv_sides(report));
-        else
-            frame_example(b, g, ix, rv_sides(report));
-        sb_puts(b, "</div>\n");
-        shown++;
-    }
-    if (n > shown)
-        sb_printf(b, "<p class=\"more\">%zu more groups are in report.json.</p>\n", n - shown);
-    sb_puts(b, "</section>\n");
-}
 
 const char *report_html_css(void)
 {

@@ -1,7 +1,7 @@
 /*
  * harness/report/report_html.h: the pieces of index.html's sections still
- * written as HTML text (groups, causes, coverage, cells, entities), shared
- * by their writers (report_html*.c, report_causes_html.c, report_cells.c).
+ * written as HTML text (causes, pose, entities), shared by their writers
+ * (report_html_entity.c, report_causes_html.c, report_pose.c, report_cdiff.c).
  * Every string from the report tree is escaped with sb_html.
  */
 #ifndef FF8_HARNESS_REPORT_REPORT_HTML_H
@@ -14,8 +14,7 @@
 #include "harness/core/strbuf.h"
 
 /* Caps that keep the page readable for a corpus of any size. */
-#define RH_MAX_GROUPS 100 /* groups drawn with their example */
-#define RH_MAX_LISTED 200 /* whole turns, entities */
+#define RH_MAX_LISTED 200 /* entities drawn with their failures */
 
 /* Escaped text ("" for NULL); with rh_text_or, absent or "" shows `absent`. */
 void rh_text(strbuf *b, const char *s);
@@ -29,10 +28,6 @@ void rh_list(strbuf *b, const cJSON *arr);
 void rh_value(strbuf *b, const cJSON *o, const char *key, const char *field_kind, const char *cls);
 /* A <td> of clip counts by status, one pill each ("-" when all are 0). */
 void rh_status_cell(strbuf *b, const uint64_t n[RES__COUNT]);
-/* Rows describing a leaf "first_mismatch" object. */
-void rh_leaf_case(strbuf *b, const cJSON *m);
 
-/* The mismatch groups section (<section id="groups">). */
-void rh_groups(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents);
 
 #endif

@@ -88,23 +88,3 @@ void rh_status_cell(strbuf *b, const uint64_t n[RES__COUNT])
                       res_status_name((res_status)s), rv_status_label(s), (unsigned long long)n[s]);
     sb_puts(b, "</td>");
 }
-
-static void side(strbuf *b, const cJSON *s, const char *cls)
-{
-    sb_printf(b, "<span class=\"%s\">ax %lld</span>, cursor after: byte %lld bit %lld", cls,
-              (long long)rv_int(s, "ax", 0), (long long)rv_int(s, "byte", 0),
-              (long long)rv_int(s, "bit", 0));
-}
-
-void rh_leaf_case(strbuf *b, const cJSON *m)
-{
-    sb_puts(b, "<tr><th>Bytes at cursor</th><td><code>");
-    rh_text(b, rv_str(m, "bytes", "?"));
-    sb_printf(b, "</code>, bit %lld, n %lld</td></tr>\n", (long long)rv_int(m, "bit", 0),
-              (long long)rv_int(m, "n", 0));
-    sb_puts(b, "<tr><th>Reference</th><td>");
-    side(b, rv_obj(m, "ref"), "ref-v");
-    sb_puts(b, "</td></tr>\n<tr><th>Original</th><td>");
-    side(b, rv_obj(m, "orig"), "orig-v");
-    sb_puts(b, "</td></tr>\n");
-}

@@ -22,10 +22,4 @@ void rm_pre_line(strbuf *b, const char *s);
 /* A divergence's stream window as list items: bytes, bits, the value's read, the cursor. */
 void rm_stream_lines(strbuf *b, const cJSON *divergence);
 
-/*
- * summary.md's sections still written as Markdown text (report_md.c), each
- * with its heading; report_view_text.c hands them to the section table.
- */
-void rm_groups_section(strbuf *b, const cJSON *report, const rv_index *ix, const rv_entities *ents);
-
 #endif

@@ -171,14 +171,15 @@ def dom(path):
          "names": p.names, "figures": p.figures})
 
 
-def schema_child(root, node, key):
-    """The schema of node's member key ("[]": an array's items), None when it has none."""
+def schema_children(root, nodes, key):
+    """Every schema a member key of a value matching nodes may follow ("[]": an array's
+    items), through $ref, allOf / anyOf / oneOf and if-then-else branches; [] when none."""
     def deref(n):
         while isinstance(n, dict) and "$ref" in n:
             n = root["$defs"][n["$ref"].split("/")[-1]]
         return n
 
-    todo, seen = [deref(node)], []
+    todo, seen, found = [deref(n) for n in nodes], [], []
     while todo:
         n = todo.pop(0)
         if not isinstance(n, dict) or any(n is x for x in seen):
@@ -186,15 +187,15 @@ def schema_child(root, node, key):
         seen.append(n)
         for k in ("oneOf", "anyOf", "allOf"):
             todo.extend(deref(x) for x in n.get(k, []))
+        todo.extend(deref(n[k]) for k in ("then", "else") if k in n)
         if key == "[]":
             if "items" in n:
-                return deref(n["items"])
-            continue
-        if key in n.get("properties", {}):
-            return deref(n["properties"][key])
-        if isinstance(n.get("additionalProperties"), dict):
-            return deref(n["additionalProperties"])
-    return None
+                found.append(deref(n["items"]))
+        elif key in n.get("properties", {}):
+            found.append(deref(n["properties"][key]))
+        elif isinstance(n.get("additionalProperties"), dict):
+            found.append(deref(n["additionalProperties"]))
+    return found
 
 
 def keys(schema_path, list_path):
@@ -205,10 +206,10 @@ def keys(schema_path, list_path):
         paths = [line.strip() for line in f if line.strip()]
     missing = []
     for p in paths:
-        node = root
+        nodes = [root]
         for tok in re.findall(r"\[\]|[^.\[\]]+", p):
-            node = schema_child(root, node, tok)
-            if node is None:
+            nodes = schema_children(root, nodes, tok)
+            if not nodes:
                 missing.append(p)
                 break
     out({"checked": len(paths), "missing": missing}, 3 if missing else 0)
