@@ -66,10 +66,8 @@ cJSON *report_pose_json(const pose_conv *p);
 void report_pose_html(strbuf *b, const cJSON *report);
 void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
-/* The pose helpers' leaf level: report.json's "pose_leaf" and its section. */
+/* The pose helpers' leaf level: report.json's "pose_leaf" (its section: report_view_pose_leaf.c). */
 cJSON *report_pose_leaf_json(const run_results *r);
-void report_pose_leaf_html(strbuf *b, const cJSON *report);
-void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
 /*
  * What a run compared per field class (harness/core/fields.h

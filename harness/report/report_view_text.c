@@ -1,7 +1,7 @@
 /*
  * harness/report/report_view_text.c: the sections whose two renderings are
  * still written as text by their own HTML and Markdown writers (causes,
- * pose, pose helpers, entities), handed to the section table as
+ * pose convention, entities), handed to the section table as
  * raw sections: each view renders both and the emitters place them. A section moved to nodes leaves this file.
  *
  * Must not print or exit.
@@ -36,7 +36,5 @@ static void raw(const rs_ctx *c, const strbuf *h, const strbuf *m)
 
 RAW_VIEW(rs_view_causes, rh_causes(&h, c->report), md_causes(&m, c->report))
 RAW_VIEW(rs_view_pose, report_pose_html(&h, c->report), report_pose_md(&m, c->report, rm_text))
-RAW_VIEW(rs_view_pose_leaf, report_pose_leaf_html(&h, c->report),
-         report_pose_leaf_md(&m, c->report, rm_text))
 RAW_VIEW(rs_view_entities, rh_entities(&h, c->report, c->ents),
          rm_entities(&m, c->report, c->ents))
