@@ -1,7 +1,6 @@
 /*
- * harness/report/report_html_entity.c: the entity level in index.html: a
- * summary row (with the modes it ran and those it cannot), the entities
- * (pairs) with their counts per mode, the speed bits QueueAnimation left
+ * harness/report/report_html_entity.c: the entity level in index.html: the
+ * entities (pairs) against the files, with their counts per mode, the speed bits QueueAnimation left
  * under each status, pool mismatches, the first failing clip per mode, the in-hand offset plot
  * (weapon root minus body root, reference and original overlaid), and the
  * example of an entity group. Reads the report tree only; every string
@@ -13,42 +12,6 @@
 #include "harness/report/report_html.h"
 #include "harness/report/report_html_entity.h"
 #include "harness/report/report_plot.h"
-
-void rh_entity_summary(strbuf *b, const cJSON *report)
-{
-    const cJSON *e = rv_obj(rv_obj(report, "totals"), "entity");
-    if (!rv_entity_level(report) || !e) return;
-    sb_printf(b,
-              "<tr><th>Entity level</th><td>%llu entities (%llu with a weapon, %llu pool "
-              "mismatches), %llu comparisons:",
-              (unsigned long long)rv_u64(e, "entities", 0),
-              (unsigned long long)rv_u64(e, "armed", 0),
-              (unsigned long long)rv_u64(e, "pool_mismatches", 0),
-              (unsigned long long)rv_u64(e, "comparisons", 0));
-    for (int s = 0; s < RES__COUNT; s++)
-        sb_printf(b, "%s %llu %s", s ? "," : "",
-                  (unsigned long long)rv_u64(e, res_status_name((res_status)s), 0),
-                  rv_status_label(s));
-    sb_puts(b, "; modes run:");
-    const cJSON *m;
-    int k = 0;
-    cJSON_ArrayForEach(m, rv_arr(e, "modes"))
-    {
-        sb_puts(b, k++ ? ", " : " ");
-        rh_text(b, cJSON_IsString(m) ? m->valuestring : "?");
-    }
-    if (!k) sb_puts(b, " none");
-    cJSON_ArrayForEach(m, rv_arr(e, "modes_frame_only"))
-    {
-        sb_puts(b, "; <span class=\"muted\">");
-        rh_text(b, rv_str(m, "mode", "?"));
-        sb_puts(b, " not at this level: ");
-        rh_text(b, rv_str(m, "why", ""));
-        sb_puts(b, "</span>");
-    }
-    sb_printf(b, "; %llu speed probes differ</td></tr>\n",
-              (unsigned long long)rv_u64(e, "queue_mismatches", 0));
-}
 
 /* A probe's cell: both sides' speed bits, classed by whether they match. */
 static void queue_cell(strbuf *b, const rv_queue *q)

@@ -234,3 +234,45 @@ Test(views, a_reason_shared_by_entities_is_said_once)
     free(html);
     cJSON_Delete(j);
 }
+
+/* The emitters fold every long table the same way, and a details node in both formats. */
+Test(views, long_tables_folded_in_both_renderings)
+{
+    rd_doc *d = rd_new();
+    cr_assert_not_null(d);
+    static const char *const heads[] = {"File", "Clips"};
+    rd_node *sec = rd_section(d, "s", "Section");
+    rd_node *t = rd_table(sec, "t", 2, heads, 0);
+    rd_table_num(t, 1);
+    for (int i = 0; i < RD_FOLD_ROWS + 5; i++) {
+        rd_node *row = rd_row(t, NULL);
+        rd_textf(rd_cell(row), RD_NAME, "c0m%03d.dat", i);
+        rd_textf(rd_cell(row), RD_PLAIN, "%d", i);
+    }
+    rd_node *tail = rd_details(sec, "the long tail");
+    rd_text(rd_para(tail, NULL), RD_PLAIN, "inside the fold");
+    cr_assert(!rd_failed(d));
+    strbuf h, m;
+    sb_init(&h);
+    sb_init(&m);
+    rd_emit_html(&h, d);
+    rd_emit_md(&m, d);
+    /* HTML: every row, the last 5 behind a fold with the header row again. */
+    cr_assert_eq(ts_count(h.s, "<span class=\"name\">c0m"), RD_FOLD_ROWS + 5);
+    const char *fold = strstr(h.s, "<details class=\"fold\"><summary>5 more rows</summary>");
+    cr_assert_not_null(fold, "%s", h.s);
+    cr_assert(strstr(fold, "<th class=\"num\">Clips</th>") && strstr(fold, "c0m029.dat") &&
+                  !strstr(fold, "c0m024.dat"),
+              "the fold holds rows 25-29 under the header: %s", fold);
+    cr_assert(strstr(h.s, "<details><summary>the long tail</summary>\n<p>inside the fold</p>"));
+    /* Markdown: the first rows, then the rest counted; the details' blocks inline. */
+    cr_assert(strstr(m.s, "| File | Clips |\n|---|---:|\n| `c0m000.dat` | 0 |"), "%s", m.s);
+    cr_assert(strstr(m.s, "| `c0m024.dat` | 24 |\n\n_and 5 more rows: see index.html or "
+                          "report.json_"),
+              "%s", m.s);
+    cr_assert(!strstr(m.s, "c0m025.dat"), "a folded row in Markdown");
+    cr_assert(strstr(m.s, "_the long tail_\n\ninside the fold"), "%s", m.s);
+    sb_free(&h);
+    sb_free(&m);
+    rd_free(d);
+}
