@@ -88,7 +88,8 @@ static void *write_json(void *arg)
 }
 
 /*
- * The renderers, each into the folder open as dirfd; with threads above 1,
+ * The renderers (index.html and summary.md from one document, then
+ * junit.xml), each into the folder open as dirfd; with threads above 1,
  * report.json (the largest) is printed on a second thread meanwhile.
  */
 static int write_parts(const cJSON *report, int dirfd, const char *tmp, unsigned threads,
@@ -98,22 +99,24 @@ static int write_parts(const cJSON *report, int dirfd, const char *tmp, unsigned
     pthread_t th;
     int apart = threads > 1 && pthread_create(&th, NULL, write_json, &jp) == 0;
     if (!apart) write_json(&jp);
+    strbuf html, md;
+    sb_init(&html);
+    sb_init(&md);
+    int rc = 0, go = apart || jp.rc == 0;
+    /* One document for both pages, then junit.xml on its own. */
+    if (go && report_render_pages(report, &html, &md) < 0)
+        rc = ff_error_set(err, FF_E_INTERNAL, "index.html", -1, "cannot render");
+    if (go && rc == 0) rc = write_part(dirfd, tmp, "index.html", &html, err);
+    if (go && rc == 0) rc = write_part(dirfd, tmp, "summary.md", &md, err);
+    sb_free(&html);
+    sb_free(&md);
     strbuf b;
     sb_init(&b);
-    int rc = 0;
-    struct {
-        const char *name;
-        int (*render)(const cJSON *, strbuf *);
-    } parts[] = {{"index.html", report_render_html},
-                 {"summary.md", report_render_markdown},
-                 {"junit.xml", report_render_junit}};
-    for (size_t i = 0; rc == 0 && (apart || jp.rc == 0) && i < sizeof parts / sizeof parts[0];
-         i++) {
-        sb_reset(&b);
-        if (parts[i].render(report, &b) < 0)
-            rc = ff_error_set(err, FF_E_INTERNAL, parts[i].name, -1, "cannot render");
+    if (go && rc == 0) {
+        if (report_render_junit(report, &b) < 0)
+            rc = ff_error_set(err, FF_E_INTERNAL, "junit.xml", -1, "cannot render");
         else
-            rc = write_part(dirfd, tmp, parts[i].name, &b, err);
+            rc = write_part(dirfd, tmp, "junit.xml", &b, err);
     }
     sb_free(&b);
     if (apart) pthread_join(th, NULL);

@@ -66,10 +66,8 @@ cJSON *report_pose_json(const pose_conv *p);
 void report_pose_html(strbuf *b, const cJSON *report);
 void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
-/* The pose helpers' leaf level: report.json's "pose_leaf" and its section. */
+/* The pose helpers' leaf level: report.json's "pose_leaf" (its section: report_view_pose_leaf.c). */
 cJSON *report_pose_leaf_json(const run_results *r);
-void report_pose_leaf_html(strbuf *b, const cJSON *report);
-void report_pose_leaf_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
 /*
  * What a run compared per field class (harness/core/fields.h
@@ -85,12 +83,12 @@ const char *report_fields_unit(const cJSON *report);
 /*
  * The per-class sentences ("scale: compared on 0 clips, 0 frames; not
  * supplied on 110 clips ..."): the terminal's lines (nothing unless an
- * outside decoder was checked or a class was left out), index.html's and
- * summary.md's "What was compared" sections.
+ * outside decoder was checked or a class was left out), and the lines of
+ * the "What was compared" section (report_view_fields.c).
  */
 void report_fields_summary(strbuf *b, const cJSON *report);
-void report_fields_html(strbuf *b, const cJSON *report);
-void report_fields_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
+/* Calls put(sentence, arg) for each of those sentences, in order. */
+void report_fields_each(const cJSON *report, void (*put)(const char *, void *), void *arg);
 /* A not-decoded result (or one whose decoder said why it stopped) in words. */
 void report_not_decoded_text(strbuf *b, const cJSON *result);
 /* The run report's style sheet (other pages of the tool look the same). */
@@ -100,6 +98,11 @@ const char *report_html_css(void);
 int report_render_html(const cJSON *report, strbuf *out);
 int report_render_markdown(const cJSON *report, strbuf *out);
 int report_render_junit(const cJSON *report, strbuf *out);
+/*
+ * index.html and summary.md from one document built once (the files are
+ * those of the two calls above): what report_write renders.
+ */
+int report_render_pages(const cJSON *report, strbuf *html, strbuf *md);
 /*
  * The terminal's one-line summary: the stored verdict ("PASS", "FAIL
  * (interrupted)"), then the frame counts ("not decoded" when some were

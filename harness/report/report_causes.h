@@ -1,8 +1,8 @@
 /*
  * harness/report/report_causes.h: the causes, the explanation of a group's
  * example and the coverage of the original, in the report tree
- * (report_json_causes.c) and rendered from it (report_causes_html.c,
- * report_causes_md.c). The renderers read only the tree and show a missing
+ * (report_json_causes.c); the causes rendered from it (report_causes_html.c,
+ * report_causes_md.c; the coverage: report_view_coverage.c). The renderers read only the tree and show a missing
  * or ill-typed key as absent. Internal to harness/report.
  */
 #ifndef FF8_HARNESS_REPORT_REPORT_CAUSES_H
@@ -34,9 +34,7 @@ const cJSON *report_group_by_id(const cJSON *report, int64_t id);
 
 /* index.html: the causes (opening the page) and the coverage section. */
 void rh_causes(strbuf *b, const cJSON *report);
-void rh_coverage(strbuf *b, const cJSON *report);
 /* summary.md: the same two sections. */
 void md_causes(strbuf *b, const cJSON *report);
-void md_coverage(strbuf *b, const cJSON *report);
 
 #endif

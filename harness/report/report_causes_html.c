@@ -2,9 +2,7 @@
  * harness/report/report_causes_html.c: index.html's causes (the page opens
  * with them: per cause its statement, routine and instruction, counts, the
  * first example's read logs side by side with the first differing read
- * marked, and links to the groups it explains) and the coverage section
- * (per routine blocks run of total; each block never run with its
- * disassembly and the instruction that leads to it). From the report tree
+ * marked, and links to the groups it explains). From the report tree
  * alone; every string escaped.
  */
 #include <stdio.h>
@@ -14,7 +12,6 @@
 #include "harness/report/report_html.h"
 
 #define RH_MAX_CAUSES 50
-#define RH_MAX_UNCOVERED 200
 
 static void window_table(strbuf *b, const cJSON *expl)
 {
@@ -164,79 +161,5 @@ void rh_causes(strbuf *b, const cJSON *report)
     if (n > RH_MAX_CAUSES)
         sb_printf(b, "<p class=\"more\">%zu more causes are in report.json.</p>\n",
                   n - RH_MAX_CAUSES);
-    sb_puts(b, "</section>\n");
-}
-
-static void uncovered_block(strbuf *b, const cJSON *r, const cJSON *u)
-{
-    const cJSON *via = rv_obj(u, "reached_from"), *line;
-    sb_puts(b, "<div class=\"card-box\"><b>");
-    rh_text(b, rv_str(r, "name", "?"));
-    sb_puts(b, "</b> block <code>");
-    rh_text(b, rv_str(u, "start", "?"));
-    sb_printf(b, "</code> (%lld instructions), reached by ", (long long)rv_int(u, "instructions", 0));
-    rh_text(b, rv_str(via, "edge", "?"));
-    if (rv_str(via, "eip", NULL)) {
-        sb_puts(b, " from <code>");
-        rh_text(b, rv_str(via, "eip", "?"));
-        sb_puts(b, ": ");
-        rh_text(b, rv_str(via, "instruction", "?"));
-        sb_puts(b, rv_bool(via, "covered", 0) ? "</code> (which ran)" : "</code> (which did not run)");
-    }
-    sb_puts(b, "<pre>");
-    cJSON_ArrayForEach(line, rv_arr(u, "disassembly"))
-    {
-        if (!cJSON_IsString(line)) continue;
-        rh_text(b, line->valuestring);
-        sb_putc(b, '\n');
-    }
-    sb_puts(b, "</pre></div>\n");
-}
-
-void rh_coverage(strbuf *b, const cJSON *report)
-{
-    const cJSON *cov = rv_obj(report, "coverage"), *r, *u;
-    if (!cov) return;
-    sb_puts(b, "<section id=\"coverage\"><h2>Coverage of the original's routines</h2>\n");
-    if (!rv_bool(cov, "recorded", 1)) {
-        /* The run's engine has no coverage hooks: why, never a table of zeros. */
-        sb_puts(b, "<div class=\"banner note\" id=\"coverage-not-recorded\">Not recorded: ");
-        rh_text(b, rv_str(cov, "not_recorded", "the run's engine has no coverage hooks"));
-        sb_puts(b, ".</div>\n</section>\n");
-        return;
-    }
-    if (!rv_bool(cov, "complete", 0))
-        sb_printf(b, "<div class=\"banner warn\">Partial: %llu compared clips were not emulated in "
-                     "this run (cache or traces), or the run was interrupted; their blocks are not "
-                     "counted.</div>\n",
-                  (unsigned long long)rv_u64(cov, "not_emulated", 0));
-    sb_puts(b, "<table class=\"grid\" id=\"coverage-table\"><tr><th>Routine</th><th>Entry</th>"
-               "<th class=\"num\">Blocks run</th><th class=\"num\">Blocks</th><th>Note</th></tr>\n");
-    cJSON_ArrayForEach(r, rv_arr(cov, "routines"))
-    {
-        sb_puts(b, "<tr><td>");
-        rh_text(b, rv_str(r, "name", "?"));
-        sb_puts(b, "</td><td class=\"mono\">");
-        rh_text(b, rv_str(r, "entry", "?"));
-        sb_printf(b, "</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td><td>",
-                  (unsigned long long)rv_u64(r, "covered", 0),
-                  (unsigned long long)rv_u64(r, "blocks", 0));
-        rh_text(b, rv_str(r, "note", ""));
-        sb_puts(b, "</td></tr>\n");
-    }
-    sb_puts(b, "</table>\n<h3>Blocks never run, in routines that ran</h3>\n");
-    size_t listed = 0;
-    cJSON_ArrayForEach(r, rv_arr(cov, "routines"))
-    {
-        if (!rv_u64(r, "covered", 0)) continue;
-        cJSON_ArrayForEach(u, rv_arr(r, "uncovered"))
-        {
-            if (listed++ < RH_MAX_UNCOVERED) uncovered_block(b, r, u);
-        }
-    }
-    if (!listed) sb_puts(b, "<p class=\"muted\">None.</p>\n");
-    else if (listed > RH_MAX_UNCOVERED)
-        sb_printf(b, "<p class=\"more\">%zu more are in report.json.</p>\n",
-                  listed - RH_MAX_UNCOVERED);
     sb_puts(b, "</section>\n");
 }

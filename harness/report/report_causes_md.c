@@ -2,7 +2,7 @@
  * harness/report/report_causes_md.c: summary.md's opening section, the
  * causes (per cause: its statement, routine and instruction, counts, its
  * first example with both read logs side by side around the first
- * differing read, the groups it explains), and the coverage section.
+ * differing read, the groups it explains).
  * Rendered from the report tree alone; strings escaped as report_md.c does.
  */
 #include <stdio.h>
@@ -13,7 +13,6 @@
 #include "harness/report/report_view.h"
 
 #define MD_MAX_CAUSES 20
-#define MD_MAX_UNCOVERED 40
 
 static void window_table(strbuf *b, const cJSON *expl)
 {
@@ -160,74 +159,4 @@ void md_causes(strbuf *b, const cJSON *report)
         }
         cause_item(b, report, c);
     }
-}
-
-static void uncovered(strbuf *b, const cJSON *r, size_t *listed)
-{
-    const cJSON *u;
-    cJSON_ArrayForEach(u, rv_arr(r, "uncovered"))
-    {
-        if ((*listed)++ >= MD_MAX_UNCOVERED) continue;
-        const cJSON *via = rv_obj(u, "reached_from"), *line;
-        sb_puts(b, "- ");
-        rm_text(b, rv_str(r, "name", "?"));
-        sb_puts(b, " block ");
-        rm_code(b, rv_str(u, "start", "?"));
-        sb_printf(b, " (%lld instructions), reached by ", (long long)rv_int(u, "instructions", 0));
-        rm_text(b, rv_str(via, "edge", "?"));
-        if (rv_str(via, "eip", NULL)) {
-            sb_puts(b, " from ");
-            rm_code(b, rv_str(via, "eip", "?"));
-            sb_puts(b, " ");
-            rm_code(b, rv_str(via, "instruction", "?"));
-            sb_puts(b, rv_bool(via, "covered", 0) ? " (which ran)" : " (which did not run)");
-        }
-        sb_puts(b, "\n\n~~~\n");
-        cJSON_ArrayForEach(line, rv_arr(u, "disassembly"))
-        {
-            if (cJSON_IsString(line)) rm_pre_line(b, line->valuestring);
-        }
-        sb_puts(b, "~~~\n\n");
-    }
-}
-
-void md_coverage(strbuf *b, const cJSON *report)
-{
-    const cJSON *cov = rv_obj(report, "coverage"), *r;
-    if (!cov) return;
-    sb_puts(b, "## Coverage of the original's routines\n\n");
-    if (!rv_bool(cov, "recorded", 1)) {
-        /* The run's engine has no coverage hooks: why, never a table of zeros. */
-        sb_puts(b, "Not recorded: ");
-        rm_text(b, rv_str(cov, "not_recorded", "the run's engine has no coverage hooks"));
-        sb_puts(b, ".\n\n");
-        return;
-    }
-    if (!rv_bool(cov, "complete", 0))
-        sb_printf(b,
-                  "> Partial: %llu compared clips were not emulated in this run (cache or "
-                  "traces), or the run was interrupted; their blocks are not counted.\n\n",
-                  (unsigned long long)rv_u64(cov, "not_emulated", 0));
-    sb_puts(b, "| Routine | Entry | Blocks run | Note |\n|---|---|---:|---|\n");
-    cJSON_ArrayForEach(r, rv_arr(cov, "routines"))
-    {
-        sb_puts(b, "| ");
-        rm_text(b, rv_str(r, "name", "?"));
-        sb_puts(b, " | ");
-        rm_code(b, rv_str(r, "entry", "?"));
-        sb_printf(b, " | %llu / %llu | ", (unsigned long long)rv_u64(r, "covered", 0),
-                  (unsigned long long)rv_u64(r, "blocks", 0));
-        rm_text(b, rv_str(r, "note", ""));
-        sb_puts(b, " |\n");
-    }
-    sb_puts(b, "\nBlocks never run, in routines that ran:\n\n");
-    size_t listed = 0;
-    cJSON_ArrayForEach(r, rv_arr(cov, "routines"))
-    {
-        if (rv_u64(r, "covered", 0)) uncovered(b, r, &listed);
-    }
-    if (!listed)
-        sb_puts(b, "None.\n\n");
-    else if (listed > MD_MAX_UNCOVERED)
-        sb_printf(b, "%zu more are in report.json.\n\n", listed - MD_MAX_UNCOVERED);
 }

@@ -11,7 +11,6 @@
 
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
-#include "harness/report/report_html.h"
 #include "harness/report/report_view.h"
 
 /* ---- report.json ---- */
@@ -130,9 +129,7 @@ static int never_compared(strbuf *b, const cJSON *report)
     return n;
 }
 
-/* Calls put(b, sentence, arg) for each line of the section. */
-static void each_line(const cJSON *report, void (*put)(strbuf *, const char *, void *),
-                      strbuf *out, void *arg)
+void report_fields_each(const cJSON *report, void (*put)(const char *, void *), void *arg)
 {
     const char *unit = report_fields_unit(report);
     rv_labels l = rv_sides(report);
@@ -141,7 +138,7 @@ static void each_line(const cJSON *report, void (*put)(strbuf *, const char *, v
     {
         strbuf s;
         sb_init(&s);
-        if (class_sentence(&s, e, unit, l.auth) && !strbuf_failed(&s)) put(out, s.s, arg);
+        if (class_sentence(&s, e, unit, l.auth) && !strbuf_failed(&s)) put(s.s, arg);
         sb_free(&s);
     }
     strbuf s;
@@ -149,58 +146,21 @@ static void each_line(const cJSON *report, void (*put)(strbuf *, const char *, v
     sb_puts(&s, "never compared: ");
     if (never_compared(&s, report)) {
         sb_printf(&s, " (not carried by both the %s and the %s side)", l.cand, l.auth);
-        if (!strbuf_failed(&s)) put(out, s.s, arg);
+        if (!strbuf_failed(&s)) put(s.s, arg);
     }
     sb_free(&s);
 }
 
-static void put_text(strbuf *b, const char *line, void *arg)
+static void put_text(const char *line, void *arg)
 {
-    (void)arg;
-    sb_printf(b, "  %s\n", line);
+    sb_printf(arg, "  %s\n", line);
 }
 
 void report_fields_summary(strbuf *b, const cJSON *report)
 {
     if (!worth_saying(report)) return;
     sb_puts(b, "compared, per field class:\n");
-    each_line(report, put_text, b, NULL);
-}
-
-static void put_html(strbuf *b, const char *line, void *arg)
-{
-    (void)arg;
-    sb_puts(b, "<li>");
-    rh_text(b, line);
-    sb_puts(b, "</li>\n");
-}
-
-void report_fields_html(strbuf *b, const cJSON *report)
-{
-    sb_puts(b, "<section id=\"fields\"><h2>What was compared</h2>\n");
-    sb_printf(b, "<p class=\"muted\">Per field class (a key of the trace format); counts over the "
-                 "clips compared, in %s.</p>\n<ul>\n",
-              report_fields_unit(report));
-    each_line(report, put_html, b, NULL);
-    sb_puts(b, "</ul>\n</section>\n");
-}
-
-typedef void (*md_fn)(strbuf *, const char *);
-
-static void put_md(strbuf *b, const char *line, void *arg)
-{
-    md_fn md = *(md_fn *)arg;
-    sb_puts(b, "- ");
-    md(b, line);
-    sb_puts(b, "\n");
-}
-
-void report_fields_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *))
-{
-    sb_puts(b, "## What was compared\n\nPer field class (a key of the trace format), over the "
-               "clips compared:\n\n");
-    md_fn fn = md;
-    each_line(report, put_md, b, &fn);
+    report_fields_each(report, put_text, b);
 }
 
 void report_not_decoded_text(strbuf *b, const cJSON *result)

@@ -1,8 +1,8 @@
 /*
- * harness/report/report_html.h: the parts of index.html shared by report_html.c
- * (page, header, summary, groups) and report_html_lists.c (files table,
- * non-matching results, faults, bad input, leaf routines). Internal to the
- * HTML renderer; every string from the report tree is escaped with sb_html.
+ * harness/report/report_html.h: the pieces of index.html's sections still
+ * written as HTML text (causes, pose, entities), shared by their writers
+ * (report_html_entity.c, report_causes_html.c, report_pose.c, report_cdiff.c).
+ * Every string from the report tree is escaped with sb_html.
  */
 #ifndef FF8_HARNESS_REPORT_REPORT_HTML_H
 #define FF8_HARNESS_REPORT_REPORT_HTML_H
@@ -10,12 +10,11 @@
 #include <cjson/cJSON.h>
 
 #include "harness/report/report_view.h"
+#include "harness/report/report_view_entity.h"
 #include "harness/core/strbuf.h"
 
 /* Caps that keep the page readable for a corpus of any size. */
-#define RH_MAX_GROUPS 100 /* groups drawn with their example */
-#define RH_MAX_LISTED 200 /* non-matching results, bad inputs */
-#define RH_MAX_FAULTS 50  /* faults shown with registers and disassembly */
+#define RH_MAX_LISTED 200 /* entities drawn with their failures */
 
 /* Escaped text ("" for NULL); with rh_text_or, absent or "" shows `absent`. */
 void rh_text(strbuf *b, const char *s);
@@ -29,14 +28,6 @@ void rh_list(strbuf *b, const cJSON *arr);
 void rh_value(strbuf *b, const cJSON *o, const char *key, const char *field_kind, const char *cls);
 /* A <td> of clip counts by status, one pill each ("-" when all are 0). */
 void rh_status_cell(strbuf *b, const uint64_t n[RES__COUNT]);
-/* Rows describing a leaf "first_mismatch" object. */
-void rh_leaf_case(strbuf *b, const cJSON *m);
 
-/* Sections (each a <section id=...>). */
-void rh_files(strbuf *b, const cJSON *report, const rv_index *ix);
-void rh_nonmatching(strbuf *b, const rv_index *ix);
-void rh_faults(strbuf *b, const cJSON *report, const rv_index *ix);
-void rh_bad_inputs(strbuf *b, const cJSON *report, const rv_index *ix);
-void rh_leaf(strbuf *b, const cJSON *report);
 
 #endif

@@ -2,7 +2,7 @@
  * harness/report/report_html_base.c: the small pieces every part of
  * index.html is written with (escaped text, key-value rows, lists, values
  * with their flag bytes in hex), declared in report_html.h. They call no
- * section writer: the sections (report_html.c, report_html_lists.c,
+ * section writer: the sections still written as HTML text (report_html.c,
  * report_html_entity.c, report_causes_html.c, report_pose.c) stand on them.
  */
 #include "harness/core/fields.h"

@@ -1,7 +1,6 @@
 /*
- * harness/report/report_html_entity.c: the entity level in index.html: a
- * summary row (with the modes it ran and those it cannot), the entities
- * (pairs) with their counts per mode, the speed bits QueueAnimation left
+ * harness/report/report_html_entity.c: the entity level in index.html: the
+ * entities (pairs) against the files, with their counts per mode, the speed bits QueueAnimation left
  * under each status, pool mismatches, the first failing clip per mode, the in-hand offset plot
  * (weapon root minus body root, reference and original overlaid), and the
  * example of an entity group. Reads the report tree only; every string
@@ -13,42 +12,6 @@
 #include "harness/report/report_html.h"
 #include "harness/report/report_html_entity.h"
 #include "harness/report/report_plot.h"
-
-void rh_entity_summary(strbuf *b, const cJSON *report)
-{
-    const cJSON *e = rv_obj(rv_obj(report, "totals"), "entity");
-    if (!rv_entity_level(report) || !e) return;
-    sb_printf(b,
-              "<tr><th>Entity level</th><td>%llu entities (%llu with a weapon, %llu pool "
-              "mismatches), %llu comparisons:",
-              (unsigned long long)rv_u64(e, "entities", 0),
-              (unsigned long long)rv_u64(e, "armed", 0),
-              (unsigned long long)rv_u64(e, "pool_mismatches", 0),
-              (unsigned long long)rv_u64(e, "comparisons", 0));
-    for (int s = 0; s < RES__COUNT; s++)
-        sb_printf(b, "%s %llu %s", s ? "," : "",
-                  (unsigned long long)rv_u64(e, res_status_name((res_status)s), 0),
-                  rv_status_label(s));
-    sb_puts(b, "; modes run:");
-    const cJSON *m;
-    int k = 0;
-    cJSON_ArrayForEach(m, rv_arr(e, "modes"))
-    {
-        sb_puts(b, k++ ? ", " : " ");
-        rh_text(b, cJSON_IsString(m) ? m->valuestring : "?");
-    }
-    if (!k) sb_puts(b, " none");
-    cJSON_ArrayForEach(m, rv_arr(e, "modes_frame_only"))
-    {
-        sb_puts(b, "; <span class=\"muted\">");
-        rh_text(b, rv_str(m, "mode", "?"));
-        sb_puts(b, " not at this level: ");
-        rh_text(b, rv_str(m, "why", ""));
-        sb_puts(b, "</span>");
-    }
-    sb_printf(b, "; %llu speed probes differ</td></tr>\n",
-              (unsigned long long)rv_u64(e, "queue_mismatches", 0));
-}
 
 /* A probe's cell: both sides' speed bits, classed by whether they match. */
 static void queue_cell(strbuf *b, const rv_queue *q)
@@ -65,7 +28,14 @@ static void queue_cell(strbuf *b, const rv_queue *q)
 
 static void pair_table(strbuf *b, const rv_entities *x)
 {
-    sb_puts(b, "<table class=\"grid\" id=\"entities-table\">\n<tr><th class=\"num\">#</th>"
+    size_t shared = 0;
+    const char *common = rv_entities_common_why(x, &shared);
+    if (common) {
+        sb_printf(b, "<p id=\"entities-common-why\">%zu entities have no weapon: ", shared);
+        rh_text(b, common);
+        sb_puts(b, "</p>\n");
+    }
+    sb_puts(b, "<div class=\"tbl\"><table class=\"grid\" id=\"entities-table\">\n<tr><th class=\"num\">#</th>"
                "<th>Body</th><th>Weapon</th><th class=\"num\">Clips</th><th>Note</th>");
     for (int m = 0; m < MODE__COUNT; m++)
         if (x->modes & (1u << m)) sb_printf(b, "<th>%s</th>", mode_name((mode_id)m));
@@ -95,7 +65,7 @@ static void pair_table(strbuf *b, const rv_entities *x)
                       (unsigned long long)rv_u64(en->e, "body_clips", 0),
                       (unsigned long long)rv_u64(en->e, "weapon_clips", 0),
                       (unsigned long long)rv_u64(en->e, "clips", 0));
-        else if (!en->weapon)
+        else if (!en->weapon && !(common && !strcmp(rv_str(en->e, "why_text", ""), common)))
             rh_text(b, rv_str(en->e, "why_text", ""));
         if (rv_has_num(en->e, "shares"))
             sb_printf(b,
@@ -112,7 +82,7 @@ static void pair_table(strbuf *b, const rv_entities *x)
                 sb_puts(b, "<td></td>");
         sb_puts(b, "</tr>\n");
     }
-    sb_puts(b, "</table>\n");
+    sb_puts(b, "</table></div>\n");
 }
 
 /* "weapon ended at call 6" / "weapon still running at the body's end". */
@@ -190,7 +160,13 @@ void rh_entities(strbuf *b, const cJSON *report, const rv_entities *x)
 {
     if (!rv_entity_level(report)) return;
     rv_labels l = rv_sides(report);
-    sb_printf(b, "<section id=\"entities\"><h2>Entities (%zu)</h2>\n", x->n);
+    sb_printf(b, "<section id=\"entities\"><h2>Entities (%zu)</h2>\n<p id=\"entities-story\">", x->n);
+    strbuf t;
+    sb_init(&t);
+    rv_entities_story(&t, report, x);
+    rh_text(b, t.s ? t.s : "");
+    sb_free(&t);
+    sb_puts(b, "</p>\n");
     sb_puts(b, "<p class=\"muted\">Each body with each of its weapons (monsters and bodies "
                "without a weapon model alone), driven by QueueAnimation then AdvanceBy1 until "
                "the body's end call; after every call both models' skeletons and AnimCmds are "

@@ -11,6 +11,7 @@
 
 #include "harness/core/strbuf.h"
 #include "harness/report/report_view.h"
+#include "harness/report/report_view_entity.h"
 
 /* Text escaped for Markdown prose and table cells ("" for NULL). */
 void rm_text(strbuf *b, const char *s);

@@ -114,6 +114,12 @@ void rm_entities(strbuf *b, const cJSON *report, const rv_entities *x)
     const cJSON *t = rv_obj(rv_obj(report, "totals"), "entity");
     rv_labels l = rv_sides(report);
     sb_printf(b, "## Entities (%zu)\n\n", x->n);
+    strbuf story;
+    sb_init(&story);
+    rv_entities_story(&story, report, x);
+    rm_text(b, story.s ? story.s : "");
+    sb_free(&story);
+    sb_puts(b, "\n\n");
     sb_printf(b,
               "%llu with a weapon, %llu pool mismatches; %llu comparisons (QueueAnimation, then "
               "AdvanceBy1 to the body's end call; the weapon compared first, then the body, then "

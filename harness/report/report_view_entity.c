@@ -103,3 +103,48 @@ size_t rv_entity_queue(const rv_entity *en, rv_queue *q, size_t cap)
     }
     return n;
 }
+
+const char *rv_entities_common_why(const rv_entities *x, size_t *count)
+{
+    const char *best = NULL;
+    size_t most = 0;
+    for (size_t i = 0; i < x->n; i++) {
+        const char *why = x->e[i].weapon ? NULL : rv_str(x->e[i].e, "why_text", NULL);
+        if (!why || !*why || (best && strcmp(best, why) == 0)) continue;
+        size_t n = 0;
+        for (size_t j = i; j < x->n; j++)
+            if (!x->e[j].weapon && strcmp(rv_str(x->e[j].e, "why_text", ""), why) == 0) n++;
+        if (n > most) best = why, most = n;
+    }
+    *count = most;
+    return most >= 2 ? best : NULL;
+}
+
+void rv_entities_story(strbuf *b, const cJSON *report, const rv_entities *x)
+{
+    size_t files = 0, weapons = 0, none = 0, bad = 0, armed = 0;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, rv_arr(report, "manifest"))
+    {
+        files++;
+        const char *kind = rv_str(f, "kind", "");
+        if (strcmp(rv_str(f, "status", "ok"), "ok") != 0)
+            bad++;
+        else if (!strcmp(kind, "weapon") || !strcmp(kind, "reduced_weapon"))
+            weapons++;
+        else if (!strcmp(kind, "no_model"))
+            none++;
+    }
+    for (size_t i = 0; i < x->n; i++) armed += x->e[i].weapon != NULL;
+    sb_printf(b,
+              "%zu files gave %zu entities: %zu a body with one of its weapons (one entity per "
+              "body and weapon), %zu a monster or a body alone. %zu weapon file%s %s drawn only "
+              "in a body's hand, never an entity of %s own",
+              files, x->n, armed, x->n - armed, weapons, weapons == 1 ? "" : "s",
+              weapons == 1 ? "is" : "are", weapons == 1 ? "its" : "their");
+    if (none) sb_printf(b, "; %zu file%s without a model make%s none", none, none == 1 ? "" : "s",
+                        none == 1 ? "s" : "");
+    if (bad) sb_printf(b, "; %zu bad file%s make%s none", bad, bad == 1 ? "" : "s",
+                       bad == 1 ? "s" : "");
+    sb_puts(b, ".");
+}

@@ -15,6 +15,7 @@
 
 #include "harness/core/modes.h"
 #include "harness/core/results.h"
+#include "harness/core/strbuf.h"
 
 typedef struct rv_entity {
     const cJSON *e;   /* its "entities" element; NULL when results name an unlisted one */
@@ -56,5 +57,18 @@ typedef struct rv_queue {
 } rv_queue;
 /* The probes of entity en, up to cap of them into q; returns how many it holds. */
 size_t rv_entity_queue(const rv_entity *en, rv_queue *q, size_t cap);
+
+/*
+ * The reason most entities without a weapon share (their "why_text"), said
+ * once above the table instead of on each row; NULL when no reason is
+ * shared by two entities or more. *count gets how many share it.
+ */
+const char *rv_entities_common_why(const rv_entities *x, size_t *count);
+/*
+ * Entities against files, in words for the caller to escape: how many
+ * files, how many entities, and why they differ, from the manifest (files
+ * by kind, bad ones) and the entities (with a weapon or alone).
+ */
+void rv_entities_story(strbuf *b, const cJSON *report, const rv_entities *x);
 
 #endif

@@ -197,7 +197,7 @@ Test(engine_cli, native_run_says_coverage_was_not_recorded, .init = setup, .fini
     char *html = run_file(out, "index.html");
     cr_assert(strstr(html, "<span id=\"engine\">engine native "), "the header names native");
     cr_assert(strstr(html, "<td id=\"engines\">calls on native "), "the run's engines row");
-    cr_assert(strstr(html, "id=\"coverage-not-recorded\">Not recorded: the native engine has no "
+    cr_assert(strstr(html, "id=\"coverage-not-recorded\">\n<p>Not recorded: the native engine has no "
                            "coverage hooks"),
               "the coverage section says why");
     cr_assert(!strstr(html, "id=\"coverage-table\""), "a table of zeros in index.html");

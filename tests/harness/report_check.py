@@ -11,6 +11,11 @@ an unexpected exception gives Python's own 1).
   dom FILE               element counts of a DOM dumped by a browser (HTML parser);
                          per svg.figure its data-bone, title, views (data-view and
                          the count of marked "hit" elements) and bone axes drawn
+  keys SCHEMA FILE       each line of FILE a key path a view asked for
+                         ("run.executable.path", "groups[].field"): the paths the
+                         schema does not hold (exit 3 when any)
+  outline HTML MD        the sections of index.html (<section id><h2>) and of
+                         summary.md (## headings), in order
 """
 import json
 import sys
@@ -94,7 +99,7 @@ def html_xml(path):
     plots = [e for e in els if e.tagName == "svg" and "plot" in cls(e)]
     names = []
     for e in els:
-        if e.tagName == "td" and "name" in cls(e):
+        if e.tagName in ("td", "span") and "name" in cls(e):
             names.append("".join(n.data for n in e.childNodes if n.nodeType == n.TEXT_NODE))
     out({"root": dom.documentElement.tagName,
          "ids": sorted(e.getAttribute("id") for e in els if e.getAttribute("id")),
@@ -141,7 +146,7 @@ def dom(path):
                 self.figures[-1]["axes"] += 1
             if tag == "polyline" and self.in_plot:
                 self.plots[-1] += 1
-            if tag == "td" and "name" in c:
+            if tag in ("td", "span") and "name" in c:
                 self.in_name = True
                 self.names.append("")
 
@@ -150,7 +155,7 @@ def dom(path):
                 self.in_plot = self.in_figure = False
             if tag == "title":
                 self.in_title = False
-            if tag == "td":
+            if tag in ("td", "span"):
                 self.in_name = False
 
         def handle_data(self, data):
@@ -166,6 +171,64 @@ def dom(path):
          "names": p.names, "figures": p.figures})
 
 
+def schema_children(root, nodes, key):
+    """Every schema a member key of a value matching nodes may follow ("[]": an array's
+    items), through $ref, allOf / anyOf / oneOf and if-then-else branches; [] when none."""
+    def deref(n):
+        while isinstance(n, dict) and "$ref" in n:
+            n = root["$defs"][n["$ref"].split("/")[-1]]
+        return n
+
+    todo, seen, found = [deref(n) for n in nodes], [], []
+    while todo:
+        n = todo.pop(0)
+        if not isinstance(n, dict) or any(n is x for x in seen):
+            continue
+        seen.append(n)
+        for k in ("oneOf", "anyOf", "allOf"):
+            todo.extend(deref(x) for x in n.get(k, []))
+        todo.extend(deref(n[k]) for k in ("then", "else") if k in n)
+        if key == "[]":
+            if "items" in n:
+                found.append(deref(n["items"]))
+        elif key in n.get("properties", {}):
+            found.append(deref(n["properties"][key]))
+        elif isinstance(n.get("additionalProperties"), dict):
+            found.append(deref(n["additionalProperties"]))
+    return found
+
+
+def keys(schema_path, list_path):
+    import re
+    with open(schema_path, encoding="utf-8") as f:
+        root = json.load(f)
+    with open(list_path, encoding="utf-8") as f:
+        paths = [line.strip() for line in f if line.strip()]
+    missing = []
+    for p in paths:
+        nodes = [root]
+        for tok in re.findall(r"\[\]|[^.\[\]]+", p):
+            nodes = schema_children(root, nodes, tok)
+            if not nodes:
+                missing.append(p)
+                break
+    out({"checked": len(paths), "missing": missing}, 3 if missing else 0)
+
+
+def outline(html_path, md_path):
+    import re
+    with open(html_path, encoding="utf-8") as f:
+        html = f.read()
+    with open(md_path, encoding="utf-8") as f:
+        md = f.read()
+    from html import unescape
+    secs = re.findall(r'<section id="([^"]*)"><h2>(.*?)</h2>', html, re.S)
+    heads = re.findall(r"^## (.*)$", md, re.M)
+    out({"html_ids": [i for i, _ in secs],
+         "html": [unescape(re.sub(r"<[^>]*>", "", t)) for _, t in secs],
+         "md": [unescape(re.sub(r"\\(.)", r"\1", t)) for t in heads]})
+
+
 def main():
     try:
         cmd = sys.argv[1]
@@ -177,6 +240,10 @@ def main():
             html_xml(sys.argv[2])
         elif cmd == "dom":
             dom(sys.argv[2])
+        elif cmd == "keys":
+            keys(sys.argv[2], sys.argv[3])
+        elif cmd == "outline":
+            outline(sys.argv[2], sys.argv[3])
         else:
             out({"error": "unknown command %s" % cmd}, 2)
     except (IndexError, OSError, ValueError) as e:

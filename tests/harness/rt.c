@@ -367,6 +367,33 @@ void rt_results(run_results *r)
     r->seconds = 1.5;
 }
 
+void rt_results_passing(run_results *r)
+{
+    memset(r, 0, sizeof *r);
+    r->nfiles = 2;
+    r->files = must(calloc(2, sizeof *r->files));
+    file_entry(&r->files[0], "c0m001.dat", 1, DAT_MONSTER, 4096, 12, 2, 60);
+    file_entry(&r->files[1], "c0m002.dat", 1, DAT_MONSTER, 3072, 9, 1, 30);
+    r->nresults = 6;
+    r->results = must(calloc(6, sizeof *r->results));
+    size_t i = 0;
+    for (mode_id m = MODE_NORMAL; m <= MODE_SLOW; m++) {
+        result(r, i++, 0, 0, m, RES_MATCH, RES_SRC_EMULATED);
+        result(r, i++, 0, 1, m, RES_MATCH, RES_SRC_SHARED);
+        result(r, i++, 1, 0, m, RES_MATCH, RES_SRC_EMULATED);
+    }
+    run_totals *t = &r->totals;
+    t->files = 2;
+    t->clips = 3;
+    t->comparisons = 6;
+    t->by_status[RES_MATCH] = 6;
+    t->by_source[RES_SRC_EMULATED] = 4;
+    t->by_source[RES_SRC_SHARED] = 2;
+    t->ticks_ref = t->ticks_orig = 18;
+    t->leaf_calls = 50;
+    r->seconds = 0.75;
+}
+
 void rt_meta(run_meta *m)
 {
     memset(m, 0, sizeof *m);

@@ -32,6 +32,8 @@
  */
 void rt_results(run_results *r);
 void rt_meta(run_meta *m);
+/* A run where everything matched: 2 files, 3 clips in modes normal and slow (6 matches). */
+void rt_results_passing(run_results *r);
 /* report_build of the two above, asserting success (cJSON_Delete it). */
 cJSON *rt_report(void);
 /* What renderer fn makes of report j, malloc'd; the test fails (naming what) when it fails. */

@@ -411,6 +411,11 @@ Test(report_entity, html_pairs_and_offset_plots)
     cr_assert(strstr(h, "<span class=\"pill match\">0/0</span>") != NULL, "%s", h);
     cr_assert(strstr(h, "modes run: normal;") != NULL, "%s", h);
     cr_assert(strstr(h, "1 speed probes differ") != NULL, "%s", h);
+    /* Entities against files: 4 files, 3 entities, the weapons drawn in a body's hand. */
+    cr_assert(strstr(h, "<p id=\"entities-story\">4 files gave 3 entities: 2 a body with one of "
+                        "its weapons (one entity per body and weapon), 1 a monster or a body "
+                        "alone. 2 weapon files are drawn only in a body&#39;s hand"),
+              "%s", h);
     cJSON_Delete(v);
     free(h);
     cJSON_Delete(j);

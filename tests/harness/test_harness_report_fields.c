@@ -142,7 +142,8 @@ Test(report_fields, every_output_says_not_decoded_and_what_was_compared)
                            "(required)"),
               "html: scale");
     char *md = rt_render(report_render_markdown, j, "markdown");
-    cr_assert(strstr(md, "## Not decoded\n"), "markdown: section");
+    cr_assert(strstr(md, "## Non-matching results\n"), "markdown: section");
+    cr_assert(strstr(md, "| normal | **not decoded** |"), "markdown: the not-decoded row");
     cr_assert(strstr(md, "gave 2 of 5 frames"), "markdown: how far");
     cr_assert(strstr(md, "## What was compared\n"), "markdown: fields section");
     cr_assert(strstr(md, "1 not decoded, "), "markdown: result line");

@@ -121,7 +121,7 @@ static void assert_interrupted(const char *out, const char *sig)
     char *html = part(out, "index.html"), *md = part(out, "summary.md"),
          *xml = part(out, "junit.xml");
     char want[64];
-    snprintf(want, sizeof want, "The run was interrupted (%s)", sig);
+    snprintf(want, sizeof want, "<strong>Interrupted</strong> by %s", sig);
     cr_assert(strstr(html, want), "index.html: %s", want);
     snprintf(want, sizeof want, "> **Interrupted** by %s", sig);
     cr_assert(strstr(md, want), "summary.md: %s", want);
