@@ -23,7 +23,8 @@ static void help(FILE *out)
     fputs(
         "usage: ff8diff export [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
         "                      [--modes LIST] [--source original|reference]\n"
-        "                      [--pose-options SPEC] [--jobs N] [--no-cache] --out DIR\n\n"
+        "                      [--pose-options SPEC] [--joint-tolerance F] [--jobs N]\n"
+        "                      [--no-cache] --out DIR\n\n"
         "Writes the game's own poses as glTF 2.0: for each model file of the corpus\n"
         "DIR/<name>.glb, and for each body with a weapon DIR/<body>+<weapon>.glb with both\n"
         "skeletons in one scene (the weapon under base o attach, as the engine draws\n"
@@ -34,12 +35,14 @@ static void help(FILE *out)
         "frame and pose levels (`ff8diff run --levels frame,pose`: identical clips\n"
         "emulated once, the results cache read and filled). Each animation's extras say\n"
         "how far the translation/rotation/scale decomposition is from those matrices.\n"
-        "A joint hangs under its parent's node unless its transform relative to the\n"
-        "parent is not a translation, rotation and scale (a scale under a rotation, as\n"
-        "the scale path's stack makes it) while its world transform is: then under the\n"
-        "model's node by its world transform. Each file's asset.extras name the layout\n"
-        "(joint_layout: hierarchy, world or mixed) and the joints placed by world; the\n"
-        "terminal says it per file.\n\n"
+        "A joint hangs under its parent's node, with its transform relative to the\n"
+        "parent's as a translation, rotation and scale, wherever a viewer composing the\n"
+        "file's nodes puts it and what hangs on it (its children at their rest offsets,\n"
+        "a leaf's tip) within the joint tolerance of the engine on every keyframe;\n"
+        "elsewhere (a scale under a rotation, as the scale path's stack makes it; a\n"
+        "singular parent) under the model's node by its world transform. Each file's\n"
+        "asset.extras name the layout (joint_layout: hierarchy, world or mixed), the\n"
+        "joints placed by world and the tolerance; the terminal says it per file.\n\n"
         "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
         "  --profile P       a built-in profile name or a profile file\n"
         "  --corpus PATH     a folder of .dat files, a battle.fs, an install root (2013\n"
@@ -55,6 +58,11 @@ static void help(FILE *out)
         "                    (default: the profile's pinned one, else searched); for\n"
         "                    --source reference the poses' own (not auto); also the attach\n"
         "                    matrix's trig and step\n"
+        "  --joint-tolerance F  how far (a fraction of the skeleton's size: the diagonal\n"
+        "                    of the box holding the model's origin and its joints at\n"
+        "                    rest) the file's composition of a joint and what hangs on\n"
+        "                    it may be from the engine's for the joint to hang under its\n"
+        "                    parent (default 0.001, check-gltf's default tolerance)\n"
         "  --jobs N          worker threads (default: all cores;\n"
         "                    FF8DIFF_JOBS in the environment sets another)\n"
         "  --budget N        instructions per emulated call before a fault\n"
@@ -87,6 +95,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),
     CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
     CLI_OPT_ROW("source", required_argument, CLI_OPT_OWN + 1),
+    CLI_OPT_ROW("joint-tolerance", required_argument, CLI_OPT_OWN + 2),
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
@@ -97,13 +106,14 @@ static void layout_words(const gexport_item *it, char *buf, size_t n)
         snprintf(buf, n, "joints under their parents");
     else
         snprintf(buf, n, "%u of %u joints placed by their world transform (no TRS a viewer "
-                         "can compose under their parent)",
+                         "can compose under their parent within the tolerance)",
                  it->world_joints, it->joints);
 }
 
 static int report(const gexport_result *r, int quiet)
 {
     size_t done = 0, failed = 0, cut = 0, skipped = 0, by_world = 0;
+    unsigned long long joints = 0, world = 0;
     char lay[160];
     char msg[1024], name[640];
     for (size_t i = 0; i < r->n; i++) {
@@ -114,12 +124,14 @@ static int report(const gexport_result *r, int quiet)
             done++;
             cut += it->clips_cut != 0;
             by_world += it->world_joints != 0;
+            joints += it->joints;
+            world += it->world_joints;
             layout_words(it, lay, sizeof lay);
             if (!quiet)
                 printf("%s: %zu animations, %zu keyframes, %s; decomposition error %.3g "
-                       "(position %.3g units)\n",
+                       "(position %.3g units; placement %.3g units, tolerance %.3g)\n",
                        it->output, it->animations, it->keyframes, lay, it->decomposition_error,
-                       it->position_error);
+                       it->position_error, it->placement_error, it->tolerance);
             if (it->clips_cut) cli_warn("%s: %zu clips cut short; %s", name, it->clips_cut, it->note);
             break;
         case GEXPORT_FAILED:
@@ -134,8 +146,9 @@ static int report(const gexport_result *r, int quiet)
         }
     }
     printf("export: %zu .glb written, %zu failed, %zu skipped; joint layout: %zu with joints "
-           "placed by their world transform, %zu with every joint under its parent\n",
-           done, failed, skipped, by_world, done - by_world);
+           "placed by their world transform, %zu with every joint under its parent; %llu of "
+           "%llu joints under their parents (roots under the model's node)\n",
+           done, failed, skipped, by_world, done - by_world, joints - world, joints);
     return failed ? CLI_EXIT_ERROR : cut ? CLI_EXIT_DIFF : CLI_EXIT_OK;
 }
 
@@ -172,13 +185,13 @@ static int after(void *arg, const run_meta *m, const run_results *res)
 }
 
 static int export_original(cli_session *s, run_config *cfg, const char *corpus_path,
-                           const char *out)
+                           const char *out, double jtol)
 {
     ex_cli c;
     memset(&c, 0, sizeof c);
     c.quiet = s->quiet;
     c.ec = (gexport_config){corpus_path, out, GPOSE_ORIGINAL, cfg->pose_opts, cfg->modes, 1,
-                            cfg->jobs, {"original", NULL, NULL, NULL}, NULL, NULL, NULL,
+                            cfg->jobs, {"original", NULL, NULL, NULL, NULL, jtol}, NULL, NULL, NULL,
                             cfg->corpus_lang};
     ff_error err;
     if (gexport_open(&c.ec, &c.x, &err) < 0) {
@@ -205,7 +218,7 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
 }
 
 static int export_reference(const cli_session *s, const run_config *cfg, const char *corpus_path,
-                            const char *out)
+                            const char *out, double jtol)
 {
     cli_exe x;
     memset(&x, 0, sizeof x);
@@ -226,7 +239,7 @@ static int export_reference(const cli_session *s, const run_config *cfg, const c
     ref_pose_opts_format(&pose, pose_text, sizeof pose_text);
     volatile sig_atomic_t stop = 0;
     gexport_config ec = {corpus_path, out, GPOSE_REFERENCE, pose, cfg->modes, 1, cfg->jobs,
-                         {"reference", emu_image_sha256(x.image), x.profile.name, pose_text},
+                         {"reference", emu_image_sha256(x.image), x.profile.name, pose_text, NULL, jtol},
                          &stop, NULL, NULL, cfg->corpus_lang};
     gexport_result r;
     cli_signals_install(&stop);
@@ -254,6 +267,7 @@ int cmd_export(int argc, char **argv)
     cfg.modes = 1u << MODE_NORMAL;
     const char *out = NULL;
     gpose_source source = GPOSE_ORIGINAL;
+    double jtol = 0;
     int c;
     optind = 1;
     while ((c = cli_next_option(&s, &cfg, argc, argv, opts)) != -1) {
@@ -268,6 +282,15 @@ int cmd_export(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             }
             break;
+        case CLI_OPT_OWN + 2: {
+            char *end;
+            jtol = strtod(optarg, &end);
+            if (*end || !(jtol > 0 && jtol < 1)) {
+                cli_fail("export: --joint-tolerance takes a fraction in (0, 1), not '%s'", optarg);
+                return CLI_EXIT_ERROR;
+            }
+            break;
+        }
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -290,6 +313,6 @@ int cmd_export(int argc, char **argv)
             return CLI_EXIT_ERROR;
         corpus_path = corpus_buf;
     }
-    return source == GPOSE_ORIGINAL ? export_original(&s, &cfg, corpus_path, out)
-                                    : export_reference(&s, &cfg, corpus_path, out);
+    return source == GPOSE_ORIGINAL ? export_original(&s, &cfg, corpus_path, out, jtol)
+                                    : export_reference(&s, &cfg, corpus_path, out, jtol);
 }
