@@ -56,8 +56,13 @@ static void help(FILE *out)
         "                    poses under the pose convention, for comparison (no emulation)\n"
         "  --pose-options S  the convention of the run's reference side, as `run` takes it\n"
         "                    (default: the profile's pinned one, else searched); for\n"
-        "                    --source reference the poses' own (not auto); also the attach\n"
-        "                    matrix's trig and step\n"
+        "                    --source reference the poses' own: default the profile's,\n"
+        "                    else the search's result remembered for this executable in\n"
+        "                    the results cache (a run's or an export's), else searched on\n"
+        "                    the original here and remembered (auto: searched). Also the\n"
+        "                    attach matrix's trig and step. The terminal and each file's\n"
+        "                    asset.extras (pose_convention, pose_convention_source) name\n"
+        "                    the convention and where it came from\n"
         "  --joint-tolerance F  how far (a fraction of the skeleton's size: the diagonal\n"
         "                    of the box holding the model's origin and its joints at\n"
         "                    rest) the file's composition of a joint and what hangs on\n"
@@ -157,6 +162,10 @@ typedef struct ex_cli {
     gexport_config ec;
     gexport *x;
     int quiet;
+    const run_config *cfg;
+    const run_sink *inner; /* the export's sink, behind this command's begin */
+    run_sink sink;
+    char pose_text[REF_POSE_OPTS_TEXT_MAX];
 } ex_cli;
 
 static void before(void *arg, run_meta *m)
@@ -164,6 +173,37 @@ static void before(void *arg, run_meta *m)
     ex_cli *c = arg;
     c->ec.meta.exe = m->exe_sha256;
     c->ec.meta.profile = m->profile;
+    /* Where the run's convention comes from: the run's own rule (session.c). */
+    c->ec.meta.pose_source = cli_pose_source_name(c->cfg->pose_search   ? CLI_POSE_SEARCH
+                                                  : c->cfg->pose_pinned ? CLI_POSE_PROFILE
+                                                                        : CLI_POSE_GIVEN);
+}
+
+/* The convention chosen (after the run's search): into every file's asset.extras, said. */
+static int begin(void *arg, const run_results *res, const ref_pose_opts *pose, ff_error *err)
+{
+    ex_cli *c = arg;
+    if (pose) {
+        ref_pose_opts_format(pose, c->pose_text, sizeof c->pose_text);
+        c->ec.meta.pose = c->pose_text;
+        if (!c->quiet)
+            fprintf(stderr, "export: pose convention %s (%s)\n", c->pose_text,
+                    c->ec.meta.pose_source);
+    }
+    return c->inner->begin ? c->inner->begin(c->inner->arg, res, pose, err) : 0;
+}
+static int clip(void *arg, const run_sink_clip *k, ff_error *err)
+{
+    ex_cli *c = arg;
+    return c->inner->clip ? c->inner->clip(c->inner->arg, k, err) : 0;
+}
+static int unit_done(void *arg, uint32_t file, mode_id mode, int complete, const ff_error *why,
+                     ff_error *err)
+{
+    ex_cli *c = arg;
+    return c->inner->unit_done
+               ? c->inner->unit_done(c->inner->arg, file, mode, complete, why, err)
+               : 0;
 }
 
 static int after(void *arg, const run_meta *m, const run_results *res)
@@ -190,6 +230,7 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
     ex_cli c;
     memset(&c, 0, sizeof c);
     c.quiet = s->quiet;
+    c.cfg = cfg;
     c.ec = (gexport_config){corpus_path, out, GPOSE_ORIGINAL, cfg->pose_opts, cfg->modes, 1,
                             cfg->jobs, {"original", NULL, NULL, NULL, NULL, jtol}, NULL, NULL, NULL,
                             cfg->corpus_lang};
@@ -202,7 +243,9 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
     cfg->pose_level = 1;
     cfg->explain = RUN_EXPLAIN_NONE;
     cfg->coverage = 0;
-    cfg->sink = gexport_sink(c.x);
+    c.inner = gexport_sink(c.x);
+    c.sink = (run_sink){&c, begin, clip, unit_done};
+    cfg->sink = &c.sink;
     s->corpus_path = corpus_path;
     s->out_dir = NULL; /* no run report: the .glb files are the output */
     s->before = before;
@@ -227,25 +270,21 @@ static int export_reference(const cli_session *s, const run_config *cfg, const c
     ff_error_clear(&err);
     ref_pose_opts pose;
     cli_pose_source src;
-    cli_pose_inputs pi = {s->pose_given, s->pose_given && cfg->pose_search, cfg->pose_opts, NULL,
-                          x.profile.pose_convention, 0};
-    if (cli_pose_pick(&pi, &pose, &src, &err) < 0) {
-        cli_fail("export: %s", err.reason);
-        cli_exe_close(&x);
-        return CLI_EXIT_ERROR;
-    }
-    cli_pose_say("export", src, &pose, s->quiet);
     char pose_text[REF_POSE_OPTS_TEXT_MAX];
-    ref_pose_opts_format(&pose, pose_text, sizeof pose_text);
+    int code = cli_pose_resolve(s, cfg, &x, corpus_path, &pose, &src, pose_text, sizeof pose_text);
+    if (code) {
+        cli_exe_close(&x);
+        return code;
+    }
     volatile sig_atomic_t stop = 0;
     gexport_config ec = {corpus_path, out, GPOSE_REFERENCE, pose, cfg->modes, 1, cfg->jobs,
-                         {"reference", emu_image_sha256(x.image), x.profile.name, pose_text, NULL, jtol},
+                         {"reference", emu_image_sha256(x.image), x.profile.name, pose_text,
+                          cli_pose_source_name(src), jtol},
                          &stop, NULL, NULL, cfg->corpus_lang};
     gexport_result r;
     cli_signals_install(&stop);
     int rc = gexport_reference(&ec, &r, &err);
     cli_signals_restore();
-    int code;
     if (rc < 0) {
         cli_print_error(&err);
         code = cli_error_exit(&err);
