@@ -18,7 +18,9 @@
  * its tip: the three axes at its bone shape's length) within the tolerance
  * of where the engine's matrix puts them. Otherwise, or when its parent's
  * world as the file composes it is singular, it is placed by its world
- * transform under the model's node.
+ * transform under the model's node, as long as that holds it within the
+ * tolerance (where the engine's own matrix is no rotation times scale, no
+ * node holds the joint, and it keeps its place in the hierarchy).
  *
  * The tolerance is a fraction of the skeleton's size: the diagonal of the
  * box holding the model's origin and every joint of the scene at rest (the
@@ -43,8 +45,8 @@
 /* The length of a leaf's bone shape as a fraction of the skeleton's size (glb_mesh.c). */
 #define LEAF_TIP 0.02
 
-/* |(f - e) x + (f.t - e.t)|: how far apart f and e put point x. */
-static double apart(const gm_affine *f, const gm_affine *e, const double x[3])
+/* |(f - e) x + (f.t - e.t)|^2: how far apart f and e put point x, squared. */
+static double apart2(const gm_affine *f, const gm_affine *e, const double x[3])
 {
     double d = 0;
     for (int r = 0; r < 3; r++) {
@@ -52,7 +54,7 @@ static double apart(const gm_affine *f, const gm_affine *e, const double x[3])
         for (int c = 0; c < 3; c++) v += (f->a[r][c] - e->a[r][c]) * x[c];
         d += v * v;
     }
-    return sqrt(d);
+    return d;
 }
 
 double glb_placement_error(const glb_wr *w, const glb_frame *ws, unsigned i, double *err)
@@ -60,31 +62,61 @@ double glb_placement_error(const glb_wr *w, const glb_frame *ws, unsigned i, dou
     const gpose_model *md = &w->s->model[i];
     const gm_affine *f = ws->file[i], *e = ws->engine[i];
     static const double zero[3] = {0, 0, 0};
-    double worst = 0;
-    /* A joint's origin, then each child's rest offset on its parent's error, a leaf's tip. */
-    for (unsigned b = 0; b < md->bones; b++) {
-        double d = ws->singular[i][b] ? INFINITY : apart(&f[b], &e[b], zero);
-        if (err) err[b] = d;
-        worst = fmax(worst, d);
-    }
+    double worst = 0, tip = LEAF_TIP * w->size;
+    /* Squared: a joint's origin, each child's rest offset on its parent's, a leaf's tip. */
+    for (unsigned b = 0; b < md->bones; b++)
+        err[b] = ws->singular[i][b] ? INFINITY : apart2(&f[b], &e[b], zero);
     for (unsigned c = 0; c < md->bones; c++) {
         int p = md->parent[c];
         if (p < 0) continue;
-        double d = apart(&f[p], &e[p], w->carry[i][c]);
-        if (err && d > err[p]) err[p] = d;
-        worst = fmax(worst, d);
+        double d = apart2(&f[p], &e[p], w->carry[i][c]);
+        if (d > err[p]) err[p] = d;
     }
     for (unsigned b = 0; b < md->bones; b++) {
         if (!w->leaf[i][b]) continue;
         for (int a = 0; a < 3; a++) {
             double x[3] = {0, 0, 0};
-            x[a] = LEAF_TIP * w->size;
-            double d = apart(&f[b], &e[b], x);
-            if (err && d > err[b]) err[b] = d;
-            worst = fmax(worst, d);
+            x[a] = tip;
+            double d = apart2(&f[b], &e[b], x);
+            if (d > err[b]) err[b] = d;
         }
     }
+    for (unsigned b = 0; b < md->bones; b++) {
+        err[b] = sqrt(err[b]);
+        if (err[b] > worst) worst = err[b];
+    }
     return worst;
+}
+
+/*
+ * Whether joint b of model i placed by its world transform would be within
+ * the tolerance on this keyframe: the engine's world as a TRS, checked on
+ * the joint and what hangs on it. When not (the engine's own matrix is no
+ * rotation times scale: cells wrapped past the scale channels' range, the
+ * states SLOW+FAST reads past a clip's end), no node holds the joint, and
+ * moving it would cost the hierarchy of every clip for nothing.
+ */
+static int world_holds(const glb_wr *w, const glb_frame *ws, unsigned i, unsigned b)
+{
+    const gpose_model *md = &w->s->model[i];
+    const gm_affine *e = &ws->engine[i][b];
+    gm_trs x;
+    gm_affine f;
+    static const double zero[3] = {0, 0, 0};
+    gm_decompose(e, NULL, &x);
+    for (int d = 0; d < 3; d++) x.t[d] = (float)x.t[d], x.s[d] = (float)x.s[d];
+    for (int d = 0; d < 4; d++) x.q[d] = (float)x.q[d];
+    gm_from_trs(&x, &f);
+    double t2 = w->tolerance * w->tolerance, tip = LEAF_TIP * w->size;
+    if (apart2(&f, e, zero) > t2) return 0;
+    for (unsigned c = b + 1; c < md->bones; c++)
+        if (md->parent[c] == (int)b && apart2(&f, e, w->carry[i][c]) > t2) return 0;
+    for (int a = 0; w->leaf[i][b] && a < 3; a++) {
+        double p[3] = {0, 0, 0};
+        p[a] = tip;
+        if (apart2(&f, e, p) > t2) return 0;
+    }
+    return 1;
 }
 
 /* The first clip index with keyframes, or nclips. */
@@ -150,6 +182,7 @@ static int pass(glb_wr *w, glb_frame *ws, double *err)
                 ck->place = fmax(ck->place, glb_placement_error(w, ws, i, err));
                 for (unsigned b = 0; b < md->bones; b++) {
                     if (w->place[i][b] < 0 || !(err[b] > w->tolerance)) continue;
+                    if (!ws->singular[i][b] && !world_holds(w, ws, i, b)) continue;
                     w->place[i][b] = -1;
                     w->world_joints[i]++;
                     moved = 1;
@@ -179,10 +212,13 @@ static int alloc_layout(glb_wr *w)
             if (md->parent[b] >= 0) w->leaf[i][md->parent[b]] = 0;
         }
         w->world_joints[i] = 0;
-        for (size_t ci = 0; ci < md->nclips && ci < s->model[0].nclips; ci++) {
-            size_t f = s->model[0].clips[ci].frames;
-            if (!(w->keys[ci].k[i] = malloc((f ? f : 1) * n * sizeof(glb_key)))) return -1;
-        }
+        /* One block per model: clip ci's keys at the frames of the clips before it. */
+        size_t total = 0, nc = s->model[0].nclips;
+        for (size_t ci = 0; ci < nc; ci++) total += s->model[0].clips[ci].frames;
+        glb_key *block = nc ? malloc((total ? total : 1) * n * sizeof *block) : NULL;
+        if (nc && !block) return -1;
+        for (size_t ci = 0, at = 0; ci < nc; at += s->model[0].clips[ci].frames, ci++)
+            w->keys[ci].k[i] = block + at * n;
     }
     return 0;
 }
@@ -206,9 +242,9 @@ int glb_layout(glb_wr *w, glb_frame *ws, double tolerance)
 
 void glb_layout_free(glb_wr *w)
 {
-    for (size_t ci = 0; w->keys && ci < w->s->model[0].nclips; ci++) {
-        free(w->keys[ci].k[0]);
-        free(w->keys[ci].k[1]);
+    if (w->keys && w->s->model[0].nclips) { /* each model's block starts at clip 0's keys */
+        free(w->keys[0].k[0]);
+        free(w->keys[0].k[1]);
     }
     free(w->keys);
     w->keys = NULL;

@@ -99,7 +99,8 @@ void glb_layout_free(glb_wr *w);
 /*
  * The largest distance, over model i's joints on this keyframe, between
  * where the file's worlds (ws->file) and the engine's (ws->engine) put a
- * joint and the points that hang on it; per joint into err (may be NULL).
+ * joint and the points that hang on it; per joint into err (room for the
+ * model's bones).
  */
 double glb_placement_error(const glb_wr *w, const glb_frame *ws, unsigned i, double *err);
 /* The engine's worlds of model i at keyframe k of clip index ci into ws->engine[i]. */
