@@ -172,6 +172,7 @@ typedef enum cli_pose_source {
     CLI_POSE_GIVEN,   /* --pose-options SPEC */
     CLI_POSE_TRACES,  /* the golden traces' manifest */
     CLI_POSE_PROFILE, /* the executable's profile pins it */
+    CLI_POSE_CACHED,  /* a search's result for this executable, remembered in the results cache */
     CLI_POSE_SEARCH,  /* the run searches it on the original */
     CLI_POSE_DEFAULT, /* none of those: ref/pose.h's defaults */
     CLI_POSE__COUNT

@@ -120,7 +120,7 @@ static int stats(cache *c, const char *root, const char *results, int json)
            (unsigned long long)st.entries, mib(st.bytes), results, mib(CACHE_DEFAULT_LIMIT));
     for (int l = 0; l < CACHE_LEVEL__COUNT; l++) {
         if (!st.level_entries[l]) continue;
-        printf("  %-7s %llu entries, %.1f MiB%s\n", cache_level_name((cache_level)l),
+        printf("  %-10s %llu entries, %.1f MiB%s\n", cache_level_name((cache_level)l),
                (unsigned long long)st.level_entries[l], mib(st.level_bytes[l]),
                l == CACHE_LEVEL_OLD ? " (another payload format: never read, gone when evicted "
                                       "or cleared)"

@@ -23,7 +23,8 @@
 static void help(FILE *out)
 {
     fputs("usage: ff8diff check-gltf EXPORT --dat FILE.dat [--exe PATH] [--profile P]\n"
-          "                          [--tolerance F] [--out DIR]\n\n"
+          "                          [--tolerance F] [--pose-options SPEC] [--no-cache]\n"
+          "                          [--out DIR]\n\n"
           "Checks a viewer's export of one model (.glb, .gltf, or another format Assimp\n"
           "reads) against the game's own poses of FILE.dat, emulated from the executable\n"
           "(default: the stand-in engine), normal mode. Finds which animation is which\n"
@@ -37,6 +38,14 @@ static void help(FILE *out)
           "  --profile P       a built-in profile name or a profile file\n"
           "  --tolerance F     allowed distance, as a fraction of the skeleton's size\n"
           "                    (its bounding box diagonal; default 0.001)\n"
+          "  --pose-options S  the pose convention of the run's reference side (its\n"
+          "                    comparison is not looked at; auto: searched). Default, as\n"
+          "                    `run` takes it: the profile's pinned one, else the search's\n"
+          "                    result remembered for this executable in the results cache,\n"
+          "                    else searched on the original here (and remembered); the\n"
+          "                    terminal names the convention and where it came from\n"
+          "  --no-cache        neither read nor fill the results cache\n"
+          "  --cache-dir DIR   the results cache's folder\n"
           "  --out DIR         report folder (default: reports/gltf-<name>): report.json,\n"
           "                    index.html, summary.md, junit.xml\n"
           "  -h, --help        this text\n\n"
@@ -50,6 +59,9 @@ static const struct option opts[] = {
     CLI_OPT_ROW("exe", required_argument, CLI_OPT_EXE),
     CLI_OPT_ROW("profile", required_argument, CLI_OPT_PROFILE),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
+    CLI_OPT_ROW("pose-options", required_argument, CLI_OPT_POSE_OPTIONS),
+    CLI_OPT_ROW("no-cache", no_argument, CLI_OPT_NO_CACHE),
+    CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),
     CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
     CLI_OPT_ROW("dat", required_argument, CLI_OPT_OWN + 1),
     CLI_OPT_ROW("tolerance", required_argument, CLI_OPT_OWN + 2),
@@ -90,8 +102,8 @@ static void summary(const gck_result *r, const char *dir)
            r->departing, r->nclips - r->matched, r->tolerance, dir);
 }
 
-static int run(const char *path, const char *dat_path, const cli_session *s, double tol,
-               const char *out)
+static int run(const char *path, const char *dat_path, const cli_session *s,
+               const run_config *cfg, double tol, const char *out)
 {
     ff_error err;
     ff_error_clear(&err);
@@ -114,16 +126,14 @@ static int run(const char *path, const char *dat_path, const cli_session *s, dou
     memset(&x, 0, sizeof x);
     int code = CLI_EXIT_ERROR;
     if (cli_exe_open(s->exe, s->profile, &x) != 0) goto done;
-    /* The run's reference side needs a convention: cli_pose_pick's one rule, said. */
+    /* The run's reference side needs a convention: the one a run takes, said. */
     ref_pose_opts pose;
     cli_pose_source src;
-    ref_pose_opts_default(&pose);
-    cli_pose_inputs pi = {0, 0, pose, NULL, x.profile.pose_convention, 0}; /* no --pose-options */
-    if (cli_pose_pick(&pi, &pose, &src, &err) < 0) {
-        cli_fail("check-gltf: %s", err.reason);
+    char pose_text[REF_POSE_OPTS_TEXT_MAX];
+    if ((code = cli_pose_resolve(s, cfg, &x, dat_path, &pose, &src, pose_text,
+                                 sizeof pose_text)) != 0)
         goto done;
-    }
-    cli_pose_say("check-gltf", src, &pose, s->quiet);
+    code = CLI_EXIT_ERROR;
     if (gexport_model_poses(x.image, NULL, dat_path, 1u << MODE_NORMAL, &pose, 0, &game, &err) <
             0 ||
         gck_run(&v, &game, tol, &r, &err) < 0) {
@@ -198,5 +208,5 @@ int cmd_check_gltf(int argc, char **argv)
         cli_print_error(&err);
         return CLI_EXIT_ERROR;
     }
-    return run(path, dat, &s, tol, out);
+    return run(path, dat, &s, &cfg, tol, out);
 }

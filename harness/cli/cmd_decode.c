@@ -11,6 +11,7 @@
 #include "common/file.h"
 #include "corpus/manifest.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/session.h"
 #include "harness/core/modes.h"
 #include "harness/run/quirkside.h"
 #include "harness/run/refside.h"
@@ -24,7 +25,7 @@ static void help(FILE *out)
 {
     fputs("usage: ff8diff decode FILE... [--mode normal|slow|fast|slow+fast|all]\n"
           "                              [--anim N] [--pose [--pose-options SPEC]]\n"
-          "                              [--summary]\n"
+          "                              [--summary] [--exe PATH] [--profile P]\n"
           "       ff8diff decode BODY [--weapon WEAPON | --entity] [--mode ...] [--anim N]\n\n"
           "Decodes battle .dat files with the reference engine and prints one Trace JSON\n"
           "Lines v1 object per engine call (StartClip, then Battle_ReadAnimation up to and\n"
@@ -38,6 +39,15 @@ static void help(FILE *out)
           "  --pose-options SPEC  the convention (ref/pose.h text form; keys left out take\n"
           "                   the defaults order=xyz,trig=x87-nearest,step=nearest-even,\n"
           "                   root=model,offset=+z,length=parent,scale=stack,width=32)\n"
+          "  --exe PATH       with --pose: the executable whose convention to pose under,\n"
+          "                   taken as `run` takes it: --pose-options, else the profile's\n"
+          "                   pinned one, else the search's result remembered for this\n"
+          "                   executable in the results cache, else searched on the\n"
+          "                   original (the first FILE) and remembered; stderr names it\n"
+          "  --profile P      a built-in profile name or a profile file (implies the\n"
+          "                   stand-in when --exe is not given)\n"
+          "  --no-cache       with --exe: neither read nor fill the results cache\n"
+          "  --cache-dir DIR  the results cache's folder\n"
           "  --summary        per file: kind, bones, clips, frames, clips using the scale path,\n"
           "                   the engine's quirks its clips exercise (docs/quirks.md)\n"
           "  --switch ROWS    the reference with these rows of the quirk table switched\n"
@@ -217,6 +227,24 @@ static int parse_attach(const char *text, int16_t out[6])
     return 0;
 }
 
+/* --pose with an executable: its convention as a run takes it (cli_pose_resolve), said. */
+static int executable_convention(cli_session *ses, int given, const char *first,
+                                 ref_pose_opts *o)
+{
+    cli_exe x;
+    memset(&x, 0, sizeof x);
+    if (cli_exe_open(ses->exe, ses->profile, &x) != 0) return CLI_EXIT_ERROR;
+    run_config cfg;
+    run_config_init(&cfg);
+    ses->pose_given = given;
+    cfg.pose_opts = *o;
+    cli_pose_source src;
+    char text[REF_POSE_OPTS_TEXT_MAX];
+    int code = cli_pose_resolve(ses, &cfg, &x, first, o, &src, text, sizeof text);
+    cli_exe_close(&x);
+    return code;
+}
+
 int cmd_decode(int argc, char **argv)
 {
     static const struct option opts[] = {{"mode", required_argument, 0, 'm'},
@@ -228,12 +256,18 @@ int cmd_decode(int argc, char **argv)
                                          {"entity", no_argument, 0, 'e'},
                                          {"attach", required_argument, 0, 't'},
                                          {"switch", required_argument, 0, 'q'},
+                                         {"exe", required_argument, 0, 'x'},
+                                         {"profile", required_argument, 0, 'P'},
+                                         {"no-cache", no_argument, 0, 'n'},
+                                         {"cache-dir", required_argument, 0, 'C'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     unsigned modes = 1u << MODE_NORMAL;
     long anim = -1;
-    int summary = 0, pose = 0, entity = 0, c;
+    int summary = 0, pose = 0, entity = 0, given = 0, c;
     uint32_t mask = 0;
+    cli_session ses;
+    cli_session_init(&ses, "decode");
     const char *weapon = NULL;
     int16_t attach[6] = {0};
     ref_pose_opts pose_opts;
@@ -261,8 +295,12 @@ int cmd_decode(int argc, char **argv)
             break;
         case 's': summary = 1; break;
         case 'p': pose = 1; break;
+        case 'x': ses.exe = optarg; break;
+        case 'P': ses.profile = optarg; break;
+        case 'n': ses.use_cache = 0; break;
+        case 'C': ses.cache_dir = optarg; break;
         case 'o':
-            pose = 1;
+            pose = given = 1;
             if (ref_pose_opts_parse(optarg, &pose_opts, &perr) < 0) {
                 cli_fail("decode: --pose-options: %s", perr.reason);
                 return CLI_EXIT_ERROR;
@@ -293,6 +331,10 @@ int cmd_decode(int argc, char **argv)
         cli_fail("decode: no FILE given");
         help(stderr);
         return CLI_EXIT_ERROR;
+    }
+    if (pose && (ses.exe || ses.profile)) {
+        int code = executable_convention(&ses, given, argv[optind], &pose_opts);
+        if (code) return code;
     }
     int status = CLI_EXIT_OK;
     strbuf out;

@@ -23,7 +23,8 @@ static void help(FILE *out)
     fputs(
         "usage: ff8diff export [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
         "                      [--modes LIST] [--source original|reference]\n"
-        "                      [--pose-options SPEC] [--jobs N] [--no-cache] --out DIR\n\n"
+        "                      [--pose-options SPEC] [--joint-tolerance F] [--jobs N]\n"
+        "                      [--no-cache] --out DIR\n\n"
         "Writes the game's own poses as glTF 2.0: for each model file of the corpus\n"
         "DIR/<name>.glb, and for each body with a weapon DIR/<body>+<weapon>.glb with both\n"
         "skeletons in one scene (the weapon under base o attach, as the engine draws\n"
@@ -34,12 +35,14 @@ static void help(FILE *out)
         "frame and pose levels (`ff8diff run --levels frame,pose`: identical clips\n"
         "emulated once, the results cache read and filled). Each animation's extras say\n"
         "how far the translation/rotation/scale decomposition is from those matrices.\n"
-        "A joint hangs under its parent's node unless its transform relative to the\n"
-        "parent is not a translation, rotation and scale (a scale under a rotation, as\n"
-        "the scale path's stack makes it) while its world transform is: then under the\n"
-        "model's node by its world transform. Each file's asset.extras name the layout\n"
-        "(joint_layout: hierarchy, world or mixed) and the joints placed by world; the\n"
-        "terminal says it per file.\n\n"
+        "A joint hangs under its parent's node, with its transform relative to the\n"
+        "parent's as a translation, rotation and scale, wherever a viewer composing the\n"
+        "file's nodes puts it and what hangs on it (its children at their rest offsets,\n"
+        "a leaf's tip) within the joint tolerance of the engine on every keyframe;\n"
+        "elsewhere (a scale under a rotation, as the scale path's stack makes it; a\n"
+        "singular parent) under the model's node by its world transform. Each file's\n"
+        "asset.extras name the layout (joint_layout: hierarchy, world or mixed), the\n"
+        "joints placed by world and the tolerance; the terminal says it per file.\n\n"
         "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
         "  --profile P       a built-in profile name or a profile file\n"
         "  --corpus PATH     a folder of .dat files, a battle.fs, an install root (2013\n"
@@ -55,8 +58,18 @@ static void help(FILE *out)
         "                    poses under the pose convention, for comparison (no emulation)\n"
         "  --pose-options S  the convention of the run's reference side, as `run` takes it\n"
         "                    (default: the profile's pinned one, else searched); for\n"
-        "                    --source reference the poses' own (not auto); also the attach\n"
-        "                    matrix's trig and step\n"
+        "                    --source reference the poses' own: default the profile's,\n"
+        "                    else the search's result remembered for this executable in\n"
+        "                    the results cache (a run's or an export's), else searched on\n"
+        "                    the original here and remembered (auto: searched). Also the\n"
+        "                    attach matrix's trig and step. The terminal and each file's\n"
+        "                    asset.extras (pose_convention, pose_convention_source) name\n"
+        "                    the convention and where it came from\n"
+        "  --joint-tolerance F  how far (a fraction of the skeleton's size: the diagonal\n"
+        "                    of the box holding the model's origin and its joints at\n"
+        "                    rest) the file's composition of a joint and what hangs on\n"
+        "                    it may be from the engine's for the joint to hang under its\n"
+        "                    parent (default 0.001, check-gltf's default tolerance)\n"
         "  --jobs N          worker threads (default: all cores;\n"
         "                    FF8DIFF_JOBS in the environment sets another)\n"
         "  --budget N        instructions per emulated call before a fault\n"
@@ -89,6 +102,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("cache-dir", required_argument, CLI_OPT_CACHE_DIR),
     CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
     CLI_OPT_ROW("source", required_argument, CLI_OPT_OWN + 1),
+    CLI_OPT_ROW("joint-tolerance", required_argument, CLI_OPT_OWN + 2),
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
@@ -99,13 +113,14 @@ static void layout_words(const gexport_item *it, char *buf, size_t n)
         snprintf(buf, n, "joints under their parents");
     else
         snprintf(buf, n, "%u of %u joints placed by their world transform (no TRS a viewer "
-                         "can compose under their parent)",
+                         "can compose under their parent within the tolerance)",
                  it->world_joints, it->joints);
 }
 
 static int report(const gexport_result *r, int quiet)
 {
     size_t done = 0, failed = 0, cut = 0, skipped = 0, by_world = 0;
+    unsigned long long joints = 0, world = 0;
     char lay[160];
     char msg[1024], name[640];
     for (size_t i = 0; i < r->n; i++) {
@@ -116,12 +131,14 @@ static int report(const gexport_result *r, int quiet)
             done++;
             cut += it->clips_cut != 0;
             by_world += it->world_joints != 0;
+            joints += it->joints;
+            world += it->world_joints;
             layout_words(it, lay, sizeof lay);
             if (!quiet)
                 printf("%s: %zu animations, %zu keyframes, %s; decomposition error %.3g "
-                       "(position %.3g units)\n",
+                       "(position %.3g units; placement %.3g units, tolerance %.3g)\n",
                        it->output, it->animations, it->keyframes, lay, it->decomposition_error,
-                       it->position_error);
+                       it->position_error, it->placement_error, it->tolerance);
             if (it->clips_cut) cli_warn("%s: %zu clips cut short; %s", name, it->clips_cut, it->note);
             break;
         case GEXPORT_FAILED:
@@ -136,8 +153,9 @@ static int report(const gexport_result *r, int quiet)
         }
     }
     printf("export: %zu .glb written, %zu failed, %zu skipped; joint layout: %zu with joints "
-           "placed by their world transform, %zu with every joint under its parent\n",
-           done, failed, skipped, by_world, done - by_world);
+           "placed by their world transform, %zu with every joint under its parent; %llu of "
+           "%llu joints under their parents (roots under the model's node)\n",
+           done, failed, skipped, by_world, done - by_world, joints - world, joints);
     return failed ? CLI_EXIT_ERROR : cut ? CLI_EXIT_DIFF : CLI_EXIT_OK;
 }
 
@@ -146,6 +164,10 @@ typedef struct ex_cli {
     gexport_config ec;
     gexport *x;
     int quiet;
+    const run_config *cfg;
+    const run_sink *inner; /* the export's sink, behind this command's begin */
+    run_sink sink;
+    char pose_text[REF_POSE_OPTS_TEXT_MAX];
 } ex_cli;
 
 static void before(void *arg, run_meta *m)
@@ -153,6 +175,37 @@ static void before(void *arg, run_meta *m)
     ex_cli *c = arg;
     c->ec.meta.exe = m->exe_sha256;
     c->ec.meta.profile = m->profile;
+    /* Where the run's convention comes from: the run's own rule (session.c). */
+    c->ec.meta.pose_source = cli_pose_source_name(c->cfg->pose_search   ? CLI_POSE_SEARCH
+                                                  : c->cfg->pose_pinned ? CLI_POSE_PROFILE
+                                                                        : CLI_POSE_GIVEN);
+}
+
+/* The convention chosen (after the run's search): into every file's asset.extras, said. */
+static int begin(void *arg, const run_results *res, const ref_pose_opts *pose, ff_error *err)
+{
+    ex_cli *c = arg;
+    if (pose) {
+        ref_pose_opts_format(pose, c->pose_text, sizeof c->pose_text);
+        c->ec.meta.pose = c->pose_text;
+        if (!c->quiet)
+            fprintf(stderr, "export: pose convention %s (%s)\n", c->pose_text,
+                    c->ec.meta.pose_source);
+    }
+    return c->inner->begin ? c->inner->begin(c->inner->arg, res, pose, err) : 0;
+}
+static int clip(void *arg, const run_sink_clip *k, ff_error *err)
+{
+    ex_cli *c = arg;
+    return c->inner->clip ? c->inner->clip(c->inner->arg, k, err) : 0;
+}
+static int unit_done(void *arg, uint32_t file, mode_id mode, int complete, const ff_error *why,
+                     ff_error *err)
+{
+    ex_cli *c = arg;
+    return c->inner->unit_done
+               ? c->inner->unit_done(c->inner->arg, file, mode, complete, why, err)
+               : 0;
 }
 
 static int after(void *arg, const run_meta *m, const run_results *res)
@@ -174,13 +227,14 @@ static int after(void *arg, const run_meta *m, const run_results *res)
 }
 
 static int export_original(cli_session *s, run_config *cfg, const char *corpus_path,
-                           const char *out)
+                           const char *out, double jtol)
 {
     ex_cli c;
     memset(&c, 0, sizeof c);
     c.quiet = s->quiet;
+    c.cfg = cfg;
     c.ec = (gexport_config){corpus_path, out, GPOSE_ORIGINAL, cfg->pose_opts, cfg->modes, 1,
-                            cfg->jobs, {"original", NULL, NULL, NULL}, NULL, NULL, NULL,
+                            cfg->jobs, {"original", NULL, NULL, NULL, NULL, jtol}, NULL, NULL, NULL,
                             cfg->corpus_lang};
     ff_error err;
     if (gexport_open(&c.ec, &c.x, &err) < 0) {
@@ -191,7 +245,9 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
     cfg->pose_level = 1;
     cfg->explain = RUN_EXPLAIN_NONE;
     cfg->coverage = 0;
-    cfg->sink = gexport_sink(c.x);
+    c.inner = gexport_sink(c.x);
+    c.sink = (run_sink){&c, begin, clip, unit_done};
+    cfg->sink = &c.sink;
     s->corpus_path = corpus_path;
     s->out_dir = NULL; /* no run report: the .glb files are the output */
     s->before = before;
@@ -207,7 +263,7 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
 }
 
 static int export_reference(const cli_session *s, const run_config *cfg, const char *corpus_path,
-                            const char *out)
+                            const char *out, double jtol)
 {
     cli_exe x;
     memset(&x, 0, sizeof x);
@@ -216,25 +272,21 @@ static int export_reference(const cli_session *s, const run_config *cfg, const c
     ff_error_clear(&err);
     ref_pose_opts pose;
     cli_pose_source src;
-    cli_pose_inputs pi = {s->pose_given, s->pose_given && cfg->pose_search, cfg->pose_opts, NULL,
-                          x.profile.pose_convention, 0};
-    if (cli_pose_pick(&pi, &pose, &src, &err) < 0) {
-        cli_fail("export: %s", err.reason);
-        cli_exe_close(&x);
-        return CLI_EXIT_ERROR;
-    }
-    cli_pose_say("export", src, &pose, s->quiet);
     char pose_text[REF_POSE_OPTS_TEXT_MAX];
-    ref_pose_opts_format(&pose, pose_text, sizeof pose_text);
+    int code = cli_pose_resolve(s, cfg, &x, corpus_path, &pose, &src, pose_text, sizeof pose_text);
+    if (code) {
+        cli_exe_close(&x);
+        return code;
+    }
     volatile sig_atomic_t stop = 0;
     gexport_config ec = {corpus_path, out, GPOSE_REFERENCE, pose, cfg->modes, 1, cfg->jobs,
-                         {"reference", emu_image_sha256(x.image), x.profile.name, pose_text},
+                         {"reference", emu_image_sha256(x.image), x.profile.name, pose_text,
+                          cli_pose_source_name(src), jtol},
                          &stop, NULL, NULL, cfg->corpus_lang};
     gexport_result r;
     cli_signals_install(&stop);
     int rc = gexport_reference(&ec, &r, &err);
     cli_signals_restore();
-    int code;
     if (rc < 0) {
         cli_print_error(&err);
         code = cli_error_exit(&err);
@@ -256,6 +308,7 @@ int cmd_export(int argc, char **argv)
     cfg.modes = 1u << MODE_NORMAL;
     const char *out = NULL;
     gpose_source source = GPOSE_ORIGINAL;
+    double jtol = 0;
     int c;
     optind = 1;
     while ((c = cli_next_option(&s, &cfg, argc, argv, opts)) != -1) {
@@ -270,6 +323,15 @@ int cmd_export(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             }
             break;
+        case CLI_OPT_OWN + 2: {
+            char *end;
+            jtol = strtod(optarg, &end);
+            if (*end || !(jtol > 0 && jtol < 1)) {
+                cli_fail("export: --joint-tolerance takes a fraction in (0, 1), not '%s'", optarg);
+                return CLI_EXIT_ERROR;
+            }
+            break;
+        }
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -292,6 +354,6 @@ int cmd_export(int argc, char **argv)
             return CLI_EXIT_ERROR;
         corpus_path = corpus_buf;
     }
-    return source == GPOSE_ORIGINAL ? export_original(&s, &cfg, corpus_path, out)
-                                    : export_reference(&s, &cfg, corpus_path, out);
+    return source == GPOSE_ORIGINAL ? export_original(&s, &cfg, corpus_path, out, jtol)
+                                    : export_reference(&s, &cfg, corpus_path, out, jtol);
 }

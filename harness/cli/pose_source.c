@@ -16,6 +16,7 @@ static const char *const source_names[CLI_POSE__COUNT] = {
     [CLI_POSE_GIVEN] = "given with --pose-options",
     [CLI_POSE_TRACES] = "the golden traces' convention",
     [CLI_POSE_PROFILE] = "pinned by the executable's profile",
+    [CLI_POSE_CACHED] = "the search's result for this executable, remembered in the results cache",
     [CLI_POSE_SEARCH] = "searched on the original",
     [CLI_POSE_DEFAULT] = "the defaults (no convention given, pinned or searched here)",
 };

@@ -349,12 +349,7 @@ int cli_error_exit(const ff_error *err)
 
 /* ---- a whole run ---- */
 
-/*
- * The results cache under the root, or NULL when it cannot be opened; a
- * cache that cannot be opened or written is one warning (printed now, and
- * in *warning for the report), and the run goes on.
- */
-static cache *open_cache(const cli_session *s, char *dir, size_t n, char *warning, size_t wn)
+cache *cli_open_cache(const cli_session *s, char *dir, size_t n, char *warning, size_t wn)
 {
     char root[4096], msg[FF_ERR_FILE_MAX + FF_ERR_REASON_MAX + 64];
     cache *c = NULL;
@@ -550,7 +545,7 @@ int cli_session_run(const cli_session *s, run_config *cfg)
     /* --engine both: every clip on both engines, none from the cache nor shared. */
     if (cfg->second) cfg->dedup = 0;
     cache *cache = s->use_cache && !cfg->traces_dir && !cfg->second
-                       ? open_cache(s, results_dir, sizeof results_dir, warning, sizeof warning)
+                       ? cli_open_cache(s, results_dir, sizeof results_dir, warning, sizeof warning)
                        : NULL;
     if (cache) meta.cache_dir = results_dir;
     cfg->cache = cache;

@@ -17,6 +17,7 @@
 #include "harness/report/report.h"
 #include "harness/run/run.h"
 #include "harness/run/cache.h"
+#include "harness/cli/cli.h"
 
 typedef struct cli_exe {
     emu_profile profile;
@@ -124,6 +125,30 @@ typedef struct cli_session {
  * report into s->out_dir. Returns the exit code.
  */
 int cli_session_run(const cli_session *s, run_config *cfg);
+
+/*
+ * The results cache under s's root (dir receives its folder), or NULL when
+ * it cannot be opened; a cache that cannot be opened or written is one
+ * warning (printed now, and in *warning for a report), and the command
+ * goes on.
+ */
+cache *cli_open_cache(const cli_session *s, char *dir, size_t n, char *warning, size_t wn);
+
+/*
+ * The pose convention of a command that poses with an executable without
+ * running a whole run of its own (export --source reference, check-gltf,
+ * decode --pose --exe): cli_pose_pick's rule as a run takes it (the given
+ * --pose-options, the profile's pinned one), then the search's result
+ * remembered for this executable in the results cache (unless s->use_cache
+ * is 0), else the search itself, run as a run runs it (harness/run's
+ * search alone, on the corpus at corpus_path) and remembered. *out, *src
+ * and text (n bytes: the convention's text) receive the choice; one line
+ * names it on stderr unless s->quiet. Returns 0, or an exit code after
+ * printing why.
+ */
+int cli_pose_resolve(const cli_session *s, const run_config *cfg, const cli_exe *x,
+                     const char *corpus_path, ref_pose_opts *out, cli_pose_source *src,
+                     char *text, size_t n);
 
 /*
  * Options shared by run, record and check. Each command lists in its own

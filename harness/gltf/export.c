@@ -180,6 +180,8 @@ static void summarize(gexport_item *it, const gpose_scene *s, const glb_stats *s
     it->keyframes = st->keyframes;
     it->decomposition_error = st->decomposition_error;
     it->position_error = st->position_error;
+    it->placement_error = st->placement_error;
+    it->tolerance = st->tolerance;
     it->joints = st->joints;
     it->world_joints = st->world_joints;
     snprintf(it->layout, sizeof it->layout, "%s", st->layout);

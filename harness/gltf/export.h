@@ -44,6 +44,7 @@ typedef struct gexport_item {
     ff_error err;     /* GEXPORT_FAILED: why; GEXPORT_SKIPPED: the reason (kind OK) */
     size_t animations, keyframes, clips_cut;
     double decomposition_error, position_error;
+    double placement_error, tolerance; /* glb_stats': the layout's measure and its bound */
     unsigned joints, world_joints; /* joints; those placed by their world transform */
     char layout[16];  /* the joint layout (glb_stats.layout), "" when none was written */
     char note[256];   /* the first clip note ("" when none) */

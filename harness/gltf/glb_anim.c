@@ -1,7 +1,8 @@
 /*
  * harness/gltf/glb_anim.c: the animations of a .glb (glb_priv.h): each
  * keyframe's local transforms decomposed into TRS with the error measures
- * of glb_write.h, and an animation's data in a buffer view of its own.
+ * of glb_write.h (glb_layout.c keeps them), and an animation's data, the
+ * kept TRS, in a buffer view of its own.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -45,8 +46,9 @@ static void decompose(const glb_wr *w, glb_frame *ws, unsigned i, size_t ci, siz
     for (unsigned b = 0; b < md->bones; b++) {
         gm_affine local, inv;
         int p = w->place[i][b];
+        ws->singular[i][b] = 0;
         if (p >= 0) {
-            gm_inverse(&ws->file[i][p], &inv);
+            ws->singular[i][b] = gm_inverse(&ws->file[i][p], &inv) < 0;
             gm_mul(&inv, &own[b], &local);
         } else {
             local = own[b];
@@ -89,7 +91,9 @@ int glb_frame_alloc(glb_frame *ws, const gpose_scene *s)
         ws->file[i] = malloc(n * sizeof(gm_affine));
         ws->trs[i] = malloc(n * sizeof(gm_trs));
         ws->prevq[i] = malloc(n * 4 * sizeof(double));
-        if (!ws->engine[i] || !ws->file[i] || !ws->trs[i] || !ws->prevq[i]) return -1;
+        ws->singular[i] = calloc(n, 1);
+        if (!ws->engine[i] || !ws->file[i] || !ws->trs[i] || !ws->prevq[i] || !ws->singular[i])
+            return -1;
     }
     return 0;
 }
@@ -101,6 +105,7 @@ void glb_frame_free(glb_frame *ws)
         free(ws->file[i]);
         free(ws->trs[i]);
         free(ws->prevq[i]);
+        free(ws->singular[i]);
     }
 }
 
@@ -120,10 +125,10 @@ static void add_channel(gj *g, cJSON *samplers, cJSON *channels, int input, int 
 }
 
 /* Clip ci's key times, then per model and joint T (F x 3), R (F x 4), S (F x 3), as floats. */
-static int anim_data(glb_wr *w, glb_frame *ws, size_t ci, size_t off, size_t per_joint,
-                     size_t total, double *dec, double *pos)
+static int anim_data(glb_wr *w, size_t ci, size_t off, size_t per_joint, size_t total)
 {
     const gpose_scene *s = w->s;
+    const glb_clipkeys *ck = &w->keys[ci];
     size_t F = s->model[0].clips[ci].frames;
     uint8_t *data = calloc(1, total ? total : 1);
     if (!data) return -1;
@@ -131,24 +136,25 @@ static int anim_data(glb_wr *w, glb_frame *ws, size_t ci, size_t off, size_t per
         float t = (float)k / GPOSE_FPS;
         memcpy(data + k * sizeof t, &t, sizeof t);
     }
-    for (size_t k = 0; k < F; k++) {
-        glb_keyframe(w, ws, ci, k, k == 0, dec, pos);
-        size_t o = off;
-        for (unsigned i = 0; i < s->nmodels; i++)
-            for (unsigned b = 0; b < s->model[i].bones; b++, o += per_joint) {
-                float *p = (float *)(void *)(data + o);
-                const gm_trs *x = &ws->trs[i][b];
-                for (int d = 0; d < 3; d++) p[3 * k + d] = (float)x->t[d];
-                for (int d = 0; d < 4; d++) p[3 * F + 4 * k + d] = (float)x->q[d];
-                for (int d = 0; d < 3; d++) p[7 * F + 3 * k + d] = (float)x->s[d];
+    size_t o = off;
+    for (unsigned i = 0; i < s->nmodels; i++) {
+        unsigned nb = s->model[i].bones;
+        for (unsigned b = 0; b < nb; b++, o += per_joint) {
+            float *p = (float *)(void *)(data + o);
+            for (size_t k = 0; k < F; k++) {
+                const glb_key *x = &ck->k[i][k * nb + b];
+                memcpy(p + 3 * k, x->t, sizeof x->t);
+                memcpy(p + 3 * F + 4 * k, x->q, sizeof x->q);
+                memcpy(p + 7 * F + 3 * k, x->s, sizeof x->s);
             }
+        }
     }
     sb_add(&w->bin, (const char *)data, total);
     free(data);
     return w->bin.failed ? -1 : 0;
 }
 
-int glb_add_anim(glb_wr *w, glb_frame *ws, size_t ci, cJSON *anims, glb_anim_stats *st)
+int glb_add_anim(glb_wr *w, size_t ci, cJSON *anims, glb_anim_stats *st)
 {
     const gpose_scene *s = w->s;
     const gpose_clip *c0 = &s->model[0].clips[ci];
@@ -157,8 +163,8 @@ int glb_add_anim(glb_wr *w, glb_frame *ws, size_t ci, cJSON *anims, glb_anim_sta
     size_t start = w->bin.len;
     size_t per_joint = F * 10 * sizeof(float), off = F * sizeof(float), total = off;
     for (unsigned i = 0; i < s->nmodels; i++) total += per_joint * s->model[i].bones;
-    double dec = 0, pos = 0;
-    if (anim_data(w, ws, ci, off, per_joint, total, &dec, &pos) < 0) return -1;
+    double dec = w->keys[ci].dec, pos = w->keys[ci].pos, place = w->keys[ci].place;
+    if (anim_data(w, ci, off, per_joint, total) < 0) return -1;
     int view = glb_add_view(w, start, total, 0);
     float tmin = 0, tmax = (float)(F - 1) / GPOSE_FPS;
     int input = glb_add_accessor(w, view, 0, GL_FLOAT, F, "SCALAR", 1, &tmin, &tmax);
@@ -186,7 +192,8 @@ int glb_add_anim(glb_wr *w, glb_frame *ws, size_t ci, cJSON *anims, glb_anim_sta
     gj_num(g, ex, "frames_per_second", GPOSE_FPS);
     gj_num(g, ex, "max_decomposition_error", dec);
     gj_num(g, ex, "max_position_error", pos);
+    gj_num(g, ex, "max_placement_error", place);
     if (c0->note[0]) gj_str(g, ex, "note", c0->note);
-    *st = (glb_anim_stats){c0->clip, c0->mode, F, dec, pos, start, total};
+    *st = (glb_anim_stats){c0->clip, c0->mode, F, dec, pos, place, start, total};
     return g->failed ? -1 : 0;
 }

@@ -1,23 +1,40 @@
 /*
- * harness/gltf/glb_layout.c: where each joint of a .glb hangs (glb_priv.h).
+ * harness/gltf/glb_layout.c: where each joint of a .glb hangs, and the
+ * keyframes' TRS under that layout (glb_priv.h).
  *
  * A glTF node's transform is a translation, a rotation and a scale (TRS)
- * relative to its parent node. The engine's bone matrix relative to its
- * parent's is such a TRS when the skeleton is posed without bone scales,
- * and under the older readings of the scale path; under the layout of
- * the scale path in docs/pose.md section 2 (a stack of unscaled matrices,
- * each bone's columns scaled by its running vector) a bone's world is a
- * rotation times a scale but relative to a parent scaled unevenly it is
- * not (a scale under a rotation). Such a joint is placed by its world
- * transform under the model's node instead of under its parent; the
- * decision is per joint and holds for every clip of the file, since one
- * node tree serves every animation. So is a joint whose parent's matrix
- * is singular or so unevenly scaled (condition number above
- * GLB_COND_MAX) that a viewer composing the file's float values would
- * misplace it. One pass over every keyframe, 3x3 parts only: an inverse,
- * a product and a few dot products per joint.
+ * relative to its parent node. A joint's transform relative to its
+ * parent's, as the file composes the parent, is decomposed into a TRS
+ * (gm_decompose): its translation is kept whole, so the joint's own
+ * position is the engine's within float precision whatever is above it;
+ * what a TRS can lose is the rest of the 3x3 part (a shear: a scale under
+ * a rotation, the scale path's stack in docs/pose.md section 2; the Q12
+ * rounding of a model scale on the root), which moves what hangs on the
+ * joint: a child composed at its rest offset, the joint's own bone shape.
+ * So the rule is a position tolerance: a joint hangs under its parent when,
+ * on every keyframe of every clip (one node tree serves every animation),
+ * the file's composition of it puts it and each point that hangs on it (each
+ * child bone at its rest offset in the joint's engine frame; for a leaf,
+ * its tip: the three axes at its bone shape's length) within the tolerance
+ * of where the engine's matrix puts them. Otherwise, or when its parent's
+ * world as the file composes it is singular, it is placed by its world
+ * transform under the model's node, as long as that holds it within the
+ * tolerance (where the engine's own matrix is no rotation times scale, no
+ * node holds the joint, and it keeps its place in the hierarchy).
  *
- * What this module must not do: print, exit, allocate beyond the layout.
+ * The tolerance is a fraction of the skeleton's size: the diagonal of the
+ * box holding the model's origin and every joint of the scene at rest (the
+ * first keyframe of the first clip that has one), in game units.
+ *
+ * One pass decomposes every keyframe under the layout being decided and
+ * keeps its TRS; a joint found out of tolerance is moved to its world
+ * transform at once, and a pass that moved one is followed by another (the
+ * joints below it are then decomposed against its new world), until a
+ * pass moves none: that pass's TRS are the file's (glb_anim.c writes
+ * them), so the plain path's files cost one decomposition of each keyframe.
+ *
+ * What this module must not do: print, exit, allocate beyond the layout
+ * and the keyframes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,87 +42,218 @@
 
 #include "harness/gltf/glb_priv.h"
 
-/* Frobenius norm of a 3x3. */
-static double frob(const double a[3][3])
+/* The length of a leaf's bone shape as a fraction of the skeleton's size (glb_mesh.c). */
+#define LEAF_TIP 0.02
+
+/* |(f - e) x + (f.t - e.t)|^2: how far apart f and e put point x, squared. */
+static double apart2(const gm_affine *f, const gm_affine *e, const double x[3])
 {
-    double n = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            n += a[i][j] * a[i][j];
-    return sqrt(n);
+    double d = 0;
+    for (int r = 0; r < 3; r++) {
+        double v = f->t[r] - e->t[r];
+        for (int c = 0; c < 3; c++) v += (f->a[r][c] - e->a[r][c]) * x[c];
+        d += v * v;
+    }
+    return d;
 }
 
-/*
- * inverse(p) . c (3x3 parts) into out, and p's condition number (the
- * Frobenius norms of p and its inverse multiplied) into *cond; -1 when p is
- * singular.
- */
-static int relative(const double p[3][3], const double c[3][3], double out[3][3], double *cond)
-{
-    double inv[3][3] = {
-        {p[1][1] * p[2][2] - p[1][2] * p[2][1], p[0][2] * p[2][1] - p[0][1] * p[2][2],
-         p[0][1] * p[1][2] - p[0][2] * p[1][1]},
-        {p[1][2] * p[2][0] - p[1][0] * p[2][2], p[0][0] * p[2][2] - p[0][2] * p[2][0],
-         p[0][2] * p[1][0] - p[0][0] * p[1][2]},
-        {p[1][0] * p[2][1] - p[1][1] * p[2][0], p[0][1] * p[2][0] - p[0][0] * p[2][1],
-         p[0][0] * p[1][1] - p[0][1] * p[1][0]},
-    };
-    double det = p[0][0] * inv[0][0] + p[0][1] * inv[1][0] + p[0][2] * inv[2][0];
-    if (fabs(det) < 1e-12) return -1;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            inv[i][j] /= det;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            out[i][j] = inv[i][0] * c[0][j] + inv[i][1] * c[1][j] + inv[i][2] * c[2][j];
-    *cond = frob(p) * frob(inv);
-    return 0;
-}
-
-/*
- * Marks in world each joint of model i that some keyframe wants placed by
- * its world transform: its parent singular or conditioned past
- * GLB_COND_MAX, or its shear under the parent past GLB_SHEAR_MAX and above
- * its shear in the world. A joint once marked is not looked at again.
- */
-static void mark(glb_wr *w, glb_frame *ws, unsigned i, char *world)
+double glb_placement_error(const glb_wr *w, const glb_frame *ws, unsigned i, double *err)
 {
     const gpose_model *md = &w->s->model[i];
-    for (size_t ci = 0; ci < md->nclips; ci++)
-        for (size_t k = 0; k < md->clips[ci].frames; k++) {
-            glb_engine_worlds(w->s, ws, i, ci, k);
-            const gm_affine *own = ws->engine[i];
-            for (unsigned b = 0; b < md->bones; b++) {
-                int p = md->parent[b];
-                if (p < 0 || world[b]) continue;
-                double l[3][3], cond, sh;
-                if (relative(own[p].a, own[b].a, l, &cond) < 0 || cond > GLB_COND_MAX)
-                    world[b] = 1;
-                else if ((sh = gm_shear(l)) > GLB_SHEAR_MAX)
-                    world[b] = gm_shear(own[b].a) < sh;
-            }
+    const gm_affine *f = ws->file[i], *e = ws->engine[i];
+    static const double zero[3] = {0, 0, 0};
+    double worst = 0, tip = LEAF_TIP * w->size;
+    /* Squared: a joint's origin, each child's rest offset on its parent's, a leaf's tip. */
+    for (unsigned b = 0; b < md->bones; b++)
+        err[b] = ws->singular[i][b] ? INFINITY : apart2(&f[b], &e[b], zero);
+    for (unsigned c = 0; c < md->bones; c++) {
+        int p = md->parent[c];
+        if (p < 0) continue;
+        double d = apart2(&f[p], &e[p], w->carry[i][c]);
+        if (d > err[p]) err[p] = d;
+    }
+    for (unsigned b = 0; b < md->bones; b++) {
+        if (!w->leaf[i][b]) continue;
+        for (int a = 0; a < 3; a++) {
+            double x[3] = {0, 0, 0};
+            x[a] = tip;
+            double d = apart2(&f[b], &e[b], x);
+            if (d > err[b]) err[b] = d;
         }
+    }
+    for (unsigned b = 0; b < md->bones; b++) {
+        err[b] = sqrt(err[b]);
+        if (err[b] > worst) worst = err[b];
+    }
+    return worst;
 }
 
-int glb_layout(glb_wr *w, glb_frame *ws)
+/*
+ * Whether joint b of model i placed by its world transform would be within
+ * the tolerance on this keyframe: the engine's world as a TRS, checked on
+ * the joint and what hangs on it. When not (the engine's own matrix is no
+ * rotation times scale: cells wrapped past the scale channels' range, the
+ * states SLOW+FAST reads past a clip's end), no node holds the joint, and
+ * moving it would cost the hierarchy of every clip for nothing.
+ */
+static int world_holds(const glb_wr *w, const glb_frame *ws, unsigned i, unsigned b)
+{
+    const gpose_model *md = &w->s->model[i];
+    const gm_affine *e = &ws->engine[i][b];
+    gm_trs x;
+    gm_affine f;
+    static const double zero[3] = {0, 0, 0};
+    gm_decompose(e, NULL, &x);
+    for (int d = 0; d < 3; d++) x.t[d] = (float)x.t[d], x.s[d] = (float)x.s[d];
+    for (int d = 0; d < 4; d++) x.q[d] = (float)x.q[d];
+    gm_from_trs(&x, &f);
+    double t2 = w->tolerance * w->tolerance, tip = LEAF_TIP * w->size;
+    if (apart2(&f, e, zero) > t2) return 0;
+    for (unsigned c = b + 1; c < md->bones; c++)
+        if (md->parent[c] == (int)b && apart2(&f, e, w->carry[i][c]) > t2) return 0;
+    for (int a = 0; w->leaf[i][b] && a < 3; a++) {
+        double p[3] = {0, 0, 0};
+        p[a] = tip;
+        if (apart2(&f, e, p) > t2) return 0;
+    }
+    return 1;
+}
+
+/* The first clip index with keyframes, or nclips. */
+static size_t rest_clip(const gpose_scene *s)
+{
+    size_t ci = 0;
+    while (ci < s->model[0].nclips && s->model[0].clips[ci].frames == 0) ci++;
+    return ci;
+}
+
+/* The skeleton's size and each joint's rest offset in its parent's engine frame. */
+static void rest_measures(glb_wr *w, glb_frame *ws)
 {
     const gpose_scene *s = w->s;
+    size_t ci = rest_clip(s);
+    double mn[3] = {0, 0, 0}, mx[3] = {0, 0, 0};
+    for (unsigned i = 0; i < s->nmodels && ci < s->model[0].nclips; i++) {
+        const gpose_model *md = &s->model[i];
+        glb_engine_worlds(s, ws, i, ci, 0);
+        const gm_affine *e = ws->engine[i];
+        for (unsigned b = 0; b < md->bones; b++) {
+            for (int d = 0; d < 3; d++) {
+                mn[d] = fmin(mn[d], e[b].t[d]);
+                mx[d] = fmax(mx[d], e[b].t[d]);
+            }
+            int p = md->parent[b];
+            gm_affine inv;
+            if (p >= 0 && gm_inverse(&e[p], &inv) == 0) gm_apply(&inv, e[b].t, w->carry[i][b]);
+        }
+    }
+    double d = sqrt((mx[0] - mn[0]) * (mx[0] - mn[0]) + (mx[1] - mn[1]) * (mx[1] - mn[1]) +
+                    (mx[2] - mn[2]) * (mx[2] - mn[2]));
+    w->size = d > 1e-6 ? d : 1.0;
+}
+
+/* Keyframe k's TRS of every model (ws->trs) into the clip's keys. */
+static void keep(const glb_wr *w, const glb_frame *ws, glb_clipkeys *ck, size_t k)
+{
+    for (unsigned i = 0; i < w->s->nmodels; i++) {
+        unsigned nb = w->s->model[i].bones;
+        for (unsigned b = 0; b < nb; b++) {
+            glb_key *o = &ck->k[i][k * nb + b];
+            const gm_trs *x = &ws->trs[i][b];
+            for (int d = 0; d < 3; d++) o->t[d] = (float)x->t[d], o->s[d] = (float)x->s[d];
+            for (int d = 0; d < 4; d++) o->q[d] = (float)x->q[d];
+        }
+    }
+}
+
+/* One pass over every keyframe; moves joints out of tolerance to world. 1: some moved. */
+static int pass(glb_wr *w, glb_frame *ws, double *err)
+{
+    const gpose_scene *s = w->s;
+    int moved = 0;
+    for (size_t ci = 0; ci < s->model[0].nclips; ci++) {
+        glb_clipkeys *ck = &w->keys[ci];
+        ck->dec = ck->pos = ck->place = 0;
+        for (size_t k = 0; k < s->model[0].clips[ci].frames; k++) {
+            glb_keyframe(w, ws, ci, k, k == 0, &ck->dec, &ck->pos);
+            keep(w, ws, ck, k);
+            for (unsigned i = 0; i < s->nmodels; i++) {
+                const gpose_model *md = &s->model[i];
+                ck->place = fmax(ck->place, glb_placement_error(w, ws, i, err));
+                for (unsigned b = 0; b < md->bones; b++) {
+                    if (w->place[i][b] < 0 || !(err[b] > w->tolerance)) continue;
+                    if (!ws->singular[i][b] && !world_holds(w, ws, i, b)) continue;
+                    w->place[i][b] = -1;
+                    w->world_joints[i]++;
+                    moved = 1;
+                }
+            }
+        }
+    }
+    return moved;
+}
+
+/* Room for the layout and every clip's keyframes. -1: memory. */
+static int alloc_layout(glb_wr *w)
+{
+    const gpose_scene *s = w->s;
+    w->keys = calloc(s->model[0].nclips ? s->model[0].nclips : 1, sizeof *w->keys);
+    if (!w->keys) return -1;
     for (unsigned i = 0; i < s->nmodels; i++) {
         const gpose_model *md = &s->model[i];
         size_t n = md->bones ? md->bones : 1;
         w->place[i] = malloc(n * sizeof *w->place[i]);
-        char *world = calloc(n, 1);
-        if (!w->place[i] || !world) {
-            free(world);
-            return -1;
-        }
-        mark(w, ws, i, world);
-        w->world_joints[i] = 0;
+        w->carry[i] = calloc(n, sizeof *w->carry[i]);
+        w->leaf[i] = malloc(n);
+        if (!w->place[i] || !w->carry[i] || !w->leaf[i]) return -1;
+        memset(w->leaf[i], 1, n);
         for (unsigned b = 0; b < md->bones; b++) {
-            w->place[i][b] = world[b] ? -1 : md->parent[b];
-            w->world_joints[i] += (unsigned)world[b];
+            w->place[i][b] = md->parent[b];
+            if (md->parent[b] >= 0) w->leaf[i][md->parent[b]] = 0;
         }
-        free(world);
+        w->world_joints[i] = 0;
+        /* One block per model: clip ci's keys at the frames of the clips before it. */
+        size_t total = 0, nc = s->model[0].nclips;
+        for (size_t ci = 0; ci < nc; ci++) total += s->model[0].clips[ci].frames;
+        glb_key *block = nc ? malloc((total ? total : 1) * n * sizeof *block) : NULL;
+        if (nc && !block) return -1;
+        for (size_t ci = 0, at = 0; ci < nc; at += s->model[0].clips[ci].frames, ci++)
+            w->keys[ci].k[i] = block + at * n;
     }
     return 0;
+}
+
+int glb_layout(glb_wr *w, glb_frame *ws, double tolerance)
+{
+    const gpose_scene *s = w->s;
+    if (alloc_layout(w) < 0) return -1;
+    unsigned most = 1;
+    for (unsigned i = 0; i < s->nmodels; i++) most = s->model[i].bones > most ? s->model[i].bones : most;
+    double *err = malloc(most * sizeof *err);
+    if (!err) return -1;
+    rest_measures(w, ws);
+    w->tolerance = (tolerance > 0 ? tolerance : GLB_JOINT_TOLERANCE) * w->size;
+    /* Each pass that moves a joint moves at least one for good: at most one per joint. */
+    for (unsigned n = 0; n <= s->model[0].bones + s->model[1].bones && pass(w, ws, err); n++) {
+    }
+    free(err);
+    return 0;
+}
+
+void glb_layout_free(glb_wr *w)
+{
+    if (w->keys && w->s->model[0].nclips) { /* each model's block starts at clip 0's keys */
+        free(w->keys[0].k[0]);
+        free(w->keys[0].k[1]);
+    }
+    free(w->keys);
+    w->keys = NULL;
+    for (int i = 0; i < 2; i++) {
+        free(w->place[i]);
+        free(w->carry[i]);
+        free(w->leaf[i]);
+        w->place[i] = NULL;
+        w->carry[i] = NULL;
+        w->leaf[i] = NULL;
+    }
 }

@@ -33,7 +33,23 @@ typedef struct glb_wr {
                         * (placed by its world transform under the model's node) */
     double (*rest_off[2])[3]; /* each joint's rest position in its bone parent's frame */
     unsigned world_joints[2]; /* non-root joints placed by their world transform */
+    double (*carry[2])[3]; /* each joint's rest offset in its bone parent's engine frame */
+    unsigned char *leaf[2]; /* 1: the joint has no child bone */
+    double size;           /* the skeleton's size (glb_layout), the tolerance's unit */
+    double tolerance;      /* the placement tolerance in game units (fraction x size) */
+    struct glb_clipkeys *keys; /* per clip index of model 0: its keyframes (glb_layout) */
 } glb_wr;
+
+/* One keyframe's TRS of one joint, as the file stores it. */
+typedef struct glb_key {
+    float t[3], q[4], s[3];
+} glb_key;
+
+/* A clip's keyframes under the final layout and its errors (glb_anim_stats' three). */
+typedef struct glb_clipkeys {
+    glb_key *k[2]; /* frames x bones of each model, keyframe-major */
+    double dec, pos, place;
+} glb_clipkeys;
 
 /* Pads the binary chunk to 4 bytes. */
 void glb_align4(strbuf *b);
@@ -49,6 +65,7 @@ typedef struct glb_frame {
     gm_affine *file[2];   /* world composed from the file's TRS */
     gm_trs *trs[2];       /* this keyframe's TRS */
     double *prevq[2];     /* previous keyframe's quaternions (4 per bone) */
+    unsigned char *singular[2]; /* 1: the joint's node parent's world is singular here */
 } glb_frame;
 
 /* Room for s's joints: 0, or -1 when memory runs out (glb_frame_free frees what was made). */
@@ -60,22 +77,32 @@ void glb_frame_free(glb_frame *ws);
  */
 void glb_keyframe(const glb_wr *w, glb_frame *ws, size_t ci, size_t k, int first, double *dec,
                   double *pos);
-/* The animation of clip index ci: its data, accessors and JSON into anims. -1: memory. */
-int glb_add_anim(glb_wr *w, glb_frame *ws, size_t ci, cJSON *anims, glb_anim_stats *st);
+/* The animation of clip index ci (its keys from glb_layout): data, accessors and JSON into
+ * anims. -1: memory. */
+int glb_add_anim(glb_wr *w, size_t ci, cJSON *anims, glb_anim_stats *st);
 
 /*
- * The joint layout (glb_layout.c): each joint's node parent into w->place.
- * A joint hangs under its bone's parent unless, on some keyframe of some
- * clip, its matrix relative to the parent's is not R.S (gm_shear above
- * GLB_SHEAR_MAX: a scale under a rotation, the scale path's stack) while
- * its world matrix on that keyframe is nearer R.S, or the parent's matrix is singular or
- * its condition number passes GLB_COND_MAX (float values composed under
- * it would misplace the joint): then it is placed by its world transform.
- * Uses ws's engine worlds as scratch. -1: memory.
+ * The joint layout and the keyframes (glb_layout.c): each joint's node
+ * parent into w->place, each clip's TRS into w->keys. A joint hangs under
+ * its bone's parent unless, on some keyframe of some clip, the file's
+ * composition of it misplaces the joint or a point that hangs on it (a
+ * child at its rest offset, a leaf's tip) by more than w->tolerance, or
+ * its parent's world as the file composes it is singular: then it is
+ * placed by its world transform. Every keyframe is decomposed under the
+ * layout being decided; a pass that moved a joint is followed by another,
+ * until one moves none: its TRS are the file's. tolerance is a fraction of
+ * the skeleton's size (0: GLB_JOINT_TOLERANCE). -1: memory.
  */
-#define GLB_SHEAR_MAX 1e-3
-#define GLB_COND_MAX 1e3
-int glb_layout(glb_wr *w, glb_frame *ws);
+int glb_layout(glb_wr *w, glb_frame *ws, double tolerance);
+/* Frees what glb_layout allocated. */
+void glb_layout_free(glb_wr *w);
+/*
+ * The largest distance, over model i's joints on this keyframe, between
+ * where the file's worlds (ws->file) and the engine's (ws->engine) put a
+ * joint and the points that hang on it; per joint into err (room for the
+ * model's bones).
+ */
+double glb_placement_error(const glb_wr *w, const glb_frame *ws, unsigned i, double *err);
 /* The engine's worlds of model i at keyframe k of clip index ci into ws->engine[i]. */
 void glb_engine_worlds(const gpose_scene *s, glb_frame *ws, unsigned i, size_t ci, size_t k);
 

@@ -100,16 +100,34 @@ static void meta_json(gj *g, cJSON *doc, const glb_wr *w, const glb_meta *meta)
     if (meta && meta->exe) gj_str(g, ex, "executable_sha256", meta->exe);
     if (meta && meta->profile) gj_str(g, ex, "profile", meta->profile);
     if (meta && meta->pose) gj_str(g, ex, "pose_convention", meta->pose);
+    if (meta && meta->pose_source) gj_str(g, ex, "pose_convention_source", meta->pose_source);
     gj_num(g, ex, "frames_per_second", GPOSE_FPS);
     gj_str(g, ex, "joint_names", "bone_NNN: NNN is the bone's index in the skeleton");
     gj_str(g, ex, "joint_layout", layout_name(w));
     gj_str(g, ex, "joint_layout_rule",
            "a joint hangs under its parent bone's node with its transform relative to the "
-           "parent's as translation, rotation and scale, unless on some keyframe that transform "
-           "is not one (a scale under a rotation: the scale path's stack of unscaled matrices) "
-           "while its world transform is: then it hangs under the model's node with its world "
-           "transform (its node's extras say \"placed\": \"world\"). Either way the parent's "
-           "world is taken as the file composes it, so every joint's position is the engine's");
+           "parent's as translation, rotation and scale wherever composing the file's nodes "
+           "puts the joint and what hangs on it (each child bone at its rest offset, a leaf's "
+           "tip) within joint_tolerance of the engine's matrices on every keyframe; elsewhere "
+           "(a scale under a rotation: the scale path's stack; a singular parent) it hangs "
+           "under the model's node with its world transform (its node's extras say "
+           "\"placed\": \"world\"). Either way the parent's world is taken as the file "
+           "composes it, so every joint's position is the engine's");
+    cJSON *tol = gj_obj(g, ex, "joint_tolerance");
+    gj_num(g, tol, "fraction", w->tolerance / w->size);
+    gj_num(g, tol, "skeleton_size", w->size);
+    gj_num(g, tol, "game_units", w->tolerance);
+    gj_str(g, tol, "skeleton_size_is",
+           "the diagonal of the box holding the model's origin and every joint at rest (the "
+           "first keyframe), in game units");
+    unsigned joints = 0, under = 0;
+    for (unsigned i = 0; i < s->nmodels; i++)
+        for (unsigned b = 0; b < s->model[i].bones; b++) {
+            joints++;
+            under += s->model[i].parent[b] >= 0 && w->place[i][b] >= 0;
+        }
+    gj_num(g, ex, "joints", joints);
+    gj_num(g, ex, "joints_under_parent", under);
     cJSON *wj = gj_arr(g, ex, "joints_placed_by_world");
     for (unsigned i = 0; i < s->nmodels; i++)
         for (unsigned b = 0; b < s->model[i].bones; b++) {
@@ -171,17 +189,18 @@ static int scene_nodes(glb_wr *w, cJSON *doc, cJSON *meshes, double size)
 }
 
 /* Every clip with keyframes as an animation; stats per animation and in all. */
-static int animations(glb_wr *w, glb_frame *ws, cJSON *anims, glb_stats *stats)
+static int animations(glb_wr *w, cJSON *anims, glb_stats *stats)
 {
     const gpose_scene *s = w->s;
     unsigned joints = s->model[0].bones + (s->nmodels == 2 ? s->model[1].bones : 0);
     for (size_t ci = 0; ci < s->model[0].nclips; ci++) {
         if (s->model[0].clips[ci].frames == 0 || joints == 0) continue;
-        if (glb_add_anim(w, ws, ci, anims, &stats->anims[stats->nanims]) < 0) return -1;
+        if (glb_add_anim(w, ci, anims, &stats->anims[stats->nanims]) < 0) return -1;
         glb_anim_stats *a = &stats->anims[stats->nanims++];
         stats->keyframes += a->frames;
         stats->decomposition_error = fmax(stats->decomposition_error, a->decomposition_error);
         stats->position_error = fmax(stats->position_error, a->position_error);
+        stats->placement_error = fmax(stats->placement_error, a->placement_error);
     }
     return 0;
 }
@@ -204,11 +223,12 @@ static char *document(glb_wr *w, glb_frame *ws, const glb_meta *meta, glb_stats 
     w->accessors = cJSON_CreateArray();
     double size;
     char *json = NULL;
-    if (!doc || !meshes || !anims || !w->views || !w->accessors || glb_layout(w, ws) < 0 ||
+    if (!doc || !meshes || !anims || !w->views || !w->accessors ||
+        glb_layout(w, ws, meta ? meta->joint_tolerance : 0) < 0 ||
         glb_rest_pose(w, ws, &size) < 0)
         goto out;
     meta_json(g, doc, w, meta);
-    if (scene_nodes(w, doc, meshes, size) < 0 || animations(w, ws, anims, stats) < 0) goto out;
+    if (scene_nodes(w, doc, meshes, size) < 0 || animations(w, anims, stats) < 0) goto out;
     put_if_any(g, doc, "meshes", meshes);
     put_if_any(g, doc, "animations", anims);
     meshes = anims = NULL;
@@ -224,6 +244,8 @@ static char *document(glb_wr *w, glb_frame *ws, const glb_meta *meta, glb_stats 
         stats->world_joints += w->world_joints[i];
     }
     snprintf(stats->layout, sizeof stats->layout, "%s", layout_name(w));
+    stats->skeleton_size = w->size;
+    stats->tolerance = w->tolerance;
     if (!g->failed && !w->bin.failed) json = cJSON_PrintUnformatted(doc);
 out:
     cJSON_Delete(meshes);
@@ -256,8 +278,8 @@ int glb_build(const gpose_scene *s, const glb_meta *meta, uint8_t **out, size_t 
     for (int i = 0; i < 2; i++) {
         free(w.rest[i]);
         free(w.rest_off[i]);
-        free(w.place[i]);
     }
+    glb_layout_free(&w);
     sb_free(&w.bin);
     if (rc == 0 && st)
         *st = stats;

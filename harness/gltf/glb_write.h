@@ -11,19 +11,24 @@
  * diamond for a leaf. No geometry of the game.
  *
  * A joint's node hangs under its bone parent's, with its transform relative
- * to the parent's as a TRS (gmath.h), unless that transform is not a TRS
- * on some keyframe while its world transform is (a scale under a rotation,
- * the scale path's stack): then under the model's node with its world TRS
- * (glb_priv.h's glb_layout). The file's asset.extras say which layout
- * ("joint_layout": hierarchy, world or mixed; "joints_placed_by_world"),
- * each node's extras how it is placed. A transform relative to a parent is
- * taken against the parent's world as the file composes it, so that every
- * joint's position is the engine's within float precision whatever the
- * approximations above it. How far each clip's decomposition is off
- * is measured twice: the largest cell difference of a local 3x3 part against
- * R.S, and the largest distance between a joint's world position composed
- * from the file's float TRS values and the engine's; both go into the
- * animation's "extras" and into the stats.
+ * to the parent's as a TRS (gmath.h), wherever a viewer composing the
+ * file's TRS puts the joint and what hangs on it (its children at their
+ * rest offsets, a leaf's tip) within a position tolerance of the engine on
+ * every keyframe; elsewhere (a scale under a rotation, the scale path's
+ * stack; a singular parent) under the model's node with its world TRS
+ * (glb_priv.h's glb_layout). The tolerance is a fraction of the skeleton's
+ * size (glb_meta.joint_tolerance, default GLB_JOINT_TOLERANCE). The file's
+ * asset.extras say which layout ("joint_layout": hierarchy, world or mixed;
+ * "joints_placed_by_world"; "joint_tolerance"), each node's extras how it
+ * is placed. A transform relative to a parent is taken against the
+ * parent's world as the file composes it, so that every joint's position
+ * is the engine's within float precision whatever the approximations above
+ * it. How far each clip's decomposition is off is measured three times:
+ * the largest cell difference of a local 3x3 part against R.S, the largest
+ * distance between a joint's world position composed from the file's float
+ * TRS values and the engine's, and the largest such distance over the
+ * joints and the points that hang on them (the tolerance's measure); all
+ * go into the animation's "extras" and into the stats.
  *
  * Everything derived from the matrices is a pure function of them: two
  * scenes whose matrices are equal give byte-identical animation data, and
@@ -46,7 +51,17 @@ typedef struct glb_meta {
     const char *exe;     /* executable SHA-256 */
     const char *profile; /* profile name */
     const char *pose;    /* the reference's convention (text form), or NULL */
+    const char *pose_source; /* where that convention came from, in words, or NULL */
+    double joint_tolerance;  /* the layout's tolerance, a fraction of the skeleton's size
+                              * (0: GLB_JOINT_TOLERANCE) */
 } glb_meta;
+
+/*
+ * The default placement tolerance: a thousandth of the skeleton's size (the
+ * diagonal of the box holding the model's origin and its joints at rest),
+ * check-gltf's default tolerance too.
+ */
+#define GLB_JOINT_TOLERANCE 1e-3
 
 /* One animation of the file. */
 typedef struct glb_anim_stats {
@@ -55,13 +70,15 @@ typedef struct glb_anim_stats {
     size_t frames;
     double decomposition_error; /* largest |local 3x3 - R.S| cell */
     double position_error;      /* largest world-position distance, in the game's units */
+    double placement_error;     /* the same over joints and the points hanging on them */
     size_t data_offset, data_len; /* the animation's bytes in the binary chunk's data */
 } glb_anim_stats;
 
 typedef struct glb_stats {
     size_t nanims;
     glb_anim_stats *anims; /* in the file's animation order */
-    double decomposition_error, position_error; /* largest of all */
+    double decomposition_error, position_error, placement_error; /* largest of all */
+    double skeleton_size, tolerance; /* the tolerance's unit and the tolerance, game units */
     size_t keyframes;
     unsigned joints, world_joints; /* joints, and those placed by their world transform */
     char layout[16];   /* "hierarchy", "world" or "mixed" (asset.extras.joint_layout) */

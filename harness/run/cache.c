@@ -401,6 +401,7 @@ cache_level cache_key_level(const char *text, size_t len)
     if (!payload || !level || pn != (size_t)wn || memcmp(payload, want, pn) != 0)
         return CACHE_LEVEL_OLD;
     if (n >= 6 && memcmp(level, "entity", 6) == 0) return CACHE_LEVEL_ENTITY;
+    if (n == 11 && memcmp(level, "pose-search", 11) == 0) return CACHE_LEVEL_CONVENTION;
     for (size_t i = 0; i + 4 <= n; i++)
         if (memcmp(level + i, "pose", 4) == 0) return CACHE_LEVEL_POSE;
     return CACHE_LEVEL_FRAME;

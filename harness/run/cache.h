@@ -91,11 +91,13 @@ int cache_put(cache *c, const cache_key *k, const uint8_t *data, size_t len, ff_
 
 /*
  * The level an entry's key names (its "level=" field): frame (with or
- * without matrices), pose (frame+pose-base1), entity; OLD: a payload format
+ * without matrices), pose (frame+pose-base1), entity, convention (a pose
+ * convention search's result, harness/run/pose_search.h); OLD: a payload format
  * other than this build's OUTCOME_FORMAT, or a head that cannot be read:
  * never served, gone when evicted or cleared.
  */
-#define CACHE_LEVELS(X) X(FRAME, "frame") X(POSE, "pose") X(ENTITY, "entity") X(OLD, "old")
+#define CACHE_LEVELS(X)                                                                            \
+    X(FRAME, "frame") X(POSE, "pose") X(ENTITY, "entity") X(CONVENTION, "convention") X(OLD, "old")
 typedef enum cache_level {
 #define CACHE_LEVEL_ENUM(id, name) CACHE_LEVEL_##id,
     CACHE_LEVELS(CACHE_LEVEL_ENUM)

@@ -9,8 +9,10 @@
 #define FF8_HARNESS_RUN_POSE_SEARCH_H
 
 #include "common/error.h"
+#include "ref/pose.h"
 
 struct run_ctx;
+struct cache;
 
 /*
  * Samples states of ctx's corpus, runs the original's BuildBoneMatrices on
@@ -23,5 +25,22 @@ struct run_ctx;
  * engine cannot start or memory runs out.
  */
 int pose_search_run(struct run_ctx *ctx, unsigned threads, ff_error *err);
+
+/*
+ * The search's choice for the executable exe_id (run_config.cache_id),
+ * remembered in the results cache c as an entry of its own (the key names
+ * the executable and "pose-search", the payload the convention's text), so
+ * that the commands that pose without running a search (export --source
+ * reference, check-gltf, decode --pose) take what a run found. Returns 0,
+ * or -1 with err when it cannot be stored.
+ */
+int pose_search_remember(struct cache *c, const char *exe_id, const char *chosen, ff_error *err);
+/*
+ * What pose_search_remember stored for exe_id: 1 with *out (and its text
+ * in text, n bytes, may be NULL), 0 when nothing is remembered, -1 with err
+ * when an entry is there but refused (cache_get) or does not parse.
+ */
+int pose_search_recall(struct cache *c, const char *exe_id, ref_pose_opts *out, char *text,
+                       size_t n, ff_error *err);
 
 #endif

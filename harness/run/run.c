@@ -391,18 +391,20 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0 && cfg->pose_level && cfg->pose_search && cfg->image && !cfg->traces_dir &&
         !run_cancelled(&ctx))
         rc = pose_search_run(&ctx, job_count(cfg), err);
-    if (rc == 0 && cfg->sink && cfg->sink->begin && !run_cancelled(&ctx))
+    /* The search alone: nothing is planned, no unit runs. */
+    int units = !(cfg->search_only && cfg->pose_level && cfg->pose_search);
+    if (rc == 0 && units && cfg->sink && cfg->sink->begin && !run_cancelled(&ctx))
         rc = cfg->sink->begin(cfg->sink->arg, out, ctx.pose, err);
-    if (rc == 0) rc = plan_units(&ctx, err);
-    if (rc == 0) mark_cached(&ctx);
-    if (rc == 0) run_entity_mark_cached(&ctx);
-    if (rc == 0 && cfg->frame_level && cfg->image && !cfg->traces_dir)
+    if (rc == 0 && units) rc = plan_units(&ctx, err);
+    if (rc == 0 && units) mark_cached(&ctx);
+    if (rc == 0 && units) run_entity_mark_cached(&ctx);
+    if (rc == 0 && units && cfg->frame_level && cfg->image && !cfg->traces_dir)
         rc = cfg->dedup ? plan_dedup(&ctx, err) : 0;
-    if (rc == 0 && cfg->entity_level && cfg->image && !cfg->traces_dir && cfg->dedup)
+    if (rc == 0 && units && cfg->entity_level && cfg->image && !cfg->traces_dir && cfg->dedup)
         rc = run_entity_dedup(&ctx, err);
-    if (rc == 0) rc = plan_order(&ctx, err);
-    if (rc == 0) rc = observe_setup(&ctx, err);
-    if (rc == 0) {
+    if (rc == 0 && units) rc = plan_order(&ctx, err);
+    if (rc == 0 && units) rc = observe_setup(&ctx, err);
+    if (rc == 0 && units) {
         if (cfg->progress)
             for (size_t u = 0; u < ctx.nunits; u++) {
                 if (ctx.units[u].kind == UNIT_FRAME)
@@ -428,6 +430,15 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     out->interrupt_signal = cfg->cancel ? (int)*cfg->cancel : 0;
     out->interrupted = out->interrupt_signal != 0;
+    /* The search's choice for this executable, for the commands that cannot search cheaply. */
+    if (rc == 0 && !out->interrupted && cfg->pose_level && cfg->pose_search && cfg->image &&
+        !cfg->traces_dir && cfg->cache && out->pose.chosen[0]) {
+        ff_error e;
+        if (pose_search_remember(cfg->cache, cfg->cache_id, out->pose.chosen, &e) < 0 &&
+            run_warn(out, "the pose convention searched was not remembered in the results "
+                          "cache: %s", e.reason) < 0)
+            rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     ctx_free(&ctx);

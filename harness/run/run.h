@@ -101,6 +101,9 @@ typedef struct run_config {
     ref_pose_opts pose_opts;  /* the reference's pose convention, unless pose_search */
     int pose_search;          /* 1: found by the search on the original (`auto`) */
     int pose_pinned;          /* pose_opts comes from the executable's profile */
+    /* 1 (with pose_level and pose_search): the convention search alone, no unit runs; the
+     * result's pose section holds the choice (export, check-gltf and decode ask for it) */
+    int search_only;
     int entity_level;         /* QueueAnimation + AdvanceBy1 on every entity (run_entity.h) */
     unsigned jobs;            /* 0: one per online core */
     uint64_t leaf_calls;      /* bitReader cases at the leaf level (0: 100000) */

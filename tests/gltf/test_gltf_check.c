@@ -6,6 +6,14 @@
  * was matched (report.json, terminal, HTML); with one joint of one clip
  * moved from one frame on, exactly that clip, frame and joint; a truncated
  * or hostile file is a clear error and nothing else.
+ *
+ * The executable's own convention: stand-in variants built under
+ * conventions other than the defaults (root=none; 64-bit sums) export the
+ * reference's poses (`export --source reference`) under the convention a
+ * search on them finds, name it and its source on the terminal and in the
+ * file's asset.extras, and check-gltf then accepts that export, taking the
+ * search's result remembered in the results cache (and so does `decode
+ * --pose --exe`); the same export under the defaults is refused.
  */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
@@ -149,6 +157,91 @@ Test(check_gltf, recovers_a_known_mapping_and_a_planted_departure, .timeout = 60
     cJSON_Delete(ren);
     free(names);
     free(glb);
+    free(corpus);
+    ts_rmtree(dir);
+}
+
+/* asset.extras of the .glb at path (the caller deletes it). */
+static cJSON *asset_extras(const char *path)
+{
+    size_t len;
+    uint8_t *g = (uint8_t *)ts_read(path, &len);
+    uint32_t jl;
+    cr_assert(len > 20, "%s: too short", path);
+    memcpy(&jl, g + 12, 4);
+    cr_assert(20 + (size_t)jl <= len);
+    cJSON *doc = cJSON_ParseWithLength((const char *)g + 20, jl);
+    free(g);
+    cr_assert(doc, "%s: JSON", path);
+    cJSON *ex = cJSON_DetachItemFromObject(cJSON_GetObjectItem(doc, "asset"), "extras");
+    cJSON_Delete(doc);
+    cr_assert(ex, "%s: no asset.extras", path);
+    return ex;
+}
+
+Test(check_gltf, accepts_an_export_under_the_executables_own_convention, .timeout = 600)
+{
+    char *dir = ts_tempdir(), *corpus = tg_plain_monster(dir), *cache = ts_path(dir, "cache");
+    static const struct {
+        const char *exe, *key; /* a variant, and the non-default choice its search must find */
+    } variants[] = {{"standin_root_none.exe", "root=none"}, {"standin_width64.exe", "width-t=64"}};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        char *exe = ts_standin(variants[i].exe), out[4200], glb[4300], dat[4200], rep[4200];
+        snprintf(out, sizeof out, "%s/ref%zu", dir, i);
+        snprintf(glb, sizeof glb, "%s/plain.glb", out);
+        snprintf(dat, sizeof dat, "%s/plain.dat", corpus);
+        snprintf(rep, sizeof rep, "%s/rep%zu", dir, i);
+        ts_out o;
+        ts_cli(dir, &o, "export --exe %s --source reference --corpus %s --out %s --cache-dir %s",
+               exe, corpus, out, cache);
+        cr_assert_eq(o.status, 0, "%s: export: %d\n%s", exe, o.status, o.err);
+        cr_assert(strstr(o.err, "(searched on the original)") && strstr(o.err, variants[i].key),
+                  "%s: the convention or its source not named:\n%s", exe, o.err);
+        ts_out_free(&o);
+        cJSON *ex = asset_extras(glb);
+        const cJSON *pc = cJSON_GetObjectItem(ex, "pose_convention"),
+                    *ps = cJSON_GetObjectItem(ex, "pose_convention_source");
+        cr_assert(cJSON_IsString(pc) && strstr(pc->valuestring, variants[i].key), "%s", exe);
+        cr_assert(cJSON_IsString(ps) && !strcmp(ps->valuestring, "searched on the original"),
+                  "%s: the file does not say where its convention came from", exe);
+        cJSON_Delete(ex);
+        /* check-gltf takes what the search found, remembered in the results cache. */
+        ts_cli(dir, &o, "check-gltf %s --dat %s --exe %s --cache-dir %s --out %s", glb, dat, exe,
+               cache, rep);
+        cr_assert_eq(o.status, 0, "%s: check-gltf refuses its own export: %d\n%s\n%s", exe,
+                     o.status, o.out, o.err);
+        cr_assert(strstr(o.err, "remembered in the results cache") && strstr(o.err, variants[i].key),
+                  "%s: check-gltf's convention not named:\n%s", exe, o.err);
+        ts_out_free(&o);
+        ts_cli(dir, &o, "decode %s --anim 0 --pose --exe %s --cache-dir %s", dat, exe, cache);
+        cr_assert_eq(o.status, 0, "%s: decode: %s", exe, o.err);
+        cr_assert(strstr(o.err, "remembered in the results cache") && strstr(o.err, variants[i].key),
+                  "%s: decode's convention not named:\n%s", exe, o.err);
+        ts_out_free(&o);
+        /* Without the cache, check-gltf searches itself and finds the same. */
+        ts_cli(dir, &o, "check-gltf %s --dat %s --exe %s --no-cache --out %s", glb, dat, exe, rep);
+        cr_assert_eq(o.status, 0, "%s: check-gltf --no-cache: %d\n%s", exe, o.status, o.err);
+        cr_assert(strstr(o.err, "(searched on the original)") && strstr(o.err, variants[i].key),
+                  "%s: %s", exe, o.err);
+        ts_out_free(&o);
+        free(exe);
+    }
+    /* The same variant's export under the defaults: check-gltf does not accept it. */
+    char *exe = ts_standin("standin_root_none.exe"), glb[4300], dat[4200];
+    snprintf(glb, sizeof glb, "%s/defaults/plain.glb", dir);
+    snprintf(dat, sizeof dat, "%s/plain.dat", corpus);
+    ts_out o;
+    ts_cli(dir, &o, "export --exe %s --source reference --corpus %s --out %s/defaults "
+                    "--pose-options order=xyz", exe, corpus, dir);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(strstr(o.err, "(given with --pose-options)"), "%s", o.err);
+    ts_out_free(&o);
+    ts_cli(dir, &o, "check-gltf %s --dat %s --exe %s --cache-dir %s --out %s/repd", glb, dat, exe,
+           cache, dir);
+    cr_assert_neq(o.status, 0, "an export under the defaults accepted:\n%s", o.out);
+    ts_out_free(&o);
+    free(exe);
+    free(cache);
     free(corpus);
     ts_rmtree(dir);
 }

@@ -105,7 +105,7 @@ Test(export, agreeing_clips_have_byte_identical_animation_data, .timeout = 300)
     uint8_t *ga, *gb;
     size_t la, lb;
     glb_stats sa, sb;
-    glb_meta ma = {"original", NULL, NULL, NULL}, mb = {"reference", NULL, NULL, STANDIN_POSE};
+    glb_meta ma = {"original", NULL, NULL, NULL, NULL, 0}, mb = {"reference", NULL, NULL, STANDIN_POSE, NULL, 0};
     TS_OK(glb_build(&orig, &ma, &ga, &la, &sa, &err), &err);
     TS_OK(glb_build(&ref, &mb, &gb, &lb, &sb, &err), &err);
     cr_assert_eq(sa.nanims, sb.nanims);

@@ -41,7 +41,7 @@ static void export_read(const gpose_scene *s, const char *dir, const char *name,
     ff_error err;
     uint8_t *glb;
     size_t len;
-    glb_meta meta = {"reference", NULL, NULL, NULL};
+    glb_meta meta = {"reference", NULL, NULL, NULL, NULL, 0};
     TS_OK(glb_build(s, &meta, &glb, &len, st, &err), &err);
     char file[512];
     snprintf(file, sizeof file, "%s.glb", name);

@@ -194,10 +194,13 @@ Test(cache, stats_count_entries_per_level)
     cr_assert_eq(level_num(st, "pose", "entries"), models, "one pose entry per model file");
     cr_assert_eq(level_num(st, "entity", "entries"), 0);
     cr_assert_eq(level_num(st, "old", "entries"), 0);
-    cr_assert_eq(ts_num(st, "results.entries"), 2 * models);
+    /* The pose run searched the stand-in's convention (its profile pins none): remembered. */
+    cr_assert_eq(level_num(st, "convention", "entries"), 1, "the search's result remembered");
+    cr_assert_eq(ts_num(st, "results.entries"), 2 * models + 1);
     double sum = 0;
-    for (int i = 0; i < 4; i++)
-        sum += level_num(st, (const char *[]){"frame", "pose", "entity", "old"}[i], "bytes");
+    for (int i = 0; i < 5; i++)
+        sum += level_num(st, (const char *[]){"frame", "pose", "entity", "convention", "old"}[i],
+                         "bytes");
     cr_assert_eq(sum, ts_num(st, "results.bytes"), "the levels' bytes are the cache's");
     cr_assert(level_num(st, "pose", "bytes") > 0);
     cJSON_Delete(st);
