@@ -171,7 +171,8 @@ Test(check_gltf, a_refusal_shows_the_best_mapping_tried, .timeout = 600)
     snprintf(rep, sizeof rep, "%s/rep", dir);
     ts_out o;
     ts_cli(dir, &o, "check-gltf %s --dat %s --out %s", v1, dat, rep);
-    cr_assert_neq(o.status, 0, "a stretched export passed:\n%s", o.out);
+    cr_assert_eq(o.status, 2, "a stretched export: exit %d\n%s\n%s", o.status, o.out, o.err);
+    cr_assert(strstr(o.err, "no mapping fits") && strstr(o.err, rep), "%s", o.err);
     ts_out_free(&o);
     char *jp = ts_path(rep, "report.json");
     cJSON *j = ts_json(jp);
