@@ -22,6 +22,7 @@ void gck_free(gck_result *r)
     free(r->pic_game);
     free(r->pic_viewer);
     free(r->parent);
+    free(r->bone_err);
     memset(r, 0, sizeof *r);
 }
 
@@ -114,6 +115,7 @@ static int compare_clip(ck *x, gck_clip *gc, double *pos, double *e)
             gck_mapped(r, pos + 3 * b, m);
             for (int k = 0; k < 3; k++) d += (m[k] - g[k]) * (m[k] - g[k]);
             e[b] = sqrt(d);
+            if (e[b] > r->bone_err[b]) r->bone_err[b] = e[b];
             if (e[b] > gc->err[i]) gc->err[i] = e[b];
             if (e[b] > gc->max_err) gc->max_err = e[b], gc->max_frame = i, gc->max_bone = b;
         }
@@ -134,10 +136,15 @@ static int compare_clip(ck *x, gck_clip *gc, double *pos, double *e)
     return 0;
 }
 
-static int picture(ck *x, double *pos)
+/* The picture: at the first departing frame, or (worst, or none departs) at the worst frame. */
+static int picture(ck *x, double *pos, int worst)
 {
     gck_result *r = x->r;
     long pick = -1;
+    for (size_t ci = 0; ci < r->nclips && worst; ci++)
+        if (r->clips[ci].anim >= 0 && (pick < 0 || r->clips[ci].max_err > r->clips[pick].max_err))
+            pick = (long)ci, r->pic_frame = r->clips[ci].max_frame,
+            r->pic_bone = r->clips[ci].max_bone;
     for (size_t ci = 0; ci < r->nclips && pick < 0; ci++)
         if (r->clips[ci].first >= 0) pick = (long)ci, r->pic_frame = (size_t)r->clips[ci].first,
                                      r->pic_bone = r->clips[ci].first_bone;
@@ -216,10 +223,14 @@ static int steps(ck *x, double tol_rel, double *pos, double *e)
             return gck_refuse(r, "no joint hierarchy of the export matches the game's skeleton (%u bones)", x->B);
         if (gck_fit(x, pos) < 0) return -1;
     }
-    if (!(r->scale > 0) || r->fit_rms > 0.1 * r->size)
-        return gck_refuse(r, "no axis convention and scale fits: the best leaves %u%% of the skeleton's size "
-                         "(%u game units) as error", (unsigned)fmin(100 * r->fit_rms / r->size, 9999),
-                      (unsigned)r->size);
+    int poor = !(r->scale > 0) || r->fit_rms > 0.1 * r->size;
+    if (poor)
+        gck_refuse(r, "no axis convention and scale fits: the best leaves %u%% of the skeleton's size "
+                      "(%u game units) as error", (unsigned)fmin(100 * r->fit_rms / r->size, 9999),
+                   (unsigned)r->size);
+    if (poor && !(r->scale > 0)) return 0;
+    /* A poor fit is still the best mapping tried: compared below, so the refusal shows it. */
+    r->best_tried = poor;
     r->tolerance = (tol_rel > 0 ? tol_rel : GCK_TOLERANCE) * r->size;
     if (!(r->joint_name = calloc(x->B, sizeof *r->joint_name))) return -1;
     for (unsigned b = 0; b < x->B; b++) {
@@ -246,7 +257,7 @@ static int steps(ck *x, double tol_rel, double *pos, double *e)
         r->fps = fps[nf / 2];
     }
     free(fps);
-    return picture(x, pos);
+    return picture(x, pos, poor);
 }
 
 int gck_run(const gview *v, const gpose_scene *game, double tol_rel, gck_result *out, ff_error *err)
@@ -263,6 +274,7 @@ int gck_run(const gview *v, const gpose_scene *game, double tol_rel, gck_result 
     out->joint = calloc(B, sizeof *out->joint);
     out->joint_by = calloc(B, sizeof *out->joint_by);
     out->parent = malloc(B * sizeof *out->parent);
+    out->bone_err = calloc(B, sizeof *out->bone_err);
     size_t nn = v->nnodes ? v->nnodes : 1;
     x.vj = calloc(nn > B ? nn : B, sizeof *x.vj);
     x.vparent = calloc(nn > B ? nn : B, sizeof *x.vparent);
@@ -271,7 +283,8 @@ int gck_run(const gview *v, const gpose_scene *game, double tol_rel, gck_result 
     x.world = malloc((v->nnodes ? v->nnodes : 1) * sizeof *x.world);
     double *pos = malloc(3 * sizeof(double) * B), *e = malloc(sizeof(double) * B);
     int rc = 0;
-    if (!out->clips || !out->joint || !out->joint_by || !out->parent || !x.vj || !x.vparent ||
+    if (!out->clips || !out->joint || !out->joint_by || !out->parent || !out->bone_err || !x.vj ||
+        !x.vparent ||
         !x.gshape ||
         !x.vshape || !x.world || !pos || !e)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");

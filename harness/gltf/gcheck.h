@@ -22,7 +22,9 @@
  *   - the frame rate: fps from each animation's duration and its clip's
  *     frame count; game frame i is read at the animation's key i x step
  *     (its keys are step x (frames - 1) + 1), never between two keys.
- * It refuses (result.refused, with the reason) when no mapping fits.
+ * It refuses (result.refused, with the reason) when no mapping fits; when
+ * the best axes and scale fit too poorly, that best mapping is still
+ * compared (best_tried), so that the refusal can show its errors.
  * Then, per clip and frame, every matched joint's world position against
  * the game's, with a tolerance relative to the skeleton's size. Each joint
  * and clip says how it was matched (name, hierarchy, motion) or that it
@@ -97,6 +99,13 @@ typedef struct gck_result {
     unsigned pic_bone;
     double *pic_game, *pic_viewer; /* bones x 3 */
     int16_t *parent;     /* the game's tree (bones entries) */
+    double *bone_err;    /* bones entries: largest error of each bone over the compared clips */
+    /*
+     * 1 when refused with a mapping tried (joints, clips, axes and scale
+     * found, the fit too poor): the clips, bone_err and the picture (at
+     * the worst frame) are then that best mapping's, under tolerance.
+     */
+    int best_tried;
 } gck_result;
 
 /*

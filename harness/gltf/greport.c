@@ -1,7 +1,10 @@
 /*
  * harness/gltf/greport.c: check-gltf's report files (greport.h). The JSON
- * is built first; Markdown, JUnit and HTML are rendered from the result
- * it was built from, with the same figures.
+ * is built first; index.html and summary.md are one document of the
+ * report's layer (harness/report/report_doc.h) built from the same
+ * result, emitted twice, index.html in the run report's style; JUnit is
+ * written on its own. A refusal with a mapping tried shows that mapping,
+ * its error per bone and per clip, and the overlay at its worst frame.
  */
 #include "harness/gltf/greport.h"
 
@@ -16,6 +19,7 @@
 #include "harness/core/strbuf.h"
 #include "harness/gltf/gjson.h"
 #include "harness/report/report.h"
+#include "harness/report/report_doc.h"
 #include "harness/version.h"
 
 static const char *gck_outcome(const gck_result *r)
@@ -128,35 +132,6 @@ static void matched_by(strbuf *b, const gck_result *r)
     sb_puts(b, ".");
 }
 
-static void md(strbuf *b, const greport_meta *m, const gck_result *r)
-{
-    sb_printf(b, "# glTF check: %s against %s\n\nVerdict: **%s**", m->export_path, m->dat, gck_outcome(r));
-    if (r->refused) sb_printf(b, ": %s", r->reason);
-    sb_puts(b, "\n\n");
-    if (r->refused) return;
-    sb_printf(b, "Correspondence: joints by %s; axes %s; scale %.6g game units per viewer unit, "
-                 "fitted on %zu of %zu matched clips; %.4g frames per second. Tolerance %.4g game "
-                 "units (skeleton size %.4g).\n\n",
-              r->joints_by, r->axes, r->scale, r->fit_clips, r->matched, r->fps, r->tolerance,
-              r->size);
-    matched_by(b, r);
-    sb_puts(b, "\n\n| clip | animation | matched by | frames | largest error | first departing "
-               "frame | bone |\n|---:|---|---|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < r->nclips; i++) {
-        const gck_clip *g = &r->clips[i];
-        if (g->anim < 0) {
-            sb_printf(b, "| %u | (none) | none | %zu | | | |\n", g->clip, g->frames);
-            continue;
-        }
-        sb_printf(b, "| %u | ", g->clip);
-        sb_html(b, g->anim_name);
-        sb_printf(b, " | %s%s | %zu | %.4g |", gck_by_name(g->by),
-                  g->in_fit ? "" : " (not in the fit)", g->frames, g->max_err);
-        if (g->first >= 0) sb_printf(b, " %ld | %u |\n", g->first, g->first_bone);
-        else sb_puts(b, " | |\n");
-    }
-}
-
 static void junit(strbuf *b, const gck_result *r)
 {
     sb_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"check-gltf\" tests=\"%zu\" "
@@ -237,73 +212,190 @@ static void skeletons(strbuf *b, const gck_result *r)
     }
 }
 
-/* Each bone's joint and how it was matched. */
-static void joints_table(strbuf *b, const gck_result *r)
+/* The correspondence (or the best mapping tried) as a key-value table. */
+static void mapping_kv(rd_node *sec, const gck_result *r)
 {
-    sb_puts(b, "<h2>Joints</h2><table id=\"joints\"><tr><th>bone</th><th>joint of the export</th>"
-               "<th>matched by</th></tr>\n");
-    for (unsigned k = 0; k < r->bones; k++) {
-        sb_printf(b, "<tr class=\"joint\"><td>%u</td><td>", k);
-        if (r->joint[k] >= 0) sb_html(b, r->joint_name[k]);
-        sb_printf(b, "</td><td>%s</td></tr>\n", gck_by_name(r->joint_by[k]));
-    }
-    sb_puts(b, "</table>\n");
+    rd_node *kv = rd_kv(sec, "correspondence");
+    rd_text(rd_kv_row(kv, "Joints by", NULL), RD_PLAIN, r->joints_by[0] ? r->joints_by : "-");
+    rd_text(rd_kv_row(kv, "Axes (game from export)", NULL), RD_CODE, r->axes[0] ? r->axes : "-");
+    rd_textf(rd_kv_row(kv, "Scale", NULL), RD_PLAIN,
+             "%.6g game units per viewer unit, fitted on %zu of %zu matched clips", r->scale,
+             r->fit_clips, r->matched);
+    rd_textf(rd_kv_row(kv, "Fit residual (RMS)", NULL), RD_PLAIN,
+             "%.4g game units (%.2f%% of the skeleton's size %.4g)", r->fit_rms,
+             r->size > 0 ? 100 * r->fit_rms / r->size : 0, r->size);
+    rd_textf(rd_kv_row(kv, "Frame rate", NULL), RD_PLAIN, "%.4g frames per second", r->fps);
+    rd_textf(rd_kv_row(kv, "Tolerance", NULL), RD_PLAIN, "%.4g game units", r->tolerance);
+    strbuf t;
+    sb_init(&t);
+    matched_by(&t, r);
+    rd_text(rd_kv_row(kv, "Matched", "matched"), RD_PLAIN, t.s ? t.s : "");
+    sb_free(&t);
 }
 
-static void html(strbuf *b, const greport_meta *m, const gck_result *r)
+/* Each bone's joint, how it was matched and its largest error over the compared clips. */
+static void joints_table(rd_node *sec, const gck_result *r)
 {
-    sb_puts(b, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>glTF check</title><style>"
-               "body{font:14px sans-serif;margin:16px}table{border-collapse:collapse}td,th{border:1px "
-               "solid #ccc;padding:2px 6px}figure{display:inline-block;margin:4px}</style></head><body>\n"
-               "<h1>glTF check</h1><p id=\"summary\">");
-    sb_html(b, m->export_path);
-    sb_puts(b, " against ");
-    sb_html(b, m->dat);
-    sb_printf(b, ": <b class=\"verdict\">%s</b>", gck_outcome(r));
-    if (r->refused) {
-        sb_puts(b, ": ");
-        sb_html(b, r->reason);
-        sb_puts(b, "</p></body></html>\n");
-        return;
+    static const char *const heads[] = {"bone", "joint of the export", "matched by",
+                                        "largest error (game units)"};
+    rd_node *t = rd_table(sec, "joints", 4, heads, 0);
+    rd_table_num(t, 0);
+    rd_table_num(t, 3);
+    for (unsigned k = 0; k < r->bones; k++) {
+        char id[32];
+        snprintf(id, sizeof id, "bone-%u", k);
+        rd_node *row = rd_row(t, id);
+        rd_textf(rd_cell(row), RD_PLAIN, "%u", k);
+        if (r->joint[k] >= 0 && r->joint_name)
+            rd_text(rd_cell(row), RD_NAME, r->joint_name[k]);
+        else
+            rd_text(rd_cell(row), RD_MUTED, "none");
+        rd_text(rd_cell(row), RD_PLAIN, gck_by_name(r->joint_by[k]));
+        if (r->joint[k] >= 0 && r->bone_err)
+            rd_textf(rd_cell(row), r->bone_err[k] > r->tolerance ? RD_STRONG : RD_PLAIN, "%.4g",
+                     r->bone_err[k]);
+        else
+            rd_text(rd_cell(row), RD_MUTED, "-");
     }
-    sb_printf(b, "</p><p id=\"correspondence\">Joints by %s; axes %s; scale %.6g game units per viewer "
-                 "unit, fitted on %zu of the matched clips; %.4g frames per second; tolerance %.4g "
-                 "game units (skeleton size %.4g). %zu of %zu clips matched, %zu depart.</p>\n"
-                 "<p id=\"matched\">",
-              r->joints_by, r->axes, r->scale, r->fit_clips, r->fps, r->tolerance, r->size,
-              r->matched, r->nclips, r->departing);
-    matched_by(b, r);
-    sb_puts(b, "</p>\n");
-    if (r->pic_clip >= 0) {
-        const gck_clip *g = &r->clips[r->pic_clip];
-        sb_printf(b, "<h2>Clip %u, frame %zu: the export (red, dashed) over the game (blue), bone %u "
-                     "circled</h2><div id=\"pose\">",
-                  g->clip, r->pic_frame, r->pic_bone);
-        skeletons(b, r);
-        sb_puts(b, "</div>\n");
-    }
-    joints_table(b, r);
-    sb_puts(b, "<h2>Clips</h2><table id=\"clips\"><tr><th>clip</th><th>animation</th><th>matched "
-               "by</th><th>frames</th>"
-               "<th>largest error</th><th>first departing frame (bone, error)</th><th>error per "
-               "frame</th></tr>\n");
+}
+
+/* Each clip: its animation, how matched, its largest error and first departure, its plot. */
+static void clips_table(rd_node *sec, const gck_result *r)
+{
+    static const char *const heads[] = {"clip",        "animation",
+                                        "matched by",  "frames",
+                                        "largest error (frame, bone)",
+                                        "first departing frame (bone, error)"};
+    rd_node *t = rd_table(sec, "clips", 6, heads, 0);
+    rd_table_num(t, 0);
+    rd_table_num(t, 3);
     for (size_t i = 0; i < r->nclips; i++) {
         const gck_clip *g = &r->clips[i];
-        sb_printf(b, "<tr class=\"clip\"><td>%u</td><td>", g->clip);
+        char id[32];
+        snprintf(id, sizeof id, "clip-%u", g->clip);
+        rd_node *row = rd_row(t, id);
+        rd_textf(rd_cell(row), RD_PLAIN, "%u", g->clip);
         if (g->anim < 0) {
-            sb_printf(b, "none</td><td>none</td><td>%zu</td><td></td><td></td><td></td></tr>\n",
-                      g->frames);
+            rd_text(rd_cell(row), RD_MUTED, "none");
+            rd_text(rd_cell(row), RD_PLAIN, "none");
+            rd_textf(rd_cell(row), RD_PLAIN, "%zu", g->frames);
+            rd_text(rd_cell(row), RD_MUTED, "-");
+            rd_text(rd_cell(row), RD_MUTED, "-");
             continue;
         }
-        sb_html(b, g->anim_name);
-        sb_printf(b, "</td><td>%s%s</td><td>%zu</td><td>%.4g</td><td>", gck_by_name(g->by),
-                  g->in_fit ? "" : " (not in the fit)", g->frames, g->max_err);
-        if (g->first >= 0) sb_printf(b, "%ld (bone %u, %.4g)", g->first, g->first_bone, g->first_err);
-        sb_puts(b, "</td><td>");
-        plot(b, r, g);
-        sb_puts(b, "</td></tr>\n");
+        rd_text(rd_cell(row), RD_NAME, g->anim_name);
+        rd_textf(rd_cell(row), RD_PLAIN, "%s%s", gck_by_name(g->by),
+                 g->in_fit ? "" : " (not in the fit)");
+        rd_textf(rd_cell(row), RD_PLAIN, "%zu", g->frames);
+        rd_textf(rd_cell(row), RD_PLAIN, "%.4g (frame %zu, bone %u)", g->max_err, g->max_frame,
+                 g->max_bone);
+        if (g->first >= 0)
+            rd_textf(rd_cell(row), RD_PLAIN, "%ld (bone %u, %.4g)", g->first, g->first_bone,
+                     g->first_err);
+        else
+            rd_text(rd_cell(row), RD_MUTED, "none");
     }
-    sb_puts(b, "</table></body></html>\n");
+}
+
+/* The error per frame of every matched clip (index.html only). */
+static void plots(rd_node *sec, const gck_result *r)
+{
+    strbuf h;
+    sb_init(&h);
+    for (size_t i = 0; i < r->nclips; i++) {
+        const gck_clip *g = &r->clips[i];
+        if (g->anim < 0 || !g->err) continue;
+        sb_printf(&h, "<figure><figcaption>clip %u: largest joint error per frame, the "
+                      "tolerance dashed</figcaption>", g->clip);
+        plot(&h, r, g);
+        sb_puts(&h, "</figure>\n");
+    }
+    if (h.len) rd_figure(sec, h.s, NULL);
+    sb_free(&h);
+}
+
+/* Both skeletons at the picture's frame: three views in index.html, a line in summary.md. */
+static void overlay(rd_node *sec, const gck_result *r)
+{
+    if (r->pic_clip < 0 || !r->pic_game) return;
+    const gck_clip *g = &r->clips[r->pic_clip];
+    rd_textf(rd_para(sec, NULL), RD_PLAIN,
+             "Clip %u, frame %zu (%s): the export (red, dashed) over the game (blue), bone %u "
+             "circled.", g->clip, r->pic_frame,
+             r->best_tried || g->first < 0 ? "its worst frame" : "its first departing frame",
+             r->pic_bone);
+    strbuf h, m;
+    sb_init(&h);
+    sb_init(&m);
+    sb_puts(&h, "<div id=\"pose\">");
+    skeletons(&h, r);
+    sb_puts(&h, "</div>\n");
+    sb_printf(&m, "The overlay of both skeletons at clip %u frame %zu is drawn in index.html.\n\n",
+              g->clip, r->pic_frame);
+    rd_figure(sec, h.s ? h.s : "", m.s);
+    sb_free(&h);
+    sb_free(&m);
+}
+
+static rd_doc *document(const greport_meta *m, const gck_result *r)
+{
+    rd_doc *d = rd_new();
+    if (!d) return NULL;
+    rd_node *title = rd_title(d);
+    rd_text(title, RD_PLAIN, "glTF check ");
+    rd_badge(title, r->refused ? "verdict fail" : r->departing ? "verdict fail" : "verdict pass",
+             "verdict", gck_outcome(r));
+    rd_node *sub = rd_subtitle(d);
+    rd_text(sub, RD_NAME, m->export_path);
+    rd_text(sub, RD_PLAIN, " against ");
+    rd_text(sub, RD_NAME, m->dat);
+    if (r->refused) {
+        rd_node *b = rd_banner(d, RD_STOP, "reason");
+        rd_textf(b, RD_PLAIN, "Refused: %s", r->reason);
+        if (!r->best_tried) return d;
+        rd_node *s = rd_section(d, "best", "The best mapping tried");
+        rd_text(rd_para(s, "muted"), RD_PLAIN,
+                "Its joints, clips, axes and scale, compared anyway: every error below is this "
+                "mapping's, against the tolerance a fitting mapping would have had.");
+        mapping_kv(s, r);
+        overlay(s, r);
+        joints_table(rd_section(d, "joints-section", "Error per bone"), r);
+        rd_node *c = rd_section(d, "clips-section", "Error per clip");
+        clips_table(c, r);
+        plots(c, r);
+        return d;
+    }
+    rd_node *s = rd_section(d, "summary", "Correspondence");
+    rd_textf(rd_para(s, NULL), RD_PLAIN, "%zu of %zu clips matched, %zu depart.", r->matched,
+             r->nclips, r->departing);
+    mapping_kv(s, r);
+    if (r->pic_clip >= 0) overlay(rd_section(d, "picture", "Overlay"), r);
+    joints_table(rd_section(d, "joints-section", "Joints"), r);
+    rd_node *c = rd_section(d, "clips-section", "Clips");
+    clips_table(c, r);
+    plots(c, r);
+    return d;
+}
+
+/* index.html (the run report's style) and summary.md from one document. */
+static int pages(const greport_meta *m, const gck_result *r, strbuf *html, strbuf *md)
+{
+    rd_doc *d = document(m, r);
+    if (!d || rd_failed(d)) {
+        rd_free(d);
+        return -1;
+    }
+    sb_puts(html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+                  "<title>glTF check</title>\n<style>");
+    sb_puts(html, report_html_css());
+    sb_puts(html, "figure{display:inline-block;margin:4px}</style>\n</head>\n<body>\n");
+    rd_emit_html(html, d);
+    sb_puts(html, "<footer>Written by ff8diff " FF8DIFF_VERSION " check-gltf, with report.json "
+                  "(schema " GREPORT_SCHEMA ").</footer>\n</main>\n</body>\n</html>\n");
+    rd_emit_md(md, d);
+    rd_free(d);
+    return 0;
 }
 
 static int put(const char *dir, const char *name, const char *text, size_t len, ff_error *err)
@@ -320,11 +412,9 @@ int greport_write(const char *dir, const greport_meta *m, const gck_result *r, f
     char *j = json(m, r);
     strbuf b[3];
     for (int i = 0; i < 3; i++) sb_init(&b[i]);
-    md(&b[0], m, r);
     junit(&b[1], r);
-    html(&b[2], m, r);
     int rc = 0;
-    if (!j || strbuf_failed(&b[0]) || strbuf_failed(&b[1]) || strbuf_failed(&b[2]))
+    if (!j || pages(m, r, &b[2], &b[0]) < 0 || strbuf_failed(&b[0]) || strbuf_failed(&b[1]) || strbuf_failed(&b[2]))
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for the report");
     if (rc == 0) rc = put(dir, "report.json", j, strlen(j), err);
     if (rc == 0) rc = put(dir, "summary.md", b[0].s, b[0].len, err);

@@ -1,11 +1,14 @@
 /*
  * harness/gltf/greport.h: check-gltf's report: report.json (schema
  * reports/schema/gltf-check.schema.json, "ff8diff-gltf-check/1"), and
- * rendered from the same result: index.html (the correspondence, a table
- * per clip, an inline SVG plot of the error per frame per clip, and the
- * viewer's skeleton drawn over the game's at the first departing frame in
- * three orthographic views), summary.md and junit.xml (one test case per
- * clip of the game).
+ * rendered from the same result: index.html and summary.md as one
+ * document of the report layer (harness/report/report_doc.h; index.html in
+ * the run report's style): the correspondence, each bone's joint and
+ * largest error, a table per clip, an inline SVG plot of the error per
+ * frame per clip, and the viewer's skeleton drawn over the game's at the
+ * first departing frame (else the worst) in three orthographic views; a
+ * refusal with a mapping tried shows that mapping the same way, at its
+ * worst frame; junit.xml (one test case per clip of the game).
  *
  * What this module must not do: print or exit. Files are written through
  * new temporary files renamed into place.

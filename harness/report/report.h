@@ -62,9 +62,6 @@ cJSON *report_cells_totals_json(const run_totals *t);
 
 /* The pose level's convention for report.json's run.pose (null without the pose level). */
 cJSON *report_pose_json(const pose_conv *p);
-/* Its "Pose convention" section, from a report tree; nothing without the pose level. */
-void report_pose_html(strbuf *b, const cJSON *report);
-void report_pose_md(strbuf *b, const cJSON *report, void (*md)(strbuf *, const char *));
 
 /* The pose helpers' leaf level: report.json's "pose_leaf" (its section: report_view_pose_leaf.c). */
 cJSON *report_pose_leaf_json(const run_results *r);

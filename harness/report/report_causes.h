@@ -1,9 +1,9 @@
 /*
  * harness/report/report_causes.h: the causes, the explanation of a group's
  * example and the coverage of the original, in the report tree
- * (report_json_causes.c); the causes rendered from it (report_causes_html.c,
- * report_causes_md.c; the coverage: report_view_coverage.c). The renderers read only the tree and show a missing
- * or ill-typed key as absent. Internal to harness/report.
+ * (report_json_causes.c); the sections drawn from it are views
+ * (report_view_causes.c, report_view_coverage.c), which read only the tree
+ * and show a missing or ill-typed key as absent. Internal to harness/report.
  */
 #ifndef FF8_HARNESS_REPORT_REPORT_CAUSES_H
 #define FF8_HARNESS_REPORT_REPORT_CAUSES_H
@@ -31,10 +31,5 @@ cJSON *report_json_explain(const res_explain *e, int with_window);
 void report_read_text(const cJSON *read, char *out, size_t n);
 /* The group whose "id" is id in the report, or NULL. */
 const cJSON *report_group_by_id(const cJSON *report, int64_t id);
-
-/* index.html: the causes (opening the page) and the coverage section. */
-void rh_causes(strbuf *b, const cJSON *report);
-/* summary.md: the same two sections. */
-void md_causes(strbuf *b, const cJSON *report);
 
 #endif

@@ -119,14 +119,6 @@ rd_node *rd_section(rd_doc *d, const char *id, const char *title)
     return n;
 }
 
-void rd_raw_section(rd_doc *d, const char *id, const char *html, const char *md)
-{
-    rd_node *n = child(d ? d->body : NULL, RD_N_RAW, id);
-    if (!n) return;
-    n->text = rd_strdup(d, html ? html : "");
-    n->alt = rd_strdup(d, md ? md : "");
-}
-
 rd_node *rd_banner(rd_doc *d, rd_banner_kind kind, const char *id)
 {
     rd_node *n = child(d ? d->banners : NULL, RD_N_BANNER, id);

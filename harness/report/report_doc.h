@@ -53,12 +53,6 @@ rd_node *rd_title(rd_doc *d);
 rd_node *rd_subtitle(rd_doc *d);
 /* A top-level section, in the order added; id is its anchor, title its heading. */
 rd_node *rd_section(rd_doc *d, const char *id, const char *title);
-/*
- * A section written by its maker in both formats, heading included (html
- * as it is, md as it is): for sections whose view has not been built as
- * nodes yet; the emitters write it in its place.
- */
-void rd_raw_section(rd_doc *d, const char *id, const char *html, const char *md);
 /* Banners above the sections (interruption, warnings, notes). */
 rd_node *rd_banner(rd_doc *d, rd_banner_kind kind, const char *id);
 

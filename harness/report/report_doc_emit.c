@@ -209,10 +209,6 @@ void rd_emit_html(strbuf *b, const rd_doc *d)
         sb_puts(b, "</div>\n");
     }
     for (const rd_node *s = d->body->first; s; s = s->next) {
-        if (s->kind == RD_N_RAW) {
-            sb_puts(b, s->text);
-            continue;
-        }
         sb_puts(b, "<section");
         html_attr(b, "id", s->id);
         sb_puts(b, "><h2>");
@@ -362,10 +358,6 @@ void rd_emit_md(strbuf *b, const rd_doc *d)
         sb_puts(b, "\n\n");
     }
     for (const rd_node *s = d->body->first; s; s = s->next) {
-        if (s->kind == RD_N_RAW) {
-            sb_puts(b, s->alt);
-            continue;
-        }
         sb_puts(b, "## ");
         rm_text(b, s->text);
         sb_puts(b, "\n\n");

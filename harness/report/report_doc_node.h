@@ -27,7 +27,6 @@ typedef enum rd_kind {
     RD_N_RUN,     /* text in a style */
     RD_N_LINK,    /* text; alt: href */
     RD_N_BADGE,   /* text; cls; id */
-    RD_N_RAW,     /* a section as written: text HTML, alt Markdown */
 } rd_kind;
 
 struct rd_node {

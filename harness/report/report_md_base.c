@@ -2,8 +2,9 @@
  * harness/report/report_md_base.c: the small pieces every part of
  * summary.md is written with (escaped text, inline code, preformatted
  * lines, a divergence's stream window), declared in report_md_base.h. They
- * call no section writer: the sections (report_md.c, report_md_entity.c,
- * report_causes_md.c) stand on them.
+ * call no section writer: the Markdown emitter (report_doc_emit.c) and the
+ * views' stream figures (report_view_groups.c, report_view_entities.c)
+ * stand on them.
  */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * harness/report/report_md_base.h: the pieces summary.md is written with,
- * shared by its section writers (report_md.c, report_md_entity.c,
- * report_causes_md.c). Internal to the Markdown renderer; they read only
+ * shared by the Markdown emitter (report_doc_emit.c) and the views' stream
+ * figures. Internal to the Markdown rendering; they read only
  * the report tree and show a missing key as absent.
  */
 #ifndef FF8_HARNESS_REPORT_REPORT_MD_BASE_H

@@ -69,6 +69,9 @@ REPORT_SECTIONS(RS_DECLARE)
 /* The title, banners and the line under the title (not a section: every report has them). */
 void rs_view_head(const rs_ctx *c);
 
+/* An entity group's example (report_view_entities.c), drawn by the groups' view. */
+void rs_entity_example(rd_node *box, const rs_ctx *c, rk g, rv_labels l);
+
 /* The rows, in order, and how many. */
 const rs_row *rs_rows(size_t *n);
 

@@ -6,7 +6,7 @@
  * writer, then the plot and skeleton (figures in index.html) and the
  * stream window (a table in index.html, its bytes and bits in
  * summary.md); at the leaf level the routine and its first case; at the
- * entity level the pair's example (report_html_entity.c, report_md_entity.c).
+ * entity level the pair's example (report_view_entities.c).
  *
  * Reads report.json through report_key.h; must not recompute, print or exit.
  */
@@ -15,9 +15,7 @@
 
 #include "harness/core/fields.h"
 #include "harness/report/report.h"
-#include "harness/report/report_html_entity.h"
 #include "harness/report/report_md_base.h"
-#include "harness/report/report_md_entity.h"
 #include "harness/report/report_plot.h"
 #include "harness/report/report_sections.h"
 
@@ -144,20 +142,6 @@ static void leaf_example(rd_node *box, const rs_ctx *c, rk g)
     leaf_side(rd_kv_row(kv, "Original", NULL), rk_obj(m, "orig"));
 }
 
-/* The entity level's example, as its own writers draw it. */
-static void entity_example(rd_node *box, const rs_ctx *c, rk g, rv_labels l)
-{
-    strbuf h, m;
-    sb_init(&h);
-    sb_init(&m);
-    rk_note(g, "example");
-    rh_entity_example(&h, g.j, c->ents, l);
-    rm_entity_group(&m, g.j, c->ents, l);
-    rd_figure(box, h.s ? h.s : "", m.s ? m.s : NULL);
-    sb_free(&h);
-    sb_free(&m);
-}
-
 static void group_heading(rd_node *box, rk g, int64_t id)
 {
     rd_node *h = rd_heading(box, NULL);
@@ -203,7 +187,7 @@ void rs_view_groups(const rs_ctx *c)
         if (strcmp(level, "leaf") == 0)
             leaf_example(box, c, g);
         else if (strcmp(level, "entity") == 0)
-            entity_example(box, c, g, l);
+            rs_entity_example(box, c, g, l);
         else
             frame_example(box, c, g, l);
     }

@@ -2,10 +2,11 @@
 """tests/gltf/reexpress.py: re-expresses an ff8diff export the way another
 viewer might: axes mapped (viewer = P . game, P a signed permutation),
 positions divided by a scale, joints renamed and their nodes reordered;
-optionally one joint of one animation moved from one keyframe on.
+optionally one joint of one animation moved from one keyframe on, or every
+translation stretched along the viewer's x by F (no axes and scale fit that).
 
 usage: reexpress.py IN.glb OUT.glb --axes x,z,-y --scale 204.8 --seed 7
-                    [--perturb ANIM NODE_NAME FRAME DELTA]
+                    [--perturb ANIM NODE_NAME FRAME DELTA] [--stretch F]
 Prints the renaming as JSON: {"old name": "new name", ...}.
 """
 import json, random, struct, sys, argparse
@@ -15,6 +16,7 @@ ap.add_argument("src"); ap.add_argument("dst")
 ap.add_argument("--axes", default="x,y,z"); ap.add_argument("--scale", type=float, default=1.0)
 ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--perturb", nargs=4)
+ap.add_argument("--stretch", type=float, default=1.0)
 a = ap.parse_args()
 
 data = open(a.src, "rb").read()
@@ -33,7 +35,9 @@ det = (P[0][0] * (P[1][1] * P[2][2] - P[1][2] * P[2][1]) - P[0][1] * (P[1][0] * 
        + P[0][2] * (P[1][0] * P[2][1] - P[1][1] * P[2][0]))
 
 def vec(v): return [sum(P[i][k] * v[k] for k in range(3)) for i in range(3)]
-def tr(v): return [x / a.scale for x in vec(v)]
+def tr(v):
+    w = [x / a.scale for x in vec(v)]
+    return [w[0] * a.stretch, w[1], w[2]]
 def rot(q): v = vec(q[:3]); return [det * v[0], det * v[1], det * v[2], q[3]]
 def scl(s): return [s[axes[i][1]] for i in range(3)]
 

@@ -5,7 +5,9 @@
  * exactly that mapping with 0 departures, and say how each joint and clip
  * was matched (report.json, terminal, HTML); with one joint of one clip
  * moved from one frame on, exactly that clip, frame and joint; a truncated
- * or hostile file is a clear error and nothing else.
+ * or hostile file is a clear error and nothing else; an export stretched
+ * along one axis is refused, its report naming the best mapping tried,
+ * its error per bone and per clip and the overlay at its worst frame.
  *
  * The executable's own convention: stand-in variants built under
  * conventions other than the defaults (root=none; 64-bit sums) export the
@@ -25,6 +27,9 @@
 #include "tests/support/ts.h"
 
 /* Exports the small corpus; returns the .glb folder. */
+/* How far the refused export is stretched along one axis. */
+#define STRETCH "3"
+
 static char *export_corpus(const char *dir, const char *corpus)
 {
     char *out = ts_path(dir, "glb");
@@ -89,8 +94,8 @@ Test(check_gltf, recovers_a_known_mapping_and_a_planted_departure, .timeout = 60
         cr_assert_str_eq(cJSON_GetObjectItem(m, "by")->valuestring, "hierarchy");
     }
     char *hp = ts_path(rep, "index.html"), *hh = ts_read(hp, NULL);
-    cr_assert_eq(ts_count(hh, "<tr class=\"joint\">"), (size_t)bones,
-                 "one row per joint in the HTML");
+    cr_assert_eq(ts_count(hh, "<tr id=\"bone-"), (size_t)bones, "one row per joint in the HTML");
+    cr_assert(strstr(hh, "<style>*{box-sizing:border-box}"), "the run report's style");
     cr_assert(strstr(hh, "id=\"matched\""), "the HTML says nothing of how they were matched");
     free(hh);
     free(hp);
@@ -242,6 +247,59 @@ Test(check_gltf, accepts_an_export_under_the_executables_own_convention, .timeou
     ts_out_free(&o);
     free(exe);
     free(cache);
+
+Test(check_gltf, a_refusal_shows_the_best_mapping_tried, .timeout = 600)
+{
+    char *dir = ts_tempdir(), *corpus = tg_plain_monster(dir), *glb = export_corpus(dir, corpus);
+    char in[4200], v1[4200], dat[4200], rep[4200];
+    snprintf(in, sizeof in, "%s/plain.glb", glb);
+    snprintf(dat, sizeof dat, "%s/plain.dat", corpus);
+    snprintf(v1, sizeof v1, "%s/stretched.glb", dir);
+    char *names;
+    reexpress(dir, in, v1, "--stretch " STRETCH, &names);
+    free(names);
+    snprintf(rep, sizeof rep, "%s/rep", dir);
+    ts_out o;
+    ts_cli(dir, &o, "check-gltf %s --dat %s --out %s", v1, dat, rep);
+    cr_assert_eq(o.status, 2, "a stretched export: exit %d\n%s\n%s", o.status, o.out, o.err);
+    cr_assert(strstr(o.err, "no mapping fits") && strstr(o.err, rep), "%s", o.err);
+    ts_out_free(&o);
+    char *jp = ts_path(rep, "report.json");
+    cJSON *j = ts_json(jp);
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "verdict")->valuestring, "refused");
+    cr_assert(strstr(cJSON_GetObjectItem(j, "reason")->valuestring, "no axis convention and scale fits"),
+              "%s", cJSON_GetObjectItem(j, "reason")->valuestring);
+    const cJSON *c = cJSON_GetObjectItem(j, "correspondence");
+    const char *axes = cJSON_GetObjectItem(c, "axes")->valuestring;
+    int bones = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "totals"), "bones")->valueint;
+    char *hp = ts_path(rep, "index.html"), *h = ts_read(hp, NULL);
+    char *mp = ts_path(rep, "summary.md"), *m = ts_read(mp, NULL);
+    cr_assert(h && m);
+    /* The best mapping named (its axes, in both pages), its errors per bone and per clip. */
+    cr_assert(strstr(h, "id=\"best\"") && strstr(h, "The best mapping tried"), "%s", h);
+    cr_assert(strstr(h, axes) && strstr(m, axes), "axes %s not named", axes);
+    cr_assert_eq(ts_count(h, "<tr id=\"bone-"), (size_t)bones, "an error per bone");
+    cr_assert(strstr(m, "## Error per bone") && strstr(m, "## Error per clip"), "%s", m);
+    const cJSON *cl;
+    cJSON_ArrayForEach(cl, cJSON_GetObjectItem(j, "clips"))
+    {
+        char id[64];
+        snprintf(id, sizeof id, "<tr id=\"clip-%d\">", cJSON_GetObjectItem(cl, "clip")->valueint);
+        cr_assert(strstr(h, id), "no row %s", id);
+        const cJSON *e = cJSON_GetObjectItem(cl, "max_error");
+        cr_assert(e && e->valuedouble > 0, "clip without an error");
+    }
+    /* The overlay at its worst frame: three views, the worst bone circled. */
+    cr_assert_eq(ts_count(h, "class=\"skeleton\""), 3, "the overlay's three views");
+    cr_assert(strstr(h, "its worst frame"), "%s", h);
+    cr_assert(strstr(h, "class=\"banner stop\""), "the refusal as a banner");
+    free(h);
+    free(m);
+    free(hp);
+    free(mp);
+    cJSON_Delete(j);
+    free(jp);
+    free(glb);
     free(corpus);
     ts_rmtree(dir);
 }

@@ -82,7 +82,7 @@ Test(html, well_formed_escaped_with_sections_and_plots)
               "causes before the run section");
     cr_assert(strstr(html, "every read agrees, yet root.y differs &lt;by 1&gt; &amp; more"),
               "cause statement escaped");
-    cr_assert(strstr(html, "<tr class=\"first-diff\"><td class=\"num\">21</td>"),
+    cr_assert(strstr(html, "<td class=\"num\"><strong>21 (first difference)</strong></td>"),
               "the first differing read marked in the window");
     cr_assert(strstr(html, "0x509487: add ecx, ecx &lt;&amp;&gt;"), "uncovered block text");
     cr_assert(strstr(html, "je 0x50948a</code> (which ran)"), "the branch leading to it");
@@ -332,10 +332,10 @@ Test(markdown, totals_groups_and_escaping)
     cr_assert_eq(ts_count(md, "### Cause "), 2, "two causes");
     cr_assert(strstr(md, "## Causes (2)") && strstr(md, "## Causes (2)") < strstr(md, "## Run"),
               "causes open the summary");
-    cr_assert(strstr(md, "### Cause 1: every read agrees, yet root.y differs &lt;by 1&gt; &amp; "
-                         "more"),
-              "cause statement escaped");
-    cr_assert(strstr(md, "| **21** | `ReadRotationType = 20  5.3 -> 6.3` | "
+    cr_assert(strstr(md, "### Cause 1 (combine): 1 clip") &&
+                  strstr(md, "**every read agrees, yet root.y differs &lt;by 1&gt; &amp; more**"),
+              "cause statement escaped: %s", md);
+    cr_assert(strstr(md, "| **21 (first difference)** | `ReadRotationType = 20  5.3 -> 6.3` | "
                          "`ReadRotationType = 36  5.3 -> 6.3` |"),
               "read window with the first differing read marked");
     cr_assert(strstr(md, "| StartClip | `0x509440` | 2 / 3 |"), "coverage row");

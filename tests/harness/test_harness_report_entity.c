@@ -370,14 +370,16 @@ Test(report_entity, markdown_pairs_and_first_failures)
     cr_assert(strstr(md, "`weapon.bone[1].rot.z` reference 5, original -5; weapon's end call: "
                          "reference none (still running), original 4") != NULL,
               "%s", md);
-    cr_assert(strstr(md, "entity d4c009.dat+d4w023.dat, clip 0, mode normal, call 3") != NULL,
+    cr_assert(strstr(md, "| Body | `d4c009.dat` |\n| Weapon | `d4w023.dat` |\n"
+                         "| Clip / mode | clip 0, normal |\n"
+                         "| First divergence | call 3, `weapon.bone[1].rot.z` |") != NULL,
               "the group's example:\n%s", md);
     cr_assert(strstr(md, "cannot be seen between calls") != NULL);
-    cr_assert(strstr(md, "Modes run: normal, each reached through the entity's status byte") !=
+    cr_assert(strstr(md, "Modes run: normal, each reached as the game reaches it: the entity's status byte") !=
                   NULL,
               "%s", md);
     cr_assert(strstr(md, "slow+fast not at this level") != NULL, "%s", md);
-    cr_assert(strstr(md, "per entity and status: 1 differ") != NULL, "%s", md);
+    cr_assert(strstr(md, "with no flags preset, both sides when they differ (1 differ;") != NULL, "%s", md);
     cr_assert(strstr(md, "speed after QueueAnimation under status haste (0x40), body/weapon: "
                          "reference 2/2, original 1/1") != NULL,
               "%s", md);
@@ -412,7 +414,7 @@ Test(report_entity, html_pairs_and_offset_plots)
     cr_assert(strstr(h, "modes run: normal;") != NULL, "%s", h);
     cr_assert(strstr(h, "1 speed probes differ") != NULL, "%s", h);
     /* Entities against files: 4 files, 3 entities, the weapons drawn in a body's hand. */
-    cr_assert(strstr(h, "<p id=\"entities-story\">4 files gave 3 entities: 2 a body with one of "
+    cr_assert(strstr(h, "<p>4 files gave 3 entities: 2 a body with one of "
                         "its weapons (one entity per body and weapon), 1 a monster or a body "
                         "alone. 2 weapon files are drawn only in a body&#39;s hand"),
               "%s", h);

@@ -18,6 +18,83 @@
 enum { PASSING, FAILING, INTERRUPTED, NKINDS };
 static const char *const kind_name[NKINDS] = {"passing", "failing", "interrupted"};
 
+/*
+ * The pose level's convention (found by a search with a closest miss and a
+ * width site the comparison decided) and an entity level (a monster alone
+ * with a bad clip, an armed pair with a mismatch, a pool mismatch and an
+ * offset plot, an entity group), which the hand-built run lacks, so that
+ * the Pose convention's and the Entities' views read their keys too.
+ */
+static void inject_pose_and_entities(cJSON *j)
+{
+    cJSON *run = cJSON_GetObjectItem(j, "run");
+    cJSON *pose = cJSON_Parse(
+        "{\"source\":\"search\",\"chosen\":\"trig=x87-nearest\",\"states_emulated\":9,"
+        "\"states_replayed\":3,\"decisions\":[{\"key\":\"trig\",\"shows\":\"rotation\","
+        "\"value\":\"x87-nearest\",\"basis\":\"evidence\",\"note\":\"4 states\"}],"
+        "\"widths\":[{\"key\":\"mul\",\"clips\":4,\"agreed\":3,\"contradicted\":1,"
+        "\"neither\":0,\"decided_at\":{\"file\":\"a.dat\",\"clip\":1,\"mode\":\"normal\","
+        "\"tick\":2,\"field\":\"bone[0].pos.x\",\"ref_32\":1,\"ref_64\":2,\"orig\":2}}],"
+        "\"search\":{\"states\":12,\"scale_states\":2,\"extreme_states\":1,"
+        "\"width_states\":1,\"faulted\":0,\"overrun_states\":0,\"all_match\":false,"
+        "\"seconds\":0.5,\"note\":\"\",\"first_miss\":{\"file\":\"a.dat\",\"clip\":0,"
+        "\"mode\":\"normal\",\"tick\":1,\"field\":\"bone[1].rot.y\",\"ref\":1,\"orig\":2},"
+        "\"candidates\":[{\"options\":\"trig=x87-nearest\",\"stage\":\"final\","
+        "\"frames\":11,\"frames_total\":12,\"values\":99,\"values_total\":100}]}}");
+    cr_assert_not_null(pose);
+    cJSON_ReplaceItemInObject(run, "pose", pose);
+    cJSON *levels = cJSON_GetObjectItem(run, "levels");
+    if (levels) cJSON_AddItemToArray(levels, cJSON_CreateString("entity"));
+    cJSON *series = cJSON_Parse("{\"ref\":[1,2],\"orig\":[1,3]}");
+    cJSON *ents = cJSON_Parse(
+        "[{\"id\":0,\"body\":\"c0m001.dat\",\"weapon\":null,\"why\":\"monster\","
+        "\"why_text\":\"a monster carries no weapon model\",\"body_clips\":2,"
+        "\"weapon_clips\":0,\"clips\":2,\"pool_mismatch\":false,\"shares\":null,"
+        "\"plot\":null},"
+        "{\"id\":1,\"body\":\"d4c009.dat\",\"weapon\":\"d4w023.dat\",\"why\":null,"
+        "\"why_text\":\"\",\"body_clips\":3,\"weapon_clips\":2,\"clips\":2,"
+        "\"pool_mismatch\":true,\"shares\":0,\"plot\":{\"clip\":0,\"mode\":\"normal\","
+        "\"ticks_ref\":2,\"ticks_orig\":2,\"x\":{\"ref\":[1,2],\"orig\":[1,3]},"
+        "\"y\":{\"ref\":[1],\"orig\":[1]},\"z\":{\"ref\":[1],\"orig\":[1]}}}]");
+    cJSON *res = cJSON_Parse(
+        "[{\"entity\":0,\"body\":\"c0m001.dat\",\"weapon\":null,\"clip\":1,"
+        "\"mode\":\"normal\",\"status\":\"bad_input\",\"frames\":0,\"error\":"
+        "{\"message\":\"clip 1 reads past the end\"}},"
+        "{\"entity\":1,\"body\":\"d4c009.dat\",\"weapon\":\"d4w023.dat\",\"clip\":0,"
+        "\"mode\":\"normal\",\"status\":\"mismatch\",\"frames\":4,\"weapon_frames\":5,"
+        "\"ticks_ref\":5,\"ticks_orig\":6,\"weapon_end\":{\"ref\":null,\"orig\":4},"
+        "\"divergence\":{\"tick\":3,\"field\":\"weapon.bone[1].rot.z\",\"ref\":5,"
+        "\"orig\":-5,\"cursor\":{\"byte\":1,\"bit\":2,\"file_offset\":65}}},"
+        "{\"entity\":1,\"body\":\"d4c009.dat\",\"weapon\":\"d4w023.dat\",\"clip\":1,"
+        "\"mode\":\"normal\",\"status\":\"fault\",\"frames\":4,\"fault\":"
+        "{\"message\":\"read of unmapped memory\",\"eip\":\"0x509000\"}}]");
+    cr_assert(series && ents && res);
+    cJSON_ReplaceItemInObject(j, "entities", ents);
+    cJSON_ReplaceItemInObject(j, "entity_results", res);
+    cJSON *g = cJSON_CreateObject();
+    cJSON_AddNumberToObject(g, "id", 9);
+    cJSON_AddStringToObject(g, "level", "entity");
+    cJSON_AddStringToObject(g, "field", "weapon.rot.z");
+    cJSON_AddStringToObject(g, "mode", "normal");
+    cJSON_AddStringToObject(g, "shape", "negated");
+    cJSON_AddNumberToObject(g, "count", 1);
+    cJSON *ex = cJSON_Parse("{\"result\":1,\"entity\":1,\"file\":\"d4c009.dat\","
+                            "\"weapon\":\"d4w023.dat\",\"clip\":0,\"mode\":\"normal\","
+                            "\"tick\":3,\"field\":\"weapon.bone[1].rot.z\",\"model\":"
+                            "\"weapon\",\"ref\":5,\"orig\":-5}");
+    cJSON_AddItemToObject(g, "example", ex);
+    cJSON_AddItemToObject(g, "series", series);
+    cJSON_AddItemToArray(cJSON_GetObjectItem(j, "groups"), g);
+    cJSON *te = cJSON_Parse("{\"armed\":1,\"pool_mismatches\":1,\"comparisons\":3,"
+                            "\"queue_mismatches\":0,\"modes\":[\"normal\"],"
+                            "\"modes_frame_only\":[{\"mode\":\"slow+fast\",\"why\":\"no "
+                            "entity status\"}]}");
+    cr_assert_not_null(te);
+    cJSON *totals = cJSON_GetObjectItem(j, "totals");
+    if (cJSON_GetObjectItem(totals, "entity")) cJSON_DeleteItemFromObject(totals, "entity");
+    cJSON_AddItemToObject(totals, "entity", te);
+}
+
 static cJSON *report_of(int kind)
 {
     run_results r;
@@ -54,6 +131,7 @@ static cJSON *report_of(int kind)
             "\"bone[0].rot.x\",\"engine\":-2,\"plain\":65534}}]}");
         cr_assert_not_null(q);
         cJSON_ReplaceItemInObject(j, "quirks", q);
+        inject_pose_and_entities(j);
     }
     return j;
 }
@@ -99,6 +177,13 @@ Test(views, every_key_a_view_asks_for_is_in_the_schema)
         {
             cr_assert(log_has(&log, "pose_leaf[].trig[].every_angle"), "the pose helpers' view");
             cr_assert(log_has(&log, "quirks.rows[].explains_first.plain"), "the quirks' view");
+            cr_assert(log_has(&log, "causes[].counts.entity_clips"), "the causes' view");
+            cr_assert(log_has(&log, "groups[].explanation.window.ref"), "the causes' read logs");
+            cr_assert(log_has(&log, "run.pose.search.candidates[].values_total"), "the pose view");
+            cr_assert(log_has(&log, "run.pose.widths[].decided_at.ref_64"), "the width sites");
+            cr_assert(log_has(&log, "entity_results[].weapon_end.orig"), "the entities' view");
+            cr_assert(log_has(&log, "entities[].plot.x"), "the offset plots");
+            cr_assert(log_has(&log, "totals.entity.modes_frame_only[].why"), "the entity totals");
         }
         /* The views read the run, the executable, the totals and the sources at least. */
         cr_assert_gt(log.n, 60, "%s: only %zu keys asked for", kind_name[k], log.n);
