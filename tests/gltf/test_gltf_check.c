@@ -247,6 +247,9 @@ Test(check_gltf, accepts_an_export_under_the_executables_own_convention, .timeou
     ts_out_free(&o);
     free(exe);
     free(cache);
+    free(corpus);
+    ts_rmtree(dir);
+}
 
 Test(check_gltf, a_refusal_shows_the_best_mapping_tried, .timeout = 600)
 {
