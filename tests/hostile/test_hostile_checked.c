@@ -499,11 +499,12 @@ Test(checked, text_from_input_is_escaped_everywhere, .init = setup, .fini = clea
      .timeout = 300)
 {
     /* A frames decoder's "error" sentence holding ESC, CSI (U+009B) and bytes FF FE, in the
-     * last file with one (the first, c0m000's, gets a bad file name below). */
+     * first file with one but c0m000 (which gets a bad file name below): its rows come
+     * early, before summary.md folds the table. */
     frames_candidate("examples/frames_give_up.py");
     ts_out o;
     ts_sh(scratch, &o,
-          "cd '%s' && f=$(grep -l '\"error\"' *.frames.jsonl | tail -1) && "
+          "cd '%s' && f=$(grep -l '\"error\"' *.frames.jsonl | grep -v c0m000 | head -1) && "
           "sed -i '0,/\"error\":\"/s//\"error\":\"\\\\u001b[31m\\xc2\\x9b2J\\xff\\xfe /' \"$f\" && "
           "grep -c $(printf '\\377') \"$f\"",
           cand);
