@@ -27,35 +27,6 @@ static void cleanup(void)
     ts_rmtree(scratch);
 }
 
-/* The newest run folder's file name in a reports folder (caller frees). */
-static char *run_file(const char *reports, const char *name)
-{
-    DIR *d = opendir(reports);
-    cr_assert(d != NULL);
-    char best[256] = "";
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.' && strcmp(e->d_name, best) > 0)
-            snprintf(best, sizeof best, "%s", e->d_name);
-    closedir(d);
-    char *dir = ts_path(reports, best), *file = ts_path(dir, name);
-    free(dir);
-    return file;
-}
-
-static void assert_valid(const char *report_json)
-{
-    char *schema = ts_source("reports/schema/report.schema.json");
-    ts_out o;
-    ts_sh(scratch, &o,
-          "%s -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
-          "json.load(open(sys.argv[2])))' '%s' '%s'",
-          ts_python(), report_json, schema);
-    cr_assert_eq(o.status, 0, "%s does not validate: %s", report_json, o.err);
-    ts_out_free(&o);
-    free(schema);
-}
-
 Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fini = cleanup)
 {
     ts_out o;
@@ -71,8 +42,8 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
     ts_sh(scratch, &sum, "'%s' decode --summary '%s'/c0m000.dat", ts_ff8diff(), corpus);
     cr_assert_eq(sum.status, 0, "%s", sum.err);
     cr_expect(strstr(sum.out, "quirks (clip x mode): "), "%s", sum.out);
-    char *json = run_file(out, "report.json");
-    assert_valid(json);
+    char *json = ts_run_file(out, "report.json");
+    ts_assert_valid(scratch, json);
     cJSON *r = ts_json(json);
     const cJSON *qz = cJSON_GetObjectItem(r, "quirks");
     cr_assert(cJSON_IsObject(qz));
@@ -117,7 +88,7 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
         }
     }
     cr_assert(rows > 0);
-    char *md = run_file(out, "summary.md"), *html = run_file(out, "index.html");
+    char *md = ts_run_file(out, "summary.md"), *html = ts_run_file(out, "index.html");
     char *mt = ts_read(md, NULL), *ht = ts_read(html, NULL);
     cr_expect(strstr(mt, "## Quirks"));
     cr_expect(strstr(ht, "id=\"quirks\""));
@@ -136,7 +107,7 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
     ts_cli(scratch, &o, "run -q --no-cache --no-quirks --out '%s' --modes normal", off);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     cr_expect(!strstr(o.out, "Quirks"), "%s", o.out);
-    json = run_file(off, "report.json");
+    json = ts_run_file(off, "report.json");
     r = ts_json(json);
     cr_expect(cJSON_IsNull(cJSON_GetObjectItem(r, "quirks")));
     cJSON_Delete(r);
@@ -190,7 +161,7 @@ Test(quirks_cli, each_switched_decoder_is_explained_by_its_row_alone, .init = se
         cr_expect(strstr(o.out, d->plain), "%s: the terminal does not name the cause: %s", d->name,
                   o.out);
         ts_out_free(&o);
-        char *mdf = run_file(rd, "summary.md"), *mdt = ts_read(mdf, NULL), line[512];
+        char *mdf = ts_run_file(rd, "summary.md"), *mdt = ts_read(mdf, NULL), line[512];
         snprintf(line, sizeof line, "**Cause**: your decoder %s", d->plain);
         cr_expect(strstr(mdt, line), "%s: summary.md lacks its cause", d->name);
         free(mdt);

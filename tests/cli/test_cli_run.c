@@ -33,20 +33,6 @@ static char *variant(const char *name)
     return ts_standin(name);
 }
 
-/* report.json validates against reports/schema (python3-jsonschema). */
-static void assert_valid(const char *report_json)
-{
-    char *schema = ts_source("reports/schema/report.schema.json");
-    ts_out o;
-    ts_sh(scratch, &o,
-          "%s -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
-          "json.load(open(sys.argv[2])))' '%s' '%s'",
-          ts_python(), report_json, schema);
-    cr_assert_eq(o.status, 0, "%s does not validate: %s", report_json, o.err);
-    ts_out_free(&o);
-    free(schema);
-}
-
 Test(run_cli, clean_run_exits_0_with_every_report_file, .init = setup, .fini = cleanup)
 {
     ts_out o;
@@ -123,7 +109,7 @@ Test(run_cli, entity_level, .init = setup, .fini = cleanup)
     cJSON_Delete(r);
     ts_sh(scratch, &o, "ls '%s'/*/report.json", out);
     o.out[strcspn(o.out, "\n")] = '\0';
-    assert_valid(o.out);
+    ts_assert_valid(scratch, o.out);
     ts_out_free(&o);
     free(mut);
     free(out);
@@ -159,7 +145,7 @@ Test(run_cli, pose_width_searched_and_given, .init = setup, .fini = cleanup)
     cr_assert(strstr(o.out, "pose width-cols=32: undecided"), "%s", o.out);
     ts_out_free(&o);
     char *dir = ts_path(out, "search"), *path = only_report(dir);
-    assert_valid(path);
+    ts_assert_valid(scratch, path);
     free(path);
     free(dir);
     ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s/given' --modes normal "
@@ -170,7 +156,7 @@ Test(run_cli, pose_width_searched_and_given, .init = setup, .fini = cleanup)
     ts_out_free(&o);
     dir = ts_path(out, "given");
     path = only_report(dir);
-    assert_valid(path);
+    ts_assert_valid(scratch, path);
     free(path);
     free(dir);
     free(out);
@@ -478,7 +464,7 @@ Test(run_cli, sigint_writes_a_valid_partial_report, .init = setup, .fini = clean
     ts_out_free(&o);
     ts_sh(scratch, &o, "ls '%s'/*/report.json", out);
     o.out[strcspn(o.out, "\n")] = '\0';
-    assert_valid(o.out);
+    ts_assert_valid(scratch, o.out);
     ts_out_free(&o);
     free(out);
     free(corpus);

@@ -325,7 +325,7 @@ cJSON *ts_json(const char *path)
     return j;
 }
 
-cJSON *ts_report(const char *reports_dir)
+char *ts_run_file(const char *reports_dir, const char *name)
 {
     DIR *d = opendir(reports_dir);
     cr_assert(d != NULL, "no reports folder %s", reports_dir);
@@ -336,11 +336,30 @@ cJSON *ts_report(const char *reports_dir)
             snprintf(best, sizeof best, "%s", e->d_name);
     closedir(d);
     cr_assert(best[0], "no report in %s", reports_dir);
-    char *dir = ts_path(reports_dir, best), *file = ts_path(dir, "report.json");
-    cJSON *j = ts_json(file);
+    char *dir = ts_path(reports_dir, best), *file = ts_path(dir, name);
     free(dir);
+    return file;
+}
+
+cJSON *ts_report(const char *reports_dir)
+{
+    char *file = ts_run_file(reports_dir, "report.json");
+    cJSON *j = ts_json(file);
     free(file);
     return j;
+}
+
+void ts_assert_valid(const char *scratch, const char *report_json)
+{
+    char *schema = ts_source("reports/schema/report.schema.json");
+    ts_out o;
+    ts_sh(scratch, &o,
+          "%s -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
+          "json.load(open(sys.argv[2])))' '%s' '%s'",
+          ts_python(), report_json, schema);
+    cr_assert_eq(o.status, 0, "%s does not validate: %s", report_json, o.err);
+    ts_out_free(&o);
+    free(schema);
 }
 
 double ts_num(const cJSON *root, const char *dotted)

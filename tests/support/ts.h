@@ -109,6 +109,10 @@ char *ts_corpus(const char *scratch);
 
 /* Parsed JSON of a file (asserts). */
 cJSON *ts_json(const char *path);
+/* The file name of the newest run folder in reports_dir (caller frees; asserts one exists). */
+char *ts_run_file(const char *reports_dir, const char *name);
+/* report.json at path validates against reports/schema (python3-jsonschema), run in scratch. */
+void ts_assert_valid(const char *scratch, const char *report_json);
 /* The report.json of the newest run folder in a reports folder (asserts one exists). */
 cJSON *ts_report(const char *reports_dir);
 /* Numeric member by dotted path ("totals.sources.cache"); asserts it exists. */
