@@ -120,7 +120,7 @@ static int export_all(phase_out *o)
     snprintf(out, sizeof out, "%s/glb", scratch);
     mkdir(out, 0755); /* the same folder every round: each .glb replaced */
     gexport_config ec = {corpus_dir, out, GPOSE_ORIGINAL, pose, modes, 1, jobs,
-                         {"original", NULL, NULL, NULL, NULL, 0}, NULL, NULL, NULL, NULL};
+                         {"original", NULL, NULL, NULL, NULL, 0, 0}, NULL, NULL, NULL, NULL};
     double t0 = now();
     gexport *x;
     ff_error err;
@@ -218,7 +218,7 @@ static int setup_check(void)
     snprintf(out, sizeof out, "%s/one", scratch);
     ff_error err;
     gexport_config ec = {dat, out, GPOSE_ORIGINAL, pose, 1u << MODE_NORMAL, 0, 1,
-                         {"original", NULL, NULL, NULL, NULL, 0}, NULL, NULL, NULL, NULL};
+                         {"original", NULL, NULL, NULL, NULL, 0, 0}, NULL, NULL, NULL, NULL};
     gexport *x;
     int rc = mkdir(out, 0755) == 0 ? gexport_open(&ec, &x, &err) : -1;
     if (rc == 0) {

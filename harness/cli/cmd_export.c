@@ -23,8 +23,8 @@ static void help(FILE *out)
     fputs(
         "usage: ff8diff export [--exe PATH] [--profile NAME|PATH] [--corpus PATH]\n"
         "                      [--modes LIST] [--source original|reference]\n"
-        "                      [--pose-options SPEC] [--joint-tolerance F] [--jobs N]\n"
-        "                      [--no-cache] --out DIR\n\n"
+        "                      [--pose-options SPEC] [--joint-tolerance F]\n"
+        "                      [--no-unscale-nodes] [--jobs N] [--no-cache] --out DIR\n\n"
         "Writes the game's own poses as glTF 2.0: for each model file of the corpus\n"
         "DIR/<name>.glb, and for each body with a weapon DIR/<body>+<weapon>.glb with both\n"
         "skeletons in one scene (the weapon under base o attach, as the engine draws\n"
@@ -39,8 +39,11 @@ static void help(FILE *out)
         "parent's as a translation, rotation and scale, wherever a viewer composing the\n"
         "file's nodes puts it and what hangs on it (its children at their rest offsets,\n"
         "a leaf's tip) within the joint tolerance of the engine on every keyframe;\n"
-        "elsewhere (a scale under a rotation, as the scale path's stack makes it; a\n"
-        "singular parent) under the model's node by its world transform. Each file's\n"
+        "where a scale under a rotation (the scale path's stack) keeps it from that,\n"
+        "under its parent's un-scaling node (bone_NNN_unscale: no joint, no mesh, an\n"
+        "animated scale that cancels the parent's, so that the joint composes from the\n"
+        "parent's rotation and translation alone); where that fails too (a singular\n"
+        "parent) under the model's node by its world transform. Each file's\n"
         "asset.extras name the layout (joint_layout: hierarchy, world or mixed), the\n"
         "joints placed by world and the tolerance; the terminal says it per file.\n\n"
         "  --exe PATH        the game's FF8_EN.exe (default: the built-in stand-in engine)\n"
@@ -70,6 +73,8 @@ static void help(FILE *out)
         "                    rest) the file's composition of a joint and what hangs on\n"
         "                    it may be from the engine's for the joint to hang under its\n"
         "                    parent (default 0.001, check-gltf's default tolerance)\n"
+        "  --no-unscale-nodes  no un-scaling node: a joint that no TRS under its parent\n"
+        "                    holds is placed by its world transform (every node a joint)\n"
         "  --jobs N          worker threads (default: all cores;\n"
         "                    FF8DIFF_JOBS in the environment sets another)\n"
         "  --budget N        instructions per emulated call before a fault\n"
@@ -103,25 +108,29 @@ static const struct option opts[] = {
     CLI_OPT_ROW("out", required_argument, CLI_OPT_OWN),
     CLI_OPT_ROW("source", required_argument, CLI_OPT_OWN + 1),
     CLI_OPT_ROW("joint-tolerance", required_argument, CLI_OPT_OWN + 2),
+    CLI_OPT_ROW("no-unscale-nodes", no_argument, CLI_OPT_OWN + 3),
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
 /* How the joints of a written file are laid out, in words. */
 static void layout_words(const gexport_item *it, char *buf, size_t n)
 {
+    char via[96] = "";
+    if (it->unscaled_joints)
+        snprintf(via, sizeof via, " (%u under their parent's un-scaling node)", it->unscaled_joints);
     if (!strcmp(it->layout, "hierarchy"))
-        snprintf(buf, n, "joints under their parents");
+        snprintf(buf, n, "joints under their parents%s", via);
     else
         snprintf(buf, n, "%u of %u joints placed by their world transform (no TRS a viewer "
-                         "can compose under their parent within the tolerance)",
-                 it->world_joints, it->joints);
+                         "can compose under their parent within the tolerance)%s",
+                 it->world_joints, it->joints, via);
 }
 
 static int report(const gexport_result *r, int quiet)
 {
     size_t done = 0, failed = 0, cut = 0, skipped = 0, by_world = 0;
-    unsigned long long joints = 0, world = 0;
-    char lay[160];
+    unsigned long long joints = 0, world = 0, unscaled = 0;
+    char lay[256];
     char msg[1024], name[640];
     for (size_t i = 0; i < r->n; i++) {
         const gexport_item *it = &r->items[i];
@@ -133,6 +142,7 @@ static int report(const gexport_result *r, int quiet)
             by_world += it->world_joints != 0;
             joints += it->joints;
             world += it->world_joints;
+            unscaled += it->unscaled_joints;
             layout_words(it, lay, sizeof lay);
             if (!quiet)
                 printf("%s: %zu animations, %zu keyframes, %s; decomposition error %.3g "
@@ -154,8 +164,9 @@ static int report(const gexport_result *r, int quiet)
     }
     printf("export: %zu .glb written, %zu failed, %zu skipped; joint layout: %zu with joints "
            "placed by their world transform, %zu with every joint under its parent; %llu of "
-           "%llu joints under their parents (roots under the model's node)\n",
-           done, failed, skipped, by_world, done - by_world, joints - world, joints);
+           "%llu joints under their parents (roots under the model's node; %llu of them under "
+           "their parent's un-scaling node)\n",
+           done, failed, skipped, by_world, done - by_world, joints - world, joints, unscaled);
     return failed ? CLI_EXIT_ERROR : cut ? CLI_EXIT_DIFF : CLI_EXIT_OK;
 }
 
@@ -227,14 +238,14 @@ static int after(void *arg, const run_meta *m, const run_results *res)
 }
 
 static int export_original(cli_session *s, run_config *cfg, const char *corpus_path,
-                           const char *out, double jtol)
+                           const char *out, double jtol, int no_unscale)
 {
     ex_cli c;
     memset(&c, 0, sizeof c);
     c.quiet = s->quiet;
     c.cfg = cfg;
     c.ec = (gexport_config){corpus_path, out, GPOSE_ORIGINAL, cfg->pose_opts, cfg->modes, 1,
-                            cfg->jobs, {"original", NULL, NULL, NULL, NULL, jtol}, NULL, NULL, NULL,
+                            cfg->jobs, {"original", NULL, NULL, NULL, NULL, jtol, no_unscale}, NULL, NULL, NULL,
                             cfg->corpus_lang};
     ff_error err;
     if (gexport_open(&c.ec, &c.x, &err) < 0) {
@@ -263,7 +274,7 @@ static int export_original(cli_session *s, run_config *cfg, const char *corpus_p
 }
 
 static int export_reference(const cli_session *s, const run_config *cfg, const char *corpus_path,
-                            const char *out, double jtol)
+                            const char *out, double jtol, int no_unscale)
 {
     cli_exe x;
     memset(&x, 0, sizeof x);
@@ -281,7 +292,7 @@ static int export_reference(const cli_session *s, const run_config *cfg, const c
     volatile sig_atomic_t stop = 0;
     gexport_config ec = {corpus_path, out, GPOSE_REFERENCE, pose, cfg->modes, 1, cfg->jobs,
                          {"reference", emu_image_sha256(x.image), x.profile.name, pose_text,
-                          cli_pose_source_name(src), jtol},
+                          cli_pose_source_name(src), jtol, no_unscale},
                          &stop, NULL, NULL, cfg->corpus_lang};
     gexport_result r;
     cli_signals_install(&stop);
@@ -309,6 +320,7 @@ int cmd_export(int argc, char **argv)
     const char *out = NULL;
     gpose_source source = GPOSE_ORIGINAL;
     double jtol = 0;
+    int no_unscale = 0;
     int c;
     optind = 1;
     while ((c = cli_next_option(&s, &cfg, argc, argv, opts)) != -1) {
@@ -332,6 +344,7 @@ int cmd_export(int argc, char **argv)
             }
             break;
         }
+        case CLI_OPT_OWN + 3: no_unscale = 1; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }
@@ -354,6 +367,7 @@ int cmd_export(int argc, char **argv)
             return CLI_EXIT_ERROR;
         corpus_path = corpus_buf;
     }
-    return source == GPOSE_ORIGINAL ? export_original(&s, &cfg, corpus_path, out, jtol)
-                                    : export_reference(&s, &cfg, corpus_path, out, jtol);
+    return source == GPOSE_ORIGINAL
+               ? export_original(&s, &cfg, corpus_path, out, jtol, no_unscale)
+               : export_reference(&s, &cfg, corpus_path, out, jtol, no_unscale);
 }

@@ -184,6 +184,7 @@ static void summarize(gexport_item *it, const gpose_scene *s, const glb_stats *s
     it->tolerance = st->tolerance;
     it->joints = st->joints;
     it->world_joints = st->world_joints;
+    it->unscaled_joints = st->unscaled_joints;
     snprintf(it->layout, sizeof it->layout, "%s", st->layout);
     for (size_t c = 0; c < s->model[0].nclips; c++) {
         const gpose_clip *cl = &s->model[0].clips[c];

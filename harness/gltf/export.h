@@ -46,6 +46,7 @@ typedef struct gexport_item {
     double decomposition_error, position_error;
     double placement_error, tolerance; /* glb_stats': the layout's measure and its bound */
     unsigned joints, world_joints; /* joints; those placed by their world transform */
+    unsigned unscaled_joints;      /* joints under their parent's un-scaling node */
     char layout[16];  /* the joint layout (glb_stats.layout), "" when none was written */
     char note[256];   /* the first clip note ("" when none) */
 } gexport_item;

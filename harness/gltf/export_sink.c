@@ -319,7 +319,7 @@ int gexport_model_poses(const emu_image *image, const emu_ops *engine, const cha
 {
     gpose_scene_init(out);
     gexport_config ec = {dat_path, NULL, GPOSE_ORIGINAL, *pose, modes, 0, 1,
-                         {"original", NULL, NULL, NULL, NULL, 0}, NULL, keep_scene, out, NULL};
+                         {"original", NULL, NULL, NULL, NULL, 0, 0}, NULL, keep_scene, out, NULL};
     gexport *x;
     if (gexport_open(&ec, &x, err) < 0) return -1;
     run_config rc;

@@ -12,15 +12,30 @@
 #include <string.h>
 
 #include "harness/gltf/gcheck_priv.h"
+#include "harness/gltf/glb_write.h"
 
 /* ---- joints ---- */
 
-/* The viewer's joints: nodes driven by some animation. */
+/* 1 when node name s ends with suffix. */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/*
+ * The viewer's joints: nodes driven by some animation, but for the
+ * un-scaling nodes of ff8diff's own exports (named after their joint with
+ * _unscale: a node between a joint and its children that cancels the
+ * joint's scale, no joint of its own; its children's joint above is its
+ * parent's).
+ */
 int gck_viewer_joints(ck *x)
 {
     const gview *v = x->v;
     unsigned n = 0;
     for (size_t i = 0; i < v->nnodes; i++) {
+        if (ends_with(v->nodes[i].name, GLB_UNSCALE_SUFFIX)) continue;
         int driven = 0;
         for (size_t a = 0; a < v->nanims && !driven; a++) driven = gview_animated(v, a, i);
         if (driven) x->vj[n++] = (int)i;

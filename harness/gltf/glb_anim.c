@@ -31,6 +31,24 @@ void glb_engine_worlds(const gpose_scene *s, glb_frame *ws, unsigned i, size_t c
 }
 
 /*
+ * The un-scaling node of a joint whose world the file composes as f: its
+ * scale h (float values) the inverse of f's column lengths, its world f.h,
+ * the joint's rotation and translation alone when f is a rotation times a
+ * scale. A column of length 0 keeps scale 1 (the node's world stays
+ * singular: what hangs under it is placed by its world transform).
+ */
+static void unscale_node(const gm_affine *f, double h[3], gm_affine *hw)
+{
+    for (int c = 0; c < 3; c++) {
+        double n = sqrt(f->a[0][c] * f->a[0][c] + f->a[1][c] * f->a[1][c] + f->a[2][c] * f->a[2][c]);
+        h[c] = n > 1e-12 ? (float)(1.0 / n) : 1.0;
+        if (!isfinite(h[c]) || h[c] == 0) h[c] = 1.0;
+        for (int r = 0; r < 3; r++) hw->a[r][c] = f->a[r][c] * h[c];
+    }
+    memcpy(hw->t, f->t, sizeof hw->t);
+}
+
+/*
  * Model i's joints: engine worlds, then each joint's transform relative to
  * its node parent as the file composes it (the parent's world from the
  * file's own float values, so that an approximation above never moves a
@@ -47,8 +65,9 @@ static void decompose(const glb_wr *w, glb_frame *ws, unsigned i, size_t ci, siz
         gm_affine local, inv;
         int p = w->place[i][b];
         ws->singular[i][b] = 0;
+        const gm_affine *pw = p < 0 ? NULL : w->via[i][b] ? &ws->hw[i][p] : &ws->file[i][p];
         if (p >= 0) {
-            ws->singular[i][b] = gm_inverse(&ws->file[i][p], &inv) < 0;
+            ws->singular[i][b] = gm_inverse(pw, &inv) < 0;
             gm_mul(&inv, &own[b], &local);
         } else {
             local = own[b];
@@ -61,9 +80,10 @@ static void decompose(const glb_wr *w, glb_frame *ws, unsigned i, size_t ci, siz
         gm_affine l;
         gm_from_trs(x, &l);
         if (p >= 0)
-            gm_mul(&ws->file[i][p], &l, &ws->file[i][b]);
+            gm_mul(pw, &l, &ws->file[i][b]);
         else
             ws->file[i][b] = l;
+        if (w->unscale[i][b]) unscale_node(&ws->file[i][b], ws->hs[i][b], &ws->hw[i][b]);
     }
 }
 
@@ -92,8 +112,12 @@ int glb_frame_alloc(glb_frame *ws, const gpose_scene *s)
         ws->trs[i] = malloc(n * sizeof(gm_trs));
         ws->prevq[i] = malloc(n * 4 * sizeof(double));
         ws->singular[i] = calloc(n, 1);
-        if (!ws->engine[i] || !ws->file[i] || !ws->trs[i] || !ws->prevq[i] || !ws->singular[i])
+        ws->hs[i] = malloc(n * sizeof *ws->hs[i]);
+        ws->hw[i] = malloc(n * sizeof(gm_affine));
+        if (!ws->engine[i] || !ws->file[i] || !ws->trs[i] || !ws->prevq[i] || !ws->singular[i] ||
+            !ws->hs[i] || !ws->hw[i])
             return -1;
+        for (size_t b = 0; b < n; b++) ws->hs[i][b][0] = ws->hs[i][b][1] = ws->hs[i][b][2] = 1;
     }
     return 0;
 }
@@ -106,6 +130,8 @@ void glb_frame_free(glb_frame *ws)
         free(ws->trs[i]);
         free(ws->prevq[i]);
         free(ws->singular[i]);
+        free(ws->hs[i]);
+        free(ws->hw[i]);
     }
 }
 
@@ -124,7 +150,10 @@ static void add_channel(gj *g, cJSON *samplers, cJSON *channels, int input, int 
     gj_str(g, tg, "path", path);
 }
 
-/* Clip ci's key times, then per model and joint T (F x 3), R (F x 4), S (F x 3), as floats. */
+/*
+ * Clip ci's key times, then per model and joint T (F x 3), R (F x 4), S (F x
+ * 3), then per model and joint with an un-scaling node its S (F x 3), as floats.
+ */
 static int anim_data(glb_wr *w, size_t ci, size_t off, size_t per_joint, size_t total)
 {
     const gpose_scene *s = w->s;
@@ -149,6 +178,15 @@ static int anim_data(glb_wr *w, size_t ci, size_t off, size_t per_joint, size_t 
             }
         }
     }
+    for (unsigned i = 0; i < s->nmodels; i++) {
+        unsigned nb = s->model[i].bones;
+        for (unsigned b = 0; b < nb; b++) {
+            if (w->hnode[i][b] < 0) continue;
+            float *p = (float *)(void *)(data + o);
+            for (size_t k = 0; k < F; k++) memcpy(p + 3 * k, ck->k[i][k * nb + b].h, 3 * sizeof(float));
+            o += F * 3 * sizeof(float);
+        }
+    }
     sb_add(&w->bin, (const char *)data, total);
     free(data);
     return w->bin.failed ? -1 : 0;
@@ -162,7 +200,8 @@ int glb_add_anim(glb_wr *w, size_t ci, cJSON *anims, glb_anim_stats *st)
     glb_align4(&w->bin);
     size_t start = w->bin.len;
     size_t per_joint = F * 10 * sizeof(float), off = F * sizeof(float), total = off;
-    for (unsigned i = 0; i < s->nmodels; i++) total += per_joint * s->model[i].bones;
+    for (unsigned i = 0; i < s->nmodels; i++)
+        total += per_joint * s->model[i].bones + F * 3 * sizeof(float) * w->nhelpers[i];
     double dec = w->keys[ci].dec, pos = w->keys[ci].pos, place = w->keys[ci].place;
     if (anim_data(w, ci, off, per_joint, total) < 0) return -1;
     int view = glb_add_view(w, start, total, 0);
@@ -184,6 +223,13 @@ int glb_add_anim(glb_wr *w, size_t ci, cJSON *anims, glb_anim_stats *st)
             add_channel(g, samplers, channels, input, at, node, "translation");
             add_channel(g, samplers, channels, input, ar, node, "rotation");
             add_channel(g, samplers, channels, input, as, node, "scale");
+        }
+    for (unsigned i = 0; i < s->nmodels; i++) /* the un-scaling nodes: their scale alone */
+        for (unsigned b = 0; b < s->model[i].bones; b++) {
+            if (w->hnode[i][b] < 0) continue;
+            int as = glb_add_accessor(w, view, o, GL_FLOAT, F, "VEC3", 3, NULL, NULL);
+            add_channel(g, samplers, channels, input, as, w->hnode[i][b], "scale");
+            o += F * 3 * sizeof(float);
         }
     cJSON *ex = gj_obj(g, a, "extras");
     gj_num(g, ex, "clip", c0->clip);

@@ -17,7 +17,17 @@
  * child bone at its rest offset in the joint's engine frame; for a leaf,
  * its tip: the three axes at its bone shape's length) within the tolerance
  * of where the engine's matrix puts them. Otherwise, or when its parent's
- * world as the file composes it is singular, it is placed by its world
+ * world as the file composes it is singular, it hangs under its parent's
+ * un-scaling node: a node under the parent's with no translation or
+ * rotation and a scale the inverse of the column lengths of the parent's
+ * world as the file composes it. When that world is a rotation times a
+ * scale, R.S (every joint's is, but under a parent composed with a shear),
+ * the un-scaling node's world is R alone, and the joint's engine world
+ * relative to it, R^T.E, is the joint's own R'.S' on the scale path's stack
+ * (docs/pose.md section 2: each bone's world an unscaled rotation times its
+ * running scale): a TRS that holds it exactly, where relative to the parent
+ * itself, S^-1.R^T.R'.S', it is a scale under a rotation that none does.
+ * Where that fails too (a singular parent), it is placed by its world
  * transform under the model's node, as long as that holds it within the
  * tolerance (where the engine's own matrix is no rotation times scale, no
  * node holds the joint, and it keeps its place in the hierarchy).
@@ -27,9 +37,10 @@
  * first keyframe of the first clip that has one), in game units.
  *
  * One pass decomposes every keyframe under the layout being decided and
- * keeps its TRS; a joint found out of tolerance is moved to its world
- * transform at once, and a pass that moved one is followed by another (the
- * joints below it are then decomposed against its new world), until a
+ * keeps its TRS; a joint found out of tolerance is moved at once, under its
+ * parent's un-scaling node, or from there to its world transform, and a
+ * pass that moved one is followed by another (the joints below it are then
+ * decomposed against its new world), until a
  * pass moves none: that pass's TRS are the file's (glb_anim.c writes
  * them), so the plain path's files cost one decomposition of each keyframe.
  *
@@ -162,11 +173,52 @@ static void keep(const glb_wr *w, const glb_frame *ws, glb_clipkeys *ck, size_t 
             const gm_trs *x = &ws->trs[i][b];
             for (int d = 0; d < 3; d++) o->t[d] = (float)x->t[d], o->s[d] = (float)x->s[d];
             for (int d = 0; d < 4; d++) o->q[d] = (float)x->q[d];
+            for (int d = 0; d < 3; d++) o->h[d] = w->unscale[i][b] ? (float)ws->hs[i][b][d] : 1.0f;
         }
     }
 }
 
-/* One pass over every keyframe; moves joints out of tolerance to world. 1: some moved. */
+/*
+ * Puts joint a of model i and every ancestor above it that hangs under its
+ * parent's node under its parent's un-scaling node instead. 1: some moved.
+ */
+static int unscale_ancestors(glb_wr *w, unsigned i, int a)
+{
+    int moved = 0;
+    for (; a >= 0 && w->place[i][a] >= 0; a = w->place[i][a]) {
+        if (w->via[i][a]) continue;
+        w->via[i][a] = 1;
+        w->unscale[i][w->place[i][a]] = 1;
+        moved = 1;
+    }
+    return moved;
+}
+
+/*
+ * Moves joint b of model i, out of tolerance on this keyframe, a step:
+ * under its parent's un-scaling node; else its ancestors that hang under
+ * their parents under theirs; else, when this keyframe was decomposed
+ * under the layout as it is now (!stale) and its world transform holds it
+ * or its parent is singular, to its world transform. 1: it moved.
+ */
+static int move(glb_wr *w, const glb_frame *ws, unsigned i, unsigned b, int stale)
+{
+    int p = w->place[i][b];
+    if (!w->via[i][b] && !w->no_unscale) {
+        w->via[i][b] = 1;
+        w->unscale[i][p] = 1;
+        return 1;
+    }
+    /* A parent composed with a shear un-scales to no rotation: un-scale the ancestors
+     * that hang under theirs first (their worlds then rotations times scales). */
+    if (!w->no_unscale && !ws->singular[i][b] && unscale_ancestors(w, i, p)) return 1;
+    if (stale || (!ws->singular[i][b] && !world_holds(w, ws, i, b))) return 0;
+    w->place[i][b] = -1;
+    w->world_joints[i]++;
+    return 1;
+}
+
+/* One pass over every keyframe; moves joints out of tolerance (move). 1: some moved. */
 static int pass(glb_wr *w, glb_frame *ws, double *err)
 {
     const gpose_scene *s = w->s;
@@ -177,20 +229,31 @@ static int pass(glb_wr *w, glb_frame *ws, double *err)
         for (size_t k = 0; k < s->model[0].clips[ci].frames; k++) {
             glb_keyframe(w, ws, ci, k, k == 0, &ck->dec, &ck->pos);
             keep(w, ws, ck, k);
+            int stale = 0; /* a joint moved since this keyframe was decomposed */
             for (unsigned i = 0; i < s->nmodels; i++) {
                 const gpose_model *md = &s->model[i];
                 ck->place = fmax(ck->place, glb_placement_error(w, ws, i, err));
                 for (unsigned b = 0; b < md->bones; b++) {
                     if (w->place[i][b] < 0 || !(err[b] > w->tolerance)) continue;
-                    if (!ws->singular[i][b] && !world_holds(w, ws, i, b)) continue;
-                    w->place[i][b] = -1;
-                    w->world_joints[i]++;
-                    moved = 1;
+                    if (move(w, ws, i, b, stale)) moved = stale = 1;
                 }
             }
         }
     }
     return moved;
+}
+
+int glb_under_unscale(const glb_wr *w, unsigned i, unsigned b)
+{
+    return w->place[i][b] >= 0 && w->via[i][b];
+}
+
+int glb_has_unscale(const glb_wr *w, unsigned i, unsigned b)
+{
+    const gpose_model *md = &w->s->model[i];
+    for (unsigned c = b + 1; c < md->bones; c++)
+        if (w->place[i][c] == (int)b && w->via[i][c]) return 1;
+    return 0;
 }
 
 /* Room for the layout and every clip's keyframes. -1: memory. */
@@ -205,7 +268,9 @@ static int alloc_layout(glb_wr *w)
         w->place[i] = malloc(n * sizeof *w->place[i]);
         w->carry[i] = calloc(n, sizeof *w->carry[i]);
         w->leaf[i] = malloc(n);
-        if (!w->place[i] || !w->carry[i] || !w->leaf[i]) return -1;
+        w->via[i] = calloc(n, 1);
+        w->unscale[i] = calloc(n, 1);
+        if (!w->place[i] || !w->carry[i] || !w->leaf[i] || !w->via[i] || !w->unscale[i]) return -1;
         memset(w->leaf[i], 1, n);
         for (unsigned b = 0; b < md->bones; b++) {
             w->place[i][b] = md->parent[b];
@@ -233,8 +298,10 @@ int glb_layout(glb_wr *w, glb_frame *ws, double tolerance)
     if (!err) return -1;
     rest_measures(w, ws);
     w->tolerance = (tolerance > 0 ? tolerance : GLB_JOINT_TOLERANCE) * w->size;
-    /* Each pass that moves a joint moves at least one for good: at most one per joint. */
-    for (unsigned n = 0; n <= s->model[0].bones + s->model[1].bones && pass(w, ws, err); n++) {
+    /* Each pass that moves a joint moves at least one a step for good (under its parent's
+     * un-scaling node, then to its world transform): at most two per joint. */
+    for (unsigned n = 0; n <= 2 * (s->model[0].bones + s->model[1].bones) && pass(w, ws, err);
+         n++) {
     }
     free(err);
     return 0;
@@ -252,6 +319,9 @@ void glb_layout_free(glb_wr *w)
         free(w->place[i]);
         free(w->carry[i]);
         free(w->leaf[i]);
+        free(w->via[i]);
+        free(w->unscale[i]);
+        w->via[i] = w->unscale[i] = NULL;
         w->place[i] = NULL;
         w->carry[i] = NULL;
         w->leaf[i] = NULL;

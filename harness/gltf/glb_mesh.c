@@ -1,7 +1,8 @@
 /*
  * harness/gltf/glb_mesh.c: the joints of a .glb (glb_priv.h): a node per
  * bone at its rest transform, children linked as the layout says (under
- * their bone's parent, or under the model's node: glb_layout.c), and on
+ * their bone's parent, its un-scaling node, or the model's node:
+ * glb_layout.c), the un-scaling nodes after the model's joints, and on
  * each a small mesh of its own: a bone shape toward each child at rest (in
  * the joint's own frame whatever the layout), or a diamond for a leaf.
  */
@@ -117,9 +118,9 @@ static void rest_offsets(glb_wr *w, const glb_frame *ws, unsigned i)
     for (unsigned c = 0; c < md->bones; c++) {
         int p = md->parent[c];
         double *d = w->rest_off[i][c];
-        if (p < 0 || w->place[i][c] == p) {
+        if (p < 0 || (w->place[i][c] == p && !w->via[i][c])) {
             memcpy(d, w->rest[i][c].t, 3 * sizeof *d);
-        } else { /* placed by its world transform: its position seen from the parent */
+        } else { /* by its world or un-scaled parent: its position seen from the parent */
             gm_affine inv;
             gm_inverse(&ws->file[i][p], &inv);
             gm_apply(&inv, ws->file[i][c].t, d);
@@ -137,13 +138,18 @@ int glb_rest_pose(glb_wr *w, glb_frame *ws, double *size)
         size_t n = s->model[i].bones ? s->model[i].bones : 1;
         w->rest[i] = malloc(n * sizeof(gm_trs));
         w->rest_off[i] = calloc(n, sizeof *w->rest_off[i]);
-        if (!w->rest[i] || !w->rest_off[i]) return -1;
-        for (size_t b = 0; b < n; b++) w->rest[i][b] = (gm_trs){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+        w->rest_h[i] = malloc(n * sizeof *w->rest_h[i]);
+        if (!w->rest[i] || !w->rest_off[i] || !w->rest_h[i]) return -1;
+        for (size_t b = 0; b < n; b++) {
+            w->rest[i][b] = (gm_trs){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+            w->rest_h[i][b][0] = w->rest_h[i][b][1] = w->rest_h[i][b][2] = 1;
+        }
     }
     if (ci < s->model[0].nclips) {
         glb_keyframe(w, ws, ci, 0, 1, &dec, &pos);
         for (unsigned i = 0; i < s->nmodels; i++) {
             memcpy(w->rest[i], ws->trs[i], s->model[i].bones * sizeof(gm_trs));
+            memcpy(w->rest_h[i], ws->hs[i], s->model[i].bones * sizeof *w->rest_h[i]);
             rest_offsets(w, ws, i);
             for (unsigned b = 0; b < s->model[i].bones; b++)
                 for (int d = 0; d < 3; d++) {
@@ -156,6 +162,46 @@ int glb_rest_pose(glb_wr *w, glb_frame *ws, double *size)
                     (mx[2] - mn[2]) * (mx[2] - mn[2]));
     *size = e > 1e-6 ? e : 1.0;
     return 0;
+}
+
+/* The children array of node n (made when it has none). */
+static cJSON *children(gj *g, cJSON *n)
+{
+    cJSON *kids = cJSON_GetObjectItem(n, "children");
+    return kids ? kids : gj_arr(g, n, "children");
+}
+
+/*
+ * The un-scaling nodes of model i (after its joints), each under its
+ * joint's node: no mesh, no translation or rotation, the scale at rest
+ * (glb_layout.c). Their indices into w->hnode. -1: memory.
+ */
+static int add_unscale_nodes(glb_wr *w, cJSON *nodes, unsigned i)
+{
+    const gpose_model *md = &w->s->model[i];
+    gj *g = &w->j;
+    w->hnode[i] = malloc((md->bones ? md->bones : 1) * sizeof *w->hnode[i]);
+    if (!w->hnode[i]) return -1;
+    w->nhelpers[i] = 0;
+    for (unsigned b = 0; b < md->bones; b++) {
+        w->hnode[i][b] = -1;
+        if (!glb_has_unscale(w, i, b)) continue;
+        w->hnode[i][b] = cJSON_GetArraySize(nodes);
+        w->nhelpers[i]++;
+        cJSON *n = gj_obj(g, nodes, NULL);
+        char name[80];
+        glb_joint_name(w->s, i, b, name, sizeof name - sizeof GLB_UNSCALE_SUFFIX);
+        strcat(name, GLB_UNSCALE_SUFFIX);
+        gj_str(g, n, "name", name);
+        cJSON *sc = gj_arr(g, n, "scale");
+        for (int d = 0; d < 3; d++) gj_num(g, sc, NULL, (float)w->rest_h[i][b][d]);
+        cJSON *ex = gj_obj(g, n, "extras");
+        gj_str(g, ex, "helper", "unscale");
+        gj_num(g, ex, "of_bone", b);
+        gj_num(g, children(g, cJSON_GetArrayItem(nodes, w->node0[i] + (int)b)), NULL,
+               w->hnode[i][b]);
+    }
+    return g->failed ? -1 : 0;
 }
 
 int glb_add_joints(glb_wr *w, cJSON *nodes, cJSON *meshes, cJSON *parent_kids, unsigned i,
@@ -178,15 +224,17 @@ int glb_add_joints(glb_wr *w, cJSON *nodes, cJSON *meshes, cJSON *parent_kids, u
         gj_num(g, ex, "parent", md->parent[b]);
         /* local: the node's TRS is relative to its bone parent's node (a root's: the model's
          * node); world: the node hangs under the model's node with its world TRS. */
-        gj_str(g, ex, "placed", w->place[i][b] == md->parent[b] ? "local" : "world");
+        gj_str(g, ex, "placed", glb_under_unscale(w, i, b)      ? "unscaled"
+                                : w->place[i][b] == md->parent[b] ? "local"
+                                                                  : "world");
     }
+    if (add_unscale_nodes(w, nodes, i) < 0) return -1;
     for (unsigned b = 0; b < md->bones; b++) {
         int p = w->place[i][b];
         cJSON *kids = parent_kids;
         if (p >= 0) {
-            cJSON *pn = cJSON_GetArrayItem(nodes, w->node0[i] + p);
-            kids = cJSON_GetObjectItem(pn, "children");
-            if (!kids) kids = gj_arr(g, pn, "children");
+            int pi = glb_under_unscale(w, i, b) ? w->hnode[i][p] : w->node0[i] + p;
+            kids = children(g, cJSON_GetArrayItem(nodes, pi));
         }
         gj_num(g, kids, NULL, w->node0[i] + (int)b);
     }

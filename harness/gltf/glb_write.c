@@ -108,11 +108,15 @@ static void meta_json(gj *g, cJSON *doc, const glb_wr *w, const glb_meta *meta)
            "a joint hangs under its parent bone's node with its transform relative to the "
            "parent's as translation, rotation and scale wherever composing the file's nodes "
            "puts the joint and what hangs on it (each child bone at its rest offset, a leaf's "
-           "tip) within joint_tolerance of the engine's matrices on every keyframe; elsewhere "
-           "(a scale under a rotation: the scale path's stack; a singular parent) it hangs "
-           "under the model's node with its world transform (its node's extras say "
-           "\"placed\": \"world\"). Either way the parent's world is taken as the file "
-           "composes it, so every joint's position is the engine's");
+           "tip) within joint_tolerance of the engine's matrices on every keyframe; where a "
+           "scale under a rotation (the scale path's stack) keeps it from that, it hangs "
+           "under its parent's un-scaling node (a node named after the parent's joint with "
+           "_unscale, extras \"helper\": \"unscale\", no mesh and no joint: its scale, "
+           "animated, cancels the parent's, so that its world is the parent's rotation and "
+           "translation alone; the joint's extras say \"placed\": \"unscaled\"); where "
+           "that fails too (a singular parent) it hangs under the model's node with its world "
+           "transform (\"placed\": \"world\"). Either way the parent's world is taken as "
+           "the file composes it, so every joint's position is the engine's");
     cJSON *tol = gj_obj(g, ex, "joint_tolerance");
     gj_num(g, tol, "fraction", w->tolerance / w->size);
     gj_num(g, tol, "skeleton_size", w->size);
@@ -120,14 +124,16 @@ static void meta_json(gj *g, cJSON *doc, const glb_wr *w, const glb_meta *meta)
     gj_str(g, tol, "skeleton_size_is",
            "the diagonal of the box holding the model's origin and every joint at rest (the "
            "first keyframe), in game units");
-    unsigned joints = 0, under = 0;
+    unsigned joints = 0, under = 0, unscaled = 0;
     for (unsigned i = 0; i < s->nmodels; i++)
         for (unsigned b = 0; b < s->model[i].bones; b++) {
             joints++;
             under += s->model[i].parent[b] >= 0 && w->place[i][b] >= 0;
+            unscaled += (unsigned)glb_under_unscale(w, i, b);
         }
     gj_num(g, ex, "joints", joints);
     gj_num(g, ex, "joints_under_parent", under);
+    gj_num(g, ex, "joints_under_unscale_node", unscaled);
     cJSON *wj = gj_arr(g, ex, "joints_placed_by_world");
     for (unsigned i = 0; i < s->nmodels; i++)
         for (unsigned b = 0; b < s->model[i].bones; b++) {
@@ -242,6 +248,8 @@ static char *document(glb_wr *w, glb_frame *ws, const glb_meta *meta, glb_stats 
     for (unsigned i = 0; i < w->s->nmodels; i++) {
         stats->joints += w->s->model[i].bones;
         stats->world_joints += w->world_joints[i];
+        for (unsigned b = 0; b < w->s->model[i].bones; b++)
+            stats->unscaled_joints += (unsigned)glb_under_unscale(w, i, b);
     }
     snprintf(stats->layout, sizeof stats->layout, "%s", layout_name(w));
     stats->skeleton_size = w->size;
@@ -262,6 +270,7 @@ int glb_build(const gpose_scene *s, const glb_meta *meta, uint8_t **out, size_t 
     glb_wr w;
     memset(&w, 0, sizeof w);
     w.s = s;
+    w.no_unscale = meta ? meta->no_unscale : 0;
     sb_init(&w.bin);
     glb_frame ws;
     memset(&ws, 0, sizeof ws);
@@ -278,6 +287,8 @@ int glb_build(const gpose_scene *s, const glb_meta *meta, uint8_t **out, size_t 
     for (int i = 0; i < 2; i++) {
         free(w.rest[i]);
         free(w.rest_off[i]);
+        free(w.rest_h[i]);
+        free(w.hnode[i]);
     }
     glb_layout_free(&w);
     sb_free(&w.bin);

@@ -14,9 +14,11 @@
  * to the parent's as a TRS (gmath.h), wherever a viewer composing the
  * file's TRS puts the joint and what hangs on it (its children at their
  * rest offsets, a leaf's tip) within a position tolerance of the engine on
- * every keyframe; elsewhere (a scale under a rotation, the scale path's
- * stack; a singular parent) under the model's node with its world TRS
- * (glb_priv.h's glb_layout). The tolerance is a fraction of the skeleton's
+ * every keyframe; where a scale under a rotation (the scale path's stack)
+ * keeps it from that, under its parent's un-scaling node (a node of the
+ * parent's whose animated scale cancels the parent's: GLB_UNSCALE_SUFFIX),
+ * and where that fails too (a singular parent) under the model's node with
+ * its world TRS (glb_priv.h's glb_layout). The tolerance is a fraction of the skeleton's
  * size (glb_meta.joint_tolerance, default GLB_JOINT_TOLERANCE). The file's
  * asset.extras say which layout ("joint_layout": hierarchy, world or mixed;
  * "joints_placed_by_world"; "joint_tolerance"), each node's extras how it
@@ -32,8 +34,9 @@
  *
  * Everything derived from the matrices is a pure function of them: two
  * scenes whose matrices are equal give byte-identical animation data, and
- * a clip's animation data depends only on its own matrices and on which
- * joints the file places by their world transform.
+ * a clip's animation data depends only on its own matrices and on the
+ * layout (which joints hang under an un-scaling node, which the file
+ * places by their world transform).
  * What this module must not do: print, exit, write files.
  */
 #ifndef FF8_HARNESS_GLTF_GLB_WRITE_H
@@ -54,6 +57,8 @@ typedef struct glb_meta {
     const char *pose_source; /* where that convention came from, in words, or NULL */
     double joint_tolerance;  /* the layout's tolerance, a fraction of the skeleton's size
                               * (0: GLB_JOINT_TOLERANCE) */
+    int no_unscale; /* 1: no un-scaling node: a joint no TRS holds under its parent itself
+                     * is placed by its world transform */
 } glb_meta;
 
 /*
@@ -62,6 +67,15 @@ typedef struct glb_meta {
  * check-gltf's default tolerance too.
  */
 #define GLB_JOINT_TOLERANCE 1e-3
+
+/*
+ * The suffix of an un-scaling node's name (after its joint's: bone_007_unscale):
+ * a node under a joint, no joint itself, whose scale (animated) is the inverse
+ * of the column lengths of the joint's world, so that the joints under it
+ * compose from the joint's rotation and translation alone. check-gltf leaves
+ * such nodes out of the viewer's joints.
+ */
+#define GLB_UNSCALE_SUFFIX "_unscale"
 
 /* One animation of the file. */
 typedef struct glb_anim_stats {
@@ -81,6 +95,7 @@ typedef struct glb_stats {
     double skeleton_size, tolerance; /* the tolerance's unit and the tolerance, game units */
     size_t keyframes;
     unsigned joints, world_joints; /* joints, and those placed by their world transform */
+    unsigned unscaled_joints; /* joints under their parent's un-scaling node */
     char layout[16];   /* "hierarchy", "world" or "mixed" (asset.extras.joint_layout) */
     size_t bin_offset; /* where the binary chunk's data starts in the file */
 } glb_stats;

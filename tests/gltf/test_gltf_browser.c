@@ -85,7 +85,7 @@ Test(browser, three_js_poses_match_the_engine, .timeout = 600)
     uint8_t *glb;
     size_t len;
     glb_stats st;
-    glb_meta meta = {"original", NULL, NULL, NULL, NULL, 0};
+    glb_meta meta = {"original", NULL, NULL, NULL, NULL, 0, 0};
     TS_OK(glb_build(&s, &meta, &glb, &len, &st, &err), &err);
     /* The longest clip that is a clean TRS, at its middle keyframe. */
     size_t a = st.nanims;

@@ -18,10 +18,17 @@
  *   - a joint placed by its world transform is one that no TRS under its
  *     parent can hold: on some keyframe its matrix relative to its parent's
  *     is sheared (a scale under a rotation) or its parent's is singular;
+ *   - a joint hangs under its parent's node, under its parent's un-scaling
+ *     node (named after the parent's joint, under it, no mesh, only its
+ *     scale animated: the walk above composes it like any node), or under
+ *     the model's node;
  *   - files whose clips never take the scale path keep at least 95% of
  *     their joints under their parents (every one, in fact, as asserted
- *     per joint above: none of them is sheared), and the file's own count
- *     (asset.extras.joints_under_parent) is the nodes' count.
+ *     per joint above: none of them is sheared), files whose clips take it
+ *     with uneven scales too, some through un-scaling nodes, and so at
+ *     least 95% of all joints; the file's own counts
+ *     (asset.extras.joints_under_parent, joints_under_unscale_node) are
+ *     the nodes' counts.
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -125,6 +132,7 @@ typedef struct glb {
     cJSON *doc;
     const uint8_t *bin;
     int nnodes, *parent; /* each node's parent node, -1 for a scene root */
+    int *order;          /* the nodes, each after its parent (breadth first from the roots) */
 } glb;
 
 static void glb_open(const uint8_t *g, size_t len, glb *o)
@@ -145,6 +153,19 @@ static void glb_open(const uint8_t *g, size_t len, glb *o)
         cJSON *kids = cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, n), "children"), *k;
         cJSON_ArrayForEach(k, kids) o->parent[k->valueint] = n;
     }
+    o->order = malloc((size_t)o->nnodes * sizeof *o->order);
+    int nord = 0;
+    for (int n = 0; n < o->nnodes; n++)
+        if (o->parent[n] < 0) o->order[nord++] = n;
+    for (int at = 0; at < nord; at++) {
+        cJSON *kids = cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, o->order[at]), "children"), *k;
+        cJSON_ArrayForEach(k, kids)
+        {
+            cr_assert_lt(nord, o->nnodes, "a node under two parents");
+            o->order[nord++] = k->valueint;
+        }
+    }
+    cr_assert_eq(nord, o->nnodes, "a node is in no tree, or in two");
 }
 
 /* Accessor a's floats. */
@@ -173,7 +194,8 @@ static void rest_of(cJSON *node, float t[3], float q[4], float s[3])
 }
 
 typedef struct tally {
-    unsigned joints, under, plain_joints, plain_under;
+    unsigned joints, under, plain_joints, plain_under, unscaled;
+    unsigned scale_joints, scale_under; /* of the files whose clips take the scale path */
     double worst; /* largest error / tolerance on keyframes whose engine matrices are R.S */
 } tally;
 
@@ -185,28 +207,44 @@ static void check_file(const gpose_model *md, const glb *g, tally *ty, int plain
     double tol = cJSON_GetObjectItem(cJSON_GetObjectItem(ex, "joint_tolerance"), "game_units")
                      ->valuedouble;
     cr_assert(tol > 0, "%s: no tolerance stated", md->name);
-    /* Joint b's node is node 1 + b (node 0: the model's), named bone_NNN. */
-    unsigned under = 0;
+    /* Joint b's node is node 1 + b (node 0: the model's), named bone_NNN; it hangs under its
+     * parent's node, or under its parent's un-scaling node (a node of no bone after the
+     * joints', under the parent's, named bone_PPP_unscale, its scale alone animated), or
+     * under the model's node. */
+    unsigned under = 0, unscaled = 0;
     int *world = calloc(md->bones, sizeof *world), *sheared = calloc(md->bones, sizeof *sheared);
     for (unsigned b = 0; b < md->bones; b++) {
         char want[32];
         snprintf(want, sizeof want, "bone_%03u", b);
         cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, 1 + (int)b), "name")->valuestring,
                          want);
-        int pn = g->parent[1 + b];
-        if (md->parent[b] >= 0 && pn == 1 + md->parent[b]) under++;
-        else if (md->parent[b] >= 0) {
+        int pn = g->parent[1 + b], p = md->parent[b];
+        if (p >= 0 && pn == 1 + p) under++;
+        else if (p >= 0 && pn > (int)md->bones) {
+            char helper[48];
+            snprintf(helper, sizeof helper, "bone_%03d" GLB_UNSCALE_SUFFIX, p);
+            cJSON *hn = cJSON_GetArrayItem(nodes, pn);
+            cr_assert_str_eq(cJSON_GetObjectItem(hn, "name")->valuestring, helper);
+            cr_assert_eq(g->parent[pn], 1 + p, "%s: %s not under its joint", md->name, helper);
+            cr_assert_null(cJSON_GetObjectItem(hn, "mesh"));
+            under++, unscaled++;
+        } else if (p >= 0) {
             cr_assert_eq(pn, 0, "%s bone %u: under node %d", md->name, b, pn);
             world[b] = 1;
         }
     }
     cr_assert_eq(cJSON_GetObjectItem(ex, "joints_under_parent")->valueint, (int)under,
                  "%s: the file's count is not its nodes'", md->name);
+    cr_assert_eq(cJSON_GetObjectItem(ex, "joints_under_unscale_node")->valueint, (int)unscaled,
+                 "%s: the file's count of joints under un-scaling nodes is not its nodes'",
+                 md->name);
     ty->joints += md->bones;
     unsigned roots = 0;
     for (unsigned b = 0; b < md->bones; b++) roots += md->parent[b] < 0;
     ty->under += under + roots;
+    ty->unscaled += unscaled;
     if (plain) ty->plain_joints += md->bones, ty->plain_under += under + roots;
+    else ty->scale_joints += md->bones, ty->scale_under += under + roots;
     /* Rest offsets of each bone in its parent's engine frame (first keyframe of the first clip). */
     double (*off)[3] = calloc(md->bones, sizeof *off);
     size_t c0 = 0;
@@ -238,11 +276,15 @@ static void check_file(const gpose_model *md, const glb *g, tally *ty, int plain
             int node = cJSON_GetObjectItem(tg, "node")->valueint;
             const char *path = cJSON_GetObjectItem(tg, "path")->valuestring;
             int k = !strcmp(path, "translation") ? 0 : !strcmp(path, "rotation") ? 1 : 2;
+            /* An un-scaling node: its scale alone is animated. */
+            cr_assert(node <= (int)md->bones || k == 2, "%s: node %d's %s animated", md->name,
+                      node, path);
             cJSON *sm = cJSON_GetArrayItem(samplers, cJSON_GetObjectItem(c, "sampler")->valueint);
             ch[3 * node + k] = floats(g, cJSON_GetObjectItem(sm, "output")->valueint);
         }
         for (size_t k = 0; k < F; k++) {
-            for (int n = 0; n < g->nnodes; n++) { /* parents come before children */
+            for (int o = 0; o < g->nnodes; o++) { /* parents before children */
+                int n = g->order[o];
                 float t[3], q[4], s[3];
                 rest_of(cJSON_GetArrayItem(nodes, n), t, q, s);
                 if (ch[3 * n]) memcpy(t, ch[3 * n] + 3 * k, sizeof t);
@@ -250,7 +292,6 @@ static void check_file(const gpose_model *md, const glb *g, tally *ty, int plain
                 if (ch[3 * n + 2]) memcpy(s, ch[3 * n + 2] + 3 * k, sizeof s);
                 aff l;
                 from_trs(t, q, s, &l);
-                cr_assert(g->parent[n] < n, "node %d before its parent", n);
                 if (g->parent[n] >= 0) mul(&file[g->parent[n]], &l, &file[n]);
                 else file[n] = l;
             }
@@ -310,7 +351,7 @@ Test(joints, vanilla_layout_within_its_tolerance, .timeout = 600)
     ref_pose_opts_default(&o);
     size_t n;
     char **names = ts_dat_names(corpus, &n);
-    tally ty = {0, 0, 0, 0, 0};
+    tally ty = {0, 0, 0, 0, 0, 0, 0, 0};
     unsigned files = 0;
     for (size_t i = 0; i < n; i++) {
         char *p = ts_path(corpus, names[i]);
@@ -334,13 +375,14 @@ Test(joints, vanilla_layout_within_its_tolerance, .timeout = 600)
             uint8_t *g;
             size_t len;
             glb_stats st;
-            glb_meta meta = {"reference", NULL, NULL, NULL, NULL, 0};
+            glb_meta meta = {"reference", NULL, NULL, NULL, NULL, 0, 0};
             TS_OK(glb_build(&s, &meta, &g, &len, &st, &err), &err);
             glb rd;
             glb_open(g, len, &rd);
             check_file(&s.model[0], &rd, &ty, plain);
             cJSON_Delete(rd.doc);
             free(rd.parent);
+            free(rd.order);
             free(g);
             glb_stats_free(&st);
             gpose_scene_free(&s);
@@ -355,8 +397,16 @@ Test(joints, vanilla_layout_within_its_tolerance, .timeout = 600)
     cr_assert_gt(ty.plain_joints, ty.joints / 2);
     cr_assert_geq(ty.plain_under * 100, ty.plain_joints * 95, "%u of %u joints of the plain files",
                   ty.plain_under, ty.plain_joints);
-    cr_log_info("joints under their parents: %u of %u (plain-path files %u of %u); worst error "
-                "%.3g of the tolerance",
-                ty.under, ty.joints, ty.plain_under, ty.plain_joints, ty.worst);
+    /* The files whose clips take the scale path with uneven scales keep theirs too, through
+     * their parents' un-scaling nodes; and so at least 95% of all. */
+    cr_assert_gt(ty.scale_joints, 0, "no file takes the scale path");
+    cr_assert_gt(ty.unscaled, 0, "no joint under an un-scaling node");
+    cr_assert_geq(ty.scale_under * 100, ty.scale_joints * 95,
+                  "%u of %u joints of the scale-path files", ty.scale_under, ty.scale_joints);
+    cr_assert_geq(ty.under * 100, ty.joints * 95, "%u of %u joints", ty.under, ty.joints);
+    cr_log_info("joints under their parents: %u of %u (plain-path files %u of %u, scale-path "
+                "files %u of %u; %u under un-scaling nodes); worst error %.3g of the tolerance",
+                ty.under, ty.joints, ty.plain_under, ty.plain_joints, ty.scale_under,
+                ty.scale_joints, ty.unscaled, ty.worst);
     ts_rmtree(dir);
 }

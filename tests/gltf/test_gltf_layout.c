@@ -5,13 +5,16 @@
  *     reference under the notes' layout (the defaults: the model scale on
  *     the root, the scale path's stack) and under the older readings,
  *     exported and read back: check-gltf's comparison maps it by name and
- *     finds no departure; under the stack some joints are placed by their
- *     world transform;
+ *     finds no departure;
  *   - a skeleton posed as the scale path's stack lays it out (each bone's
  *     world a rotation times an uneven scale, built here in doubles and
  *     stored as the engine's Q12 cells): the joints whose transform under
- *     their parent is a scale under a rotation are placed by their world
- *     transform, the file says so, and its export is accepted;
+ *     their parent is a scale under a rotation hang under their parent's
+ *     un-scaling node (one per parent, no mesh, named after its joint), each
+ *     joint's whole matrix composed by a viewer is the engine's, the file
+ *     says so, and check-gltf accepts it by name; without un-scaling nodes
+ *     (glb_meta.no_unscale) those joints are placed by their world
+ *     transform, carried whole too;
  *   - one clip of 28 replaced by a wild pose: the mapping still comes from
  *     the 27 that agree, that clip is matched by name, left out of the fit
  *     and reported departing;
@@ -34,14 +37,15 @@
 #include "ref/dat.h"
 #include "tests/support/ts.h"
 
-/* scene s exported into dir/name.glb and read back as a viewer would (v, new). */
-static void export_read(const gpose_scene *s, const char *dir, const char *name, gview *v,
-                        glb_stats *st)
+/* scene s exported (no_unscale: without un-scaling nodes) into dir/name.glb and read back as
+ * a viewer would (v, new). */
+static void export_read_as(const gpose_scene *s, const char *dir, const char *name, gview *v,
+                           glb_stats *st, int no_unscale)
 {
     ff_error err;
     uint8_t *glb;
     size_t len;
-    glb_meta meta = {"reference", NULL, NULL, NULL, NULL, 0};
+    glb_meta meta = {"reference", NULL, NULL, NULL, NULL, 0, no_unscale};
     TS_OK(glb_build(s, &meta, &glb, &len, st, &err), &err);
     char file[512];
     snprintf(file, sizeof file, "%s.glb", name);
@@ -50,6 +54,12 @@ static void export_read(const gpose_scene *s, const char *dir, const char *name,
     free(glb);
     TS_OK(gview_load(path, v, &err), &err);
     free(path);
+}
+
+static void export_read(const gpose_scene *s, const char *dir, const char *name, gview *v,
+                        glb_stats *st)
+{
+    export_read_as(s, dir, name, v, st, 0);
 }
 
 /* check-gltf's comparison of v against s: accepted, every joint and clip by name. */
@@ -79,7 +89,7 @@ static void accepted(const gview *v, const gpose_scene *s, const char *what)
 
 /* Every model file of corpus under pose options spec; returns how many were checked. */
 static unsigned corpus_accepted(const char *dir, const char *corpus, const char *spec,
-                                unsigned *world)
+                                unsigned *unscaled)
 {
     ff_error err;
     ref_pose_opts o;
@@ -118,7 +128,7 @@ static unsigned corpus_accepted(const char *dir, const char *corpus, const char 
             snprintf(what, sizeof what, "%s under %s", names[i], spec);
             accepted(&v, &s, what);
             checked++;
-            *world += st.world_joints;
+            *unscaled += st.unscaled_joints;
             glb_stats_free(&st);
             gview_free(&v);
             gpose_scene_free(&s);
@@ -145,12 +155,13 @@ Test(layout, each_files_own_export_is_accepted_under_every_scale_reading)
         /* The scale path runs, with scales other than 1.0 (the synthetic scales are random). */
         cr_assert_gt(sum.scale_clips, 0, "%s: no clip takes the scale path", corpus);
         for (size_t i = 0; i < sizeof readings / sizeof *readings; i++) {
-            unsigned world = 0;
-            cr_assert_gt(corpus_accepted(dir, corpus, readings[i], &world), 0, "%s: no model",
+            unsigned unscaled = 0;
+            cr_assert_gt(corpus_accepted(dir, corpus, readings[i], &unscaled), 0, "%s: no model",
                          corpus);
-            /* Under the stack, uneven scales put joints under no TRS of their parent's. */
+            /* Under the stack, uneven scales put joints under no TRS of their parent's: they
+             * hang under its un-scaling node, which check-gltf leaves out. */
             if (presets[k] == SYNTH_SMALL && !readings[i][0])
-                cr_assert_gt(world, 0, "no joint placed by its world transform");
+                cr_assert_gt(unscaled, 0, "no joint under an un-scaling node");
         }
         free(corpus);
     }
@@ -272,7 +283,40 @@ static cJSON *glb_json(const char *path)
     return j;
 }
 
-Test(layout, a_scale_under_a_rotation_is_placed_by_world_and_carried_whole)
+/* Each joint's whole matrix (rotation and uneven scale) in v's composition against s's. */
+static void carried_whole(const gview *v, const gpose_model *md)
+{
+    int node[24];
+    for (unsigned b = 0; b < md->bones; b++) {
+        char name[16];
+        snprintf(name, sizeof name, "bone_%03u", b);
+        node[b] = -1;
+        for (size_t n = 0; n < v->nnodes; n++)
+            if (!strcmp(v->nodes[n].name, name)) node[b] = (int)n;
+        cr_assert_geq(node[b], 0, "no node %s", name);
+    }
+    gm_affine *world = malloc(v->nnodes * sizeof *world);
+    cr_assert(world);
+    for (size_t a = 0; a < v->nanims; a++) {
+        const gpose_clip *c = &md->clips[a];
+        for (size_t k = 0; k < c->frames; k++) {
+            gview_pose(v, a, v->anims[a].times[k], world);
+            for (unsigned b = 0; b < md->bones; b++) {
+                const ref_matrix *m = gpose_at(md, c, k, b);
+                for (int r = 0; r < 9; r++)
+                    cr_assert_float_eq(world[node[b]].a[r / 3][r % 3], m->m[r / 3][r % 3] / 4096.0,
+                                       2e-3, "clip %zu, keyframe %zu, bone %u, cell %d", a, k, b,
+                                       r);
+                for (int r = 0; r < 3; r++)
+                    cr_assert_float_eq(world[node[b]].t[r], m->t[r], 1e-2,
+                                       "clip %zu, keyframe %zu, bone %u, translation %d", a, k, b, r);
+            }
+        }
+    }
+    free(world);
+}
+
+Test(layout, a_scale_under_a_rotation_hangs_under_unscaling_nodes_and_is_carried_whole)
 {
     char *dir = ts_tempdir();
     gpose_scene s;
@@ -281,43 +325,93 @@ Test(layout, a_scale_under_a_rotation_is_placed_by_world_and_carried_whole)
     glb_stats st;
     export_read(&s, dir, "stack", &v, &st);
     const gpose_model *md = &s.model[0];
+    /* Every bone's world is a rotation times its own uneven scale: relative to its parent a
+     * scale under a rotation, which no TRS holds; relative to its parent's un-scaling node,
+     * its own rotation and scale. */
+    cr_assert_str_eq(st.layout, "hierarchy");
+    cr_assert_eq(st.world_joints, 0, "%u joints placed by world", st.world_joints);
+    cr_assert_eq(st.unscaled_joints, md->bones - 1, "%u joints under un-scaling nodes",
+                 st.unscaled_joints);
+    char *path = ts_path(dir, "stack.glb");
+    cJSON *j = glb_json(path);
+    const cJSON *ex = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "asset"), "extras");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(ex, "joint_layout")), "hierarchy");
+    cr_assert_eq(cJSON_GetObjectItem(ex, "joints_under_parent")->valueint, (int)md->bones - 1);
+    cr_assert_eq(cJSON_GetObjectItem(ex, "joints_under_unscale_node")->valueint,
+                 (int)md->bones - 1);
+    /* The un-scaling nodes: one per bone with children, under its joint, no mesh, named after
+     * it, its joints' parent node. */
+    const cJSON *nodes = cJSON_GetObjectItem(j, "nodes"), *n;
+    unsigned helpers = 0, parents = 0;
+    for (unsigned b = 0; b < md->bones; b++)
+        for (unsigned c = b + 1; c < md->bones; c++)
+            if (md->parent[c] == (int)b) {
+                parents++;
+                break;
+            }
+    int idx = 0;
+    cJSON_ArrayForEach(n, nodes)
+    {
+        const cJSON *nx = cJSON_GetObjectItem(n, "extras");
+        if (nx && cJSON_GetObjectItem(nx, "helper")) {
+            helpers++;
+            cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(nx, "helper")), "unscale");
+            int of = cJSON_GetObjectItem(nx, "of_bone")->valueint;
+            char want[32];
+            snprintf(want, sizeof want, "bone_%03d" GLB_UNSCALE_SUFFIX, of);
+            cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(n, "name")), want);
+            cr_assert_null(cJSON_GetObjectItem(n, "mesh"));
+            cr_assert_null(cJSON_GetObjectItem(n, "translation"));
+            cr_assert_null(cJSON_GetObjectItem(n, "rotation"));
+            const cJSON *joint = cJSON_GetArrayItem(nodes, 1 + of), *k;
+            int found = 0;
+            cJSON_ArrayForEach(k, cJSON_GetObjectItem(joint, "children")) found |= k->valueint == idx;
+            cr_assert(found, "%s is not under bone %d's node", want, of);
+            cJSON_ArrayForEach(k, cJSON_GetObjectItem(n, "children"))
+            {
+                const cJSON *cx = cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, k->valueint), "extras");
+                cr_assert_eq(cJSON_GetObjectItem(cx, "parent")->valueint, of);
+                cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cx, "placed")), "unscaled");
+            }
+        }
+        idx++;
+    }
+    cr_assert_eq(helpers, parents, "%u un-scaling nodes for %u parents", helpers, parents);
+    cJSON_Delete(j);
+    free(path);
+    /* check-gltf leaves the un-scaling nodes out: every joint by name, nothing departs. */
+    accepted(&v, &s, "the stack's poses");
+    carried_whole(&v, md);
+    glb_stats_free(&st);
+    gview_free(&v);
+    gpose_scene_free(&s);
+    ts_rmtree(dir);
+}
+
+Test(layout, without_unscaling_nodes_a_scale_under_a_rotation_is_placed_by_world)
+{
+    char *dir = ts_tempdir();
+    gpose_scene s;
+    stack_scene(&s, 4, 12, 0x9E3779B97F4A7C15ull);
+    gview v;
+    glb_stats st;
+    export_read_as(&s, dir, "stack", &v, &st, 1);
+    const gpose_model *md = &s.model[0];
     cr_assert_str_eq(st.layout, "world");
     cr_assert_eq(st.world_joints, md->bones - 1, "%u joints placed by world", st.world_joints);
+    cr_assert_eq(st.unscaled_joints, 0);
     char *path = ts_path(dir, "stack.glb");
     cJSON *j = glb_json(path);
     const cJSON *ex = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "asset"), "extras");
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(ex, "joint_layout")), "world");
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(ex, "joints_placed_by_world")),
                  (int)md->bones - 1);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "nodes")), (int)md->bones + 1,
+                 "nodes besides the model's and the joints'");
     cJSON_Delete(j);
     free(path);
     accepted(&v, &s, "the stack's poses");
-    /* Not only the positions: each joint's whole matrix (rotation and uneven scale). */
-    int node[24];
-    for (unsigned b = 0; b < md->bones; b++) {
-        char name[16];
-        snprintf(name, sizeof name, "bone_%03u", b);
-        node[b] = -1;
-        for (size_t n = 0; n < v.nnodes; n++)
-            if (!strcmp(v.nodes[n].name, name)) node[b] = (int)n;
-        cr_assert_geq(node[b], 0, "no node %s", name);
-    }
-    gm_affine *world = malloc(v.nnodes * sizeof *world);
-    cr_assert(world);
-    for (size_t a = 0; a < v.nanims; a++) {
-        const gpose_clip *c = &md->clips[a];
-        for (size_t k = 0; k < c->frames; k++) {
-            gview_pose(&v, a, v.anims[a].times[k], world);
-            for (unsigned b = 0; b < md->bones; b++) {
-                const ref_matrix *m = gpose_at(md, c, k, b);
-                for (int r = 0; r < 9; r++)
-                    cr_assert_float_eq(world[node[b]].a[r / 3][r % 3], m->m[r / 3][r % 3] / 4096.0,
-                                       2e-3, "clip %zu, keyframe %zu, bone %u, cell %d", a, k, b,
-                                       r);
-            }
-        }
-    }
-    free(world);
+    carried_whole(&v, md);
     glb_stats_free(&st);
     gview_free(&v);
     gpose_scene_free(&s);
@@ -373,7 +467,7 @@ Test(layout, a_joint_its_name_does_not_number_is_reported_unmatched)
     stack_scene(&s, 3, 8, 777);
     gview v;
     glb_stats st;
-    export_read(&s, dir, "stack", &v, &st);
+    export_read_as(&s, dir, "stack", &v, &st, 1);
     /* Every joint under the scene root: the tree cannot stand in for the names. */
     for (size_t n = 0; n < v.nnodes; n++)
         if (!strcmp(v.nodes[n].name, "bone_005"))
