@@ -163,7 +163,7 @@ static int check_one(phase_out *o)
     if (rc == 0) rc = gview_load(glb, &v, &err);
     if (rc == 0) {
         rc = gck_run(&v, &game, 0, &r, &err);
-        greport_meta m = {glb, dat, emu_image_sha256(img), "standin"};
+        greport_meta m = {glb, dat, emu_image_sha256(img), "standin", NULL, NULL, NULL};
         if (rc == 0) rc = greport_write(rep, &m, &r, &err);
         o->comparisons = rc == 0 ? r.nclips : 0;
         o->written = rc == 0 && !r.refused && !r.departing;

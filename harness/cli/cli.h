@@ -198,6 +198,8 @@ int cli_pose_pick(const cli_pose_inputs *in, ref_pose_opts *out, cli_pose_source
                   ff_error *err);
 /* "given with --pose-options", ...; "?" out of range. */
 const char *cli_pose_source_name(cli_pose_source s);
+/* The source as a report key: given, traces, profile, cache, search, default; "?" out of range. */
+const char *cli_pose_source_key(cli_pose_source s);
 /* One line on stderr naming the convention and its source (nothing for a search, or quiet). */
 void cli_pose_say(const char *command, cli_pose_source src, const ref_pose_opts *o, int quiet);
 

@@ -141,7 +141,8 @@ static int run(const char *path, const char *dat_path, const cli_session *s,
         code = cli_error_exit(&err);
         goto done;
     }
-    greport_meta m = {path, dat_path, emu_image_sha256(x.image), x.profile.name};
+    greport_meta m = {path,         dat_path, emu_image_sha256(x.image), x.profile.name,
+                      pose_text,    cli_pose_source_key(src), cli_pose_source_name(src)};
     if (greport_write(out, &m, &r, &err) < 0) {
         cli_print_error(&err);
         code = CLI_EXIT_INTERNAL;

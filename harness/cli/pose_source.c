@@ -21,9 +21,19 @@ static const char *const source_names[CLI_POSE__COUNT] = {
     [CLI_POSE_DEFAULT] = "the defaults (no convention given, pinned or searched here)",
 };
 
+static const char *const source_keys[CLI_POSE__COUNT] = {
+    [CLI_POSE_GIVEN] = "given",     [CLI_POSE_TRACES] = "traces", [CLI_POSE_PROFILE] = "profile",
+    [CLI_POSE_CACHED] = "cache",    [CLI_POSE_SEARCH] = "search", [CLI_POSE_DEFAULT] = "default",
+};
+
 const char *cli_pose_source_name(cli_pose_source s)
 {
     return (unsigned)s < CLI_POSE__COUNT ? source_names[s] : "?";
+}
+
+const char *cli_pose_source_key(cli_pose_source s)
+{
+    return (unsigned)s < CLI_POSE__COUNT ? source_keys[s] : "?";
 }
 
 int cli_pose_pick(const cli_pose_inputs *in, ref_pose_opts *out, cli_pose_source *src,

@@ -75,6 +75,12 @@ static char *json(const greport_meta *m, const gck_result *r)
     name(&g, j, "dat", m->dat);
     gj_str(&g, j, "executable_sha256", m->exe_sha256);
     name(&g, j, "profile", m->profile);
+    if (m->pose && m->pose_source) {
+        cJSON *pc = gj_obj(&g, j, "pose_convention");
+        gj_str(&g, pc, "convention", m->pose);
+        gj_str(&g, pc, "source", m->pose_source);
+        if (m->pose_source_text) gj_str(&g, pc, "source_text", m->pose_source_text);
+    }
     gj_str(&g, j, "verdict", gck_outcome(r));
     if (r->refused) name(&g, j, "reason", r->reason);
     cJSON *c = gj_obj(&g, j, "correspondence");
@@ -337,6 +343,19 @@ static void overlay(rd_node *sec, const gck_result *r)
     sb_free(&m);
 }
 
+/* The game's side: the executable, its profile, the pose convention and where it came from. */
+static void game_kv(rd_doc *d, const greport_meta *m)
+{
+    rd_node *s = rd_section(d, "game", "The game's poses");
+    rd_node *kv = rd_kv(s, "game");
+    if (m->exe_sha256) rd_text(rd_kv_row(kv, "Executable (SHA-256)", NULL), RD_CODE, m->exe_sha256);
+    if (m->profile) rd_text(rd_kv_row(kv, "Profile", NULL), RD_NAME, m->profile);
+    if (m->pose) rd_text(rd_kv_row(kv, "Pose convention", "pose-convention"), RD_CODE, m->pose);
+    if (m->pose_source)
+        rd_text(rd_kv_row(kv, "Convention from", "pose-source"), RD_PLAIN,
+                m->pose_source_text ? m->pose_source_text : m->pose_source);
+}
+
 static rd_doc *document(const greport_meta *m, const gck_result *r)
 {
     rd_doc *d = rd_new();
@@ -352,7 +371,10 @@ static rd_doc *document(const greport_meta *m, const gck_result *r)
     if (r->refused) {
         rd_node *b = rd_banner(d, RD_STOP, "reason");
         rd_textf(b, RD_PLAIN, "Refused: %s", r->reason);
-        if (!r->best_tried) return d;
+        if (!r->best_tried) {
+            game_kv(d, m);
+            return d;
+        }
         rd_node *s = rd_section(d, "best", "The best mapping tried");
         rd_text(rd_para(s, "muted"), RD_PLAIN,
                 "Its joints, clips, axes and scale, compared anyway: every error below is this "
@@ -363,6 +385,7 @@ static rd_doc *document(const greport_meta *m, const gck_result *r)
         rd_node *c = rd_section(d, "clips-section", "Error per clip");
         clips_table(c, r);
         plots(c, r);
+        game_kv(d, m);
         return d;
     }
     rd_node *s = rd_section(d, "summary", "Correspondence");
@@ -374,6 +397,7 @@ static rd_doc *document(const greport_meta *m, const gck_result *r)
     rd_node *c = rd_section(d, "clips-section", "Clips");
     clips_table(c, r);
     plots(c, r);
+    game_kv(d, m);
     return d;
 }
 

@@ -8,7 +8,8 @@
  * frame per clip, and the viewer's skeleton drawn over the game's at the
  * first departing frame (else the worst) in three orthographic views; a
  * refusal with a mapping tried shows that mapping the same way, at its
- * worst frame; junit.xml (one test case per clip of the game).
+ * worst frame; the pose convention of the game's side and where it came
+ * from; junit.xml (one test case per clip of the game).
  *
  * What this module must not do: print or exit. Files are written through
  * new temporary files renamed into place.
@@ -24,6 +25,10 @@ typedef struct greport_meta {
     const char *dat;         /* the model file */
     const char *exe_sha256;
     const char *profile;
+    const char *pose;        /* the convention the game's poses were taken under, or NULL */
+    const char *pose_source; /* where it came from: given, traces, profile, cache, search,
+                              * default (NULL: not said) */
+    const char *pose_source_text; /* the same in words, as the terminal says it */
 } greport_meta;
 
 #define GREPORT_SCHEMA "ff8diff-gltf-check/1"

@@ -15,7 +15,10 @@
  * search on them finds, name it and its source on the terminal and in the
  * file's asset.extras, and check-gltf then accepts that export, taking the
  * search's result remembered in the results cache (and so does `decode
- * --pose --exe`); the same export under the defaults is refused.
+ * --pose --exe`), its report naming the convention and that source
+ * (report.json's pose_convention, summary.md, index.html), or the search
+ * it ran itself without the cache; the same export under the defaults is
+ * refused.
  */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
@@ -184,6 +187,41 @@ static cJSON *asset_extras(const char *path)
     return ex;
 }
 
+/*
+ * check-gltf's report in rep names the convention (holding key) and its source (report.json's
+ * pose_convention, valid against the schema; summary.md and index.html in words).
+ */
+static void report_names_convention(const char *dir, const char *rep, const char *source,
+                                    const char *words, const char *key)
+{
+    char *jp = ts_path(rep, "report.json");
+    cJSON *j = ts_json(jp);
+    const cJSON *pc = cJSON_GetObjectItem(j, "pose_convention");
+    cr_assert(pc, "%s: report.json names no convention", rep);
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(pc, "source")), source);
+    cr_assert(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(pc, "convention")), key), "%s", rep);
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(pc, "source_text")), words);
+    cJSON_Delete(j);
+    char *schema = ts_source("reports/schema/gltf-check.schema.json");
+    ts_out o;
+    ts_sh(dir, &o, "python3 -c 'import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[1])), "
+                   "json.load(open(sys.argv[2])))' %s %s", jp, schema);
+    cr_assert_eq(o.status, 0, "schema: %s", o.err);
+    ts_out_free(&o);
+    const char *pages[] = {"summary.md", "index.html"};
+    for (int i = 0; i < 2; i++) {
+        char *pp = ts_path(rep, pages[i]), *t = ts_read(pp, NULL);
+        /* The words past their last apostrophe (which HTML escapes). */
+        const char *tail = strrchr(words, '\'') ? strrchr(words, '\'') + 1 : words;
+        cr_assert(t && strstr(t, "Convention from") && strstr(t, tail) && strstr(t, key),
+                  "%s: the convention or its source not shown", pp);
+        free(t);
+        free(pp);
+    }
+    free(schema);
+    free(jp);
+}
+
 Test(check_gltf, accepts_an_export_under_the_executables_own_convention, .timeout = 600)
 {
     char *dir = ts_tempdir(), *corpus = tg_plain_monster(dir), *cache = ts_path(dir, "cache");
@@ -218,6 +256,10 @@ Test(check_gltf, accepts_an_export_under_the_executables_own_convention, .timeou
         cr_assert(strstr(o.err, "remembered in the results cache") && strstr(o.err, variants[i].key),
                   "%s: check-gltf's convention not named:\n%s", exe, o.err);
         ts_out_free(&o);
+        report_names_convention(dir, rep, "cache",
+                                "the search's result for this executable, remembered in the "
+                                "results cache",
+                                variants[i].key);
         ts_cli(dir, &o, "decode %s --anim 0 --pose --exe %s --cache-dir %s", dat, exe, cache);
         cr_assert_eq(o.status, 0, "%s: decode: %s", exe, o.err);
         cr_assert(strstr(o.err, "remembered in the results cache") && strstr(o.err, variants[i].key),
@@ -229,6 +271,7 @@ Test(check_gltf, accepts_an_export_under_the_executables_own_convention, .timeou
         cr_assert(strstr(o.err, "(searched on the original)") && strstr(o.err, variants[i].key),
                   "%s: %s", exe, o.err);
         ts_out_free(&o);
+        report_names_convention(dir, rep, "search", "searched on the original", variants[i].key);
         free(exe);
     }
     /* The same variant's export under the defaults: check-gltf does not accept it. */
