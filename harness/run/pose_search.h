@@ -40,6 +40,19 @@ int pose_search_on(struct pose_conv *pc, const struct run_ctx *ctx, const struct
                    ref_pose_opts *best, struct pose_work *w, ff_error *err);
 
 /*
+ * After a run given a convention (--pose-options, on an executable) in
+ * which pose values mismatch: the search on a sample of its own, against
+ * the convention given, into ctx->res->pose.contradicted (pose_contradict.c).
+ * When the search's convention matches more sampled states whole, the run
+ * records the options that differ, and marks each cause whose groups are
+ * all pose values as a consequence of the convention given
+ * (res_cause.consequence_of). Does nothing otherwise; never changes the
+ * run's convention or verdicts. Returns 0, or -1 with err when the engine
+ * cannot start or memory runs out.
+ */
+int pose_contradict_run(struct run_ctx *ctx, unsigned threads, ff_error *err);
+
+/*
  * The search's choice for the executable exe_id (run_config.cache_id),
  * remembered in the results cache c as an entry of its own (the key names
  * the executable and "pose-search", the payload the convention's text), so
