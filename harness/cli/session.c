@@ -244,6 +244,24 @@ static void cause_counts(const res_cause *k, char *buf, size_t n)
     }
 }
 
+/*
+ * A convention given that the executable's poses contradict (run.pose.contradicted): one
+ * line, before the groups and causes it explains.
+ */
+static void print_contradicted(const run_results *r)
+{
+    const pose_contradiction *c = &r->pose.contradicted;
+    if (!c->contradicted) return;
+    size_t marked = 0;
+    for (size_t i = 0; i < r->ncauses; i++) marked += r->causes[i].consequence_of[0] != '\0';
+    printf("the executable's poses follow %s, not the given %s, on %llu of %llu states "
+           "(the given: %llu)%s\n",
+           c->found, c->given, (unsigned long long)c->states_found,
+           (unsigned long long)c->states, (unsigned long long)c->states_given,
+           marked ? ": the causes marked below are its consequences" : "");
+    printf("  to compare under the executable's: --pose-options %s (or auto)\n", c->convention);
+}
+
 int cli_write_report(const run_meta *m, const run_results *r, const char *reports_dir)
 {
     cJSON *report = report_build(m, r);
@@ -277,6 +295,7 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
         sb_free(&fields);
         return status; /* nothing written: nothing to say where */
     }
+    print_contradicted(r);
     if (r->ngroups && r->ncauses) /* causes come from replays: none in a check */
         printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
                r->ncauses, r->ncauses == 1 ? "" : "s");
@@ -299,7 +318,9 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
         const res_cause *k = &r->causes[c];
         char counts[96];
         cause_counts(k, counts, sizeof counts);
-        printf("  cause %zu (%s): %s\n", c, counts, k->statement);
+        printf("  cause %zu (%s)%s: %s\n", c, counts,
+               k->consequence_of[0] ? " [a consequence of the convention given]" : "",
+               k->statement);
     }
     if (r->pose.source == POSE_CONV_SEARCH)
         printf("pose convention: %s (searched on %llu states: %s)\n", r->pose.chosen,

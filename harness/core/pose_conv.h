@@ -102,6 +102,22 @@ typedef struct pose_width_at {
     int32_t ref32, ref64, orig; /* its value under each width, and the original's */
 } pose_width_at;
 
+/*
+ * A convention given (--pose-options) that the executable's poses contradict:
+ * after a run of the executable with pose mismatches, the search (on a
+ * sample of its own, apart from the run's convention) finds one that matches
+ * more sampled states whole. The options that differ, each side's values in
+ * ref/pose.h's text form ("order=yxz"), and the states each matches.
+ */
+typedef struct pose_contradiction {
+    int contradicted;                        /* 0: not checked, or not contradicted */
+    char given[REF_POSE_OPTS_TEXT_MAX];      /* the given values of the options that differ */
+    char found[REF_POSE_OPTS_TEXT_MAX];      /* the executable's values of those options */
+    char convention[REF_POSE_OPTS_TEXT_MAX]; /* the given one with found's values: whole */
+    uint64_t states, states_found, states_given; /* sampled; matched whole by found, by given */
+    double seconds;                          /* the check's sample and search */
+} pose_contradiction;
+
 typedef struct pose_conv {
     pose_conv_source source;
     char chosen[REF_POSE_OPTS_TEXT_MAX];
@@ -137,6 +153,7 @@ typedef struct pose_conv {
     uint64_t width_clips[REF_POSE_KEY__COUNT], width_agreed[REF_POSE_KEY__COUNT];
     uint64_t width_contradicted[REF_POSE_KEY__COUNT], width_neither[REF_POSE_KEY__COUNT];
     pose_width_at width_at[REF_POSE_KEY__COUNT]; /* basis comparison */
+    pose_contradiction contradicted; /* POSE_CONV_GIVEN with pose mismatches */
 } pose_conv;
 
 const char *pose_conv_source_name(pose_conv_source s);

@@ -393,6 +393,9 @@ typedef struct res_cause {
     int64_t example;      /* the group whose example stands for it */
     size_t ngroups;
     int *groups;          /* the groups it explains (heap) */
+    /* "" or what it follows from: "pose_options", the convention given, which the
+     * executable's poses contradict (run.pose.contradicted) */
+    char consequence_of[16];
 } res_cause;
 
 /* Coverage of one routine of the original. */

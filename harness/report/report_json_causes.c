@@ -135,6 +135,9 @@ static cJSON *cause_json(const run_results *res, size_t i)
     cJSON *g = cJSON_AddArrayToObject(o, "groups");
     for (size_t k = 0; k < c->ngroups; k++)
         cJSON_AddItemToArray(g, cJSON_CreateNumber(c->groups[k]));
+    cJSON_AddItemToObject(o, "consequence_of", c->consequence_of[0]
+                                                   ? json_string(c->consequence_of)
+                                                   : cJSON_CreateNull());
     return o;
 }
 

@@ -2,7 +2,8 @@
  * harness/report/report_pose.c: the pose level's part of a report: the
  * convention (how it was decided, what decided each choice, the width
  * sites and where the comparison decided each, every candidate the search
- * tried, the choice, the closest miss) into report.json as "pose", and the
+ * tried, the choice, the closest miss; a convention given that the
+ * executable's poses contradict) into report.json as "pose", and the
  * pose helpers' leaf level as "pose_leaf" (their sections are views:
  * report_view_pose.c, report_view_pose_leaf.c). Must not print or exit.
  */
@@ -78,6 +79,21 @@ static cJSON *widths_json(const pose_conv *p)
     return arr;
 }
 
+/* The convention given against the executable's poses: null unless they contradict it. */
+static cJSON *contradicted_json(const pose_contradiction *c)
+{
+    if (!c->contradicted) return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "given", c->given);
+    cJSON_AddStringToObject(o, "found", c->found);
+    cJSON_AddStringToObject(o, "convention", c->convention);
+    cJSON_AddNumberToObject(o, "states", (double)c->states);
+    cJSON_AddNumberToObject(o, "states_found", (double)c->states_found);
+    cJSON_AddNumberToObject(o, "states_given", (double)c->states_given);
+    cJSON_AddNumberToObject(o, "seconds", c->seconds);
+    return o;
+}
+
 cJSON *report_pose_json(const pose_conv *p)
 {
     if (p->source == POSE_CONV_NONE) return cJSON_CreateNull();
@@ -88,6 +104,7 @@ cJSON *report_pose_json(const pose_conv *p)
     cJSON_AddNumberToObject(o, "states_replayed", (double)p->states_replayed);
     cJSON_AddItemToObject(o, "decisions", decisions_json(p));
     cJSON_AddItemToObject(o, "widths", widths_json(p));
+    cJSON_AddItemToObject(o, "contradicted", contradicted_json(&p->contradicted));
     if (p->source != POSE_CONV_SEARCH) return o;
     cJSON *s = cJSON_AddObjectToObject(o, "search");
     cJSON_AddNumberToObject(s, "states", (double)p->states);

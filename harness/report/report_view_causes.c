@@ -5,7 +5,9 @@
  * (clips, entity clips, leaf calls, files, modes), its signature, how the
  * values differ, the first example with both read logs of that call side
  * by side (the first differing read marked) and the groups it explains
- * (report.json's "causes", report_json_causes.c). Nothing when the run
+ * (report.json's "causes", report_json_causes.c); first, when the
+ * executable's poses contradict the convention given, that sentence (also
+ * a banner) and each cause that follows from it marked. Nothing when the run
  * did not group mismatches ("causes" absent).
  *
  * Reads report.json through report_key.h; must not recompute, print or exit.
@@ -149,6 +151,10 @@ static void cause_box(rd_node *sec, const rs_ctx *c, rk cause, rv_labels l)
     rd_text(h, RD_TAG, rk_str(cause, "kind", "?"));
     uint64_t clips = rk_u64(n, "clips", 0) + rk_u64(n, "entity_clips", 0);
     rd_textf(h, RD_PLAIN, ": %llu clip%s", (unsigned long long)clips, clips == 1 ? "" : "s");
+    if (!strcmp(rk_str(cause, "consequence_of", ""), "pose_options")) {
+        rd_text(h, RD_PLAIN, " ");
+        rd_text(h, RD_TAG, "a consequence of the convention given");
+    }
     rd_text(rd_para(box, "statement"), RD_STRONG, rk_str(cause, "statement", "?"));
     rd_node *kv = rd_kv(box, NULL);
     rd_text(rd_kv_row(kv, "Routine", NULL), RD_CODE, rk_str(cause, "routine", "?"));
@@ -168,12 +174,41 @@ static void cause_box(rd_node *sec, const rs_ctx *c, rk cause, rv_labels l)
     groups_row(kv, c, cause);
 }
 
+/*
+ * A convention given that the executable's poses contradict (run.pose.contradicted): a
+ * banner over the page and the section's first paragraph, before the causes it explains.
+ */
+static void contradicted(rd_node *sec, const rs_ctx *c)
+{
+    rk k = rk_obj(rk_obj(rk_obj(c->root, "run"), "pose"), "contradicted");
+    if (!k.j) return;
+    char line[512];
+    snprintf(line, sizeof line,
+             "The convention given is contradicted: the executable's poses follow %s, not the "
+             "given %s, on %llu of %llu sampled states (the given: %llu).",
+             rk_str(k, "found", "?"), rk_str(k, "given", "?"),
+             (unsigned long long)rk_u64(k, "states_found", 0),
+             (unsigned long long)rk_u64(k, "states", 0),
+             (unsigned long long)rk_u64(k, "states_given", 0));
+    rd_text(rd_banner(c->doc, RD_WARN, "pose-contradicted"), RD_PLAIN, line);
+    rd_node *p = rd_para(sec, "statement");
+    rd_text(p, RD_STRONG, line);
+    char opt[320];
+    snprintf(opt, sizeof opt, "--pose-options %s", rk_str(k, "convention", "?"));
+    rd_text(p, RD_PLAIN, " The causes marked below are its consequences; ");
+    rd_text(p, RD_CODE, opt);
+    rd_text(p, RD_PLAIN, " (or ");
+    rd_text(p, RD_CODE, "auto");
+    rd_text(p, RD_PLAIN, ") compares under the executable's.");
+}
+
 void rs_view_causes(const rs_ctx *c)
 {
     rk arr = rk_arr(c->root, "causes");
     if (!arr.j) return;
     size_t n = rk_len(arr), shown = 0;
     rd_node *sec = rs_openf(c, "Causes (%zu)", n);
+    contradicted(sec, c);
     if (!n) {
         rd_text(rd_para(sec, "muted"), RD_PLAIN,
                 rk_len(rk_arr(c->root, "groups"))

@@ -13,6 +13,9 @@
 
 struct run_ctx;
 struct cache;
+struct pose_conv;
+struct pose_sample;
+struct pose_work;
 
 /*
  * Samples states of ctx's corpus, runs the original's BuildBoneMatrices on
@@ -25,6 +28,29 @@ struct cache;
  * engine cannot start or memory runs out.
  */
 int pose_search_run(struct run_ctx *ctx, unsigned threads, ff_error *err);
+
+/*
+ * The search itself on sm (the original's poses sampled: pose_score.h's
+ * pose_env), scored on w (two works, w[0] leading a team): every candidate
+ * and decision into pc, the choice into *best. Returns 0, or -1 with err when a candidate could not be kept
+ * (more than POSE_CONV_MAX_CANDIDATES: an internal error; pc and *best are
+ * then filled all the same).
+ */
+int pose_search_on(struct pose_conv *pc, const struct run_ctx *ctx, const struct pose_sample *sm,
+                   ref_pose_opts *best, struct pose_work *w, ff_error *err);
+
+/*
+ * After a run given a convention (--pose-options, on an executable) in
+ * which pose values mismatch: the search on a sample of its own, against
+ * the convention given, into ctx->res->pose.contradicted (pose_contradict.c).
+ * When the search's convention matches more sampled states whole, the run
+ * records the options that differ, and marks each cause whose groups are
+ * all pose values as a consequence of the convention given
+ * (res_cause.consequence_of). Does nothing otherwise; never changes the
+ * run's convention or verdicts. Returns 0, or -1 with err when the engine
+ * cannot start or memory runs out.
+ */
+int pose_contradict_run(struct run_ctx *ctx, unsigned threads, ff_error *err);
 
 /*
  * The search's choice for the executable exe_id (run_config.cache_id),

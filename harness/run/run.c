@@ -425,6 +425,14 @@ int run_execute(const run_config *cfg, run_results *out, ff_error *err)
     if (rc == 0) run_find_writers(&ctx);
     total_up(&ctx);
     if (rc == 0) run_explain(&ctx);
+    /* A convention given that the executable's poses contradict: said before the causes. */
+    if (rc == 0 && units) {
+        ff_error e;
+        if (pose_contradict_run(&ctx, job_count(cfg), &e) < 0 &&
+            run_warn(out, "the pose convention given was not checked against the executable's "
+                          "poses: %s", e.reason) < 0)
+            rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
     if (rc == 0 && ctx.cover_hits) rc = run_coverage_build(&ctx, err);
     if (warn_cache(&ctx) < 0 && rc == 0)
         rc = ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");

@@ -163,6 +163,82 @@ Test(run_cli, pose_width_searched_and_given, .init = setup, .fini = cleanup)
     free(exe);
 }
 
+/* The string at report.json's run.pose.contradicted.<key> ("" when absent). */
+static const char *contradicted_str(const cJSON *r, const char *key)
+{
+    const cJSON *c = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "pose"), "contradicted");
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(c, key));
+    return s ? s : "";
+}
+
+/*
+ * The stand-in given order=zyx (it follows yxz): the run says the executable's poses
+ * follow order=yxz, not the given order=zyx, before the causes, whose every one is
+ * marked a consequence; report.json records it (valid), and summary.md says it before
+ * its first cause. Given its own convention, nothing mismatches and nothing is said.
+ */
+Test(run_cli, pose_options_contradicted_by_the_executable, .init = setup, .fini = cleanup)
+{
+    ts_out o;
+    char *exe = variant("standin.exe"), *out = ts_path(scratch, "c");
+    ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s' --modes normal "
+                        "--levels frame,pose --no-cache --pose-options order=zyx," TS_STANDIN_TAIL,
+           exe, out);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    const char *say = strstr(o.out, "the executable's poses follow order=yxz, not the given "
+                                    "order=zyx, on ");
+    const char *cause = strstr(o.out, "  cause 0 (");
+    cr_assert(say && cause && say < cause, "the sentence before the causes: %s", o.out);
+    cr_assert_eq(ts_count(o.out, "  cause "),
+                 ts_count(o.out, "[a consequence of the convention given]"), "%s", o.out);
+    cJSON *r = ts_report(out);
+    cr_assert_str_eq(contradicted_str(r, "given"), "order=zyx");
+    cr_assert_str_eq(contradicted_str(r, "found"), "order=yxz");
+    cr_assert_str_eq(contradicted_str(r, "convention"), TS_STANDIN_POSE);
+    double states = ts_num(r, "run.pose.contradicted.states");
+    cr_assert_gt(states, 0);
+    cr_assert_eq(ts_num(r, "run.pose.contradicted.states_found"), states);
+    cr_assert_lt(ts_num(r, "run.pose.contradicted.states_given"), states);
+    char n[32];
+    snprintf(n, sizeof n, "on %.0f of %.0f states", states, states);
+    cr_assert(strstr(say, n), "no '%s' in: %s", n, o.out);
+    const cJSON *causes = cJSON_GetObjectItem(r, "causes");
+    cr_assert_gt(cJSON_GetArraySize(causes), 0);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, causes)
+        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c, "consequence_of")),
+                         "pose_options");
+    cJSON_Delete(r);
+    ts_out_free(&o);
+    char *md = ts_run_file(out, "summary.md"), *text = ts_read(md, NULL);
+    cr_assert_not_null(text, "%s", md);
+    const char *banner = strstr(text, "The convention given is contradicted: the executable's "
+                                      "poses follow order=yxz, not the given order=zyx");
+    cr_assert(banner && strstr(text, "### Cause 0") && banner < strstr(text, "### Cause 0"),
+              "%s", text);
+    free(text);
+    free(md);
+    ts_sh(scratch, &o, "ls '%s'/*/report.json", out);
+    o.out[strcspn(o.out, "\n")] = '\0';
+    ts_assert_valid(scratch, o.out);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "rm -rf '%s'", out);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "run -q --exe '%s' --profile standin --out '%s' --modes normal "
+                        "--levels frame,pose --no-cache --pose-options " TS_STANDIN_POSE,
+           exe, out);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    cr_assert(!strstr(o.out, "the executable's poses follow"), "%s", o.out);
+    ts_out_free(&o);
+    r = ts_report(out);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "pose"), "contradicted")));
+    cJSON_Delete(r);
+    free(out);
+    free(exe);
+}
+
 Test(run_cli, mismatches_exit_1_bad_input_exits_2, .init = setup, .fini = cleanup)
 {
     ts_out o;

@@ -40,9 +40,16 @@ static void inject_pose_and_entities(cJSON *j)
         "\"seconds\":0.5,\"note\":\"\",\"first_miss\":{\"file\":\"a.dat\",\"clip\":0,"
         "\"mode\":\"normal\",\"tick\":1,\"field\":\"bone[1].rot.y\",\"ref\":1,\"orig\":2},"
         "\"candidates\":[{\"options\":\"trig=x87-nearest\",\"stage\":\"final\","
-        "\"frames\":11,\"frames_total\":12,\"values\":99,\"values_total\":100}]}}");
+        "\"frames\":11,\"frames_total\":12,\"values\":99,\"values_total\":100}]},"
+        "\"contradicted\":{\"given\":\"order=zyx\",\"found\":\"order=yxz\","
+        "\"convention\":\"order=yxz,trig=x87-nearest\",\"states\":12,"
+        "\"states_found\":12,\"states_given\":2,\"seconds\":0.5}}");
     cr_assert_not_null(pose);
     cJSON_ReplaceItemInObject(run, "pose", pose);
+    /* The first cause follows from the convention contradicted, so its mark is read too. */
+    cJSON *cause = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "causes"), 0);
+    if (cause)
+        cJSON_ReplaceItemInObject(cause, "consequence_of", cJSON_CreateString("pose_options"));
     cJSON *levels = cJSON_GetObjectItem(run, "levels");
     if (levels) cJSON_AddItemToArray(levels, cJSON_CreateString("entity"));
     cJSON *series = cJSON_Parse("{\"ref\":[1,2],\"orig\":[1,3]}");
@@ -181,6 +188,8 @@ Test(views, every_key_a_view_asks_for_is_in_the_schema)
             cr_assert(log_has(&log, "groups[].explanation.window.ref"), "the causes' read logs");
             cr_assert(log_has(&log, "run.pose.search.candidates[].values_total"), "the pose view");
             cr_assert(log_has(&log, "run.pose.widths[].decided_at.ref_64"), "the width sites");
+            cr_assert(log_has(&log, "run.pose.contradicted.states_given"), "the contradiction");
+            cr_assert(log_has(&log, "causes[].consequence_of"), "a cause's consequence");
             cr_assert(log_has(&log, "entity_results[].weapon_end.orig"), "the entities' view");
             cr_assert(log_has(&log, "entities[].plot.x"), "the offset plots");
             cr_assert(log_has(&log, "totals.entity.modes_frame_only[].why"), "the entity totals");

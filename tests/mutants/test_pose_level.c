@@ -3,7 +3,8 @@
  * and its pose mutants (emu/standin/README.md): the unmutated stand-in
  * matches everywhere and the search names its convention; each mutant is
  * caught at the first divergence worked out by hand below; the search run
- * on the order mutant names the mutant's order.
+ * on the order mutant names the mutant's order; a convention given that the
+ * stand-in's poses contradict is said to be, one they do not is not.
  *
  * The stand-in's convention (emu/standin/README.md):
  *   order=yxz,trig=x87-nearest,step=nearest-even,root=model,offset=-y,length=own,
@@ -247,6 +248,58 @@ Test(pose_level, search_names_the_mutants_order)
     cr_assert_str_eq(r.pose.chosen, "order=zyx,trig=x87-nearest,step=nearest-even," TS_STANDIN_TAIL
                                         TS_WIDTHS("32", "32"));
     mt_check(&r, NULL, 0); /* compared under its own order, it agrees */
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+/*
+ * Given order=zyx, the stand-in's poses (order=yxz) contradict it: the run keeps the
+ * convention given and its verdicts, and records the one option that differs, with the
+ * sampled states each side matches; every cause follows from it (all are of pose values).
+ */
+Test(pose_level, a_given_order_the_executable_contradicts)
+{
+    char *dir = mt_small_preset();
+    run_results r;
+    mt_run_pose(dir, "standin.exe",
+                "order=zyx,trig=x87-nearest,step=nearest-even," TS_STANDIN_TAIL TS_WIDTHS("32", "32"),
+                &r);
+    const pose_contradiction *c = &r.pose.contradicted;
+    cr_assert_gt(r.totals.by_status[RES_MISMATCH], 0);
+    cr_assert_eq(r.pose.source, POSE_CONV_GIVEN);
+    cr_assert(!strncmp(r.pose.chosen, "order=zyx,", 10), "%s", r.pose.chosen);
+    cr_assert(c->contradicted);
+    cr_assert_str_eq(c->given, "order=zyx");
+    cr_assert_str_eq(c->found, "order=yxz");
+    cr_assert_str_eq(c->convention, STANDIN_POSE);
+    cr_assert_gt(c->states, 0);
+    cr_assert_eq(c->states_found, c->states, "%llu of %llu", (unsigned long long)c->states_found,
+                 (unsigned long long)c->states);
+    cr_assert_lt(c->states_given, c->states);
+    cr_assert_gt(r.ncauses, 0);
+    for (size_t i = 0; i < r.ncauses; i++)
+        cr_assert_str_eq(r.causes[i].consequence_of, "pose_options", "cause %zu: %s", i,
+                         r.causes[i].statement);
+    run_results_free(&r);
+    ts_rmtree(dir);
+}
+
+/*
+ * A defect no convention explains (the base mutant's placed translation) under the
+ * stand-in's own convention: the search finds nothing better, nothing is said, no cause
+ * is marked.
+ */
+Test(pose_level, a_given_convention_no_search_betters_stands)
+{
+    char *dir = ts_tempdir();
+    mt_write_model(dir, &model_base);
+    run_results r;
+    mt_run_pose(dir, "standin_mut_pose_base.exe", STANDIN_POSE, &r);
+    cr_assert_gt(r.totals.by_status[RES_MISMATCH], 0);
+    cr_assert(!r.pose.contradicted.contradicted, "found %s for %s", r.pose.contradicted.found,
+              r.pose.contradicted.given);
+    for (size_t i = 0; i < r.ncauses; i++)
+        cr_assert_str_eq(r.causes[i].consequence_of, "", "cause %zu", i);
     run_results_free(&r);
     ts_rmtree(dir);
 }
