@@ -5,8 +5,10 @@
  * (clips, entity clips, leaf calls, files, modes), its signature, how the
  * values differ, the first example with both read logs of that call side
  * by side (the first differing read marked) and the groups it explains
- * (report.json's "causes", report_json_causes.c). Nothing when the run
- * did not group mismatches ("causes" absent).
+ * (report.json's "causes", report_json_causes.c). A checked decoder's
+ * causes from the quirk table (kinds quirk, shape, stopped) show their
+ * rows and their first clip instead of an instruction and read logs.
+ * Nothing when the run did not group mismatches ("causes" absent).
  *
  * Reads report.json through report_key.h; must not recompute, print or exit.
  */
@@ -124,11 +126,13 @@ static void counts(rd_node *v, rk n)
     rd_textf(v, RD_PLAIN, ") of %llu file%s", (unsigned long long)files, files == 1 ? "" : "s");
 }
 
-static void values(rd_node *kv, rk c)
+static void values(rd_node *kv, rk c, rv_labels l)
 {
     rk arr = rk_arr(c, "values");
     if (!rk_len(arr)) return;
-    rd_node *v = rd_kv_row(kv, "Values (original vs reference)", NULL);
+    char head[64];
+    snprintf(head, sizeof head, "Values (%s vs %s)", l.auth, l.cand);
+    rd_node *v = rd_kv_row(kv, head, NULL);
     int k = 0;
     for (rk e = rk_first(arr); e.j; e = rk_next(e))
         if (cJSON_IsString(e.j)) rd_textf(v, RD_PLAIN, "%s%s", k++ ? "; " : "", e.j->valuestring);
@@ -138,6 +142,7 @@ static void values(rd_node *kv, rk c)
 
 static void groups_row(rd_node *kv, const rs_ctx *c, rk cause)
 {
+    if (!rk_len(rk_arr(cause, "groups"))) return; /* clips not decoded only */
     rd_node *v = rd_kv_row(kv, "Groups it explains", NULL);
     int k = 0;
     for (rk e = rk_first(rk_arr(cause, "groups")); e.j; e = rk_next(e)) {
@@ -194,7 +199,7 @@ static void cause_box(rd_node *sec, const rs_ctx *c, rk cause, rv_labels l)
     }
     counts(rd_kv_row(kv, "Explains", NULL), n);
     rd_text(rd_kv_row(kv, "Signature", NULL), RD_CODE, rk_str(cause, "signature", "?"));
-    values(kv, cause);
+    values(kv, cause, l);
     example(box, kv, c, cause, l);
     groups_row(kv, c, cause);
 }
