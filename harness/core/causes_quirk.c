@@ -162,8 +162,10 @@ static void quirk_statement(res_cause *k)
                    d[0]->plain, d[0]->engine, d[0]->anchor);
     else
         causes_put(k->statement, sizeof k->statement,
-                   "your decoder %s, and %s; the engine %s, and %s: %s, %s", d[0]->plain,
-                   d[1]->plain, d[0]->engine, d[1]->engine, d[0]->anchor, d[1]->anchor);
+                   "your decoder %s, and %s; the engine %s, and %s: %s%s%s", d[0]->plain,
+                   d[1]->plain, d[0]->engine, d[1]->engine, d[0]->anchor,
+                   strcmp(d[0]->anchor, d[1]->anchor) ? ", " : "",
+                   strcmp(d[0]->anchor, d[1]->anchor) ? d[1]->anchor : "");
 }
 
 /* The statement of a shape cause, from its signature, values and modes. */

@@ -453,3 +453,59 @@ Test(quirks_cli, a_decoder_stopping_early_gets_the_row_or_unexplained, .init = s
     free(corpus);
     free(golden);
 }
+
+/*
+ * A decoder with two departures (root-wrap and half-shift switched
+ * together): every mismatch is a quirk cause naming one of the two rows, or
+ * both on the clips where both bite (the pairs are tried only among rows
+ * that bite alone); no shape cause, nothing unexplained.
+ */
+Test(quirks_cli, two_rows_switched_are_quirk_causes_only, .init = setup, .fini = cleanup,
+     .timeout = 600)
+{
+    static const char split[] =
+        "import json,sys,os\n"
+        "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
+        "for l in sys.stdin:\n"
+        "  j=json.loads(l); k=(j['file'],j['mode'])\n"
+        "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
+        "  fs[k].write(l)\n";
+    char *golden, *corpus = golden_traces(&golden);
+    char *sp = script("split.py", split), *mine = ts_path(scratch, "two"),
+         *rep = ts_path(scratch, "rep");
+    ts_out o;
+    ts_sh(scratch, &o,
+          "'%s' decode '%s'/*.dat --mode all --switch root-wrap,half-shift 2>/dev/null | %s '%s' "
+          "'%s'",
+          ts_ff8diff(), corpus, ts_python(), sp, mine);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "check -q --traces '%s' --against '%s' --out '%s'", golden, mine, rep);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    cJSON *r = ts_report(rep);
+    double mism = ts_num(r, "totals.mismatch"), clips = 0;
+    int pair = 0;
+    const cJSON *k, *q;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(r, "causes"))
+    {
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(k, "kind")), "quirk");
+        const cJSON *rows = cJSON_GetObjectItem(k, "quirk_rows");
+        cJSON_ArrayForEach(q, rows)
+        {
+            const char *name = cJSON_GetStringValue(q);
+            cr_expect(!strcmp(name, "root-wrap") || !strcmp(name, "half-shift"), "%s", name);
+        }
+        pair |= cJSON_GetArraySize(rows) == 2;
+        clips += ts_num(k, "counts.clips");
+    }
+    cr_expect(mism > 0);
+    cr_expect_eq(clips, mism, "%.0f of %.0f mismatches in quirk causes", clips, mism);
+    cr_expect(pair, "no clip needs both rows");
+    cJSON_Delete(r);
+    free(rep);
+    free(mine);
+    free(sp);
+    free(corpus);
+    free(golden);
+}
