@@ -413,6 +413,14 @@ Test(quirks_cli, a_decoder_stopping_early_gets_the_row_or_unexplained, .init = s
             const char *got = cJSON_GetStringValue(cJSON_GetObjectItem(nd, "stop_row"));
             cr_expect(got && !strcmp(got, w->valuestring), "%s: stop_row %s, want %s", w->string,
                       got ? got : "null", w->valuestring);
+            /* its cause is that row's */
+            const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "causes"),
+                                                (int)ts_num(x, "cause"));
+            cr_assert(k, "%s has no cause", w->string);
+            const char *row = cJSON_GetStringValue(
+                cJSON_GetArrayItem(cJSON_GetObjectItem(k, "quirk_rows"), 0));
+            cr_expect(row && !strcmp(row, w->valuestring), "%s: cause of row %s", w->string,
+                      row ? row : "none");
             for (int i = 0; i < 3; i++) per_row[i] += !strcmp(w->valuestring, rows[i]);
         }
         char file[64], mode[16];
