@@ -37,8 +37,10 @@ int run_quirks_clip(worker *w, const run_unit *u, ref_anim *a, uint32_t c, int h
  * The switched reading of clip c (rows of mask) as the candidate's format
  * shows it, into w->rt_alt: the fields the candidate carries (and ret), and
  * for the frames format the decoded frames only (the end call returning 1
- * dropped, as run_clip.c's authority). Returns 1 when it decoded, 0 when
- * it failed (a failing reading explains nothing), -1 with err (memory).
+ * dropped, as run_clip.c's authority). Returns 1 when it decoded, 2 when
+ * it failed after some ticks (w->rt_alt holds them: a decoder with that
+ * row stops there too), 0 when it failed at once (it explains nothing),
+ * -1 with err (memory).
  */
 static int switched(worker *w, ref_anim *a, uint8_t flags, uint32_t c, int frames, uint32_t mask,
                     ff_error *err)
@@ -51,8 +53,8 @@ static int switched(worker *w, ref_anim *a, uint8_t flags, uint32_t c, int frame
         *err = e;
         return -1;
     }
-    if (rc < 0) return 0;
     trace *t = &w->rt_alt;
+    if (rc < 0) return t->n ? 2 : 0;
     if (frames && t->n && trace_value(t, t->n - 1, FIELD_RET, 0) == 1) t->n--;
     return 1;
 }
@@ -74,8 +76,8 @@ static int one_row(worker *w, ref_anim *a, uint8_t flags, uint32_t c, int frames
         int rc = switched(w, a, flags, c, frames, REF_QUIRK_BIT(q), err);
         if (rc < 0) return -1;
         cmp_divergence d;
-        if (rc == 1 && cmp_traces(&w->rt_alt, &w->rt, &d) == 0) *found = REF_QUIRK_BIT(q);
-        if (auth && (rc == 0 || cmp_traces(&w->rt_alt, auth, &d) != 0)) *bites |= REF_QUIRK_BIT(q);
+        if (rc >= 1 && cmp_traces(&w->rt_alt, &w->rt, &d) == 0) *found = REF_QUIRK_BIT(q);
+        if (auth && (rc != 1 || cmp_traces(&w->rt_alt, auth, &d) != 0)) *bites |= REF_QUIRK_BIT(q);
     }
     return 0;
 }
@@ -98,7 +100,7 @@ static int explain_mismatch(worker *w, ref_anim *a, uint8_t flags, uint32_t c, i
             int rc = switched(w, a, flags, c, frames, m, err);
             if (rc < 0) return -1;
             cmp_divergence d;
-            if (rc == 1 && cmp_traces(&w->rt_alt, &w->rt, &d) == 0) *found = m;
+            if (rc >= 1 && cmp_traces(&w->rt_alt, &w->rt, &d) == 0) *found = m;
         }
     return 0;
 }
@@ -106,7 +108,8 @@ static int explain_mismatch(worker *w, ref_anim *a, uint8_t flags, uint32_t c, i
 /*
  * A clip the candidate stopped short on, after stop ticks all agreeing
  * with the authority auth: the row whose switched reading is the
- * candidate's trace (a plain reading that stops there), else the first of
+ * candidate's trace (a plain reading that stops there, or fails there),
+ * else the first of
  * the engine's quirks (table order) whose plain reading first departs from
  * the authority at tick stop (the decoder gave up where the engine departs
  * from a plain reading; the departures, a decoder's own bugs, explain no
@@ -127,7 +130,7 @@ static int explain_stop(worker *w, ref_anim *a, uint8_t flags, uint32_t c, int f
         int rc = switched(w, a, flags, c, frames, REF_QUIRK_BIT(q), err);
         if (rc < 0) return -1;
         cmp_divergence d;
-        if (rc == 1 && cmp_traces(&w->rt_alt, auth, &d) == 1 && d.tick == stop)
+        if (rc >= 1 && cmp_traces(&w->rt_alt, auth, &d) == 1 && d.tick == stop)
             *found = REF_QUIRK_BIT(q);
     }
     return 0;

@@ -517,3 +517,79 @@ Test(quirks_cli, two_rows_switched_are_quirk_causes_only, .init = setup, .fini =
     free(corpus);
     free(golden);
 }
+
+/*
+ * A reading that fails part-way (the reference with mode-bit-or switched
+ * reads past the end of some vanilla files: `decode --switch` says where on
+ * stderr and writes the ticks before) reproduces a decoder that stops
+ * there: the clip it failed on, mismatch or not decoded, is that row's
+ * cause, like every other mismatch of the file.
+ */
+Test(quirks_cli, a_switched_reading_failing_part_way_explains_its_clip, .init = setup,
+     .fini = cleanup, .timeout = 600)
+{
+    static const char split[] =
+        "import json,sys,os\n"
+        "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
+        "for l in sys.stdin:\n"
+        "  j=json.loads(l); k=(j['file'],j['mode'])\n"
+        "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
+        "  fs[k].write(l)\n";
+    char *vanilla = ts_path(scratch, "vanilla"), *one = ts_path(scratch, "one");
+    ts_out o;
+    ts_cli(scratch, &o, "corpus synth --preset vanilla --out '%s'", vanilla);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    ts_out_free(&o);
+    /* The first file and clip the switched reading fails on, from decode's error line. */
+    ts_sh(scratch, &o, "'%s' decode '%s'/*.dat --mode all --switch mode-bit-or 2>&1 >/dev/null",
+          ts_ff8diff(), vanilla);
+    const char *at = strstr(o.out, ".dat: offset");
+    cr_assert(at, "no vanilla file makes mode-bit-or's reading fail: %s", o.out);
+    const char *start = at;
+    while (start > o.out && start[-1] != '/') start--;
+    char file[64];
+    int clip = -1;
+    snprintf(file, sizeof file, "%.*s", (int)(at - start) + 4, start);
+    const char *c = strstr(at, "clip ");
+    cr_assert(c && sscanf(c, "clip %d", &clip) == 1, "%s", at);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/%s' '%s/'", one, vanilla, file, one);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    ts_out_free(&o);
+    char *golden = ts_path(scratch, "golden"), *sp = script("split.py", split),
+         *mine = ts_path(scratch, "mine"), *rep = ts_path(scratch, "rep");
+    ts_cli(scratch, &o, "record -q --out '%s' --corpus '%s'", golden, one);
+    cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    ts_sh(scratch, &o, "'%s' decode '%s'/*.dat --mode all --switch mode-bit-or 2>/dev/null | %s '%s' '%s'",
+          ts_ff8diff(), one, ts_python(), sp, mine);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "check -q --traces '%s' --against '%s' --out '%s'", golden, mine, rep);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    ts_out_free(&o);
+    cJSON *r = ts_report(rep);
+    const cJSON *x, *causes = cJSON_GetObjectItem(r, "causes");
+    int failed = 0;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(r, "results"))
+    {
+        const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(x, "status"));
+        int here = ts_num(x, "clip") == clip && strcmp(st, "match") != 0;
+        if (strcmp(st, "mismatch") && !here) continue;
+        failed += here;
+        const cJSON *k = cJSON_GetArrayItem(causes, (int)ts_num(x, "cause"));
+        const char *row =
+            cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(k, "quirk_rows"), 0));
+        cr_expect(row && !strcmp(row, "mode-bit-or"), "%s clip %.0f %s (%s): cause %s", file,
+                  ts_num(x, "clip"), cJSON_GetStringValue(cJSON_GetObjectItem(x, "mode")), st,
+                  row ? row : "none");
+    }
+    cr_expect(failed > 0, "%s clip %d does not differ", file, clip);
+    cJSON_Delete(r);
+    free(rep);
+    free(mine);
+    free(sp);
+    free(golden);
+    free(one);
+    free(vanilla);
+}
