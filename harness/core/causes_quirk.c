@@ -94,7 +94,8 @@ static int signature(const field_classes *fc, const clip_result *r, char *sig, s
         at = (size_t)snprintf(sig, n, "quirk");
         for (unsigned q = 0; q < REF_Q__COUNT && at < n; q++)
             if (r->explained & REF_QUIRK_BIT(q))
-                at += (size_t)snprintf(sig + at, n - at, "|%s", ref_quirk_def_of((ref_quirk)q)->name);
+                at +=
+                    (size_t)snprintf(sig + at, n - at, "|%s", ref_quirk_def_of((ref_quirk)q)->name);
         return 1;
     }
     if (r->status == RES_NOT_DECODED) {
@@ -253,7 +254,8 @@ int causes_add_quirk(run_results *res)
     field_classes fc;
     field_classes_make(&fc);
     size_t first = res->ncauses;
-    for (size_t c = 0; c < first; c++) res->causes[c].example_result = -1;
+    for (size_t c = 0; c < first; c++)
+        res->causes[c].example_result = -1;
     for (size_t i = 0; i < res->nresults; i++) {
         clip_result *r = &res->results[i];
         char sig[sizeof res->causes[0].signature];

@@ -65,8 +65,8 @@ static int switched(worker *w, ref_anim *a, uint8_t flags, uint32_t c, int frame
  * reading departs from it (fails, or differs on a field both carry) into
  * *bites.
  */
-static int one_row(worker *w, ref_anim *a, uint8_t flags, uint32_t c, int frames,
-                   const trace *auth, uint32_t *found, uint32_t *bites, ff_error *err)
+static int one_row(worker *w, ref_anim *a, uint8_t flags, uint32_t c, int frames, const trace *auth,
+                   uint32_t *found, uint32_t *bites, ff_error *err)
 {
     uint32_t rows = quirkside_observable();
     *found = 0;
