@@ -296,7 +296,7 @@ int cli_write_report(const run_meta *m, const run_results *r, const char *report
         return status; /* nothing written: nothing to say where */
     }
     print_contradicted(r);
-    if (r->ngroups && r->ncauses) /* causes come from replays: none in a check */
+    if (r->ngroups && r->ncauses) /* from replays, or from the quirk table on check --against */
         printf("%zu mismatch group%s, %zu cause%s\n", r->ngroups, r->ngroups == 1 ? "" : "s",
                r->ncauses, r->ncauses == 1 ? "" : "s");
     else if (r->ngroups)

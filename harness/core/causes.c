@@ -362,6 +362,7 @@ static int before_cause(const res_cause *x, const res_cause *y)
     uint64_t cx = x->clips + x->leaf_calls + x->entity_clips;
     uint64_t cy = y->clips + y->leaf_calls + y->entity_clips;
     if (cx != cy) return cx > cy;
+    if ((x->example < 0) != (y->example < 0)) return y->example < 0; /* a cause without a group last */
     return x->example < y->example;
 }
 
@@ -440,6 +441,7 @@ int causes_build(run_results *res)
     free(cause_of);
     free(it);
     if (rc == 0) rc = causes_add_entity(res);
+    if (rc == 0) rc = causes_add_quirk(res);
     if (rc < 0) {
         causes_free(res);
         return -1;

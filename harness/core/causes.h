@@ -34,6 +34,25 @@ int causes_build(run_results *res);
  * model. Called by causes_build. Returns 0, -1 when memory runs out.
  */
 int causes_add_entity(run_results *res);
+/*
+ * A checked decoder's clips the quirk table was tried on, into causes of
+ * their own (harness/core/causes_quirk.c): "quirk" (the rows that
+ * reproduce them), "shape" (mismatches no row explains, by field class and
+ * causes_shape) and "stopped" (clips stopped short no row explains). Only
+ * clips without a cause; a frame group without one takes its example's.
+ * Called by causes_build. Returns 0, -1 when memory runs out.
+ */
+int causes_add_quirk(run_results *res);
+/*
+ * The shape of a first difference of a candidate's value cand from the
+ * authority's auth in field f, by the first that holds: "ending" (the ret
+ * field: one side stops), "bits" (flag bits), "no_16bit_wrap" (a 16-bit
+ * field off by a multiple of 65536), "neutral_scale" (a scale of 1024),
+ * "off_by_one", "zero_where_nonzero" (cand 0), "nonzero_where_zero" (auth
+ * 0), "sign_flip", "constant_factor" (one is 2 to 16 times the other),
+ * "power_of_two_offset" (2^k, k >= 3), else "other". docs/quirks.md.
+ */
+const char *causes_shape(field_id f, int32_t cand, int32_t auth);
 /* Frees res->causes. */
 void causes_free(run_results *res);
 

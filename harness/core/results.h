@@ -241,8 +241,11 @@ typedef struct clip_result {
     uint8_t quirks_done;
     uint32_t quirks;
     /* A checked decoder's mismatch (check --against) that the reference with
-     * these rows switched reproduces (one row, or two together); 0: none. */
+     * these rows switched reproduces (one row, or two together), or a clip it
+     * did not decode (stopped short) whose stop the row explains; 0: none.
+     * explain_tried: the table was tried on this clip (0 with --no-quirks). */
     uint32_t explained;
+    uint8_t explain_tried;
     res_quirk_hit quirk[REF_Q__COUNT];
 } clip_result;
 
@@ -391,6 +394,10 @@ typedef struct res_cause {
     unsigned modes;       /* bit i = mode_id i */
     uint64_t files;
     int64_t example;      /* the group whose example stands for it */
+    /* check --against (harness/core/causes_quirk.c): the quirk-table rows behind a
+     * "quirk" cause (0 otherwise), and its first clip result (-1: the example group's) */
+    uint32_t rows;
+    int64_t example_result;
     size_t ngroups;
     int *groups;          /* the groups it explains (heap) */
     /* "" or what it follows from: "pose_options", the convention given, which the

@@ -57,6 +57,12 @@ void report_fields_result_json(cJSON *o, const run_results *res, const clip_resu
         cJSON *m = cJSON_AddArrayToObject(n, "missing");
         for (int k = 0; k < fc.n; k++)
             if (r->missing >> k & 1) cJSON_AddItemToArray(m, json_string(field_class_name(&fc, k)));
+        /* check --against: the quirk-table row that explains where it stopped */
+        cJSON_AddBoolToObject(n, "stop_tried", r->explain_tried);
+        const ref_quirk_def *q = NULL;
+        for (unsigned b = 0; b < REF_Q__COUNT && !q; b++)
+            if (r->explained & REF_QUIRK_BIT(b)) q = ref_quirk_def_of((ref_quirk)b);
+        cJSON_AddItemToObject(n, "stop_row", json_str_or_null(q ? q->name : NULL));
     } else {
         cJSON_AddNullToObject(o, "not_decoded");
     }
@@ -179,6 +185,11 @@ void report_not_decoded_text(strbuf *b, const cJSON *result)
         }
         const char *why = rv_str(rv_obj(result, "error"), "message", NULL);
         if (why) sb_printf(b, "; %s", why);
+        const char *row = rv_str(n, "stop_row", NULL);
+        if (row)
+            sb_printf(b, "; where it stopped, the quirk table's row %s departs", row);
+        else if (rv_bool(n, "stop_tried", 0))
+            sb_puts(b, "; where it stopped is unexplained (no row of the quirk table departs there)");
     }
     const char *stop = rv_str(result, "decoder_error", NULL);
     if (stop) sb_printf(b, "%sthe decoder says: %s", n ? "; " : "", stop);

@@ -43,7 +43,8 @@ static cJSON *result_json(const run_results *res, const clip_result *r)
     cJSON_AddNumberToObject(o, "ticks_orig", r->orig_ticks);
     if (r->group >= 0) cJSON_AddNumberToObject(o, "group", r->group);
     else cJSON_AddNullToObject(o, "group");
-    if (r->status == RES_MISMATCH && r->cause >= 0 && (size_t)r->cause < res->ncauses)
+    if ((r->status == RES_MISMATCH || r->status == RES_NOT_DECODED) && r->cause >= 0 &&
+        (size_t)r->cause < res->ncauses)
         cJSON_AddNumberToObject(o, "cause", r->cause);
     else
         cJSON_AddNullToObject(o, "cause");

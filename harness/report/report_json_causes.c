@@ -100,6 +100,48 @@ cJSON *report_json_explain(const res_explain *e, int with_window)
     return o;
 }
 
+/* A cause's first clip result (its own, else its example group's at the frame level), or null. */
+static cJSON *first_json(const run_results *res, const res_cause *c)
+{
+    int64_t i = c->example_result;
+    if (i < 0 && c->example >= 0 && (size_t)c->example < res->ngroups &&
+        !strcmp(res->groups[c->example].level, "frame"))
+        i = res->groups[c->example].example;
+    if (i < 0 || (size_t)i >= res->nresults) return cJSON_CreateNull();
+    const clip_result *r = &res->results[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "result", (double)i);
+    json_add_str(o, "file", res->files[r->file].name);
+    cJSON_AddNumberToObject(o, "clip", r->clip);
+    json_add_str(o, "mode", mode_name(r->mode));
+    json_add_str(o, "status", res_status_name(r->status));
+    if (r->status == RES_NOT_DECODED) {
+        cJSON_AddNumberToObject(o, "tick", r->ref_ticks);
+        cJSON_AddNumberToObject(o, "expected", r->orig_ticks);
+        cJSON_AddNullToObject(o, "field");
+        cJSON_AddNullToObject(o, "ref");
+        cJSON_AddNullToObject(o, "orig");
+        return o;
+    }
+    char name[64];
+    cJSON_AddNumberToObject(o, "tick", (double)r->div.tick);
+    cJSON_AddNullToObject(o, "expected");
+    json_add_str(o, "field", field_name(r->div.field, r->div.bone, name, sizeof name));
+    cJSON_AddNumberToObject(o, "ref", r->div.ref);
+    cJSON_AddNumberToObject(o, "orig", r->div.orig);
+    return o;
+}
+
+/* The quirk-table rows behind a cause, by name. */
+static cJSON *rows_json(uint32_t rows)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (unsigned q = 0; q < REF_Q__COUNT; q++)
+        if (rows & REF_QUIRK_BIT(q))
+            cJSON_AddItemToArray(a, json_string(ref_quirk_def_of((ref_quirk)q)->name));
+    return a;
+}
+
 static cJSON *cause_json(const run_results *res, size_t i)
 {
     const res_cause *c = &res->causes[i];
@@ -131,7 +173,10 @@ static cJSON *cause_json(const run_results *res, size_t i)
     cJSON *modes = cJSON_AddArrayToObject(n, "modes");
     for (int m = 0; m < MODE__COUNT; m++)
         if (c->modes & (1u << m)) cJSON_AddItemToArray(modes, json_string(mode_name(m)));
-    cJSON_AddNumberToObject(o, "example_group", (double)c->example);
+    if (c->example >= 0) cJSON_AddNumberToObject(o, "example_group", (double)c->example);
+    else cJSON_AddNullToObject(o, "example_group");
+    cJSON_AddItemToObject(o, "quirk_rows", rows_json(c->rows));
+    cJSON_AddItemToObject(o, "first", first_json(res, c));
     cJSON *g = cJSON_AddArrayToObject(o, "groups");
     for (size_t k = 0; k < c->ngroups; k++)
         cJSON_AddItemToArray(g, cJSON_CreateNumber(c->groups[k]));

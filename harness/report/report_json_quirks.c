@@ -93,33 +93,11 @@ cJSON *report_json_quirks(const run_results *res)
     return o;
 }
 
-/* The mismatches rows of the quirk table explain, one line a row. */
-static void explained_text(strbuf *b, const cJSON *rows)
-{
-    const cJSON *row;
-    cJSON_ArrayForEach(row, rows)
-    {
-        double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "explains"));
-        const cJSON *f = cJSON_GetObjectItemCaseSensitive(row, "explains_first");
-        const char *plain = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "plain"));
-        const char *eng = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "engine"));
-        const char *anchor = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "anchor"));
-        const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "file"));
-        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "mode"));
-        if (!(n > 0) || !plain || !eng || !anchor || !file || !mode) continue;
-        sb_printf(b, "Cause (quirk table): your decoder %s; the engine %s: %s. %.0f mismatching "
-                     "clip%s; first %s clip %.0f %s\n",
-                  plain, eng, anchor, n, n == 1 ? "" : "s", file,
-                  cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(f, "clip")), mode);
-    }
-}
-
 void report_quirks_text(strbuf *b, const cJSON *report)
 {
     const cJSON *qz = cJSON_GetObjectItemCaseSensitive(report, "quirks");
     if (!cJSON_IsObject(qz)) return;
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(qz, "rows"), *row;
-    explained_text(b, rows);
     sb_puts(b, "Quirks exercised (clip x mode, of ");
     sb_printf(b, "%.0f studied):", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(qz, "clips_studied")));
     int any = 0;

@@ -5,10 +5,12 @@
  * (clips, entity clips, leaf calls, files, modes), its signature, how the
  * values differ, the first example with both read logs of that call side
  * by side (the first differing read marked) and the groups it explains
- * (report.json's "causes", report_json_causes.c); first, when the
- * executable's poses contradict the convention given, that sentence (also
- * a banner) and each cause that follows from it marked. Nothing when the run
- * did not group mismatches ("causes" absent).
+ * (report.json's "causes", report_json_causes.c). A checked decoder's
+ * causes from the quirk table (kinds quirk, shape, stopped) show their
+ * rows and their first clip instead of an instruction and read logs. First,
+ * when the executable's poses contradict the convention given, that
+ * sentence (also a banner) and each cause that follows from it marked.
+ * Nothing when the run did not group mismatches ("causes" absent).
  *
  * Reads report.json through report_key.h; must not recompute, print or exit.
  */
@@ -57,9 +59,28 @@ static void window_table(rd_node *parent, rk expl, rv_labels l)
     }
 }
 
+/* A cause's first clip without a group (a checked decoder's clip not decoded): where it stopped. */
+static void first_alone(rd_node *kv, rk f, rv_labels l)
+{
+    rd_node *v = rd_kv_row(kv, "First example", NULL);
+    rd_text(v, RD_NAME, rk_str(f, "file", "?"));
+    rd_textf(v, RD_PLAIN, ", clip %lld, %s, ", (long long)rk_int(f, "clip", -1),
+             rk_str(f, "mode", "?"));
+    if (!strcmp(rk_str(f, "status", ""), "not_decoded")) {
+        rd_textf(v, RD_PLAIN, "not decoded: the %s stopped at tick %lld of %lld", l.cand,
+                 (long long)rk_int(f, "tick", -1), (long long)rk_int(f, "expected", -1));
+        return;
+    }
+    rd_textf(v, RD_PLAIN, "tick %lld, ", (long long)rk_int(f, "tick", -1));
+    rd_text(v, RD_CODE, rk_str(f, "field", "?"));
+    rd_textf(v, RD_PLAIN, ": %s %lld, %s %lld", l.cand, (long long)rk_int(f, "ref", 0), l.auth,
+             (long long)rk_int(f, "orig", 0));
+}
+
 static void example(rd_node *box, rd_node *kv, const rs_ctx *c, rk cause, rv_labels l)
 {
-    rk g = group_of(c, rk_int(cause, "example_group", -1));
+    rk g = group_of(c, rk_int(cause, "example_group", -1)), f = rk_obj(cause, "first");
+    if (!g.j && f.j) first_alone(kv, f, l);
     rk ex = rk_obj(g, "example"), expl = rk_obj(g, "explanation");
     if (!g.j) return;
     rd_node *v = rd_kv_row(kv, "First example", NULL);
@@ -107,11 +128,13 @@ static void counts(rd_node *v, rk n)
     rd_textf(v, RD_PLAIN, ") of %llu file%s", (unsigned long long)files, files == 1 ? "" : "s");
 }
 
-static void values(rd_node *kv, rk c)
+static void values(rd_node *kv, rk c, rv_labels l)
 {
     rk arr = rk_arr(c, "values");
     if (!rk_len(arr)) return;
-    rd_node *v = rd_kv_row(kv, "Values (original vs reference)", NULL);
+    char head[64];
+    snprintf(head, sizeof head, "Values (%s vs %s)", l.auth, l.cand);
+    rd_node *v = rd_kv_row(kv, head, NULL);
     int k = 0;
     for (rk e = rk_first(arr); e.j; e = rk_next(e))
         if (cJSON_IsString(e.j)) rd_textf(v, RD_PLAIN, "%s%s", k++ ? "; " : "", e.j->valuestring);
@@ -121,6 +144,7 @@ static void values(rd_node *kv, rk c)
 
 static void groups_row(rd_node *kv, const rs_ctx *c, rk cause)
 {
+    if (!rk_len(rk_arr(cause, "groups"))) return; /* clips not decoded only */
     rd_node *v = rd_kv_row(kv, "Groups it explains", NULL);
     int k = 0;
     for (rk e = rk_first(rk_arr(cause, "groups")); e.j; e = rk_next(e)) {
@@ -157,7 +181,19 @@ static void cause_box(rd_node *sec, const rs_ctx *c, rk cause, rv_labels l)
     }
     rd_text(rd_para(box, "statement"), RD_STRONG, rk_str(cause, "statement", "?"));
     rd_node *kv = rd_kv(box, NULL);
-    rd_text(rd_kv_row(kv, "Routine", NULL), RD_CODE, rk_str(cause, "routine", "?"));
+    if (rk_str(cause, "routine", "?")[0])
+        rd_text(rd_kv_row(kv, "Routine", NULL), RD_CODE, rk_str(cause, "routine", "?"));
+    rk rows = rk_arr(cause, "quirk_rows");
+    if (rk_len(rows)) {
+        rd_node *v = rd_kv_row(kv, "Quirk table", NULL);
+        int k = 0;
+        for (rk e = rk_first(rows); e.j; e = rk_next(e))
+            if (cJSON_IsString(e.j)) {
+                if (k++) rd_text(v, RD_PLAIN, " + ");
+                rd_text(v, RD_CODE, e.j->valuestring);
+            }
+        rd_text(v, RD_PLAIN, " (docs/quirks.md)");
+    }
     if (in.j) {
         rd_node *v = rd_kv_row(kv, "Instruction", NULL);
         char code[256], off[48];
@@ -169,7 +205,7 @@ static void cause_box(rd_node *sec, const rs_ctx *c, rk cause, rv_labels l)
     }
     counts(rd_kv_row(kv, "Explains", NULL), n);
     rd_text(rd_kv_row(kv, "Signature", NULL), RD_CODE, rk_str(cause, "signature", "?"));
-    values(kv, cause);
+    values(kv, cause, l);
     example(box, kv, c, cause, l);
     groups_row(kv, c, cause);
 }
@@ -216,9 +252,18 @@ void rs_view_causes(const rs_ctx *c)
                     : "No mismatch.");
         return;
     }
+    int checked = 0;
+    for (rk e = rk_first(arr); e.j; e = rk_next(e)) {
+        const char *kind = rk_str(e, "kind", "");
+        checked |= !strcmp(kind, "quirk") || !strcmp(kind, "shape") || !strcmp(kind, "stopped");
+    }
     rd_text(rd_para(sec, "muted"), RD_PLAIN,
-            "Mismatches merged by their first differing read (or, when every read agrees, by the "
-            "original's writing instruction), across modes and files.");
+            checked ? "The checked decoder's mismatches and clips not decoded tried against the "
+                      "quirk table (docs/quirks.md): merged by the rows whose switched reference "
+                      "reproduces them, else by the field class and shape of their first "
+                      "difference, across fields, modes and files."
+                    : "Mismatches merged by their first differing read (or, when every read "
+                      "agrees, by the original's writing instruction), across modes and files.");
     rv_labels l = rv_sides(c->report);
     for (rk e = rk_first(arr); e.j && shown < MAX_CAUSES; e = rk_next(e), shown++)
         cause_box(sec, c, e, l);

@@ -497,8 +497,9 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
             sink_clip(w, u, d, c, auth == 1, &aerr, err) < 0)
             rc = -1;
         clip_result *res = &ctx->res->results[u->first + c];
-        if (rc == 0 && ctx->cfg->quirks && io.use_cand && cand_ok && !cs.frames &&
-            res->status == RES_MISMATCH && run_quirks_explain(w, u, &a, c, res, err) < 0)
+        if (rc == 0 && ctx->cfg->quirks && io.use_cand && cand_ok && auth == 1 &&
+            (res->status == RES_MISMATCH || res->status == RES_NOT_DECODED) &&
+            run_quirks_explain(w, u, &a, c, &w->oo.t, cs.frames, res, err) < 0)
             rc = -1;
         if (rc == 0 && ctx->cfg->quirks && !run_cancelled(ctx) &&
             run_quirks_clip(w, u, &a, c, cand_ok && !io.use_cand, err) < 0)

@@ -119,14 +119,16 @@ int run_clip_matched(worker *w, const run_unit *u, const dat_file *d, ref_anim *
 /*
  * run_quirks.c. The quirk pass on clip c of unit u (into its result): the
  * reference's side already in w->rt when have_ref, else decoded. And on a
- * checked decoder's mismatching clip (its trace in w->rt), the rows of the
- * quirk table that reproduce it, into r->explained. Both return 0, or -1
- * with err (out of memory).
+ * checked decoder's mismatching clip (its trace in w->rt, the authority's
+ * in auth as compared; frames: the frames format), the rows of the quirk
+ * table that reproduce it, or on a clip it stopped short on, the row that
+ * explains where, into r->explained. Both return 0, or -1 with err (out of
+ * memory).
  */
 int run_quirks_clip(worker *w, const run_unit *u, ref_anim *a, uint32_t c, int have_ref,
                     ff_error *err);
-int run_quirks_explain(worker *w, const run_unit *u, ref_anim *a, uint32_t c, clip_result *r,
-                       ff_error *err);
+int run_quirks_explain(worker *w, const run_unit *u, ref_anim *a, uint32_t c, const trace *auth,
+                       int frames, clip_result *r, ff_error *err);
 
 /*
  * Unit u's original side from the worker's engine process into *rem, its

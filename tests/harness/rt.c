@@ -279,6 +279,7 @@ static void cause(res_cause *c, const char *kind, const char *statement, const c
     c->clips = c->files = 1;
     c->modes = 1u << mode;
     c->example = group;
+    c->example_result = -1; /* the example group's */
     c->ngroups = 1;
     c->groups = must(malloc(sizeof *c->groups));
     c->groups[0] = group;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "corpus/synth.h"
+#include "harness/core/causes.h"
 #include "harness/core/compare.h"
 #include "harness/core/modes.h"
 #include "harness/run/quirkside.h"
@@ -127,4 +128,134 @@ Test(quirks, the_pass_finds_what_whole_switched_decodes_find_vanilla_slice, .tim
     uint32_t seen = 0;
     check_preset(SYNTH_VANILLA, 12, &seen);
     cr_expect(seen & REF_QUIRK_BIT(REF_Q_SLOW_FAST_OVERREAD));
+}
+
+/* ---- a checked decoder's clips in the causes (harness/core/causes_quirk.c) ---- */
+
+/* A hand-built check of 8 frame results: file a.dat, clips 0-1 in the four modes. */
+static void checked_run(run_results *res)
+{
+    memset(res, 0, sizeof *res);
+    res->nfiles = 1;
+    res->files = calloc(1, sizeof *res->files);
+    cr_assert(res->files);
+    res->files[0].name = strdup("a.dat");
+    res->nresults = 8;
+    res->results = calloc(8, sizeof *res->results);
+    cr_assert(res->results);
+    for (size_t i = 0; i < 8; i++) {
+        clip_result *r = &res->results[i];
+        r->clip = (int32_t)(i % 2);
+        r->mode = (mode_id)(i / 2);
+        r->status = RES_MATCH;
+        r->group = -1;
+        r->explain_tried = 1;
+    }
+}
+
+/* Result i a mismatch of group g at field f, candidate cand, authority auth. */
+static void mismatch(run_results *res, size_t i, int g, field_id f, int32_t cand, int32_t auth)
+{
+    clip_result *r = &res->results[i];
+    r->status = RES_MISMATCH;
+    r->group = g;
+    r->div.field = f;
+    r->div.tick = 3;
+    r->div.ref = cand;
+    r->div.orig = auth;
+}
+
+static void groups(run_results *res, size_t n)
+{
+    res->ngroups = n;
+    res->groups = calloc(n, sizeof *res->groups);
+    cr_assert(res->groups);
+    for (size_t g = 0; g < n; g++) {
+        snprintf(res->groups[g].level, sizeof res->groups[g].level, "frame");
+        res->groups[g].example = -1;
+    }
+    for (size_t i = 0; i < res->nresults; i++) {
+        int g = res->results[i].group;
+        if (g >= 0 && res->groups[g].example < 0) res->groups[g].example = (int64_t)i;
+    }
+}
+
+/* The shapes of docs/quirks.md, each from the first test that holds. */
+Test(quirk_causes, shapes_of_a_first_difference)
+{
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 5, 4), "off_by_one");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 1, 0), "off_by_one"); /* before zero */
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 0, 300), "zero_where_nonzero");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 300, 0), "nonzero_where_zero");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, -300, 300), "sign_flip");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 900, 300), "constant_factor");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 150, 300), "constant_factor");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 316, 300), "power_of_two_offset");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 40000, 40000 - 65536), "no_16bit_wrap");
+    cr_assert_str_eq(causes_shape(FIELD_SCALE_Y, 1024, 2000), "neutral_scale");
+    cr_assert_str_eq(causes_shape(FIELD_RET, -1, 0), "ending");
+    cr_assert_str_eq(causes_shape(FIELD_ROT_X, 301, 297), "other");
+}
+
+/*
+ * A decoder that adds 1 to rotation deltas in normal and fast mode, the
+ * first difference in rot.x on clip 0 and rot.y on clip 1: four groups
+ * (two fields x two modes), one shape cause. A mismatch of another shape
+ * (a root value negated) is a cause of its own; results whose table row
+ * is known merge by row, stopped clips by whether a row explains them.
+ */
+Test(quirk_causes, unexplained_groups_merge_by_class_and_shape)
+{
+    run_results res;
+    checked_run(&res);
+    /* results: normal 0-1, slow 2-3, fast 4-5, slow+fast 6-7 */
+    mismatch(&res, 0, 0, FIELD_ROT_X, 1, 0);
+    mismatch(&res, 1, 1, FIELD_ROT_Y, 301, 300);
+    mismatch(&res, 4, 2, FIELD_ROT_X, 1, 0);
+    mismatch(&res, 5, 3, FIELD_ROT_Y, -7, -6);
+    mismatch(&res, 2, 4, FIELD_ROOT_Y, -40, 40);
+    mismatch(&res, 3, 5, FIELD_ROT_Z, 40000, 40000 - 65536);
+    res.results[3].explained = REF_QUIRK_BIT(REF_Q_ROT_WRAP);
+    res.results[6].status = RES_NOT_DECODED;
+    res.results[6].ref_ticks = 4;
+    res.results[6].orig_ticks = 9;
+    res.results[6].explained = REF_QUIRK_BIT(REF_Q_ROT_WRAP);
+    res.results[7].status = RES_NOT_DECODED;
+    res.results[7].ref_ticks = 0;
+    res.results[7].orig_ticks = 9;
+    groups(&res, 6);
+    cr_assert_eq(causes_build(&res), 0);
+    /* off by one in rot (4 clips), rot-wrap (2: a mismatch, a stop), sign flip in root (1),
+     * stopped unexplained (1) */
+    cr_assert_eq(res.ncauses, 4);
+    const res_cause *k = &res.causes[0];
+    cr_assert_str_eq(k->kind, "shape");
+    cr_assert_str_eq(k->signature, "shape|rot|off_by_one");
+    cr_assert_eq(k->clips, 4);
+    cr_assert_eq(k->modes, 1u << MODE_NORMAL | 1u << MODE_FAST);
+    cr_assert_eq(k->ngroups, 4);
+    cr_assert_eq(k->example, 0);
+    cr_assert_eq(k->example_result, 0);
+    cr_assert(strstr(k->statement, "rot values are off by one"), "%s", k->statement);
+    cr_assert(strstr(k->statement, "2 fields: rot.x, rot.y; modes normal, fast"), "%s", k->statement);
+    for (size_t i = 0; i < 6; i += 4) cr_assert_eq(res.results[i].cause, 0);
+    for (int g = 0; g < 4; g++) cr_assert_eq(res.groups[g].cause, 0, "group %d", g);
+    k = &res.causes[1];
+    cr_assert_str_eq(k->kind, "quirk");
+    cr_assert_eq(k->rows, REF_QUIRK_BIT(REF_Q_ROT_WRAP));
+    cr_assert_eq(k->clips, 2);
+    cr_assert_eq(k->example_result, 3);
+    cr_assert(strstr(k->statement, ref_quirk_def_of(REF_Q_ROT_WRAP)->plain), "%s", k->statement);
+    cr_assert_eq(res.results[6].cause, 1);
+    cr_assert_eq(res.groups[5].cause, 1);
+    /* The two single ones: sign flip first by its group (example 4 before none). */
+    cr_assert_str_eq(res.causes[2].signature, "shape|root|sign_flip");
+    cr_assert_str_eq(res.causes[3].kind, "stopped");
+    cr_assert_eq(res.causes[3].example, -1);
+    cr_assert_eq(res.causes[3].example_result, 7);
+    /* Not tried (--no-quirks): no cause at all. */
+    for (size_t i = 0; i < res.nresults; i++) res.results[i].explain_tried = 0;
+    cr_assert_eq(causes_build(&res), 0);
+    cr_assert_eq(res.ncauses, 0);
+    run_results_free(&res);
 }
