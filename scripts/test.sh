@@ -7,7 +7,7 @@
 # errors (CI sets it). FF_SYSTEM_UNICORN=1 builds against the system's Unicorn
 # (Debian 12: 2.0.1) instead of the project-local 2.1.1, FF_CC=clang with
 # clang, each into a build folder of its own. Extra arguments go to ctest
-# (e.g. -R test_cli_run, or -L emu for the suites that drive an engine).
+# (e.g. -R test_cli_run, or -L hostile for the hostile-input suites).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
