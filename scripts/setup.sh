@@ -49,7 +49,7 @@ fi
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-# The npm packages of the tests (glTF-Validator, three.js), from the
+# The npm packages of the tests (glTF-Validator, three.js, Ajv), from the
 # committed lockfile, installed into tests/js/node_modules.
 npm_install() {
   local dir="$PWD/tests/js"
@@ -59,7 +59,9 @@ npm_install() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
   fi
-  if [ ! -d "$dir/node_modules/gltf-validator" ] || [ ! -d "$dir/node_modules/three" ]; then
+  # Again whenever package.json names a package node_modules lacks.
+  if ! (cd "$dir" && node -e 'const fs = require("fs"), d = require("./package.json").dependencies;
+      process.exit(Object.keys(d).every((k) => fs.existsSync("node_modules/" + k)) ? 0 : 1)'); then
     echo "setup: npm ci in tests/js"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi

@@ -114,11 +114,8 @@ Test(figure, a_pose_mismatch_is_drawn_in_three_views, .init = setup, .fini = cle
     char *run = strdup(o.out), *json = ts_path(run, "report.json"),
          *html = ts_path(run, "index.html");
     ts_out_free(&o);
+    ts_assert_valid(scratch, json);
     char *checker = ts_source("tests/harness/report_check.py");
-    char *schema = ts_source("reports/schema/report.schema.json");
-    ts_sh(scratch, &o, "'%s' '%s' validate '%s' '%s'", ts_python(), checker, schema, json);
-    cr_assert_eq(o.status, 0, "report.json against the schema: %s", o.out);
-    ts_out_free(&o);
 
     /* The DOM Chromium builds: the group's figure, three views, the bone marked in each. */
     ts_chromium_run(scratch, &o, html, "--dump-dom");
@@ -165,7 +162,6 @@ Test(figure, a_pose_mismatch_is_drawn_in_three_views, .init = setup, .fini = cle
     free(shot);
     free(dir);
     free(domp);
-    free(schema);
     free(checker);
     free(html);
     free(json);

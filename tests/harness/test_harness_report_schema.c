@@ -19,6 +19,22 @@
 #include "ref/dat.h"
 #include "tests/harness/rt.h"
 
+/* The suites' schema check (tests/js/schema.mjs, Ajv) on the files `pattern` names in dir:
+ * its exit status (0 all valid, 1 some invalid) and how many it named invalid. */
+static int ajv_status(const char *dir, const char *pattern, int *invalid)
+{
+    char *script = ts_source("tests/js/schema.mjs");
+    char *schema = ts_source("reports/schema/report.schema.json");
+    ts_out o;
+    ts_sh(dir, &o, "node '%s' '%s' '%s'/%s", script, schema, dir, pattern);
+    int st = o.status;
+    *invalid = ts_count(o.err, " does not validate against ");
+    ts_out_free(&o);
+    free(schema);
+    free(script);
+    return st;
+}
+
 Test(schema, built_report_validates)
 {
     char *dir = ts_tempdir();
@@ -27,6 +43,9 @@ Test(schema, built_report_validates)
     char *txt = cJSON_PrintUnformatted(v);
     cr_assert_eq(st, 0, "report.json does not validate (exit %d): %s", st, txt);
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(v, "valid")), "%s", txt);
+    int invalid;
+    cr_assert_eq(ajv_status(dir, "report.json", &invalid), 0,
+                 "tests/js/schema.mjs refuses a valid report");
     free(txt);
     cJSON_Delete(v);
     cJSON_Delete(j);
@@ -111,10 +130,20 @@ Test(schema, broken_reports_fail)
         /* 3 = invalid document; anything else means the checker did not judge it */
         cr_assert_eq(st, 3, "case %zu (%s): expected a validation failure, exit %d: %s", i,
                      cases[i].name, st, txt);
+        char kept[64];
+        snprintf(kept, sizeof kept, "case-%02zu.json", i);
+        char *from = ts_path(dir, "report.json"), *to = ts_path(dir, kept);
+        cr_assert_eq(rename(from, to), 0);
+        free(from);
+        free(to);
         free(txt);
         cJSON_Delete(v);
         cJSON_Delete(j);
     }
+    /* The suites' faster check (ts_assert_valid) refuses every one of them too. */
+    int invalid, n = (int)(sizeof cases / sizeof cases[0]);
+    cr_assert_eq(ajv_status(dir, "case-*.json", &invalid), 1, "tests/js/schema.mjs accepts all");
+    cr_assert_eq(invalid, n, "tests/js/schema.mjs refuses %d of the %d cases", invalid, n);
     cJSON_Delete(good);
     ts_rmtree(dir);
 }

@@ -349,17 +349,45 @@ cJSON *ts_report(const char *reports_dir)
     return j;
 }
 
+char *ts_quote(const char *s)
+{
+    size_t n = 3;
+    for (const char *c = s; *c; c++) n += *c == '\'' ? 4 : 1;
+    char *q = malloc(n), *w = q;
+    cr_assert(q != NULL);
+    *w++ = '\'';
+    for (const char *c = s; *c; c++) {
+        if (*c == '\'') {
+            memcpy(w, "'\\''", 4);
+            w += 4;
+        } else {
+            *w++ = *c;
+        }
+    }
+    *w++ = '\'';
+    *w = '\0';
+    return q;
+}
+
+void ts_assert_schema(const char *scratch, const char *schema_rel, const char *files_sh)
+{
+    char *schema = ts_source(schema_rel), *script = ts_source("tests/js/schema.mjs");
+    ts_out o;
+    ts_sh(scratch, &o, "node '%s' '%s' %s", script, schema, files_sh);
+    cr_assert_eq(o.status, 0,
+                 "%s does not validate against %s (exit %d; 2: node or its packages missing, "
+                 "see scripts/setup.sh):\n%s%s",
+                 files_sh, schema_rel, o.status, o.out, o.err);
+    ts_out_free(&o);
+    free(script);
+    free(schema);
+}
+
 void ts_assert_valid(const char *scratch, const char *report_json)
 {
-    char *schema = ts_source("reports/schema/report.schema.json");
-    ts_out o;
-    ts_sh(scratch, &o,
-          "%s -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
-          "json.load(open(sys.argv[2])))' '%s' '%s'",
-          ts_python(), report_json, schema);
-    cr_assert_eq(o.status, 0, "%s does not validate: %s", report_json, o.err);
-    ts_out_free(&o);
-    free(schema);
+    char *quoted = ts_quote(report_json);
+    ts_assert_schema(scratch, "reports/schema/report.schema.json", quoted);
+    free(quoted);
 }
 
 double ts_num(const cJSON *root, const char *dotted)

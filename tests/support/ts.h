@@ -111,7 +111,13 @@ char *ts_corpus(const char *scratch);
 cJSON *ts_json(const char *path);
 /* The file name of the newest run folder in reports_dir (caller frees; asserts one exists). */
 char *ts_run_file(const char *reports_dir, const char *name);
-/* report.json at path validates against reports/schema (python3-jsonschema), run in scratch. */
+/* s as one single-quoted shell word (caller frees). */
+char *ts_quote(const char *s);
+/* The files named by files_sh (shell words, quoted by the caller; globs allowed) validate
+ * against the schema at schema_rel under the source tree: tests/js/schema.mjs (Ajv, draft
+ * 2020-12), run in scratch. */
+void ts_assert_schema(const char *scratch, const char *schema_rel, const char *files_sh);
+/* report.json at path validates against reports/schema/report.schema.json (ts_assert_schema). */
 void ts_assert_valid(const char *scratch, const char *report_json);
 /* The report.json of the newest run folder in a reports folder (asserts one exists). */
 cJSON *ts_report(const char *reports_dir);
