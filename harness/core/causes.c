@@ -254,14 +254,7 @@ static void add_value(const run_results *res, const item *x, res_cause *k)
     size_t cls_len = 0;
     const leaf_result *l = x->expl ? NULL : &res->leaf[res->groups[x->group].example];
     causes_value_text(x->expl, l, x->expl ? item_result(res, x) : NULL, v, sizeof v, &cls_len);
-    if (!v[0]) return;
-    for (unsigned i = 0; i < k->nvalues; i++)
-        if (!strncmp(k->values[i], v, cls_len + 1)) return;
-    if (k->nvalues == RES_CAUSE_VALUES) {
-        k->more_values++;
-        return;
-    }
-    memcpy(k->values[k->nvalues++], v, sizeof v);
+    if (v[0]) causes_add_value(k, v, cls_len);
 }
 
 /* Causes of groups and results from the items' causes. */

@@ -30,5 +30,10 @@ void causes_combine_statement(const res_explain *e, const clip_result *r, char *
  */
 void causes_value_text(const res_explain *e, const leaf_result *l, const clip_result *r, char *out,
                        size_t n, size_t *cls_len);
+/*
+ * Adds the value text v (causes_value_text's form, its class the first cls_len bytes) to
+ * cause k unless an entry of the same class is listed; past RES_CAUSE_VALUES, counted.
+ */
+void causes_add_value(res_cause *k, const char *v, size_t cls_len);
 
 #endif

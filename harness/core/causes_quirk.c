@@ -142,13 +142,7 @@ static void add_value(res_cause *k, const clip_result *r)
         causes_put(v, sizeof v, "%s: %d vs %d", kind, r->div.orig, r->div.ref);
         cls_len = strlen(kind);
     }
-    for (unsigned i = 0; i < k->nvalues; i++)
-        if (!strncmp(k->values[i], v, cls_len + 1)) return;
-    if (k->nvalues == RES_CAUSE_VALUES) {
-        k->more_values++;
-        return;
-    }
-    memcpy(k->values[k->nvalues++], v, sizeof v);
+    causes_add_value(k, v, cls_len);
 }
 
 /* The statement of a quirk cause: your decoder does X (and Y); the engine ...: anchors. */

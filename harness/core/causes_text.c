@@ -179,3 +179,14 @@ void causes_value_text(const res_explain *e, const leaf_result *l, const clip_re
     }
     *cls_len = strlen(cls);
 }
+
+void causes_add_value(res_cause *k, const char *v, size_t cls_len)
+{
+    for (unsigned i = 0; i < k->nvalues; i++)
+        if (!strncmp(k->values[i], v, cls_len + 1)) return;
+    if (k->nvalues == RES_CAUSE_VALUES) {
+        k->more_values++;
+        return;
+    }
+    causes_put(k->values[k->nvalues++], sizeof k->values[0], "%s", v);
+}

@@ -117,6 +117,29 @@ Test(quirks_cli, small_preset_exercises_every_observable_row, .init = setup, .fi
     free(out);
 }
 
+/* Writes a Python script into the scratch folder; its path returned. */
+static char *script(const char *name, const char *text)
+{
+    char *path = ts_path(scratch, name);
+    ts_write(path, text, strlen(text));
+    return path;
+}
+
+/* Splits Trace JSON Lines on stdin into out/<file>.<mode>.jsonl (argv[1]: out). */
+static const char SPLIT_PY[] =
+    "import json,sys,os\n"
+    "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
+    "for l in sys.stdin:\n"
+    "  j=json.loads(l); k=(j['file'],j['mode'])\n"
+    "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
+    "  fs[k].write(l)\n";
+
+/* SPLIT_PY written into the scratch folder as split.py; its path returned. */
+static char *split_script(void)
+{
+    return script("split.py", SPLIT_PY);
+}
+
 /*
  * Per observable row, a test decoder: the reference with that row switched
  * (`decode --switch`), written as Trace JSON Lines one file per model file
@@ -131,18 +154,7 @@ Test(quirks_cli, each_switched_decoder_is_explained_by_its_row_alone, .init = se
     ts_cli(scratch, &o, "record -q --out '%s' --corpus '%s'", golden, corpus);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     ts_out_free(&o);
-    static const char split[] =
-        "import json,sys,os\n"
-        "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
-        "for l in sys.stdin:\n"
-        "  j=json.loads(l); k=(j['file'],j['mode'])\n"
-        "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
-        "  fs[k].write(l)\n";
-    char *script = ts_path(scratch, "split.py");
-    FILE *f = fopen(script, "w");
-    cr_assert(f);
-    fputs(split, f);
-    fclose(f);
+    char *split = split_script();
     int rows = 0;
     for (unsigned q = 0; q < REF_Q__COUNT; q++) {
         const ref_quirk_def *d = ref_quirk_def_of((ref_quirk)q);
@@ -153,7 +165,7 @@ Test(quirks_cli, each_switched_decoder_is_explained_by_its_row_alone, .init = se
         snprintf(rep, sizeof rep, "rep-%s", d->name);
         char *md = ts_path(scratch, mine), *rd = ts_path(scratch, rep);
         ts_sh(scratch, &o, "'%s' decode '%s'/*.dat --mode all --switch %s 2>/dev/null | %s '%s' '%s'",
-              ts_ff8diff(), corpus, d->name, ts_python(), script, md);
+              ts_ff8diff(), corpus, d->name, ts_python(), split, md);
         cr_assert_eq(o.status, 0, "%s: %s", d->name, o.err);
         ts_out_free(&o);
         ts_cli(scratch, &o, "check -q --traces '%s' --against '%s' --out '%s'", golden, md, rd);
@@ -208,7 +220,7 @@ Test(quirks_cli, each_switched_decoder_is_explained_by_its_row_alone, .init = se
         free(rd);
     }
     cr_assert(rows > 0);
-    free(script);
+    free(split);
     free(corpus);
     free(golden);
 }
@@ -223,14 +235,6 @@ static char *golden_traces(char **golden)
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);
     ts_out_free(&o);
     return corpus;
-}
-
-/* Writes a Python script into the scratch folder; its path returned. */
-static char *script(const char *name, const char *text)
-{
-    char *path = ts_path(scratch, name);
-    ts_write(path, text, strlen(text));
-    return path;
 }
 
 /*
@@ -320,13 +324,6 @@ Test(quirks_cli, a_departure_no_row_explains_is_one_cause_by_shape, .init = setu
 Test(quirks_cli, a_decoder_stopping_early_gets_the_row_or_unexplained, .init = setup,
      .fini = cleanup, .timeout = 600)
 {
-    static const char split[] =
-        "import json,sys,os\n"
-        "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
-        "for l in sys.stdin:\n"
-        "  j=json.loads(l); k=(j['file'],j['mode'])\n"
-        "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
-        "  fs[k].write(l)\n";
     static const char stop[] =
         "import json,sys,os\n"
         "golden,out,frames,names=sys.argv[1],sys.argv[2],sys.argv[3],sys.argv[4].split(',')\n"
@@ -363,7 +360,7 @@ Test(quirks_cli, a_decoder_stopping_early_gets_the_row_or_unexplained, .init = s
         "print(json.dumps({'want':want,'dropped':dropped}))\n";
     static const char *const rows[] = {"rot-wrap", "root-wrap", "scale-wrap"};
     char *golden, *corpus = golden_traces(&golden);
-    char *sp = script("split.py", split), *stp = script("stop.py", stop);
+    char *sp = split_script(), *stp = script("stop.py", stop);
     char dirs[3][512];
     ts_out o;
     for (int i = 0; i < 3; i++) {
@@ -471,15 +468,8 @@ Test(quirks_cli, a_decoder_stopping_early_gets_the_row_or_unexplained, .init = s
 Test(quirks_cli, two_rows_switched_are_quirk_causes_only, .init = setup, .fini = cleanup,
      .timeout = 600)
 {
-    static const char split[] =
-        "import json,sys,os\n"
-        "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
-        "for l in sys.stdin:\n"
-        "  j=json.loads(l); k=(j['file'],j['mode'])\n"
-        "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
-        "  fs[k].write(l)\n";
     char *golden, *corpus = golden_traces(&golden);
-    char *sp = script("split.py", split), *mine = ts_path(scratch, "two"),
+    char *sp = split_script(), *mine = ts_path(scratch, "two"),
          *rep = ts_path(scratch, "rep");
     ts_out o;
     ts_sh(scratch, &o,
@@ -528,13 +518,6 @@ Test(quirks_cli, two_rows_switched_are_quirk_causes_only, .init = setup, .fini =
 Test(quirks_cli, a_switched_reading_failing_part_way_explains_its_clip, .init = setup,
      .fini = cleanup, .timeout = 600)
 {
-    static const char split[] =
-        "import json,sys,os\n"
-        "out=sys.argv[1]; os.makedirs(out,exist_ok=True); fs={}\n"
-        "for l in sys.stdin:\n"
-        "  j=json.loads(l); k=(j['file'],j['mode'])\n"
-        "  if k not in fs: fs[k]=open(os.path.join(out,'%s.%s.jsonl'%k),'w')\n"
-        "  fs[k].write(l)\n";
     char *vanilla = ts_path(scratch, "vanilla"), *one = ts_path(scratch, "one");
     ts_out o;
     ts_cli(scratch, &o, "corpus synth --preset vanilla --out '%s'", vanilla);
@@ -556,7 +539,7 @@ Test(quirks_cli, a_switched_reading_failing_part_way_explains_its_clip, .init = 
     ts_sh(scratch, &o, "mkdir -p '%s' && cp '%s/%s' '%s/'", one, vanilla, file, one);
     cr_assert_eq(o.status, 0, "%s", o.err);
     ts_out_free(&o);
-    char *golden = ts_path(scratch, "golden"), *sp = script("split.py", split),
+    char *golden = ts_path(scratch, "golden"), *sp = split_script(),
          *mine = ts_path(scratch, "mine"), *rep = ts_path(scratch, "rep");
     ts_cli(scratch, &o, "record -q --out '%s' --corpus '%s'", golden, one);
     cr_assert_eq(o.status, 0, "%s%s", o.out, o.err);

@@ -316,6 +316,18 @@ static void carried_whole(const gview *v, const gpose_model *md)
     free(world);
 }
 
+
+/* check-gltf accepts the stack's export v of s, each clip carried whole; then all is freed. */
+static void stack_accepted_then_freed(gview *v, gpose_scene *s, glb_stats *st, char *dir)
+{
+    accepted(v, s, "the stack's poses");
+    carried_whole(v, &s->model[0]);
+    glb_stats_free(st);
+    gview_free(v);
+    gpose_scene_free(s);
+    ts_rmtree(dir);
+}
+
 Test(layout, a_scale_under_a_rotation_hangs_under_unscaling_nodes_and_is_carried_whole)
 {
     char *dir = ts_tempdir();
@@ -380,12 +392,7 @@ Test(layout, a_scale_under_a_rotation_hangs_under_unscaling_nodes_and_is_carried
     cJSON_Delete(j);
     free(path);
     /* check-gltf leaves the un-scaling nodes out: every joint by name, nothing departs. */
-    accepted(&v, &s, "the stack's poses");
-    carried_whole(&v, md);
-    glb_stats_free(&st);
-    gview_free(&v);
-    gpose_scene_free(&s);
-    ts_rmtree(dir);
+    stack_accepted_then_freed(&v, &s, &st, dir);
 }
 
 Test(layout, without_unscaling_nodes_a_scale_under_a_rotation_is_placed_by_world)
@@ -410,12 +417,7 @@ Test(layout, without_unscaling_nodes_a_scale_under_a_rotation_is_placed_by_world
                  "nodes besides the model's and the joints'");
     cJSON_Delete(j);
     free(path);
-    accepted(&v, &s, "the stack's poses");
-    carried_whole(&v, md);
-    glb_stats_free(&st);
-    gview_free(&v);
-    gpose_scene_free(&s);
-    ts_rmtree(dir);
+    stack_accepted_then_freed(&v, &s, &st, dir);
 }
 
 Test(layout, one_wild_clip_of_28_departs_and_the_others_still_map)
