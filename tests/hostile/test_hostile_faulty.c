@@ -61,9 +61,11 @@ Test(hostile, faulty_engine)
     synth_plan *sp;
     cr_assert(synth_plan_make(SYNTH_SMALL, 3, &sp, &e) == 0);
 
-    const char *argv[] = {hs_cli(),     "run",       "--corpus", corpus,  "--exe",
-                          exe,          "--profile", "standin",  "--out", out,
-                          "--no-cache", "--jobs",    "2",        "-q",    NULL};
+    /* A budget of 2M instructions (every routine needs far fewer): the loops end sooner. */
+    const char *argv[] = {hs_cli(),     "run",       "--corpus", corpus,    "--exe",
+                          exe,          "--profile", "standin",  "--out",   out,
+                          "--no-cache", "--jobs",    "2",        "--budget", "2000000",
+                          "-q",         NULL};
     int status = hs_run(argv, cache, tmp);
     cr_expect_eq(status, 1, "exit status %d, expected 1 (faults)", status);
     cJSON *report = hs_report(out);
