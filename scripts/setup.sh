@@ -16,7 +16,7 @@
 #
 # `setup.sh --demo` installs only what building and running ff8diff and the
 # stand-in engine need (scripts/demo.sh); plain `setup.sh` adds what the
-# tests need: Criterion, clang, python3, chromium, valgrind, and the npm
+# tests need: Criterion, clang, python3, chromium, valgrind, lld, and the npm
 # packages of the browser tests (scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +43,7 @@ if [ "$demo_only" = 0 ]; then
     python3 python3-jsonschema         # report schema checks, examples
     chromium                           # the HTML report test (headless)
     valgrind                           # memcheck of a run
+    lld                                # links the suites' hundred-odd programs fast (FF_LINKER)
   )
 fi
 
