@@ -317,6 +317,16 @@ static void carried_whole(const gview *v, const gpose_model *md)
 }
 
 
+/* The stack scene (4 clips of 12 frames) exported into a new scratch folder, with or without
+ * un-scaling nodes, and read back; the folder's path returned. */
+static char *stack_exported(gpose_scene *s, gview *v, glb_stats *st, int no_unscale)
+{
+    char *dir = ts_tempdir();
+    stack_scene(s, 4, 12, 0x9E3779B97F4A7C15ull);
+    export_read_as(s, dir, "stack", v, st, no_unscale);
+    return dir;
+}
+
 /* check-gltf accepts the stack's export v of s, each clip carried whole; then all is freed. */
 static void stack_accepted_then_freed(gview *v, gpose_scene *s, glb_stats *st, char *dir)
 {
@@ -330,12 +340,10 @@ static void stack_accepted_then_freed(gview *v, gpose_scene *s, glb_stats *st, c
 
 Test(layout, a_scale_under_a_rotation_hangs_under_unscaling_nodes_and_is_carried_whole)
 {
-    char *dir = ts_tempdir();
     gpose_scene s;
-    stack_scene(&s, 4, 12, 0x9E3779B97F4A7C15ull);
     gview v;
     glb_stats st;
-    export_read(&s, dir, "stack", &v, &st);
+    char *dir = stack_exported(&s, &v, &st, 0);
     const gpose_model *md = &s.model[0];
     /* Every bone's world is a rotation times its own uneven scale: relative to its parent a
      * scale under a rotation, which no TRS holds; relative to its parent's un-scaling node,
@@ -397,12 +405,10 @@ Test(layout, a_scale_under_a_rotation_hangs_under_unscaling_nodes_and_is_carried
 
 Test(layout, without_unscaling_nodes_a_scale_under_a_rotation_is_placed_by_world)
 {
-    char *dir = ts_tempdir();
     gpose_scene s;
-    stack_scene(&s, 4, 12, 0x9E3779B97F4A7C15ull);
     gview v;
     glb_stats st;
-    export_read_as(&s, dir, "stack", &v, &st, 1);
+    char *dir = stack_exported(&s, &v, &st, 1);
     const gpose_model *md = &s.model[0];
     cr_assert_str_eq(st.layout, "world");
     cr_assert_eq(st.world_joints, md->bones - 1, "%u joints placed by world", st.world_joints);
