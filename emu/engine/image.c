@@ -53,13 +53,7 @@ int emu_image_load_buffer(const uint8_t *data, size_t size, const char *name,
     memcpy(img->sha256, res->sha256, sizeof img->sha256);
     img->profile = *profile;
     if (pe_parse(data, size, &img->pe, err) != 0) goto fail;
-    img->layout = malloc(img->pe.size_of_image);
-    if (!img->layout) {
-        ff_error_set(err, FF_E_NOMEM, name, -1, "out of memory for the image");
-        goto fail;
-    }
-    if (pe_build_image(&img->pe, data, size, img->layout, img->pe.size_of_image, err) != 0)
-        goto fail;
+    if (pe_build_image(&img->pe, data, size, &img->layout, err) != 0) goto fail;
     free(res);
     *out = img;
     return 0;

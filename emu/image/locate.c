@@ -543,13 +543,13 @@ int locate_buffer(const uint8_t *data, size_t size, const emu_profile *p, const 
         return -1;
     }
     solver *sv = calloc(1, sizeof *sv);
-    uint8_t *layout = malloc(pe.size_of_image);
+    uint8_t *layout = NULL;
     int rc = -1;
-    if (!sv || !layout) {
+    if (!sv) {
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         goto done;
     }
-    if (pe_build_image(&pe, data, size, layout, pe.size_of_image, err) != 0 ||
+    if (pe_build_image(&pe, data, size, &layout, err) != 0 ||
         scan_open(&pe, layout, &sv->sc, err) != 0)
         goto done;
     sv->p = p;

@@ -221,14 +221,10 @@ int locate_learn(const uint8_t *data, size_t size, emu_profile *p, ff_error *err
 {
     pe_image pe;
     if (pe_parse(data, size, &pe, err) != 0) return -1;
-    uint8_t *layout = malloc(pe.size_of_image);
+    uint8_t *layout = NULL;
     scan *sc = NULL;
     int rc = -1;
-    if (!layout) {
-        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        goto done;
-    }
-    if (pe_build_image(&pe, data, size, layout, pe.size_of_image, err) != 0 ||
+    if (pe_build_image(&pe, data, size, &layout, err) != 0 ||
         scan_open(&pe, layout, &sc, err) != 0)
         goto done;
     for (unsigned i = 0; i < p->nroutines; i++) {

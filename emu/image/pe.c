@@ -373,24 +373,38 @@ void pe_free(pe_image *img)
     img->nimports = 0;
 }
 
-int pe_build_image(const pe_image *img, const uint8_t *data, size_t size, uint8_t *dst,
-                   size_t dst_size, ff_error *err)
+int pe_build_image(const pe_image *img, const uint8_t *data, size_t size, uint8_t **out,
+                   ff_error *err)
 {
-    if (dst_size < img->size_of_image)
-        return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "image buffer too small");
-    memset(dst, 0, img->size_of_image);
-    if (img->size_of_headers > size)
+    *out = NULL;
+    if (img->size_of_headers > size || img->size_of_headers > img->size_of_image)
         return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "headers past the file");
+    for (unsigned i = 0; i < img->nsections; i++) {
+        const pe_section *s = &img->sections[i];
+        if (s->raw_size && (!in_file(size, s->raw_off, s->raw_size) ||
+                            (uint64_t)s->rva + s->raw_size > img->size_of_image))
+            return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "section %u not validated", i);
+    }
+    uint8_t *dst = calloc(1, img->size_of_image);
+    if (!dst)
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for a 0x%x-byte image",
+                            img->size_of_image);
     memcpy(dst, data, img->size_of_headers);
     for (unsigned i = 0; i < img->nsections; i++) {
         const pe_section *s = &img->sections[i];
-        if (!s->raw_size) continue;
-        if (!in_file(size, s->raw_off, s->raw_size) ||
-            (uint64_t)s->rva + s->raw_size > img->size_of_image)
-            return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "section %u not validated", i);
-        memcpy(dst + s->rva, data + s->raw_off, s->raw_size);
+        if (s->raw_size) memcpy(dst + s->rva, data + s->raw_off, s->raw_size);
     }
+    *out = dst;
     return 0;
+}
+
+void pe_copy_image(const pe_image *img, const uint8_t *layout, uint8_t *dst)
+{
+    memcpy(dst, layout, img->size_of_headers);
+    for (unsigned i = 0; i < img->nsections; i++) {
+        const pe_section *s = &img->sections[i];
+        if (s->raw_size) memcpy(dst + s->rva, layout + s->rva, s->raw_size);
+    }
 }
 
 /* Bytes readable from rva on inside one region (headers or a section); 0 when none. */

@@ -91,12 +91,22 @@ int pe_parse(const uint8_t *data, size_t size, pe_image *out, ff_error *err);
 void pe_free(pe_image *img);
 
 /*
- * Lays the image out in dst (dst_size >= size_of_image): headers, then each
- * section's raw bytes at its RVA, everything else zero. data/size must be
- * the buffer pe_parse validated. Returns 0, or -1 when dst_size is small.
+ * Lays the image out in a new buffer of size_of_image bytes (*out; free()
+ * it): headers, then each section's raw bytes at its RVA, everything else
+ * zero. The buffer comes zeroed from calloc and only the filled bytes are
+ * written, so the zero pages of a large image (a big .bss) are not touched.
+ * data/size must be the buffer pe_parse validated. Returns 0, or -1 with
+ * err set.
  */
-int pe_build_image(const pe_image *img, const uint8_t *data, size_t size, uint8_t *dst,
-                   size_t dst_size, ff_error *err);
+int pe_build_image(const pe_image *img, const uint8_t *data, size_t size, uint8_t **out,
+                   ff_error *err);
+
+/*
+ * Copies what pe_build_image filled (the headers and each section's raw
+ * bytes) from layout into dst, which holds size_of_image zero bytes: the
+ * same bytes as copying the whole layout, without touching its zero pages.
+ */
+void pe_copy_image(const pe_image *img, const uint8_t *layout, uint8_t *dst);
 
 /*
  * Copies len bytes at absolute address va as the loader would map them

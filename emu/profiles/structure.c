@@ -138,15 +138,10 @@ int identify_routines(const uint8_t *data, size_t size, const emu_profile *p,
     snprintf(out->profile, sizeof out->profile, "%s", p->name);
     pe_image pe;
     if (pe_parse(data, size, &pe, err) != 0) return -1;
-    uint8_t *img = malloc(pe.size_of_image);
+    uint8_t *img = NULL;
     sctx c = {NULL, &pe, p};
     int rc = -1;
-    if (!img) {
-        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-        goto done;
-    }
-    if (pe_build_image(&pe, data, size, img, pe.size_of_image, err) != 0 ||
-        walk_open(&pe, img, &c.w, err) != 0)
+    if (pe_build_image(&pe, data, size, &img, err) != 0 || walk_open(&pe, img, &c.w, err) != 0)
         goto done;
     out->nroutines = p->nroutines;
     for (unsigned i = 0; i < p->nroutines; i++) {

@@ -202,14 +202,30 @@ Test(pe, build_image_zeroes_the_virtual_tail)
     pe_image img;
     ff_error err;
     TS_OK(pe_parse(exe, exe_size, &img, &err), &err);
-    uint8_t *lay = malloc(img.size_of_image);
-    TS_OK(pe_build_image(&img, exe, exe_size, lay, img.size_of_image, &err), &err);
+    uint8_t *lay;
+    TS_OK(pe_build_image(&img, exe, exe_size, &lay, &err), &err);
     for (unsigned i = 0; i < img.nsections; i++) {
         const pe_section *s = &img.sections[i];
         cr_assert_arr_eq(lay + s->rva, exe + s->raw_off, s->raw_size, "section %s", s->name);
         for (uint32_t k = s->raw_size; k < s->vsize; k++)
             cr_assert_eq(lay[s->rva + k], 0, "section %s byte 0x%x", s->name, k);
     }
+    free(lay);
+    pe_free(&img);
+}
+
+/* pe_copy_image onto zeroes gives the whole layout, byte for byte. */
+Test(pe, copy_image_gives_the_layout)
+{
+    pe_image img;
+    ff_error err;
+    TS_OK(pe_parse(exe, exe_size, &img, &err), &err);
+    uint8_t *lay, *copy = calloc(1, img.size_of_image);
+    cr_assert(copy);
+    TS_OK(pe_build_image(&img, exe, exe_size, &lay, &err), &err);
+    pe_copy_image(&img, lay, copy);
+    ts_assert_mem(copy, lay, img.size_of_image, "copied image");
+    free(copy);
     free(lay);
     pe_free(&img);
 }

@@ -55,9 +55,8 @@ static uint8_t *layout(const uint8_t *data, size_t size, pe_image *img)
 {
     ff_error err;
     TS_OK(pe_parse(data, size, img, &err), &err);
-    uint8_t *lay = malloc(img->size_of_image);
-    cr_assert(lay);
-    TS_OK(pe_build_image(img, data, size, lay, img->size_of_image, &err), &err);
+    uint8_t *lay;
+    TS_OK(pe_build_image(img, data, size, &lay, &err), &err);
     return lay;
 }
 

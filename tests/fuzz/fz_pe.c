@@ -79,18 +79,27 @@ static int probe(const pe_image *img, const uint8_t *data, size_t size, const ui
     return 0;
 }
 
+/* pe_copy_image onto zeroes must give the whole layout. */
+static int check_copy(const pe_image *img, const uint8_t *dst, fz_report *r)
+{
+    uint8_t *copy = calloc(1, img->size_of_image);
+    if (!copy) return fz_broken(r, "out of memory for a 0x%x-byte copy", img->size_of_image);
+    pe_copy_image(img, dst, copy);
+    int same = memcmp(copy, dst, img->size_of_image) == 0;
+    free(copy);
+    return same ? 0 : fz_broken(r, "pe_copy_image differs from the laid out image");
+}
+
 static int use_image(const pe_image *img, const uint8_t *data, size_t size, size_t image_max,
                      fz_report *r)
 {
     uint8_t *dst = NULL;
     int rc = 0;
     if (img->size_of_image <= image_max) {
-        dst = malloc(img->size_of_image);
         ff_error e;
-        if (!dst) return fz_broken(r, "out of memory for a 0x%x-byte image", img->size_of_image);
-        if (pe_build_image(img, data, size, dst, img->size_of_image, &e) < 0)
+        if (pe_build_image(img, data, size, &dst, &e) < 0)
             rc = fz_broken(r, "pe_build_image failed on a parsed image: %s", e.reason);
-        else if (check_image(img, data, dst, r) < 0)
+        else if (check_image(img, data, dst, r) < 0 || check_copy(img, dst, r) < 0)
             rc = -1;
         else
             r->accepted++;

@@ -210,7 +210,7 @@ int emu_uc_open(const emu_config *cfg, emu_uc **out, ff_error *err)
         ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
         goto fail;
     }
-    memcpy(e->image, cfg->image, cfg->pe->size_of_image);
+    pe_copy_image(cfg->pe, cfg->image, e->image); /* its zero pages stay untouched */
     if (map_image(e, err) || map_globals(e, err) || write_traps(e, err) || setup_cpu(e, err) ||
         setup_stack_scratch(e, err) || emu_uc_install_hooks(e, err))
         goto fail;
@@ -236,7 +236,7 @@ void emu_uc_close(emu_uc *e)
     for (unsigned k = 0; k < e->ngpages; k++)
         free(e->gpages[k].host);
     for (unsigned k = 0; k < e->nareas; k++)
-        free(e->areas[k].host);
+        free_pages(e->areas[k].host, e->areas[k].bytes);
     free(e->blocks);
     free(e->call_hooks);
     free(e->call_entries);
@@ -309,25 +309,24 @@ int emu_uc_map_area(emu_uc *e, uint32_t addr, uint32_t size, int prot, uint32_t 
         if (emu_guest_overlaps(addr, total, e->areas[k].addr, (uint64_t)e->areas[k].size + e->areas[k].guard))
             return ff_error_set(err, FF_E_RANGE, NULL, -1, "area 0x%x overlaps area 0x%x", addr,
                                 e->areas[k].addr);
-    uint8_t *mem = aligned_alloc(EMU_PAGE, (size_t)total);
+    uint8_t *mem = zero_pages((size_t)total);
     if (!mem) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory for an area");
-    memset(mem, 0, (size_t)total);
     uc_err ue = uc_mem_map_ptr(e->uc, addr, size, (uint32_t)prot & UC_PROT_ALL, mem);
     if (ue) {
-        free(mem);
+        free_pages(mem, (size_t)total);
         return uc_fail(err, "mapping an area", ue);
     }
     if (guard &&
         (ue = uc_mem_map_ptr(e->uc, (uint64_t)addr + size, guard, UC_PROT_READ, mem + size))) {
         if (uc_mem_unmap(e->uc, addr, size) == UC_ERR_OK) {
-            free(mem);
+            free_pages(mem, (size_t)total);
         } else {
             /* mapped without its guard until close, never freed under Unicorn */
-            e->areas[e->nareas++] = (emu_area){addr, size, 0, mem, 1};
+            e->areas[e->nareas++] = (emu_area){addr, size, 0, mem, (size_t)total, 1};
         }
         return uc_fail(err, "mapping an area's guard", ue);
     }
-    e->areas[e->nareas++] = (emu_area){addr, size, guard, mem, 0};
+    e->areas[e->nareas++] = (emu_area){addr, size, guard, mem, (size_t)total, 0};
     *host = mem;
     return 0;
 }
@@ -348,7 +347,7 @@ int emu_uc_unmap_area(emu_uc *e, uint32_t addr, ff_error *err)
             a->stuck = 1;
             return uc_fail(err, "unmapping an area", ue);
         }
-        free(a->host);
+        free_pages(a->host, a->bytes);
         *a = e->areas[--e->nareas];
         return 0;
     }

@@ -40,7 +40,8 @@ typedef struct emu_gpage {
 /* An area the engine owns (emu_map_area): size bytes, then guard read-only bytes. */
 typedef struct emu_area {
     uint32_t addr, size, guard;
-    uint8_t *host; /* size + guard bytes */
+    uint8_t *host; /* fresh anonymous pages: bytes of them (size + guard as mapped) */
+    size_t bytes;
     int stuck;     /* Unicorn refused to unmap it: mapped until close */
 } emu_area;
 
