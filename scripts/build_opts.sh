@@ -28,4 +28,11 @@ if [ -n "${FF_CC:-}" ] && [ "$FF_CC" != gcc ]; then
   ff_cmake_opts+=(-DCMAKE_C_COMPILER="$FF_CC")
 fi
 ff_cmake_opts+=(-DCMAKE_BUILD_TYPE="$ff_build_type")
+# Ninja where installed (setup.sh installs it): the test build's hundred-odd
+# small targets took 50.7 s after the demo against 74.6 s with make's
+# recursion, the demo's build 38.6 s against 50.8 s. A folder already
+# configured keeps its generator (CMake refuses to switch one).
+if [ ! -f "$ff_build_dir/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then
+  ff_cmake_opts+=(-G Ninja)
+fi
 if [ "${FF_WERROR:-0}" = 1 ]; then ff_cmake_opts+=(-DFF_WERROR=ON); else ff_cmake_opts+=(-DFF_WERROR=OFF); fi

@@ -29,7 +29,7 @@ case "${1:-}" in
 esac
 
 packages=(
-  cmake make gcc pkg-config            # build
+  cmake make ninja-build gcc pkg-config   # build (Ninja: scripts/build_opts.sh)
   libunicorn-dev libcapstone-dev       # emulation (the system's, fallback), disassembly
   libcjson-dev libyajl-dev liblz4-dev libssl-dev   # JSON tree, JSON streaming, LZ4, SHA-256
   gcc-mingw-w64-i686                   # the stand-in engine (PE32)
