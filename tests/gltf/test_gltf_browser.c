@@ -53,15 +53,15 @@ static int serve(const char *scratch, const char *www, long *pid)
         int port = 20000 + (int)((getpid() * 7 + attempt * 131) % 20000);
         ts_out o;
         ts_sh(scratch, &o,
-              "true; { python3 -m http.server %d --bind 127.0.0.1 --directory %s >%s/http.log 2>&1 & "
-              "echo $!; python3 -c 'import socket, time\n"
+              "true; { %s -m http.server %d --bind 127.0.0.1 --directory %s >%s/http.log 2>&1 & "
+              "echo $!; %s -c 'import socket, time\n"
               "end = time.monotonic() + 60\n"
               "while True:\n"
               "    try: socket.create_connection((\"127.0.0.1\", %d), 2).close(); break\n"
               "    except OSError:\n"
               "        if time.monotonic() > end: raise\n"
               "        time.sleep(0.05)' 2>/dev/null && echo up; }",
-              port, www, scratch, port);
+              ts_python(), port, www, scratch, ts_python(), port);
         *pid = strtol(o.out, NULL, 10);
         int up = strstr(o.out, "up") != NULL;
         ts_out_free(&o);
@@ -240,9 +240,9 @@ Test(browser, check_gltf_report_marks_the_departing_bone, .timeout = 600)
     ts_cli(dir, &o, "export --corpus %s --out %s -q", dat, glb);
     cr_assert_eq(o.status, 0, "export: %s", o.err);
     ts_out_free(&o);
-    ts_sh(dir, &o, "mkdir -p %s && python3 %s %s/plain.glb %s/viewer.glb --axes x,z,-y "
+    ts_sh(dir, &o, "mkdir -p %s && %s %s %s/plain.glb %s/viewer.glb --axes x,z,-y "
                    "--scale 204.8 --seed 7 --perturb clip_001 bone_005 3 0.5 && cp %s %s/index.html",
-          www, py, glb, dir, page, www);
+          www, ts_python(), py, glb, dir, page, www);
     cr_assert_eq(o.status, 0, "reexpress.py: %s", o.err);
     ts_out_free(&o);
     ts_cli(dir, &o, "check-gltf %s/viewer.glb --dat %s --out %s/report", dir, dat, www);

@@ -56,7 +56,8 @@ static void reexpress(const char *dir, const char *in, const char *out, const ch
 {
     char *py = ts_source("tests/gltf/reexpress.py");
     ts_out o;
-    ts_sh(dir, &o, "python3 %s %s %s --axes x,z,-y --scale 204.8 --seed 7 %s", py, in, out, extra);
+    ts_sh(dir, &o, "%s %s %s %s --axes x,z,-y --scale 204.8 --seed 7 %s", ts_python(), py, in,
+           out, extra);
     cr_assert_eq(o.status, 0, "reexpress.py: %s", o.err);
     *names = o.out;
     free(o.err);

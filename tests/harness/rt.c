@@ -448,13 +448,6 @@ char *rt_render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *
     return s;
 }
 
-const char *rt_python(void)
-{
-    const char *p = getenv("FF8DIFF_PYTHON");
-    if (p && *p) return p;
-    /* Debian's interpreter, where python3-jsonschema is installed */
-    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-}
 
 char *rt_checker(void)
 {
@@ -485,9 +478,9 @@ int rt_run(const char *cmd, char **out)
 cJSON *rt_check(const char *args, int *status)
 {
     char *checker = rt_checker(), *text = NULL;
-    size_t n = strlen(checker) + strlen(args) + strlen(rt_python()) + 16;
+    size_t n = strlen(checker) + strlen(args) + strlen(ts_python()) + 16;
     char *cmd = must(malloc(n));
-    snprintf(cmd, n, "%s %s %s", rt_python(), checker, args);
+    snprintf(cmd, n, "%s %s %s", ts_python(), checker, args);
     *status = rt_run(cmd, &text);
     cJSON *j = cJSON_Parse(text);
     cr_assert(j != NULL, "no JSON from `%s` (exit %d): %s", cmd, *status, text);

@@ -40,8 +40,7 @@ cJSON *rt_report(void);
 char *rt_render(int (*fn)(const cJSON *, strbuf *), const cJSON *j, const char *what);
 
 
-/* Path of the python interpreter and of report_check.py. */
-const char *rt_python(void);
+/* Path of report_check.py (run by ts_python()). */
 char *rt_checker(void);
 /*
  * Runs a shell command, returns its exit status and (when out is not NULL)

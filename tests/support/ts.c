@@ -220,6 +220,9 @@ const char *ts_ff8diff(void)
     return path;
 }
 
+/* CMake's choice (tests/CMakeLists.txt), else Debian's interpreter, where the tests'
+ * python3 packages are installed (a python3 earlier in PATH may be a version manager's
+ * shim: a second or more per start). */
 const char *ts_python(void)
 {
     const char *p = getenv("FF8DIFF_PYTHON");
