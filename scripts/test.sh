@@ -8,6 +8,7 @@
 # (Debian 12: 2.0.1) instead of the project-local 2.1.1, FF_CC=clang with
 # clang, each into a build folder of its own. Extra arguments go to ctest
 # (e.g. -R test_cli_run, or -L hostile for the hostile-input suites).
+# FF_BENCH=1 builds the bench programs too (CI, for their warnings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,7 +19,9 @@ if [ "${FF_SANITIZE:-0}" = 1 ]; then
   export LSAN_OPTIONS="exitcode=23:${LSAN_OPTIONS:-}"
 fi
 cmake -S . -B "$ff_build_dir" "${ff_cmake_opts[@]}" -DFF_TESTS=ON >/dev/null
-cmake --build "$ff_build_dir" -j"$(nproc)"
+targets=(all)
+[ "${FF_BENCH:-0}" = 1 ] && targets+=(benches)
+cmake --build "$ff_build_dir" -j"$(nproc)" --target "${targets[@]}"
 # Each suite declares the processes it keeps busy (CTest's PROCESSORS): -j
 # at the number of cores never runs more at once.
 ctest --test-dir "$ff_build_dir" --output-on-failure -j"$(nproc)" "$@"
