@@ -97,7 +97,7 @@ Test(figure, a_pose_mismatch_is_drawn_in_three_views, .init = setup, .fini = cle
     cr_assert_eq(o.status, 0, "%s", o.err);
     ts_out_free(&o);
     ts_cli(scratch, &o,
-           "run -q --jobs 2 --no-cache --explain none --no-coverage --exe '%s' --profile standin "
+           "run -q --no-cache --explain none --no-coverage --exe '%s' --profile standin "
            "--corpus '%s' --modes normal --levels frame,pose --pose-options %s --out '%s'",
            exe, corpus, STANDIN_POSE, out);
     cr_assert_eq(o.status, 1, "the mutant mismatches: %s%s", o.out, o.err);

@@ -34,7 +34,7 @@ static cJSON *run(const char *tmp, const char *corpus, const char *extra)
 {
     char *rep = ts_path(tmp, "rep");
     ts_out o;
-    ts_cli(tmp, &o, "run -q --jobs 2 --corpus '%s' --out '%s' %s", corpus, rep, extra);
+    ts_cli(tmp, &o, "run -q --corpus '%s' --out '%s' %s", corpus, rep, extra);
     cr_assert_eq(o.status, 0, "run %s: exit %d: %s", extra, o.status, o.err);
     ts_out_free(&o);
     cJSON *r = ts_report(rep);

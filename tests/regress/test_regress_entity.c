@@ -33,7 +33,7 @@ static void setup(scratch *s)
     s->rep = ts_path(s->tmp, "rep");
     ts_out o;
     ts_cli(s->tmp, &o,
-           "record -q --jobs 2 --corpus '%s' --out '%s' --modes normal --levels "
+           "record -q --corpus '%s' --out '%s' --modes normal --levels "
            "frame,entity",
            s->corpus, s->golden);
     cr_assert_eq(o.status, 0, "record: %s", o.err);

@@ -39,7 +39,7 @@ static void setup(void)
     s.dir = ts_tempdir();
     s.corpus = ts_corpus(s.dir);
     ts_out o;
-    ts_cli(s.dir, &o, "record -q --jobs 2 --corpus '%s' --out '%s/golden'", s.corpus, s.dir);
+    ts_cli(s.dir, &o, "record -q --corpus '%s' --out '%s/golden'", s.corpus, s.dir);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
     ts_out_free(&o);
 }
@@ -63,7 +63,7 @@ static cJSON *check_decoder(const char *decoder, const char *out, int *rc, char 
           out, s.corpus);
     cr_assert_eq(o.status, 0, "%s: %s", decoder, o.err);
     ts_out_free(&o);
-    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/%s' --out '%s/rep-%s'",
+    ts_cli(s.dir, &o, "check -q --traces '%s/golden' --against '%s/%s' --out '%s/rep-%s'",
            s.dir, s.dir, out, s.dir, out);
     *rc = o.status;
     if (err) *err = strdup(o.err);
@@ -173,7 +173,7 @@ Test(frames, a_malformed_frame_spoils_its_clip_only)
     ts_put_lines(path, lines, n); /* frees the lines */
     free(path);
     ts_out o;
-    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/neutral' --out '%s/rep-bad'",
+    ts_cli(s.dir, &o, "check -q --traces '%s/golden' --against '%s/neutral' --out '%s/rep-bad'",
            s.dir, s.dir, s.dir);
     char *rep = ts_path(s.dir, "rep-bad");
     cJSON *r = ts_report(rep);
@@ -257,7 +257,7 @@ static cJSON *check_example(const char *script, const char *out, const char *ext
     ts_sh(s.dir, &o, "'%s' '%s' '%s/%s' '%s'/*.dat", ts_python(), py, s.dir, out, s.corpus);
     cr_assert_eq(o.status, 0, "%s: %s", script, o.err);
     ts_out_free(&o);
-    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/%s' %s --out '%s/rep-%s'",
+    ts_cli(s.dir, &o, "check -q --traces '%s/golden' --against '%s/%s' %s --out '%s/rep-%s'",
            s.dir, s.dir, out, extra, s.dir, out);
     *rc = o.status;
     if (stdout_text) *stdout_text = strdup(o.out);
@@ -366,7 +366,7 @@ Test(frames, a_clip_or_file_missing_is_not_decoded)
     cr_assert_eq(remove(path), 0);
     free(path);
     ts_out o;
-    ts_cli(s.dir, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/gaps' --out '%s/rep-gaps2'",
+    ts_cli(s.dir, &o, "check -q --traces '%s/golden' --against '%s/gaps' --out '%s/rep-gaps2'",
            s.dir, s.dir, s.dir);
     cr_assert_eq(o.status, 1, "exit %d: %s", o.status, o.err);
     ts_out_free(&o);

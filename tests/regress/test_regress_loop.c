@@ -36,7 +36,7 @@ static unsigned expected_comparisons(const char *corpus)
 static void record(const char *scratch, const char *corpus, const char *out, const char *extra)
 {
     ts_out o;
-    ts_cli(scratch, &o, "record -q --jobs 2 --corpus '%s' --out '%s' %s", corpus, out, extra);
+    ts_cli(scratch, &o, "record -q --corpus '%s' --out '%s' %s", corpus, out, extra);
     cr_assert_eq(o.status, 0, "record exit %d: %s%s", o.status, o.out, o.err);
     ts_out_free(&o);
 }
@@ -108,11 +108,11 @@ Test(loop, record_check_compare_reports)
     cr_assert(want > 0);
     record(tmp, corpus, golden, "");
     ts_out o;
-    ts_cli(tmp, &o, "run -q --jobs 2 --corpus '%s' --out '%s'", corpus, rep_run);
+    ts_cli(tmp, &o, "run -q --corpus '%s' --out '%s'", corpus, rep_run);
     cr_assert_eq(o.status, 0, "run: %s", o.err);
     ts_out_free(&o);
     /* No --corpus: the manifest names it. */
-    ts_cli(tmp, &o, "check -q --jobs 2 --traces '%s' --out '%s'", golden, rep_check);
+    ts_cli(tmp, &o, "check -q --traces '%s' --out '%s'", golden, rep_check);
     cr_assert_eq(o.status, 0, "check exit %d: %s%s", o.status, o.out, o.err);
     ts_out_free(&o);
     cJSON *r = ts_report(rep_check);
@@ -176,7 +176,7 @@ Test(loop, synthetic_corpus_is_regenerated_from_the_manifest)
 {
     char *tmp = ts_tempdir(), *golden = ts_path(tmp, "golden"), *rep = ts_path(tmp, "rep");
     ts_out o;
-    ts_cli(tmp, &o, "record -q --jobs 2 --modes normal --out '%s'", golden);
+    ts_cli(tmp, &o, "record -q --modes normal --out '%s'", golden);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
     ts_out_free(&o);
     /* Drop the generated corpus: check must rebuild it from (preset, seed). */

@@ -16,14 +16,14 @@ Test(python, example_decoder_checks_clean_in_every_mode)
     char *tmp = ts_tempdir(), *corpus = ts_corpus(tmp),
          *script = ts_source("examples/decode_dat.py");
     ts_out o;
-    ts_cli(tmp, &o, "record -q --jobs 2 --corpus '%s' --out '%s/golden'", corpus, tmp);
+    ts_cli(tmp, &o, "record -q --corpus '%s' --out '%s/golden'", corpus, tmp);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
     ts_out_free(&o);
     ts_sh(tmp, &o, "'%s' '%s' '%s'/*.dat --mode all --out '%s/mine'", ts_python(), script, corpus,
           tmp);
     cr_assert_eq(o.status, 0, "decode_dat.py: %s", o.err);
     ts_out_free(&o);
-    ts_cli(tmp, &o, "check -q --jobs 2 --traces '%s/golden' --against '%s/mine' --out '%s/rep'",
+    ts_cli(tmp, &o, "check -q --traces '%s/golden' --against '%s/mine' --out '%s/rep'",
            tmp, tmp, tmp);
     cr_assert_eq(o.status, 0, "check --against: exit %d: %s%s", o.status, o.out, o.err);
     ts_out_free(&o);

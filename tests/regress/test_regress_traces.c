@@ -35,7 +35,7 @@ static void setup(scratch *s, const char *modes)
     s->edited = ts_path(s->tmp, "edited");
     s->rep = ts_path(s->tmp, "rep");
     ts_out o;
-    ts_cli(s->tmp, &o, "record -q --jobs 2 --corpus '%s' --out '%s' --modes %s", s->corpus,
+    ts_cli(s->tmp, &o, "record -q --corpus '%s' --out '%s' --modes %s", s->corpus,
            s->golden, modes);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
     ts_out_free(&o);

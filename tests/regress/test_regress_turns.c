@@ -33,7 +33,7 @@ static void setup(void)
     s.corpus = ts_corpus(s.dir);
     ts_out o;
     ts_cli(s.dir, &o,
-           "record -q --jobs 2 --levels frame,pose --modes normal --corpus '%s' --out '%s/golden'",
+           "record -q --levels frame,pose --modes normal --corpus '%s' --out '%s/golden'",
            s.corpus, s.dir);
     cr_assert_eq(o.status, 0, "record: %s", o.err);
     ts_out_free(&o);
@@ -68,7 +68,7 @@ static void plant_and_check(const char *name, const char *flags, const char *opt
     char sub[64];
     snprintf(sub, sizeof sub, "rep-%s", name);
     c->rep = ts_path(s.dir, sub);
-    ts_cli(s.dir, &o, "check --jobs 2 --traces '%s/golden' --against '%s/%s' --out '%s' %s", s.dir,
+    ts_cli(s.dir, &o, "check --traces '%s/golden' --against '%s/%s' --out '%s' %s", s.dir,
            s.dir, name, c->rep, opts);
     cr_assert_eq(o.status, 1, "check exits 1 (the clip stays a mismatch): %s", o.err);
     c->out = strdup(o.out);
