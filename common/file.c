@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/bulk.h"
+
 static int mib_text(uint64_t max, char *buf, size_t n)
 {
     if (max % (1u << 20) == 0) return snprintf(buf, n, "%llu MiB", (unsigned long long)(max >> 20));
@@ -76,7 +78,7 @@ int file_read_at(int dirfd, const char *name, const char *path, int flags, uint6
     int fd = file_open_regular_at(dirfd, name, path, flags, max, &n64, err);
     if (fd < 0) return -1;
     size_t n = (size_t)n64;
-    uint8_t *buf = malloc(n ? n : 1);
+    uint8_t *buf = bulk_alloc(n);
     if (!buf) {
         close(fd);
         return ff_error_set(err, FF_E_NOMEM, path, -1, "no memory for %zu bytes", n);

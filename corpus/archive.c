@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "common/bulk.h"
 #include "common/file.h"
 #include "corpus/lz4f.h"
 #include "corpus/lzss.h"
@@ -165,7 +166,7 @@ static int src_read(const fs_source *s, uint64_t off, void *buf, size_t len, ff_
 
 static uint8_t *alloc_out(uint32_t size, const char *name, ff_error *err)
 {
-    uint8_t *p = malloc(size ? size : 1);
+    uint8_t *p = bulk_alloc(size);
     if (!p) ff_error_set(err, FF_E_NOMEM, name, -1, "no memory for a %u-byte entry", size);
     return p;
 }
@@ -239,7 +240,7 @@ static int read_packed(const arc_entry *e, size_t i, const fs_source *s, uint8_t
     if (packed_head(e, i, s, framing, &csize, err) < 0) return -1;
     uint64_t at = (uint64_t)e->offset + 4 + (*framing == ARC_FRAMING_ZL4 ? LZ4F_HEAD : 0);
     uint8_t *src = malloc(csize ? csize : 1);
-    uint8_t *dst = malloc((size_t)e->size + 1);
+    uint8_t *dst = bulk_alloc((size_t)e->size + 1);
     int rc = -1;
     if (!src || !dst) {
         ff_error_set(err, FF_E_NOMEM, s->name, -1, "no memory for entry %zu", i);

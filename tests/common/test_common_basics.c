@@ -1,14 +1,17 @@
 /*
  * tests/common/test_common_basics.c: the basics written once in common/:
  * paths joined into fixed buffers with truncation an error (never a cut
- * path), and the growable array (capacities doubled from the first, the
- * array kept on a refused size).
+ * path), the growable array (capacities doubled from the first, the
+ * array kept on a refused size), and bulk buffers (huge pages where the
+ * kernel grants them on request).
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bulk.h"
 #include "common/grow.h"
 #include "common/path.h"
 
@@ -92,4 +95,56 @@ Test(grow, a_size_that_overflows_is_refused_and_the_array_kept)
     cr_assert_eq(a[0], 7);
     cr_assert_eq(GROW(a, cap, 2, 2), 0, "room already there");
     free(a);
+}
+
+/* This process's AnonHugePages in KiB (smaps_rollup), or -1. */
+static long anon_huge_kib(void)
+{
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    if (!f) return -1;
+    char line[256];
+    long kib = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1) break;
+    fclose(f);
+    return kib;
+}
+
+/* Whether the kernel gives huge pages to regions that ask (THP "madvise" or "always"). */
+static int huge_pages_on_request(void)
+{
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char mode[128] = "";
+    if (!f) return 0;
+    if (!fgets(mode, sizeof mode, f)) mode[0] = 0;
+    fclose(f);
+    return strstr(mode, "[madvise]") || strstr(mode, "[always]");
+}
+
+Test(bulk, small_buffers_are_usable_and_zero_bytes_are_one)
+{
+    unsigned char *p = bulk_alloc(0), *q = bulk_alloc(4096);
+    cr_assert(p && q);
+    p[0] = 1;
+    memset(q, 0xA5, 4096);
+    cr_assert_eq(q[4095], 0xA5);
+    free(p);
+    free(q);
+}
+
+/* Filling a buffer from BULK_HUGE on maps huge pages where the kernel grants them. */
+Test(bulk, a_large_buffer_filled_is_on_huge_pages)
+{
+    if (!huge_pages_on_request() || anon_huge_kib() < 0)
+        cr_skip_test("this kernel gives no transparent huge pages on request");
+    size_t n = 8 * (size_t)BULK_HUGE;
+    long before = anon_huge_kib();
+    unsigned char *p = bulk_alloc(n);
+    cr_assert(p);
+    memset(p, 0x5A, n);
+    long after = anon_huge_kib();
+    cr_assert_eq(p[n - 1], 0x5A);
+    free(p);
+    cr_assert_geq(after - before, 2048, "AnonHugePages %ld kB -> %ld kB for %zu bytes written",
+                  before, after, n);
 }
