@@ -6,14 +6,13 @@
 // The suites' one schema check (tests/support/ts.c: ts_assert_schema). Ajv
 // compiles the schema into code; that code is kept under $FF8DIFF_BINARY_DIR
 // (tests/schema-code/<SHA-256 of the schema>.cjs), so later calls load it
-// instead of compiling again. A report of several MB validates in about a
-// second where python3-jsonschema took eight.
+// instead of compiling again; Ajv's compiler itself is loaded only then (its
+// modules took most of a check's 0.35 s). A report of several MB validates in
+// about a second where python3-jsonschema took eight.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+import { dirname, join } from 'node:path';
 
 function text(path) {
   try {
@@ -37,17 +36,30 @@ function parse(path, t) {
 // strict mode off: the schemas carry annotations Ajv does not know.
 const options = { allErrors: false, strict: false, validateFormats: false };
 
-function validator(schemaPath) {
+// The file the code compiled from a schema's text is kept in, under bin.
+function codeFile(bin, src) {
+  const hash = createHash('sha256').update(src).digest('hex');
+  return join(bin, 'tests', 'schema-code', `${hash}.cjs`);
+}
+
+// The schema compiled by Ajv: a validating function, or (source) its code.
+async function compile(schemaPath, src, source) {
+  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
+  const ajv = new Ajv2020(source ? { ...options, code: { source: true } } : options);
+  const validate = ajv.compile(parse(schemaPath, src));
+  if (!source) return validate;
+  const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
+  return standaloneCode(ajv, validate);
+}
+
+async function validator(schemaPath) {
   const src = text(schemaPath);
   const bin = process.env.FF8DIFF_BINARY_DIR;
-  if (!bin) return new Ajv2020(options).compile(parse(schemaPath, src));
-  const dir = join(bin, 'tests', 'schema-code');
-  const hash = createHash('sha256').update(src).digest('hex');
-  const file = join(dir, `${hash}.cjs`);
+  if (!bin) return compile(schemaPath, src, false);
+  const file = codeFile(bin, src);
   if (!existsSync(file)) {
-    const ajv = new Ajv2020({ ...options, code: { source: true } });
-    const code = standaloneCode(ajv, ajv.compile(parse(schemaPath, src)));
-    mkdirSync(dir, { recursive: true });
+    const code = await compile(schemaPath, src, true);
+    mkdirSync(dirname(file), { recursive: true });
     // Written whole, then renamed: a suite running beside sees all or nothing.
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, code);
@@ -65,7 +77,7 @@ if (!schemaPath || files.length === 0) {
   console.error('usage: node schema.mjs SCHEMA FILE...');
   process.exit(2);
 }
-const validate = validator(schemaPath);
+const validate = await validator(schemaPath);
 let bad = 0;
 for (const f of files) {
   if (!validate(parse(f, text(f)))) {
