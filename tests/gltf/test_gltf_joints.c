@@ -134,7 +134,12 @@ typedef struct glb {
     const uint8_t *bin;
     int nnodes, *parent; /* each node's parent node, -1 for a scene root */
     int *order;          /* the nodes, each after its parent (breadth first from the roots) */
+    float (*rest)[10];   /* each node's rest translation, rotation, scale (rest_of) */
+    size_t *acc_off;     /* each accessor's data: its offset in the binary chunk */
+    size_t nacc;
 } glb;
+
+static void rest_of(cJSON *node, float t[3], float q[4], float s[3]);
 
 static void glb_open(const uint8_t *g, size_t len, glb *o)
 {
@@ -167,17 +172,42 @@ static void glb_open(const uint8_t *g, size_t len, glb *o)
         }
     }
     cr_assert_eq(nord, o->nnodes, "a node is in no tree, or in two");
+    /* Read once: an item looked up by index walks cJSON's list each time. */
+    cJSON *views = cJSON_GetObjectItem(o->doc, "bufferViews"), *acc, *v;
+    size_t nviews = (size_t)cJSON_GetArraySize(views), k = 0;
+    size_t *view_off = calloc(nviews ? nviews : 1, sizeof *view_off);
+    cJSON_ArrayForEach(v, views)
+    {
+        cJSON *vo = cJSON_GetObjectItem(v, "byteOffset");
+        view_off[k++] = (size_t)(vo ? vo->valuedouble : 0);
+    }
+    cJSON *accs = cJSON_GetObjectItem(o->doc, "accessors");
+    o->nacc = (size_t)cJSON_GetArraySize(accs);
+    o->acc_off = calloc(o->nacc + 1, sizeof *o->acc_off);
+    k = 0;
+    cJSON_ArrayForEach(acc, accs)
+    {
+        int bv = cJSON_GetObjectItem(acc, "bufferView")->valueint;
+        cJSON *ao = cJSON_GetObjectItem(acc, "byteOffset");
+        cr_assert(bv >= 0 && (size_t)bv < nviews, "accessor %zu: bufferView %d", k, bv);
+        o->acc_off[k++] = view_off[bv] + (size_t)(ao ? ao->valuedouble : 0);
+    }
+    free(view_off);
+    o->rest = malloc((size_t)o->nnodes * sizeof *o->rest);
+    cJSON *node;
+    int n = 0;
+    cJSON_ArrayForEach(node, nodes)
+    {
+        rest_of(node, o->rest[n], o->rest[n] + 3, o->rest[n] + 7);
+        n++;
+    }
 }
 
 /* Accessor a's floats. */
 static const float *floats(const glb *g, int a)
 {
-    cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItem(g->doc, "accessors"), a);
-    cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItem(g->doc, "bufferViews"),
-                                     cJSON_GetObjectItem(acc, "bufferView")->valueint);
-    cJSON *vo = cJSON_GetObjectItem(view, "byteOffset"), *ao = cJSON_GetObjectItem(acc, "byteOffset");
-    size_t off = (size_t)(vo ? vo->valuedouble : 0) + (size_t)(ao ? ao->valuedouble : 0);
-    return (const float *)(const void *)(g->bin + off);
+    cr_assert(a >= 0 && (size_t)a < g->nacc, "accessor %d of %zu", a, g->nacc);
+    return (const float *)(const void *)(g->bin + g->acc_off[a]);
 }
 
 /* Node n's rest TRS. */
@@ -287,7 +317,9 @@ static void check_file(const gpose_model *md, const glb *g, tally *ty, int plain
             for (int o = 0; o < g->nnodes; o++) { /* parents before children */
                 int n = g->order[o];
                 float t[3], q[4], s[3];
-                rest_of(cJSON_GetArrayItem(nodes, n), t, q, s);
+                memcpy(t, g->rest[n], sizeof t);
+                memcpy(q, g->rest[n] + 3, sizeof q);
+                memcpy(s, g->rest[n] + 7, sizeof s);
                 if (ch[3 * n]) memcpy(t, ch[3 * n] + 3 * k, sizeof t);
                 if (ch[3 * n + 1]) memcpy(q, ch[3 * n + 1] + 4 * k, sizeof q);
                 if (ch[3 * n + 2]) memcpy(s, ch[3 * n + 2] + 3 * k, sizeof s);
@@ -398,6 +430,8 @@ Test(joints, vanilla_layout_within_its_tolerance, .timeout = 600)
             cJSON_Delete(rd.doc);
             free(rd.parent);
             free(rd.order);
+            free(rd.rest);
+            free(rd.acc_off);
             free(g);
             glb_stats_free(&st);
             gpose_scene_free(&s);
