@@ -2,18 +2,15 @@
 #
 # By default the project-local prefix that scripts/setup.sh fills
 # (.deps/unicorn: Debian 13's 2.1.1, whose emulated stores take the fast
-# path). Its static archive is linked in (FF_STATIC_ENGINE_LIBS,
-# cmake/engine_libs.cmake); else its shared object by its full path with a
-# RUNPATH to it in the build tree, installed beside ff8diff (lib/ff8diff)
-# with a RUNPATH of $ORIGIN/../lib/ff8diff so that the installed tree runs
-# anywhere.
+# path), linked by its full path with a RUNPATH to it in the build tree, and
+# installed beside ff8diff (lib/ff8diff) with a RUNPATH of
+# $ORIGIN/../lib/ff8diff so that the installed tree runs anywhere.
 # FF_SYSTEM_UNICORN=ON, or no local prefix, builds against the system's
 # Unicorn (pkg-config), whatever its version; a version whose stores are slow
 # (2.0.x, 2.1.2-2.1.4) gets a warning here and at run time.
 #
-# Sets FF_UNICORN_VERSION, FF_UNICORN_ORIGIN ("local" or "system"),
-# FF_UNICORN_ARCHIVE (the static archive linked, or "") and, for a local
-# shared Unicorn, FF_UNICORN_LIBRARY (the file to install).
+# Sets FF_UNICORN_VERSION, FF_UNICORN_ORIGIN ("local" or "system") and, for a
+# local Unicorn, FF_UNICORN_LIBRARY (the file to install).
 option(FF_SYSTEM_UNICORN "Build against the system's Unicorn, whatever its version" OFF)
 set(FF_UNICORN_PREFIX "${PROJECT_SOURCE_DIR}/.deps/unicorn" CACHE PATH
     "Project-local Unicorn prefix (filled by scripts/setup.sh)")
@@ -33,36 +30,20 @@ endfunction()
 add_library(ff8unicorn INTERFACE)
 set(FF_UNICORN_LIBRARY "")
 file(GLOB _ff_local_uc "${FF_UNICORN_PREFIX}/usr/lib/*/libunicorn.so.2")
-set(FF_UNICORN_ARCHIVE "")
 if(NOT FF_SYSTEM_UNICORN AND _ff_local_uc)
-  list(GET _ff_local_uc 0 _ff_local_so)
-  get_filename_component(_ff_local_dir "${_ff_local_so}" DIRECTORY)
+  list(GET _ff_local_uc 0 FF_UNICORN_LIBRARY)
   set(_inc "${FF_UNICORN_PREFIX}/usr/include")
-  ff_static_archive(FF_UNICORN_ARCHIVE unicorn "${_ff_local_dir}")
-  if(FF_UNICORN_ARCHIVE)
-    target_include_directories(ff8unicorn INTERFACE "${_inc}")
-    target_link_libraries(ff8unicorn INTERFACE "${FF_UNICORN_ARCHIVE}" Threads::Threads m)
-  else()
-    set(FF_UNICORN_LIBRARY "${_ff_local_so}")
-    add_library(ff_unicorn_local SHARED IMPORTED GLOBAL)
-    set_target_properties(ff_unicorn_local PROPERTIES
-      IMPORTED_LOCATION "${FF_UNICORN_LIBRARY}"
-      IMPORTED_SONAME "libunicorn.so.2"
-      INTERFACE_INCLUDE_DIRECTORIES "${_inc}")
-    target_link_libraries(ff8unicorn INTERFACE ff_unicorn_local)
-  endif()
+  add_library(ff_unicorn_local SHARED IMPORTED GLOBAL)
+  set_target_properties(ff_unicorn_local PROPERTIES
+    IMPORTED_LOCATION "${FF_UNICORN_LIBRARY}"
+    IMPORTED_SONAME "libunicorn.so.2"
+    INTERFACE_INCLUDE_DIRECTORIES "${_inc}")
+  target_link_libraries(ff8unicorn INTERFACE ff_unicorn_local)
   ff_unicorn_header_version("${_inc}" FF_UNICORN_VERSION)
   set(FF_UNICORN_ORIGIN local)
 else()
   pkg_check_modules(UNICORN REQUIRED IMPORTED_TARGET unicorn)
-  ff_static_archive(FF_UNICORN_ARCHIVE unicorn ${UNICORN_LIBRARY_DIRS}
-                    /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE})
-  if(FF_UNICORN_ARCHIVE)
-    target_include_directories(ff8unicorn INTERFACE ${UNICORN_INCLUDE_DIRS})
-    target_link_libraries(ff8unicorn INTERFACE "${FF_UNICORN_ARCHIVE}" Threads::Threads m)
-  else()
-    target_link_libraries(ff8unicorn INTERFACE PkgConfig::UNICORN)
-  endif()
+  target_link_libraries(ff8unicorn INTERFACE PkgConfig::UNICORN)
   set(FF_UNICORN_VERSION "${UNICORN_VERSION}")
   set(FF_UNICORN_ORIGIN system)
   if(NOT FF_SYSTEM_UNICORN)
@@ -77,8 +58,4 @@ if(FF_UNICORN_VERSION VERSION_LESS 2.1.0 OR
                   "store (about 10x slower runs); scripts/setup.sh fetches 2.1.1 into "
                   "${FF_UNICORN_PREFIX}.")
 endif()
-if(FF_UNICORN_ARCHIVE)
-  message(STATUS "ff8diff: Unicorn ${FF_UNICORN_VERSION} (${FF_UNICORN_ORIGIN}, static: ${FF_UNICORN_ARCHIVE})")
-else()
-  message(STATUS "ff8diff: Unicorn ${FF_UNICORN_VERSION} (${FF_UNICORN_ORIGIN})")
-endif()
+message(STATUS "ff8diff: Unicorn ${FF_UNICORN_VERSION} (${FF_UNICORN_ORIGIN})")
