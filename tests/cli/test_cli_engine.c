@@ -14,6 +14,7 @@
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,28 @@ Test(engine_cli, version_says_whether_each_engine_runs_here, .init = setup, .fin
     cr_assert_eq(why == NULL, runs, "--version says %s, the probe %s", why ? why : "runs here",
                  runs ? "runs here" : err.reason);
     free(why);
+}
+
+/*
+ * The native engine keeps the low 4 GiB for the guest, so the host's own mappings must lie
+ * above: ff8diff and the programs that open engines are position-independent (an
+ * executable without PIE sits at 0x400000, where the guest's image goes, and its code
+ * would be in the guest's reach).
+ */
+Test(engine_cli, the_host_leaves_the_low_4_gib_to_the_guest, .init = setup, .fini = cleanup)
+{
+    size_t n = 0;
+    unsigned char *elf = (unsigned char *)ts_read(ts_ff8diff(), &n);
+    cr_assert(elf && n > 18 && memcmp(elf, "\177ELF", 4) == 0, "%s is no ELF file", ts_ff8diff());
+    cr_assert_eq(elf[16] | elf[17] << 8, 3, "ff8diff is no position-independent executable "
+                 "(ELF type %d)", elf[16] | elf[17] << 8);
+    free(elf);
+    cr_assert_gt((uintptr_t)&setup, UINT32_MAX, "this suite's code lies below 4 GiB");
+#ifndef FF_TEST_SANITIZED /* AddressSanitizer's shadow memory lies below 4 GiB */
+    char *why = native_refused();
+    cr_assert(!why || !strstr(why, "below 4 GiB"), "--version: %s", why);
+    free(why);
+#endif
 }
 
 Test(engine_cli, native_run_says_coverage_was_not_recorded, .init = setup, .fini = cleanup)
