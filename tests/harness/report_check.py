@@ -6,6 +6,10 @@ checker itself could not run (missing module, unreadable file, bad schema;
 an unexpected exception gives Python's own 1).
 
   validate SCHEMA JSON   JSON Schema (draft 2020-12) validation of report.json
+  validate-each SCHEMA JSON...
+                         each document validated on its own, in one start:
+                         {"docs": [{"path", "valid", "errors"}...]}, exit 3 when
+                         any is invalid
   junit XML              well-formedness and counts of junit.xml
   html FILE              XML well-formedness and element counts of index.html
   dom FILE               element counts of a DOM dumped by a browser (HTML parser);
@@ -26,27 +30,44 @@ def out(obj, status=0):
     sys.exit(status)
 
 
-def validate(schema_path, doc_path):
+def validator(schema_path):
     try:
         import jsonschema
     except ImportError as e:
         out({"error": "python3-jsonschema is not installed: %s" % e}, 2)
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
-    with open(doc_path, encoding="utf-8") as f:
-        doc = json.load(f)
     cls = jsonschema.Draft202012Validator
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as e:
         out({"error": "the schema itself is invalid: %s" % e.message}, 2)
+    return cls(schema)
+
+
+def judge(v, doc_path):
+    with open(doc_path, encoding="utf-8") as f:
+        doc = json.load(f)
     try:
-        errors = sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.absolute_path))
+        errors = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
     except Exception as e:  # a $ref that does not resolve, ...
         out({"error": "the schema cannot be applied: %s: %s" % (type(e).__name__, e)}, 2)
     msgs = ["%s: %s" % ("/".join(str(p) for p in e.absolute_path), e.message[:300])
             for e in errors]
-    out({"valid": not errors, "errors": msgs[:20]}, 3 if errors else 0)
+    return {"valid": not errors, "errors": msgs[:20]}
+
+
+def validate(schema_path, doc_path):
+    r = judge(validator(schema_path), doc_path)
+    out(r, 0 if r["valid"] else 3)
+
+
+def validate_each(schema_path, doc_paths):
+    if not doc_paths:
+        raise IndexError("no document given")
+    v = validator(schema_path)
+    docs = [dict(path=p, **judge(v, p)) for p in doc_paths]
+    out({"docs": docs}, 0 if all(d["valid"] for d in docs) else 3)
 
 
 def junit(path):
@@ -234,6 +255,8 @@ def main():
         cmd = sys.argv[1]
         if cmd == "validate":
             validate(sys.argv[2], sys.argv[3])
+        elif cmd == "validate-each":
+            validate_each(sys.argv[2], sys.argv[3:])
         elif cmd == "junit":
             junit(sys.argv[2])
         elif cmd == "html":
