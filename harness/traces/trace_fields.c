@@ -26,16 +26,22 @@ typedef struct plan {
     group g[FIELD__COUNT];
 } plan;
 
+/*
+ * Made for every line written or read. A group's rows mostly follow one another in
+ * the table, so the search starts from the newest group: about one comparison a row.
+ */
 static void plan_make(plan *p)
 {
-    memset(p, 0, sizeof *p);
+    p->n = 0;
     for (int i = 0; i < FIELD__COUNT; i++) {
         const field_def *d = field_def_of((field_id)i);
         group *g = NULL;
-        for (unsigned k = 0; k < p->n && !g; k++)
-            if (strcmp(p->g[k].key, d->json_key) == 0) g = &p->g[k];
+        for (unsigned k = p->n; k-- > 0 && !g;)
+            if (p->g[k].key == d->json_key || strcmp(p->g[k].key, d->json_key) == 0)
+                g = &p->g[k];
         if (!g) {
             g = &p->g[p->n++];
+            memset(g, 0, sizeof *g);
             g->key = d->json_key;
             g->kind = d->json_sub                      ? G_OBJECT
                       : d->json_index < 0              ? G_VALUE
