@@ -411,7 +411,7 @@ Test(trace_json, wide_values_are_values)
 }
 
 /* Cached outcomes index fields by id: a build with another table must not read them. */
-Test(outcome, another_field_table_is_refused)
+Test(fields, cached_outcomes_of_another_field_table_are_refused)
 {
     orig_outcome o;
     outcome_init(&o);

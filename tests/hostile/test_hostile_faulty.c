@@ -52,7 +52,7 @@ static void check_fault(const cJSON *r, const char *what, const char *kind)
     cr_expect_eq(marked, 1, "%s: %d marked disassembly lines, expected 1", what, marked);
 }
 
-Test(hostile, faulty_engine)
+Test(faulty, faulty_engine)
 {
     char *tmp = ts_tempdir(), *corpus = ts_path(tmp, "corpus"), *out = ts_path(tmp, "reports"),
          *cache = ts_path(tmp, "cache"), *exe = hs_standin("standin_faulty.exe");
