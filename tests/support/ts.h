@@ -104,7 +104,9 @@ char *ts_source(const char *rel);
 const char *ts_chromium(void);
 void ts_chromium_run(const char *scratch, ts_out *o, const char *page, const char *flags);
 
-/* The small synthetic corpus (seed 1) written into <scratch>/corpus; returns its path. */
+/* The small synthetic corpus (seed 1) written into <scratch>/corpus; returns its path.
+ * Copied from the one the build wrote ($FF8DIFF_SMALL_CORPUS, tests/CMakeLists.txt),
+ * else made by `ff8diff corpus synth`. */
 char *ts_corpus(const char *scratch);
 
 /* Parsed JSON of a file (asserts). */
