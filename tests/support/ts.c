@@ -308,34 +308,12 @@ void ts_chromium_run(const char *scratch, ts_out *o, const char *page, const cha
     free(profile);
 }
 
-/* Copies every regular file of from into the new folder to. */
-static void copy_files(const char *from, const char *to)
-{
-    cr_assert_eq(mkdir(to, 0755), 0, "cannot make %s", to);
-    DIR *d = opendir(from);
-    cr_assert(d != NULL, "cannot list %s", from);
-    for (struct dirent *de; (de = readdir(d)) != NULL;) {
-        char *src = ts_path(from, de->d_name);
-        struct stat st;
-        if (de->d_name[0] != '.' && stat(src, &st) == 0 && S_ISREG(st.st_mode)) {
-            size_t n;
-            char *data = ts_read(src, &n), *dst = ts_path(to, de->d_name);
-            cr_assert(data != NULL, "cannot read %s", src);
-            ts_write(dst, data, n);
-            free(dst);
-            free(data);
-        }
-        free(src);
-    }
-    closedir(d);
-}
-
 char *ts_corpus(const char *scratch)
 {
     char *dir = ts_path(scratch, "corpus");
     const char *built = getenv("FF8DIFF_SMALL_CORPUS");
     if (built && *built) {
-        copy_files(built, dir);
+        ts_copy_dir(built, dir);
         return dir;
     }
     ts_out o;
