@@ -13,7 +13,8 @@
  * Faulty variant: loops forever on clip 1, reads unmapped memory on clip 2.
  * Hostile variants (one macro each, clip 1 only, every other clip correct):
  * FF_HOSTILE_LOOP loops forever, FF_HOSTILE_INT80 executes `int 0x80`,
- * FF_HOSTILE_SYSENTER `sysenter`, FF_HOSTILE_SYSCALL `syscall`,
+ * FF_HOSTILE_SYSENTER `sysenter` (EBP 0), SYSENTER_EBP `sysenter` with EBP
+ * on its stack, FF_HOSTILE_SYSCALL `syscall`,
  * FF_HOSTILE_NULL_WRITE stores to address 0, FF_HOSTILE_WILD_JUMP calls
  * address 0x10, FF_HOSTILE_SELF_WRITE stores into its own first byte.
  * FF_HOSTILE_ESCAPE_WRITE jumps far to 64-bit code (0x33) and writes a
@@ -22,7 +23,8 @@
  * in 64-bit code; ALIGN_CHECK leaves EFLAGS.AC set; FAR_SAME jumps far to its
  * own selector 0x23 (legal); NULL_DS loads DS with 0 and reads through it;
  * HLT, ICEBP and INT2E execute `hlt`, `icebp` (F1) and `int 0x2e`; PAD_JUMP
- * jumps into the return sentinel's page, to the native engine's 64-bit pad.
+ * jumps into the return sentinel's page, to the native engine's 64-bit pad,
+ * PAD_MID to that pad's second instruction.
  * The system-call builds load EAX with 20 (getpid in the i386 table, a
  * harmless call) so nothing depends on what EAX held.
  */
@@ -104,6 +106,13 @@ int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd)
     if (cmd->clip == 1) __asm__ volatile("int $0x80" : : "a"(20) : "memory");
 #elif defined(FF_HOSTILE_SYSENTER)
     if (cmd->clip == 1) __asm__ volatile("sysenter" : : "a"(20) : "ecx", "edx", "memory");
+#elif defined(FF_HOSTILE_SYSENTER_EBP)
+    /* EBP on the stack, as a system library's caller of `sysenter` leaves it. */
+    if (cmd->clip == 1)
+        __asm__ volatile("push %%ebp\n mov %%esp, %%ebp\n sysenter\n pop %%ebp"
+                         :
+                         : "a"(20)
+                         : "ecx", "edx", "memory");
 #elif defined(FF_HOSTILE_SYSCALL)
     if (cmd->clip == 1) __asm__ volatile("syscall" : : "a"(20) : "ecx", "edx", "memory");
 #elif defined(FF_HOSTILE_NULL_WRITE)
@@ -160,6 +169,10 @@ int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd)
 #elif defined(FF_HOSTILE_PAD_JUMP)
     /* Into the engines' return page, where the native engine's pad lies (0x7FF00800). */
     if (cmd->clip == 1) __asm__ volatile("jmp *%0" : : "r"(0x7FF00800) : "memory");
+#elif defined(FF_HOSTILE_PAD_MID)
+    /* Into the pad's second instruction (0x7FF0080A): read as 32-bit code, its bytes
+     * end in a jump to the low half of the host's address they hold. */
+    if (cmd->clip == 1) __asm__ volatile("jmp *%0" : : "r"(0x7FF0080A) : "memory");
 #endif
     if (cmd->frame >= cmd->total) return 1;
     sk = m->files->skeleton;

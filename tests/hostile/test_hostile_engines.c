@@ -23,11 +23,16 @@
  *   icebp, int2e  interrupt at the `icebp` or `int 0x2e`
  *   pad_jump    emu at 0x7FF00000, the return page's base (a jump into the native
  *               engine's pad there: nothing of it shown)
+ *   pad_mid     the same, from a jump to the pad's second instruction (natively it
+ *               ends at the low half of a host address)
+ *   sysenter_ebp  as sysenter, with EBP on the stack (natively the filter refuses it)
  * No fault record holds a host address (a hex number of more than 8 digits).
  *   align_check, far_same  (EFLAGS.AC left set, a far jump to the guest's own 0x23):
  *               no fault, every clip matches (exit 0)
  * Each with --jobs 1 and 2.
- * A syscall fault's detail gives the system call number (EAX, 20 in these builds).
+ * A syscall fault's detail gives the system call number (EAX, 20 in these builds),
+ * except natively where the kernel refused the call before reading it (`sysenter`
+ * with EBP 0 on an Intel CPU), which the detail says.
  * The native tests skip, saying why, where the native engine cannot run
  * (under AddressSanitizer, without IA32 emulation, ...).
  */
@@ -60,6 +65,7 @@ static const expect expects[] = {
     {"loop", "budget", NULL, 0, 0, 0, 0},
     {"int80", "syscall", "`int 0x80`", 0, 0, 0, 0},
     {"sysenter", "syscall", "`sysenter`", 0, 0, 0, 0},
+    {"sysenter_ebp", "syscall", "`sysenter`", 0, 0, 0, 0},
     {"syscall", "syscall", "`syscall`", 0, 0, 0, 0},
     {"null_write", "write_unmapped", NULL, 1, 0, 0, 0},
     {"wild_jump", "fetch_unmapped", NULL, 1, 0x10, 1, 0x10},
@@ -73,6 +79,7 @@ static const expect expects[] = {
     {"icebp", "interrupt", NULL, 0, 0, 0, 0},
     {"int2e", "interrupt", "`int 0x2e`", 0, 0, 0, 0},
     {"pad_jump", "emu", NULL, 0, 0, 1, 0x7FF00000u},
+    {"pad_mid", "emu", NULL, 0, 0, 1, 0x7FF00000u},
     {"align_check", NULL, NULL, 0, 0, 0, 0},
     {"far_same", NULL, NULL, 0, 0, 0, 0},
 };
@@ -143,7 +150,9 @@ static void check_fault(const cJSON *r, const char *what, const expect *x, int n
     no_host_address(f, what);
     cr_expect_str_eq(hs_str(f, "kind"), x->kind, "%s: fault kind (%s)", what, detail);
     unsigned eip = hex(hs_str(f, "eip"));
-    if (strcmp(x->kind, "syscall") == 0)
+    /* The number, unless natively the kernel refused the call before reading it. */
+    if (strcmp(x->kind, "syscall") == 0 &&
+        !(native && eip == 0 && strstr(detail, "its number never read") != NULL))
         cr_expect(strstr(detail, "system call 20 ") != NULL,
                   "%s: detail '%s' does not give the number in EAX (20)", what, detail);
     if (x->check_addr)
@@ -269,5 +278,7 @@ HOSTILE_TESTS(hlt)
 HOSTILE_TESTS(icebp)
 HOSTILE_TESTS(int2e)
 HOSTILE_TESTS(pad_jump)
+HOSTILE_TESTS(pad_mid)
+HOSTILE_TESTS(sysenter_ebp)
 HOSTILE_TESTS(align_check)
 HOSTILE_TESTS(far_same)

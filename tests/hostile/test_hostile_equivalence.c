@@ -81,6 +81,8 @@ static const eq_build builds[] = {
     {"standin_hostile_icebp.exe", NULL, 0},
     {"standin_hostile_int2e.exe", NULL, 0},
     {"standin_hostile_pad_jump.exe", NULL, 0},
+    {"standin_hostile_pad_mid.exe", NULL, 0},
+    {"standin_hostile_sysenter_ebp.exe", NULL, 0},
     {"standin_x87.exe", NULL, 0},
     {"standin_width64.exe", NULL, 0},
     {"standin_x87_width64.exe", NULL, 0},

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "emu/engine/native/nat_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -122,6 +123,28 @@ static void disasm(emu_nat *e, emu_fault *f)
     if (used < sizeof f->disasm) snprintf(f->disasm + used, sizeof f->disasm - used, "%s", tail);
 }
 
+/*
+ * `sysenter` (or `syscall`) whose caller's stack, read through EBP or ESP, is not
+ * readable: the kernel refuses the call before it reads its number or asks the
+ * filter (EAX becomes -EFAULT) and returns to where the 32-bit vDSO's landing pad
+ * would be, which it places from the process's vDSO: in a 64-bit process, the
+ * low half of an address in the 64-bit vDSO, unmapped in the guest. 1 when the
+ * fetch fault x is that return; f becomes the system call, where not known.
+ */
+static int kernel_refused(const nat_exit *x, emu_fault *f)
+{
+    if (!nat_kernel_landing(x->addr) || x->regs[EMU_EAX] != (uint32_t)-EFAULT) return 0;
+    f->kind = EMU_FAULT_SYSCALL;
+    f->eip = 0;
+    f->addr = 0;
+    f->regs[EMU_EIP] = 0;
+    snprintf(f->detail, sizeof f->detail,
+             "system call by `sysenter` or `syscall` from the original's code: refused by the "
+             "kernel, its number never read (EBP or ESP, the caller's stack, not readable); "
+             "where is not known (no return address kept)");
+    return 1;
+}
+
 static void memory_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
 {
     int fetch = (x->err & 0x10) != 0, write = (x->err & 2) != 0;
@@ -140,6 +163,11 @@ static void memory_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
         f->addr = imp->slot;
         return;
     }
+    if (fetch && !prot && nat_pad_target_low(x->addr)) {
+        f->eip = EMU_SENTINEL + NAT_PAD_OFF; /* reported as the jump into the return page */
+        return;
+    }
+    if (fetch && !prot && kernel_refused(x, f)) return;
     const char *where = prot ? "protected" : "unmapped";
     if (fetch)
         snprintf(f->detail, sizeof f->detail,

@@ -18,6 +18,8 @@
  *   fault, and resumes the host at nat_cpu_back. A fault outside guest code
  *   is the host's own: the previous handler is put back and the fault
  *   happens again under it.
+ * - An alignment check (#AC) of guest code that set EFLAGS.AC is undone: AC
+ *   off, the access made again, as under Unicorn, which checks no alignment.
  * - A seccomp filter on the engine's thread turns every i386-ABI system call
  *   (int 0x80, sysenter, syscall from 32-bit code) into SIGSYS: guest code
  *   can make none. The host's own (x86-64) calls pass.
@@ -193,6 +195,8 @@ __asm__(".text\n"
          * then the FS selector as it was (its base comes with it from the LDT). */
         ".globl nat_sig_entry\n .hidden nat_sig_entry\n .type nat_sig_entry,@function\n"
         "nat_sig_entry:\n"
+        /* AC off first: the kernel delivers a signal with the interrupted code's AC. */
+        "  pushfq\n andl $0xfffbffff, (%rsp)\n popfq\n"
         "  mov %fs, %eax\n"
         "  push %rax\n"
         "  cmpl $0, nat_cpu_state+76(%rip)\n jne 8f\n"
@@ -263,6 +267,12 @@ int nat_sig_c(int sig, siginfo_t *si, void *ucv)
      * far jump to 64-bit code (0x33) is still the guest's, never taken for the host's. */
     int in_guest = c->active && (c->in_guest || cs == NAT_SEL_CODE32);
     int escaped = in_guest && cs != NAT_SEL_CODE32 && !on_pad(rip);
+    if (sig == SIGBUS && si->si_code == BUS_ADRALN && in_guest && !escaped) {
+        /* An alignment check the guest turned on (EFLAGS.AC): off again and the access
+         * made once more, as under Unicorn, which checks no alignment. */
+        g[REG_EFL] &= ~(greg_t)0x40000;
+        return 0;
+    }
     if (sig == c->timer_sig && c->have_timer) {
         if (!in_guest) return 0;
         /* Guest code under another code segment is stopped at once; the budget counts
@@ -503,7 +513,20 @@ void nat_cpu_run(uint32_t entry, uint32_t esp, uint16_t fcw, nat_exit *x)
     memcpy(x->fx, c->fx, sizeof x->fx);
 }
 
+int nat_kernel_landing(uint32_t addr)
+{
+    /* The 32-bit vDSO's landing pad lies within its first pages; 16 KiB spans them. */
+    uint32_t vdso = (uint32_t)getauxval(AT_SYSINFO_EHDR);
+    return vdso != 0 && addr - vdso < 0x4000u;
+}
+
 #else /* not x86-64 Linux */
+
+int nat_kernel_landing(uint32_t addr)
+{
+    (void)addr;
+    return 0;
+}
 
 int nat_cpu_open(emu_nat *e, uint64_t budget_ns, ff_error *err)
 {

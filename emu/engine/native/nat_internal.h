@@ -32,8 +32,10 @@
 /* The LDT entry holding the TEB segment, and its selector (LDT, RPL 3). */
 #define NAT_LDT_TEB 0
 #define NAT_SEL_TEB ((NAT_LDT_TEB << 3) | 4 | 3)
-/* Where the 64-bit return pad lies inside the sentinel page. */
+/* Where the 64-bit return pad lies inside the sentinel page, and the bytes of
+ * its guard (nat_mem.c). */
 #define NAT_PAD_OFF 0x800u
+#define NAT_PAD_GUARD 10
 
 /* One piece of guest memory: a memfd seen at its guest address and by the host. */
 typedef struct nat_region {
@@ -124,6 +126,9 @@ int nat_map_area(emu_nat *e, uint32_t addr, uint32_t size, int prot, uint32_t gu
 int nat_unmap_area(emu_nat *e, uint32_t addr, ff_error *err);
 int nat_patch_code(emu_nat *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err);
 int nat_unpatch(emu_nat *e, uint32_t addr, ff_error *err);
+/* 1 when addr is the low half of the host address the return pad jumps to: where
+ * guest code that jumped into the pad's middle ends (its bytes read as 32-bit code). */
+int nat_pad_target_low(uint32_t addr);
 
 /* ---- nat_cpu.c: the switch, the process-wide part ---- */
 
@@ -139,6 +144,9 @@ int nat_cpu_open(emu_nat *e, uint64_t budget_ns, ff_error *err);
 void nat_cpu_close(emu_nat *e);
 /* Runs the guest from entry with ESP esp under x87 control word fcw; fills *x. */
 void nat_cpu_run(uint32_t entry, uint32_t esp, uint16_t fcw, nat_exit *x);
+/* 1 when addr is where the kernel's fast system-call entry returns 32-bit code to in
+ * this process: the low half of an address in its vDSO (nat_call.c). */
+int nat_kernel_landing(uint32_t addr);
 /*
  * Why this process cannot run native code ("" when it can), without
  * changing anything: x86-64 Linux, a 32-bit code segment, the host's

@@ -196,6 +196,11 @@ static int write_traps(emu_nat *e, ff_error *err)
 /* The exit the return pad jumps to (nat_cpu.c). */
 extern char nat_pad_target[];
 
+int nat_pad_target_low(uint32_t addr)
+{
+    return addr == (uint32_t)(uintptr_t)nat_pad_target;
+}
+
 /*
  * The system pages: the sentinel (a far jump to the 64-bit return pad at
  * NAT_PAD_OFF, HLT elsewhere), a spare page where the Unicorn engine keeps
@@ -216,7 +221,15 @@ static int map_sys(emu_nat *e, ff_error *err)
             le_put32(p + 1, EMU_SENTINEL + NAT_PAD_OFF);
             p[5] = NAT_SEL_CODE64;
             p[6] = 0;
-            uint8_t *q = p + NAT_PAD_OFF; /* mov r11, nat_pad_target; jmp r11 (64-bit code) */
+            /* 64-bit code: mov r11, 0xF4F4F4F400000000; mov r11, nat_pad_target; jmp r11.
+             * The first instruction is a guard: read as 32-bit code, as when the guest
+             * jumps here itself, it is dec ecx; mov ebx, 0; hlt, a fault inside this page
+             * (never the host's address as code). */
+            static const uint8_t guard[NAT_PAD_GUARD] = {0x49, 0xBB, 0, 0, 0, 0,
+                                                         0xF4, 0xF4, 0xF4, 0xF4};
+            uint8_t *q = p + NAT_PAD_OFF;
+            memcpy(q, guard, sizeof guard);
+            q += sizeof guard;
             q[0] = 0x49;
             q[1] = 0xBB;
             uint64_t t = (uint64_t)(uintptr_t)nat_pad_target;
