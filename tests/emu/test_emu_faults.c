@@ -289,14 +289,18 @@ Test(faults, system_calls_are_refused)
         cr_assert_eq(rc, -1, "%s: the call came back (EAX %u)", insns[i].name, eax);
         cr_expect_eq(f.kind, EMU_FAULT_SYSCALL, "%s: %s: %s", insns[i].name, emu_fault_name(f.kind),
                      f.detail);
-        /* Natively a `syscall` that reached the kernel's fast entry leaves no return address:
-         * its place is not known (EIP 0, the detail says so; docs/engine.md section 9). */
-        int unknown = emu_kind(eng) == EMU_ENGINE_NATIVE && insns[i].op[1] == 0x05 && f.eip == 0;
+        /* Natively a `syscall` or `sysenter` that reached the kernel's fast entry leaves no
+         * return address: its place is not known (EIP 0, the detail says so; docs/engine.md
+         * section 9). With EBP 0, as here, the kernel refuses `sysenter` before it reads the
+         * number (an Intel CPU), and the detail says that too. */
+        int unknown = emu_kind(eng) == EMU_ENGINE_NATIVE && insns[i].op[0] == 0x0F && f.eip == 0;
         if (!unknown)
             cr_expect_eq(f.eip, te_routine(prof, "Test_WildJump") + 5, "%s: EIP 0x%x",
                          insns[i].name, f.eip);
         cr_expect(strstr(f.detail, insns[i].name) != NULL, "%s: %s", insns[i].name, f.detail);
-        cr_expect(strstr(f.detail, "system call 20") != NULL, "%s: %s", insns[i].name, f.detail);
+        if (!(unknown && strstr(f.detail, "its number never read")))
+            cr_expect(strstr(f.detail, "system call 20") != NULL, "%s: %s", insns[i].name,
+                      f.detail);
         cr_expect_neq(f.regs[EMU_EAX], 7u, "%s: ran past the instruction", insns[i].name);
         expect_engine_works(insns[i].name);
     }

@@ -371,36 +371,60 @@ static void pose_of(emu_game *g, const te_file *f, const emu_matrix *base, emu_m
     TE_CALL(emu_game_world_matrices(g, base, world, RBONES, &ret, &fault), &fault);
 }
 
-static void composed_like_lean(const char *lean, const char *composed)
+#define RSKELETONS 40
+
+/* The random skeletons and bases of composed_like_lean, and what one build gave. */
+typedef struct rcase {
+    te_file f;
+    emu_matrix base;
+    emu_matrix bones[RBONES], world[RBONES];
+} rcase;
+
+static rcase *random_cases(void)
 {
-    emu_image *soft = te_standin_image(lean), *x87 = te_standin_image(composed);
+    rcase *c = calloc(RSKELETONS, sizeof *c);
+    cr_assert(c, "out of memory");
     rng r = rng_make(87, 0xB0E5);
-    emu_game *gs = NULL, *gx = NULL; /* one game a build, file after file */
-    for (int n = 0; n < 40; n++) {
-        te_file f;
-        random_skeleton(&r, &f);
-        if (!gs) gs = te_game(soft, 0, &f);
-        if (!gx) gx = te_game(x87, 0, &f);
-        emu_matrix base = {{{0}}, 0, {0}};
+    for (int n = 0; n < RSKELETONS; n++) {
+        random_skeleton(&r, &c[n].f);
+        emu_matrix *base = &c[n].base;
         int extreme = n % 4 == 3;
         for (int k = 0; k < 9; k++)
-            base.m[k / 3][k % 3] = (int16_t)(extreme ? (rng_chance(&r, 50) ? -32768 : 32767)
-                                                     : rng_range(&r, -8192, 8192));
+            base->m[k / 3][k % 3] = (int16_t)(extreme ? (rng_chance(&r, 50) ? -32768 : 32767)
+                                                      : rng_range(&r, -8192, 8192));
         for (int k = 0; k < 3; k++)
-            base.t[k] = extreme ? (int32_t)(uint32_t)rng_next(&r) : rng_range(&r, -100000, 100000);
-        emu_matrix a[RBONES], b[RBONES], wa[RBONES], wb[RBONES];
-        pose_of(gs, &f, &base, a, wa);
-        pose_of(gx, &f, &base, b, wb);
-        for (int i = 0; i < RBONES; i++) {
-            cr_assert(same(&a[i], &b[i], 1), "%s, skeleton %d bone %d: differs", composed, n, i);
-            cr_assert(same(&wa[i], &wb[i], 1), "%s, skeleton %d bone %d: world differs", composed,
-                      n, i);
-        }
+            base->t[k] =
+                extreme ? (int32_t)(uint32_t)rng_next(&r) : rng_range(&r, -100000, 100000);
     }
-    emu_game_close(gs);
-    emu_game_close(gx);
-    emu_image_free(soft);
-    emu_image_free(x87);
+    return c;
+}
+
+/* Every case posed by one build, one game for all (closed before the next build's
+ * opens: the native engine is one per process). */
+static void pose_all(const char *build, rcase *c)
+{
+    emu_image *img = te_standin_image(build);
+    emu_game *g = te_game(img, 0, &c[0].f);
+    for (int n = 0; n < RSKELETONS; n++)
+        pose_of(g, &c[n].f, &c[n].base, c[n].bones, c[n].world);
+    emu_game_close(g);
+    emu_image_free(img);
+}
+
+static void composed_like_lean(const char *lean, const char *composed)
+{
+    rcase *a = random_cases(), *b = random_cases();
+    pose_all(lean, a);
+    pose_all(composed, b);
+    for (int n = 0; n < RSKELETONS; n++)
+        for (int i = 0; i < RBONES; i++) {
+            cr_assert(same(&a[n].bones[i], &b[n].bones[i], 1), "%s, skeleton %d bone %d: differs",
+                      composed, n, i);
+            cr_assert(same(&a[n].world[i], &b[n].world[i], 1),
+                      "%s, skeleton %d bone %d: world differs", composed, n, i);
+        }
+    free(a);
+    free(b);
 }
 
 Test(variants, x87_poses_random_skeletons_like_the_default)
