@@ -42,7 +42,7 @@ case "$rounds" in ''|*[!0-9]*|0) echo "engine_columns: --repeat needs a count >=
 d=build-bench-default
 s=build-bench-system
 cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFF_TESTS=OFF >/dev/null
-cmake --build "$d" -j"$(nproc)" --target bench_harness ff8diff standin >/dev/null
+cmake --build "$d" -j"$(nproc)" --target bench_harness ff8diff standin standin_variants >/dev/null
 if [ "$system" = 1 ]; then
   cmake -S . -B "$s" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFF_TESTS=OFF -DFF_SYSTEM_UNICORN=ON >/dev/null
   cmake --build "$s" -j"$(nproc)" --target bench_harness >/dev/null

@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-targets=(bench_emu bench_pose bench_harness ff8diff)
+targets=(bench_emu bench_pose bench_harness ff8diff standin_variants)
 build() { # dir, system(ON|OFF)
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFF_TESTS=OFF \
         -DFF_SYSTEM_UNICORN="$2" >/dev/null
