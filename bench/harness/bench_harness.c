@@ -28,8 +28,10 @@
  * of a ratio together.
  *
  * usage: bench_harness [--corpus DIR] [--preset vanilla] [--standin EXE]
- *                      [--pose] [--no-leaf] [--no-dedup] [--keep-matrices]
+ *                      [--pose] [--no-leaf] [--no-quirks] [--no-dedup] [--keep-matrices]
  *                      [--entity] [--repeat N] [--engine unicorn|native]
+ * --no-quirks: run-1 and run-2 without the quirk pass (run --no-quirks), to hold
+ * a run to builds older than the pass.
  * --entity: the entity level alone (no frame or leaf level) in run-1 and
  * run-2; the alone phase, which replays frame-level clips, is not run.
  * --engine native: the original on the CPU (run-2 then uses an engine
@@ -80,7 +82,7 @@ static double cpu_now(void)
 }
 
 static const char *corpus_dir, *standin = FF_BENCH_STANDIN;
-static int dedup = 1, keep_matrices = 0, pose = 0, leaf = 1, entity = 0;
+static int dedup = 1, keep_matrices = 0, pose = 0, leaf = 1, entity = 0, quirks = 1;
 static const emu_ops *engine; /* --engine: NULL, the default (Unicorn) */
 
 static int open_image(emu_image **img)
@@ -103,6 +105,7 @@ static int run_phase(unsigned jobs, phase_out *o, run_results *keep)
     cfg.pose_level = pose;
     cfg.pose_search = pose; /* the convention searched on the original, as `run` does */
     cfg.dedup = dedup;
+    cfg.quirks = quirks;
     cfg.game.keep_matrices = keep_matrices;
     cfg.game.engine = engine;
     run_progress prog;
@@ -298,6 +301,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--keep-matrices")) keep_matrices = 1;
         else if (!strcmp(argv[i], "--pose")) pose = 1;
         else if (!strcmp(argv[i], "--no-leaf")) leaf = 0;
+        else if (!strcmp(argv[i], "--no-quirks")) quirks = 0;
         else if (!strcmp(argv[i], "--entity"))
             entity = 1;
         else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
@@ -315,8 +319,8 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr,
                     "usage: bench_harness [--corpus DIR] [--preset NAME] [--standin EXE] "
-                    "[--pose] [--no-leaf] [--no-dedup] [--keep-matrices] [--entity] [--repeat N] "
-                    "[--engine unicorn|native]\n");
+                    "[--pose] [--no-leaf] [--no-quirks] [--no-dedup] [--keep-matrices] [--entity] "
+                    "[--repeat N] [--engine unicorn|native]\n");
             return 2;
         }
     }
