@@ -88,7 +88,8 @@ cJSON *json_fault(const emu_fault *f)
     return o;
 }
 
-/* tool.engine: kind, version, capabilities, and the kind's own facts under its name. */
+/* tool.engine: kind, version, capabilities, what it does not see (when it says), and the
+ * kind's own facts under its name. */
 static void json_engine(cJSON *tool, const emu_engine_info *in)
 {
     cJSON *en = cJSON_AddObjectToObject(tool, "engine");
@@ -99,6 +100,7 @@ static void json_engine(cJSON *tool, const emu_engine_info *in)
     for (unsigned c = 0; c < EMU_CAP__COUNT; c++)
         if (in->caps & EMU_CAP_BIT(c))
             cJSON_AddItemToArray(caps, json_string(emu_cap_name((emu_cap)c)));
+    if (in->limits[0]) json_add_str(en, "limits", in->limits);
     if (!in->nfacts) return;
     cJSON *facts = cJSON_AddObjectToObject(en, kind);
     for (unsigned i = 0; i < in->nfacts; i++) {

@@ -3,7 +3,8 @@
  * rendered from report.json's run.tool.engine (the engine of the calls: its
  * kind, version and capabilities) and run.engines (the calls, --engine
  * both's second engine and the engines' agreement, the replays with hooks
- * and why there, coverage): one sentence for index.html and
+ * and why there, coverage, what the engine of the calls does not see when it
+ * says and no second engine ran): one sentence for index.html and
  * summary.md, and the short clause of the terminal's summary line. Plain
  * text: the caller escapes it. Decides nothing.
  */
@@ -62,6 +63,10 @@ void rv_engines_text(strbuf *b, const cJSON *report)
     } else {
         sb_puts(b, "; no replays with hooks made");
     }
+    const char *limits = rv_str(rv_obj(rv_obj(run, "tool"), "engine"), "limits", NULL);
+    if (limits && !second && strcmp(rv_str(rv_obj(rv_obj(run, "tool"), "engine"), "kind", ""),
+                                    calls) == 0)
+        sb_printf(b, "; not seen on %s: %s", calls, limits);
     if (covered)
         sb_printf(b, "; coverage recorded on %s", covered);
     else if (cov && !rv_bool(cov, "recorded", 1))

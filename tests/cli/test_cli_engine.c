@@ -202,6 +202,11 @@ Test(engine_cli, native_run_says_coverage_was_not_recorded, .init = setup, .fini
     emu_engine_info info;
     cr_assert_eq(emu_engine_info_get(emu_engine_ops(EMU_ENGINE_NATIVE), &info, 0, NULL), 0);
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "version")), info.version);
+    /* What the native engine does not see, as the engine says it, in report.json. */
+    cr_assert(info.limits[0], "the native engine says what it does not see");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(en, "limits")), info.limits);
+    cr_assert(strstr(info.limits, "64-bit code") && strstr(info.limits, "--engine both"), "%s",
+              info.limits);
     cr_assert_str_eq(str_at(r, "run", "engines", "calls"), "native");
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(
                   cJSON_GetObjectItem(cJSON_GetObjectItem(r, "run"), "engines"), "coverage")),
@@ -218,8 +223,14 @@ Test(engine_cli, native_run_says_coverage_was_not_recorded, .init = setup, .fini
                            "coverage hooks"),
               "the coverage section says why");
     cr_assert(!strstr(html, "id=\"coverage-table\""), "a table of zeros in index.html");
+    cr_assert(strstr(html, "; not seen on native: code of the executable that jumps far to 64-bit "
+                           "code"),
+              "index.html's engines row says what native does not see");
     char *md = run_file(out, "summary.md");
     cr_assert(strstr(md, "| Engines | calls on native "), "summary.md's engines row");
+    cr_assert(strstr(md, "; not seen on native: code of the executable that jumps far to 64-bit "
+                         "code"),
+              "summary.md's engines row says what native does not see");
     snprintf(want, sizeof want, "Not recorded: %s.", reason);
     cr_assert(strstr(md, want), "summary.md's coverage section");
     cr_assert(strstr(md, "coverage not recorded |"), "summary.md's options");

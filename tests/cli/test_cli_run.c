@@ -59,6 +59,7 @@ Test(run_cli, clean_run_exits_0_with_every_report_file, .init = setup, .fini = c
     cr_assert_eq(cJSON_GetArraySize(caps), EMU_CAP__COUNT, "Unicorn has every capability");
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(caps, EMU_CAP_WATCH)),
                      emu_cap_name(EMU_CAP_WATCH));
+    cr_assert_null(cJSON_GetObjectItem(en, "limits"), "Unicorn names nothing it does not see");
     const cJSON *uc = cJSON_GetObjectItem(en, "unicorn");
     char path[16];
     snprintf(path, sizeof path, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(uc, "store_path")));
