@@ -24,7 +24,7 @@
  * own selector 0x23 (legal); NULL_DS loads DS with 0 and reads through it;
  * HLT, ICEBP and INT2E execute `hlt`, `icebp` (F1) and `int 0x2e`; PAD_JUMP
  * jumps into the return sentinel's page, to the native engine's 64-bit pad,
- * PAD_MID to that pad's second instruction.
+ * PAD_MID into that pad's middle.
  * The system-call builds load EAX with 20 (getpid in the i386 table, a
  * harmless call) so nothing depends on what EAX held.
  */
@@ -170,9 +170,9 @@ int Battle_ReadAnimation(sa_model *m, sa_cmd *cmd)
     /* Into the engines' return page, where the native engine's pad lies (0x7FF00800). */
     if (cmd->clip == 1) __asm__ volatile("jmp *%0" : : "r"(0x7FF00800) : "memory");
 #elif defined(FF_HOSTILE_PAD_MID)
-    /* Into the pad's second instruction (0x7FF0080A): read as 32-bit code, its bytes
-     * end in a jump to the low half of the host's address they hold. */
-    if (cmd->clip == 1) __asm__ volatile("jmp *%0" : : "r"(0x7FF0080A) : "memory");
+    /* Into the middle of the native engine's pad (0x7FF00807, the last bytes of its first
+     * instruction's immediate), whatever 32-bit code they read as. */
+    if (cmd->clip == 1) __asm__ volatile("jmp *%0" : : "r"(0x7FF00807) : "memory");
 #endif
     if (cmd->frame >= cmd->total) return 1;
     sk = m->files->skeleton;

@@ -23,8 +23,8 @@
  *   icebp, int2e  interrupt at the `icebp` or `int 0x2e`
  *   pad_jump    emu at 0x7FF00000, the return page's base (a jump into the native
  *               engine's pad there: nothing of it shown)
- *   pad_mid     the same, from a jump to the pad's second instruction (natively it
- *               ends at the low half of a host address)
+ *   pad_mid     the same, from a jump into the pad's middle (natively its bytes read
+ *               as 32-bit code, the same in every process)
  *   sysenter_ebp  as sysenter, with EBP on the stack (natively the filter refuses it)
  * No fault record holds a host address (a hex number of more than 8 digits).
  *   align_check, far_same  (EFLAGS.AC left set, a far jump to the guest's own 0x23):

@@ -163,10 +163,6 @@ static void memory_fault(emu_nat *e, const nat_exit *x, emu_fault *f)
         f->addr = imp->slot;
         return;
     }
-    if (fetch && !prot && nat_pad_target_low(x->addr)) {
-        f->eip = EMU_SENTINEL + NAT_PAD_OFF; /* reported as the jump into the return page */
-        return;
-    }
     if (fetch && !prot && kernel_refused(x, f)) return;
     const char *where = prot ? "protected" : "unmapped";
     if (fetch)

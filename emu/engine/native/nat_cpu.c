@@ -10,7 +10,8 @@
  *   profile's x87 control word on an empty x87 stack and MXCSR 0x1F80, the
  *   guest's ESP and zeroed registers, then jumps far to 0x23:entry.
  * - The guest's `ret` lands on the sentinel page, which jumps far to 0x33
- *   (64-bit) at a pad in the same page, which jumps to nat_pad_target: the
+ *   (64-bit) at a pad in the same page, which jumps to nat_pad_target through
+ *   the slot page above 4 GiB that holds its address (nat_mem.c): the
  *   guest's registers are saved and the host's state comes back.
  * - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP and SIGSYS raised by guest code
  *   (CS 0x23) are caught on an alternate stack: the handler first puts the

@@ -32,10 +32,11 @@
 /* The LDT entry holding the TEB segment, and its selector (LDT, RPL 3). */
 #define NAT_LDT_TEB 0
 #define NAT_SEL_TEB ((NAT_LDT_TEB << 3) | 4 | 3)
-/* Where the 64-bit return pad lies inside the sentinel page, and the bytes of
- * its guard (nat_mem.c). */
+/* Where the 64-bit return pad lies inside the sentinel page, and the fixed page
+ * above 4 GiB, out of 32-bit code's reach, whose first 8 bytes hold the host's
+ * address the pad jumps to (nat_mem.c). */
 #define NAT_PAD_OFF 0x800u
-#define NAT_PAD_GUARD 10
+#define NAT_PAD_SLOT 0xF400000000ull
 
 /* One piece of guest memory: a memfd seen at its guest address and by the host. */
 typedef struct nat_region {
@@ -96,6 +97,7 @@ typedef struct emu_nat {
     uint8_t *scratch; /* host view of the scratch */
     uint32_t scratch_map;
     uint8_t *sys;     /* host view of the 3 system pages: sentinel, spare, TEB */
+    void *slot;       /* the return pad's slot page (NAT_PAD_SLOT), or NULL */
     uint8_t *cursor;  /* host view of field_alloc_cursor, or NULL */
     uint32_t stack_hot, scratch_hot;
 
@@ -126,9 +128,6 @@ int nat_map_area(emu_nat *e, uint32_t addr, uint32_t size, int prot, uint32_t gu
 int nat_unmap_area(emu_nat *e, uint32_t addr, ff_error *err);
 int nat_patch_code(emu_nat *e, uint32_t addr, const uint8_t *bytes, uint32_t len, ff_error *err);
 int nat_unpatch(emu_nat *e, uint32_t addr, ff_error *err);
-/* 1 when addr is the low half of the host address the return pad jumps to: where
- * guest code that jumped into the pad's middle ends (its bytes read as 32-bit code). */
-int nat_pad_target_low(uint32_t addr);
 
 /* ---- nat_cpu.c: the switch, the process-wide part ---- */
 

@@ -196,9 +196,28 @@ static int write_traps(emu_nat *e, ff_error *err)
 /* The exit the return pad jumps to (nat_cpu.c). */
 extern char nat_pad_target[];
 
-int nat_pad_target_low(uint32_t addr)
+/* The slot page at NAT_PAD_SLOT, read-only: the address the return pad jumps to. */
+static int map_slot(emu_nat *e, ff_error *err)
 {
-    return addr == (uint32_t)(uintptr_t)nat_pad_target;
+    void *p = mmap((void *)(uintptr_t)NAT_PAD_SLOT, NAT_PAGE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == MAP_FAILED || p != (void *)(uintptr_t)NAT_PAD_SLOT) {
+        if (p != MAP_FAILED) munmap(p, NAT_PAGE);
+        return ff_error_set(err, FF_E_EMU, NULL, -1,
+                            "mapping the return pad's slot at 0x%llx: %s (the address is taken "
+                            "in this process)",
+                            (unsigned long long)NAT_PAD_SLOT,
+                            p == MAP_FAILED ? strerror(errno) : "placed elsewhere");
+    }
+    uint64_t t = (uint64_t)(uintptr_t)nat_pad_target;
+    memcpy(p, &t, sizeof t);
+    if (mprotect(p, NAT_PAGE, PROT_READ) != 0) {
+        munmap(p, NAT_PAGE);
+        return ff_error_set(err, FF_E_EMU, NULL, -1, "protecting the return pad's slot: %s",
+                            strerror(errno));
+    }
+    e->slot = p;
+    return 0;
 }
 
 /*
@@ -221,22 +240,16 @@ static int map_sys(emu_nat *e, ff_error *err)
             le_put32(p + 1, EMU_SENTINEL + NAT_PAD_OFF);
             p[5] = NAT_SEL_CODE64;
             p[6] = 0;
-            /* 64-bit code: mov r11, 0xF4F4F4F400000000; mov r11, nat_pad_target; jmp r11.
-             * The first instruction is a guard: read as 32-bit code, as when the guest
-             * jumps here itself, it is dec ecx; mov ebx, 0; hlt, a fault inside this page
-             * (never the host's address as code). */
-            static const uint8_t guard[NAT_PAD_GUARD] = {0x49, 0xBB, 0, 0, 0, 0,
-                                                         0xF4, 0xF4, 0xF4, 0xF4};
-            uint8_t *q = p + NAT_PAD_OFF;
-            memcpy(q, guard, sizeof guard);
-            q += sizeof guard;
-            q[0] = 0x49;
-            q[1] = 0xBB;
-            uint64_t t = (uint64_t)(uintptr_t)nat_pad_target;
-            memcpy(q + 2, &t, 8);
-            q[10] = 0x41;
-            q[11] = 0xFF;
-            q[12] = 0xE3;
+            /* 64-bit code: mov r11, NAT_PAD_SLOT; jmp [r11], through the slot page above
+             * 4 GiB that holds nat_pad_target's address (map_slot). No host address lies
+             * where 32-bit code can read it, and the bytes are the same in every process:
+             * read as 32-bit code, as when the guest jumps here itself, they are
+             * dec ecx; mov ebx, 0; hlt, and from any later byte a fault inside this page
+             * or, from the last instruction, the guest's own `jmp [ebx]`. */
+            static const uint8_t pad[13] = {0x49, 0xBB, 0, 0, 0, 0, 0xF4, 0, 0, 0,
+                                            0x41, 0xFF, 0x23};
+            _Static_assert(NAT_PAD_SLOT == 0xF400000000ull, "the pad's bytes name the slot");
+            memcpy(p + NAT_PAD_OFF, pad, sizeof pad);
         }
         if (guest_map(r, 0, NAT_PAGE, prot[k], err) < 0) return -1;
     }
@@ -300,7 +313,7 @@ int nat_mem_open(emu_nat *e, const emu_config *cfg, ff_error *err)
     e->image_base = cfg->pe->image_base;
     e->image_size = emu_guest_page_ceil(cfg->pe->size_of_image);
     if (map_image(e, cfg, err) < 0 || map_globals(e, err) < 0 || write_traps(e, err) < 0 ||
-        map_sys(e, err) < 0 || map_stack_scratch(e, err) < 0)
+        map_sys(e, err) < 0 || map_stack_scratch(e, err) < 0 || map_slot(e, err) < 0)
         return -1;
     e->sys = nat_host(e, EMU_SENTINEL, NAT_PAGE);
     return 0;
@@ -311,6 +324,8 @@ void nat_mem_close(emu_nat *e)
     for (unsigned k = 0; k < e->nregions; k++)
         region_free(&e->regions[k]);
     e->nregions = 0;
+    if (e->slot) munmap(e->slot, NAT_PAGE);
+    e->slot = NULL;
 }
 
 int nat_restore(emu_nat *e)
