@@ -63,9 +63,9 @@ void rv_engines_text(strbuf *b, const cJSON *report)
     } else {
         sb_puts(b, "; no replays with hooks made");
     }
-    const char *limits = rv_str(rv_obj(rv_obj(run, "tool"), "engine"), "limits", NULL);
-    if (limits && !second && strcmp(rv_str(rv_obj(rv_obj(run, "tool"), "engine"), "kind", ""),
-                                    calls) == 0)
+    const cJSON *en = rv_obj(rv_obj(run, "tool"), "engine");
+    const char *limits = rv_str(en, "limits", NULL);
+    if (limits && !second && strcmp(rv_str(en, "kind", ""), calls) == 0)
         sb_printf(b, "; not seen on %s: %s", calls, limits);
     if (covered)
         sb_printf(b, "; coverage recorded on %s", covered);
