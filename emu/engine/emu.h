@@ -173,7 +173,7 @@ typedef struct emu_engine_info {
     uint64_t reserve;  /* address space one engine reserves beyond its guest memory, bytes */
     char summary[64];  /* one phrase for summary lines: "fast stores" ("" when none) */
     char warning[512]; /* "" or sentences: why this engine will run slowly, and what to do */
-    char limits[256];  /* "" or a sentence: what a run on this engine does not see */
+    char limits[384];  /* "" or a sentence: what a run on this engine does not see */
     emu_engine_fact facts[EMU_ENGINE_FACTS]; /* reported under the kind's name */
     unsigned nfacts;
 } emu_engine_info;

@@ -107,9 +107,6 @@ typedef struct run_ctx {
     size_t nchains;
     size_t *chain_start;
     atomic_size_t next_chain;
-    /* Engine processes compare frame units' clips themselves (remote.h); set before they
-     * start. */
-    int remote_compare;
     /* The process that forks the engine processes (spawner.h); NULL: none in this run. */
     struct spawner *spawner;
     /* An engine process's files come from its worker (remote.c): it opens none itself.
@@ -198,8 +195,6 @@ int plan_load_files(run_ctx *ctx, unsigned threads, ff_error *err);
 /* Frees r->results, heap or mapping (run_plan.c lays them out). */
 void run_results_release(run_results *r);
 int plan_units(run_ctx *ctx, ff_error *err);
-/* Clip c of file f in mode m's record before it is run (results are laid out so). */
-void plan_result_blank(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t c, clip_result *r);
 int plan_dedup(run_ctx *ctx, ff_error *err);
 int plan_order(run_ctx *ctx, ff_error *err);
 

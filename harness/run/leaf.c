@@ -119,45 +119,40 @@ void leaf_units(run_ctx *ctx, run_unit *units)
                              leaf_case_count((emu_leaf)r, ctx->cfg->leaf_calls));
 }
 
-static int differs(const leaf_case *c)
+/* Engine e's answer to case c, as leaf_case's orig_* (a fault's: zeros). */
+static void answer_into(const leaf_answer *e, leaf_case *c)
 {
-    return c->ref_ax != c->orig_ax || c->ref_pos != c->orig_pos || c->ref_bit != c->orig_bit;
+    c->orig_ax = e->faulted ? 0 : e->ax;
+    c->orig_pos = e->faulted ? 0 : e->pos;
+    c->orig_bit = e->faulted ? 0 : e->bit;
 }
 
-/* Two faults of one case: the same kind at the same instruction and address. */
-static int same_fault(const emu_fault *a, const emu_fault *b)
+/* Two engines' answers to one case: the same fault (kind, instruction, address) or values. */
+static int same_answer(const leaf_answer *a, const leaf_answer *b)
 {
-    return a->kind == b->kind && a->eip == b->eip && a->addr == b->addr;
-}
-
-/* Two engines' answers to one case (orig_*): the same AX, cursor byte and bit. */
-static int same_answer(const leaf_case *a, const leaf_case *b)
-{
-    return a->orig_ax == b->orig_ax && a->orig_pos == b->orig_pos && a->orig_bit == b->orig_bit;
+    if (a->faulted || b->faulted)
+        return a->faulted == b->faulted && a->kind == b->kind && a->eip == b->eip &&
+               a->addr == b->addr;
+    return a->ax == b->ax && a->pos == b->pos && a->bit == b->bit;
 }
 
 /*
- * Case c on the second engine, against the run's engine's answer in c (or
- * its fault, faulted); a disagreement counted into b, the first kept.
+ * Case c's answer on the second engine (e2) against the run's engine's (e1);
+ * a disagreement counted into b, the first kept.
  */
-static void second_engine(emu_game *g2, emu_leaf r, const leaf_case *c, int faulted,
-                          const emu_fault *fault, leaf_both *b)
+static void second_engine(const leaf_case *c, const leaf_answer *e1, const leaf_answer *e2,
+                          leaf_both *b)
 {
-    leaf_case d = *c;
-    emu_fault f2;
-    int faulted2 = emu_game_leaf(g2, r, d.buf, sizeof d.buf, 0, d.bit, d.n, &d.orig_ax, &d.orig_pos,
-                                 &d.orig_bit, &f2) < 0;
     b->calls++;
-    int agree = faulted == faulted2 && (faulted ? same_fault(fault, &f2) : same_answer(c, &d));
-    if (agree || b->disagree++) return;
+    if (same_answer(e1, e2) || b->disagree++) return;
     b->have_first = 1;
-    b->first = d;
-    b->first.ref_ax = faulted ? 0 : c->orig_ax;
-    b->first.ref_pos = faulted ? 0 : c->orig_pos;
-    b->first.ref_bit = faulted ? 0 : c->orig_bit;
-    if (faulted2) b->first.orig_ax = 0, b->first.orig_pos = 0, b->first.orig_bit = 0;
-    b->fault_first = faulted ? (int)fault->kind : (int)EMU_FAULT_NONE;
-    b->fault_second = faulted2 ? (int)f2.kind : (int)EMU_FAULT_NONE;
+    b->first = *c;
+    answer_into(e2, &b->first);
+    b->first.ref_ax = e1->faulted ? 0 : e1->ax;
+    b->first.ref_pos = e1->faulted ? 0 : e1->pos;
+    b->first.ref_bit = e1->faulted ? 0 : e1->bit;
+    b->fault_first = e1->faulted ? (int)e1->kind : (int)EMU_FAULT_NONE;
+    b->fault_second = e2->faulted ? (int)e2->kind : (int)EMU_FAULT_NONE;
 }
 
 /* A chunk's engine comparison into the routine's (under the run's lock). */
@@ -184,8 +179,18 @@ static void chunk_range(run_ctx *ctx, const run_unit *u, uint64_t *lo, uint64_t 
 int leaf_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff_error *err)
 {
     leaf_chunk c;
-    if (leaf_unit_compute(ctx, g, g2, u, &c, err) < 0) return -1;
-    return leaf_unit_merge(ctx, u, &c, err);
+    leaf_answers *first = malloc(sizeof *first), *second = g2 ? malloc(sizeof *second) : NULL;
+    int rc = -1;
+    if (!first || (g2 && !second)) {
+        ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    } else {
+        leaf_unit_answer(ctx, g, u, first);
+        if (g2) leaf_unit_answer(ctx, g2, u, second);
+        rc = leaf_unit_judge(ctx, u, first, second, &c, err);
+    }
+    free(first);
+    free(second);
+    return rc < 0 ? -1 : leaf_unit_merge(ctx, u, &c, err);
 }
 
 void leaf_unit_lost(run_ctx *ctx, const run_unit *u, const char *why, leaf_chunk *out)
@@ -200,45 +205,97 @@ void leaf_unit_lost(run_ctx *ctx, const run_unit *u, const char *why, leaf_chunk
     snprintf(out->first_fault.detail, sizeof out->first_fault.detail, "%s", why);
 }
 
-int leaf_unit_compute(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u,
-                      leaf_chunk *out, ff_error *err)
+void leaf_unit_answer(run_ctx *ctx, emu_game *g, const run_unit *u, leaf_answers *out)
+{
+    emu_leaf r = (emu_leaf)u->leaf;
+    uint64_t lo, hi;
+    chunk_range(ctx, u, &lo, &hi);
+    out->n = 0;
+    out->have_fault = 0;
+    out->fault_index = 0;
+    memset(&out->first_fault, 0, sizeof out->first_fault);
+    for (uint64_t i = lo; i < hi && !run_cancelled(ctx); i++) {
+        leaf_case c;
+        leaf_case_make(r, ctx->cfg->seed, i, &c);
+        leaf_answer *e = &out->a[out->n++];
+        memset(e, 0, sizeof *e);
+        emu_fault fault;
+        int32_t bit = 0;
+        int64_t pos = 0;
+        int16_t ax = 0;
+        if (emu_game_leaf(g, r, c.buf, sizeof c.buf, 0, c.bit, c.n, &ax, &pos, &bit, &fault) < 0) {
+            e->faulted = 1;
+            e->kind = (uint8_t)fault.kind;
+            e->eip = fault.eip;
+            e->addr = fault.addr;
+            if (!out->have_fault) {
+                out->have_fault = 1;
+                out->first_fault = fault;
+                out->fault_index = i;
+            }
+            continue;
+        }
+        e->ax = ax;
+        e->pos = pos;
+        e->bit = bit;
+    }
+}
+
+int leaf_answers_sound(run_ctx *ctx, const run_unit *u, leaf_answers *a)
+{
+    uint64_t lo, hi;
+    chunk_range(ctx, u, &lo, &hi);
+    emu_fault *f = &a->first_fault;
+    f->detail[sizeof f->detail - 1] = 0;
+    f->disasm[sizeof f->disasm - 1] = 0;
+    f->import_dll[sizeof f->import_dll - 1] = 0;
+    f->import_name[sizeof f->import_name - 1] = 0;
+    if (a->n != hi - lo || (unsigned)f->kind >= EMU_FAULT__COUNT) return 0;
+    uint64_t first = hi;
+    for (uint64_t k = 0; k < a->n; k++) {
+        const leaf_answer *e = &a->a[k];
+        if (e->faulted > 1 || e->kind >= EMU_FAULT__COUNT) return 0;
+        if (e->faulted && first == hi) first = lo + k;
+    }
+    /* The first fault whole is the first faulting case's. */
+    return a->have_fault ? a->fault_index == first && f->kind == a->a[first - lo].kind
+                         : first == hi;
+}
+
+int leaf_unit_judge(run_ctx *ctx, const run_unit *u, const leaf_answers *first,
+                    const leaf_answers *second, leaf_chunk *out, ff_error *err)
 {
     emu_leaf r = (emu_leaf)u->leaf;
     uint64_t lo, hi;
     chunk_range(ctx, u, &lo, &hi);
     memset(out, 0, sizeof *out);
     leaf_result local = {0};
-    emu_fault fault, first_fault;
-    uint64_t fault_index = 0;
-    int have_fault = 0;
-    for (uint64_t i = lo; i < hi && !run_cancelled(ctx); i++) {
+    for (uint64_t k = 0; k < first->n && lo + k < hi; k++) {
+        uint64_t i = lo + k;
         leaf_case c;
         leaf_case_make(r, ctx->cfg->seed, i, &c);
         ff_error e;
         if (leaf_case_ref(r, &c, &e) < 0)
             return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "leaf case %llu of %s: %s",
                                 (unsigned long long)i, leaf_routine_name(r), e.reason);
+        const leaf_answer *e1 = &first->a[k];
         local.calls++;
-        int faulted = emu_game_leaf(g, r, c.buf, sizeof c.buf, 0, c.bit, c.n, &c.orig_ax,
-                                    &c.orig_pos, &c.orig_bit, &fault) < 0;
-        if (g2) second_engine(g2, r, &c, faulted, &fault, &local.eng);
-        if (faulted) {
-            if (!local.faults++) {
-                have_fault = 1;
-                first_fault = fault;
-                fault_index = i;
-            }
+        if (second && k < second->n) second_engine(&c, e1, &second->a[k], &local.eng);
+        if (e1->faulted) {
+            local.faults++;
             continue;
         }
-        if (differs(&c) && !local.mismatches++) {
+        answer_into(e1, &c);
+        int differs = c.ref_ax != c.orig_ax || c.ref_pos != c.orig_pos || c.ref_bit != c.orig_bit;
+        if (differs && !local.mismatches++) {
             local.first = c;
             local.have_first = 1;
         }
     }
     out->local = local;
-    out->have_fault = have_fault;
-    if (have_fault) out->first_fault = first_fault;
-    out->fault_index = fault_index;
+    out->have_fault = first->have_fault;
+    if (first->have_fault) out->first_fault = first->first_fault;
+    out->fault_index = first->fault_index;
     return 0;
 }
 

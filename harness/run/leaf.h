@@ -46,9 +46,8 @@ int leaf_run_unit(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct r
                   ff_error *err);
 
 /*
- * What one chunk found, to merge into the run's: plain data, so that it can
- * come from an engine process as bytes (local.fault is unused: the first
- * fault is first_fault).
+ * What one chunk found, to merge into the run's (local.fault is unused: the
+ * first fault is first_fault).
  */
 typedef struct leaf_chunk {
     leaf_result local;
@@ -56,9 +55,43 @@ typedef struct leaf_chunk {
     emu_fault first_fault;
     uint64_t fault_index;
 } leaf_chunk;
-/* leaf_run_unit's two halves: the chunk run (no lock taken), and its merge into the run's. */
-int leaf_unit_compute(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
-                      leaf_chunk *out, ff_error *err);
+/* One engine's answer to one case of a chunk (a fault's kind, instruction and address). */
+typedef struct leaf_answer {
+    int64_t pos;
+    int32_t bit;
+    uint32_t eip, addr;
+    int16_t ax;
+    uint8_t faulted, kind;
+} leaf_answer;
+/*
+ * One engine's answers to a chunk's cases, nothing compared: plain data, so
+ * that an engine process sends them as bytes and its worker compares
+ * (remote.h: an engine process sends no verdict).
+ */
+typedef struct leaf_answers {
+    uint64_t n;           /* cases answered, from the chunk's first */
+    int have_fault;
+    uint64_t fault_index; /* the first faulting case's number (have_fault) */
+    emu_fault first_fault;
+    leaf_answer a[LEAF_CHUNK];
+} leaf_answers;
+/* leaf_run_unit's parts: the original's answers on g (no lock taken, nothing compared). */
+void leaf_unit_answer(struct run_ctx *ctx, emu_game *g, const struct run_unit *u,
+                      leaf_answers *out);
+/*
+ * Whether answers from an engine process are sound for unit u: one for each
+ * of its chunk's cases, faults of known kinds, the first fault the first
+ * faulting case's; strings ended. 1 when sound.
+ */
+int leaf_answers_sound(struct run_ctx *ctx, const struct run_unit *u, leaf_answers *a);
+/*
+ * The comparison of unit u: the reference against first's answers, and
+ * under --engine both second's against first's (NULL: none). Returns 0, or
+ * -1 with err.
+ */
+int leaf_unit_judge(struct run_ctx *ctx, const struct run_unit *u, const leaf_answers *first,
+                    const leaf_answers *second, leaf_chunk *out, ff_error *err);
+/* The chunk's merge into the run's. */
 int leaf_unit_merge(struct run_ctx *ctx, const struct run_unit *u, const leaf_chunk *c,
                     ff_error *err);
 /* The chunk of a unit whose engine process died (why): every case a fault of that kind. */

@@ -16,6 +16,7 @@
  */
 #include "harness/run/leaf_pose.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,8 +169,8 @@ void leaf_pose_units(run_ctx *ctx, run_unit *units)
     }
 }
 
-/* The largest difference between two results of one case (value, cells, t, vout). */
-static int64_t widest(const emu_pose_io *a, const emu_pose_io *b)
+/* The largest difference between two answers of one case (value, cells, t, vout). */
+static int64_t widest(const pose_answer *a, const pose_answer *b)
 {
     int64_t w = llabs((int64_t)a->value - b->value);
     for (int i = 0; i < 3; i++) {
@@ -186,20 +187,16 @@ static int64_t widest(const emu_pose_io *a, const emu_pose_io *b)
 }
 
 /*
- * --engine both: case i (operands made again) on the second engine against
- * the run's engine's result a (faulted: it faulted, fault), counted into r.
+ * --engine both: case i's answer on the second engine (b) against the run's
+ * engine's (a), counted into r.
  */
-static void second_engine(emu_game *g2, const helper_row *row, uint64_t seed, uint64_t i,
-                          const emu_pose_io *a, int faulted, const emu_fault *fault,
+static void second_engine(uint64_t i, const pose_answer *a, const pose_answer *b,
                           pose_leaf_result *r)
 {
-    emu_pose_io b;
-    emu_fault f2;
-    make_case(row->role, seed, i, &b);
-    int faulted2 = emu_game_pose_helper(g2, row->role, &b, &f2) < 0;
     r->eng_calls++;
-    int64_t w = faulted || faulted2 ? 0 : widest(a, &b);
-    int same_fault = faulted && faulted2 && fault->kind == f2.kind && fault->eip == f2.eip;
+    int faulted = a->faulted, faulted2 = b->faulted;
+    int64_t w = faulted || faulted2 ? 0 : widest(a, b);
+    int same_fault = faulted && faulted2 && a->kind == b->kind && a->eip == b->eip;
     if ((faulted || faulted2) ? same_fault : w == 0) return;
     int x87 = !faulted && !faulted2 && w == 1;
     if (x87)
@@ -211,50 +208,91 @@ static void second_engine(emu_game *g2, const helper_row *row, uint64_t seed, ui
         snprintf(r->eng_first, sizeof r->eng_first,
                  "case %llu: fault %s on the first engine, %s "
                  "on the second",
-                 (unsigned long long)i, emu_fault_name(faulted ? fault->kind : EMU_FAULT_NONE),
-                 emu_fault_name(faulted2 ? f2.kind : EMU_FAULT_NONE));
+                 (unsigned long long)i,
+                 emu_fault_name(faulted ? (emu_fault_kind)a->kind : EMU_FAULT_NONE),
+                 emu_fault_name(faulted2 ? (emu_fault_kind)b->kind : EMU_FAULT_NONE));
     else
         snprintf(r->eng_first, sizeof r->eng_first,
                  "case %llu: results differ by %lld at most (value %d against %d)",
-                 (unsigned long long)i, (long long)w, a->value, b.value);
+                 (unsigned long long)i, (long long)w, a->value, b->value);
 }
 
-int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff_error *err)
+size_t leaf_pose_answers_size(uint64_t n)
 {
-    pose_leaf_result local;
-    leaf_pose_compute(ctx, g, g2, u, &local);
-    leaf_pose_merge(ctx, u, &local);
-    (void)err;
-    return 0;
+    return offsetof(pose_leaf_answers, a) + (size_t)n * sizeof(pose_answer);
 }
 
-void leaf_pose_lost(const run_unit *u, const char *why, pose_leaf_result *local)
+pose_leaf_answers *leaf_pose_answers_new(const run_unit *u)
 {
-    memset(local, 0, sizeof *local);
-    local->calls = local->faults = rows[u->leaf].cases;
-    snprintf(local->first_fault, sizeof local->first_fault, "case 0: %.200s", why);
+    return malloc(leaf_pose_answers_size(rows[u->leaf].cases));
 }
 
-void leaf_pose_compute(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u,
-                       pose_leaf_result *out)
+void leaf_pose_answer(run_ctx *ctx, emu_game *g, const run_unit *u, pose_leaf_answers *out)
+{
+    const helper_row *row = &rows[u->leaf];
+    out->n = 0;
+    out->have_fault = 0;
+    out->fault_index = 0;
+    memset(out->fault_detail, 0, sizeof out->fault_detail);
+    for (uint64_t i = 0; i < row->cases && !run_cancelled(ctx); i++) {
+        emu_pose_io io;
+        emu_fault fault;
+        make_case(row->role, ctx->cfg->seed, i, &io);
+        pose_answer *e = &out->a[out->n++];
+        memset(e, 0, sizeof *e);
+        if (emu_game_pose_helper(g, row->role, &io, &fault) < 0) {
+            e->faulted = 1;
+            e->kind = (uint8_t)fault.kind;
+            e->eip = fault.eip;
+            if (!out->have_fault) {
+                out->have_fault = 1;
+                out->fault_index = i;
+                snprintf(out->fault_detail, sizeof out->fault_detail, "%s", fault.detail);
+            }
+            continue;
+        }
+        e->out = io.out;
+        e->value = io.value;
+        memcpy(e->vout, io.vout, sizeof e->vout);
+    }
+}
+
+int leaf_pose_answers_sound(const run_unit *u, pose_leaf_answers *a, size_t len)
+{
+    if (len < offsetof(pose_leaf_answers, a) || a->n != rows[u->leaf].cases ||
+        len != leaf_pose_answers_size(a->n))
+        return 0;
+    a->fault_detail[sizeof a->fault_detail - 1] = 0;
+    uint64_t first = a->n;
+    for (uint64_t i = 0; i < a->n; i++) {
+        if (a->a[i].faulted > 1 || a->a[i].kind >= EMU_FAULT__COUNT) return 0;
+        if (a->a[i].faulted && first == a->n) first = i;
+    }
+    return a->have_fault ? a->fault_index == first : first == a->n;
+}
+
+void leaf_pose_judge(run_ctx *ctx, const run_unit *u, const pose_leaf_answers *first,
+                     const pose_leaf_answers *second, pose_leaf_result *out)
 {
     const helper_row *row = &rows[u->leaf];
     pose_leaf_result local;
     memset(&local, 0, sizeof local);
     int trig = row->role == PROFILE_H_SIN || row->role == PROFILE_H_COS;
-    for (uint64_t i = 0; i < row->cases && !run_cancelled(ctx); i++) {
-        emu_pose_io io;
-        emu_fault fault;
-        make_case(row->role, ctx->cfg->seed, i, &io);
+    for (uint64_t i = 0; i < first->n && i < row->cases; i++) {
+        const pose_answer *e = &first->a[i];
         local.calls++;
-        int faulted = emu_game_pose_helper(g, row->role, &io, &fault) < 0;
-        if (g2) second_engine(g2, row, ctx->cfg->seed, i, &io, faulted, &fault, &local);
-        if (faulted) {
+        if (second && i < second->n) second_engine(i, e, &second->a[i], &local);
+        if (e->faulted) {
             if (!local.faults++)
                 snprintf(local.first_fault, sizeof local.first_fault, "case %llu: %.200s",
-                         (unsigned long long)i, fault.detail);
+                         (unsigned long long)first->fault_index, first->fault_detail);
             continue;
         }
+        emu_pose_io io;
+        make_case(row->role, ctx->cfg->seed, i, &io);
+        io.out = e->out;
+        io.value = e->value;
+        memcpy(io.vout, e->vout, sizeof io.vout);
         char why[200];
         if (compare(row->role, &ctx->pose_opts, &io, why, sizeof why) && !local.mismatches++)
             snprintf(local.first, sizeof local.first, "case %llu, %s", (unsigned long long)i,
@@ -267,6 +305,32 @@ void leaf_pose_compute(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *
         }
     }
     *out = local;
+}
+
+int leaf_pose_run_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, ff_error *err)
+{
+    pose_leaf_answers *first = leaf_pose_answers_new(u),
+                      *second = g2 ? leaf_pose_answers_new(u) : NULL;
+    if (!first || (g2 && !second)) {
+        free(first);
+        free(second);
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
+    leaf_pose_answer(ctx, g, u, first);
+    if (g2) leaf_pose_answer(ctx, g2, u, second);
+    pose_leaf_result local;
+    leaf_pose_judge(ctx, u, first, second, &local);
+    free(first);
+    free(second);
+    leaf_pose_merge(ctx, u, &local);
+    return 0;
+}
+
+void leaf_pose_lost(const run_unit *u, const char *why, pose_leaf_result *local)
+{
+    memset(local, 0, sizeof *local);
+    local->calls = local->faults = rows[u->leaf].cases;
+    snprintf(local->first_fault, sizeof local->first_fault, "case 0: %.200s", why);
 }
 
 void leaf_pose_merge(run_ctx *ctx, const run_unit *u, const pose_leaf_result *lp)

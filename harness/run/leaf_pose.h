@@ -32,8 +32,41 @@ int leaf_pose_run_unit(struct run_ctx *ctx, emu_game *g, emu_game *g2, const str
  * leaf_pose_run_unit's two halves: the helper's cases into *local (plain data: it may
  * come from an engine process as bytes), and their merge into the run's.
  */
-void leaf_pose_compute(struct run_ctx *ctx, emu_game *g, emu_game *g2, const struct run_unit *u,
-                       pose_leaf_result *local);
+
+/* One engine's answer to one case of a helper (a fault's kind and instruction). */
+typedef struct pose_answer {
+    emu_matrix out;
+    int32_t value, vout[3];
+    uint32_t eip;
+    uint8_t faulted, kind;
+} pose_answer;
+/*
+ * One engine's answers to a helper's cases, nothing compared: plain data,
+ * so that an engine process sends them as bytes and its worker compares
+ * (remote.h: an engine process sends no verdict).
+ */
+typedef struct pose_leaf_answers {
+    uint64_t n; /* cases answered, from the first */
+    int have_fault;
+    uint64_t fault_index;   /* the first faulting case (have_fault) */
+    char fault_detail[256]; /* ... its fault in one sentence */
+    pose_answer a[];
+} pose_leaf_answers;
+/* The bytes of answers to n cases; room (malloc'd) for unit u's. */
+size_t leaf_pose_answers_size(uint64_t n);
+pose_leaf_answers *leaf_pose_answers_new(const struct run_unit *u);
+/* leaf_pose_run_unit's parts: the original's answers on g (no lock taken, nothing compared). */
+void leaf_pose_answer(struct run_ctx *ctx, emu_game *g, const struct run_unit *u,
+                      pose_leaf_answers *out);
+/*
+ * Whether len bytes of answers from an engine process are sound for unit u:
+ * one for each case, faults of known kinds, the first fault the first
+ * faulting case's; strings ended. 1 when sound.
+ */
+int leaf_pose_answers_sound(const struct run_unit *u, pose_leaf_answers *a, size_t len);
+/* The comparison of u: the reference against first, and second against first (NULL: none). */
+void leaf_pose_judge(struct run_ctx *ctx, const struct run_unit *u, const pose_leaf_answers *first,
+                     const pose_leaf_answers *second, pose_leaf_result *out);
 void leaf_pose_merge(struct run_ctx *ctx, const struct run_unit *u, const pose_leaf_result *local);
 /* The result of a unit whose engine process died (why): every case a fault. */
 void leaf_pose_lost(const struct run_unit *u, const char *why, pose_leaf_result *local);

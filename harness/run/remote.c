@@ -377,27 +377,6 @@ int remote_sink_room(remote_sink *s, uint32_t n, ff_error *err)
 }
 
 /*
- * The nmatched finished records at `at` of unit u's answer (ok: its clips'
- * bits): each that clip's, a match, nothing on the heap. Only a frame unit
- * has them.
- */
-static int matched_ok(const run_unit *u, const uint8_t *ok, uint32_t n, const uint8_t *at,
-                      uint32_t nmatched)
-{
-    if (nmatched && u->kind != UNIT_FRAME) return 0;
-    for (uint32_t c = 0, k = 0; c < n; c++) {
-        if (!(ok[c] & REMOTE_MATCHED)) continue;
-        clip_result m;
-        memcpy(&m, at + (size_t)k++ * sizeof m, sizeof m);
-        if (m.file != u->file || m.mode != u->mode || m.clip != (int32_t)c ||
-            m.status != RES_MATCH || m.source >= RES_SRC__COUNT || m.fault || m.error || m.expl ||
-            m.stopped || m.cells)
-            return 0;
-    }
-    return 1;
-}
-
-/*
  * The process asks for file f while it runs a unit: its bytes (as the plan
  * read them, checked against its SHA-256) go into the request area. Returns
  * 0; -1 when the answer cannot be sent (the process is gone).
@@ -463,7 +442,6 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     int32_t rc = 0;
     ff_error e;
     uint64_t counts[3], raw_len = 0;
-    uint32_t nmatched = 0, marked = 0;
     uint8_t probed = 0;
     if (answer_magic(r, &magic) || magic != REMOTE_ANSWER || rget(r, &rc, 4) ||
         rget(r, &e, sizeof e) || rget(r, &n, 4) || rget(r, counts, sizeof counts) ||
@@ -475,19 +453,15 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     if (n && (rget(r, r->ok, n) || rget(r, r->src, n)))
         return lose(r, "ended in the middle of an answer", err);
     for (uint32_t c = 0; c < n; c++) {
-        if (r->src[c] >= RES_SRC__COUNT || r->ok[c] > (REMOTE_RECORD | REMOTE_MATCHED))
+        if (r->src[c] >= RES_SRC__COUNT || r->ok[c] > REMOTE_RECORD)
             return lose(r, "answered garbage", err);
-        marked += (r->ok[c] & REMOTE_MATCHED) != 0;
         if (!r->ok[c] && rget(r, &r->errors[c], sizeof r->errors[c]))
             return lose(r, "ended in the middle of an answer", err);
         if (!r->ok[c]) r->errors[c].reason[sizeof r->errors[c].reason - 1] = 0;
     }
-    if (rget(r, &raw_len, 8) || raw_len > ((uint64_t)1 << 34) || rget(r, &nmatched, 4))
+    if (rget(r, &raw_len, 8) || raw_len > ((uint64_t)1 << 34))
         return lose(r, "ended in the middle of an answer", err);
-    if (nmatched != marked) return lose(r, "answered garbage", err);
-    uint64_t end = nmatched ? remote_matched_at(raw_len) + (uint64_t)nmatched * sizeof(clip_result)
-                            : raw_len;
-    int seen = area_see(r, end);
+    int seen = area_see(r, raw_len);
     if (seen == -1) return lose(r, "answered more records than its answer area holds", err);
     if (seen == -2)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "cannot map an engine process's answers: %s",
@@ -496,17 +470,12 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
         *err = e;
         return -1;
     }
-    const uint8_t *matched = r->area ? r->area + remote_matched_at(raw_len) : NULL;
-    if (!matched_ok(u, r->ok, n, matched, nmatched))
-        return lose(r, "answered another clip's record, or one that does not match", err);
     out->nclips = n;
     out->ok = r->ok;
     out->src = r->src;
     out->errors = r->errors;
     out->raw = r->area;
     out->raw_len = (size_t)raw_len;
-    out->matched = matched;
-    out->nmatched = nmatched;
     out->emulated_calls = counts[0];
     out->memo_misses = counts[1];
     out->memo_hits = counts[2];

@@ -15,21 +15,16 @@
  * and sends back the outcomes, one record per clip in the cache's raw
  * format (harness/core/outcome.h, or the entity level's run_entity_io.h),
  * with each clip's source or input error, and for an entity unit its
- * QueueAnimation speed probe; a leaf unit's answer is its chunk's counts
- * (leaf.h, leaf_pose.h). The worker then compares as if the outcomes came
- * from the cache.
+ * QueueAnimation speed probe; a leaf unit's answer is the original's
+ * answer to each of its cases (leaf.h, leaf_pose.h). The worker then
+ * compares as if the outcomes came from the cache.
  *
- * A frame unit of a run whose clips need nothing of the worker's but the
- * comparison (run_ctx.remote_compare: no sink of the clips, no traces
- * recorded or read, one engine, no width of the sums still to decide) is
- * also compared in the engine process: each clip that matches comes back
- * as its finished record (clip_result, nothing on the heap; remote_ask
- * loses the process when one is not its clip's or not a match), and only the
- * others as outcomes for the worker to classify (a mismatch needs the
- * run's groups, a fault or bad input its heap). The records of every clip
- * still come back when the worker stores the unit in the cache. The
- * worker's thread is then idle but for copying the records in, and the
- * engine process does what an in-process worker does.
+ * An engine process answers with the original's results only, never with a
+ * verdict: the worker compares every clip against its own reference. The
+ * executable's code runs in the engine process, and natively code that
+ * escapes to 64-bit mode unseen can write anything there (docs/engine.md
+ * section 9): all it can send is results, and a clip passes only when they
+ * are the reference's.
  *
  * An engine process that dies (or sends garbage) is reaped and described
  * ("killed by signal 31 (SIGSYS: ...)"), the unit it had becomes faults of
@@ -50,19 +45,16 @@
 typedef struct remote remote;
 
 /* A clip's ok bits in an answer; 0: an input error (errors[c]). */
-#define REMOTE_RECORD 1u  /* its outcome is among the records */
-#define REMOTE_MATCHED 2u /* compared there, matched: its record is among matched */
+#define REMOTE_RECORD 1u /* its outcome is among the records */
 
 /* What an engine process sent for one unit (owned by the remote until the next call). */
 typedef struct remote_unit {
     uint32_t nclips;
-    const uint8_t *ok;       /* per clip: REMOTE_RECORD and REMOTE_MATCHED bits, 0 input error */
+    const uint8_t *ok;       /* per clip: REMOTE_RECORD, or 0: an input error */
     const uint8_t *src;      /* per clip: its res_source */
     const ff_error *errors;  /* per clip */
     const uint8_t *raw;      /* outcome records of the clips REMOTE_RECORD, in clip order */
     size_t raw_len;
-    const uint8_t *matched; /* clip_result of each clip REMOTE_MATCHED, in clip order */
-    uint32_t nmatched;
     uint64_t emulated_calls, memo_misses, memo_hits;
     int probed;           /* an entity unit: probe holds the original's speed probe */
     const uint8_t *probe; /* ENT_PROBE_BYTES (run_entity.h) */
@@ -117,7 +109,6 @@ int remote_lost_unit(remote *r, const run_unit *u, const char *why, remote_unit 
 /* The child's part: the original's side of every clip of a unit. */
 typedef struct remote_sink {
     strbuf raw; /* the records, written straight into the answer area the worker reads */
-    strbuf matched; /* the clip_result of each clip matched here, copied in after them */
     uint8_t *ok, *src;
     ff_error *errors;
     uint32_t cap;

@@ -94,10 +94,10 @@ static int child_fetch(void *arg, uint32_t f, uint8_t **data, size_t *size, ff_e
     return 0;
 }
 
-/* One answer: its head built in out and sent in one piece; the records (rec_len bytes) and
- * the nmatched clips' records after them are already in the answer area. */
+/* One answer: its head built in out and sent in one piece; the records (rec_len bytes) are
+ * already in the answer area. */
 static int answer(int fd, strbuf *out, int rc, const ff_error *err, const remote_sink *s,
-                  uint32_t n, const uint64_t counts[3], uint64_t rec_len, uint32_t nmatched)
+                  uint32_t n, const uint64_t counts[3], uint64_t rec_len)
 {
     uint32_t magic = REMOTE_ANSWER;
     int32_t r = rc;
@@ -117,9 +117,7 @@ static int answer(int fd, strbuf *out, int rc, const ff_error *err, const remote
     for (uint32_t c = 0; c < n; c++)
         if (!s->ok[c]) sb_add(out, (const char *)&s->errors[c], sizeof s->errors[c]);
     uint64_t len = rc == 0 ? rec_len : 0;
-    uint32_t matched = rc == 0 ? nmatched : 0;
     sb_add(out, (const char *)&len, 8);
-    sb_add(out, (const char *)&matched, 4);
     if (strbuf_failed(out)) return -1;
     return remote_put(fd, out->s, out->len);
 }
@@ -132,33 +130,27 @@ static void memo_counts(worker *w, uint64_t *misses, uint64_t *hits)
     *hits = st.hits;
 }
 
-/* A leaf unit on g (and g2 under --engine both): its chunk's bytes as the answer's records. */
-static int leaf_unit(run_ctx *ctx, emu_game *g, emu_game *g2, const run_unit *u, strbuf *raw,
-                     ff_error *err)
+/*
+ * A leaf unit on g: the original's answers to its cases as the answer's
+ * records (leaf.h, leaf_pose.h), for the worker to compare.
+ */
+static int leaf_unit(run_ctx *ctx, emu_game *g, const run_unit *u, strbuf *raw, ff_error *err)
 {
     if (!g) return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "no engine for a leaf unit");
     if (u->kind == UNIT_POSE_LEAF) {
-        pose_leaf_result r;
-        leaf_pose_compute(ctx, g, g2, u, &r);
-        sb_add(raw, (const char *)&r, sizeof r);
+        pose_leaf_answers *a = leaf_pose_answers_new(u);
+        if (!a) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        leaf_pose_answer(ctx, g, u, a);
+        sb_add(raw, (const char *)a, leaf_pose_answers_size(a->n));
+        free(a);
     } else {
-        leaf_chunk c;
-        if (leaf_unit_compute(ctx, g, g2, u, &c, err) < 0) return -1;
-        sb_add(raw, (const char *)&c, sizeof c);
+        leaf_answers *a = malloc(sizeof *a);
+        if (!a) return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+        leaf_unit_answer(ctx, g, u, a);
+        sb_add(raw, (const char *)a, sizeof *a);
+        free(a);
     }
     return raw->failed ? ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory") : 0;
-}
-
-/* The matched clips' records after the others in the area. Returns 0, or -1 with err. */
-static int add_matched(remote_sink *s, uint64_t rec_len, ff_error *err)
-{
-    static const char pad[8];
-    sb_add(&s->raw, pad, (size_t)(remote_matched_at(rec_len) - rec_len));
-    sb_add(&s->raw, s->matched.s, s->matched.len);
-    if (!s->raw.failed) return 0;
-    return ff_error_set(err, FF_E_NOMEM, NULL, -1,
-                        "out of memory: the engine process's answer area cannot hold the "
-                        "matched clips");
 }
 
 void remote_child_main(run_ctx *ctx, pid_t parent, int fd, int area_fd, int req_fd)
@@ -175,10 +167,9 @@ void remote_child_main(run_ctx *ctx, pid_t parent, int fd, int area_fd, int req_
     child_io io = {fds[0], fds[1], NULL, 0, fds[2], NULL, 0};
     ctx->file_fetch = child_fetch;
     ctx->file_fetch_arg = &io;
-    /* --engine both: this process runs the second engine as its own, and for leaf units
-     * the run's too. The plan is this process's private copy since the fork. */
+    /* --engine both: this process runs the second engine as its own (the worker runs the
+     * run's). The plan is this process's private copy since the fork. */
     run_config *cfg = (run_config *)ctx->cfg;
-    const emu_ops *first = cfg->game.engine;
     int second = cfg->second != NULL;
     if (cfg->second) {
         cfg->game.engine = cfg->second;
@@ -187,15 +178,6 @@ void remote_child_main(run_ctx *ctx, pid_t parent, int fd, int area_fd, int req_
         ctx->cover_hits = NULL;
     }
     worker *w = worker_new(ctx, &err);
-    emu_game *run_engine = NULL;
-    if (w && second && cfg->leaf_level) {
-        emu_game_opts o = cfg->game;
-        o.engine = first;
-        if (emu_game_open(cfg->image, &o, &run_engine, &err) < 0) {
-            worker_free(w);
-            w = NULL;
-        }
-    }
     /* The filter before the executable's first instruction. */
     if (w && confine_filter(&err) < 0) {
         worker_free(w);
@@ -209,7 +191,6 @@ void remote_child_main(run_ctx *ctx, pid_t parent, int fd, int area_fd, int req_
     remote_sink s;
     memset(&s, 0, sizeof s);
     sb_init_over(&s.raw, area_grow, &io);
-    sb_init(&s.matched);
     s.skip_probe = second; /* the worker probes on the run's engine itself */
     strbuf out;
     sb_init(&out);
@@ -223,21 +204,17 @@ void remote_child_main(run_ctx *ctx, pid_t parent, int fd, int area_fd, int req_
         const run_unit *u = &ctx->units[ui];
         s.probed = 0;
         sb_reset(&s.raw);
-        sb_reset(&s.matched);
         int r;
         if (u->kind == UNIT_FRAME)
             r = worker_frame_authority(w, u, &s, &n, &err);
         else if (u->kind == UNIT_ENTITY)
             r = run_entity_authority(w->ent, u, &s, &n, &err);
         else
-            r = leaf_unit(ctx, second ? run_engine : w->game, second ? w->game : NULL, u, &s.raw,
-                          &err);
+            r = leaf_unit(ctx, w->game, u, &s.raw, &err);
         memo_counts(w, &m1, &h1);
         uint64_t counts[3] = {p ? atomic_load(&p->emulated_calls) - calls0 : 0, m1 - m0, h1 - h0};
         uint64_t rec_len = s.raw.len;
-        uint32_t nmatched = (uint32_t)(s.matched.len / sizeof(clip_result));
-        if (r == 0 && nmatched) r = add_matched(&s, rec_len, &err);
-        if (answer(io.fd, &out, r, &err, &s, r == 0 ? n : 0, counts, rec_len, nmatched) < 0)
+        if (answer(io.fd, &out, r, &err, &s, r == 0 ? n : 0, counts, rec_len) < 0)
             break;
     }
     _exit(0);

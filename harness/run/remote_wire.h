@@ -2,7 +2,7 @@
  * harness/run/remote_wire.h: the wire between a worker and its engine
  * process (remote.c the worker's side, remote_child.c the process's): the
  * messages' magic numbers, whole-message reads and writes on the stream
- * socket, and where the matched clips lie in an answer area. Internal to
+ * socket. Internal to
  * harness/run/remote*.c; nothing here prints or exits.
  *
  * Messages (the same binary at both ends, so structs go as they are):
@@ -16,10 +16,10 @@
  *   answer (process): ANSWER, i32 rc, ff_error, u32 nclips, u64 calls, u64
  *          memo misses, u64 memo hits, u8 probed, the probe's bytes, nclips
  *          ok bytes, nclips source bytes, one ff_error per clip not ok, u64
- *          raw length, u32 matched count; the records at the start of the
- *          answer area, the matched clips' clip_result after them at the
- *          next multiple of 8. A leaf unit's answer has no clips: its raw
- *          bytes are the unit's leaf_chunk or pose_leaf_result.
+ *          raw length; the records at the start of the answer area. A
+ *          leaf unit's answer has no clips: its raw bytes are the unit's
+ *          leaf_answers or pose_leaf_answers. An answer carries results,
+ *          never a verdict: the worker compares.
  */
 #ifndef FF8_HARNESS_RUN_REMOTE_WIRE_H
 #define FF8_HARNESS_RUN_REMOTE_WIRE_H
@@ -34,12 +34,6 @@
 #define REMOTE_ANSWER 0x55524646u /* "FFRU" */
 #define REMOTE_FETCH 0x46524646u  /* "FFRF" */
 #define REMOTE_FILE 0x44524646u   /* "FFRD" */
-
-/* Where the matched clips' records start in an answer area whose records take len bytes. */
-static inline uint64_t remote_matched_at(uint64_t len)
-{
-    return (len + 7) & ~(uint64_t)7;
-}
 
 /* n bytes to or from fd, whole. Return 0, or -1 (the other end gone, an error). */
 int remote_put(int fd, const void *p, size_t n);

@@ -103,11 +103,6 @@ static int run_workers(run_ctx *ctx, ff_error *err)
     /* An engine may end the process when it cannot reserve its room (Unicorn): ask first. */
     if (rc == 0 && ctx->cfg->image)
         rc = emu_game_room(cfg->game.engine, remote && !cfg->second ? 1 : jobs, err);
-    /* What the worker does with a clip besides comparing it, an engine process cannot: the
-     * sink's call, traces recorded or read, the second engine's, the width's judgement. */
-    ctx->remote_compare = remote && !cfg->second && !(cfg->sink && cfg->sink->clip) &&
-                          !cfg->record_dir && !cfg->against_dir && !cfg->traces_dir &&
-                          (!ctx->pose || !pose_width_any_open(&ctx->width));
     struct remote **rs = remote && rc == 0 ? calloc(jobs, sizeof *rs) : NULL;
     if (remote && rc == 0 &&
         (!rs || spawner_start(ctx, &ctx->spawner, err) < 0 ||

@@ -80,36 +80,6 @@ static int collect_cells(run_ctx *ctx, const dat_file *d, clip_result *r, const 
 typedef struct held_group held_group;
 static int hold_group(worker *w, size_t idx, const trace *auth, int16_t *parents, ff_error *err);
 
-int run_clip_matched(worker *w, const run_unit *u, const dat_file *d, ref_anim *a, uint32_t clip,
-                     res_source src, clip_result *r, ff_error *err)
-{
-    run_ctx *ctx = w->ctx;
-    /* The results are not this process's (the run maps them MADV_DONTFORK): a blank one. */
-    plan_result_blank(ctx, u->file, u->mode, clip, r);
-    if (w->oo.faulted) return 0;
-    ff_error cerr;
-    ff_error_clear(&cerr);
-    if (refside_clip(a, mode_flags(u->mode), clip, &ctx->fields, ctx->pose, &w->rt, &cerr) < 0) {
-        if (cerr.kind != FF_E_NOMEM) return 0; /* the worker records the reference's error */
-        *err = cerr;
-        return -1;
-    }
-    /* As run_clip_classify with both sides there and no fault: nothing of it is kept on the
-     * heap but where the clip does not match. */
-    run_sides sides = {.name = d->name,
-                       .src = src,
-                       .ref_ticks = (uint32_t)w->rt.n,
-                       .orig_ticks = (uint32_t)w->oo.t.n,
-                       .cand_ok = 1,
-                       .auth_ok = 1};
-    if (run_result_sides(ctx, r, &sides, err) != 0) return -1;
-    if (ctx->pose && !trace_has(&w->oo.t, FIELD_M00)) return 0;
-    run_decoded dc = {&ctx->fields, 0, NULL};
-    int done = run_result_decoded(ctx, d, r, &w->rt, &w->oo.t, &dc, err);
-    if (done < 0) return -1;
-    return done == 1 && r->status == RES_MATCH;
-}
-
 int run_clip_classify(worker *w, const dat_file *d, ref_anim *a, size_t idx, const cand_side *cs,
                     int auth_ok, const ff_error *auth_err, res_source src, ff_error *err)
 {

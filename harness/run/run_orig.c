@@ -3,7 +3,7 @@
  * emulated on the worker's engine (or --engine both's second), or taken
  * from an identical clip's emulation through its dedup slot; and an engine
  * process's whole part of a frame unit (remote.h): every clip's original
- * side, compared there when the run allows it. Compares nothing itself
+ * side, sent back whole for its worker to compare. Compares nothing itself
  * (run_clip.c does) and records no result.
  */
 #include <stdlib.h>
@@ -216,33 +216,6 @@ int run_orig_shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_i
 
 /* ---- the engine process's part (remote.h) ---- */
 
-/*
- * The engine process's clip c of u: the original's side (into w->oo, *src,
- * *got 0 when it has one, else aerr says why), and with the run's
- * remote_compare the comparison too (*matched 1: *r holds the record).
- * Returns 0, or -1 with err (memory).
- */
-static int authority_clip(worker *w, const run_unit *u, const dat_file *d, ref_anim *a, uint32_t c,
-                          res_source *src, ff_error *aerr, int *got, int *matched, clip_result *r,
-                          ff_error *err)
-{
-    run_ctx *ctx = w->ctx;
-    int32_t si = ctx->slot_of[u->first + c];
-    *src = RES_SRC_EMULATED;
-    *got = si >= 0 ? run_orig_shared(w, si, u->file, d, u->mode, c, src, aerr)
-                   : run_orig_emulate(w, u->file, d, u->mode, c, &w->oo, aerr);
-    *matched = 0;
-    if (*got < 0 && aerr->kind == FF_E_NOMEM) {
-        *err = *aerr;
-        return -1;
-    }
-    if (*got < 0 || !a) return 0;
-    int m = run_clip_matched(w, u, d, a, c, *src, r, err);
-    if (m < 0) return -1;
-    *matched = m;
-    return 0;
-}
-
 int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint32_t *nclips,
                            ff_error *err)
 {
@@ -250,39 +223,28 @@ int worker_frame_authority(worker *w, const run_unit *u, remote_sink *out, uint3
     const dat_file *d;
     *nclips = 0;
     sb_reset(&out->raw);
-    sb_reset(&out->matched);
     if (run_file_get(ctx, u->file, &d, err) < 0) return -1;
     int rc = remote_sink_room(out, d->clips, err);
-    /* Comparing here, the records go back only for the clips the worker classifies, and
-     * for every clip when the worker stores the unit in the cache. */
-    ref_anim a;
-    ff_error rerr;
-    int compare =
-        ctx->remote_compare && rc == 0 && run_ref_setup(&w->skel, &w->skel_cap, d, &a, &rerr) == 0;
-    a.pose_trig = w->trig;
-    int all = !compare || (u->keyed && ctx->cfg->cache);
+    /* Every clip's record goes back whole: the worker compares (remote.h says why). */
     for (uint32_t c = 0; rc == 0 && c < d->clips; c++) {
         ff_error *aerr = &out->errors[c];
         ff_error_clear(aerr);
-        res_source src;
-        int got, matched;
-        clip_result r;
-        rc = authority_clip(w, u, d, compare ? &a : NULL, c, &src, aerr, &got, &matched, &r, err);
-        if (rc < 0) break;
-        out->ok[c] = (uint8_t)((got == 0 && (all || !matched) ? REMOTE_RECORD : 0) |
-                               (matched ? REMOTE_MATCHED : 0));
+        int32_t si = ctx->slot_of[u->first + c];
+        res_source src = RES_SRC_EMULATED;
+        int got = si >= 0 ? run_orig_shared(w, si, u->file, d, u->mode, c, &src, aerr)
+                          : run_orig_emulate(w, u->file, d, u->mode, c, &w->oo, aerr);
+        if (got < 0 && aerr->kind == FF_E_NOMEM) {
+            *err = *aerr;
+            rc = -1;
+            break;
+        }
+        out->ok[c] = got == 0 ? REMOTE_RECORD : 0;
         out->src[c] = (uint8_t)src;
-        /* A matching clip's record (for the cache) is a digest when the reference had its very
-         * rows (w->rt, run_clip_matched's). */
-        if ((out->ok[c] & REMOTE_RECORD) && matched)
-            outcome_append_cached(&out->raw, c, &w->oo, &w->rt);
-        else if (out->ok[c] & REMOTE_RECORD)
-            outcome_append(&out->raw, c, &w->oo);
-        if (matched) sb_add(&out->matched, (const char *)&r, sizeof r);
+        if (got == 0) outcome_append(&out->raw, c, &w->oo);
         *nclips = c + 1;
     }
     run_file_put(ctx, u->file);
-    if (rc == 0 && (out->raw.failed || out->matched.failed))
+    if (rc == 0 && out->raw.failed)
         return ff_error_set(
             err, FF_E_NOMEM, NULL, -1,
             "out of memory: the engine process's answer area cannot hold the records");

@@ -175,7 +175,9 @@ void run_results_release(run_results *r)
     r->results_mapped = 0;
 }
 
-void plan_result_blank(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t c, clip_result *r)
+/* Clip c of file f in mode m's record before it is run (results are laid out so). */
+static void plan_result_blank(const run_ctx *ctx, uint32_t f, mode_id m, uint32_t c,
+                              clip_result *r)
 {
     memset(r, 0, sizeof *r);
     r->file = f;

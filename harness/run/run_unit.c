@@ -47,7 +47,6 @@ typedef struct unit_io {
     int second_ok;     /* --engine both: the second engine's clips come from rem */
     remote_unit rem;
     size_t rem_pos;    /* ... the next of its records */
-    uint32_t rem_matched; /* ... the next of its matched clips */
 } unit_io;
 
 /* The frame unit's original side from the engine process. Returns 0, or -1 with err. */
@@ -304,43 +303,6 @@ static int second_side(worker *w, const run_unit *u, const dat_file *d, unit_io 
 }
 
 /*
- * A clip the engine process compared and found matching: its record as it
- * sent it (remote_ask checked it), and its outcome record passed over when
- * the process sent that too (for the cache). Returns 0, or -1 with err when the answer does not
- * hold it.
- */
-static int remote_matched(worker *w, const run_unit *u, const dat_file *d, unit_io *io, uint32_t c,
-                          ff_error *err)
-{
-    clip_result *r = &w->ctx->res->results[u->first + c], m;
-    if (io->rem_matched >= io->rem.nmatched)
-        return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
-                            "the engine process sent no record of anim %u", c);
-    /* remote_ask checked it is this clip's, a match, and holds nothing on the heap. */
-    memcpy(&m, io->rem.matched + (size_t)io->rem_matched++ * sizeof m, sizeof m);
-    *r = m;
-    if (!(io->rem.ok[c] & REMOTE_RECORD)) {
-        io->blob_short = 1;
-        return 0;
-    }
-    uint32_t got = 0;
-    ff_error e;
-    int rc =
-        outcome_next_lent(io->rem.raw, io->rem.raw_len, &io->rem_pos, &got, &w->oo, d->name, &e);
-    if (rc < 0) {
-        *err = e;
-        return -1;
-    }
-    if (rc == 1 && got == c) {
-        /* A matching clip comes as a digest when the process's reference had its very rows. */
-        if (w->ctx->cfg->cache) outcome_append_cached(&w->blob, c, &w->oo, NULL);
-        return 0;
-    }
-    return ff_error_set(err, FF_E_INTERNAL, d->name, -1,
-                        "the engine process sent no record of anim %u", c);
-}
-
-/*
  * A check unit read to its files' ends: a clip whose lines came again (or
  * out of order), a clip past the model's and lines that cannot be read
  * after the last clip are bad input of the clip they concern (of the last
@@ -445,13 +407,6 @@ static int frame_unit(worker *w, const run_unit *u, const dat_file *d, ff_error 
     snprintf(id.model, sizeof id.model, "%s", dat_kind_name(d->kind));
     id.mode = u->mode;
     for (; c < d->clips && rc == 0 && !run_cancelled(ctx); c++) {
-        if (io.remote_ok && c < io.rem.nclips && (io.rem.ok[c] & REMOTE_MATCHED)) {
-            rc = remote_matched(w, u, d, &io, c, err);
-            if (rc == 0 && ctx->cfg->quirks && !run_cancelled(ctx))
-                rc = run_quirks_clip(w, u, &a, c, 0, err);
-            if (ctx->cfg->progress) atomic_fetch_add(&ctx->cfg->progress->clips_done, 1);
-            continue;
-        }
         ff_error cerr, aerr;
         ff_error_clear(&cerr);
         ff_error_clear(&aerr);

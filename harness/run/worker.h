@@ -105,18 +105,6 @@ int run_orig_shared(worker *w, int32_t si, uint32_t f, const dat_file *d, mode_i
                     res_source *src, ff_error *err);
 
 /*
- * An engine process's comparison of clip of frame unit u (remote.h): the
- * reference's side of d's clip (a: its animation) into w->rt against the
- * original's in w->oo (from src). Returns 1 when they match, with *r the
- * whole record run_clip_classify would write (nothing of it on the heap);
- * 0 when the clip is the worker's to classify (a side failed, the original
- * faulted, the traces differ or stop short; nothing kept); -1 with err
- * (memory).
- */
-int run_clip_matched(worker *w, const run_unit *u, const dat_file *d, ref_anim *a, uint32_t clip,
-                     res_source src, clip_result *r, ff_error *err);
-
-/*
  * run_quirks.c. The quirk pass on clip c of unit u (into its result): the
  * reference's side already in w->rt when have_ref, else decoded. And on a
  * checked decoder's mismatching clip (its trace in w->rt, the authority's

@@ -7,6 +7,7 @@
  * next unit. Compares nothing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/run/leaf.h"
@@ -71,64 +72,88 @@ int worker_entity_fetch(void *arg, const run_unit *u, remote_unit *out, ff_error
     return worker_ask_remote(w, u, out, err);
 }
 
-/* A leaf chunk's counts from a process: within the chunk, its strings ended. 1 when sound. */
-static int chunk_sound(run_ctx *ctx, const run_unit *u, leaf_chunk *c)
-{
-    uint64_t cases = leaf_case_count((emu_leaf)u->leaf, ctx->cfg->leaf_calls);
-    uint64_t lo = u->chunk * LEAF_CHUNK, n = cases > lo ? cases - lo : 0;
-    if (n > LEAF_CHUNK) n = LEAF_CHUNK;
-    c->local.fault = NULL;
-    c->first_fault.detail[sizeof c->first_fault.detail - 1] = 0;
-    c->first_fault.disasm[sizeof c->first_fault.disasm - 1] = 0;
-    c->first_fault.import_dll[sizeof c->first_fault.import_dll - 1] = 0;
-    c->first_fault.import_name[sizeof c->first_fault.import_name - 1] = 0;
-    c->local.routine[sizeof c->local.routine - 1] = 0;
-    return c->local.calls <= n && c->local.mismatches <= c->local.calls &&
-           c->local.faults <= c->local.calls && (unsigned)c->first_fault.kind < EMU_FAULT__COUNT;
-}
-
-/* A pose helper's counts from a process: its strings ended. 1 when sound. */
-static int pose_sound(pose_leaf_result *r)
-{
-    r->first[sizeof r->first - 1] = 0;
-    r->first_fault[sizeof r->first_fault - 1] = 0;
-    r->eng_first[sizeof r->eng_first - 1] = 0;
-    return r->mismatches <= r->calls && r->faults <= r->calls;
-}
-
-int worker_leaf_remote(worker *w, const run_unit *u, ff_error *err)
+/*
+ * A leaf unit's comparison from the process's answers (rc: remote_ask's):
+ * under --engine both the run's engine is this worker's and the process's
+ * the second. Returns 0, or -1 with err.
+ */
+static int leaf_chunk_from(worker *w, const run_unit *u, int rc, const remote_unit *rem,
+                           ff_error *err)
 {
     run_ctx *ctx = w->ctx;
-    remote_unit rem;
-    ff_error e;
-    char why[sizeof e.reason] = "";
-    int rc = remote_ask(w->remote, u, &rem, &e);
-    if (rc == -1) {
-        *err = e;
-        return -1;
-    }
-    if (rc == -2 && run_cancelled(ctx)) return 0;
+    leaf_answers *theirs = NULL, *mine = NULL;
     leaf_chunk c;
-    pose_leaf_result p;
-    int pose = u->kind == UNIT_POSE_LEAF;
-    size_t want = pose ? sizeof p : sizeof c;
-    if (rc == 0 && (rem.nclips || rem.raw_len != want)) rc = -3;
-    if (rc == 0) memcpy(pose ? (void *)&p : (void *)&c, rem.raw, want);
-    if (rc == 0 && !(pose ? pose_sound(&p) : chunk_sound(ctx, u, &c))) rc = -3;
+    int second = ctx->cfg->second != NULL;
+    if (rc == 0 &&
+        (!(theirs = malloc(sizeof *theirs)) || (second && !(mine = malloc(sizeof *mine))))) {
+        free(theirs);
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
+    if (rc == 0 && (rem->nclips || rem->raw_len != sizeof *theirs)) rc = -3;
+    if (rc == 0) memcpy(theirs, rem->raw, sizeof *theirs);
+    if (rc == 0 && !leaf_answers_sound(ctx, u, theirs)) rc = -3;
     if (rc == -3) {
         remote_lose(w->remote, "answered garbage for a leaf unit");
         rc = -2;
     }
     if (rc == -2) {
-        if (lost(w, u, why, sizeof why, err) < 0) return -1;
-        if (pose)
-            leaf_pose_lost(u, why, &p);
-        else
-            leaf_unit_lost(ctx, u, why, &c);
+        char why[sizeof err->reason];
+        rc = lost(w, u, why, sizeof why, err);
+        if (rc == 0) leaf_unit_lost(ctx, u, why, &c);
+    } else {
+        if (second) leaf_unit_answer(ctx, w->game, u, mine);
+        rc = leaf_unit_judge(ctx, u, second ? mine : theirs, second ? theirs : NULL, &c, err);
     }
-    if (pose) {
-        leaf_pose_merge(ctx, u, &p);
-        return 0;
+    free(theirs);
+    free(mine);
+    return rc < 0 ? -1 : leaf_unit_merge(ctx, u, &c, err);
+}
+
+/* As leaf_chunk_from, for a pose helper's unit. */
+static int pose_leaf_from(worker *w, const run_unit *u, int rc, const remote_unit *rem,
+                          ff_error *err)
+{
+    run_ctx *ctx = w->ctx;
+    pose_leaf_answers *theirs = NULL, *mine = NULL;
+    pose_leaf_result p;
+    int second = ctx->cfg->second != NULL;
+    if (rc == 0 && (rem->nclips || rem->raw_len < sizeof *theirs)) rc = -3;
+    if (rc == 0 &&
+        (!(theirs = malloc(rem->raw_len)) || (second && !(mine = leaf_pose_answers_new(u))))) {
+        free(theirs);
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     }
-    return leaf_unit_merge(ctx, u, &c, err);
+    if (rc == 0) memcpy(theirs, rem->raw, rem->raw_len);
+    if (rc == 0 && !leaf_pose_answers_sound(u, theirs, rem->raw_len)) rc = -3;
+    if (rc == -3) {
+        remote_lose(w->remote, "answered garbage for a leaf unit");
+        rc = -2;
+    }
+    if (rc == -2) {
+        char why[sizeof err->reason];
+        rc = lost(w, u, why, sizeof why, err);
+        if (rc == 0) leaf_pose_lost(u, why, &p);
+    } else {
+        if (second) leaf_pose_answer(ctx, w->game, u, mine);
+        leaf_pose_judge(ctx, u, second ? mine : theirs, second ? theirs : NULL, &p);
+    }
+    free(theirs);
+    free(mine);
+    if (rc < 0) return -1;
+    leaf_pose_merge(ctx, u, &p);
+    return 0;
+}
+
+int worker_leaf_remote(worker *w, const run_unit *u, ff_error *err)
+{
+    remote_unit rem;
+    ff_error e;
+    int rc = remote_ask(w->remote, u, &rem, &e);
+    if (rc == -1) {
+        *err = e;
+        return -1;
+    }
+    if (rc == -2 && run_cancelled(w->ctx)) return 0;
+    return u->kind == UNIT_POSE_LEAF ? pose_leaf_from(w, u, rc, &rem, err)
+                                     : leaf_chunk_from(w, u, rc, &rem, err);
 }

@@ -359,3 +359,74 @@ static void respawned_under_load(const char *engine)
 }
 
 ON_BOTH_ENGINES(respawned_under_load, respawned_under_load, 900)
+
+/* The report's key as text, the timings left out (none is in these). */
+static char *member_text(const cJSON *rep, const char *key)
+{
+    char *s = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(rep, key));
+    cr_assert(s && strlen(s) > 2, "%s missing", key);
+    return s;
+}
+
+/*
+ * The leaf levels in engine processes: a process answers with the original's
+ * results and its worker compares (harness/run/remote.h), so the leaf and the
+ * pose helpers' results are those of a run in one process, mismatches and
+ * their first cases included: mutant a's ReadRotationType differs, and under
+ * trig=x87-trunc the helpers' sin and cos differ from the reference's. With
+ * --engine both (natively), the worker runs Unicorn and the process the CPU:
+ * every case agrees.
+ */
+static void leaf_levels_compared_by_the_worker(const char *engine)
+{
+    char *scratch = ts_tempdir();
+    char *mut = hs_standin("standin_mut_a.exe");
+    const char *runs[3] = {"--engine unicorn", engine_args(engine),
+                           strcmp(engine, "native") == 0 ? "--engine both" : NULL};
+    cJSON *rep[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3 && runs[k]; k++) {
+        ts_out o;
+        ts_sh(scratch, &o,
+              "'%s' run %s --jobs 2 --exe '%s' --modes normal --levels leaf,pose "
+              "--leaf-calls 5000 --pose-options trig=x87-trunc --no-cache --no-coverage "
+              "--explain none -q --out '%s/r%d'; echo \"exit $?\"",
+              ts_ff8diff(), runs[k], mut, scratch, k);
+        cr_assert(strstr(o.out, "exit 1"), "%s: the differences fail the run: %s\n%s", runs[k],
+                  o.out, o.err);
+        ts_out_free(&o);
+        char name[8];
+        snprintf(name, sizeof name, "r%d", k);
+        char *dir = ts_path(scratch, name);
+        rep[k] = hs_report(dir);
+        free(dir);
+    }
+    static const char *const keys[] = {"leaf", "pose_leaf"};
+    const cJSON *leaf = cJSON_GetObjectItemCaseSensitive(rep[0], "leaf");
+    cr_assert_gt(hs_num(cJSON_GetArrayItem(leaf, 2), "mismatches"), 0, "ReadRotationType");
+    const cJSON *sin = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep[0], "pose_leaf"), 0);
+    cr_assert_gt(hs_num(sin, "mismatches"), 0, "sin under trig=x87-trunc");
+    for (size_t i = 0; i < 2; i++) {
+        char *alone = member_text(rep[0], keys[i]), *there = member_text(rep[1], keys[i]);
+        cr_assert_str_eq(alone, there, "%s in engine processes (%s)", keys[i], runs[1]);
+        free(alone);
+        free(there);
+    }
+    if (rep[2]) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(rep[2], "totals"),
+                    *le = cJSON_GetObjectItemCaseSensitive(t, "leaf_engines");
+        cr_assert_gt(hs_num(le, "calls"), 0);
+        cr_assert_eq(hs_num(le, "disagree"), 0, "--engine both at the leaf level");
+        for (int i = 0; i < cJSON_GetArraySize(cJSON_GetObjectItem(rep[2], "pose_leaf")); i++) {
+            const cJSON *h = cJSON_GetArrayItem(cJSON_GetObjectItem(rep[2], "pose_leaf"), i);
+            cr_assert_eq(hs_num(h, "mismatches"),
+                         hs_num(cJSON_GetArrayItem(cJSON_GetObjectItem(rep[0], "pose_leaf"), i),
+                                "mismatches"),
+                         "%s under --engine both", hs_str(h, "role"));
+        }
+    }
+    for (int k = 0; k < 3; k++) cJSON_Delete(rep[k]);
+    free(mut);
+    ts_rmtree(scratch);
+}
+
+ON_BOTH_ENGINES(leaf_levels_compared_by_the_worker, leaf_levels_compared_by_the_worker, 600)

@@ -169,8 +169,10 @@ static int nat_info(emu_engine_info *out, int probe, ff_error *err)
     snprintf(out->summary, sizeof out->summary, "%s", rc == 0 ? "on the CPU" : "unavailable");
     snprintf(out->limits, sizeof out->limits,
              "code of the executable that jumps far to 64-bit code and comes back within one "
-             "CPU-time tick, without a fault or a system call (it may write its engine "
-             "process's answers: docs/engine.md section 9); --engine both sees it");
+             "CPU-time tick, without a fault or a system call (it may rewrite the results its "
+             "engine process sends, which the worker compares with the reference: a clip "
+             "passes only on the reference's own results; docs/engine.md section 9); "
+             "--engine both sees it");
     if (rc < 0) {
         snprintf(out->warning, sizeof out->warning, "the native engine cannot run here: %s", why);
         return ff_error_set(err, FF_E_UNSUPPORTED, NULL, -1, "%s", why);
