@@ -484,6 +484,40 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
     return 0;
 }
 
+int remote_frame_records_sound(const remote_unit *rem, const char *name, orig_outcome *o,
+                               ff_error *why)
+{
+    size_t pos = 0;
+    for (uint32_t c = 0; c < rem->nclips; c++) {
+        if (!(rem->ok[c] & REMOTE_RECORD)) continue;
+        uint32_t got = 0;
+        int rc = outcome_next_lent(rem->raw, rem->raw_len, &pos, &got, o, name, why);
+        if (rc < 0) return 0;
+        if (rc == 0 || got != c)
+            return ff_error_set(why, FF_E_FORMAT, name, (int64_t)pos,
+                                "the engine process sent no record of anim %u", c) == 0;
+        if (o->digested)
+            return ff_error_set(why, FF_E_FORMAT, name, (int64_t)pos,
+                                "the engine process sent a digest for anim %u, not its results",
+                                c) == 0;
+    }
+    if (pos == rem->raw_len) return 1;
+    return ff_error_set(why, FF_E_FORMAT, name, (int64_t)pos,
+                        "the engine process sent bytes after its last record") == 0;
+}
+
+int remote_entity_records_sound(const remote_unit *rem, int armed, ent_outcome *o, ff_error *why)
+{
+    size_t pos = 0;
+    for (uint32_t c = 0; c < rem->nclips; c++)
+        if ((rem->ok[c] & REMOTE_RECORD) &&
+            ent_outcome_next(rem->raw, rem->raw_len, &pos, c, armed, o, why) != 1)
+            return 0;
+    if (pos == rem->raw_len) return 1;
+    return ff_error_set(why, FF_E_FORMAT, "entity outcomes", (int64_t)pos,
+                        "the engine process sent bytes after its last record") == 0;
+}
+
 int remote_lost_unit(remote *r, const run_unit *u, const char *why, remote_unit *out,
                      ff_error *err)
 {

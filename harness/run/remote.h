@@ -39,8 +39,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/core/outcome.h"
 #include "harness/run/context.h"
 #include "harness/run/run_entity.h"
+#include "harness/run/run_entity_io.h"
 
 typedef struct remote remote;
 
@@ -88,6 +90,17 @@ void remote_stop(remote *r);
  * after which every call returns -2.
  */
 int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err);
+/*
+ * Whether a frame unit's answer rem (remote_ask's) holds sound records,
+ * read once before any is used: each clip it says it holds has its record,
+ * in clip order, whole and that clip's, none a digest (only the cache keeps
+ * those), nothing after the last; name is the unit's file, o scratch. 1
+ * when sound; 0 with why (the process is then to be lost: remote_lose).
+ */
+int remote_frame_records_sound(const remote_unit *rem, const char *name, orig_outcome *o,
+                               ff_error *why);
+/* As remote_frame_records_sound for an entity unit's (armed: a weapon record before each). */
+int remote_entity_records_sound(const remote_unit *rem, int armed, ent_outcome *o, ff_error *why);
 /* Ends r's process for an answer its worker found unsound (why): lost, as remote_ask's -2. */
 void remote_lose(remote *r, const char *why);
 /* How r's last process ended, in words, once remote_ask returned -2. */

@@ -40,11 +40,35 @@ static int lost(worker *w, const run_unit *u, char *buf, size_t n, ff_error *err
     return remote_respawn(w->remote, err);
 }
 
+/*
+ * Whether the records of frame or entity unit u's answer rem are sound
+ * (remote.h), read before any is used. 1 when sound, else 0 with why.
+ */
+static int records_sound(worker *w, const run_unit *u, const remote_unit *rem, ff_error *why)
+{
+    const run_results *res = w->ctx->res;
+    if (u->kind == UNIT_FRAME)
+        return remote_frame_records_sound(rem, res->files[u->file].name, &w->oo, why);
+    ent_outcome o;
+    ent_outcome_init(&o);
+    int ok = remote_entity_records_sound(rem, res->entities[u->entity].weapon >= 0, &o, why);
+    ent_outcome_free(&o);
+    return ok;
+}
+
 int worker_ask_remote(worker *w, const run_unit *u, remote_unit *rem, ff_error *err)
 {
     run_ctx *ctx = w->ctx;
     ff_error e;
     int rc = remote_ask(w->remote, u, rem, &e);
+    /* A record the process cannot have made honestly loses it, as garbage does: the unit's
+     * clips are engine_process faults and the run goes on (never a run error). */
+    if (rc == 0 && !records_sound(w, u, rem, &e)) {
+        char why[sizeof e.reason + 32];
+        snprintf(why, sizeof why, "answered garbage (%s)", e.reason);
+        remote_lose(w->remote, why);
+        rc = -2;
+    }
     if (rc == -2) {
         memset(rem, 0, sizeof *rem);
         rem->lost = 1;

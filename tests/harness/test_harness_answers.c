@@ -7,7 +7,13 @@
  * one mismatch at its case; leaf_answers_sound and leaf_pose_answers_sound
  * refuse answers that cannot be an honest engine's (a case left out, an
  * unknown fault kind, a first fault that is not the first faulting case, a
- * length that is not its count's).
+ * length that is not its count's). remote_frame_records_sound and
+ * remote_entity_records_sound refuse, before the worker uses any, records
+ * an engine process cannot have made honestly: another clip's, one left
+ * out or cut short, bytes after the last, a digest (only the cache keeps
+ * those); the worker then loses the process and the unit's clips are
+ * engine_process faults, where such an answer once ended the whole run
+ * with an internal error.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -16,6 +22,7 @@
 #include "harness/run/context.h"
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
+#include "harness/run/remote.h"
 #include "ref/pose.h"
 
 typedef struct fixture {
@@ -168,4 +175,93 @@ Test(answers, pose_helper_answers_are_judged_against_the_reference)
     cr_assert_eq(leaf_pose_answers_sound(&u, a, leaf_pose_answers_size(a->n)), 0,
                  "an angle left out");
     free(a);
+}
+
+/* An outcome of 3 calls with the frame fields, every value its slot plus its tick. */
+static void outcome_of(orig_outcome *o, int32_t base)
+{
+    field_set have = field_set_of_levels(1u << FIELD_LEVEL_FRAME);
+    outcome_init(o);
+    trace_clear(&o->t, &have, 2);
+    for (size_t i = 0; i < 3; i++) {
+        ff_error err;
+        int32_t *row = trace_push_blank(&o->t, &err);
+        cr_assert_not_null(row);
+        for (size_t k = 0; k < o->t.lay.width; k++) row[k] = base + (int32_t)(k + i);
+    }
+}
+
+/* A frame unit's answer of three clips (clip 1 an input error) over the records in raw. */
+static remote_unit frame_answer(const strbuf *raw, uint8_t ok[3], uint8_t src[3])
+{
+    remote_unit r;
+    memset(&r, 0, sizeof r);
+    ok[0] = ok[2] = REMOTE_RECORD;
+    ok[1] = 0;
+    src[0] = src[1] = src[2] = RES_SRC_EMULATED;
+    r.nclips = 3;
+    r.ok = ok;
+    r.src = src;
+    r.raw = (const uint8_t *)raw->s;
+    r.raw_len = raw->len;
+    return r;
+}
+
+Test(answers, frame_records_an_engine_process_cannot_have_made_are_refused)
+{
+    orig_outcome a, b, scratch;
+    outcome_of(&a, 10);
+    outcome_of(&b, 20);
+    outcome_init(&scratch);
+    uint8_t ok[3], src[3];
+    ff_error why;
+    strbuf raw;
+    sb_init(&raw);
+    outcome_append(&raw, 0, &a);
+    outcome_append(&raw, 2, &b);
+    remote_unit r = frame_answer(&raw, ok, src);
+    cr_assert_eq(remote_frame_records_sound(&r, "x.dat", &scratch, &why), 1, "%s", why.reason);
+    r.raw_len--;
+    cr_assert_eq(remote_frame_records_sound(&r, "x.dat", &scratch, &why), 0, "cut short");
+    r.raw_len++;
+    ok[1] = REMOTE_RECORD;
+    cr_assert_eq(remote_frame_records_sound(&r, "x.dat", &scratch, &why), 0,
+                 "clip 1's record is clip 2's");
+    ok[1] = 0;
+    ok[2] = 0;
+    cr_assert_eq(remote_frame_records_sound(&r, "x.dat", &scratch, &why), 0, "bytes after");
+    /* A digest of rows the reference has: the cache's form, never an answer's. */
+    sb_reset(&raw);
+    outcome_append(&raw, 0, &a);
+    outcome_append_cached(&raw, 2, &b, &b.t);
+    r = frame_answer(&raw, ok, src);
+    cr_assert_eq(remote_frame_records_sound(&r, "x.dat", &scratch, &why), 0, "a digest");
+    cr_assert(strstr(why.reason, "digest"), "%s", why.reason);
+    sb_free(&raw);
+    outcome_free(&scratch);
+    outcome_free(&a);
+    outcome_free(&b);
+}
+
+Test(answers, entity_records_an_engine_process_cannot_have_made_are_refused)
+{
+    ent_outcome a, scratch;
+    ent_outcome_init(&a);
+    ent_outcome_init(&scratch);
+    uint8_t ok[3], src[3];
+    ff_error why;
+    strbuf raw;
+    sb_init(&raw);
+    a.t.armed = 1;
+    ent_outcome_append(&raw, 0, &a);
+    ent_outcome_append(&raw, 2, &a);
+    remote_unit r = frame_answer(&raw, ok, src);
+    cr_assert_eq(remote_entity_records_sound(&r, 1, &scratch, &why), 1, "%s", why.reason);
+    cr_assert_eq(remote_entity_records_sound(&r, 0, &scratch, &why), 0,
+                 "an unarmed entity's answer with weapon records");
+    r.raw_len -= 4;
+    cr_assert_eq(remote_entity_records_sound(&r, 1, &scratch, &why), 0, "cut short");
+    sb_free(&raw);
+    ent_outcome_free(&scratch);
+    ent_outcome_free(&a);
 }
