@@ -222,9 +222,14 @@ size_t leaf_pose_answers_size(uint64_t n)
     return offsetof(pose_leaf_answers, a) + (size_t)n * sizeof(pose_answer);
 }
 
+uint64_t leaf_pose_cases(const run_unit *u)
+{
+    return rows[u->leaf].cases;
+}
+
 pose_leaf_answers *leaf_pose_answers_new(const run_unit *u)
 {
-    return malloc(leaf_pose_answers_size(rows[u->leaf].cases));
+    return malloc(leaf_pose_answers_size(leaf_pose_cases(u)));
 }
 
 void leaf_pose_answer(run_ctx *ctx, emu_game *g, const run_unit *u, pose_leaf_answers *out)

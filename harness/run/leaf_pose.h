@@ -52,8 +52,9 @@ typedef struct pose_leaf_answers {
     char fault_detail[256]; /* ... its fault in one sentence */
     pose_answer a[];
 } pose_leaf_answers;
-/* The bytes of answers to n cases; room (malloc'd) for unit u's. */
+/* The bytes of answers to n cases; unit u's number of cases; room (malloc'd) for u's answers. */
 size_t leaf_pose_answers_size(uint64_t n);
+uint64_t leaf_pose_cases(const struct run_unit *u);
 pose_leaf_answers *leaf_pose_answers_new(const struct run_unit *u);
 /* leaf_pose_run_unit's parts: the original's answers on g (no lock taken, nothing compared). */
 void leaf_pose_answer(struct run_ctx *ctx, emu_game *g, const struct run_unit *u,

@@ -97,6 +97,21 @@ int worker_entity_fetch(void *arg, const run_unit *u, remote_unit *out, ff_error
 }
 
 /*
+ * How a leaf unit's answer ended, rc: 0 sound, -3 unsound (the process is
+ * then lost as garbage), -2 lost. Returns 0 when sound; 1 when lost (why
+ * says how, a fresh process started); -1 with err.
+ */
+static int leaf_answered(worker *w, const run_unit *u, int rc, char *why, size_t n, ff_error *err)
+{
+    if (rc == -3) {
+        remote_lose(w->remote, "answered garbage for a leaf unit");
+        rc = -2;
+    }
+    if (rc == 0) return 0;
+    return lost(w, u, why, n, err) < 0 ? -1 : 1;
+}
+
+/*
  * A leaf unit's comparison from the process's answers (rc: remote_ask's):
  * under --engine both the run's engine is this worker's and the process's
  * the second. Returns 0, or -1 with err.
@@ -108,29 +123,25 @@ static int leaf_chunk_from(worker *w, const run_unit *u, int rc, const remote_un
     leaf_answers *theirs = NULL, *mine = NULL;
     leaf_chunk c;
     int second = ctx->cfg->second != NULL;
+    if (rc == 0 && (rem->nclips || rem->raw_len != sizeof *theirs)) rc = -3;
     if (rc == 0 &&
         (!(theirs = malloc(sizeof *theirs)) || (second && !(mine = malloc(sizeof *mine))))) {
         free(theirs);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     }
-    if (rc == 0 && (rem->nclips || rem->raw_len != sizeof *theirs)) rc = -3;
     if (rc == 0) memcpy(theirs, rem->raw, sizeof *theirs);
     if (rc == 0 && !leaf_answers_sound(ctx, u, theirs)) rc = -3;
-    if (rc == -3) {
-        remote_lose(w->remote, "answered garbage for a leaf unit");
-        rc = -2;
-    }
-    if (rc == -2) {
-        char why[sizeof err->reason];
-        rc = lost(w, u, why, sizeof why, err);
-        if (rc == 0) leaf_unit_lost(ctx, u, why, &c);
-    } else {
+    char why[sizeof err->reason];
+    int gone = leaf_answered(w, u, rc, why, sizeof why, err);
+    if (gone == 1) {
+        leaf_unit_lost(ctx, u, why, &c);
+    } else if (gone == 0) {
         if (second) leaf_unit_answer(ctx, w->game, u, mine);
-        rc = leaf_unit_judge(ctx, u, second ? mine : theirs, second ? theirs : NULL, &c, err);
+        gone = leaf_unit_judge(ctx, u, second ? mine : theirs, second ? theirs : NULL, &c, err);
     }
     free(theirs);
     free(mine);
-    return rc < 0 ? -1 : leaf_unit_merge(ctx, u, &c, err);
+    return gone < 0 ? -1 : leaf_unit_merge(ctx, u, &c, err);
 }
 
 /* As leaf_chunk_from, for a pose helper's unit. */
@@ -141,29 +152,25 @@ static int pose_leaf_from(worker *w, const run_unit *u, int rc, const remote_uni
     pose_leaf_answers *theirs = NULL, *mine = NULL;
     pose_leaf_result p;
     int second = ctx->cfg->second != NULL;
-    if (rc == 0 && (rem->nclips || rem->raw_len < sizeof *theirs)) rc = -3;
-    if (rc == 0 &&
-        (!(theirs = malloc(rem->raw_len)) || (second && !(mine = leaf_pose_answers_new(u))))) {
+    size_t want = leaf_pose_answers_size(leaf_pose_cases(u));
+    if (rc == 0 && (rem->nclips || rem->raw_len != want)) rc = -3;
+    if (rc == 0 && (!(theirs = malloc(want)) || (second && !(mine = leaf_pose_answers_new(u))))) {
         free(theirs);
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
     }
-    if (rc == 0) memcpy(theirs, rem->raw, rem->raw_len);
-    if (rc == 0 && !leaf_pose_answers_sound(u, theirs, rem->raw_len)) rc = -3;
-    if (rc == -3) {
-        remote_lose(w->remote, "answered garbage for a leaf unit");
-        rc = -2;
-    }
-    if (rc == -2) {
-        char why[sizeof err->reason];
-        rc = lost(w, u, why, sizeof why, err);
-        if (rc == 0) leaf_pose_lost(u, why, &p);
-    } else {
+    if (rc == 0) memcpy(theirs, rem->raw, want);
+    if (rc == 0 && !leaf_pose_answers_sound(u, theirs, want)) rc = -3;
+    char why[sizeof err->reason];
+    int gone = leaf_answered(w, u, rc, why, sizeof why, err);
+    if (gone == 1) {
+        leaf_pose_lost(u, why, &p);
+    } else if (gone == 0) {
         if (second) leaf_pose_answer(ctx, w->game, u, mine);
         leaf_pose_judge(ctx, u, second ? mine : theirs, second ? theirs : NULL, &p);
     }
     free(theirs);
     free(mine);
-    if (rc < 0) return -1;
+    if (gone < 0) return -1;
     leaf_pose_merge(ctx, u, &p);
     return 0;
 }

@@ -59,6 +59,16 @@ static leaf_answers *reference_answers(fixture *f, const run_unit *u)
     return a;
 }
 
+/* u's answers a (and --engine both's second, or NULL) judged: the chunk's findings. */
+static leaf_chunk judged(fixture *f, const run_unit *u, const leaf_answers *a,
+                         const leaf_answers *second)
+{
+    leaf_chunk c;
+    ff_error err;
+    cr_assert_eq(leaf_unit_judge(&f->ctx, u, a, second, &c, &err), 0, "%s", err.reason);
+    return c;
+}
+
 Test(answers, the_reference_s_own_answers_match_every_case)
 {
     fixture f;
@@ -67,9 +77,7 @@ Test(answers, the_reference_s_own_answers_match_every_case)
         run_unit u = {.kind = UNIT_LEAF, .leaf = r};
         leaf_answers *a = reference_answers(&f, &u);
         cr_assert_eq(leaf_answers_sound(&f.ctx, &u, a), 1, "%s", leaf_routine_name((emu_leaf)r));
-        leaf_chunk c;
-        ff_error err;
-        cr_assert_eq(leaf_unit_judge(&f.ctx, &u, a, NULL, &c, &err), 0);
+        leaf_chunk c = judged(&f, &u, a, NULL);
         cr_assert_eq(c.local.calls, a->n);
         cr_assert_eq(c.local.mismatches, 0, "%s", leaf_routine_name((emu_leaf)r));
         cr_assert_eq(c.local.faults, 0);
@@ -84,16 +92,14 @@ Test(answers, one_changed_answer_is_one_mismatch_at_its_case)
     run_unit u = {.kind = UNIT_LEAF, .leaf = EMU_LEAF_BITREADER};
     leaf_answers *a = reference_answers(&f, &u);
     a->a[37].ax ^= 0x10;
-    leaf_chunk c;
-    ff_error err;
-    cr_assert_eq(leaf_unit_judge(&f.ctx, &u, a, NULL, &c, &err), 0);
+    leaf_chunk c = judged(&f, &u, a, NULL);
     cr_assert_eq(c.local.mismatches, 1);
     cr_assert(c.local.have_first);
     cr_assert_eq(c.local.first.index, 37);
     cr_assert_eq(c.local.first.orig_ax ^ c.local.first.ref_ax, 0x10);
     /* The same answers as --engine both's second engine: one disagreement, no mismatch. */
     leaf_answers *honest = reference_answers(&f, &u);
-    cr_assert_eq(leaf_unit_judge(&f.ctx, &u, honest, a, &c, &err), 0);
+    c = judged(&f, &u, honest, a);
     cr_assert_eq(c.local.mismatches, 0);
     cr_assert_eq(c.local.eng.calls, a->n);
     cr_assert_eq(c.local.eng.disagree, 1);
@@ -114,9 +120,7 @@ Test(answers, a_fault_is_counted_and_kept_as_the_first)
     a->fault_index = 5;
     a->first_fault.kind = EMU_FAULT_FETCH_UNMAPPED;
     cr_assert_eq(leaf_answers_sound(&f.ctx, &u, a), 1);
-    leaf_chunk c;
-    ff_error err;
-    cr_assert_eq(leaf_unit_judge(&f.ctx, &u, a, NULL, &c, &err), 0);
+    leaf_chunk c = judged(&f, &u, a, NULL);
     cr_assert_eq(c.local.faults, 1);
     cr_assert_eq(c.local.mismatches, 0);
     cr_assert(c.have_fault);
