@@ -51,8 +51,11 @@ static int walk_common(const trace *ref, const trace *orig, size_t i, const fiel
             f++;
             continue;
         }
-        int end = field_block_end((field_id)f);
-        for (unsigned b = 0; b < bones; b++)
+        int end = field_block_end((field_id)f), any = 0;
+        /* A block none of whose fields both carry (the pose cells beside a frame-level
+         * trace) is passed over whole, not bone by bone. */
+        for (int c = f; c < end && !any; c++) any = field_set_has(&both, (field_id)c);
+        for (unsigned b = 0; any && b < bones; b++)
             for (int c = f; c < end; c++)
                 if (field_set_has(&both, (field_id)c) && visit(ref, orig, i, (field_id)c, b, arg))
                     return 1;
