@@ -63,6 +63,9 @@ static void help(FILE *out)
           "  --jobs N          worker threads (default: all cores;\n"
           "                    FF8DIFF_JOBS in the environment sets another)\n"
           "  --out DIR         reports folder (default: reports)\n"
+          "  --no-quirks       skip the quirk pass: no clip is studied for the engine's\n"
+          "                    quirks, and no mismatch is tried against the quirk table\n"
+          "                    (docs/quirks.md)\n"
           "  -q, --quiet       no progress line\n"
           "  -h, --help        this text\n\n"
           "A clip the candidate did not decode (no trace for it, or fewer frames or ticks\n"
@@ -87,7 +90,7 @@ static void help(FILE *out)
     fprintf(out, "Field classes: %s.\n", classes);
 }
 
-enum { OPT_TRACES = CLI_OPT_OWN, OPT_AGAINST, OPT_REQUIRE, OPT_OUT };
+enum { OPT_TRACES = CLI_OPT_OWN, OPT_AGAINST, OPT_REQUIRE, OPT_OUT, OPT_NO_QUIRKS };
 
 static const struct option opts[] = {
     CLI_OPT_ROW("traces", required_argument, OPT_TRACES),
@@ -102,6 +105,7 @@ static const struct option opts[] = {
     CLI_OPT_ROW("jobs", required_argument, CLI_OPT_JOBS),
     CLI_OPT_ROW("quiet", no_argument, CLI_OPT_QUIET),
     CLI_OPT_ROW("out", required_argument, OPT_OUT),
+    CLI_OPT_ROW("no-quirks", no_argument, OPT_NO_QUIRKS),
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0}};
 
@@ -330,6 +334,7 @@ int cmd_check(int argc, char **argv)
             if (parse_require(optarg, &cfg.require) < 0) return CLI_EXIT_ERROR;
             break;
         case OPT_OUT: s.out_dir = optarg; break;
+        case OPT_NO_QUIRKS: cfg.quirks = 0; break;
         case 'h': help(stdout); return CLI_EXIT_OK;
         default: help(stderr); return CLI_EXIT_ERROR;
         }

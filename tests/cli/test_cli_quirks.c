@@ -578,3 +578,36 @@ Test(quirks_cli, a_switched_reading_failing_part_way_explains_its_clip, .init = 
     free(one);
     free(vanilla);
 }
+
+/*
+ * check --no-quirks: a decoder switching rot-wrap still fails on its
+ * mismatches, but no row is tried on them (no quirk cause, no quirks
+ * section), as run --no-quirks studies no clip.
+ */
+Test(quirks_cli, check_no_quirks_tries_no_row, .init = setup, .fini = cleanup, .timeout = 600)
+{
+    char *golden, *corpus = golden_traces(&golden);
+    char *split = split_script(), *mine = ts_path(scratch, "mine"), *rep = ts_path(scratch, "rep");
+    ts_out o;
+    ts_sh(scratch, &o, "'%s' decode '%s'/*.dat --mode all --switch rot-wrap 2>/dev/null | %s '%s' '%s'",
+          ts_ff8diff(), corpus, ts_python(), split, mine);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    ts_out_free(&o);
+    ts_cli(scratch, &o, "check -q --no-quirks --traces '%s' --against '%s' --out '%s'", golden, mine,
+           rep);
+    cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
+    cr_expect(!strstr(o.out, "Quirks"), "%s", o.out);
+    ts_out_free(&o);
+    cJSON *r = ts_report(rep);
+    cr_assert_gt(ts_num(r, "totals.mismatch"), 0);
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(r, "quirks")), "a quirks section");
+    const cJSON *k;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(r, "causes"))
+        cr_expect_str_neq(cJSON_GetStringValue(cJSON_GetObjectItem(k, "kind")), "quirk");
+    cJSON_Delete(r);
+    free(rep);
+    free(mine);
+    free(split);
+    free(golden);
+    free(corpus);
+}
