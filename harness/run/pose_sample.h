@@ -74,6 +74,22 @@ void pose_sample_keep(pose_sample *sm, const uint8_t *ok, uint64_t *faulted);
  * in *faulted) and the run says why in its warnings.
  */
 int pose_sample_confined(struct run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_error *err);
+/*
+ * What the run takes from that process, by how it ended: started, it said
+ * so on its socket before the executable's first instruction (nothing the
+ * executable does can take that back); exited_zero, it exited with status
+ * 0; rc and have_err, what it left in the shared memory (the executable's
+ * code may have written both once it started). An error before the start
+ * (the engine could not open, memory) is the run's; after it, whatever the
+ * process left, at worst its states are not posed: the executable fails its
+ * own sample, never the run.
+ */
+typedef enum pose_child_end {
+    POSE_CHILD_TAKE,      /* the poses it copied */
+    POSE_CHILD_RUN_ERROR, /* its error, the run's */
+    POSE_CHILD_NOT_POSED, /* none of its states, a warning */
+} pose_child_end;
+pose_child_end pose_sample_child_end(int started, int exited_zero, int32_t rc, int have_err);
 
 void pose_sample_free(pose_sample *sm);
 

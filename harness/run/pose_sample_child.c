@@ -5,8 +5,10 @@
  * confined as a worker's is (confine.h), loads its files before its
  * system-call filter goes in, poses every state, and copies the results
  * into memory shared with the run; the run waits for it (killing it when
- * cancelled) and takes what it left. Nothing here prints; the child ends
- * with _exit.
+ * cancelled) and takes what it left. Once the executable's code has run
+ * (the process said so on its socket first), nothing it left is the run's
+ * error: at worst its states are not posed (pose_sample_child_end).
+ * Nothing here prints; the child ends with _exit.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,15 +41,18 @@ static size_t shared_size(const pose_sample *sm)
     return n;
 }
 
-/* The child: files loaded, engine opened, filter in, every state posed into sh. */
-static void child(run_ctx *ctx, pose_sample *sm, pid_t parent, uint8_t *sh)
+/*
+ * The child: files loaded, engine opened, filter in, a byte on fd saying the
+ * executable's code starts, every state posed into sh.
+ */
+static void child(run_ctx *ctx, pose_sample *sm, pid_t parent, uint8_t *sh, int fd)
 {
     shared_head *h = (shared_head *)sh;
     uint8_t *ok = sh + sizeof *h, *poses = ok + sm->n;
     pthread_mutex_init(&ctx->files_lock, NULL);
     pthread_mutex_init(&ctx->lock, NULL);
     h->rc = -1;
-    if (confine_process(parent, NULL, 0, &h->err) < 0) _exit(1);
+    if (confine_process(parent, &fd, 1, &h->err) < 0) _exit(1);
     /* Every file of the sample held loaded: none is read under the filter. */
     for (size_t i = 0; i < sm->n; i++) {
         const dat_file *d;
@@ -61,6 +67,8 @@ static void child(run_ctx *ctx, pose_sample *sm, pid_t parent, uint8_t *sh)
     if (emu_game_open(ctx->cfg->image, &ctx->cfg->game, &g, &h->err) < 0 ||
         confine_filter(&h->err) < 0)
         _exit(1);
+    uint8_t started = 1;
+    if (send(fd, &started, 1, MSG_NOSIGNAL) != 1) _exit(1);
     h->rc = pose_sample_run(ctx, g, sm, ok, &h->err);
     for (size_t i = 0; i < sm->n; i++) {
         const pose_state *s = &sm->s[i];
@@ -85,6 +93,12 @@ static int wait_child(run_ctx *ctx, pid_t pid)
     }
 }
 
+pose_child_end pose_sample_child_end(int started, int exited_zero, int32_t rc, int have_err)
+{
+    if (!started) return have_err && !exited_zero ? POSE_CHILD_RUN_ERROR : POSE_CHILD_NOT_POSED;
+    return exited_zero && rc == 0 ? POSE_CHILD_TAKE : POSE_CHILD_NOT_POSED;
+}
+
 int pose_sample_confined(run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_error *err)
 {
     size_t len = shared_size(sm);
@@ -94,17 +108,31 @@ int pose_sample_confined(run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_er
     h->rc = -1;
     ff_error_clear(&h->err);
     pid_t parent = getpid();
-    pid_t pid = fork();
+    int sv[2] = {-1, -1};
+    pid_t pid = socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0 ? fork() : -1;
     if (pid < 0) {
+        int e = errno;
+        if (sv[0] >= 0) close(sv[0]);
+        if (sv[1] >= 0) close(sv[1]);
         munmap(sh, len);
         return ff_error_set(err, FF_E_INTERNAL, NULL, -1, "cannot start an engine process: %s",
-                            strerror(errno));
+                            strerror(e));
     }
-    if (pid == 0) child(ctx, sm, parent, sh);
+    if (pid == 0) {
+        close(sv[0]);
+        child(ctx, sm, parent, sh, sv[1]);
+    }
+    close(sv[1]);
     int st = wait_child(ctx, pid);
+    uint8_t started = 0;
+    int began = recv(sv[0], &started, 1, MSG_DONTWAIT) == 1 && started == 1;
+    close(sv[0]);
     uint8_t *ok = sh + sizeof *h, *poses = ok + sm->n;
     int rc = 0;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+    h->err.reason[sizeof h->err.reason - 1] = 0;
+    pose_child_end end_as = pose_sample_child_end(began, WIFEXITED(st) && WEXITSTATUS(st) == 0,
+                                                  h->rc, h->err.reason[0] != 0);
+    if (end_as == POSE_CHILD_TAKE) {
         for (size_t i = 0; i < sm->n; i++) {
             pose_state *s = &sm->s[i];
             memcpy(s->orig, poses, s->len);
@@ -112,12 +140,7 @@ int pose_sample_confined(run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_er
             memcpy(s->placed, poses + 2 * s->len, s->len);
             poses += 3 * s->len;
         }
-        if (h->rc < 0) {
-            *err = h->err;
-            err->reason[sizeof err->reason - 1] = 0;
-            rc = -1;
-        }
-    } else if (WIFEXITED(st) && h->err.reason[0]) {
+    } else if (end_as == POSE_CHILD_RUN_ERROR) {
         /* The engine could not open, or memory ran out: the run's error, as in-process. */
         *err = h->err;
         err->reason[sizeof err->reason - 1] = 0;
@@ -125,7 +148,10 @@ int pose_sample_confined(run_ctx *ctx, pose_sample *sm, uint64_t *faulted, ff_er
         return -1;
     } else {
         char end[120];
-        confine_describe(st, end, sizeof end);
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            snprintf(end, sizeof end, "reported an error once the executable's code ran");
+        else
+            confine_describe(st, end, sizeof end);
         memset(ok, 0, sm->n);
         pthread_mutex_lock(&ctx->lock);
         if (!run_cancelled(ctx) &&

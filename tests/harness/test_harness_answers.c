@@ -13,7 +13,9 @@
  * out or cut short, bytes after the last, a digest (only the cache keeps
  * those); the worker then loses the process and the unit's clips are
  * engine_process faults, where such an answer once ended the whole run
- * with an internal error.
+ * with an internal error. The convention search's engine process fails its
+ * own sample, never the run, once the executable's code has run
+ * (pose_sample_child_end).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include "harness/run/context.h"
 #include "harness/run/leaf.h"
 #include "harness/run/leaf_pose.h"
+#include "harness/run/pose_sample.h"
 #include "harness/run/remote.h"
 #include "ref/pose.h"
 
@@ -268,4 +271,20 @@ Test(answers, entity_records_an_engine_process_cannot_have_made_are_refused)
     sb_free(&raw);
     ent_outcome_free(&scratch);
     ent_outcome_free(&a);
+}
+
+/* The convention search's engine process: what the run takes, by how it ended. */
+Test(answers, the_search_s_engine_process_fails_only_its_own_sample)
+{
+    /* Before the executable's first instruction: the engine could not open (exit 1 and an
+     * error), or the process was killed (no error). */
+    cr_assert_eq(pose_sample_child_end(0, 0, -1, 1), POSE_CHILD_RUN_ERROR);
+    cr_assert_eq(pose_sample_child_end(0, 0, -1, 0), POSE_CHILD_NOT_POSED);
+    cr_assert_eq(pose_sample_child_end(0, 1, 0, 0), POSE_CHILD_NOT_POSED, "it never started");
+    cr_assert_eq(pose_sample_child_end(1, 1, 0, 0), POSE_CHILD_TAKE);
+    /* After it: an error written into the shared memory and an exit status, as code that
+     * escaped could leave them, fail only the sample. */
+    cr_assert_eq(pose_sample_child_end(1, 0, -1, 1), POSE_CHILD_NOT_POSED);
+    cr_assert_eq(pose_sample_child_end(1, 1, -1, 1), POSE_CHILD_NOT_POSED);
+    cr_assert_eq(pose_sample_child_end(1, 0, 0, 0), POSE_CHILD_NOT_POSED);
 }
