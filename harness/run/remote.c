@@ -467,8 +467,11 @@ int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err)
         return ff_error_set(err, FF_E_NOMEM, NULL, -1, "cannot map an engine process's answers: %s",
                             strerror(errno));
     if (rc != 0) {
-        *err = e;
-        return -1;
+        /* Its error is its unit's, never the run's: once the executable's code has run in it,
+         * a process may say anything (memory that ran out there fails that unit alone). */
+        char what[120];
+        snprintf(what, sizeof what, "reported an error (%.80s)", e.reason);
+        return lose(r, what, err);
     }
     out->nclips = n;
     out->ok = r->ok;

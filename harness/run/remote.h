@@ -85,9 +85,10 @@ void remote_hangup(remote *r);
 void remote_stop(remote *r);
 /*
  * The original's side of frame or entity unit u from the engine process
- * into *out. Returns 0; -1 with err for a run-stopping error the process
- * reported (memory); -2 with err when the process is lost (died, garbage),
- * after which every call returns -2.
+ * into *out. Returns 0; -1 with err for a run-stopping error of this side
+ * (memory); -2 with err when the process is lost (died, garbage, or
+ * reported an error of its own: the executable's code may have written it,
+ * so it is the unit's, never the run's), after which every call returns -2.
  */
 int remote_ask(remote *r, const run_unit *u, remote_unit *out, ff_error *err);
 /*
