@@ -112,6 +112,27 @@ static int leaf_answered(worker *w, const run_unit *u, int rc, char *why, size_t
 }
 
 /*
+ * A leaf unit's answer of want bytes copied out of the answer area into
+ * *theirs, with room for this worker's own answers (mine bytes; 0: none) in
+ * *ours. Returns rc (remote_ask's) when it is not 0; -3 when the answer is
+ * not want bytes of no clip; -1 with err (memory, nothing kept); else 0.
+ */
+static int answers_taken(const remote_unit *rem, int rc, size_t want, size_t mine, void **theirs,
+                         void **ours, ff_error *err)
+{
+    *theirs = *ours = NULL;
+    if (rc != 0) return rc;
+    if (rem->nclips || rem->raw_len != want) return -3;
+    if (!(*theirs = malloc(want)) || (mine && !(*ours = malloc(mine)))) {
+        free(*theirs);
+        *theirs = NULL;
+        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
+    }
+    memcpy(*theirs, rem->raw, want);
+    return 0;
+}
+
+/*
  * A leaf unit's comparison from the process's answers (rc: remote_ask's):
  * under --engine both the run's engine is this worker's and the process's
  * the second. Returns 0, or -1 with err.
@@ -120,17 +141,14 @@ static int leaf_chunk_from(worker *w, const run_unit *u, int rc, const remote_un
                            ff_error *err)
 {
     run_ctx *ctx = w->ctx;
-    leaf_answers *theirs = NULL, *mine = NULL;
-    leaf_chunk c;
     int second = ctx->cfg->second != NULL;
-    if (rc == 0 && (rem->nclips || rem->raw_len != sizeof *theirs)) rc = -3;
-    if (rc == 0 &&
-        (!(theirs = malloc(sizeof *theirs)) || (second && !(mine = malloc(sizeof *mine))))) {
-        free(theirs);
-        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    }
-    if (rc == 0) memcpy(theirs, rem->raw, sizeof *theirs);
+    void *t, *m;
+    rc = answers_taken(rem, rc, sizeof(leaf_answers), second ? sizeof(leaf_answers) : 0, &t, &m,
+                       err);
+    if (rc == -1) return -1;
+    leaf_answers *theirs = t, *mine = m;
     if (rc == 0 && !leaf_answers_sound(ctx, u, theirs)) rc = -3;
+    leaf_chunk c;
     char why[sizeof err->reason];
     int gone = leaf_answered(w, u, rc, why, sizeof why, err);
     if (gone == 1) {
@@ -149,17 +167,14 @@ static int pose_leaf_from(worker *w, const run_unit *u, int rc, const remote_uni
                           ff_error *err)
 {
     run_ctx *ctx = w->ctx;
-    pose_leaf_answers *theirs = NULL, *mine = NULL;
-    pose_leaf_result p;
     int second = ctx->cfg->second != NULL;
     size_t want = leaf_pose_answers_size(leaf_pose_cases(u));
-    if (rc == 0 && (rem->nclips || rem->raw_len != want)) rc = -3;
-    if (rc == 0 && (!(theirs = malloc(want)) || (second && !(mine = leaf_pose_answers_new(u))))) {
-        free(theirs);
-        return ff_error_set(err, FF_E_NOMEM, NULL, -1, "out of memory");
-    }
-    if (rc == 0) memcpy(theirs, rem->raw, want);
+    void *t, *m;
+    rc = answers_taken(rem, rc, want, second ? want : 0, &t, &m, err);
+    if (rc == -1) return -1;
+    pose_leaf_answers *theirs = t, *mine = m;
     if (rc == 0 && !leaf_pose_answers_sound(u, theirs, want)) rc = -3;
+    pose_leaf_result p;
     char why[sizeof err->reason];
     int gone = leaf_answered(w, u, rc, why, sizeof why, err);
     if (gone == 1) {

@@ -589,12 +589,13 @@ Test(quirks_cli, check_no_quirks_tries_no_row, .init = setup, .fini = cleanup, .
     char *golden, *corpus = golden_traces(&golden);
     char *split = split_script(), *mine = ts_path(scratch, "mine"), *rep = ts_path(scratch, "rep");
     ts_out o;
-    ts_sh(scratch, &o, "'%s' decode '%s'/*.dat --mode all --switch rot-wrap 2>/dev/null | %s '%s' '%s'",
+    ts_sh(scratch, &o,
+          "'%s' decode '%s'/*.dat --mode all --switch rot-wrap 2>/dev/null | %s '%s' '%s'",
           ts_ff8diff(), corpus, ts_python(), split, mine);
     cr_assert_eq(o.status, 0, "%s", o.err);
     ts_out_free(&o);
-    ts_cli(scratch, &o, "check -q --no-quirks --traces '%s' --against '%s' --out '%s'", golden, mine,
-           rep);
+    ts_cli(scratch, &o, "check -q --no-quirks --traces '%s' --against '%s' --out '%s'", golden,
+           mine, rep);
     cr_assert_eq(o.status, 1, "%s%s", o.out, o.err);
     cr_expect(!strstr(o.out, "Quirks"), "%s", o.out);
     ts_out_free(&o);

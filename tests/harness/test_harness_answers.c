@@ -62,6 +62,14 @@ static leaf_answers *reference_answers(fixture *f, const run_unit *u)
     return a;
 }
 
+/* The fixture, u the bitReader's first chunk, and its answers as the reference gives them. */
+static leaf_answers *bitreader_answers(fixture *f, run_unit *u)
+{
+    fixture_init(f);
+    *u = (run_unit){.kind = UNIT_LEAF, .leaf = EMU_LEAF_BITREADER};
+    return reference_answers(f, u);
+}
+
 /* u's answers a (and --engine both's second, or NULL) judged: the chunk's findings. */
 static leaf_chunk judged(fixture *f, const run_unit *u, const leaf_answers *a,
                          const leaf_answers *second)
@@ -91,9 +99,8 @@ Test(answers, the_reference_s_own_answers_match_every_case)
 Test(answers, one_changed_answer_is_one_mismatch_at_its_case)
 {
     fixture f;
-    fixture_init(&f);
-    run_unit u = {.kind = UNIT_LEAF, .leaf = EMU_LEAF_BITREADER};
-    leaf_answers *a = reference_answers(&f, &u);
+    run_unit u;
+    leaf_answers *a = bitreader_answers(&f, &u);
     a->a[37].ax ^= 0x10;
     leaf_chunk c = judged(&f, &u, a, NULL);
     cr_assert_eq(c.local.mismatches, 1);
@@ -114,9 +121,8 @@ Test(answers, one_changed_answer_is_one_mismatch_at_its_case)
 Test(answers, a_fault_is_counted_and_kept_as_the_first)
 {
     fixture f;
-    fixture_init(&f);
-    run_unit u = {.kind = UNIT_LEAF, .leaf = EMU_LEAF_BITREADER};
-    leaf_answers *a = reference_answers(&f, &u);
+    run_unit u;
+    leaf_answers *a = bitreader_answers(&f, &u);
     a->a[5].faulted = 1;
     a->a[5].kind = EMU_FAULT_FETCH_UNMAPPED;
     a->have_fault = 1;
@@ -134,9 +140,8 @@ Test(answers, a_fault_is_counted_and_kept_as_the_first)
 Test(answers, answers_no_honest_engine_sends_are_refused)
 {
     fixture f;
-    fixture_init(&f);
-    run_unit u = {.kind = UNIT_LEAF, .leaf = EMU_LEAF_BITREADER};
-    leaf_answers *a = reference_answers(&f, &u);
+    run_unit u;
+    leaf_answers *a = bitreader_answers(&f, &u);
     a->n--; /* a case left out: it would count as neither run nor failed */
     cr_assert_eq(leaf_answers_sound(&f.ctx, &u, a), 0);
     a->n++;
@@ -194,7 +199,8 @@ static void outcome_of(orig_outcome *o, int32_t base)
         ff_error err;
         int32_t *row = trace_push_blank(&o->t, &err);
         cr_assert_not_null(row);
-        for (size_t k = 0; k < o->t.lay.width; k++) row[k] = base + (int32_t)(k + i);
+        for (size_t k = 0; k < o->t.lay.width; k++)
+            row[k] = base + (int32_t)(k + i);
     }
 }
 
